@@ -1,0 +1,142 @@
+/** @jest-environment node */
+import { compileAccess, decideAccess, type AccessConfig } from '../../lib/access'
+import shipped from '../../access.config'
+
+const access = compileAccess(shipped)
+const as = (username: string | null) => (username === null ? null : { username })
+
+// SPEC §6, row by row, for each kind of reader.
+const table: Array<[path: string, user: string | null, expected: 'allow' | 'login' | 'deny']> = [
+  ['/', null, 'login'],
+  ['/', 'outsider', 'allow'],
+  ['/', 'leads1', 'allow'],
+  ['/docs/leads/intro', null, 'login'],
+  ['/docs/leads/intro', 'leads1', 'allow'],
+  ['/docs/leads/endpoints/create-quote', 'leads5', 'allow'],
+  ['/docs/leads/intro', 'admin', 'allow'],
+  ['/docs/leads/intro', 'internal1', 'deny'],
+  ['/docs/leads/intro', 'support1', 'deny'],
+  ['/docs/leads/intro', 'outsider', 'deny'],
+  ['/docs/internal/intro', 'internal1', 'allow'],
+  ['/docs/internal/data-lake/integration-sources/hoowla/case-enrichements', 'internal1', 'allow'],
+  ['/docs/internal/intro', 'admin', 'allow'],
+  ['/docs/internal/intro', 'leads1', 'deny'],
+  ['/docs/internal/intro', 'support1', 'deny'],
+  ['/docs/support-twilio/sql-queries/overall', 'support1', 'allow'],
+  ['/docs/support-twilio/intro', 'admin', 'allow'],
+  ['/docs/support-twilio/intro', 'internal1', 'deny'],
+  ['/docs/support-twilio/intro', 'leads2', 'deny'],
+  ['/docs', 'admin', 'allow'],
+  ['/docs', 'leads1', 'deny'],
+  ['/docs', 'internal1', 'deny'],
+  ['/anything-else', 'admin', 'allow'],
+  ['/anything-else', 'support1', 'deny'],
+  ['/anything-else', null, 'login'],
+  ['/login', null, 'allow'],
+  ['/unauthorized', null, 'allow'],
+  ['/404', null, 'allow'],
+]
+
+describe('decideAccess follows SPEC §6 with the shipped configuration', () => {
+  test.each(table)('%s as %s -> %s', (path, user, expected) => {
+    expect(decideAccess(access, path, as(user))).toBe(expected)
+  })
+})
+
+describe('path spellings get the decision of their canonical route', () => {
+  const cases: Array<[string, string | null, 'allow' | 'login' | 'deny']> = [
+    ['/docs/leadsx', 'leads1', 'deny'],
+    ['/docs/leadsx/intro', 'leads1', 'deny'],
+    ['/docs/leads/../internal/intro', 'leads1', 'deny'],
+    ['/docs/leads/%2e%2e/internal/intro', 'leads1', 'deny'],
+    ['/docs/leads%2f..%2finternal/intro', 'leads1', 'deny'],
+    ['/DOCS/INTERNAL/intro', 'leads1', 'deny'],
+    ['/DOCS/LEADS/INTRO', 'leads1', 'allow'],
+    ['//docs//leads//intro', 'leads1', 'allow'],
+    ['/docs/leads/intro/', 'leads1', 'allow'],
+    ['/docs/leads/intro.html', 'leads1', 'allow'],
+    ['/docs/leads/endpoints/index', 'leads1', 'allow'],
+    ['/docs/leads/endpoints/index.html', 'internal1', 'deny'],
+    ['/docs/internal/intro?x=/docs/leads', 'leads1', 'deny'],
+    ['/docs/internal/intro#/docs/leads', 'leads1', 'deny'],
+    ['/docs/leads/%252e%252e/internal/intro', 'leads1', 'deny'],
+    ['/docs/leads/%E0%A4%A', 'leads1', 'deny'],
+    ['/../docs/leads/intro', 'leads1', 'deny'],
+    ['/docs/leads\\..\\internal/intro', 'leads1', 'deny'],
+    ['/index.html', 'outsider', 'allow'],
+    ['/index', null, 'login'],
+    ['/login?next=/docs/internal/intro', null, 'allow'],
+  ]
+  test.each(cases)('%s as %s -> %s', (path, user, expected) => {
+    expect(decideAccess(access, path, as(user))).toBe(expected)
+  })
+})
+
+const base: AccessConfig = {
+  protectDocs: true,
+  lists: { fullAccessUsers: 'boss', leadsUsers: 'lee', internalUsers: 'ian', twilioSupportUsers: 'sue' },
+  rules: [
+    { path: '/', match: 'exact', require: 'signedIn' },
+    { path: '/docs/leads', match: 'prefix', require: 'leadsUsers' },
+  ],
+  fallback: 'fullAccessUsers',
+  publicPaths: ['/login'],
+}
+
+describe('list parsing and merging (SPEC §5)', () => {
+  test('entries are trimmed, empty entries ignored, matched exactly', () => {
+    const compiled = compileAccess({ ...base, lists: { ...base.lists, leadsUsers: ' lee ,, Lee2 , ' } })
+    expect(decideAccess(compiled, '/docs/leads/intro', as('lee'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', as('Lee2'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', as('lee2'))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/intro', as('le'))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/intro', as(' lee'))).toBe('deny')
+  })
+
+  test('full-access users are merged into every list', () => {
+    const compiled = compileAccess(base)
+    expect(decideAccess(compiled, '/docs/leads/intro', as('boss'))).toBe('allow')
+    expect(decideAccess(compiled, '/elsewhere', as('boss'))).toBe('allow')
+    expect(decideAccess(compiled, '/elsewhere', as('lee'))).toBe('deny')
+  })
+
+  test('with protectDocs off any signed-in user reads everything, anonymous still signs in', () => {
+    const compiled = compileAccess({ ...base, protectDocs: false })
+    expect(decideAccess(compiled, '/docs/leads/intro', as('nobody'))).toBe('allow')
+    expect(decideAccess(compiled, '/elsewhere', as('nobody'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', null)).toBe('login')
+  })
+})
+
+describe('bad configuration fails with a message that names the problem', () => {
+  test('a rule naming an unknown list', () => {
+    const config = { ...base, rules: [{ path: '/docs/x', match: 'prefix', require: 'salesUsers' }] } as unknown as AccessConfig
+    expect(() => compileAccess(config)).toThrow(/rule 1 \(\/docs\/x\) names an unknown list "salesUsers"/)
+  })
+  test('an unknown fallback list', () => {
+    expect(() => compileAccess({ ...base, fallback: 'everyone' as never })).toThrow(/fallback names an unknown list "everyone"/)
+  })
+  test('an unknown list key', () => {
+    const config = { ...base, lists: { ...base.lists, salesUsers: 'x' } } as unknown as AccessConfig
+    expect(() => compileAccess(config)).toThrow(/unknown list "salesUsers"/)
+  })
+  test('a list that is empty after parsing where a rule needs it', () => {
+    expect(() => compileAccess({ ...base, fallback: 'internalUsers', lists: { ...base.lists, leadsUsers: ' , ', fullAccessUsers: '' } })).toThrow(
+      /list "leadsUsers" is empty after parsing/
+    )
+  })
+  test('a username with whitespace', () => {
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, internalUsers: 'ian, jo smith' } })).toThrow(
+      /list "internalUsers" has a username containing whitespace: "jo smith"/
+    )
+  })
+  test('a rule path that is not canonical', () => {
+    expect(() => compileAccess({ ...base, rules: [{ path: '/Docs/Leads/', match: 'prefix', require: 'leadsUsers' }] })).toThrow(
+      /must be written in canonical form \("\/docs\/leads"\)/
+    )
+  })
+  test('a missing list', () => {
+    const { twilioSupportUsers: _omit, ...lists } = base.lists
+    expect(() => compileAccess({ ...base, lists: lists as AccessConfig['lists'] })).toThrow(/list "twilioSupportUsers" is missing/)
+  })
+})

@@ -1,0 +1,60 @@
+/** @jest-environment node */
+import fc from 'fast-check'
+import { access, decideAccess, normalisePath } from '../../lib/access'
+
+const SEGMENTS = ['docs', 'leads', 'internal', 'support-twilio', 'intro', 'endpoints', 'data-lake', 'leadsx', 'index', 'login', '404', '_next']
+const USERS = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider']
+
+const segmentsArb = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 0, maxLength: 5 })
+const userArb = fc.constantFrom(...USERS).map((name) => (name === null ? null : { username: name }))
+
+/** One spelling trick applied to a path made of segments. */
+type Trick = (segments: string[]) => string
+const join = (segments: string[]) => '/' + segments.join('/')
+const tricks: Record<string, Trick> = {
+  plain: join,
+  doubleSlash: (s) => '/' + s.join('//'),
+  dotSegment: (s) => '/' + s.map((x) => `./${x}`).join('/'),
+  upDown: (s) => '/' + s.map((x) => `zzz/../${x}`).join('/'),
+  upperCase: (s) => join(s).toUpperCase(),
+  trailingSlash: (s) => join(s) + '/',
+  htmlSuffix: (s) => (s.length ? join(s) + '.html' : '/index.html'),
+  indexSuffix: (s) => join([...s, 'index']),
+  encodeAll: (s) => '/' + s.map((x) => [...x].map((c) => '%' + c.charCodeAt(0).toString(16).padStart(2, '0')).join('')).join('/'),
+  encodedSlashes: (s) => '/' + s.join('%2f'),
+  encodedDots: (s) => '/' + s.map((x) => `zzz/%2e%2e/${x}`).join('/'),
+  doubleEncoded: (s) => '/' + s.map((x) => `zzz/%252e%252e/${x}`).join('/'),
+  query: (s) => join(s) + '?next=/docs/leads/intro',
+  fragment: (s) => join(s) + '#/docs/leads',
+}
+
+describe('no spelling of a path is allowed where its canonical route is not', () => {
+  test('every trick, every reader', () => {
+    fc.assert(
+      fc.property(segmentsArb, fc.constantFrom(...Object.keys(tricks)), userArb, (segments, trick, user) => {
+        const canonical = join(segments)
+        const spelled = tricks[trick](segments)
+        const expected = decideAccess(access, canonical, user)
+        const actual = decideAccess(access, spelled, user)
+        if (actual === 'allow') expect(expected).toBe('allow')
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
+  test('arbitrary strings: an allowed path normalises to a route that is itself allowed', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.webPath(), userArb, (noise, webPath, user) => {
+        for (const raw of [noise, webPath, `/docs/leads/${noise}`, `/docs/leads/${webPath}`]) {
+          if (decideAccess(access, raw, user) !== 'allow') continue
+          const route = normalisePath(raw)
+          expect(route).not.toBeNull()
+          expect(decideAccess(access, route as string, user)).toBe('allow')
+          // The canonical form is a fixed point: normalising again changes nothing.
+          expect(normalisePath(route as string)).toBe(route)
+        }
+      }),
+      { numRuns: 3000 }
+    )
+  })
+})

@@ -1,0 +1,53 @@
+// Webpack loaders that give each docs section its own, smaller page map (see lib/navigation/scopePageMap.ts).
+//
+// As a page loader (runs after nextra/loader): rewrites the page's import of Nextra's one global
+// page map to `nextra-page-map-.mjs?scope=<section>`.
+// As a page-map loader (for `?scope=`): regenerates the page map with Nextra's own collector,
+// shaped and scoped, and drops the imports of `_meta` files that the scope no longer uses.
+const path = require('path')
+const { pathToFileURL } = require('url')
+
+const PAGE_MAP_IMPORT = /(import \{ pageMap \} from ')([^']*nextra-page-map-[^']*\.mjs)(')/
+
+function scopeOfResource(resourcePath, pagesDir, routeToScope) {
+  const relative = path.relative(pagesDir, resourcePath).split(path.sep).join('/')
+  const route = '/' + relative.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '')
+  return routeToScope(route === '/' ? '/' : route.replace(/\/$/, ''))
+}
+
+function dropUnusedImports(code) {
+  const lines = code.split('\n')
+  const imports = lines.filter((line) => /^import \w+ from /.test(line))
+  const body = lines.filter((line) => !/^import \w+ from /.test(line)).join('\n')
+  const used = imports.filter((line) => new RegExp(`\\b${line.split(' ')[1]}\\b`).test(body))
+  return [...used, body].join('\n')
+}
+
+module.exports = function sectionPageMapLoader(source) {
+  const options = this.getOptions()
+  if (this.resourceQuery.startsWith('?scope=')) {
+    const callback = this.async()
+    const scope = this.resourceQuery.slice('?scope='.length)
+    const pageMapModule = path.join(path.dirname(require.resolve('nextra/package.json')), 'dist/server/page-map.js')
+    import(pathToFileURL(pageMapModule).href)
+      .then(({ collectPageMap }) =>
+        collectPageMap({
+          dir: options.pagesDir,
+          route: '/',
+          locale: '',
+          transformPageMap: (pageMap) => options.transform(pageMap, scope === 'none' ? null : scope),
+        })
+      )
+      .then((code) => callback(null, dropUnusedImports(code)), callback)
+    return
+  }
+  // Like nextra/loader: the path as resolved (through the pages/docs symlink), not the real path.
+  const resolved = this._module && this._module.resourceResolveData
+  const pagePath = resolved ? path.join(resolved.descriptionFileRoot, resolved.relativePath) : this.resourcePath
+  const scope = scopeOfResource(pagePath, options.pagesDir, options.routeToScope) ?? 'none'
+  if (!PAGE_MAP_IMPORT.test(source)) {
+    this.emitError(new Error(`sectionPageMapLoader: no page-map import found in ${this.resourcePath}; Nextra's loader output changed`))
+    return source
+  }
+  return source.replace(PAGE_MAP_IMPORT, `$1$2?scope=${scope}$3`)
+}

@@ -1,0 +1,44 @@
+import Link from 'next/link'
+import { useEffect, useRef, useState } from 'react'
+
+export interface DropdownItem {
+  label: string
+  href: string
+  active?: boolean
+}
+
+/** A small disclosure menu for the navbar (language, docs version). */
+export function NavbarDropdown({ label, ariaLabel, items }: { label: string; ariaLabel: string; items: DropdownItem[] }) {
+  const [open, setOpen] = useState(false)
+  const root = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !root.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('mousedown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('mousedown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [open])
+  return (
+    <div className="navbar-dropdown" ref={root}>
+      <button type="button" aria-label={ariaLabel} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {label} <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <ul role="menu">
+          {items.map((item) => (
+            <li key={item.href} role="none">
+              <Link role="menuitem" href={item.href} prefetch={false} aria-current={item.active ? 'true' : undefined} onClick={() => setOpen(false)}>
+                {item.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

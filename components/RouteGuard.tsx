@@ -1,0 +1,35 @@
+import { useEffect, type ReactNode } from 'react'
+import { useRouter } from 'next/router'
+import { decide } from '../lib/access'
+import { useAuth } from '../lib/auth/AuthContext'
+
+/** The login URL that brings the reader back to `path` afterwards. */
+export function loginUrlFor(path: string): string {
+  return `/login?next=${encodeURIComponent(path)}`
+}
+
+/**
+ * User interface only: the edge authorizer is what keeps content from unauthorised readers.
+ * The guard decides on the route (`pathname`), which for the 404 page is `/404`, so an
+ * unmatched path shows "not found" instead of a sign-in loop.
+ */
+export function RouteGuard({ children }: { children: ReactNode }) {
+  const router = useRouter()
+  const { username, isAuthenticated, loading } = useAuth()
+  const user = isAuthenticated && username ? { username } : null
+  const publicRoute = decide(router.pathname, null) === 'allow'
+  const decision = loading ? null : decide(router.pathname, user)
+
+  useEffect(() => {
+    if (publicRoute || !router.isReady) return
+    if (decision === 'login') router.replace(loginUrlFor(router.asPath))
+    else if (decision === 'deny') router.replace(`/unauthorized?from=${encodeURIComponent(router.asPath)}`)
+  }, [decision, publicRoute, router])
+
+  if (publicRoute || decision === 'allow') return <>{children}</>
+  return (
+    <div className="route-guard-status" role="status" aria-live="polite">
+      Loading...
+    </div>
+  )
+}

@@ -1,0 +1,47 @@
+import Link from 'next/link'
+import { SiteLogo } from './SiteLogo'
+import { useReadableSections } from './useReadableSections'
+
+export const COPYRIGHT_YEAR = 2025
+
+/** SPEC §2: link columns, the logo in light and dark, and the copyright line. */
+export function SiteFooter() {
+  const sections = useReadableSections()
+  return (
+    <div className="site-footer">
+      <nav className="site-footer-columns" aria-label="Footer">
+        {sections.length > 0 && (
+          <div>
+            <p className="site-footer-title">Docs</p>
+            <ul>
+              {sections.map((section) => (
+                <li key={section.id}>
+                  <Link href={section.href} prefetch={false}>
+                    {section.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div>
+          <p className="site-footer-title">Help</p>
+          <ul>
+            <li>
+              <a href="mailto:docs-team@example.com">Contact the docs team</a>
+            </li>
+            <li>
+              <Link href="/" prefetch={false}>
+                Home
+              </Link>
+            </li>
+          </ul>
+        </div>
+      </nav>
+      <div className="site-footer-bottom">
+        <SiteLogo height={24} />
+        <p>Copyright © {COPYRIGHT_YEAR} Platform Docs. Internal use only.</p>
+      </div>
+    </div>
+  )
+}

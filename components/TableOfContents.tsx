@@ -1,0 +1,26 @@
+import type { Heading } from 'nextra'
+
+/** SPEC §3: the table of contents lists heading levels 2 to 3 only. */
+export const TOC_MIN_DEPTH = 2
+export const TOC_MAX_DEPTH = 3
+
+export function tocHeadings(toc: Heading[]): Heading[] {
+  return toc.filter((heading) => heading.depth >= TOC_MIN_DEPTH && heading.depth <= TOC_MAX_DEPTH)
+}
+
+export function TableOfContents({ toc }: { toc: Heading[] }) {
+  const headings = tocHeadings(toc)
+  if (headings.length === 0) return null
+  return (
+    <div className="site-toc">
+      <p className="site-toc-title">On this page</p>
+      <ul>
+        {headings.map((heading) => (
+          <li key={heading.id} className={`site-toc-depth-${heading.depth}`}>
+            <a href={`#${heading.id}`}>{heading.value}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,27 @@
+import type { CompiledAccess } from './compileAccess'
+import { isUnderPrefix, normalisePath } from './normalisePath'
+import type { AccessUser, Decision, Requirement } from './types'
+
+/** Which requirement governs a canonical route: the first matching rule, else the fallback. */
+export function requirementFor(access: CompiledAccess, route: string): Requirement | 'public' {
+  if (access.publicPaths.has(route)) return 'public'
+  for (const rule of access.rules) {
+    const matches = rule.match === 'exact' ? route === rule.path : isUnderPrefix(route, rule.path)
+    if (matches) return rule.require
+  }
+  return access.fallback
+}
+
+/**
+ * The one decision: may `user` read `path`? Every adapter (client guard, navigation,
+ * search, edge, local server) calls this; none re-implements a rule.
+ */
+export function decideAccess(access: CompiledAccess, path: string, user: AccessUser): Decision {
+  const route = normalisePath(path)
+  if (route === null) return 'deny'
+  const requirement = requirementFor(access, route)
+  if (requirement === 'public') return 'allow'
+  if (user === null) return 'login'
+  if (!access.protectDocs || requirement === 'signedIn') return 'allow'
+  return access.members[requirement].has(user.username) ? 'allow' : 'deny'
+}

@@ -1,0 +1,48 @@
+/**
+ * Turns a request path into the one canonical route that the rules are written against,
+ * so that no spelling of a path (`%2e%2e`, `//`, `/DOCS/`, `.html`, `/index`, a trailing slash)
+ * can reach a file under a different rule than its canonical route.
+ *
+ * Returns null for a path that cannot be read safely (bad percent-encoding, NUL, backslash,
+ * or `..` climbing above the root); callers treat null as a denial.
+ */
+export function normalisePath(raw: string): string | null {
+  const withoutSuffix = raw.split(/[?#]/, 1)[0]
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(withoutSuffix)
+  } catch {
+    return null
+  }
+  // A second encoding layer would be decoded by nothing downstream, but deciding on a
+  // still-encoded dot or slash would let the rules and the file system disagree.
+  if (/%(2e|2f|5c)/i.test(decoded)) return null
+  if (decoded.includes('\0') || decoded.includes('\\')) return null
+  if (!decoded.startsWith('/')) decoded = '/' + decoded
+
+  const segments: string[] = []
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') {
+      if (segments.length === 0) return null
+      segments.pop()
+      continue
+    }
+    segments.push(segment)
+  }
+
+  const last = segments.length - 1
+  if (last >= 0 && /\.html$/i.test(segments[last])) {
+    segments[last] = segments[last].slice(0, -'.html'.length)
+  }
+  if (segments.length > 0 && segments[segments.length - 1].toLowerCase() === 'index') {
+    segments.pop()
+  }
+  return ('/' + segments.join('/')).toLowerCase()
+}
+
+/** True when `path` is `prefix` or lies below it on a segment boundary (`/docs/leadsx` is not under `/docs/leads`). */
+export function isUnderPrefix(path: string, prefix: string): boolean {
+  if (prefix === '/') return true
+  return path === prefix || path.startsWith(prefix + '/')
+}

@@ -1,0 +1,81 @@
+/** Where the site's sign-in goes: the embedded local Cognito, or a real user pool. */
+export interface AuthSettings {
+  mode: 'local' | 'production'
+  region: string
+  userPoolId: string
+  userPoolClientId: string
+  /** Set only in local mode: the cognito-local endpoint. */
+  endpoint?: string
+}
+
+/** The fixed identities of the embedded local Cognito (scripts/cognito seeds them). */
+export const LOCAL_COGNITO = {
+  region: 'eu-west-2',
+  userPoolId: 'eu-west-2_LocalDocs',
+  userPoolClientId: 'localdocsweb000000000000000',
+  host: '127.0.0.1',
+  port: 9229,
+  endpoint: 'http://127.0.0.1:9229',
+} as const
+
+export class AuthConfigError extends Error {
+  constructor(message: string) {
+    super(`auth configuration: ${message}`)
+    this.name = 'AuthConfigError'
+  }
+}
+
+export interface AuthEnv {
+  DOCS_AUTH_MODE?: string
+  DOCS_COGNITO_REGION?: string
+  DOCS_COGNITO_USER_POOL_ID?: string
+  DOCS_COGNITO_CLIENT_ID?: string
+  DOCS_COGNITO_ENDPOINT?: string
+}
+
+const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(:|\/|$)/i
+
+/**
+ * Reads the auth settings from the environment. Local mode is the default so that a fresh
+ * clone works with no AWS account; production mode refuses anything that points at the
+ * local emulator, whose signing key is public.
+ */
+export function readAuthSettings(env: AuthEnv): AuthSettings {
+  const mode = env.DOCS_AUTH_MODE || 'local'
+  if (mode === 'local') {
+    return {
+      mode,
+      region: LOCAL_COGNITO.region,
+      userPoolId: LOCAL_COGNITO.userPoolId,
+      userPoolClientId: LOCAL_COGNITO.userPoolClientId,
+      endpoint: env.DOCS_COGNITO_ENDPOINT || LOCAL_COGNITO.endpoint,
+    }
+  }
+  if (mode !== 'production') {
+    throw new AuthConfigError(`DOCS_AUTH_MODE is "${mode}"; use "local" or "production"`)
+  }
+  const region = env.DOCS_COGNITO_REGION || 'eu-west-2'
+  const userPoolId = env.DOCS_COGNITO_USER_POOL_ID ?? ''
+  const userPoolClientId = env.DOCS_COGNITO_CLIENT_ID ?? ''
+  if (env.DOCS_COGNITO_ENDPOINT) {
+    throw new AuthConfigError(
+      `a production build must use the AWS Cognito endpoint, but DOCS_COGNITO_ENDPOINT is "${env.DOCS_COGNITO_ENDPOINT}"` +
+        (LOOPBACK.test(env.DOCS_COGNITO_ENDPOINT) ? ' (the local emulator)' : '')
+    )
+  }
+  if (!new RegExp(`^${region}_[A-Za-z0-9]+$`).test(userPoolId)) {
+    throw new AuthConfigError(`DOCS_COGNITO_USER_POOL_ID "${userPoolId}" is not a user pool id in ${region} (like ${region}_AbC123xyz)`)
+  }
+  if (userPoolId === LOCAL_COGNITO.userPoolId || userPoolClientId === LOCAL_COGNITO.userPoolClientId) {
+    throw new AuthConfigError('a production build points at the local emulator\'s user pool; set the real pool and client ids')
+  }
+  if (!/^[a-z0-9]{20,128}$/.test(userPoolClientId)) {
+    throw new AuthConfigError(`DOCS_COGNITO_CLIENT_ID "${userPoolClientId}" is not a Cognito app client id`)
+  }
+  return { mode, region, userPoolId, userPoolClientId }
+}
+
+/** The issuer the tokens of a pool carry; cognito-local is configured to issue the same. */
+export function issuerFor(settings: Pick<AuthSettings, 'region' | 'userPoolId'>): string {
+  return `https://cognito-idp.${settings.region}.amazonaws.com/${settings.userPoolId}`
+}

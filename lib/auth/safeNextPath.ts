@@ -1,0 +1,18 @@
+/**
+ * Accepts `next` only when it is a path on this site, so `/login?next=https://evil.example`
+ * (or `//evil.example`, `/\evil.example`) cannot send a freshly signed-in reader elsewhere.
+ */
+export function safeNextPath(next: unknown, fallback = '/'): string {
+  if (typeof next !== 'string' || next === '') return fallback
+  if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return fallback
+  // A control character could be dropped by the URL parser and turn the path into a host.
+  if (/[\u0000-\u001f\u007f]/.test(next)) return fallback
+  try {
+    const url = new URL(next, 'https://docs.invalid')
+    if (url.origin !== 'https://docs.invalid') return fallback
+    if (url.pathname === '/login') return fallback
+    return url.pathname + url.search + url.hash
+  } catch {
+    return fallback
+  }
+}

@@ -1,0 +1,26 @@
+import { signOut } from 'aws-amplify/auth'
+
+/**
+ * Signs out and always clears the local tokens: a reader who clicked "Sign out" must not stay
+ * signed in because the revoke call failed or the network dropped. Callers then load /login
+ * afresh, so no component keeps a stale user.
+ */
+export async function signOutEverywhere(): Promise<void> {
+  try {
+    await signOut()
+  } catch {
+    // The server call failing is no reason to keep the session; the cookies go below.
+  } finally {
+    clearTokenCookies()
+  }
+}
+
+/** Removes every Amplify token cookie on path `/`. */
+export function clearTokenCookies(doc: Document = document): void {
+  for (const pair of doc.cookie.split(';')) {
+    const name = pair.split('=')[0].trim()
+    if (name.startsWith('CognitoIdentityServiceProvider.')) {
+      doc.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Build-time shape of Nextra's page map (passed as `transformPageMap`).
+ *
+ * - Sections live at /docs/<section>, but Nextra only turns top-level `type: 'page'` folders
+ *   into navbar tabs with their own sidebar, so the section folders are lifted to the top level.
+ *   Their routes do not change.
+ * - A folder's `index.mdx` becomes the folder's own page (Nextra's "file beside folder" form),
+ *   so a category is clickable in the sidebar instead of listing an "index" child.
+ */
+export interface RawFolder {
+  name: string
+  route: string
+  children: RawItem[]
+}
+export interface RawPage {
+  name: string
+  route: string
+  frontMatter?: Record<string, unknown>
+}
+export interface RawMeta {
+  data: unknown
+}
+export type RawItem = RawFolder | RawPage | RawMeta
+
+const isFolder = (item: RawItem): item is RawFolder => 'children' in item
+const isPage = (item: RawItem): item is RawPage => 'route' in item && !('children' in item)
+
+function liftIndexPages(items: RawItem[]): RawItem[] {
+  const result: RawItem[] = []
+  for (const item of items) {
+    if (!isFolder(item)) {
+      result.push(item)
+      continue
+    }
+    const index = item.children.find((child) => isPage(child) && child.name === 'index') as RawPage | undefined
+    const rest = item.children.filter((child) => child !== index)
+    if (index) result.push({ name: item.name, route: item.route, frontMatter: index.frontMatter })
+    // A folder that held only its index page is just that page.
+    if (rest.some((child) => !('data' in child))) result.push({ ...item, children: liftIndexPages(rest) })
+  }
+  return result
+}
+
+export function shapePageMap(pageMap: RawItem[], docsFolder = 'docs'): RawItem[] {
+  const docs = pageMap.find((item): item is RawFolder => isFolder(item) && item.name === docsFolder)
+  if (!docs) return liftIndexPages(pageMap)
+  const sections = docs.children.filter(isFolder)
+  const remainder = docs.children.filter((child) => !isFolder(child))
+  const top = pageMap.flatMap((item) => (item === docs ? [{ ...docs, children: remainder }, ...sections] : [item]))
+  return liftIndexPages(top)
+}

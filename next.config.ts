@@ -1,0 +1,68 @@
+import type { NextConfig } from 'next'
+import nextra from 'nextra'
+import { compileAccess } from './lib/access/compileAccess'
+import accessConfig from './access.config'
+import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
+import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
+import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
+import { SECTIONS } from './lib/navigation/siteNavigation'
+import path from 'node:path'
+
+// Fail the build before compiling anything when the access rules or auth settings are wrong.
+compileAccess(accessConfig)
+const auth = readAuthSettings(process.env as AuthEnv)
+
+/** Variables inlined into the client bundle so the browser sees the same config as the build. */
+const inlinedEnv: Record<string, string> = {
+  DOCS_AUTH_MODE: auth.mode,
+  DOCS_COGNITO_REGION: auth.region,
+  DOCS_COGNITO_USER_POOL_ID: auth.userPoolId,
+  DOCS_COGNITO_CLIENT_ID: auth.userPoolClientId,
+}
+if (auth.endpoint) inlinedEnv.DOCS_COGNITO_ENDPOINT = auth.endpoint
+for (const name of ['DOCS_PROTECT', 'DOCS_FULL_ACCESS_USERS', 'DOCS_LEADS_USERS', 'DOCS_INTERNAL_USERS', 'DOCS_TWILIO_SUPPORT_USERS']) {
+  const value = process.env[name]
+  if (value !== undefined) inlinedEnv[name] = value
+}
+
+const withNextra = nextra({
+  theme: './theme.tsx',
+  themeConfig: './theme.config.tsx',
+  // Images stay plain <img> under public/docs/<section>/, so each is served under its section's path and rule.
+  staticImage: false,
+  // Nextra's built-in index holds every section's text in one public file; search is per section instead.
+  search: false,
+  defaultShowCopyCode: true,
+  transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
+})
+
+/**
+ * Gives each section's pages a page map scoped to that section (build/sectionPageMapLoader.cjs),
+ * so no page's JavaScript carries the titles of another section.
+ */
+function scopePageMapsPerSection(config: any) {
+  const loader = path.resolve('build/sectionPageMapLoader.cjs')
+  const options = {
+    pagesDir: path.resolve('pages'),
+    routeToScope: (route: string) => sectionOfRoute(route, SECTIONS),
+    transform: (pageMap: RawItem[], scope: string | null) => scopePageMap(shapePageMap(pageMap), SECTIONS, scope),
+  }
+  const mdxRule = config.module.rules.find((rule: any) =>
+    rule?.oneOf?.[0]?.use?.some?.((use: any) => use?.loader === 'nextra/loader' && use.options?.isPageImport)
+  )
+  if (!mdxRule) throw new Error('next.config: Nextra\'s MDX page rule was not found; cannot scope page maps per section')
+  const pageUse = mdxRule.oneOf[0].use
+  pageUse.splice(pageUse.length - 1, 0, { loader, options })
+  config.module.rules.push({ test: /nextra-page-map-.*\.mjs$/, resourceQuery: /^\?scope=/, use: [{ loader, options }] })
+  return config
+}
+
+const nextConfig: NextConfig = {
+  output: 'export',
+  images: { unoptimized: true },
+  reactStrictMode: true,
+  env: inlinedEnv,
+  webpack: scopePageMapsPerSection,
+}
+
+export default withNextra(nextConfig)

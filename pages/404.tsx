@@ -1,0 +1,19 @@
+import Head from 'next/head'
+import Link from 'next/link'
+
+export default function NotFoundPage() {
+  return (
+    <>
+      <Head>
+        <title>Page not found – Platform Docs</title>
+      </Head>
+      <main id="reach-skip-nav" className="status-page">
+        <h1>Page not found</h1>
+        <p>There is no page at this address. It may have moved, or the link may be wrong.</p>
+        <p className="status-page-actions">
+          <Link href="/">Go to the home page</Link>
+        </p>
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,28 @@
+import '../styles/site.css'
+import type { AppProps } from 'next/app'
+import { ImageZoom } from '../components/ImageZoom'
+import { NavbarAutoHide } from '../components/NavbarAutoHide'
+import { PageErrorBoundary } from '../components/PageErrorBoundary'
+import { RouteGuard } from '../components/RouteGuard'
+import { RouteProgress } from '../components/RouteProgress'
+import { AuthProvider } from '../lib/auth/AuthContext'
+import { configureAmplify } from '../lib/auth/configureAmplify'
+import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
+
+configureAmplify(siteAuthSettings)
+
+// Each MDX page wraps itself in the docs layout, so the providers here keep it.
+export default function App({ Component, pageProps }: AppProps) {
+  return (
+    <AuthProvider>
+      <RouteProgress />
+      <ImageZoom />
+      <NavbarAutoHide />
+      <PageErrorBoundary>
+        <RouteGuard>
+          <Component {...pageProps} />
+        </RouteGuard>
+      </PageErrorBoundary>
+    </AuthProvider>
+  )
+}

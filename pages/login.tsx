@@ -1,0 +1,51 @@
+import '@aws-amplify/ui-react/styles.css'
+import { Authenticator } from '@aws-amplify/ui-react'
+import { signIn, type SignInInput } from 'aws-amplify/auth'
+import Head from 'next/head'
+import { useRouter } from 'next/router'
+import { useEffect } from 'react'
+import { SiteLogo } from '../components/SiteLogo'
+import { useAuth } from '../lib/auth/AuthContext'
+import { safeNextPath } from '../lib/auth/safeNextPath'
+import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
+
+/**
+ * cognito-local has no SRP, so local mode signs in with USER_PASSWORD_AUTH. Production keeps
+ * the Authenticator's default (SRP), so the password never leaves the browser.
+ */
+const services =
+  siteAuthSettings.mode === 'local'
+    ? {
+        handleSignIn: ((input: SignInInput) =>
+          signIn({ ...input, options: { ...input.options, authFlowType: 'USER_PASSWORD_AUTH' } })) as typeof signIn,
+      }
+    : undefined
+
+export default function LoginPage() {
+  const router = useRouter()
+  const { isAuthenticated } = useAuth()
+  const next = safeNextPath(router.query.next)
+
+  useEffect(() => {
+    if (router.isReady && isAuthenticated) router.replace(next)
+  }, [isAuthenticated, next, router])
+
+  return (
+    <>
+      <Head>
+        <title>Sign in – Platform Docs</title>
+      </Head>
+      <main id="reach-skip-nav" className="login-page">
+        <div className="login-logo">
+          <SiteLogo height={36} />
+        </div>
+        <h1 className="login-title">Sign in to the documentation</h1>
+        {isAuthenticated ? (
+          <p role="status">Signed in. Taking you to your docs…</p>
+        ) : (
+          <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
+        )}
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,50 @@
+import Head from 'next/head'
+import Link from 'next/link'
+import { useRouter } from 'next/router'
+import { useState } from 'react'
+import { useAuth } from '../lib/auth/AuthContext'
+import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
+import { safeNextPath } from '../lib/auth/safeNextPath'
+
+/** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */
+export default function UnauthorizedPage() {
+  const router = useRouter()
+  const { username, isAuthenticated, loading } = useAuth()
+  const [busy, setBusy] = useState(false)
+  const from = safeNextPath(router.query.from, '')
+  const signOut = async () => {
+    setBusy(true)
+    await signOutEverywhere()
+    window.location.assign('/login')
+  }
+  return (
+    <>
+      <Head>
+        <title>No access – Platform Docs</title>
+      </Head>
+      <main id="reach-skip-nav" className="status-page">
+        <h1>You do not have access to this section</h1>
+        {loading ? (
+          <p role="status">Loading...</p>
+        ) : isAuthenticated ? (
+          <p>
+            You are signed in as <strong>{username}</strong>, and this account may not read{' '}
+            {from ? <code>{from}</code> : 'that section'}. Ask the docs team if you need it.
+          </p>
+        ) : (
+          <p>You are not signed in.</p>
+        )}
+        <p className="status-page-actions">
+          <Link href="/">Go to the home page</Link>
+          {isAuthenticated ? (
+            <button type="button" onClick={signOut} disabled={busy}>
+              Sign out
+            </button>
+          ) : (
+            <Link href="/login">Sign in</Link>
+          )}
+        </p>
+      </main>
+    </>
+  )
+}
