@@ -62,6 +62,9 @@ const nextConfig: NextConfig = {
   images: { unoptimized: true },
   reactStrictMode: true,
   env: inlinedEnv,
+  // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
+  typescript: { ignoreBuildErrors: true },
+  eslint: { ignoreDuringBuilds: true },
   webpack: scopePageMapsPerSection,
 }
 

@@ -1,0 +1,3 @@
+export default {
+  'design-and-architecture': 'Design and architecture'
+}

@@ -1,0 +1,4 @@
+export default {
+  'dlq-overview': 'DLQ overview',
+  'dlq-implementation': 'DLQ implementation'
+}

@@ -1,0 +1,4 @@
+export default {
+  pipeline: 'Pipeline',
+  'batch-jobs': 'Batch jobs'
+}

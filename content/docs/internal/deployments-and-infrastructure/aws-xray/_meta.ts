@@ -1,0 +1,4 @@
+export default {
+  overview: 'Overview',
+  'monitoring-traces': 'Monitoring traces'
+}

@@ -1,0 +1,3 @@
+export default {
+  'mint-hr': 'Mint HR API'
+}

@@ -1,0 +1,3 @@
+export default {
+  apis: 'Work Composer APIs'
+}

@@ -1,0 +1,3 @@
+export default {
+  'enable-and-disable-case-enrichment-pipelines': 'Enable and disable case enrichment pipelines'
+}

@@ -1,0 +1,5 @@
+export default {
+  overview: 'Overview',
+  configuration: 'Configuration',
+  webhooks: 'Webhooks'
+}

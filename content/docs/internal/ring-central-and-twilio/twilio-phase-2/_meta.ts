@@ -1,0 +1,3 @@
+export default {
+  'call-route-am-unavailability': 'AM unavailability call route'
+}

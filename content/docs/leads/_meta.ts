@@ -1,0 +1,5 @@
+export default {
+  intro: 'Introduction',
+  environments: 'Environments',
+  endpoints: 'Endpoints'
+}

@@ -1,0 +1,5 @@
+export default {
+  intro: 'Introduction',
+  diagram: 'Call flow diagram',
+  'sql-queries': 'SQL queries'
+}

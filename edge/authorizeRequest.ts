@@ -1,0 +1,54 @@
+import { decideAccess } from '../lib/access/decideAccess'
+import type { CompiledAccess } from '../lib/access/compileAccess'
+import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
+import { objectKeyFor } from '../lib/access/objectKey'
+import { readIdToken } from './readIdToken'
+import type { VerifyIdToken } from './tokenVerifier'
+
+/** What the edge (or the local server) does with one request. */
+export type Outcome =
+  | { kind: 'serve'; objectKey: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'forbidden' }
+  | { kind: 'badRequest' }
+
+export interface AuthorizerDeps {
+  access: CompiledAccess
+  assetRoutes: AssetRoutes
+  clientId: string
+  verifyIdToken: VerifyIdToken
+}
+
+export interface ViewerRequest {
+  /** The path as the viewer sent it, still percent-encoded. */
+  path: string
+  /** The query string without `?`, or ''. */
+  query: string
+  cookieHeaders: readonly string[]
+}
+
+const isPageKey = (objectKey: string) => objectKey.endsWith('.html')
+
+/**
+ * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the
+ * path serves, find whose rule governs it, verify the reader, decide, and say what to answer.
+ */
+export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerDeps): Promise<Outcome> {
+  const objectKey = objectKeyFor(request.path)
+  if (objectKey === null) return { kind: 'badRequest' }
+  const route = governingRoute(objectKey, deps.assetRoutes)
+  if (route === null) return { kind: 'badRequest' }
+
+  // Public files need no token; skipping verification keeps the sign-in page fast.
+  if (decideAccess(deps.access, route, null) === 'allow') return { kind: 'serve', objectKey }
+
+  const token = readIdToken(request.cookieHeaders, deps.clientId)
+  const user = token === null ? null : await deps.verifyIdToken(token)
+  const decision = decideAccess(deps.access, route, user)
+  if (decision === 'allow') return { kind: 'serve', objectKey }
+
+  const original = request.path + (request.query ? `?${request.query}` : '')
+  if (decision === 'login') return { kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }
+  if (isPageKey(objectKey)) return { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }
+  return { kind: 'forbidden' }
+}

@@ -1,0 +1,38 @@
+import type { CloudFrontRequestEvent, CloudFrontRequestResult } from './cloudfrontTypes'
+import { authorizeRequest, type AuthorizerDeps, type Outcome } from './authorizeRequest'
+
+type Headers = Record<string, Array<{ key?: string; value: string }>>
+
+const toCloudFrontHeaders = (headers: Record<string, string>): Headers =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [{ key: name, value }]]))
+
+/** CloudFront viewer-request adapter: event in, request (pass through) or generated response out. */
+export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders: Record<string, string>) {
+  const respond = (status: string, description: string, extra: Record<string, string> = {}, body?: string): CloudFrontRequestResult => ({
+    status,
+    statusDescription: description,
+    headers: toCloudFrontHeaders({ ...responseHeaders, 'cache-control': 'no-store', ...extra }),
+    ...(body !== undefined ? { body } : {}),
+  })
+
+  const toResult = (outcome: Outcome, request: CloudFrontRequestEvent['Records'][0]['cf']['request']): CloudFrontRequestResult => {
+    switch (outcome.kind) {
+      case 'serve':
+        // The origin is asked for exactly the file that was decided on.
+        return { ...request, uri: outcome.objectKey }
+      case 'redirect':
+        return respond('302', 'Found', { location: outcome.location })
+      case 'forbidden':
+        return respond('403', 'Forbidden', { 'content-type': 'text/plain; charset=utf-8' }, 'Forbidden')
+      case 'badRequest':
+        return respond('400', 'Bad Request', { 'content-type': 'text/plain; charset=utf-8' }, 'Bad Request')
+    }
+  }
+
+  return async function handler(event: CloudFrontRequestEvent): Promise<CloudFrontRequestResult> {
+    const request = event.Records[0].cf.request
+    const cookieHeaders = (request.headers.cookie ?? []).map((header) => header.value)
+    const outcome = await authorizeRequest({ path: request.uri, query: request.querystring, cookieHeaders }, deps)
+    return toResult(outcome, request)
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Finds the Amplify ID token in a Cookie header. Amplify's CookieStorage writes
+ * `CognitoIdentityServiceProvider.<clientId>.LastAuthUser` and
+ * `CognitoIdentityServiceProvider.<clientId>.<username>.idToken` (names URL-encoded).
+ * The username in a cookie name only locates the token; who the reader is comes from the
+ * verified token's `cognito:username` claim.
+ */
+export const MAX_COOKIE_HEADER_BYTES = 16 * 1024
+export const MAX_TOKEN_BYTES = 8 * 1024
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
+  }
+}
+
+/** Cookie pairs by decoded name; a name sent twice with different values is ambiguous and dropped. */
+function parseCookies(headers: readonly string[]): Map<string, string> {
+  const cookies = new Map<string, string>()
+  const ambiguous = new Set<string>()
+  for (const header of headers) {
+    for (const pair of header.split(';')) {
+      const at = pair.indexOf('=')
+      if (at < 0) continue
+      const name = safeDecode(pair.slice(0, at).trim())
+      const value = safeDecode(pair.slice(at + 1).trim())
+      if (name === null || value === null) continue
+      const seen = cookies.get(name)
+      if (seen !== undefined && seen !== value) ambiguous.add(name)
+      cookies.set(name, value)
+    }
+  }
+  for (const name of ambiguous) cookies.delete(name)
+  return cookies
+}
+
+export function readIdToken(cookieHeaders: readonly string[], clientId: string): string | null {
+  const total = cookieHeaders.reduce((sum, header) => sum + header.length, 0)
+  if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return null
+  const cookies = parseCookies(cookieHeaders)
+  const prefix = `CognitoIdentityServiceProvider.${clientId}`
+  const lastUser = cookies.get(`${prefix}.LastAuthUser`)
+  if (!lastUser) return null
+  const token = cookies.get(`${prefix}.${lastUser}.idToken`)
+  if (!token || token.length > MAX_TOKEN_BYTES) return null
+  return token
+}

@@ -1,0 +1,26 @@
+/**
+ * Headers for every response the authorizer or the local server produces. In AWS the
+ * distribution's response-headers policy (infra/) sets the same on files served from S3.
+ */
+export function securityHeaders(cognitoOrigin: string): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      `connect-src 'self' ${cognitoOrigin}`,
+      "img-src 'self' data:",
+      "style-src 'self' 'unsafe-inline'",
+      // Next's static export inlines its bootstrap data and the theme's no-flash script.
+      "script-src 'self' 'unsafe-inline'",
+      "font-src 'self' data:",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
+    'x-frame-options': 'DENY',
+  }
+}
+
+export const cognitoOriginFor = (region: string, endpoint?: string) => endpoint ?? `https://cognito-idp.${region}.amazonaws.com`

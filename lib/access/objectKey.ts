@@ -1,0 +1,25 @@
+/**
+ * The file in `out/` that a request path serves, or null when the path cannot be read safely.
+ *
+ * Page routes (no extension, or `.html`) become their lowercase route plus `.html`, exactly the
+ * route that `normalisePath` gives the rules; other files keep their case (hashed chunk names
+ * are mixed-case). The edge and the local server decide on this key and then serve this key,
+ * so what is decided and what is served can never differ.
+ */
+import { normalisePath } from './normalisePath'
+
+export function objectKeyFor(requestPath: string): string | null {
+  const route = normalisePath(requestPath)
+  if (route === null) return null
+  const rawPath = requestPath.split(/[?#]/, 1)[0]
+  const segments: string[] = []
+  for (const segment of decodeURIComponent(rawPath).split('/')) {
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') segments.pop()
+    else segments.push(segment)
+  }
+  const last = segments[segments.length - 1] ?? ''
+  const isPage = !last.includes('.') || /\.html$/i.test(last)
+  if (isPage) return route === '/' ? '/index.html' : `${route}.html`
+  return '/' + segments.join('/')
+}

@@ -1,0 +1,96 @@
+import { requirementFor, type CompiledAccess } from '../../lib/access'
+import { normalisePath } from '../../lib/access/normalisePath'
+
+/** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
+export interface BuildManifest {
+  pages: Record<string, string[]>
+  lowPriorityFiles?: string[]
+}
+
+/**
+ * Of the routes that use a file, the one whose rule is least restrictive: the file must reach
+ * every reader of any of those pages, and nothing more. Routes with different lists fall back
+ * to "any signed-in reader" (`/`): such a file is code shared across sections, never a page's
+ * text, and the leak audit checks exactly that.
+ */
+export function leastRestrictiveRoute(access: CompiledAccess, routes: Iterable<string>): string | null {
+  const list = [...new Set(routes)].sort()
+  if (list.length === 0) return null
+  const requirements = list.map((route) => requirementFor(access, route))
+  const publicAt = requirements.indexOf('public')
+  if (publicAt >= 0) return list[publicAt]
+  const signedInAt = requirements.indexOf('signedIn')
+  if (signedInAt >= 0) return list[signedInAt]
+  return new Set(requirements).size === 1 ? list[0] : '/'
+}
+
+export interface AssetRouteInputs {
+  access: CompiledAccess
+  manifest: BuildManifest
+  /** Every file of out/, as `/path` keys. */
+  files: string[]
+  /** Reads a text file of out/ (CSS and JS), for media references. */
+  readText: (key: string) => string
+  /** Files at the root of public/ (logo, favicon): the sign-in page's chrome. */
+  publicRootFiles: string[]
+  /** The public route that site-wide files (framework, build manifest, fonts) belong to. */
+  publicRoute: string
+  /** Next's `.next/react-loadable-manifest.json`: `"<importer> -> <request>"` to the chunks of each dynamic import. */
+  loadable: Record<string, { files: string[] }>
+  /** The page route of a source module (a content or pages file), or null for site code. */
+  routeOfSource: (modulePath: string) => string | null
+}
+
+/**
+ * Maps each build file that is not a page to the route whose rule governs it. Files that no
+ * page is known to use stay unmapped and fall to the default rule (full access).
+ */
+export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, string> {
+  const { access, manifest, files, publicRoute } = inputs
+  const users = new Map<string, Set<string>>()
+  const use = (key: string, route: string) => {
+    if (!users.has(key)) users.set(key, new Set())
+    users.get(key)!.add(route)
+  }
+  for (const [page, pageFiles] of Object.entries(manifest.pages)) {
+    const route = page === '/_app' || page === '/_error' ? publicRoute : normalisePath(page)
+    if (route === null) continue
+    for (const file of pageFiles) use(`/_next/${file}`, route)
+  }
+  for (const file of manifest.lowPriorityFiles ?? []) use(`/_next/${file}`, publicRoute)
+  for (const key of files) {
+    if (/^\/_next\/static\/[^/]+\/_(build|ssg)Manifest\.js$/.test(key)) use(key, publicRoute)
+  }
+  for (const name of inputs.publicRootFiles) use(`/${name}`, publicRoute)
+
+  const routes: Record<string, string> = {}
+  for (const [key, routeSet] of users) {
+    const route = leastRestrictiveRoute(access, routeSet)
+    if (route !== null) routes[key] = route
+  }
+
+  // Media (fonts, imported images) belong to whatever references them.
+  const media = files.filter((key) => key.startsWith('/_next/static/media/'))
+  if (media.length > 0) {
+    const referrers = files.filter((key) => /\.(css|js)$/.test(key) && routes[key] !== undefined)
+    for (const mediaKey of media) {
+      const name = mediaKey.slice(mediaKey.lastIndexOf('/') + 1)
+      const referencing = referrers.filter((key) => inputs.readText(key).includes(name)).map((key) => routes[key])
+      const route = leastRestrictiveRoute(access, referencing)
+      if (route !== null) routes[mediaKey] = route
+    }
+  }
+
+  // Dynamic-import chunks are not in the build manifest; the loadable manifest names the module
+  // that imports each. A chunk imported from a content page belongs to that page; one imported
+  // from site code (components, libraries) is code that every page may load.
+  for (const [entry, { files: chunkFiles }] of Object.entries(inputs.loadable)) {
+    const importer = entry.split(' -> ')[0]
+    const route = inputs.routeOfSource(importer) ?? publicRoute
+    for (const file of chunkFiles) {
+      const key = `/_next/${file}`
+      routes[key] = leastRestrictiveRoute(access, [route, ...(routes[key] ? [routes[key]] : [])]) as string
+    }
+  }
+  return routes
+}

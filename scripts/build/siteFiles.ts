@@ -1,0 +1,19 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** Every file below `dir`, as `/relative/path` keys. */
+export function listFiles(dir: string): string[] {
+  const keys: string[] = []
+  const walk = (current: string) => {
+    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else keys.push('/' + path.relative(dir, full).split(path.sep).join('/'))
+    }
+  }
+  walk(dir)
+  return keys.sort()
+}
+
+/** Where the build writes what the edge and the local server read besides out/. */
+export const ASSET_ROUTES_FILE = path.resolve('.next/asset-routes.json')
