@@ -1,0 +1,4 @@
+declare module 'edge-baked-config' {
+  const config: unknown
+  export default config
+}

@@ -1,0 +1,99 @@
+/**
+ * Fails the build on a broken internal link, a missing image, or a link into a section that the
+ * page's own readers may not open (rendering it would also make Next prefetch a forbidden page).
+ * Usage: tsx scripts/build/checkLinks.ts [rootDir]
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { access, requirementFor } from '../../lib/access'
+import { normalisePath } from '../../lib/access/normalisePath'
+
+export interface LinkProblem {
+  file: string
+  line: number
+  target: string
+  problem: string
+}
+
+interface SourcePage {
+  file: string
+  route: string
+}
+
+const LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
+
+function listMdx(dir: string): string[] {
+  if (!fs.existsSync(dir)) return []
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.mdx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+}
+
+export function sourcePages(root: string): SourcePage[] {
+  const pages: SourcePage[] = []
+  const add = (dir: string, mount: string) => {
+    for (const file of listMdx(path.join(root, dir))) {
+      const relative = path.relative(path.join(root, dir), file).split(path.sep).join('/')
+      const route = normalisePath(mount + relative.replace(/\.mdx?$/, ''))
+      if (route !== null) pages.push({ file: path.relative(root, file), route })
+    }
+  }
+  add('content/docs', '/docs/')
+  // pages/docs is the symlink to content/docs; only the top-level MDX of pages/ is its own.
+  for (const file of fs.readdirSync(path.join(root, 'pages')).filter((name) => /\.mdx?$/.test(name))) {
+    const route = normalisePath('/' + file.replace(/\.mdx?$/, ''))
+    if (route !== null) pages.push({ file: `pages/${file}`, route })
+  }
+  return pages
+}
+
+/** Routes that are pages but not MDX (sign-in, status pages). */
+const CODE_PAGES = ['/login', '/unauthorized', '/404']
+
+export function checkLinks(root: string): LinkProblem[] {
+  const pages = sourcePages(root)
+  const routes = new Set([...pages.map((page) => page.route), ...CODE_PAGES])
+  const problems: LinkProblem[] = []
+  for (const page of pages) {
+    const lines = fs.readFileSync(path.join(root, page.file), 'utf8').split('\n')
+    let inFence = false
+    lines.forEach((text, index) => {
+      if (/^\s*(```|~~~)/.test(text)) inFence = !inFence
+      if (inFence) return
+      for (const match of text.matchAll(LINK)) {
+        const target = match[1] ?? match[2]
+        const report = (problem: string) => problems.push({ file: page.file, line: index + 1, target, problem })
+        if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
+        const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
+        const pathOnly = absolute.split(/[?#]/, 1)[0]
+        const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
+        if (isFile) {
+          if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report(`missing file: public${pathOnly} does not exist`)
+          continue
+        }
+        const route = normalisePath(pathOnly.replace(/\.mdx?$/i, ''))
+        if (route === null || !routes.has(route)) {
+          report('broken link: no page has this route')
+          continue
+        }
+        const from = requirementFor(access, page.route)
+        const to = requirementFor(access, route)
+        if (to !== 'public' && to !== 'signedIn' && to !== from) {
+          report(`links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
+        }
+      }
+    })
+  }
+  return problems
+}
+
+if (require.main === module) {
+  const root = path.resolve(process.argv[2] ?? '.')
+  const problems = checkLinks(root)
+  for (const { file, line, target, problem } of problems) console.error(`${file}:${line}: ${target}: ${problem}`)
+  if (problems.length > 0) {
+    console.error(`checkLinks: ${problems.length} problem(s); fix them before building`)
+    process.exit(1)
+  }
+  console.log(`checkLinks: ${sourcePages(root).length} pages, all internal links and images resolve`)
+}

@@ -1,0 +1,25 @@
+/** `npm start`'s last step: runs the local Cognito and the site until Ctrl-C. */
+import { decide } from '../../lib/access'
+import { SECTIONS } from '../../lib/navigation/siteNavigation'
+import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
+import { startLocalStack } from './startStack'
+
+async function main() {
+  const stack = await startLocalStack()
+  const sees = (username: string) => {
+    const sections = SECTIONS.filter((section) => decide(section.href, { username }) === 'allow').map((section) => section.title)
+    return sections.length ? sections.join(', ') : 'the home page only'
+  }
+  console.log(`\nThe docs site is running at ${stack.siteUrl}  (local Cognito at ${stack.cognitoUrl})\n`)
+  console.log(`Demo logins (password for all: ${SEEDED_PASSWORD}):`)
+  for (const username of SEEDED_USERS) console.log(`  ${username.padEnd(10)} sees ${sees(username)}`)
+  console.log('\nPress Ctrl-C to stop.')
+  const shutdown = () => stack.stop().then(() => process.exit(0))
+  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', shutdown)
+}
+
+main().catch((error) => {
+  console.error(`npm start: ${error instanceof Error ? error.message : error}`)
+  process.exit(1)
+})

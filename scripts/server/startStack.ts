@@ -1,0 +1,46 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
+import { startLocalCognito } from '../cognito/localCognito'
+import { ASSET_ROUTES_FILE } from '../build/siteFiles'
+import { startLocalServer } from './localServer'
+
+export interface LocalStack {
+  siteUrl: string
+  cognitoUrl: string
+  stop(): Promise<void>
+}
+
+/**
+ * The embedded default: the local Cognito and the site served through the edge authorizer,
+ * both on 127.0.0.1. Tests start their own on free ports (port 0).
+ */
+export async function startLocalStack(options: { outDir?: string; sitePort?: number; cognitoPort?: number } = {}): Promise<LocalStack> {
+  const outDir = path.resolve(options.outDir ?? 'out')
+  const routesFile = options.outDir ? path.join(outDir, '..', '.next', 'asset-routes.json') : ASSET_ROUTES_FILE
+  if (!fs.existsSync(path.join(outDir, 'index.html')) || !fs.existsSync(routesFile)) {
+    throw new Error(`no built site at ${outDir} (or ${routesFile} is missing); run \`npm run build\` first`)
+  }
+  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: options.cognitoPort ?? LOCAL_COGNITO.port, quiet: true })
+  try {
+    const jwks = await fetch(cognito.jwksUrl).then((response) => response.json())
+    const site = await startLocalServer({
+      outDir,
+      auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url }),
+      jwks,
+      assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
+      port: options.sitePort ?? Number(process.env.PORT ?? 3000),
+    })
+    return {
+      siteUrl: site.url,
+      cognitoUrl: cognito.url,
+      stop: async () => {
+        await site.stop()
+        await cognito.stop()
+      },
+    }
+  } catch (error) {
+    await cognito.stop()
+    throw error
+  }
+}
