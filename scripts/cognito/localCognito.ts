@@ -11,6 +11,7 @@
  * Every start is clean: the pool lives in a fresh temp directory that stop() removes.
  */
 import { createPublicKey, randomUUID, verify as verifySignature } from 'node:crypto'
+import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -18,10 +19,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import { Router } from 'cognito-local/lib/server/Router'
+import { UnsupportedError } from 'cognito-local/lib/errors'
+import type { Route, Router } from 'cognito-local/lib/server/Router'
 import { loadConfig } from 'cognito-local/lib/server/config'
 import { createServer as createCognitoLocalServer } from 'cognito-local/lib/server/server'
 import { DateClock, LambdaService, MessagesService, TriggersService } from 'cognito-local/lib/services'
+import type { Services } from 'cognito-local/lib/services'
 import { CognitoServiceFactoryImpl, USER_POOL_AWS_DEFAULTS } from 'cognito-local/lib/services/cognitoService'
 import { StormDBDataStoreFactory } from 'cognito-local/lib/services/dataStore/stormDb'
 import { ConsoleMessageSender } from 'cognito-local/lib/services/messageDelivery/consoleMessageSender'
@@ -89,8 +92,12 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
   const agent = new http.Agent({ keepAlive: true })
   let internal: http.Server | undefined
   let proxy: http.Server | undefined
+  // Safety net for a process that exits without stop(): never leave the temp pool behind.
+  const removeDirOnExit = () => rmSync(dir, { recursive: true, force: true })
+  process.once('exit', removeDirOnExit)
 
   const cleanUp = async () => {
+    process.removeListener('exit', removeDirOnExit)
     if (proxy) await closeServer(proxy)
     if (internal) await closeServer(internal)
     agent.destroy()
@@ -116,7 +123,7 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
     // keep aws-sdk v2 out of the process.
     const lambda = new LambdaService(config.TriggerFunctions, {} as ConstructorParameters<typeof LambdaService>[1])
     const triggers = new TriggersService(clock, cognito, lambda, {} as ConstructorParameters<typeof TriggersService>[3])
-    const services = {
+    const services: Services = {
       clock,
       cognito,
       config,
@@ -125,7 +132,7 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
       tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
       triggers,
     }
-    const cognitoLocal = createCognitoLocalServer(Router(services), logger, config.ServerConfig, services)
+    const cognitoLocal = createCognitoLocalServer(lazyRouter(services), logger, config.ServerConfig, services)
     internal = (await cognitoLocal.start()) as http.Server
     const internalPort = (internal.address() as AddressInfo).port
 
@@ -259,6 +266,45 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
   } catch (err) {
     await cleanUp().catch(() => undefined)
     throw err
+  }
+}
+
+/**
+ * cognito-local's own Router requires all of its targets up front, and the three TOTP ones pull in
+ * otplib -> @scure/base, which is ESM-only: fine under Node 20's require(esm), fatal under Jest's
+ * CommonJS module registry. This router does what cognito-local's does (same lookup, same logger
+ * child, same "Unsupported" answer for unknown targets) but loads each target module on first use,
+ * so everything except TOTP MFA (off in the docs pool) also works inside Jest.
+ */
+function lazyRouter(services: Services): Router {
+  const routes = new Map<string, Route>()
+  const unsupported = (target: string) => new UnsupportedError(`Unsupported x-amz-target header "${target}"`)
+  const load = (target: string): Route => {
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(target)) throw unsupported(target)
+    const file = `cognito-local/lib/targets/${target.charAt(0).toLowerCase()}${target.slice(1)}`
+    let mod: Record<string, unknown>
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      mod = require(file) as Record<string, unknown>
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw unsupported(target)
+      throw new UnsupportedError(`${target} cannot be loaded in this runtime: ${(err as Error).message.split('\n')[0]}`)
+    }
+    const factory = mod[target]
+    if (typeof factory !== 'function') throw unsupported(target)
+    return (factory as (services: Services) => Route)(services)
+  }
+  return (target) => async (ctx, req) => {
+    let route = routes.get(target)
+    if (!route) {
+      route = load(target)
+      routes.set(target, route)
+    }
+    const logger = ctx.logger.child({ target })
+    logger.debug('start')
+    const res: unknown = await route({ ...ctx, logger }, req)
+    logger.debug('end')
+    return res
   }
 }
 

@@ -1,0 +1,123 @@
+/** @jest-environment node */
+import { access } from '../../lib/access'
+import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
+import { createIdTokenVerifier } from '../../edge/tokenVerifier'
+import { MAX_COOKIE_HEADER_BYTES } from '../../edge/readIdToken'
+import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, signJwt, unsignedJwt } from './tokens'
+
+const prodKey = newKeyPair('prod-key-1')
+const attackerKey = newKeyPair('prod-key-1') // same kid, different key: a forged signature
+
+const deps: AuthorizerDeps = {
+  access,
+  assetRoutes: { '/_next/static/chunks/framework-abc.js': '/login', '/_next/static/chunks/9860-0123456789abcdef.js': '/docs/internal/intro' },
+  clientId: CLIENT,
+  verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [prodKey.jwk as never] }, fetchUnknownKeys: false }),
+}
+
+const request = (path: string, cookie?: string, query = '') => authorizeRequest({ path, query, cookieHeaders: cookie ? [cookie] : [] }, deps)
+const tokenFor = (username: string, overrides = {}) => signJwt(idClaims(username, overrides), prodKey)
+
+describe('a valid token gets the decision of the rules', () => {
+  test('leads1 reads the leads docs and is served exactly the decided file', async () => {
+    expect(await request('/docs/leads/intro', cookiesFor('leads1', tokenFor('leads1')))).toEqual({ kind: 'serve', objectKey: '/docs/leads/intro.html' })
+  })
+  test('leads1 is sent to /unauthorized for an internal page, and gets 403 for an internal chunk', async () => {
+    const cookie = cookiesFor('leads1', tokenFor('leads1'))
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Finternal%2Fintro' })
+    expect(await request('/_next/static/chunks/pages/docs/internal/intro-0123456789abcdef.js', cookie)).toEqual({ kind: 'forbidden' })
+    expect(await request('/_next/static/chunks/9860-0123456789abcdef.js', cookie)).toEqual({ kind: 'forbidden' })
+  })
+  test('public files need no token', async () => {
+    expect(await request('/login')).toEqual({ kind: 'serve', objectKey: '/login.html' })
+    expect(await request('/_next/static/chunks/framework-abc.js')).toEqual({ kind: 'serve', objectKey: '/_next/static/chunks/framework-abc.js' })
+  })
+  test('an unknown file needs full access (default deny)', async () => {
+    expect(await request('/secret-report.pdf', cookiesFor('internal1', tokenFor('internal1')))).toEqual({ kind: 'forbidden' })
+    expect(await request('/secret-report.pdf', cookiesFor('admin', tokenFor('admin')))).toEqual({ kind: 'serve', objectKey: '/secret-report.pdf' })
+  })
+  test('no token redirects to /login with the path and query to come back to', async () => {
+    expect(await request('/docs/leads/intro', undefined, 'tab=1')).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3D1' })
+  })
+})
+
+describe('token attacks are treated as no sign-in', () => {
+  const loginFor = { kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' }
+  const attempt = (cookie: string) => request('/docs/internal/intro', cookie)
+
+  test('a forged signature', async () => {
+    expect(await attempt(cookiesFor('admin', signJwt(idClaims('admin'), attackerKey)))).toEqual(loginFor)
+  })
+  test('alg none', async () => {
+    expect(await attempt(cookiesFor('admin', unsignedJwt(idClaims('admin'), prodKey.kid)))).toEqual(loginFor)
+  })
+  test('an expired token', async () => {
+    const past = Math.floor(Date.now() / 1000) - 7200
+    expect(await attempt(cookiesFor('admin', tokenFor('admin', { iat: past, auth_time: past, exp: past + 3600 })))).toEqual(loginFor)
+  })
+  test('a token for another app client', async () => {
+    expect(await attempt(cookiesFor('admin', tokenFor('admin', { aud: 'someotherclient00000000000' })))).toEqual(loginFor)
+  })
+  test('a token from another pool (issuer)', async () => {
+    expect(await attempt(cookiesFor('admin', tokenFor('admin', { iss: 'https://cognito-idp.eu-west-2.amazonaws.com/eu-west-2_Other' })))).toEqual(loginFor)
+  })
+  test('an access token in place of the ID token', async () => {
+    const accessToken = signJwt({ ...idClaims('admin'), token_use: 'access', client_id: CLIENT, aud: undefined, username: 'admin' }, prodKey)
+    expect(await attempt(cookiesFor('admin', accessToken))).toEqual(loginFor)
+  })
+  test("a token signed with cognito-local's public key when production keys are configured", async () => {
+    const local = cognitoLocalKeyPair()
+    expect(await attempt(cookiesFor('admin', signJwt(idClaims('admin'), local)))).toEqual(loginFor)
+  })
+  test('a token that is not a JWT', async () => {
+    expect(await attempt(cookiesFor('admin', 'not.a.jwt'))).toEqual(loginFor)
+    expect(await attempt(cookiesFor('admin', 'garbage'))).toEqual(loginFor)
+  })
+})
+
+describe('cookie attacks', () => {
+  test('a cookie name that claims another user: the reader is who the token says', async () => {
+    // leads1's valid token filed under admin's name.
+    const cookie = cookiesFor('admin', tokenFor('leads1'))
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Finternal%2Fintro' })
+    expect(await request('/docs/leads/intro', cookie)).toEqual({ kind: 'serve', objectKey: '/docs/leads/intro.html' })
+  })
+  test('an oversized cookie header is ignored', async () => {
+    const cookie = cookiesFor('admin', tokenFor('admin')) + '; padding=' + 'x'.repeat(MAX_COOKIE_HEADER_BYTES)
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+  })
+  test('duplicate token cookies with different values are ambiguous and ignored', async () => {
+    const prefix = `CognitoIdentityServiceProvider.${CLIENT}`
+    const cookie = `${cookiesFor('admin', tokenFor('admin'))}; ${prefix}.admin.idToken=${tokenFor('leads1')}`
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+  })
+  test('the same cookie sent twice with the same value still works', async () => {
+    const token = tokenFor('admin')
+    const cookie = `${cookiesFor('admin', token)}; ${cookiesFor('admin', token)}`
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'serve', objectKey: '/docs/internal/intro.html' })
+  })
+  test('split across two Cookie headers, as HTTP/2 may send them', async () => {
+    const [a, b] = cookiesFor('admin', tokenFor('admin')).split('; ')
+    expect(await authorizeRequest({ path: '/docs/internal/intro', query: '', cookieHeaders: [a, b] }, deps)).toEqual({ kind: 'serve', objectKey: '/docs/internal/intro.html' })
+  })
+})
+
+describe('path tricks get the decision of the normalised path, and serve the normalised file', () => {
+  const leads = () => cookiesFor('leads1', tokenFor('leads1'))
+  const cases: Array<[string, object]> = [
+    ['/docs/leads/..%2finternal/intro', { kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Fleads%2F..%252finternal%2Fintro' }],
+    ['/docs/leads/%2e%2e/internal/intro', { kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Fleads%2F%252e%252e%2Finternal%2Fintro' }],
+    ['/docs/leads/../internal/intro', { kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Fleads%2F..%2Finternal%2Fintro' }],
+    ['/DOCS/INTERNAL/intro', { kind: 'redirect', location: '/unauthorized?from=%2FDOCS%2FINTERNAL%2Fintro' }],
+    ['//docs//leads//intro', { kind: 'serve', objectKey: '/docs/leads/intro.html' }],
+    ['/docs/leads/intro/', { kind: 'serve', objectKey: '/docs/leads/intro.html' }],
+    ['/docs/leads/intro.html', { kind: 'serve', objectKey: '/docs/leads/intro.html' }],
+    ['/DOCS/LEADS/INTRO', { kind: 'serve', objectKey: '/docs/leads/intro.html' }],
+    ['/docs/leadsx', { kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Fleadsx' }],
+    ['/docs/leads/%252e%252e/internal/intro', { kind: 'badRequest' }],
+    ['/../etc/passwd', { kind: 'badRequest' }],
+  ]
+  test.each(cases)('%s', async (path, expected) => {
+    expect(await request(path, leads())).toEqual(expected)
+  })
+})

@@ -1,0 +1,179 @@
+/**
+ * @jest-environment node
+ */
+import { Amplify } from 'aws-amplify'
+import { fetchAuthSession, getCurrentUser, signIn, signOut } from 'aws-amplify/auth'
+import { CognitoJwtVerifier } from 'aws-jwt-verify'
+import { LOCAL_COGNITO, issuerFor } from '../../lib/auth/authSettings'
+import { startLocalCognito } from '../../scripts/cognito/localCognito'
+import type { LocalCognito } from '../../scripts/cognito/localCognito'
+import { SEEDED_PASSWORD, SEEDED_USERS } from '../../scripts/cognito/seed'
+
+const { userPoolId, userPoolClientId } = LOCAL_COGNITO
+const ISSUER = issuerFor(LOCAL_COGNITO)
+const AMZ_JSON = 'application/x-amz-json-1.1'
+
+jest.setTimeout(30_000)
+
+let cognito: LocalCognito
+const idVerifier = CognitoJwtVerifier.create({ userPoolId, clientId: userPoolClientId, tokenUse: 'id' })
+
+function decodePayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))
+}
+
+async function currentIdToken(forceRefresh = false): Promise<string> {
+  const session = await fetchAuthSession({ forceRefresh })
+  const token = session.tokens?.idToken?.toString()
+  if (!token) throw new Error('no id token in the session')
+  return token
+}
+
+async function callCognito(target: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(cognito.url, {
+    method: 'POST',
+    headers: { 'content-type': AMZ_JSON, 'x-amz-target': `AWSCognitoIdentityProviderService.${target}`, ...headers },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, headers: res.headers, body: await res.json() }
+}
+
+beforeAll(async () => {
+  // Amplify warns about any custom user pool endpoint; pointing at the local one is the point here.
+  const warn = console.warn.bind(console)
+  jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (!args.some((a) => typeof a === 'string' && a.includes('custom Amazon Amazon Cognito User Pool endpoint'))) warn(...args)
+  })
+  cognito = await startLocalCognito({ port: 0, quiet: true })
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId,
+        userPoolClientId,
+        userPoolEndpoint: cognito.url,
+        loginWith: { username: true, email: false, phone: false },
+      },
+    },
+  })
+  const res = await fetch(cognito.jwksUrl)
+  expect(res.status).toBe(200)
+  idVerifier.cacheJwks(await res.json())
+})
+
+afterEach(async () => {
+  // Amplify is a singleton: never let one test's session leak into the next.
+  await signOut()
+})
+
+afterAll(async () => {
+  await cognito?.stop()
+  jest.restoreAllMocks()
+})
+
+test('listens on the port it reports and serves the pool JWKS', () => {
+  expect(cognito.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  expect(cognito.url).not.toMatch(/:0$/)
+  expect(cognito.jwksUrl).toBe(`${cognito.url}/${userPoolId}/.well-known/jwks.json`)
+})
+
+test.each([...SEEDED_USERS])('%s signs in, verifies, refreshes and signs out through Amplify', async (username) => {
+  const result = await signIn({ username, password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
+  expect(result.isSignedIn).toBe(true)
+  expect(result.nextStep.signInStep).toBe('DONE')
+  expect((await getCurrentUser()).username).toBe(username)
+
+  const idToken = await currentIdToken()
+  const claims = decodePayload(idToken)
+  expect(claims['cognito:username']).toBe(username)
+  expect(claims.iss).toBe(ISSUER)
+  expect(claims.aud).toBe(userPoolClientId)
+  const verified = await idVerifier.verify(idToken)
+  expect(verified['cognito:username']).toBe(username)
+
+  const refreshed = await currentIdToken(true)
+  expect(refreshed).not.toBe(idToken)
+  const refreshedClaims = await idVerifier.verify(refreshed)
+  expect(refreshedClaims['cognito:username']).toBe(username)
+  expect(refreshedClaims.sub).toBe(verified.sub)
+  // The refreshed tokens are what the session now holds.
+  expect(await currentIdToken()).toBe(refreshed)
+
+  await signOut()
+  await expect(getCurrentUser()).rejects.toMatchObject({ name: 'UserUnAuthenticatedException' })
+  expect((await fetchAuthSession()).tokens).toBeUndefined()
+})
+
+test('a wrong password is rejected with NotAuthorizedException', async () => {
+  await expect(
+    signIn({ username: 'admin', password: 'not-the-password', options: { authFlowType: 'USER_PASSWORD_AUTH' } })
+  ).rejects.toMatchObject({ name: 'NotAuthorizedException' })
+  await expect(getCurrentUser()).rejects.toBeDefined()
+})
+
+test('an unknown user is rejected like AWS does (no user-existence leak)', async () => {
+  await expect(
+    signIn({ username: 'nobody-here', password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
+  ).rejects.toMatchObject({ name: 'NotAuthorizedException' })
+  await expect(getCurrentUser()).rejects.toBeDefined()
+})
+
+test('answers CORS preflight and adds CORS headers to proxied responses', async () => {
+  const origin = 'http://127.0.0.1:3000'
+  const preflight = await fetch(cognito.url, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-amz-target,x-amz-user-agent',
+    },
+  })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers.get('access-control-allow-origin')).toBe(origin)
+  expect(preflight.headers.get('access-control-allow-methods')).toBe('POST,GET,OPTIONS')
+  const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(/,\s*/)
+  for (const header of ['content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control', 'amz-sdk-invocation-id', 'amz-sdk-request']) {
+    expect(allowed).toContain(header)
+  }
+
+  const proxied = await callCognito(
+    'InitiateAuth',
+    { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: userPoolClientId, AuthParameters: { USERNAME: 'admin', PASSWORD: SEEDED_PASSWORD } },
+    { origin }
+  )
+  expect(proxied.status).toBe(200)
+  expect(proxied.headers.get('access-control-allow-origin')).toBe(origin)
+  expect(proxied.headers.get('access-control-allow-methods')).toBe('POST,GET,OPTIONS')
+})
+
+test('GetTokensFromRefreshToken and GlobalSignOut behave like AWS', async () => {
+  const auth = await callCognito('InitiateAuth', {
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    ClientId: userPoolClientId,
+    AuthParameters: { USERNAME: 'leads1', PASSWORD: SEEDED_PASSWORD },
+  })
+  const { AccessToken, RefreshToken } = auth.body.AuthenticationResult
+
+  const refreshed = await callCognito('GetTokensFromRefreshToken', { ClientId: userPoolClientId, RefreshToken })
+  expect(refreshed.status).toBe(200)
+  expect(refreshed.body.AuthenticationResult).toEqual({
+    AccessToken: expect.any(String),
+    IdToken: expect.any(String),
+    ExpiresIn: 3600,
+    TokenType: 'Bearer',
+  })
+
+  expect(await callCognito('GlobalSignOut', { AccessToken })).toMatchObject({ status: 200, body: {} })
+  const afterSignOut = await callCognito('GetTokensFromRefreshToken', { ClientId: userPoolClientId, RefreshToken })
+  expect(afterSignOut.status).toBe(400)
+  expect(afterSignOut.body.__type).toBe('NotAuthorizedException')
+
+  const forged = await callCognito('GlobalSignOut', { AccessToken: `${AccessToken.slice(0, -4)}AAAA` })
+  expect(forged.status).toBe(400)
+  expect(forged.body.__type).toBe('NotAuthorizedException')
+})
+
+test('Amplify global sign-out revokes the session', async () => {
+  await signIn({ username: 'support1', password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
+  await signOut({ global: true })
+  await expect(getCurrentUser()).rejects.toMatchObject({ name: 'UserUnAuthenticatedException' })
+})

@@ -1,0 +1,25 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { AUDIT_COGNITO_PORT, buildAuditSite } from '../scripts/audit/buildAuditSite'
+import { startLocalStack, type LocalStack } from '../scripts/server/startStack'
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __E2E_STACK__: LocalStack | undefined
+}
+
+/** Starts the local Cognito and the authorizing server over the audit build, once for all browser and audit tests. */
+export default async function globalSetup() {
+  const root = path.resolve(__dirname, '..')
+  let dir = process.env.AUDIT_SITE_DIR
+  if (!dir || !fs.existsSync(path.join(dir, 'out', 'index.html'))) {
+    dir = dir ?? path.join(require('node:os').tmpdir(), 'docs-audit-site')
+    console.log(`\nBuilding the audit site in ${dir} …`)
+    buildAuditSite(root, dir)
+  }
+  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: AUDIT_COGNITO_PORT })
+  globalThis.__E2E_STACK__ = stack
+  process.env.AUDIT_SITE_DIR = dir
+  process.env.E2E_SITE_URL = stack.siteUrl
+  process.env.E2E_COGNITO_URL = stack.cognitoUrl
+}

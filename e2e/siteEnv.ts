@@ -1,0 +1,20 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Markers } from '../scripts/audit/markers'
+
+/** The audit build and the servers that e2e/globalSetup.ts started for this run. */
+export function siteEnv() {
+  const dir = process.env.AUDIT_SITE_DIR
+  const siteUrl = process.env.E2E_SITE_URL
+  const cognitoUrl = process.env.E2E_COGNITO_URL
+  if (!dir || !siteUrl || !cognitoUrl) throw new Error('run browser and audit tests through `npm test` (e2e/globalSetup.ts sets AUDIT_SITE_DIR and the server URLs)')
+  return {
+    dir,
+    outDir: path.join(dir, 'out'),
+    siteUrl,
+    cognitoUrl,
+    markers: JSON.parse(fs.readFileSync(path.join(dir, 'audit-markers.json'), 'utf8')) as Markers,
+  }
+}
+
+export const PASSWORD = 'docs-local-pass'

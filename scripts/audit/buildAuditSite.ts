@@ -1,0 +1,58 @@
+/**
+ * Builds the site in a temporary copy of the project with a unique marker planted in one page
+ * (body and title) and one image of each section, for the leak audit and the browser tests.
+ * Never touches the working tree. Usage: tsx scripts/audit/buildAuditSite.ts <destDir>
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection } from './markers'
+
+const SKIP = new Set(['node_modules', '.next', 'out', '.git', 'edge/dist', 'infra/cdk.out', '.artifacts', 'test-results'])
+
+/** The local Cognito port the audit build talks to; tests start their own Cognito there. */
+export const AUDIT_COGNITO_PORT = 9329
+
+export function buildAuditSite(root: string, dest: string): void {
+  fs.rmSync(dest, { recursive: true, force: true })
+  fs.cpSync(root, dest, {
+    recursive: true,
+    filter: (source) => !SKIP.has(path.relative(root, source).split(path.sep).join('/')),
+    verbatimSymlinks: true,
+  })
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'))
+
+  const markers = newMarkers()
+  for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {
+    const page = path.join(dest, MARKED_PAGES[section])
+    const source = fs.readFileSync(page, 'utf8')
+    const titled = source.replace(/^title: (.*)$/m, `title: $1 ${markers.title[section]}`)
+    if (titled === source) throw new Error(`${MARKED_PAGES[section]} has no front-matter title to mark`)
+    fs.writeFileSync(page, `${titled}\n\nAudit marker: ${markers.body[section]}\n`)
+    const image = path.join(dest, MARKED_IMAGES[section])
+    fs.appendFileSync(image, `\n<!-- ${markers.body[section]} -->\n`)
+  }
+  fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
+
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: dest,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
+      DOCS_AUTH_MODE: 'local',
+      DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${AUDIT_COGNITO_PORT}`,
+    },
+  })
+}
+
+if (require.main === module) {
+  const dest = process.argv[2]
+  if (!dest) {
+    console.error('usage: tsx scripts/audit/buildAuditSite.ts <destDir>')
+    process.exit(2)
+  }
+  buildAuditSite(process.cwd(), path.resolve(dest))
+  console.log(`buildAuditSite: built ${path.resolve(dest, 'out')} with markers in ${path.resolve(dest, 'audit-markers.json')}`)
+}

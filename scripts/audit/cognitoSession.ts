@@ -1,0 +1,19 @@
+import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
+
+/** Signs in against the local Cognito the way the site's login does (USER_PASSWORD_AUTH) and returns the ID token. */
+export async function signInIdToken(cognitoUrl: string, username: string, password: string): Promise<string> {
+  const response = await fetch(cognitoUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: LOCAL_COGNITO.userPoolClientId, AuthParameters: { USERNAME: username, PASSWORD: password } }),
+  })
+  const body = (await response.json()) as { AuthenticationResult?: { IdToken: string }; message?: string }
+  if (!response.ok || !body.AuthenticationResult) throw new Error(`sign-in as ${username} failed: ${body.message ?? response.status}`)
+  return body.AuthenticationResult.IdToken
+}
+
+/** The Cookie header Amplify's CookieStorage produces for a signed-in user (only what the edge reads). */
+export function amplifyCookieHeader(username: string, idToken: string, clientId: string = LOCAL_COGNITO.userPoolClientId): string {
+  const prefix = `CognitoIdentityServiceProvider.${clientId}`
+  return `${prefix}.LastAuthUser=${encodeURIComponent(username)}; ${prefix}.${encodeURIComponent(username)}.idToken=${idToken}`
+}
