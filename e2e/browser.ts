@@ -1,0 +1,34 @@
+import fs from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { PASSWORD, siteEnv } from './siteEnv'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/** Debian's Chromium, never a downloaded browser. scripts/test.mjs installs it when it is missing. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium`)
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  })
+}
+
+/** Signs in through the real login form, starting from `path`, and waits until the app has left /login. */
+export async function signInThroughForm(page: Page, username: string, path = '/'): Promise<void> {
+  const { siteUrl } = siteEnv()
+  await page.goto(siteUrl + path)
+  await page.waitForURL(/\/login\?next=/)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15000 })
+}
+
+/** Fails a test on any page error or a same-site request the server refused, unless expected. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
+  return errors
+}

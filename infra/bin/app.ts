@@ -1,0 +1,62 @@
+/**
+ * CDK app for the access-controlled docs site.
+ *
+ * Stacks
+ *   DocsAuthStack  (eu-west-2)  Cognito user pool + public web client.
+ *   DocsSiteStack  (us-east-1)  private S3 bucket, CloudFront (OAC), Lambda@Edge
+ *                               viewer-request authorizer, security headers,
+ *                               and the upload of out/ (with invalidation).
+ *   Lambda@Edge must live in us-east-1, hence two stacks. They share no
+ *   references: the authorizer has the pool config baked in by its build.
+ *
+ * Deploy order (run from infra/; bootstrap both regions once:
+ *   npx cdk bootstrap aws://ACCOUNT/eu-west-2 aws://ACCOUNT/us-east-1)
+ *   1. npx cdk deploy DocsAuthStack
+ *      -> note the UserPoolId / UserPoolClientId outputs.
+ *   2. Build the site and the authorizer with those ids (from the repo root):
+ *        npm run build        -> out/
+ *        npm run build:edge   -> edge/dist/
+ *   3. npx cdk deploy DocsSiteStack --exclusively
+ *      -> uploads out/, publishes a new authorizer version, invalidates /*.
+ *
+ * Settings (context `-c key=value`, or env var):
+ *   edgeCodeDir / EDGE_CODE_DIR   default ../edge/dist (relative to infra/)
+ *   siteDir     / SITE_DIR        default ../out       (relative to infra/)
+ *   domainName  / DOMAIN_NAME     optional, with certificateArn / CERTIFICATE_ARN
+ *                                 (ACM certificate in us-east-1)
+ *
+ * SECURITY: do NOT "just" `aws s3 sync out/ s3://bucket` and serve that
+ * without this distribution + edge authorizer. To be reachable the bucket
+ * would have to be public (S3 website hosting / public-read policy), which
+ * publishes every page — including the restricted ones — to anyone, with no
+ * sign-in at all. Access control exists only in the viewer-request authorizer;
+ * the bucket stays private (Block Public Access + OAC) and is read only by
+ * this CloudFront distribution.
+ */
+import * as path from 'node:path';
+import * as cdk from 'aws-cdk-lib';
+import { assertBuildOutputs, MissingBuildOutputError, resolveInfraConfig } from '../lib/config';
+import { buildDocsStacks } from '../lib/docs-app';
+
+const app = new cdk.App();
+
+try {
+  const config = resolveInfraConfig({
+    infraDir: path.resolve(__dirname, '..'),
+    read: (contextKey, envKey) => {
+      const fromContext: unknown = app.node.tryGetContext(contextKey);
+      if (typeof fromContext === 'string') return fromContext;
+      return process.env[envKey];
+    },
+  });
+  assertBuildOutputs(config);
+  buildDocsStacks(app, config);
+} catch (err) {
+  if (err instanceof MissingBuildOutputError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+app.synth();

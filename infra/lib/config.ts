@@ -1,0 +1,132 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Region of the Cognito user pool (the site build and the CSP point at it). */
+export const AUTH_REGION = 'eu-west-2';
+/** Lambda@Edge functions (and CloudFront certificates) must live in us-east-1. */
+export const SITE_REGION = 'us-east-1';
+/** Placeholder account so `cdk synth` works without credentials. */
+export const PLACEHOLDER_ACCOUNT = '111111111111';
+
+export interface InfraConfig {
+  /** Absolute path to the built Lambda@Edge authorizer (folder with index.js). */
+  readonly edgeCodeDir: string;
+  /** Absolute path to the Next.js static export (folder with index.html). */
+  readonly siteDir: string;
+  /** Optional custom domain for the distribution (needs certificateArn too). */
+  readonly domainName?: string;
+  /** Optional ACM certificate ARN in us-east-1 covering domainName. */
+  readonly certificateArn?: string;
+  /** AWS account for both stacks. */
+  readonly account: string;
+}
+
+/** Reads one setting: CDK context (`-c key=value`) first, then an env var. */
+export type SettingReader = (contextKey: string, envKey: string) => string | undefined;
+
+export interface ResolveConfigOptions {
+  /** Directory that the defaults are relative to (the infra/ folder). */
+  readonly infraDir: string;
+  readonly read: SettingReader;
+  /** Base for relative paths given via context/env (default: process.cwd()). */
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Thrown when a build output that synth needs is not there. */
+export class MissingBuildOutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MissingBuildOutputError';
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
+}
+
+/**
+ * Resolves the app settings. Defaults: edgeCodeDir = <infra>/../edge/dist,
+ * siteDir = <infra>/../out. Paths passed via context/env are resolved
+ * against the current working directory (infra/ when run through `cdk`).
+ */
+export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
+  const cwd = opts.cwd ?? process.cwd();
+  const env: Readonly<Record<string, string | undefined>> = opts.env ?? process.env;
+  const edge = nonEmpty(opts.read('edgeCodeDir', 'EDGE_CODE_DIR'));
+  const site = nonEmpty(opts.read('siteDir', 'SITE_DIR'));
+  const domainName = nonEmpty(opts.read('domainName', 'DOMAIN_NAME'));
+  const certificateArn = nonEmpty(opts.read('certificateArn', 'CERTIFICATE_ARN'));
+
+  if ((domainName === undefined) !== (certificateArn === undefined)) {
+    throw new Error(
+      'domainName and certificateArn must be given together (or neither, to use the *.cloudfront.net domain).',
+    );
+  }
+  if (certificateArn !== undefined && !certificateArn.startsWith(`arn:aws:acm:${SITE_REGION}:`)) {
+    throw new Error(
+      `certificateArn must be an ACM certificate in ${SITE_REGION} (CloudFront requirement), got: ${certificateArn}`,
+    );
+  }
+
+  return {
+    edgeCodeDir: edge ? path.resolve(cwd, edge) : path.resolve(opts.infraDir, '..', 'edge', 'dist'),
+    siteDir: site ? path.resolve(cwd, site) : path.resolve(opts.infraDir, '..', 'out'),
+    domainName,
+    certificateArn,
+    account: nonEmpty(env.CDK_DEFAULT_ACCOUNT) ?? PLACEHOLDER_ACCOUNT,
+  };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Both directories are packaged as assets at synth time, so they must exist
+ * before `cdk synth`/`cdk deploy`. Throws MissingBuildOutputError naming the
+ * missing directory and the command that creates it.
+ */
+export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'siteDir'>): void {
+  const problems: string[] = [];
+  if (!isDir(config.edgeCodeDir)) {
+    problems.push(
+      `Edge authorizer directory not found: ${config.edgeCodeDir}\n` +
+        '  Create it with `npm run build:edge` (or pass -c edgeCodeDir=<dir>).',
+    );
+  } else if (!isFile(path.join(config.edgeCodeDir, 'index.js'))) {
+    problems.push(
+      `Edge authorizer directory ${config.edgeCodeDir} has no index.js (expected exports.handler).\n` +
+        '  Rebuild it with `npm run build:edge`.',
+    );
+  }
+  if (!isDir(config.siteDir)) {
+    problems.push(
+      `Static site directory not found: ${config.siteDir}\n` +
+        '  Create it with `npm run build` (or pass -c siteDir=<dir>).',
+    );
+  } else if (!isFile(path.join(config.siteDir, 'index.html'))) {
+    problems.push(
+      `Static site directory ${config.siteDir} has no index.html.\n` +
+        '  Rebuild it with `npm run build`.',
+    );
+  }
+  if (problems.length > 0) {
+    throw new MissingBuildOutputError(
+      `Cannot synthesize the docs infrastructure:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    );
+  }
+}

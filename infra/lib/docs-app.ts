@@ -1,0 +1,35 @@
+import * as cdk from 'aws-cdk-lib';
+import { DocsAuthStack } from './auth-stack';
+import { AUTH_REGION, type InfraConfig, SITE_REGION } from './config';
+import { DocsSiteStack } from './site-stack';
+
+export interface DocsStacks {
+  readonly auth: DocsAuthStack;
+  readonly site: DocsSiteStack;
+}
+
+/**
+ * Adds both stacks to `app`. The stacks share no references (the edge
+ * function has the pool config baked in), so no cross-region lookups are
+ * needed; the dependency only orders `cdk deploy --all`.
+ */
+export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
+  const auth = new DocsAuthStack(app, 'DocsAuthStack', {
+    env: { account: config.account, region: AUTH_REGION },
+    description: 'Docs site: Cognito user pool and web client',
+  });
+
+  const site = new DocsSiteStack(app, 'DocsSiteStack', {
+    env: { account: config.account, region: SITE_REGION },
+    description: 'Docs site: private S3 bucket, CloudFront + Lambda@Edge authorizer',
+    edgeCodeDir: config.edgeCodeDir,
+    siteDir: config.siteDir,
+    domainName: config.domainName,
+    certificateArn: config.certificateArn,
+    authRegion: AUTH_REGION,
+  });
+  site.addStackDependency(auth, 'The site and edge builds need the user pool ids');
+
+  cdk.Tags.of(app).add('project', 'internal-docs');
+  return { auth, site };
+}

@@ -1,0 +1,203 @@
+import * as cdk from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { AUTH_REGION } from './config';
+
+export interface DocsSiteStackProps extends cdk.StackProps {
+  /** Folder with the built authorizer (index.js exporting `handler`). */
+  readonly edgeCodeDir: string;
+  /** Folder with the Next.js static export. */
+  readonly siteDir: string;
+  /** Optional custom domain; requires certificateArn (ACM, us-east-1). */
+  readonly domainName?: string;
+  readonly certificateArn?: string;
+  /** Region of the Cognito user pool the browser talks to (CSP connect-src). */
+  readonly authRegion?: string;
+}
+
+/** Builds the Content-Security-Policy value for the site. */
+export function contentSecurityPolicy(authRegion: string = AUTH_REGION): string {
+  return [
+    "default-src 'self'",
+    `connect-src 'self' https://cognito-idp.${authRegion}.amazonaws.com`,
+    "img-src 'self' data:",
+    "style-src 'self' 'unsafe-inline'",
+    // Next.js static export inlines bootstrap scripts.
+    "script-src 'self' 'unsafe-inline'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/**
+ * Site stack (must be us-east-1 because of Lambda@Edge): private S3 bucket,
+ * CloudFront distribution with origin access control, the viewer-request
+ * authorizer, security headers, and the deployment of the static export.
+ */
+export class DocsSiteStack extends cdk.Stack {
+  public readonly bucket: s3.Bucket;
+  public readonly distribution: cloudfront.Distribution;
+  public readonly authorizer: cloudfront.experimental.EdgeFunction;
+
+  constructor(scope: Construct, id: string, props: DocsSiteStackProps) {
+    super(scope, id, props);
+
+    if (!cdk.Token.isUnresolved(this.region) && this.region !== 'us-east-1') {
+      throw new Error(`DocsSiteStack must be deployed to us-east-1 (Lambda@Edge), got ${this.region}`);
+    }
+
+    // Private bucket: only CloudFront (via OAC) can read it. Serving `out/`
+    // straight from a public bucket would bypass the authorizer entirely.
+    this.bucket = new s3.Bucket(this, 'SiteBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      versioned: true,
+      // prune:true deletes removed pages; keep old versions for a while for
+      // rollback, then expire them so the bucket does not grow forever.
+      lifecycleRules: [
+        {
+          id: 'expire-old-versions',
+          noncurrentVersionExpiration: cdk.Duration.days(30),
+          abortIncompleteMultipartUploadAfter: cdk.Duration.days(7),
+        },
+      ],
+      removalPolicy: cdk.RemovalPolicy.RETAIN,
+    });
+
+    // Viewer-request authorizer. Lambda@Edge has no environment variables, so
+    // the pool id / client id / region / access rules are baked into
+    // edge/dist by `npm run build:edge`. Viewer-request limits: 128 MB, 5 s.
+    this.authorizer = new cloudfront.experimental.EdgeFunction(this, 'Authorizer', {
+      description: 'Docs site viewer-request authorizer (Cognito ID token cookie)',
+      runtime: lambda.Runtime.NODEJS_20_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromAsset(props.edgeCodeDir),
+      memorySize: 128,
+      timeout: cdk.Duration.seconds(5),
+    });
+
+    const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Docs site security headers',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: cdk.Duration.days(730),
+          includeSubdomains: true,
+          preload: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(props.authRegion ?? AUTH_REGION),
+          override: true,
+        },
+      },
+    });
+
+    // Every behavior must run the authorizer; keep this in one place so any
+    // behavior added later gets it too.
+    const edgeLambdas: cloudfront.EdgeLambda[] = [
+      {
+        functionVersion: this.authorizer.currentVersion,
+        eventType: cloudfront.LambdaEdgeEventType.VIEWER_REQUEST,
+      },
+    ];
+
+    const certificate = props.certificateArn
+      ? acm.Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
+      : undefined;
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Access-controlled docs site',
+      defaultRootObject: 'index.html',
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      domainNames: props.domainName ? [props.domainName] : undefined,
+      certificate,
+      // Only meaningful with a custom certificate (the *.cloudfront.net
+      // default certificate has a fixed policy).
+      minimumProtocolVersion: certificate ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
+      defaultBehavior: {
+        // OAC (SigV4-signed origin requests). READ + LIST: with ListBucket, S3
+        // answers 404 (not 403) for missing keys, so "not found" maps to
+        // /404.html below while real 403s (authorizer denials) stay visible.
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          originAccessLevels: [cloudfront.AccessLevel.READ, cloudfront.AccessLevel.LIST],
+        }),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
+        compress: true,
+        // CACHING_OPTIMIZED keeps cookies out of the cache key. That would be
+        // wrong if the authorizer ran at origin-request (it would only run on
+        // cache misses, and a cached page would be served to anyone). Ours runs
+        // at VIEWER-request, which CloudFront executes on every request BEFORE
+        // the cache lookup, so every hit is authorized and the cached objects
+        // themselves can be shared between users.
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        edgeLambdas,
+      },
+      // Deliberately NO 403 -> index.html mapping: that SPA trick would turn
+      // the authorizer's denials into 200 pages. Only real misses map to 404.
+      errorResponses: [
+        {
+          httpStatus: 404,
+          responseHttpStatus: 404,
+          responsePagePath: '/404.html',
+          ttl: cdk.Duration.seconds(60),
+        },
+      ],
+    });
+
+    // LIST is safe here: defaultRootObject rewrites "/" (the only path that
+    // would map to a bucket listing), CACHING_OPTIMIZED forwards no query
+    // strings (so no ?list-type=2), and the authorizer runs first anyway.
+    cdk.Annotations.of(this.distribution).acknowledgeWarning(
+      '@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
+      'defaultRootObject is set and no query strings reach the origin',
+    );
+
+    new s3deploy.BucketDeployment(this, 'DeploySite', {
+      sources: [s3deploy.Source.asset(props.siteDir)],
+      destinationBucket: this.bucket,
+      prune: true,
+      // Browsers revalidate on every navigation (so a signed-out user's browser
+      // cannot keep showing protected pages from its own cache without a
+      // request passing the authorizer); CloudFront may cache for a day and is
+      // invalidated on every deploy below.
+      cacheControl: [s3deploy.CacheControl.fromString('max-age=0, must-revalidate, s-maxage=86400')],
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+    });
+
+    new cdk.CfnOutput(this, 'DistributionDomainName', {
+      value: this.distribution.distributionDomainName,
+      description: 'CloudFront domain of the docs site',
+    });
+    new cdk.CfnOutput(this, 'DistributionId', {
+      value: this.distribution.distributionId,
+      description: 'CloudFront distribution id (for manual invalidations)',
+    });
+    new cdk.CfnOutput(this, 'BucketName', {
+      value: this.bucket.bucketName,
+      description: 'Private S3 bucket holding the static export',
+    });
+    if (props.domainName) {
+      new cdk.CfnOutput(this, 'SiteUrl', { value: `https://${props.domainName}` });
+    }
+  }
+}

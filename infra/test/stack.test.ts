@@ -1,0 +1,491 @@
+/** @jest-environment node */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as cdk from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import {
+  assertBuildOutputs,
+  type InfraConfig,
+  MissingBuildOutputError,
+  resolveInfraConfig,
+} from '../lib/config';
+import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
+import { contentSecurityPolicy } from '../lib/site-stack';
+
+jest.setTimeout(180_000);
+
+const INFRA_DIR = path.resolve(__dirname, '..');
+const REPO_DIR = path.resolve(INFRA_DIR, '..');
+const CACHING_OPTIMIZED_ID = '658327ea-f89d-4fab-a63d-7e88639e58f6';
+
+let tmpRoot: string;
+let edgeDir: string;
+let siteDir: string;
+
+/** Same feature flags as `cdk synth` uses. */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(fs.readFileSync(path.join(INFRA_DIR, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+function synthStacks(overrides: Partial<InfraConfig> = {}): DocsStacks {
+  const app = new cdk.App({
+    context: cdkJsonContext(),
+    outdir: fs.mkdtempSync(path.join(tmpRoot, 'cdkout-')),
+  });
+  return buildDocsStacks(app, {
+    edgeCodeDir: edgeDir,
+    siteDir,
+    account: '111111111111',
+    ...overrides,
+  });
+}
+
+/** Environment for subprocesses: no AWS credentials/profile, no IMDS, no telemetry. */
+function hermeticEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key.startsWith('AWS_') || key.startsWith('CDK_')) delete env[key];
+  }
+  return Object.assign(env, {
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: path.join(tmpRoot, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: path.join(tmpRoot, 'no-aws-credentials'),
+    CDK_DISABLE_VERSION_CHECK: 'true',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+    ...extra,
+  });
+}
+
+function describeFailure(res: SpawnSyncReturns<string>): string {
+  return `exit ${res.status} (signal ${res.signal})\n--- stdout ---\n${res.stdout}\n--- stderr ---\n${res.stderr}`;
+}
+
+beforeAll(() => {
+  tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-test-'));
+  edgeDir = path.join(tmpRoot, 'edge-dist');
+  siteDir = path.join(tmpRoot, 'out');
+  fs.mkdirSync(edgeDir);
+  fs.mkdirSync(siteDir);
+  fs.writeFileSync(
+    path.join(edgeDir, 'index.js'),
+    'exports.handler = async (event) => event.Records[0].cf.request;\n',
+  );
+  fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>docs</title>\n');
+  fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><title>404</title>\n');
+});
+
+afterAll(() => {
+  if (tmpRoot) fs.rmSync(tmpRoot, { recursive: true, force: true });
+});
+
+describe('stacks (in-process synth)', () => {
+  let stacks: DocsStacks;
+  let site: Template;
+  let auth: Template;
+
+  beforeAll(() => {
+    // Synth prints the (expected) nodejs20.x deprecation validation warning
+    // via console.error; keep test output readable.
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    stacks = synthStacks();
+    site = Template.fromStack(stacks.site);
+    auth = Template.fromStack(stacks.auth);
+  });
+
+  afterAll(() => {
+    jest.restoreAllMocks();
+  });
+
+  test('regions: user pool in eu-west-2, site + edge in us-east-1, no cross-stack imports', () => {
+    expect(stacks.auth.region).toBe('eu-west-2');
+    expect(stacks.site.region).toBe('us-east-1');
+    expect(JSON.stringify(site.toJSON())).not.toContain('Fn::ImportValue');
+    for (const output of Object.values(auth.toJSON().Outputs ?? {}) as Array<Record<string, unknown>>) {
+      expect(output.Export).toBeUndefined();
+    }
+  });
+
+  test('bucket is private, encrypted, versioned, retained', () => {
+    site.resourceCountIs('AWS::S3::Bucket', 1);
+    site.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [
+            { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+          ],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+        WebsiteConfiguration: Match.absent(),
+      },
+    });
+  });
+
+  test('OAC exists and the bucket policy only lets this distribution read (plus TLS-only deny)', () => {
+    site.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    site.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: {
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      },
+    });
+    site.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: {
+        Origins: [
+          Match.objectLike({
+            OriginAccessControlId: Match.anyValue(),
+            S3OriginConfig: { OriginAccessIdentity: '' },
+          }),
+        ],
+      },
+    });
+
+    const policies = site.findResources('AWS::S3::BucketPolicy');
+    expect(Object.keys(policies)).toHaveLength(1);
+    const statements = (Object.values(policies)[0] as any).Properties.PolicyDocument.Statement as any[];
+
+    const cfGrant = statements.find(
+      (s) => s.Effect === 'Allow' && s.Principal?.Service === 'cloudfront.amazonaws.com',
+    );
+    expect(cfGrant).toBeDefined();
+    expect([cfGrant.Action].flat()).toContain('s3:GetObject');
+    const sourceArn = cfGrant.Condition?.StringEquals?.['AWS:SourceArn'];
+    expect(sourceArn).toBeDefined();
+    expect(JSON.stringify(sourceArn)).toContain(':distribution/');
+    const distributionLogicalId = Object.keys(site.findResources('AWS::CloudFront::Distribution'))[0];
+    expect(JSON.stringify(sourceArn)).toContain(distributionLogicalId);
+
+    // enforceSSL
+    expect(
+      statements.some(
+        (s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+      ),
+    ).toBe(true);
+    // nothing public
+    for (const s of statements.filter((st) => st.Effect === 'Allow')) {
+      expect(JSON.stringify(s.Principal)).not.toMatch(/"\*"/);
+    }
+  });
+
+  test('default behavior: HTTPS redirect, CACHING_OPTIMIZED, viewer-request Lambda@Edge, security headers', () => {
+    site.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    const versionIds = Object.keys(site.findResources('AWS::Lambda::Version'));
+    expect(versionIds).toHaveLength(1);
+    site.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: {
+        DefaultRootObject: 'index.html',
+        PriceClass: 'PriceClass_100',
+        HttpVersion: 'http2and3',
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          CachePolicyId: CACHING_OPTIMIZED_ID,
+          ResponseHeadersPolicyId: Match.anyValue(),
+          LambdaFunctionAssociations: [
+            { EventType: 'viewer-request', LambdaFunctionARN: { Ref: versionIds[0] } },
+          ],
+        }),
+      },
+    });
+  });
+
+  test('every additional cache behavior (if any) also runs the authorizer at viewer-request', () => {
+    const dist = Object.values(site.findResources('AWS::CloudFront::Distribution'))[0] as any;
+    const behaviors: any[] = dist.Properties.DistributionConfig.CacheBehaviors ?? [];
+    for (const b of behaviors) {
+      expect(b.LambdaFunctionAssociations).toEqual(
+        expect.arrayContaining([expect.objectContaining({ EventType: 'viewer-request' })]),
+      );
+    }
+  });
+
+  test('error responses: 404 -> /404.html (404); no 403 mapping, nothing maps to index.html', () => {
+    const dist = Object.values(site.findResources('AWS::CloudFront::Distribution'))[0] as any;
+    const errors: any[] = dist.Properties.DistributionConfig.CustomErrorResponses ?? [];
+    expect(errors).toContainEqual(
+      expect.objectContaining({ ErrorCode: 404, ResponseCode: 404, ResponsePagePath: '/404.html' }),
+    );
+    expect(errors.filter((e) => e.ErrorCode === 403)).toEqual([]);
+    expect(errors.filter((e) => /index\.html$/.test(e.ResponsePagePath ?? ''))).toEqual([]);
+  });
+
+  test('response headers policy: HSTS (2y, subdomains, preload), nosniff, referrer, DENY, CSP with Cognito', () => {
+    site.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: {
+          StrictTransportSecurity: {
+            AccessControlMaxAgeSec: 63072000,
+            IncludeSubdomains: true,
+            Preload: true,
+            Override: true,
+          },
+          ContentTypeOptions: { Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ContentSecurityPolicy: {
+            ContentSecurityPolicy: Match.stringLikeRegexp(
+              "connect-src 'self' https://cognito-idp\\.eu-west-2\\.amazonaws\\.com",
+            ),
+            Override: true,
+          },
+        },
+      },
+    });
+    const csp = contentSecurityPolicy();
+    expect(csp).toBe(
+      "default-src 'self'; connect-src 'self' https://cognito-idp.eu-west-2.amazonaws.com; " +
+        "img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; " +
+        "frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    );
+  });
+
+  test('edge function: nodejs20.x, index.handler, 128 MB, 5 s, assumable by edgelambda', () => {
+    site.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs20.x',
+      Handler: 'index.handler',
+      MemorySize: 128,
+      Timeout: 5,
+      Environment: Match.absent(), // Lambda@Edge does not allow env vars
+    });
+    site.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: Match.arrayWith(['edgelambda.amazonaws.com']) },
+          }),
+        ]),
+      },
+    });
+  });
+
+  test('bucket deployment: prune + invalidation of /* on this distribution', () => {
+    site.hasResourceProperties('Custom::CDKBucketDeployment', {
+      Prune: true,
+      DistributionPaths: ['/*'],
+      DistributionId: { Ref: Match.stringLikeRegexp('^Distribution') },
+      DestinationBucketName: { Ref: Match.stringLikeRegexp('^SiteBucket') },
+    });
+  });
+
+  test('site outputs: distribution domain name and bucket name', () => {
+    site.hasOutput('DistributionDomainName', {
+      Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Distribution'), 'DomainName'] },
+    });
+    site.hasOutput('BucketName', { Value: { Ref: Match.stringLikeRegexp('^SiteBucket') } });
+  });
+
+  test('user pool: admin-created users only, username sign-in, MFA off, min length 8, retained', () => {
+    auth.resourceCountIs('AWS::Cognito::UserPool', 1);
+    auth.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        UsernameAttributes: Match.absent(),
+        AliasAttributes: Match.absent(),
+        MfaConfiguration: 'OFF',
+        Policies: {
+          PasswordPolicy: {
+            MinimumLength: 8,
+            RequireLowercase: false,
+            RequireUppercase: false,
+            RequireNumbers: false,
+            RequireSymbols: false,
+          },
+        },
+      },
+    });
+  });
+
+  test('app client: public (no secret), SRP only, no user existence leaks', () => {
+    auth.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_SRP_AUTH']),
+      PreventUserExistenceErrors: 'ENABLED',
+      IdTokenValidity: 60,
+      AccessTokenValidity: 60,
+      RefreshTokenValidity: 30 * 24 * 60,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
+    });
+    const client = Object.values(auth.findResources('AWS::Cognito::UserPoolClient'))[0] as any;
+    const flows: string[] = client.Properties.ExplicitAuthFlows;
+    expect(flows).not.toContain('ALLOW_USER_PASSWORD_AUTH');
+    expect(flows).not.toContain('ALLOW_CUSTOM_AUTH');
+    expect(flows).not.toContain('ALLOW_ADMIN_USER_PASSWORD_AUTH');
+    auth.hasOutput('UserPoolId', { Value: { Ref: Match.stringLikeRegexp('^UserPool') } });
+    auth.hasOutput('UserPoolClientId', { Value: { Ref: Match.stringLikeRegexp('^UserPoolWebClient') } });
+  });
+
+  test('custom domain: aliases + us-east-1 certificate with TLS 1.2 policy', () => {
+    const arn = 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000';
+    const withDomain = Template.fromStack(
+      synthStacks({ domainName: 'docs.example.com', certificateArn: arn }).site,
+    );
+    withDomain.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: {
+        Aliases: ['docs.example.com'],
+        ViewerCertificate: {
+          AcmCertificateArn: arn,
+          MinimumProtocolVersion: 'TLSv1.2_2021',
+          SslSupportMethod: 'sni-only',
+        },
+      },
+    });
+  });
+});
+
+describe('configuration and build-output checks', () => {
+  test('defaults resolve to ../edge/dist and ../out relative to infra/', () => {
+    const config = resolveInfraConfig({ infraDir: INFRA_DIR, read: () => undefined, env: {} });
+    expect(config.edgeCodeDir).toBe(path.join(REPO_DIR, 'edge', 'dist'));
+    expect(config.siteDir).toBe(path.join(REPO_DIR, 'out'));
+    expect(config.account).toBe('111111111111');
+    expect(config.domainName).toBeUndefined();
+    expect(config.certificateArn).toBeUndefined();
+  });
+
+  test('context values win and relative paths resolve against cwd', () => {
+    const values: Record<string, string> = { edgeCodeDir: 'e', siteDir: '/abs/site' };
+    const config = resolveInfraConfig({
+      infraDir: INFRA_DIR,
+      cwd: '/some/cwd',
+      read: (key) => values[key],
+      env: { CDK_DEFAULT_ACCOUNT: '222222222222' },
+    });
+    expect(config.edgeCodeDir).toBe(path.resolve('/some/cwd', 'e'));
+    expect(config.siteDir).toBe('/abs/site');
+    expect(config.account).toBe('222222222222');
+  });
+
+  test('domainName without certificateArn, or a non-us-east-1 certificate, is rejected', () => {
+    expect(() =>
+      resolveInfraConfig({
+        infraDir: INFRA_DIR,
+        read: (key) => (key === 'domainName' ? 'docs.example.com' : undefined),
+        env: {},
+      }),
+    ).toThrow(/certificateArn/);
+    expect(() =>
+      resolveInfraConfig({
+        infraDir: INFRA_DIR,
+        read: (key) =>
+          ({
+            domainName: 'docs.example.com',
+            certificateArn: 'arn:aws:acm:eu-west-2:111111111111:certificate/x',
+          })[key],
+        env: {},
+      }),
+    ).toThrow(/us-east-1/);
+  });
+
+  test('missing edge dir fails with a clear message naming it and `npm run build:edge`', () => {
+    const missing = path.join(tmpRoot, 'does-not-exist', 'edge', 'dist');
+    let error: unknown;
+    try {
+      assertBuildOutputs({ edgeCodeDir: missing, siteDir });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MissingBuildOutputError);
+    expect((error as Error).message).toContain(missing);
+    expect((error as Error).message).toContain('npm run build:edge');
+    expect((error as Error).message).not.toContain('Static site directory');
+  });
+
+  test('missing site dir fails with a clear message naming it and `npm run build`', () => {
+    const missing = path.join(tmpRoot, 'does-not-exist', 'out');
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, siteDir: missing })).toThrow(
+      new RegExp(`${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
+    );
+  });
+
+  test('edge dir without index.js is rejected; complete outputs pass', () => {
+    const emptyEdge = fs.mkdtempSync(path.join(tmpRoot, 'empty-edge-'));
+    expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, siteDir })).toThrow(/index\.js/);
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, siteDir })).not.toThrow();
+  });
+});
+
+describe('app entry (bin/app.ts) as a subprocess', () => {
+  const tsx = path.join(REPO_DIR, 'node_modules', '.bin', 'tsx');
+
+  test('exits 1 with the clear message when the edge dir is missing', () => {
+    const missing = path.join(tmpRoot, 'missing-edge-dist');
+    const res = spawnSync(tsx, ['bin/app.ts'], {
+      cwd: INFRA_DIR,
+      encoding: 'utf8',
+      env: hermeticEnv({
+        EDGE_CODE_DIR: missing,
+        SITE_DIR: siteDir,
+        CDK_OUTDIR: fs.mkdtempSync(path.join(tmpRoot, 'entry-fail-')),
+      }),
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(missing);
+    expect(res.stderr).toContain('npm run build:edge');
+    expect(res.stderr).not.toMatch(/^\s+at /m); // a message, not a stack trace
+  });
+
+  test('synthesizes both templates the way the CDK CLI invokes it (CDK_OUTDIR + CDK_CONTEXT_JSON)', () => {
+    const outdir = fs.mkdtempSync(path.join(tmpRoot, 'entry-ok-'));
+    const res = spawnSync(tsx, ['bin/app.ts'], {
+      cwd: INFRA_DIR,
+      encoding: 'utf8',
+      env: hermeticEnv({
+        CDK_OUTDIR: outdir,
+        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), edgeCodeDir: edgeDir, siteDir }),
+      }),
+    });
+    if (res.status !== 0) throw new Error(`bin/app.ts failed: ${describeFailure(res)}`);
+    expect(fs.existsSync(path.join(outdir, 'DocsAuthStack.template.json'))).toBe(true);
+    expect(fs.existsSync(path.join(outdir, 'DocsSiteStack.template.json'))).toBe(true);
+  });
+});
+
+describe('CDK CLI', () => {
+  // INFRA_TEST_CDK_BIN can point at another CLI binary; default is the repo's `npx cdk`.
+  const cdkBin = process.env.INFRA_TEST_CDK_BIN;
+
+  test('`cdk synth --quiet` works offline and writes both templates', () => {
+    const outdir = fs.mkdtempSync(path.join(tmpRoot, 'cli-out-'));
+    const args = [
+      'synth',
+      '--quiet',
+      '--no-notices',
+      '-c',
+      `edgeCodeDir=${edgeDir}`,
+      '-c',
+      `siteDir=${siteDir}`,
+      '-o',
+      outdir,
+    ];
+    const res = cdkBin
+      ? spawnSync(cdkBin, args, { cwd: INFRA_DIR, encoding: 'utf8', env: hermeticEnv() })
+      : spawnSync('npx', ['--no-install', 'cdk', ...args], {
+          cwd: INFRA_DIR,
+          encoding: 'utf8',
+          env: hermeticEnv(),
+        });
+    if (res.status !== 0) {
+      const hint = /schema version mismatch/i.test(res.stderr ?? '')
+        ? '\nThe installed aws-cdk CLI cannot read assemblies from this aws-cdk-lib; ' +
+          'the CLI devDependency needs upgrading (see the required version in the message above).'
+        : '';
+      throw new Error(`cdk synth failed: ${describeFailure(res)}${hint}`);
+    }
+    const templates = fs.readdirSync(outdir).filter((f) => f.endsWith('.template.json')).sort();
+    expect(templates).toEqual(['DocsAuthStack.template.json', 'DocsSiteStack.template.json']);
+  });
+});
