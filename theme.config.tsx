@@ -1,6 +1,7 @@
 import type { DocsThemeConfig } from 'nextra-theme-docs'
 import { ANNOUNCEMENT, bannerKey } from './components/AnnouncementBanner'
 import { NavbarItems } from './components/NavbarItems'
+import { PageHead } from './components/PageHead'
 import { SiteFooter } from './components/SiteFooter'
 import { SiteLogo } from './components/SiteLogo'
 import { TableOfContents } from './components/TableOfContents'
@@ -8,12 +9,7 @@ import { TableOfContents } from './components/TableOfContents'
 const config: DocsThemeConfig = {
   logo: <SiteLogo />,
   logoLink: '/',
-  head: (
-    <>
-      <meta name="viewport" content="width=device-width, initial-scale=1.0" />
-      <meta name="robots" content="noindex, nofollow" />
-    </>
-  ),
+  head: PageHead,
   banner: { key: bannerKey(ANNOUNCEMENT.id), content: ANNOUNCEMENT.text || undefined, dismissible: true },
   navbar: { extraContent: NavbarItems },
   darkMode: true,

@@ -1,6 +1,8 @@
 import '../styles/site.css'
 import type { AppProps } from 'next/app'
+import Head from 'next/head'
 import { ImageZoom } from '../components/ImageZoom'
+import { SITE_NAME } from '../components/PageHead'
 import { NavbarAutoHide } from '../components/NavbarAutoHide'
 import { PageErrorBoundary } from '../components/PageErrorBoundary'
 import { RouteGuard } from '../components/RouteGuard'
@@ -15,6 +17,10 @@ configureAmplify(siteAuthSettings)
 export default function App({ Component, pageProps }: AppProps) {
   return (
     <AuthProvider>
+      <Head>
+        {/* Until a page sets its own (the guard may still be resolving the reader). */}
+        <title>{SITE_NAME}</title>
+      </Head>
       <RouteProgress />
       <ImageZoom />
       <NavbarAutoHide />

@@ -1,0 +1,77 @@
+/** Path and cookie tricks against the real local server (the same authorizer as the edge). */
+import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { PASSWORD, siteEnv } from './siteEnv'
+
+const { siteUrl, cognitoUrl } = siteEnv()
+let leads: string
+
+beforeAll(async () => {
+  leads = amplifyCookieHeader('leads1', await signInIdToken(cognitoUrl, 'leads1', PASSWORD))
+})
+
+/** Sends the path byte for byte (fetch would normalise `..` and `//` before sending). */
+async function raw(path: string, cookie?: string): Promise<{ status: number; location: string | null; body: string }> {
+  const http = await import('node:http')
+  const { hostname, port } = new URL(siteUrl)
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, path, method: 'GET', headers: cookie ? { cookie } : {} }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (body += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null, body }))
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+const UNAUTHORIZED = /^\/unauthorized\?from=/
+
+test.each([
+  ['/docs/leads/%2e%2e/internal/intro', 302, UNAUTHORIZED],
+  ['/docs/leads/..%2finternal/intro', 302, UNAUTHORIZED],
+  ['/docs/leads/../internal/intro', 302, UNAUTHORIZED],
+  ['/DOCS/INTERNAL/intro', 302, UNAUTHORIZED],
+  ['/docs/leadsx', 302, UNAUTHORIZED],
+  ['/docs/internal/intro?next=/docs/leads/intro', 302, UNAUTHORIZED],
+  ['/docs/internal/intro.html', 302, UNAUTHORIZED],
+  ['/docs/internal/intro/', 302, UNAUTHORIZED],
+  ['/docs/leads/%252e%252e/internal/intro', 400, null],
+])('leads1 asking for %s gets %d', async (path, status, location) => {
+  const response = await raw(path, leads)
+  expect(response.status).toBe(status)
+  if (location) expect(response.location).toMatch(location)
+  expect(response.body).not.toContain('Data lake')
+})
+
+test.each(['/docs/leads/intro', '//docs//leads//intro', '/docs/leads/intro/', '/docs/leads/intro.html', '/DOCS/LEADS/INTRO', '/docs/leads/intro?x=1#y'])(
+  'leads1 asking for %s gets the leads intro page',
+  async (path) => {
+    const response = await raw(path, leads)
+    expect(response.status).toBe(200)
+    expect(response.body).toContain('<html')
+  }
+)
+
+test('an internal page chunk is 403 for leads1 and a sign-in redirect for anonymous', async () => {
+  const files = require('node:fs').readdirSync(require('node:path').join(siteEnv().outDir, '_next/static/chunks/pages/docs/internal')) as string[]
+  const chunk = files.find((name) => name.startsWith('intro-'))
+  expect(chunk).toBeDefined()
+  expect((await raw(`/_next/static/chunks/pages/docs/internal/${chunk}`, leads)).status).toBe(403)
+  expect((await raw(`/_next/static/chunks/pages/docs/internal/${chunk}`)).status).toBe(302)
+})
+
+test('responses carry the security headers', async () => {
+  const response = await fetch(siteUrl + '/login')
+  expect(response.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(cognitoUrl).origin}`)
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+  expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+})
+
+test('a forged cookie name does not make leads1 an admin', async () => {
+  const token = leads.split('idToken=')[1]
+  const forged = amplifyCookieHeader('admin', token)
+  expect((await raw('/docs/internal/intro', forged)).status).toBe(302)
+  expect((await raw('/docs/leads/intro', forged)).status).toBe(200)
+})

@@ -1,0 +1,73 @@
+// `npm test`: everything a fresh machine can run, in order of cost.
+//   1. type-check   2. unit, component, integration and infra tests (jest)
+//   3. build the site once, with audit markers, in a temporary copy (scripts/audit/buildAuditSite.ts)
+//   4. leak audit, attacks through the real server and browser tests against that build (e2e/)
+// Debian's Chromium is installed with apt when missing (as root), or the exact command is printed.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+process.chdir(root)
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
+const step = (title) => console.log(`\n=== ${title} ===`)
+
+if (!fs.existsSync('node_modules/.package-lock.json')) {
+  step('installing dependencies (npm ci)')
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', env })
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+if (!fs.existsSync(CHROMIUM)) {
+  const command = 'apt-get update && apt-get install -y chromium'
+  if (process.getuid?.() !== 0) {
+    console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}. Install it as root with:\n  ${command}`)
+    process.exit(1)
+  }
+  step(`installing Debian's Chromium (${command})`)
+  execFileSync('bash', ['-c', `${command.replace('install -y', 'install -y -qq')} >/dev/null`], { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } })
+}
+
+const totals = { passed: 0, failed: 0 }
+let failedSteps = []
+
+function jest(title, args) {
+  step(title)
+  const results = path.join(os.tmpdir(), `jest-results-${process.pid}-${totals.passed + totals.failed}.json`)
+  const run = spawnSync(process.execPath, ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${results}`], { stdio: 'inherit', env })
+  if (fs.existsSync(results)) {
+    const summary = JSON.parse(fs.readFileSync(results, 'utf8'))
+    totals.passed += summary.numPassedTests
+    totals.failed += summary.numFailedTests + summary.numRuntimeErrorTestSuites
+    fs.rmSync(results)
+  } else {
+    totals.failed += 1
+  }
+  if (run.status !== 0) failedSteps.push(title)
+}
+
+step('type-check (tsc --noEmit)')
+if (spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit'], { stdio: 'inherit', env }).status !== 0) {
+  failedSteps.push('type-check')
+  totals.failed += 1
+}
+
+jest('unit, component, integration and infra tests', ['-c', 'jest.config.js'])
+
+const auditDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-audit-'))
+try {
+  step('building the site with audit markers (a temporary copy; the working tree is untouched)')
+  execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir], { stdio: 'inherit', env })
+  env.AUDIT_SITE_DIR = auditDir
+  jest('leak audit, attacks and browser tests against the built site', ['-c', 'e2e/jest.config.js'])
+} catch (error) {
+  failedSteps.push('audit build')
+  totals.failed += 1
+} finally {
+  fs.rmSync(auditDir, { recursive: true, force: true })
+}
+
+console.log(`\n${failedSteps.length ? `Failed steps: ${failedSteps.join(', ')}` : 'All steps passed.'}`)
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)
+process.exit(failedSteps.length ? 1 : 0)
