@@ -30,8 +30,9 @@ const withNextra = nextra({
   themeConfig: './theme.config.tsx',
   // Images stay plain <img> under public/docs/<section>/, so each is served under its section's path and rule.
   staticImage: false,
-  // Nextra's built-in index holds every section's text in one public file; search is per section instead.
-  search: false,
+  // Nextra's search data (every page's text by heading) feeds scripts/build/buildSearchIndexes.ts,
+  // which writes one Pagefind index per section; Nextra's own all-sections file never ships.
+  search: { codeblocks: false },
   defaultShowCopyCode: true,
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })

@@ -32,9 +32,10 @@ function routeOfSource(modulePath: string): string | null {
 
 if (!fs.existsSync(OUT)) fail('out/ does not exist; run `next build` first')
 
-// Nextra copies its page map (every page's title and front matter) into the static chunks.
-// Each page is built against its section's own page map instead, so the global one must go.
-for (const key of listFiles(OUT).filter((key) => /\/nextra-page-map-[^/]*\.mjs$/.test(key))) {
+// Nextra copies its page map (every page's title and front matter) and its search data (every
+// page's text) into the static chunks. Pages are built against their section's own page map and
+// search has one index per section, so the global files must go.
+for (const key of listFiles(OUT).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
   fs.rmSync(path.join(OUT, key))
 }
 const files = listFiles(OUT)
