@@ -1,0 +1,62 @@
+/** @jest-environment node */
+import { LOCAL_COGNITO, issuerFor, readAuthSettings } from '../../lib/auth/authSettings'
+import { jwksFor, localCognitoJwks } from '../../scripts/build/jwksFor'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const prod = { DOCS_AUTH_MODE: 'production', DOCS_COGNITO_USER_POOL_ID: 'eu-west-2_AbC123xyz', DOCS_COGNITO_CLIENT_ID: '1h57kf5cpq17m0eml12example' }
+
+test('local mode is the default and points at the embedded Cognito', () => {
+  expect(readAuthSettings({})).toEqual({
+    mode: 'local',
+    region: 'eu-west-2',
+    userPoolId: LOCAL_COGNITO.userPoolId,
+    userPoolClientId: LOCAL_COGNITO.userPoolClientId,
+    endpoint: 'http://127.0.0.1:9229',
+  })
+  expect(issuerFor(readAuthSettings({}))).toBe('https://cognito-idp.eu-west-2.amazonaws.com/eu-west-2_LocalDocs')
+})
+
+test('a production build with real ids has no custom endpoint', () => {
+  expect(readAuthSettings(prod)).toEqual({ mode: 'production', region: 'eu-west-2', userPoolId: prod.DOCS_COGNITO_USER_POOL_ID, userPoolClientId: prod.DOCS_COGNITO_CLIENT_ID })
+})
+
+test.each([
+  [{ DOCS_COGNITO_ENDPOINT: 'http://127.0.0.1:9229' }, /must use the AWS Cognito endpoint, but DOCS_COGNITO_ENDPOINT is "http:\/\/127.0.0.1:9229" \(the local emulator\)/],
+  [{ DOCS_COGNITO_ENDPOINT: 'http://localhost:9229' }, /\(the local emulator\)/],
+  [{ DOCS_COGNITO_USER_POOL_ID: 'eu-west-2_LocalDocs', DOCS_COGNITO_CLIENT_ID: 'localdocsweb000000000000000' }, /points at the local emulator's user pool/],
+  [{ DOCS_COGNITO_USER_POOL_ID: '' }, /DOCS_COGNITO_USER_POOL_ID "" is not a user pool id in eu-west-2/],
+  [{ DOCS_COGNITO_USER_POOL_ID: 'us-east-1_AbC123' }, /is not a user pool id in eu-west-2/],
+  [{ DOCS_COGNITO_CLIENT_ID: 'short' }, /DOCS_COGNITO_CLIENT_ID "short" is not a Cognito app client id/],
+])('a production build that is misconfigured fails with a clear message (%o)', (override, message) => {
+  expect(() => readAuthSettings({ ...prod, ...override })).toThrow(message)
+})
+
+test('an unknown mode is refused', () => {
+  expect(() => readAuthSettings({ DOCS_AUTH_MODE: 'staging' })).toThrow(/DOCS_AUTH_MODE is "staging"; use "local" or "production"/)
+})
+
+describe('the keys a production edge bundle trusts', () => {
+  const write = (jwks: unknown) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jwks-')), 'jwks.json')
+    fs.writeFileSync(file, JSON.stringify(jwks))
+    return file
+  }
+  const settings = readAuthSettings(prod)
+  const realKey = { kty: 'RSA', kid: 'real-key', alg: 'RS256', use: 'sig', e: 'AQAB', n: 'abc' }
+
+  test('are the pool\'s published keys', async () => {
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ keys: [realKey] }) })).resolves.toEqual({ keys: [realKey] })
+  })
+  test('never include cognito-local\'s public key', async () => {
+    const file = write({ keys: [realKey, ...localCognitoJwks().keys] })
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: file })).rejects.toThrow(/contains cognito-local's public key/)
+  })
+  test('must not be empty', async () => {
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ keys: [] }) })).rejects.toThrow(/has no keys/)
+  })
+  test('local mode trusts cognito-local\'s key only', async () => {
+    await expect(jwksFor(readAuthSettings({}))).resolves.toEqual(localCognitoJwks())
+  })
+})

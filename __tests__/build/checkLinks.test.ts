@@ -1,0 +1,49 @@
+/** @jest-environment node */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { checkLinks } from '../../scripts/build/checkLinks'
+
+/** A tiny site on disk: the checker reads files the way the build does. */
+function site(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'links-'))
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    fs.writeFileSync(path.join(root, file), text)
+  }
+  fs.mkdirSync(path.join(root, 'pages'), { recursive: true })
+  return root
+}
+
+const page = (body: string) => `---\ntitle: T\n---\n# T\n\n${body}\n`
+
+test('the real content has no broken link', () => {
+  expect(checkLinks(path.resolve(__dirname, '../..'))).toEqual([])
+})
+
+test('a broken link names the file, line and target', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('See [missing](/docs/leads/nope).') })
+  expect(checkLinks(root)).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/nope', problem: 'broken link: no page has this route' }])
+})
+
+test('a missing image fails', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('![flow](/docs/leads/images/flow.svg)') })
+  expect(checkLinks(root)[0]).toMatchObject({ target: '/docs/leads/images/flow.svg', problem: 'missing file: public/docs/leads/images/flow.svg does not exist' })
+})
+
+test('links into a section the page\'s readers may not open fail; links within the section, home and anchors pass', () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('[a](/docs/internal/intro) [b](/docs/leads/env) [c](/) [d](#top) [e](./env) [f](https://example.com)'),
+    'content/docs/leads/env.mdx': page('x'),
+    'content/docs/internal/intro.mdx': page('x'),
+    'pages/index.mdx': page('home'),
+  })
+  expect(checkLinks(root)).toEqual([
+    { file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/internal/intro', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+  ])
+})
+
+test('links inside code blocks are not checked', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('```md\n[x](/docs/leads/nowhere)\n```') })
+  expect(checkLinks(root)).toEqual([])
+})
