@@ -58,6 +58,16 @@ function scopePageMapsPerSection(config: any) {
   return config
 }
 
+/** Moves the theme's mobile breakpoint to SPEC's 996 px (build/mobileBreakpointLoader.cjs). */
+function mobileBreakpoint(config: any) {
+  config.module.rules.push({
+    test: /nextra-theme-docs[\\/]dist[\\/](index\.js|style\.css)$/,
+    enforce: 'pre',
+    use: [{ loader: path.resolve('build/mobileBreakpointLoader.cjs') }],
+  })
+  return config
+}
+
 const nextConfig: NextConfig = {
   output: 'export',
   images: { unoptimized: true },
@@ -66,7 +76,7 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
-  webpack: scopePageMapsPerSection,
+  webpack: (config) => mobileBreakpoint(scopePageMapsPerSection(config)),
 }
 
 export default withNextra(nextConfig)

@@ -1,0 +1,29 @@
+// SPEC §9: the mobile/desktop breakpoint is 996 px. Nextra's docs theme hard-codes Tailwind's
+// `md` (768 px) in its CSS and in two `window.innerWidth` checks; this loader moves both to 996 px.
+// Each replacement must match exactly as often as expected, so a theme upgrade that changes them
+// fails the build instead of silently mixing breakpoints.
+const MOBILE_MAX = 995
+const REPLACEMENTS = {
+  'style.css': [
+    ['(max-width:767px)', `(max-width:${MOBILE_MAX}px)`, 1],
+    ['(min-width:768px)', `(min-width:${MOBILE_MAX + 1}px)`, 6],
+  ],
+  'index.js': [
+    ['window.innerWidth > 767', `window.innerWidth > ${MOBILE_MAX}`, 1],
+    ['window.innerWidth < 768', `window.innerWidth < ${MOBILE_MAX + 1}`, 1],
+  ],
+}
+
+module.exports = function mobileBreakpointLoader(source) {
+  const file = this.resourcePath.endsWith('.css') ? 'style.css' : 'index.js'
+  let result = source
+  for (const [from, to, expected] of REPLACEMENTS[file]) {
+    const count = result.split(from).length - 1
+    if (count !== expected) {
+      throw new Error(`mobileBreakpointLoader: expected ${expected} × "${from}" in nextra-theme-docs/dist/${file}, found ${count}; the theme changed`)
+    }
+    result = result.split(from).join(to)
+  }
+  return result
+}
+module.exports.MOBILE_MAX = MOBILE_MAX
