@@ -6,11 +6,11 @@ import path from 'node:path'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
-const run = (command) => execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+const run = (command) => execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
 
 if (!fs.existsSync('node_modules/.package-lock.json')) {
-  console.log('npm start: installing dependencies (npm ci)…')
-  run('npm ci --no-audit --no-fund')
+  console.log('npm start: installing dependencies (npm install)…')
+  run('npm install --no-audit --no-fund')
 }
 
 /** The newest modification time below the given paths. */

@@ -14,8 +14,8 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORREC
 const step = (title) => console.log(`\n=== ${title} ===`)
 
 if (!fs.existsSync('node_modules/.package-lock.json')) {
-  step('installing dependencies (npm ci)')
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', env })
+  step('installing dependencies (npm install)')
+  execFileSync('npm', ['install', '--no-audit', '--no-fund'], { stdio: 'inherit', env })
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
