@@ -25,6 +25,9 @@ const refuseFetch: Fetcher = {
   },
 }
 
+/** Verified tokens remembered per warm Lambda instance; a page load sends the same token for every file. */
+export const VERIFIED_CACHE_SIZE = 1000
+
 export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken {
   const jwksCache = settings.fetchUnknownKeys ? undefined : new SimpleJwksCache({ fetcher: refuseFetch })
   const verifier = CognitoJwtVerifier.create(
@@ -32,11 +35,20 @@ export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken
     jwksCache ? { jwksCache } : undefined
   )
   verifier.cacheJwks(settings.jwks)
+  // Keyed by the whole token, signature included, so only the exact bytes verified before hit;
+  // an entry is used only until the token's own expiry.
+  const verified = new Map<string, { username: string; expiresAtMs: number }>()
   return async (token) => {
+    const hit = verified.get(token)
+    if (hit && hit.expiresAtMs > Date.now()) return { username: hit.username }
+    if (hit) verified.delete(token)
     try {
       const payload = await verifier.verify(token)
       const username = payload['cognito:username']
-      return typeof username === 'string' && username.length > 0 ? { username } : null
+      if (typeof username !== 'string' || username.length === 0) return null
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
+      verified.set(token, { username, expiresAtMs: payload.exp * 1000 })
+      return { username }
     } catch {
       return null
     }

@@ -121,3 +121,25 @@ describe('path tricks get the decision of the normalised path, and serve the nor
     expect(await request(path, leads())).toEqual(expected)
   })
 })
+
+describe('verified tokens are remembered only as long as they are valid', () => {
+  test('a token verified once is still refused after it expires', async () => {
+    jest.useFakeTimers({ now: Date.now(), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] })
+    try {
+      const now = Math.floor(Date.now() / 1000)
+      const shortLived = signJwt(idClaims('admin', { iat: now, auth_time: now, exp: now + 60 }), prodKey)
+      expect(await request('/docs/internal/intro', cookiesFor('admin', shortLived))).toEqual({ kind: 'serve', objectKey: '/docs/internal/intro.html' })
+      jest.setSystemTime(Date.now() + 61_000)
+      expect(await request('/docs/internal/intro', cookiesFor('admin', shortLived))).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+    } finally {
+      jest.useRealTimers()
+    }
+  })
+  test('a forged token that differs from a cached one only in its signature is refused', async () => {
+    const good = tokenFor('admin')
+    expect(await request('/docs/internal/intro', cookiesFor('admin', good))).toEqual({ kind: 'serve', objectKey: '/docs/internal/intro.html' })
+    const [head, body] = good.split('.')
+    const forged = `${head}.${body}.${signJwt(idClaims('admin'), attackerKey).split('.')[2]}`
+    expect(await request('/docs/internal/intro', cookiesFor('admin', forged))).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+  })
+})
