@@ -8,10 +8,6 @@ import { PageErrorBoundary } from '../components/PageErrorBoundary'
 import { RouteGuard } from '../components/RouteGuard'
 import { RouteProgress } from '../components/RouteProgress'
 import { AuthProvider } from '../lib/auth/AuthContext'
-import { configureAmplify } from '../lib/auth/configureAmplify'
-import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
-
-configureAmplify(siteAuthSettings)
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
 export default function App({ Component, pageProps }: AppProps) {

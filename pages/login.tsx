@@ -1,6 +1,7 @@
 import '@aws-amplify/ui-react/styles.css'
 import { Authenticator } from '@aws-amplify/ui-react'
 import { signIn, type SignInInput } from 'aws-amplify/auth'
+import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
 import { useEffect } from 'react'
@@ -8,6 +9,8 @@ import { SiteLogo } from '../components/SiteLogo'
 import { useAuth } from '../lib/auth/AuthContext'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
+// Configures Amplify; the sign-in page is the one page that needs it up front.
+import '../lib/auth/amplifySession'
 
 /**
  * cognito-local has no SRP, so local mode signs in with USER_PASSWORD_AUTH. Production keeps
@@ -23,8 +26,11 @@ const services =
 
 export default function LoginPage() {
   const router = useRouter()
-  const { isAuthenticated } = useAuth()
+  const { isAuthenticated, recheck } = useAuth()
   const next = safeNextPath(router.query.next)
+
+  // Amplify stores the tokens in cookies on sign-in; then the session is read again.
+  useEffect(() => Hub.listen('auth', ({ payload }) => payload.event === 'signedIn' && recheck()), [recheck])
 
   useEffect(() => {
     if (router.isReady && isAuthenticated) router.replace(next)

@@ -1,6 +1,6 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
-import { Hub } from 'aws-amplify/utils'
-import { getCurrentUser } from 'aws-amplify/auth'
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { readSessionCookies } from './readSessionCookies'
+import { siteAuthSettings } from './siteAuthSettings'
 
 /** What the UI knows about the reader. `loading` is true until the user is resolved. */
 export interface AuthState {
@@ -12,44 +12,64 @@ export interface AuthState {
 export const LOADING_AUTH: AuthState = { username: null, isAuthenticated: false, loading: true }
 const SIGNED_OUT: AuthState = { username: null, isAuthenticated: false, loading: false }
 
-const AuthContext = createContext<AuthState>(LOADING_AUTH)
+/** Renew the tokens this long before the ID token expires, so the edge never sees an expired one. */
+export const REFRESH_MARGIN_MS = 5 * 60 * 1000
 
-async function resolveUser(): Promise<AuthState> {
-  try {
-    const { username } = await getCurrentUser()
-    return { username, isAuthenticated: true, loading: false }
-  } catch {
-    return SIGNED_OUT
-  }
+interface AuthContextValue extends AuthState {
+  /** Re-reads the session (the sign-in page calls it once Amplify has stored the tokens). */
+  recheck: () => void
 }
 
-/** Resolves the user once, then follows Amplify's Hub so sign-in and sign-out show at once. */
+const AuthContext = createContext<AuthContextValue>({ ...LOADING_AUTH, recheck: () => {} })
+
+function stateFromCookies(): { state: AuthState; refreshInMs: number | null } {
+  const session = readSessionCookies(document.cookie, siteAuthSettings.userPoolClientId)
+  if (!session) return { state: SIGNED_OUT, refreshInMs: null }
+  const untilRefresh = session.expiresAtMs - REFRESH_MARGIN_MS - Date.now()
+  if (session.expiresAtMs <= Date.now()) {
+    // Expired: signed out unless the refresh token can renew it (checked right away).
+    return { state: session.canRefresh ? LOADING_AUTH : SIGNED_OUT, refreshInMs: session.canRefresh ? 0 : null }
+  }
+  return { state: { username: session.username, isAuthenticated: true, loading: false }, refreshInMs: session.canRefresh ? Math.max(0, untilRefresh) : null }
+}
+
+/**
+ * Resolves the reader from Amplify's cookies without loading Amplify, and renews the tokens
+ * (loading Amplify on demand) shortly before they expire.
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(LOADING_AUTH)
+  const [generation, setGeneration] = useState(0)
+  const recheck = useCallback(() => setGeneration((value) => value + 1), [])
+
   useEffect(() => {
     let live = true
-    const refresh = () => resolveUser().then((next) => live && setState(next))
-    refresh()
-    const stop = Hub.listen('auth', ({ payload }) => {
-      if (payload.event === 'signedOut' || payload.event === 'tokenRefresh_failure') {
-        if (live) setState(SIGNED_OUT)
-      } else if (payload.event === 'signedIn' || payload.event === 'tokenRefresh') {
-        refresh()
-      }
-    })
+    const { state: next, refreshInMs } = stateFromCookies()
+    setState(next)
+    if (refreshInMs === null) return
+    const timer = setTimeout(async () => {
+      const { refreshSession } = await import('./amplifySession')
+      const renewed = await refreshSession()
+      if (!live) return
+      if (renewed) recheck()
+      else setState(SIGNED_OUT)
+    }, Math.min(refreshInMs, 2 ** 31 - 1))
     return () => {
       live = false
-      stop()
+      clearTimeout(timer)
     }
-  }, [])
-  return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>
+  }, [generation, recheck])
+
+  const value = useMemo(() => ({ ...state, recheck }), [state, recheck])
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
 }
 
-export function useAuth(): AuthState {
+export function useAuth(): AuthContextValue {
   return useContext(AuthContext)
 }
 
-/** Lets tests and stories render a component as a given reader without Amplify. */
+/** Lets tests render a component as a given reader without cookies or Amplify. */
 export function AuthStateProvider({ value, children }: { value: AuthState; children: ReactNode }) {
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
+  const context = useMemo(() => ({ ...value, recheck: () => {} }), [value])
+  return <AuthContext.Provider value={context}>{children}</AuthContext.Provider>
 }

@@ -1,5 +1,3 @@
-import { signOut } from 'aws-amplify/auth'
-
 /**
  * Signs out and always clears the local tokens: a reader who clicked "Sign out" must not stay
  * signed in because the revoke call failed or the network dropped. Callers then load /login
@@ -7,7 +5,8 @@ import { signOut } from 'aws-amplify/auth'
  */
 export async function signOutEverywhere(): Promise<void> {
   try {
-    await signOut()
+    const { amplifySignOut } = await import('./amplifySession')
+    await amplifySignOut()
   } catch {
     // The server call failing is no reason to keep the session; the cookies go below.
   } finally {

@@ -15,7 +15,7 @@ export function localCognitoJwks(): Jwks {
  * from DOCS_COGNITO_JWKS_FILE when set (offline builds), else fetched from Cognito. Production
  * never accepts cognito-local's key.
  */
-export async function jwksFor(settings: AuthSettings, env: NodeJS.ProcessEnv = process.env): Promise<Jwks> {
+export async function jwksFor(settings: AuthSettings, env: { DOCS_COGNITO_JWKS_FILE?: string } = process.env as { DOCS_COGNITO_JWKS_FILE?: string }): Promise<Jwks> {
   if (settings.mode === 'local') return localCognitoJwks()
   const jwks: Jwks = env.DOCS_COGNITO_JWKS_FILE
     ? JSON.parse(fs.readFileSync(env.DOCS_COGNITO_JWKS_FILE, 'utf8'))
