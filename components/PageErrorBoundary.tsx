@@ -17,6 +17,34 @@ export function causeChain(error: unknown): string[] {
   return messages
 }
 
+/** What a reader sees for an error: a failed chunk offers Retry (reload); a crash shows its cause chain and Try again. */
+export function ErrorScreen({ error, onRetry, onTryAgain }: { error: unknown; onRetry: () => void; onTryAgain: () => void }) {
+  if (isChunkLoadError(error)) {
+    return (
+      <div role="alert" className="page-error">
+        <h1>This page could not be loaded.</h1>
+        <p>{error instanceof Error ? error.message : String(error)}</p>
+        <button type="button" onClick={onRetry}>
+          Retry
+        </button>
+      </div>
+    )
+  }
+  return (
+    <div role="alert" className="page-error">
+      <h1>This page crashed.</h1>
+      <ol>
+        {causeChain(error).map((message, index) => (
+          <li key={index}>{message}</li>
+        ))}
+      </ol>
+      <button type="button" onClick={onTryAgain}>
+        Try again
+      </button>
+    </div>
+  )
+}
+
 interface State {
   error: unknown
 }
@@ -32,30 +60,12 @@ export class PageErrorBoundary extends Component<{ children: ReactNode; reload?:
   render() {
     const { error } = this.state
     if (error === null) return this.props.children
-    const reload = this.props.reload ?? (() => window.location.reload())
-    if (isChunkLoadError(error)) {
-      return (
-        <div role="alert" className="page-error">
-          <h1>This page could not be loaded.</h1>
-          <p>{error instanceof Error ? error.message : String(error)}</p>
-          <button type="button" onClick={reload}>
-            Retry
-          </button>
-        </div>
-      )
-    }
     return (
-      <div role="alert" className="page-error">
-        <h1>This page crashed.</h1>
-        <ol>
-          {causeChain(error).map((message, index) => (
-            <li key={index}>{message}</li>
-          ))}
-        </ol>
-        <button type="button" onClick={() => this.setState({ error: null })}>
-          Try again
-        </button>
-      </div>
+      <ErrorScreen
+        error={error}
+        onRetry={this.props.reload ?? (() => window.location.reload())}
+        onTryAgain={() => this.setState({ error: null })}
+      />
     )
   }
 }

@@ -1,6 +1,7 @@
 import '../styles/site.css'
 import type { AppProps } from 'next/app'
 import Head from 'next/head'
+import { useRouter } from 'next/router'
 import { ImageZoom } from '../components/ImageZoom'
 import { SITE_NAME } from '../components/PageHead'
 import { NavbarAutoHide } from '../components/NavbarAutoHide'
@@ -11,6 +12,8 @@ import { AuthProvider } from '../lib/auth/AuthContext'
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
 export default function App({ Component, pageProps }: AppProps) {
+  // Keyed by page, so a crash on one page does not follow the reader to the next one.
+  const { pathname } = useRouter()
   return (
     <AuthProvider>
       <Head>
@@ -20,7 +23,7 @@ export default function App({ Component, pageProps }: AppProps) {
       <RouteProgress />
       <ImageZoom />
       <NavbarAutoHide />
-      <PageErrorBoundary>
+      <PageErrorBoundary key={pathname}>
         <RouteGuard>
           <Component {...pageProps} />
         </RouteGuard>

@@ -1,5 +1,6 @@
 import { Head, Html, Main, NextScript } from 'next/document'
 import { baseUrlCheckScript } from '../components/baseUrlCheck'
+import { earlyScript } from '../components/earlyScripts'
 
 export default function Document() {
   return (
@@ -8,6 +9,7 @@ export default function Document() {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </Head>
       <body>
+        <script dangerouslySetInnerHTML={{ __html: earlyScript() }} />
         <Main />
         <NextScript />
         <script dangerouslySetInnerHTML={{ __html: baseUrlCheckScript(process.env.__NEXT_ROUTER_BASEPATH ?? '') }} />

@@ -1,3 +1,5 @@
+import { normalisePath } from '../access/normalisePath'
+
 /**
  * Accepts `next` only when it is a path on this site, so `/login?next=https://evil.example`
  * (or `//evil.example`, `/\evil.example`) cannot send a freshly signed-in reader elsewhere.
@@ -10,7 +12,8 @@ export function safeNextPath(next: unknown, fallback = '/'): string {
   try {
     const url = new URL(next, 'https://docs.invalid')
     if (url.origin !== 'https://docs.invalid') return fallback
-    if (url.pathname === '/login') return fallback
+    // Back to the sign-in page in any spelling would only loop.
+    if (normalisePath(url.pathname) === '/login') return fallback
     return url.pathname + url.search + url.hash
   } catch {
     return fallback

@@ -1,0 +1,163 @@
+import { act, render, screen } from '@testing-library/react'
+import { Hub } from 'aws-amplify/utils'
+import type { ReactNode } from 'react'
+import LoginPage from '../../pages/login'
+import { AuthProvider } from '../../lib/auth/AuthContext'
+import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
+import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNextRouter'
+import { LOADING, READERS, renderAs } from './helpers/readers'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+
+// The Amplify sign-in form is a large third-party component; the page is what is under test.
+// The stub records the props the page gives it.
+const authenticatorProps: Array<Record<string, unknown>> = []
+jest.mock('@aws-amplify/ui-react', () => ({
+  Authenticator: (props: Record<string, unknown> & { children?: ReactNode }) => {
+    authenticatorProps.push(props)
+    return <div>AUTHENTICATOR</div>
+  },
+}))
+jest.mock('aws-amplify/auth', () => ({
+  signIn: jest.fn(() => Promise.resolve({ isSignedIn: true, nextStep: { signInStep: 'DONE' } })),
+  getCurrentUser: jest.fn(() => Promise.reject(new Error('no network in tests'))),
+  signOut: jest.fn(() => Promise.resolve()),
+}))
+// Amplify's own configuration is not under test (and warns about the local endpoint).
+jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signIn: jest.Mock }
+
+beforeEach(() => {
+  authenticatorProps.length = 0
+  amplifyAuth.signIn.mockClear()
+  resetMockRouter({ pathname: '/login' })
+})
+
+const lastAuthenticatorProps = () => authenticatorProps[authenticatorProps.length - 1]
+
+describe('login page: the sign-in form (SPEC §2: username only, no sign-up)', () => {
+  test('an anonymous reader gets the sign-in form, with username sign-in and no sign-up', () => {
+    renderAs(READERS.anonymous, <LoginPage />)
+    expect(screen.getByText('AUTHENTICATOR')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Sign in to the documentation' })).toBeInTheDocument()
+    expect(lastAuthenticatorProps().loginMechanisms).toEqual(['username'])
+    expect(lastAuthenticatorProps().hideSignUp).toBe(true)
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('in local mode sign-in uses USER_PASSWORD_AUTH (cognito-local has no SRP); in production the default', async () => {
+    renderAs(READERS.anonymous, <LoginPage />)
+    const services = lastAuthenticatorProps().services as { handleSignIn?: (input: unknown) => Promise<unknown> } | undefined
+    if (siteAuthSettings.mode === 'local') {
+      await services!.handleSignIn!({ username: 'leads1', password: 'pw', options: { clientMetadata: { a: 'b' } } })
+      expect(amplifyAuth.signIn).toHaveBeenCalledWith({
+        username: 'leads1',
+        password: 'pw',
+        options: { clientMetadata: { a: 'b' }, authFlowType: 'USER_PASSWORD_AUTH' },
+      })
+    } else {
+      expect(services).toBeUndefined()
+    }
+  })
+
+  test('a signed-in reader does not get the form but a status message', () => {
+    renderAs(READERS.leads1, <LoginPage />)
+    expect(screen.queryByText('AUTHENTICATOR')).toBeNull()
+    expect(screen.getByRole('status')).toHaveTextContent('Signed in. Taking you to your docs')
+  })
+})
+
+describe('login page: where a signed-in reader goes (SPEC §4: a signed-in user is redirected)', () => {
+  test.each<[string, string | string[] | undefined, string]>([
+    ['a page on this site', '/docs/leads/intro', '/docs/leads/intro'],
+    ['a page with query and hash', '/docs/leads/intro?tab=curl#auth', '/docs/leads/intro?tab=curl#auth'],
+    ['an absolute URL elsewhere', 'https://evil.example', '/'],
+    ['a protocol-relative URL', '//evil.example', '/'],
+    ['a backslash host trick', '/\\evil.example', '/'],
+    ['a javascript: URL', 'javascript:alert(1)', '/'],
+    ['the login page itself', '/login?next=%2Fdocs', '/'],
+    ['a repeated next parameter', ['/docs/leads/intro', '/docs/internal/intro'], '/'],
+    ['no next parameter', undefined, '/'],
+  ])('next = %s', (_label, next, expected) => {
+    resetMockRouter({ pathname: '/login', query: next === undefined ? {} : { next } })
+    renderAs(READERS.leads1, <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
+    expect(mockRouter.replace).toHaveBeenCalledWith(expected)
+  })
+
+  test('signing in on the page sends the reader on to the page they asked for', () => {
+    resetMockRouter({ pathname: '/login', query: { next: '/docs/leads/intro' } })
+    const { rerenderAs } = renderAs(READERS.anonymous, <LoginPage />)
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+    rerenderAs(READERS.leads1, <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+  })
+
+  test('no redirect while the reader is still loading', () => {
+    resetMockRouter({ pathname: '/login', query: { next: '/docs/leads/intro' } })
+    renderAs(LOADING, <LoginPage />)
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('no redirect before the router is ready (the query is not known yet); then it goes to next', () => {
+    resetMockRouter({ pathname: '/login', isReady: false, query: {} })
+    const { rerenderAs } = renderAs(READERS.leads1, <LoginPage />)
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+    updateMockRouter({ isReady: true, query: { next: '/docs/leads/intro' } })
+    rerenderAs(READERS.leads1, <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+  })
+})
+
+describe('login page with the real session provider (no Amplify network calls)', () => {
+  const clientId = siteAuthSettings.userPoolClientId
+  const prefix = `CognitoIdentityServiceProvider.${clientId}`
+  const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const idToken = (username: string) =>
+    `${base64url({ alg: 'RS256' })}.${base64url({ 'cognito:username': username, exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`
+  /** What Amplify's cookie storage holds once a reader has signed in. */
+  function storeSession(username: string) {
+    document.cookie = `${prefix}.LastAuthUser=${username}; path=/`
+    document.cookie = `${prefix}.${username}.idToken=${idToken(username)}; path=/`
+  }
+  afterEach(() => {
+    for (const pair of document.cookie.split(';')) {
+      const name = pair.split('=')[0].trim()
+      if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
+    }
+  })
+
+  test('signing in with the form stores the session; the page then goes to next', async () => {
+    resetMockRouter({ pathname: '/login', query: { next: '/docs/leads/intro' } })
+    render(
+      <AuthProvider>
+        <LoginPage />
+      </AuthProvider>
+    )
+    expect(await screen.findByText('AUTHENTICATOR')).toBeInTheDocument()
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+
+    // What Amplify does on a successful sign-in: store the tokens, then announce it on the Hub.
+    storeSession('leads1')
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {}) // "auth is a protected channel"
+    await act(async () => {
+      Hub.dispatch('auth', { event: 'signedIn', data: { username: 'leads1' } } as never)
+    })
+    warn.mockRestore()
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+    expect(screen.queryByText('AUTHENTICATOR')).toBeNull()
+  })
+
+  test('a reader who is already signed in and opens /login is sent on at once', async () => {
+    storeSession('internal1')
+    resetMockRouter({ pathname: '/login', query: { next: 'https://evil.example/phish' } })
+    render(
+      <AuthProvider>
+        <LoginPage />
+      </AuthProvider>
+    )
+    expect(await screen.findByRole('status')).toHaveTextContent('Signed in.')
+    expect(mockRouter.replace).toHaveBeenCalledWith('/')
+  })
+})

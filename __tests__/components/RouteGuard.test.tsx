@@ -1,0 +1,129 @@
+import { screen } from '@testing-library/react'
+import { RouteGuard, loginUrlFor } from '../../components/RouteGuard'
+import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNextRouter'
+import { LOADING, READERS, renderAs, type ReaderName } from './helpers/readers'
+import type { AuthState } from '../../lib/auth/AuthContext'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+// AuthContext imports Amplify; these tests give the reader directly and must never reach it.
+jest.mock('aws-amplify/auth', () => ({ getCurrentUser: jest.fn(() => Promise.reject(new Error('no network in tests'))) }))
+
+const guardedPage = () => (
+  <RouteGuard>
+    <p>Secret page content</p>
+  </RouteGuard>
+)
+
+/** Renders the guarded page; `rerenderAs` renders it afresh, as the app does after a router or auth change. */
+function renderGuard(auth: AuthState) {
+  const result = renderAs(auth, guardedPage())
+  return { ...result, rerenderAs: (next: AuthState) => result.rerenderAs(next, guardedPage()) }
+}
+const content = () => screen.queryByText('Secret page content')
+
+beforeEach(() => resetMockRouter())
+
+describe('RouteGuard (SPEC §4 access flow)', () => {
+  test('while the reader is loading it shows "Loading..." and not the page, and does not redirect', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro' })
+    renderGuard(LOADING)
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+    expect(content()).toBeNull()
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('an anonymous reader is sent to the login page with the page to come back to', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro' })
+    renderGuard(READERS.anonymous)
+    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
+    expect(content()).toBeNull()
+  })
+
+  test('the login URL keeps the query and hash of the page, encoded', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro?tab=curl#auth' })
+    renderGuard(READERS.anonymous)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
+    expect(loginUrlFor('/docs/leads/intro?tab=curl#auth')).toBe('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
+  })
+
+  test('a signed-in reader without the section is sent to /unauthorized, saying where from', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro' })
+    renderGuard(READERS.internal1)
+    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
+    expect(content()).toBeNull()
+  })
+
+  test('a reader of the section sees the page and is not redirected', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro' })
+    renderGuard(READERS.leads1)
+    expect(content()).toBeInTheDocument()
+    expect(screen.queryByText('Loading...')).toBeNull()
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('nothing redirects before the router is ready; once it is, the redirect happens', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro', isReady: false })
+    const { rerenderAs } = renderGuard(READERS.anonymous)
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+    expect(content()).toBeNull()
+    updateMockRouter({ isReady: true })
+    rerenderAs(READERS.anonymous)
+    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
+  })
+
+  test('the guard follows a sign-out: the page goes and the reader is sent to sign in', () => {
+    resetMockRouter({ pathname: '/docs/internal/intro' })
+    const { rerenderAs } = renderGuard(READERS.internal1)
+    expect(content()).toBeInTheDocument()
+    rerenderAs(READERS.anonymous)
+    expect(content()).toBeNull()
+    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Finternal%2Fintro')
+  })
+
+  describe.each(['/login', '/unauthorized', '/404'])('public route %s', (pathname) => {
+    test.each<ReaderName | 'loading'>(['loading', 'anonymous', 'outsider', 'leads1'])('shows the page to a %s reader without redirecting', (reader) => {
+      resetMockRouter({ pathname, asPath: pathname === '/404' ? '/no/such/page' : pathname })
+      renderGuard(reader === 'loading' ? LOADING : READERS[reader])
+      expect(content()).toBeInTheDocument()
+      expect(screen.queryByText('Loading...')).toBeNull()
+      expect(mockRouter.replace).not.toHaveBeenCalled()
+    })
+  })
+
+  test('a signed-in reader outside every list may open the home page', () => {
+    resetMockRouter({ pathname: '/' })
+    renderGuard(READERS.outsider)
+    expect(content()).toBeInTheDocument()
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('an anonymous reader of the home page is sent to sign in', () => {
+    resetMockRouter({ pathname: '/' })
+    renderGuard(READERS.anonymous)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2F')
+    expect(content()).toBeNull()
+  })
+
+  test.each<[ReaderName, string, 'allow' | 'deny']>([
+    ['admin', '/docs/internal/intro', 'allow'],
+    ['admin', '/docs', 'allow'],
+    ['internal1', '/docs/internal/data-lake/overview', 'allow'],
+    ['support1', '/docs/support-twilio/sql-queries/overall', 'allow'],
+    ['support1', '/docs/internal/intro', 'deny'],
+    ['leads1', '/docs', 'deny'],
+    ['outsider', '/docs/leads/intro', 'deny'],
+  ])('%s on %s: %s', (reader, pathname, expected) => {
+    resetMockRouter({ pathname })
+    renderGuard(READERS[reader])
+    if (expected === 'allow') {
+      expect(content()).toBeInTheDocument()
+      expect(mockRouter.replace).not.toHaveBeenCalled()
+    } else {
+      expect(content()).toBeNull()
+      expect(mockRouter.replace).toHaveBeenCalledWith(`/unauthorized?from=${encodeURIComponent(pathname)}`)
+    }
+  })
+})

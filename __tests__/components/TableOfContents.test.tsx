@@ -1,0 +1,53 @@
+import { render, screen, within } from '@testing-library/react'
+import type { Heading } from 'nextra'
+import { TableOfContents } from '../../components/TableOfContents'
+
+const toc: Heading[] = [
+  { depth: 2, value: 'Authentication', id: 'authentication' },
+  { depth: 3, value: 'API keys', id: 'api-keys' },
+  { depth: 4, value: 'Rotating keys', id: 'rotating-keys' },
+  { depth: 5, value: 'Key format', id: 'key-format' },
+  { depth: 2, value: 'Errors', id: 'errors' },
+  { depth: 6, value: 'Error codes', id: 'error-codes' },
+]
+
+describe('TableOfContents (SPEC §3: heading levels 2 to 3 only)', () => {
+  test('lists only depth 2 and 3 headings, in order, as links to their anchors', () => {
+    render(<TableOfContents toc={toc} />)
+    const links = screen.getAllByRole('link')
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Authentication', '#authentication'],
+      ['API keys', '#api-keys'],
+      ['Errors', '#errors'],
+    ])
+    expect(screen.queryByText('Rotating keys')).toBeNull()
+    expect(screen.queryByText('Key format')).toBeNull()
+    expect(screen.queryByText('Error codes')).toBeNull()
+    expect(screen.getByText('On this page')).toBeInTheDocument()
+  })
+
+  test('marks each entry with its depth, so level 3 is indented under level 2', () => {
+    render(<TableOfContents toc={toc} />)
+    const items = screen.getAllByRole('listitem')
+    expect(items.map((item) => item.className)).toEqual(['site-toc-depth-2', 'site-toc-depth-3', 'site-toc-depth-2'])
+    expect(within(items[1]).getByRole('link', { name: 'API keys' })).toBeInTheDocument()
+  })
+
+  test('renders nothing for a page without headings', () => {
+    const { container } = render(<TableOfContents toc={[]} />)
+    expect(container).toBeEmptyDOMElement()
+  })
+
+  test('renders nothing when every heading is deeper than level 3', () => {
+    const { container } = render(
+      <TableOfContents
+        toc={[
+          { depth: 4, value: 'Deep', id: 'deep' },
+          { depth: 5, value: 'Deeper', id: 'deeper' },
+        ]}
+      />
+    )
+    expect(container).toBeEmptyDOMElement()
+    expect(screen.queryByText('On this page')).toBeNull()
+  })
+})

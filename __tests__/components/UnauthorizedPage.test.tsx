@@ -1,0 +1,64 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import UnauthorizedPage from '../../pages/unauthorized'
+import { resetMockRouter } from './helpers/mockNextRouter'
+import { LOADING, READERS, renderAs } from './helpers/readers'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+jest.mock('aws-amplify/auth', () => ({
+  signOut: jest.fn(() => Promise.resolve()),
+  fetchAuthSession: jest.fn(() => Promise.reject(new Error('offline'))),
+  getCurrentUser: jest.fn(() => Promise.reject(new Error('offline'))),
+}))
+jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signOut: jest.Mock }
+
+const realLocation = window.location
+let assign: jest.Mock
+beforeEach(() => {
+  assign = jest.fn()
+  Object.defineProperty(window, 'location', { configurable: true, value: { ...realLocation, assign } })
+  amplifyAuth.signOut.mockClear()
+})
+afterEach(() => Object.defineProperty(window, 'location', { configurable: true, value: realLocation }))
+
+describe('unauthorized page (SPEC §2: shown to a denied reader, no content)', () => {
+  test('tells a signed-in reader who they are and which page they may not read', () => {
+    resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/leads/intro' } })
+    renderAs(READERS.internal1, <UnauthorizedPage />)
+    expect(screen.getByRole('heading', { name: 'You do not have access to this section' })).toBeInTheDocument()
+    expect(screen.getByText('internal1')).toBeInTheDocument()
+    expect(screen.getByText('/docs/leads/intro')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/')
+  })
+
+  test('does not echo a `from` that is not a path on this site', () => {
+    resetMockRouter({ pathname: '/unauthorized', query: { from: 'https://evil.example/<b>' } })
+    renderAs(READERS.internal1, <UnauthorizedPage />)
+    expect(screen.queryByText(/evil\.example/)).toBeNull()
+    expect(screen.getByText(/may not read that section/)).toBeInTheDocument()
+  })
+
+  test('an anonymous reader is offered to sign in', () => {
+    resetMockRouter({ pathname: '/unauthorized' })
+    renderAs(READERS.anonymous, <UnauthorizedPage />)
+    expect(screen.getByText('You are not signed in.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login')
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull()
+  })
+
+  test('while loading it says so', () => {
+    resetMockRouter({ pathname: '/unauthorized' })
+    renderAs(LOADING, <UnauthorizedPage />)
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+  })
+
+  test('Sign out signs out and loads the login page, so another account can be used', async () => {
+    resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/leads/intro' } })
+    renderAs(READERS.internal1, <UnauthorizedPage />)
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+    })
+    expect(amplifyAuth.signOut).toHaveBeenCalledTimes(1)
+    expect(assign).toHaveBeenCalledWith('/login')
+  })
+})

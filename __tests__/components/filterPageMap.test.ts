@@ -1,0 +1,89 @@
+/** @jest-environment node */
+import type { PageMapItem } from 'nextra'
+import { decide } from '../../lib/access'
+import { filterPageMap } from '../../lib/navigation/filterPageMap'
+import { ALL_PAGE_ROUTES, metaKeys, pageRoutes, shapedPageMap } from './helpers/pageMaps'
+
+type Reader = 'admin' | 'leads1' | 'internal1' | 'support1' | 'outsider' | 'anonymous'
+const userOf = (reader: Reader) => (reader === 'anonymous' ? null : { username: reader })
+const filtered = (reader: Reader) => filterPageMap(shapedPageMap(), userOf(reader), decide)
+const { home, docsRoot, leads, internal, supportTwilio } = ALL_PAGE_ROUTES
+
+/** SPEC §6 with the shipped access.config.ts: which pages each reader's navigation keeps. */
+const expected: Record<Reader, { routes: string[]; topMeta: string[] }> = {
+  admin: {
+    routes: [...docsRoot, ...internal, ...leads, ...supportTwilio, ...home],
+    topMeta: ['index', 'leads', 'internal', 'support-twilio', 'docs', 'quote-api', 'status'],
+  },
+  leads1: { routes: [...leads, ...home], topMeta: ['index', 'leads', 'quote-api', 'status'] },
+  internal1: { routes: [...internal, ...home], topMeta: ['index', 'internal', 'status'] },
+  support1: { routes: [...supportTwilio, ...home], topMeta: ['index', 'support-twilio', 'status'] },
+  outsider: { routes: [...home], topMeta: ['index', 'status'] },
+  anonymous: { routes: [], topMeta: ['status'] },
+}
+
+describe.each(Object.keys(expected) as Reader[])('filterPageMap for %s', (reader) => {
+  test('keeps exactly the pages the reader may open', () => {
+    expect(pageRoutes(filtered(reader))).toEqual(expected[reader].routes)
+  })
+
+  test('drops the top-level _meta keys of removed entries and of links to forbidden pages, keeps external links', () => {
+    expect(metaKeys(filtered(reader))).toEqual(expected[reader].topMeta)
+  })
+
+  test('every page it keeps is one the reader may open, and no removed section leaves a trace', () => {
+    const map = filtered(reader)
+    for (const route of pageRoutes(map)) expect(decide(route, userOf(reader))).toBe('allow')
+    const text = JSON.stringify(map)
+    const sections = { leads: '/docs/leads', internal: '/docs/internal', 'support-twilio': '/docs/support-twilio' }
+    for (const [id, prefix] of Object.entries(sections)) {
+      if (decide(`${prefix}/intro`, userOf(reader)) === 'allow') continue
+      // Neither a page, a folder, a meta key nor a link (such as the leads sidebar's link into
+      // /docs/internal) of a section the reader may not open.
+      expect(text).not.toContain(`"${prefix}/`)
+      expect(text).not.toContain(`"${prefix}"`)
+      expect(metaKeys(map)).not.toContain(id)
+    }
+  })
+})
+
+describe('filterPageMap inside a section', () => {
+  test('a reader of the section keeps its whole sidebar, minus links to other sections', () => {
+    const map = filtered('leads1')
+    expect(metaKeys(map, 'leads')).toEqual(['intro', 'environments', 'endpoints', '---'])
+    expect(metaKeys(map, 'leads', 'endpoints')).toEqual(['create-quote', 'get-quote-fees'])
+  })
+
+  test('a full-access reader keeps the link to another section', () => {
+    expect(metaKeys(filtered('admin'), 'leads')).toEqual(['intro', 'environments', 'endpoints', 'internal-deployments', '---'])
+  })
+
+  test('a full-access reader gets the map unchanged', () => {
+    expect(filtered('admin')).toEqual(shapedPageMap())
+  })
+
+  test('a folder whose pages are all forbidden disappears, with its meta key', () => {
+    const map: PageMapItem[] = [
+      { data: { open: 'Open', locked: 'Locked' } },
+      { name: 'open', route: '/docs/leads/open', children: [{ name: 'a', route: '/docs/leads/open/a' }] },
+      { name: 'locked', route: '/docs/internal/locked', children: [{ data: { b: 'B' } }, { name: 'b', route: '/docs/internal/locked/b' }] },
+    ]
+    const result = filterPageMap(map, { username: 'leads1' }, decide)
+    expect(result).toEqual([{ data: { open: 'Open' } }, map[1]])
+  })
+
+  test('a page whose folder is removed keeps its meta key (a page beside a folder of the same name)', () => {
+    const map: PageMapItem[] = [
+      { data: { endpoints: 'Endpoints' } },
+      { name: 'endpoints', route: '/docs/leads/endpoints' },
+      { name: 'endpoints', route: '/docs/leads/endpoints', children: [{ name: 'x', route: '/docs/internal/x' }] },
+    ]
+    expect(filterPageMap(map, { username: 'leads1' }, decide)).toEqual([{ data: { endpoints: 'Endpoints' } }, map[1]])
+  })
+
+  test('does not change the map it is given', () => {
+    const map = shapedPageMap()
+    filterPageMap(map, { username: 'leads1' }, decide)
+    expect(map).toEqual(shapedPageMap())
+  })
+})

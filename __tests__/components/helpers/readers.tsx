@@ -1,0 +1,34 @@
+/** Readers for component tests: the shipped users of access.config.ts, rendered without Amplify. */
+import { render, type RenderOptions } from '@testing-library/react'
+import type { ReactElement } from 'react'
+import { AuthStateProvider, LOADING_AUTH, type AuthState } from '../../../lib/auth/AuthContext'
+
+export const signedInAs = (username: string): AuthState => ({ username, isAuthenticated: true, loading: false })
+export const ANONYMOUS: AuthState = { username: null, isAuthenticated: false, loading: false }
+export const LOADING: AuthState = LOADING_AUTH
+
+/** One of each kind of reader the shipped configuration knows, plus a signed-in stranger. */
+export type ReaderName = 'admin' | 'leads1' | 'internal1' | 'support1' | 'outsider' | 'anonymous'
+export const READERS: Record<ReaderName, AuthState> = {
+  admin: signedInAs('admin'),
+  leads1: signedInAs('leads1'),
+  internal1: signedInAs('internal1'),
+  support1: signedInAs('support1'),
+  outsider: signedInAs('outsider'),
+  anonymous: ANONYMOUS,
+}
+
+/** Renders `ui` as the given reader. `rerenderAs` swaps the reader (or the tree) in place. */
+export function renderAs(auth: AuthState, ui: ReactElement, options?: Omit<RenderOptions, 'wrapper'>) {
+  const result = render(<AuthStateProvider value={auth}>{ui}</AuthStateProvider>, options)
+  return {
+    ...result,
+    rerenderAs: (nextAuth: AuthState, nextUi: ReactElement = ui) =>
+      result.rerender(<AuthStateProvider value={nextAuth}>{nextUi}</AuthStateProvider>),
+  }
+}
+
+/** Hrefs of every link in `root` that points into the docs, in document order. */
+export function docsHrefs(root: ParentNode = document): string[] {
+  return Array.from(root.querySelectorAll<HTMLAnchorElement>('a[href^="/docs"]')).map((a) => a.getAttribute('href') as string)
+}
