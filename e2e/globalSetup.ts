@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { AUDIT_COGNITO_PORT, buildAuditSite } from '../scripts/audit/buildAuditSite'
+import { AUDIT_COGNITO_PORT, AUDIT_SITE_FILE, buildAuditSite, freePort } from '../scripts/audit/buildAuditSite'
 import { startLocalStack, type LocalStack } from '../scripts/server/startStack'
 
 declare global {
@@ -15,9 +15,11 @@ export default async function globalSetup() {
   if (!dir || !fs.existsSync(path.join(dir, 'out', 'index.html'))) {
     dir = dir ?? path.join(require('node:os').tmpdir(), 'docs-audit-site')
     console.log(`\nBuilding the audit site in ${dir} …`)
-    buildAuditSite(root, dir)
+    buildAuditSite(root, dir, freePort())
   }
-  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: AUDIT_COGNITO_PORT })
+  const siteFile = path.join(dir, AUDIT_SITE_FILE)
+  const cognitoPort = fs.existsSync(siteFile) ? (JSON.parse(fs.readFileSync(siteFile, 'utf8')).cognitoPort as number) : AUDIT_COGNITO_PORT
+  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort })
   globalThis.__E2E_STACK__ = stack
   process.env.AUDIT_SITE_DIR = dir
   process.env.E2E_SITE_URL = stack.siteUrl

@@ -1,5 +1,5 @@
 import { Head, Html, Main, NextScript } from 'next/document'
-import { baseUrlCheckScript } from '../components/baseUrlCheck'
+import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
 
 export default function Document() {
@@ -9,10 +9,10 @@ export default function Document() {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </Head>
       <body>
-        <script dangerouslySetInnerHTML={{ __html: earlyScript() }} />
+        <script dangerouslySetInnerHTML={{ __html: recordFailedScripts + earlyScript() }} />
         <Main />
         <NextScript />
-        <script dangerouslySetInnerHTML={{ __html: baseUrlCheckScript(process.env.__NEXT_ROUTER_BASEPATH ?? '') }} />
+        <script dangerouslySetInnerHTML={{ __html: loadFailureScript(process.env.__NEXT_ROUTER_BASEPATH ?? '') }} />
       </body>
     </Html>
   )

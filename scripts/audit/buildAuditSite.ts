@@ -10,10 +10,19 @@ import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection } from './m
 
 const SKIP = new Set(['node_modules', '.next', 'out', '.git', 'edge/dist', 'infra/cdk.out', '.artifacts', 'test-results'])
 
-/** The local Cognito port the audit build talks to; tests start their own Cognito there. */
+/** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
 
-export function buildAuditSite(root: string, dest: string): void {
+/** Written beside out/: what the tests need to know about this build. */
+export const AUDIT_SITE_FILE = 'audit-site.json'
+
+/** A port nobody listens on now, so concurrent test runs each get their own Cognito. */
+export function freePort(): number {
+  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"
+  return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))
+}
+
+export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT): void {
   fs.rmSync(dest, { recursive: true, force: true })
   fs.cpSync(root, dest, {
     recursive: true,
@@ -33,6 +42,7 @@ export function buildAuditSite(root: string, dest: string): void {
     fs.appendFileSync(image, `\n<!-- ${markers.body[section]} -->\n`)
   }
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort }))
 
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,
@@ -42,7 +52,7 @@ export function buildAuditSite(root: string, dest: string): void {
       NEXT_TELEMETRY_DISABLED: '1',
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
       DOCS_AUTH_MODE: 'local',
-      DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${AUDIT_COGNITO_PORT}`,
+      DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${cognitoPort}`,
     },
   })
 }
@@ -53,6 +63,6 @@ if (require.main === module) {
     console.error('usage: tsx scripts/audit/buildAuditSite.ts <destDir>')
     process.exit(2)
   }
-  buildAuditSite(process.cwd(), path.resolve(dest))
+  buildAuditSite(process.cwd(), path.resolve(dest), freePort())
   console.log(`buildAuditSite: built ${path.resolve(dest, 'out')} with markers in ${path.resolve(dest, 'audit-markers.json')}`)
 }

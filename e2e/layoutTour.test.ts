@@ -1,0 +1,171 @@
+/**
+ * The layout's behaviours, each checked in Chromium as a person would see it. Screenshots
+ * (light, dark, mobile) go to .artifacts/screenshots/, which git ignores.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchBrowser, signInThroughForm } from './browser'
+import { siteEnv } from './siteEnv'
+
+const { siteUrl } = siteEnv()
+const SHOTS = path.resolve(__dirname, '../.artifacts/screenshots')
+let browser: Browser
+let context: BrowserContext
+let page: Page
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true })
+  browser = await launchBrowser()
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  page = await context.newPage()
+  await signInThroughForm(page, 'admin', '/')
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function open(path: string, target: Page = page) {
+  await target.goto(siteUrl + path)
+  await target.getByRole('heading', { level: 1 }).first().waitFor()
+}
+
+test('an image in the content zooms on click and closes again', async () => {
+  await open('/docs/leads/intro')
+  const image = page.locator('main img[src="/docs/leads/images/quote-flow.svg"]')
+  await image.waitFor()
+  await page.waitForTimeout(1200) // zoom attaches 1000 ms after the page renders (SPEC §9)
+  await image.click()
+  await page.locator('.medium-zoom-image--opened').waitFor()
+  await page.screenshot({ path: path.join(SHOTS, 'zoom-open.png') })
+  await page.waitForFunction(() => document.body.classList.contains('medium-zoom--opened'))
+  await page.keyboard.press('Escape')
+  await page.waitForFunction(() => !document.body.classList.contains('medium-zoom--opened'))
+})
+
+test('the navbar hides on scroll down and returns on scroll up and near the top', async () => {
+  await open('/docs/internal/data-lake/integration-sources/ring-central/telephony-webhooks-api')
+  const navHidden = () => page.evaluate(() => document.body.classList.contains('navbar-hidden'))
+  await page.mouse.wheel(0, 900)
+  await page.waitForFunction(() => document.body.classList.contains('navbar-hidden'))
+  const box = await page.locator('.nextra-nav-container').boundingBox()
+  await page.waitForTimeout(300)
+  expect((await page.locator('.nextra-nav-container').boundingBox())!.y).toBeLessThan(box!.y + 1)
+  await page.mouse.wheel(0, -200)
+  await page.waitForFunction(() => !document.body.classList.contains('navbar-hidden'))
+  await page.mouse.wheel(0, 600)
+  await page.waitForFunction(() => document.body.classList.contains('navbar-hidden'))
+  await page.evaluate(() => window.scrollTo(0, 10))
+  await expect(page.waitForFunction(() => !document.body.classList.contains('navbar-hidden'))).resolves.toBeTruthy()
+  expect(await navHidden()).toBe(false)
+})
+
+test('below 996 px the menu button opens the section menu; at 996 px the sidebar shows', async () => {
+  const narrow = await context.newPage()
+  await narrow.setViewportSize({ width: 900, height: 800 })
+  await open('/docs/leads/intro', narrow)
+  const menuButton = narrow.getByRole('button', { name: 'Menu' })
+  await expect(menuButton.isVisible()).resolves.toBe(true)
+  await expect(narrow.locator('.nextra-menu-desktop').isVisible()).resolves.toBe(false)
+  await menuButton.click()
+  const mobileMenu = narrow.locator('.nextra-menu-mobile')
+  await mobileMenu.getByRole('link', { name: 'Environments' }).waitFor()
+  await narrow.screenshot({ path: path.join(SHOTS, 'mobile-menu.png') })
+  await narrow.setViewportSize({ width: 996, height: 800 })
+  await open('/docs/leads/intro', narrow)
+  await expect(narrow.locator('.nextra-menu-desktop').isVisible()).resolves.toBe(true)
+  await expect(narrow.getByRole('button', { name: 'Menu' }).isVisible()).resolves.toBe(false)
+  await narrow.close()
+})
+
+test('a dismissed announcement stays dismissed across reloads and returns when its id changes', async () => {
+  const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: await context.storageState() })
+  const tab = await fresh.newPage()
+  await open('/docs/leads/intro', tab)
+  const banner = tab.locator('.nextra-banner-container')
+  await expect(banner.isVisible()).resolves.toBe(true)
+  await tab.getByRole('button', { name: 'Dismiss banner' }).click()
+  await expect(banner.isVisible()).resolves.toBe(false)
+  await open('/docs/leads/intro', tab)
+  await expect(tab.locator('.nextra-banner-container').isVisible()).resolves.toBe(false)
+  // A new announcement id means a new storage key: the old dismissal no longer applies.
+  const keys = await tab.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('announcement-')))
+  expect(keys).toHaveLength(1)
+  await tab.evaluate((key) => {
+    localStorage.setItem('announcement-an-older-id', localStorage.getItem(key)!)
+    localStorage.removeItem(key)
+  }, keys[0])
+  await open('/docs/leads/intro', tab)
+  await expect(tab.locator('.nextra-banner-container').isVisible()).resolves.toBe(true)
+  await fresh.close()
+})
+
+test('the progress bar appears on a slow route change', async () => {
+  // The next page's chunk takes 1.5 s to arrive (its prefetch included), well over the 200 ms delay.
+  await page.route('**/_next/static/chunks/pages/docs/leads/environments-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await route.continue()
+  })
+  try {
+    await open('/docs/leads/intro')
+    await page.locator('aside').getByRole('link', { name: 'Environments' }).click()
+    await page.locator('#nprogress .bar').waitFor({ timeout: 1400 })
+    await page.getByRole('heading', { level: 1, name: 'Environments' }).waitFor()
+    await page.locator('#nprogress').waitFor({ state: 'detached', timeout: 5000 })
+  } finally {
+    await page.unroute('**/_next/static/chunks/pages/docs/leads/environments-*.js')
+  }
+})
+
+test('a fast route change shows no progress bar', async () => {
+  await open('/docs/leads/intro')
+  await page.evaluate(() => {
+    ;(window as unknown as { sawBar: boolean }).sawBar = false
+    new MutationObserver(() => {
+      if (document.getElementById('nprogress')) (window as unknown as { sawBar: boolean }).sawBar = true
+    }).observe(document.body, { childList: true, subtree: true })
+  })
+  await page.locator('aside').getByRole('link', { name: 'Environments' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Environments' }).waitFor()
+  await page.waitForTimeout(300)
+  await expect(page.evaluate(() => (window as unknown as { sawBar: boolean }).sawBar)).resolves.toBe(false)
+})
+
+test('screenshots: light, dark and mobile', async () => {
+  await open('/docs/support-twilio/diagram')
+  await page.screenshot({ path: path.join(SHOTS, 'light.png') })
+  await page.evaluate(() => localStorage.setItem('theme', 'dark'))
+  await open('/docs/support-twilio/diagram')
+  await expect(page.evaluate(() => document.documentElement.classList.contains('dark'))).resolves.toBe(true)
+  await page.screenshot({ path: path.join(SHOTS, 'dark.png') })
+  await page.evaluate(() => localStorage.setItem('theme', 'light'))
+  const phone = await context.newPage()
+  await phone.setViewportSize({ width: 390, height: 844 })
+  await open('/docs/support-twilio/diagram', phone)
+  await phone.screenshot({ path: path.join(SHOTS, 'mobile.png') })
+  await phone.close()
+  for (const name of ['light.png', 'dark.png', 'mobile.png']) expect(fs.statSync(path.join(SHOTS, name)).size).toBeGreaterThan(10_000)
+})
+
+test('a page whose script fails to load shows the error and Retry, and Retry loads it', async () => {
+  const pattern = '**/_next/static/chunks/pages/docs/leads/environments-*.js'
+  await page.route(pattern, (route) => route.abort('failed'))
+  await page.goto(siteUrl + '/docs/leads/environments')
+  const retry = page.getByRole('button', { name: 'Retry' })
+  await retry.waitFor({ timeout: 10000 })
+  await expect(page.getByRole('alert').filter({ hasText: 'could not be loaded' }).count()).resolves.toBe(1)
+  await page.unroute(pattern)
+  await retry.click()
+  await page.getByRole('heading', { level: 1, name: 'Environments' }).waitFor()
+})
+
+test('a site whose scripts are missing (wrong base path) shows a banner saying so', async () => {
+  const pattern = '**/_next/static/chunks/{framework,main,webpack}-*.js'
+  const tab = await context.newPage()
+  await tab.route(pattern, (route) => route.fulfill({ status: 404, body: 'Not Found' }))
+  await tab.goto(siteUrl + '/docs/leads/intro')
+  const banner = tab.locator('#base-url-issue-banner')
+  await banner.waitFor({ timeout: 10000 })
+  await expect(banner.textContent()).resolves.toContain('did not load properly')
+  await tab.close()
+})
