@@ -1,9 +1,11 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, search. Without arguments, all groups whose inputs exist.
- * Page weight reads the last `npm run build`; run it first.
+ * bench/results.json. Groups: size, edge, build, build-1000. Without arguments: size and edge
+ * (seconds); the build groups take many minutes and run when named. Page weight reads the last
+ * `npm run build`; run it first.
  */
 import fs from 'node:fs'
+import { buildFigures } from './build'
 import { edgeFigures } from './edge'
 import { pageWeightFigures } from './pageWeight'
 import { printTable, saveResults, type Figure } from './table'
@@ -14,14 +16,18 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
     return pageWeightFigures()
   },
   edge: () => edgeFigures(),
+  // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
+  build: () => buildFigures('real site', 0, RUNS),
+  'build-1000': async () => [...(await buildFigures('generated', 1000 - 101, RUNS))],
 }
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 
 async function main() {
   const wanted = process.argv.slice(2)
   const unknown = wanted.filter((group) => !GROUPS[group])
   if (unknown.length) throw new Error(`unknown bench group(s): ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}`)
   const figures: Figure[] = []
-  for (const group of wanted.length ? wanted : Object.keys(GROUPS)) {
+  for (const group of wanted.length ? wanted : ['size', 'edge']) {
     process.stderr.write(`bench: ${group}…\n`)
     figures.push(...(await GROUPS[group]()))
   }

@@ -142,6 +142,12 @@ test('screenshots: light, dark and mobile', async () => {
   const phone = await context.newPage()
   await phone.setViewportSize({ width: 390, height: 844 })
   await open('/docs/support-twilio/diagram', phone)
+  // On a phone the navbar still shows the logo, within the screen.
+  const logo = await phone.locator('.nextra-nav-container .site-logo').boundingBox()
+  expect(logo).not.toBeNull()
+  expect(logo!.width).toBeGreaterThan(100)
+  expect(logo!.x).toBeGreaterThanOrEqual(0)
+  expect(logo!.x + logo!.width).toBeLessThanOrEqual(390)
   await phone.screenshot({ path: path.join(SHOTS, 'mobile.png') })
   await phone.close()
   for (const name of ['light.png', 'dark.png', 'mobile.png']) expect(fs.statSync(path.join(SHOTS, name)).size).toBeGreaterThan(10_000)
