@@ -4,6 +4,7 @@ import { NavbarItems } from './components/NavbarItems'
 import { PageHead } from './components/PageHead'
 import { SiteFooter } from './components/SiteFooter'
 import { SiteLogo } from './components/SiteLogo'
+import { SiteSearch } from './components/SiteSearch'
 import { TableOfContents } from './components/TableOfContents'
 
 const config: DocsThemeConfig = {
@@ -16,7 +17,7 @@ const config: DocsThemeConfig = {
   nextThemes: { defaultTheme: 'light', storageKey: 'theme' },
   toc: { component: TableOfContents, float: true },
   footer: { content: SiteFooter },
-  search: { component: null },
+  search: { component: SiteSearch },
   editLink: { component: null },
   feedback: { content: null },
   sidebar: { defaultMenuCollapseLevel: 1, toggleButton: true },

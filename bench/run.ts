@@ -1,13 +1,16 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, build, build-1000. Without arguments: size and edge
- * (seconds); the build groups take many minutes and run when named. Page weight reads the last
+ * bench/results.json. Groups: size, edge, server, search, browser, build, build-1000. Without
+ * arguments: size, edge, server, search and browser (a few minutes); the build groups take many minutes and run when named. Page weight reads the last
  * `npm run build`; run it first.
  */
 import fs from 'node:fs'
+import { browserFigures } from './browser'
 import { buildFigures } from './build'
 import { edgeFigures } from './edge'
 import { pageWeightFigures } from './pageWeight'
+import { searchFigures } from './search'
+import { serverFigures } from './server'
 import { printTable, saveResults, type Figure } from './table'
 
 const GROUPS: Record<string, () => Promise<Figure[]>> = {
@@ -16,6 +19,9 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
     return pageWeightFigures()
   },
   edge: () => edgeFigures(),
+  server: () => serverFigures(),
+  search: () => searchFigures(),
+  browser: () => browserFigures(RUNS),
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
   build: () => buildFigures('real site', 0, RUNS),
   'build-1000': async () => [...(await buildFigures('generated', 1000 - 101, RUNS))],
@@ -27,7 +33,7 @@ async function main() {
   const unknown = wanted.filter((group) => !GROUPS[group])
   if (unknown.length) throw new Error(`unknown bench group(s): ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}`)
   const figures: Figure[] = []
-  for (const group of wanted.length ? wanted : ['size', 'edge']) {
+  for (const group of wanted.length ? wanted : ['size', 'edge', 'server', 'search', 'browser']) {
     process.stderr.write(`bench: ${group}…\n`)
     figures.push(...(await GROUPS[group]()))
   }

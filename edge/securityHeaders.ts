@@ -2,20 +2,25 @@
  * Headers for every response the authorizer or the local server produces. In AWS the
  * distribution's response-headers policy (infra/) sets the same on files served from S3.
  */
+export function contentSecurityPolicy(cognitoOrigin: string): string {
+  return [
+    "default-src 'self'",
+    `connect-src 'self' ${cognitoOrigin}`,
+    "img-src 'self' data:",
+    "style-src 'self' 'unsafe-inline'",
+    // Next's static export inlines its bootstrap data and the early scripts; Pagefind (search)
+    // compiles WebAssembly, which 'wasm-unsafe-eval' allows without allowing JavaScript eval.
+    "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
+    "font-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ')
+}
+
 export function securityHeaders(cognitoOrigin: string): Record<string, string> {
   return {
-    'content-security-policy': [
-      "default-src 'self'",
-      `connect-src 'self' ${cognitoOrigin}`,
-      "img-src 'self' data:",
-      "style-src 'self' 'unsafe-inline'",
-      // Next's static export inlines its bootstrap data and the theme's no-flash script.
-      "script-src 'self' 'unsafe-inline'",
-      "font-src 'self' data:",
-      "frame-ancestors 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-    ].join('; '),
+    'content-security-policy': contentSecurityPolicy(cognitoOrigin),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',

@@ -7,6 +7,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { AUTH_REGION } from './config';
+import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 
 export interface DocsSiteStackProps extends cdk.StackProps {
   /** Folder with the built authorizer (index.js exporting `handler`). */
@@ -20,19 +21,9 @@ export interface DocsSiteStackProps extends cdk.StackProps {
   readonly authRegion?: string;
 }
 
-/** Builds the Content-Security-Policy value for the site. */
+/** The site's Content-Security-Policy: the same one the authorizer sends (edge/securityHeaders.ts). */
 export function contentSecurityPolicy(authRegion: string = AUTH_REGION): string {
-  return [
-    "default-src 'self'",
-    `connect-src 'self' https://cognito-idp.${authRegion}.amazonaws.com`,
-    "img-src 'self' data:",
-    "style-src 'self' 'unsafe-inline'",
-    // Next.js static export inlines bootstrap scripts.
-    "script-src 'self' 'unsafe-inline'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; ');
+  return edgeContentSecurityPolicy(cognitoOriginFor(authRegion));
 }
 
 /**

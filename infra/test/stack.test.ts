@@ -246,8 +246,8 @@ describe('stacks (in-process synth)', () => {
     const csp = contentSecurityPolicy();
     expect(csp).toBe(
       "default-src 'self'; connect-src 'self' https://cognito-idp.eu-west-2.amazonaws.com; " +
-        "img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; " +
-        "frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+        "img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; " +
+        "font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
     );
   });
 

@@ -1,0 +1,83 @@
+/**
+ * Browser figures against the last `npm run build`, served by the local stack (local Cognito +
+ * the authorizing server): Lighthouse (mobile preset) on three pages, signed in where the page
+ * needs it, and the time from submitting the sign-in form to the first docs page painted.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium } from 'playwright-core'
+import { CHROMIUM } from '../e2e/browser'
+import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { startLocalStack } from '../scripts/server/startStack'
+import { median, type Figure } from './table'
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync']
+const PAGES: Array<[string, string]> = [
+  ['home', '/'],
+  ['docs page with images and code', '/docs/leads/intro'],
+  ['sign-in', '/login'],
+]
+
+function cookiesFor(siteUrl: string, header: string) {
+  return header.split('; ').map((pair) => {
+    const at = pair.indexOf('=')
+    return { name: decodeURIComponent(pair.slice(0, at)), value: pair.slice(at + 1), url: siteUrl }
+  })
+}
+
+export async function browserFigures(runs = 3): Promise<Figure[]> {
+  const stack = await startLocalStack({ sitePort: 0 })
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-chromium-'))
+  const port = 9300 + Math.floor(Math.random() * 500)
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] })
+  const figures: Figure[] = []
+  try {
+    const { default: lighthouse } = await import('lighthouse')
+    const cookie = amplifyCookieHeader('admin', await signInIdToken(stack.cognitoUrl, 'admin', 'docs-local-pass'))
+    await context.addCookies(cookiesFor(stack.siteUrl, cookie))
+    for (const [name, route] of PAGES) {
+      const results: Array<Record<string, number>> = []
+      for (let run = 0; run < runs; run++) {
+        const result = await lighthouse(stack.siteUrl + route, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] })
+        const { categories, audits } = result!.lhr
+        results.push({
+          performance: Math.round((categories.performance.score ?? 0) * 100),
+          accessibility: Math.round((categories.accessibility.score ?? 0) * 100),
+          'best practices': Math.round((categories['best-practices'].score ?? 0) * 100),
+          'LCP ms': Math.round(audits['largest-contentful-paint'].numericValue ?? 0),
+          'TBT ms': Math.round(audits['total-blocking-time'].numericValue ?? 0),
+          CLS: +(audits['cumulative-layout-shift'].numericValue ?? 0).toFixed(3),
+        })
+      }
+      for (const metric of Object.keys(results[0])) {
+        const values = results.map((result) => result[metric])
+        const [figureName, unit] = metric.endsWith(' ms') ? [metric.slice(0, -3), 'ms'] : [metric, metric === 'CLS' ? '' : '/100']
+        figures.push({ group: 'lighthouse', name: `${name} (${route}): ${figureName}`, value: median(values), min: Math.min(...values), max: Math.max(...values), runs, unit, method: 'lighthouse 13, mobile preset (simulated throttling), Debian Chromium, signed in as admin' })
+      }
+    }
+
+    // Sign-in to content: submit the form, wait for the docs page's heading to paint.
+    await context.clearCookies()
+    const times: number[] = []
+    for (let run = 0; run < runs; run++) {
+      const page = await context.newPage()
+      await page.goto(`${stack.siteUrl}/login?next=${encodeURIComponent('/docs/leads/intro')}`)
+      await page.getByLabel('Username').fill('leads1')
+      await page.getByLabel('Password', { exact: true }).fill('docs-local-pass')
+      const started = Date.now()
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Leads API introduction' }).waitFor()
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))))
+      times.push(Date.now() - started)
+      await page.close()
+      await context.clearCookies()
+    }
+    figures.push({ group: 'sign-in', name: 'submit to first docs page painted', value: median(times), min: Math.min(...times), max: Math.max(...times), runs, unit: 'ms', method: 'Chromium, no throttling, local Cognito, /login?next=/docs/leads/intro' })
+  } finally {
+    await context.close()
+    fs.rmSync(profile, { recursive: true, force: true })
+    await stack.stop()
+  }
+  return figures
+}

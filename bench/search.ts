@@ -1,0 +1,347 @@
+/**
+ * Search benchmark: `npx tsx bench/search.ts [nextra-data dir or file]`.
+ *
+ * For the real site (Nextra's search data from the last `next build`: .next/static/chunks, or the
+ * path given, or $SEARCH_BENCH_DATA) and for a generated site of 2,000 pages, builds the
+ * per-section Pagefind indexes into a temporary directory with the build's own code
+ * (lib/search + scripts/build/buildSearchIndexes), serves them from a static server on
+ * 127.0.0.1, and drives headless Chromium (Debian's, as the browser tests do) through the
+ * search box's own loader (lib/search/searchClient, bundled with esbuild):
+ *
+ * - index size per section: bytes on disk (index data only, and the whole bundle);
+ * - first-query download: a fresh browser context (empty cache) loads search for a reader and
+ *   runs one query, fetching the excerpts of the top 8 results; bytes are counted by the server
+ *   (uncompressed bodies), by kind;
+ * - query latency: 60 further queries in that page, each = search + excerpts of the top 8
+ *   results, timed in the page (performance.now); median and p95.
+ *
+ * It also measures the alternative the search box does not use (one Pagefind instance per index,
+ * results merged in JS) for the reader with every section: it downloads the WebAssembly once per
+ * index, and in Pagefind 1.6 the instances share one worker and WebAssembly state, so it often
+ * fails outright ("memory access out of bounds"); the failures are counted, not hidden.
+ */
+import { build as esbuild } from 'esbuild'
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { access as shippedAccess, decide } from '../lib/access'
+import { readableIndexes, searchIndexSpecs } from '../lib/search/searchIndexes'
+import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
+import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../scripts/build/buildSearchIndexes'
+import { launchBrowser } from '../e2e/browser'
+import { median, percentile, type Figure } from './table'
+
+const QUERIES_PER_RUN = 60
+const RESULTS_PER_QUERY = 8
+const ROOT = path.resolve(__dirname, '..')
+
+// ---------------------------------------------------------------------------------------------
+// Generated site: 2,000 pages of MDX-like text, deterministic.
+
+function prng(seed: number) {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const COMMON = 'the a of to and in is for on with that by this be as are from or it at an can each when which not all if new its use data case call user api event table run job time'.split(' ')
+const SYLLABLES = 'ka lo mi ne ra tu be so fi da ge pa ri mo le va zu ho ci te wa no si ju ba re xo ly qu'.split(' ')
+
+function vocabulary(random: () => number, size: number): string[] {
+  const words = new Set<string>()
+  while (words.size < size) {
+    const syllables = 2 + Math.floor(random() * 3)
+    let word = ''
+    for (let i = 0; i < syllables; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)]
+    words.add(word)
+  }
+  return [...words]
+}
+
+export function generatedSite(pages = 2000, seed = 7): { data: NextraSearchData; vocabulary: string[] } {
+  const random = prng(seed)
+  const vocab = vocabulary(random, 6000)
+  // Zipf-like: a few words are everywhere, most are rare, as in real docs.
+  const word = () => (random() < 0.45 ? COMMON[Math.floor(random() * COMMON.length)] : vocab[Math.floor(Math.pow(random(), 2.2) * vocab.length)])
+  const sentence = (min: number, max: number) => Array.from({ length: min + Math.floor(random() * (max - min)) }, word).join(' ') + '.'
+  const paragraph = (sentences: number) => Array.from({ length: sentences }, () => sentence(6, 18)).join(' ')
+  const title = () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => vocab[Math.floor(random() * vocab.length)]).join(' ')
+  const shares: Array<[string, number]> = [['leads', 0.25], ['internal', 0.5], ['support-twilio', 0.25]]
+  const data: NextraSearchData = { '/': { title: 'Home', data: { '': paragraph(2) } } }
+  for (let page = 0; page < pages; page++) {
+    let pick = random()
+    const section = shares.find(([, share]) => (pick -= share) < 0)?.[0] ?? 'internal'
+    const pageData: Record<string, string> = { '': paragraph(2 + Math.floor(random() * 3)) }
+    const headings = 4 + Math.floor(random() * 5)
+    for (let h = 0; h < headings; h++) {
+      const heading = title()
+      pageData[`${heading.replace(/\s+/g, '-')}-${h}#${heading}`] = paragraph(2 + Math.floor(random() * 6))
+    }
+    data[`/docs/${section}/generated/topic-${Math.floor(page / 50)}/page-${page}`] = { title: title(), data: pageData }
+  }
+  return { data, vocabulary: vocab }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries: words and short phrases that occur in the site, deterministic.
+
+function queriesFor(data: NextraSearchData, count: number, seed = 11): string[] {
+  const random = prng(seed)
+  const words = [...new Set(Object.values(data).flatMap((page) => Object.values(page.data).join(' ').toLowerCase().match(/[a-z]{5,}/g) ?? []))].sort()
+  const queries: string[] = []
+  while (queries.length < count) {
+    const first = words[Math.floor(random() * words.length)]
+    queries.push(random() < 0.3 ? `${first} ${words[Math.floor(random() * words.length)]}` : first)
+  }
+  return queries
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static server that counts bytes per kind of file.
+
+type Kind = 'js' | 'wasm' | 'entry+meta' | 'index chunks' | 'fragments' | 'other'
+
+function kindOf(urlPath: string): Kind {
+  if (/\.pf_fragment$/.test(urlPath)) return 'fragments'
+  if (/\.pf_index$|\.pf_filter$/.test(urlPath)) return 'index chunks'
+  if (/pagefind-entry\.json$|\.pf_meta$/.test(urlPath)) return 'entry+meta'
+  if (/\.pagefind$/.test(urlPath)) return 'wasm'
+  if (/_pagefind\/.*\.js$/.test(urlPath)) return 'js'
+  return 'other'
+}
+
+interface Counter {
+  bytes: Record<Kind, number>
+  requests: string[]
+}
+
+const emptyCounter = (): Counter => ({ bytes: { js: 0, wasm: 0, 'entry+meta': 0, 'index chunks': 0, fragments: 0, other: 0 }, requests: [] })
+
+async function startStaticServer(root: string, extra: Record<string, { type: string; body: string }>) {
+  let counter = emptyCounter()
+  const server = http.createServer((request, response) => {
+    const urlPath = decodeURIComponent((request.url ?? '/').split('?')[0])
+    const special = extra[urlPath]
+    if (special) {
+      response.writeHead(200, { 'content-type': special.type, 'cache-control': 'no-store' })
+      return response.end(special.body)
+    }
+    const file = path.join(root, urlPath)
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      response.writeHead(404)
+      return response.end()
+    }
+    const body = fs.readFileSync(file)
+    counter.bytes[kindOf(urlPath)] += body.length
+    counter.requests.push(urlPath)
+    const type = urlPath.endsWith('.js') ? 'text/javascript' : urlPath.endsWith('.json') ? 'application/json' : 'application/octet-stream'
+    // Like the site: index files may be cached by the browser, so warm queries measure the engine.
+    response.writeHead(200, { 'content-type': type, 'content-length': body.length, 'cache-control': 'private, max-age=3600' })
+    response.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reset: () => (counter = emptyCounter()),
+    counter: () => counter,
+    stop: () => new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+  }
+}
+
+/** The page the browser runs: the search box's own client code, plus the per-index alternative. */
+const BENCH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>search bench</title></head><body>
+<script type="module">
+const client = await import('/__searchClient.js')
+let run = null
+window.benchLoad = async ({ strategy, basePaths, limit }) => {
+  const started = performance.now()
+  if (strategy === 'multisite') {
+    const session = await client.openSearchSession(basePaths.map((basePath) => ({ basePath })), client.importPagefind)
+    run = (query) => session.search(query, limit)
+  } else {
+    const pagefind = await import(basePaths[0] + 'pagefind.js')
+    const instances = basePaths.map((basePath) => pagefind.createInstance({ basePath, baseUrl: '/', excerptLength: 24 }))
+    await Promise.all(instances.map((instance) => instance.init()))
+    run = async (query) => {
+      const responses = await Promise.all(instances.map((instance) => instance.search(query)))
+      const top = responses.flatMap((response) => response.results).sort((a, b) => b.score - a.score).slice(0, limit)
+      return Promise.all(top.map((result) => result.data()))
+    }
+  }
+  return performance.now() - started
+}
+window.benchQuery = async (query) => {
+  const started = performance.now()
+  const hits = await run(query)
+  return { ms: performance.now() - started, hits: hits.length }
+}
+window.benchReady = true
+</script></body></html>`
+
+// ---------------------------------------------------------------------------------------------
+
+interface SiteRun {
+  site: string
+  stats: IndexStats[]
+  skipped: number
+  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; latencies: number[]; hitRate: number; loadFailed: boolean; failures: number }>
+}
+
+const indexDataBytes = (dir: string) => {
+  let bytes = 0
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && /\.(pf_index|pf_fragment|pf_meta|pf_filter)$|pagefind-entry\.json$/.test(entry.name)) bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size
+  }
+  return bytes
+}
+
+async function benchSite(site: string, data: NextraSearchData, firstQuery: string, browser: Awaited<ReturnType<typeof launchBrowser>>, clientBundle: string): Promise<SiteRun & { dataBytes: Record<string, number> }> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `search-bench-${site}-`))
+  try {
+    const started = Date.now()
+    const { groups, skipped } = groupSearchRecords(data, shippedAccess)
+    const stats = await writeSearchIndexes(groups, root)
+    process.stderr.write(`bench search: ${site}: ${stats.reduce((n, s) => n + s.records, 0)} records indexed in ${Date.now() - started} ms\n`)
+    const dataBytes = Object.fromEntries(stats.map((s) => [s.id, indexDataBytes(path.join(root, s.dir))]))
+    const server = await startStaticServer(root, {
+      '/__bench.html': { type: 'text/html; charset=utf-8', body: BENCH_PAGE },
+      '/__searchClient.js': { type: 'text/javascript', body: clientBundle },
+    })
+    const queries = queriesFor(data, QUERIES_PER_RUN)
+    const runs: SiteRun['runs'] = []
+    try {
+      const plans: Array<[role: string, strategy: string]> = [['admin', 'multisite'], ['internal1', 'multisite'], ['leads1', 'multisite'], ['admin', 'instance per index']]
+      for (const [role, strategy] of plans) {
+        const basePaths = readableIndexes({ username: role }, decide).map((spec) => spec.basePath)
+        const context = await browser.newContext()
+        const page = await context.newPage()
+        await page.goto(`${server.url}/__bench.html`)
+        await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true)
+        server.reset()
+        process.stderr.write(`bench search: ${site}: ${role}, ${strategy}\n`)
+        const failures: string[] = []
+        const evaluate = async <T>(script: string, what: string): Promise<T | null> => {
+          try {
+            return (await page.evaluate(script)) as T
+          } catch (error) {
+            failures.push(`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+            return null
+          }
+        }
+        const loadMs = (await evaluate<number>(`window.benchLoad(${JSON.stringify({ strategy, basePaths, limit: RESULTS_PER_QUERY })})`, 'load')) ?? NaN
+        const first = (await evaluate<{ ms: number; hits: number }>(`window.benchQuery(${JSON.stringify(firstQuery)})`, `query "${firstQuery}"`)) ?? { ms: NaN, hits: 0 }
+        const bytes = { ...server.counter().bytes }
+        const loadFailed = failures.length > 0
+        const latencies: number[] = []
+        let withHits = 0
+        for (const query of queries) {
+          const result = await evaluate<{ ms: number; hits: number }>(`window.benchQuery(${JSON.stringify(query)})`, `query "${query}"`)
+          if (!result) continue
+          latencies.push(result.ms)
+          if (result.hits > 0) withHits++
+        }
+        if (failures.length) process.stderr.write(`bench search: ${site}, ${role}, ${strategy}: ${failures.length} failure(s), first: ${failures[0]}\n`)
+        const total = Object.values(bytes).reduce((a, b) => a + b, 0)
+        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, latencies, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
+        await context.close()
+      }
+    } finally {
+      await server.stop()
+    }
+    return { site, stats, skipped: skipped.length, runs, dataBytes }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+function findRealData(): NextraSearchData | null {
+  const candidates = [process.argv[2], process.env.SEARCH_BENCH_DATA, path.join(ROOT, '.next/static/chunks'), process.env.AUDIT_SITE_DIR && path.join(process.env.AUDIT_SITE_DIR, '.next/static/chunks')]
+  for (const candidate of candidates) {
+    if (!candidate || !fs.existsSync(candidate)) continue
+    if (fs.statSync(candidate).isFile()) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as NextraSearchData
+    try {
+      return readNextraSearchData(candidate)
+    } catch {
+      continue
+    }
+  }
+  return null
+}
+
+const kB = (bytes: number) => (bytes / 1024).toFixed(1)
+const fixed = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(1))
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)))
+  const line = (cells: string[]) => cells.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ')
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n')
+}
+
+/** Runs the whole benchmark and returns figures in bench/table.ts's shape (for bench/run.ts), printing the tables. */
+export async function searchFigures(): Promise<Figure[]> {
+  const started = Date.now()
+  const bundled = await esbuild({ entryPoints: [path.join(ROOT, 'lib/search/searchClient.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' })
+  const clientBundle = bundled.outputFiles[0].text
+  const sites: Array<{ name: string; data: NextraSearchData; firstQuery: string }> = []
+  const real = findRealData()
+  if (real) sites.push({ name: 'real site', data: real, firstQuery: 'watermark' })
+  else process.stderr.write('bench search: no Nextra search data found (run `next build`, or pass the nextra-data file or its directory); the real site is skipped\n')
+  const generated = generatedSite(2000)
+  sites.push({ name: 'generated 2,000 pages', data: generated.data, firstQuery: queriesFor(generated.data, 1, 5)[0] })
+
+  const browser = await launchBrowser()
+  const results: Array<Awaited<ReturnType<typeof benchSite>>> = []
+  try {
+    for (const site of sites) results.push(await benchSite(site.name, site.data, site.firstQuery, browser, clientBundle))
+  } finally {
+    await browser.close()
+  }
+
+  console.log('\nIndex size per section (bytes on disk; "index data" = entry, meta, index chunks and fragments; "bundle" adds pagefind.js, worker and WebAssembly)')
+  console.log(table(
+    ['site', 'index', 'path', 'pages', 'records', 'files', 'index data', 'bundle'],
+    results.flatMap((r) => r.stats.map((s) => [r.site, s.id, `/${s.dir}/`, String(s.pages), String(s.records), String(s.files), String(r.dataBytes[s.id]), String(s.bytes)]))
+  ))
+  console.log(`\nFirst query, cold cache: bytes the browser downloaded (load search for the reader's indexes, one query, excerpts of the top ${RESULTS_PER_QUERY})`)
+  console.log(table(
+    ['site', 'reader', 'strategy', 'indexes', 'query', 'js', 'wasm', 'entry+meta', 'index chunks', 'fragments', 'total kB', 'load ms', 'query ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, String(run.indexes), run.firstQuery, String(run.bytes.js), String(run.bytes.wasm), String(run.bytes['entry+meta']), String(run.bytes['index chunks']), String(run.bytes.fragments), kB(run.total), fixed(run.loadMs), fixed(run.firstMs)]))
+  ))
+  console.log(`\nQuery latency after load: ${QUERIES_PER_RUN} queries each (search + excerpts of the top ${RESULTS_PER_QUERY}), timed in the page`)
+  console.log(table(
+    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'median ms', 'p95 ms', 'max ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies))]))
+  ))
+  console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay, no compression); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
+
+  const method = 'headless Chromium, static server on 127.0.0.1, bytes counted by the server'
+  const figures: Figure[] = []
+  for (const r of results) {
+    for (const s of r.stats) figures.push({ group: 'search', name: `${r.site}: index ${s.id} (index data)`, value: +(r.dataBytes[s.id] / 1024).toFixed(1), unit: 'kB', method: 'bytes on disk' })
+    for (const run of r.runs) {
+      if (run.latencies.length === 0) continue
+      const name = `${r.site}: ${run.role}, ${run.strategy}`
+      figures.push({ group: 'search', name: `${name}, first-query download`, value: +(run.total / 1024).toFixed(1), unit: 'kB', method })
+      figures.push({ group: 'search', name: `${name}, query latency median`, value: +median(run.latencies).toFixed(2), unit: 'ms', min: Math.min(...run.latencies), max: Math.max(...run.latencies), runs: run.latencies.length, method })
+      figures.push({ group: 'search', name: `${name}, query latency p95`, value: +percentile(run.latencies, 95).toFixed(2), unit: 'ms', method })
+    }
+  }
+  return figures
+}
+
+if (require.main === module) {
+  searchFigures().catch((error: unknown) => {
+    console.error(`bench search: ${error instanceof Error ? error.stack : String(error)}`)
+    process.exit(1)
+  })
+}

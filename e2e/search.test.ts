@@ -1,0 +1,160 @@
+/**
+ * Search in Chromium against the audit build, through the authorizing server: each reader's
+ * browser requests only the indexes of sections that reader may open, and results link to the
+ * heading they matched.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import type { Browser, Page } from 'playwright-core'
+import { searchIndexSpecs } from '../lib/search/searchIndexes'
+import type { MarkedSection } from '../scripts/audit/markers'
+import { launchBrowser, signInThroughForm, watchErrors } from './browser'
+import { siteEnv } from './siteEnv'
+
+let browser: Browser
+let page: Page
+let requests: string[]
+let failed: string[]
+let errors: string[]
+const { siteUrl, outDir, markers } = siteEnv()
+
+const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+beforeEach(async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  page = await context.newPage()
+  requests = []
+  failed = []
+  // The context sees requests from the page and from its workers (Pagefind searches in a web worker).
+  context.on('request', (request) => requests.push(new URL(request.url()).pathname))
+  context.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`)
+  })
+  errors = watchErrors(page)
+})
+afterEach(async () => {
+  await page.context().close()
+})
+
+/** The search box in the navbar (the theme renders a second one, hidden, for the mobile sidebar). */
+const searchBox = () => page.locator('.nextra-nav-container').getByRole('combobox', { name: 'Search documentation' })
+
+/** Types a query and waits until search has answered (results or "no results"); fails with the page's errors if search could not load. */
+async function search(term: string) {
+  await searchBox().click()
+  await searchBox().fill(term)
+  const panel = page.locator('.nextra-nav-container .site-search-panel')
+  await panel.locator('[role="option"], [role="alert"], :text("No results for")').first().waitFor({ timeout: 20000 })
+  if ((await panel.getByRole('alert').count()) > 0) {
+    throw new Error(`search could not be loaded; page errors:\n${errors.join('\n')}`)
+  }
+}
+
+const searchRequests = () => requests.filter((path) => path.includes('/_pagefind/'))
+
+test('leads1 finds nothing for an internal-only word, and never requests another section\'s index', async () => {
+  await signInThroughForm(page, 'leads1', '/docs/leads/intro')
+  await page.getByRole('heading', { level: 1 }).first().waitFor()
+  expect(searchRequests()).toEqual([]) // nothing of search loads with the page
+  await search('watermark')
+  await page.getByText('No results for “watermark”').waitFor()
+  // The same box finds leads text, so "no results" above is not a broken search.
+  await searchBox().fill('quote')
+  await page.getByRole('option').first().waitFor()
+  expect(searchRequests()).toContain('/_pagefind/pagefind.js')
+  expect(searchRequests()).toContain('/docs/leads/_pagefind/pagefind-entry.json')
+  expect(requests.filter((path) => path.startsWith('/docs/internal/') || path.startsWith('/docs/support-twilio/'))).toEqual([])
+  expect(failed).toEqual([])
+  expect(errors).toEqual([])
+})
+
+test('admin finds the internal page for "watermark"', async () => {
+  await signInThroughForm(page, 'admin', '/')
+  await search('watermark')
+  const options = page.getByRole('option')
+  await options.first().waitFor()
+  const hrefs = await options.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+  expect(hrefs.some((href) => href.startsWith(RECONCILIATION_PAGE))).toBe(true)
+  expect(hrefs.every((href) => href.startsWith('/docs/internal/'))).toBe(true)
+  await expect(options.first().locator('mark').first().textContent()).resolves.toMatch(/watermark/i)
+  expect(failed).toEqual([])
+  expect(errors).toEqual([])
+})
+
+test('internal1 opens a heading result and lands on that heading', async () => {
+  await signInThroughForm(page, 'internal1', '/docs/internal/intro')
+  await page.getByRole('heading', { level: 1 }).first().waitFor()
+  await search('Enrichment watermark reconciliation')
+  const result = page.getByRole('option').filter({ hasText: 'Enrichment watermark reconciliation' }).first()
+  await expect(result.locator('a').getAttribute('href')).resolves.toBe(`${RECONCILIATION_PAGE}#enrichment-watermark-reconciliation`)
+  await result.click()
+  await page.waitForURL((url) => url.pathname === RECONCILIATION_PAGE)
+  expect(new URL(page.url()).hash).toBe('#enrichment-watermark-reconciliation')
+  const heading = page.locator('#enrichment-watermark-reconciliation')
+  await heading.waitFor()
+  await expect(heading.textContent()).resolves.toContain('Enrichment watermark reconciliation')
+  // The page opens at the heading, not at its top.
+  await page.waitForFunction(() => {
+    const top = document.getElementById('enrichment-watermark-reconciliation')?.getBoundingClientRect().top ?? -1
+    return window.scrollY > 0 && top >= 0 && top < 400
+  }, undefined, { timeout: 5000 })
+  expect(requests.filter((path) => path.startsWith('/docs/leads/') || path.startsWith('/docs/support-twilio/'))).toEqual([])
+  expect(failed).toEqual([])
+  expect(errors).toEqual([])
+})
+
+test('keyboard: "/" focuses the search box, arrows and Enter open a result', async () => {
+  await signInThroughForm(page, 'leads1', '/docs/leads/intro')
+  await searchBox().waitFor() // rendered once the reader is known
+  await page.keyboard.press('/')
+  await expect(searchBox().evaluate((input) => input === document.activeElement)).resolves.toBe(true)
+  await page.keyboard.type('quote fees')
+  await page.getByRole('option').first().waitFor()
+  const first = await page.getByRole('option').first().locator('a').getAttribute('href')
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('Enter')
+  await page.waitForURL((url) => url.pathname + url.hash === first)
+  expect(errors).toEqual([])
+})
+
+/** Pagefind's files are gzip-compressed, so the leak audit's plain-text search cannot see into them; this opens them. */
+function indexText(dir: string): string {
+  let text = ''
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(pf_fragment|pf_index|pf_meta|pf_filter)$/.test(entry.name)) continue
+    const raw = fs.readFileSync(path.join(entry.parentPath, entry.name))
+    text += zlib.gunzipSync(raw).toString('utf8') + '\n'
+  }
+  return text
+}
+
+test('each built index holds its own section\'s marked text and no other section\'s (decompressed)', () => {
+  const sections = Object.keys(markers.body) as MarkedSection[]
+  const found: Record<string, string[]> = {}
+  for (const spec of searchIndexSpecs()) {
+    const text = indexText(path.join(outDir, spec.outDir)).toLowerCase()
+    found[spec.id] = sections.flatMap((section) => [
+      ...(text.includes(markers.body[section].toLowerCase()) ? [`body:${section}`] : []),
+      ...(text.includes(markers.title[section].toLowerCase()) ? [`title:${section}`] : []),
+    ])
+  }
+  expect(found).toEqual({
+    home: [],
+    leads: ['body:leads', 'title:leads'],
+    internal: ['body:internal', 'title:internal'],
+    'support-twilio': ['body:support-twilio', 'title:support-twilio'],
+  })
+  // No search bundle anywhere else in out/ (a stray one would fall to another path's rule).
+  const bundles = fs.readdirSync(outDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name === 'pagefind-entry.json')
+    .map((entry) => '/' + path.relative(outDir, entry.parentPath).split(path.sep).join('/') + '/')
+  expect(bundles.sort()).toEqual(searchIndexSpecs().map((spec) => spec.basePath).sort())
+})

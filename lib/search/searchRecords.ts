@@ -1,0 +1,145 @@
+/**
+ * Nextra's search data (`.next/static/chunks/nextra-data-<locale>.json`, written by `next build`
+ * with `search: { codeblocks: false }`) turned into Pagefind records, one per page section, and
+ * grouped into the index of the rule that governs each page. Pure: no file system, no Pagefind.
+ */
+import type { CompiledAccess } from '../access/compileAccess'
+import { requirementFor } from '../access/decideAccess'
+import { normalisePath } from '../access/normalisePath'
+import { sectionOfRoute } from '../navigation/scopePageMap'
+import { indexForRoute, indexMayHold, searchIndexSpecs, type SearchIndexSpec } from './searchIndexes'
+
+/** `{ [route]: { title, data: { 'heading-id#Heading text': 'text under it', … } } }`; the '' key is the page's intro. */
+export type NextraSearchData = Record<string, { title: string; data: Record<string, string> }>
+
+export interface SearchRecordMeta {
+  /** The page title. */
+  title: string
+  /** The section's title (or "Home"). */
+  section: string
+  /** The heading this record lies under; absent for the page's intro. */
+  heading?: string
+}
+
+export interface SearchRecord {
+  /** The canonical page route. */
+  route: string
+  /** `route#heading-id`, or `route` for the intro. */
+  url: string
+  content: string
+  meta: SearchRecordMeta
+}
+
+export interface SkippedPage {
+  route: string
+  reason: string
+}
+
+export interface IndexGroup {
+  spec: SearchIndexSpec
+  records: SearchRecord[]
+  /** Distinct page routes in this index. */
+  pages: string[]
+}
+
+export interface GroupedRecords {
+  groups: IndexGroup[]
+  skipped: SkippedPage[]
+}
+
+/** Thrown when a record sits in an index whose readers may not read its page. The message names the page. */
+export class SearchIndexLeakError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SearchIndexLeakError'
+  }
+}
+
+/** Nextra keeps table cells apart with tabs and blocks with newlines; Pagefind wants plain prose. */
+function clean(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/** Splits a Nextra data key `id#Heading text` (the id never holds `#`; the heading may). */
+export function splitHeadingKey(key: string): { id: string; heading: string } {
+  const at = key.indexOf('#')
+  if (at < 0) return { id: '', heading: key }
+  return { id: key.slice(0, at), heading: key.slice(at + 1) }
+}
+
+/** One record per page section: the intro (always present, so every page is findable by its title) and one per heading. */
+export function pageRecords(route: string, page: { title: string; data: Record<string, string> }, sectionTitle: string): SearchRecord[] {
+  const title = clean(page.title ?? '') || route
+  const data = page.data ?? {}
+  const intro = clean(data[''] ?? '')
+  const records: SearchRecord[] = [{ route, url: route, content: intro ? `${title}. ${intro}` : title, meta: { title, section: sectionTitle } }]
+  for (const [key, text] of Object.entries(data)) {
+    if (key === '') continue
+    const { id, heading } = splitHeadingKey(key)
+    const headingText = clean(heading)
+    const body = clean(text ?? '')
+    records.push({
+      route,
+      url: id ? `${route}#${id}` : route,
+      content: body ? `${headingText}. ${body}` : headingText,
+      meta: { title, section: sectionTitle, heading: headingText },
+    })
+  }
+  return records
+}
+
+/**
+ * Every page's records, in the index of the rule that governs the page. Pages that no index may
+ * hold (the `/docs` root needs full access; no index is readable with only that) are skipped and
+ * listed. The result passes `assertGrouping`, which the build runs again before writing.
+ */
+export function groupSearchRecords(data: NextraSearchData, access: CompiledAccess, specs: readonly SearchIndexSpec[] = searchIndexSpecs()): GroupedRecords {
+  const groups = new Map<string, IndexGroup>(specs.map((spec) => [spec.id, { spec, records: [], pages: [] }]))
+  const skipped: SkippedPage[] = []
+  for (const rawRoute of Object.keys(data).sort()) {
+    const route = normalisePath(rawRoute)
+    if (route === null) {
+      skipped.push({ route: rawRoute, reason: 'not a valid route' })
+      continue
+    }
+    const choice = indexForRoute(access, route, specs)
+    if (choice.kind === 'skip') {
+      skipped.push({ route, reason: choice.reason })
+      continue
+    }
+    const group = groups.get(choice.spec.id) as IndexGroup
+    group.records.push(...pageRecords(route, data[rawRoute], choice.spec.title))
+    group.pages.push(route)
+  }
+  const result = { groups: [...groups.values()], skipped }
+  assertGrouping(result.groups, access, specs)
+  return result
+}
+
+/**
+ * The build's check, independent of how the groups were made: every record of an index belongs
+ * to that index's section (or to no section, for the home index), and its page's rule lets every
+ * reader of the index read it. Throws naming the first page that breaks this.
+ */
+export function assertGrouping(groups: readonly IndexGroup[], access: CompiledAccess, specs: readonly SearchIndexSpec[] = searchIndexSpecs()): void {
+  const stubs = specs.filter((spec) => spec.section !== null).map((spec) => ({ id: spec.section as string, title: spec.title, href: '' }))
+  for (const { spec, records } of groups) {
+    const indexNeeds = requirementFor(access, spec.governedBy)
+    for (const record of records) {
+      const route = normalisePath(record.route)
+      const urlRoute = normalisePath(record.url)
+      if (route === null || urlRoute !== route) {
+        throw new SearchIndexLeakError(`search index ${spec.id}: record ${record.url} does not point at its page ${record.route}`)
+      }
+      const section = sectionOfRoute(route, stubs)
+      if (section !== spec.section) {
+        const where = section === null ? 'a page outside every section' : `a page of section ${section}`
+        throw new SearchIndexLeakError(`search index ${spec.id} (${spec.basePath}) would hold ${route}, ${where}`)
+      }
+      const pageNeeds = requirementFor(access, route)
+      if (!indexMayHold(indexNeeds, pageNeeds)) {
+        throw new SearchIndexLeakError(`search index ${spec.id} (${spec.basePath}, readable with ${indexNeeds}) would hold ${route}, which needs ${pageNeeds}`)
+      }
+    }
+  }
+}

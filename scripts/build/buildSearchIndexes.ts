@@ -1,0 +1,120 @@
+/**
+ * After `next build`, before postbuild: writes one Pagefind index per section under
+ * out/docs/<section>/_pagefind/ (served under the section's rule) and one for the pages outside
+ * every section that any signed-in reader may open under out/_pagefind/ (mapped to `/` by
+ * postbuild's asset routes). Reads Nextra's search data from .next/static/chunks/, because
+ * postbuild deletes its copy in out/ (it holds every section's text).
+ *
+ * Fails (exit 1, naming the page) if a record would land in an index whose readers may not read
+ * its page. Prints pages, records and bytes per index.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { searchIndexSpecs, type SearchIndexSpec } from '../../lib/search/searchIndexes'
+import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
+
+/** Pagefind's prebuilt UIs: the site has its own search box, so these never ship. */
+const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^pagefind-highlight\.js$/
+
+export interface IndexStats {
+  id: string
+  dir: string
+  pages: number
+  records: number
+  files: number
+  bytes: number
+}
+
+/** Nextra's search data of every locale in `chunksDir` (one file per locale, `nextra-data-<locale>.json`). */
+export function readNextraSearchData(chunksDir: string): NextraSearchData {
+  const files = fs.existsSync(chunksDir) ? fs.readdirSync(chunksDir).filter((name) => /^nextra-data-.*\.json$/.test(name)) : []
+  if (files.length === 0) {
+    throw new Error(`no nextra-data-*.json in ${chunksDir}; run \`next build\` first (next.config.ts must keep Nextra's \`search\` option on)`)
+  }
+  const data: NextraSearchData = {}
+  for (const file of files.sort()) Object.assign(data, JSON.parse(fs.readFileSync(path.join(chunksDir, file), 'utf8')) as NextraSearchData)
+  return data
+}
+
+function dirStats(dir: string): { files: number; bytes: number } {
+  let files = 0
+  let bytes = 0
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    files++
+    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size
+  }
+  return { files, bytes }
+}
+
+/** Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its size. */
+export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string): Promise<IndexStats[]> {
+  const pagefind = await import('pagefind')
+  const stats: IndexStats[] = []
+  try {
+    for (const { spec, records, pages } of groups) {
+      const dir = path.join(outRoot, spec.outDir)
+      fs.rmSync(dir, { recursive: true, force: true })
+      if (records.length === 0) {
+        // An index without records has no language, and merging it would break every reader's search.
+        throw new Error(`search index ${spec.id} has no pages; every index needs at least one page (${spec.basePath})`)
+      }
+      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
+      if (!index) throw new Error(`pagefind could not create the ${spec.id} index: ${errors.join('; ')}`)
+      for (const record of records) {
+        const meta: Record<string, string> = { title: record.meta.title, section: record.meta.section }
+        if (record.meta.heading) meta.heading = record.meta.heading
+        const added = await index.addCustomRecord({ url: record.url, content: record.content, language: 'en', meta })
+        if (added.errors.length > 0) throw new Error(`pagefind rejected ${record.url}: ${added.errors.join('; ')}`)
+      }
+      const written = await index.writeFiles({ outputPath: dir })
+      if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
+      await index.deleteIndex()
+      for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
+      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
+    }
+  } finally {
+    await pagefind.close()
+  }
+  return stats
+}
+
+export interface BuildResult {
+  stats: IndexStats[]
+  skipped: SkippedPage[]
+}
+
+/** Groups, checks and writes every index. Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced. */
+export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; specs?: SearchIndexSpec[] }): Promise<BuildResult> {
+  const specs = options.specs ?? searchIndexSpecs()
+  const { groups, skipped } = groupSearchRecords(options.data, options.access, specs)
+  assertGrouping(groups, options.access, specs)
+  const stats = await writeSearchIndexes(groups, options.outRoot)
+  return { stats, skipped }
+}
+
+export function formatStats(stats: readonly IndexStats[]): string {
+  const rows = stats.map((s) => [s.dir, String(s.pages), String(s.records), String(s.files), String(s.bytes)])
+  const header = ['index', 'pages', 'records', 'files', 'bytes']
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
+  return [line(header), ...rows.map(line)].join('\n')
+}
+
+async function main() {
+  const { access } = await import('../../lib/access')
+  const outRoot = path.resolve('out')
+  if (!fs.existsSync(outRoot)) throw new Error('out/ does not exist; run `next build` first')
+  const data = readNextraSearchData(path.resolve('.next/static/chunks'))
+  const { stats, skipped } = await buildSearchIndexes({ data, outRoot, access })
+  console.log(`buildSearchIndexes: ${stats.length} indexes\n${formatStats(stats)}`)
+  for (const page of skipped) console.log(`buildSearchIndexes: not indexed: ${page.route} (${page.reason})`)
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`buildSearchIndexes: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  })
+}
