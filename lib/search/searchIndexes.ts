@@ -12,7 +12,7 @@ import type { AccessUser, Decision, Requirement } from '../access/types'
 import { sectionOfRoute } from '../navigation/scopePageMap'
 import { SECTIONS } from '../navigation/siteNavigation'
 
-/** Must equal HOME_SEARCH_PREFIX in scripts/build/assetRoutes.ts (a unit test checks it). */
+/** Where the home index lives; scripts/build/assetRoutes.ts gives its files the rule of HOME_INDEX_ROUTE. */
 export const HOME_INDEX_BASE_PATH = '/_pagefind/'
 /** The route whose rule the asset-route map gives every file of the home index. */
 export const HOME_INDEX_ROUTE = '/'

@@ -1,10 +1,8 @@
 import { requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { HOME_INDEX_BASE_PATH, HOME_INDEX_ROUTE } from '../../lib/search/searchIndexes'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
-/** Where the home search index lives; each section's index lives under its own path (/docs/<section>/_pagefind/). */
-export const HOME_SEARCH_PREFIX = '/_pagefind/'
-
 export interface BuildManifest {
   pages: Record<string, string[]>
   lowPriorityFiles?: string[]
@@ -66,7 +64,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
   }
   for (const name of inputs.publicRootFiles) use(`/${name}`, publicRoute)
   // The search index of the pages outside every section (home, docs root) is for any signed-in reader.
-  for (const key of files) if (key.startsWith(HOME_SEARCH_PREFIX)) use(key, '/')
+  for (const key of files) if (key.startsWith(HOME_INDEX_BASE_PATH)) use(key, HOME_INDEX_ROUTE)
 
   const routes: Record<string, string> = {}
   for (const [key, routeSet] of users) {
