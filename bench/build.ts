@@ -7,7 +7,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { measure, type RunFigures } from './processTree'
-import { copyProject, generatePages } from './siteCopy'
+import { copyProject } from '../scripts/audit/copyProject'
+import { generatePages } from './generatePages'
 import { median, type Figure } from './table'
 
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }

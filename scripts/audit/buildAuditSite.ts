@@ -6,9 +6,8 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { copyProject } from './copyProject'
 import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection } from './markers'
-
-const SKIP = new Set(['node_modules', '.next', 'out', '.git', 'edge/dist', 'infra/cdk.out', '.artifacts', 'test-results'])
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -23,13 +22,7 @@ export function freePort(): number {
 }
 
 export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT): void {
-  fs.rmSync(dest, { recursive: true, force: true })
-  fs.cpSync(root, dest, {
-    recursive: true,
-    filter: (source) => !SKIP.has(path.relative(root, source).split(path.sep).join('/')),
-    verbatimSymlinks: true,
-  })
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'))
+  copyProject(root, dest)
 
   const markers = newMarkers()
   for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {

@@ -1,20 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { SECTIONS as SITE_SECTIONS } from '../lib/navigation/siteNavigation'
 
-const SKIP = new Set(['node_modules', '.next', 'out', '.git', 'edge/dist', 'infra/cdk.out', '.artifacts', 'test-results', 'bench/results.json'])
-
-/** A copy of the project to build or measure in, sharing node_modules; the working tree is never touched. */
-export function copyProject(root: string, dest: string): void {
-  fs.rmSync(dest, { recursive: true, force: true })
-  fs.cpSync(root, dest, {
-    recursive: true,
-    filter: (source) => !SKIP.has(path.relative(root, source).split(path.sep).join('/')),
-    verbatimSymlinks: true,
-  })
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dest, 'node_modules'))
-}
-
-const SECTIONS = ['leads', 'internal', 'support-twilio']
+const SECTIONS = SITE_SECTIONS.map((section) => section.id)
 
 /**
  * Adds `count` generated MDX pages over the three sections (content/docs/<section>/generated/):
