@@ -6,6 +6,7 @@
  *   jest.mock('nextra-theme-docs', () => require(nextraThemeDocsBundle()))
  */
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -17,7 +18,9 @@ function versionOf(pkg: string): string {
 }
 
 export function nextraThemeDocsBundle(): string {
-  const key = ['nextra-theme-docs', 'nextra', 'next-themes', 'esbuild'].map((pkg) => `${pkg}@${versionOf(pkg)}`).join('_')
+  // The bundle requires React and Next by absolute path, so it is per checkout as well as per version.
+  const checkout = createHash('sha256').update(root).digest('hex').slice(0, 12)
+  const key = [checkout, ...['nextra-theme-docs', 'nextra', 'next-themes', 'esbuild'].map((pkg) => `${pkg}@${versionOf(pkg)}`)].join('_')
   const out = path.join(os.tmpdir(), `jest-nextra-theme-docs-${key.replace(/[^\w.@-]+/g, '_')}.cjs`)
   if (fs.existsSync(out)) return out
   const tmp = `${out}.${process.pid}.tmp`
