@@ -62,3 +62,15 @@ test('an unknown path shows the not-found page with status 404', async () => {
   expect(response?.status()).toBe(404)
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor()
 })
+
+test('every page of the content and the status pages are in out/ as HTML', async () => {
+  const fs = await import('node:fs')
+  const path = await import('node:path')
+  const { sourcePages } = await import('../scripts/build/checkLinks')
+  const { objectKeyFor } = await import('../lib/access/objectKey')
+  const { dir, outDir } = siteEnv()
+  const routes = [...sourcePages(dir).map((page) => page.route), '/login', '/unauthorized', '/404']
+  const missing = routes.filter((route) => !fs.existsSync(path.join(outDir, objectKeyFor(route)!)))
+  expect(missing).toEqual([])
+  expect(routes.length).toBeGreaterThan(100)
+})
