@@ -17,7 +17,7 @@ export function firstLoadJs(root: string, route: string): number {
   return bytes
 }
 
-export function pageWeightFigures(root = '.'): Figure[] {
+export function pageWeightFigures(root = '.', bareNextraBytes?: number): Figure[] {
   const method = 'gzip of the route\'s JS files + _app\'s (build-manifest.json)'
   const routes: Array<[string, string]> = [
     ['docs page (/docs/leads/endpoints/create-quote)', '/docs/leads/endpoints/create-quote'],
@@ -25,6 +25,11 @@ export function pageWeightFigures(root = '.'): Figure[] {
     ['sign-in (/login)', '/login'],
   ]
   const figures: Figure[] = routes.map(([name, route]) => ({ group: 'page weight', name: `first-load JS, ${name}`, value: +(firstLoadJs(root, route) / 1024).toFixed(1), unit: 'kB', method }))
+  if (bareNextraBytes !== undefined) {
+    figures.push({ group: 'page weight', name: 'first-load JS, bare Nextra 3 docs page (reference)', value: +(bareNextraBytes / 1024).toFixed(1), unit: 'kB', method: `${method}; bench/bareNextra.ts` })
+    const docs = firstLoadJs(root, '/docs/leads/endpoints/create-quote')
+    figures.push({ group: 'page weight', name: 'docs page above bare Nextra (budget 25 kB)', value: +((docs - bareNextraBytes) / 1024).toFixed(1), unit: 'kB', method: 'difference of the two figures above' })
+  }
   const out = path.join(root, 'out')
   const total = listFiles(out).reduce((sum, key) => sum + fs.statSync(path.join(out, key)).size, 0)
   figures.push({ group: 'page weight', name: 'total size of out/', value: +(total / 1024 / 1024).toFixed(2), unit: 'MB', method: 'sum of file sizes' })

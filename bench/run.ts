@@ -5,6 +5,7 @@
  * `npm run build`; run it first.
  */
 import fs from 'node:fs'
+import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures } from './build'
 import { edgeFigures } from './edge'
@@ -16,7 +17,7 @@ import { printTable, saveResults, type Figure } from './table'
 const GROUPS: Record<string, () => Promise<Figure[]>> = {
   size: async () => {
     if (!fs.existsSync('.next/build-manifest.json') || !fs.existsSync('out')) throw new Error('no build; run `npm run build` first')
-    return pageWeightFigures()
+    return pageWeightFigures('.', bareNextraFirstLoadJs())
   },
   edge: () => edgeFigures(),
   server: () => serverFigures(),
