@@ -16,7 +16,10 @@ function safeDecode(text: string): string | null {
   }
 }
 
-/** Cookie pairs by decoded name; a name sent twice with different values is ambiguous and dropped. */
+/**
+ * Raw cookie values by decoded name; a name sent twice with different values is ambiguous and
+ * dropped. Values stay encoded (decoding every token on every request is the costly part).
+ */
 function parseCookies(headers: readonly string[]): Map<string, string> {
   const cookies = new Map<string, string>()
   const ambiguous = new Set<string>()
@@ -25,8 +28,8 @@ function parseCookies(headers: readonly string[]): Map<string, string> {
       const at = pair.indexOf('=')
       if (at < 0) continue
       const name = safeDecode(pair.slice(0, at).trim())
-      const value = safeDecode(pair.slice(at + 1).trim())
-      if (name === null || value === null) continue
+      if (name === null) continue
+      const value = pair.slice(at + 1).trim()
       const seen = cookies.get(name)
       if (seen !== undefined && seen !== value) ambiguous.add(name)
       cookies.set(name, value)
@@ -41,9 +44,11 @@ export function readIdToken(cookieHeaders: readonly string[], clientId: string):
   if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return null
   const cookies = parseCookies(cookieHeaders)
   const prefix = `CognitoIdentityServiceProvider.${clientId}`
-  const lastUser = cookies.get(`${prefix}.LastAuthUser`)
+  const lastUserRaw = cookies.get(`${prefix}.LastAuthUser`)
+  const lastUser = lastUserRaw === undefined ? null : safeDecode(lastUserRaw)
   if (!lastUser) return null
-  const token = cookies.get(`${prefix}.${lastUser}.idToken`)
+  const tokenRaw = cookies.get(`${prefix}.${lastUser}.idToken`)
+  const token = tokenRaw === undefined ? null : safeDecode(tokenRaw)
   if (!token || token.length > MAX_TOKEN_BYTES) return null
   return token
 }
