@@ -34,12 +34,20 @@ async function main() {
   const unknown = wanted.filter((group) => !GROUPS[group])
   if (unknown.length) throw new Error(`unknown bench group(s): ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}`)
   const figures: Figure[] = []
+  const failed: string[] = []
   for (const group of wanted.length ? wanted : ['size', 'edge', 'server', 'search', 'browser']) {
     process.stderr.write(`bench: ${group}…\n`)
-    figures.push(...(await GROUPS[group]()))
+    try {
+      figures.push(...(await GROUPS[group]()))
+    } catch (error) {
+      // One failed group must not throw away the figures the others measured.
+      failed.push(group)
+      process.stderr.write(`bench: ${group} failed: ${error instanceof Error ? error.message : error}\n`)
+    }
   }
   printTable(figures)
   saveResults(figures)
+  if (failed.length) throw new Error(`group(s) failed: ${failed.join(', ')}`)
 }
 
 main().catch((error) => {
