@@ -58,6 +58,17 @@ function scopePageMapsPerSection(config: any) {
   return config
 }
 
+/**
+ * A static export deploys no server, so Next's server file traces (.nft.json, for standalone and
+ * serverless hosting) are never used. Collecting them reads `.next/package.json` once per traced
+ * module with unbounded concurrency: at 1,000 pages that exhausts the open-file limit (EMFILE)
+ * and the build dies while generating pages. Without the plugin there is nothing to trace.
+ */
+function withoutServerTraces(config: any) {
+  config.plugins = config.plugins.filter((plugin: any) => plugin?.constructor?.name !== 'TraceEntryPointsPlugin')
+  return config
+}
+
 /** Moves the theme's mobile breakpoint to SPEC's 996 px (build/mobileBreakpointLoader.cjs). */
 function mobileBreakpoint(config: any) {
   config.module.rules.push({
@@ -76,7 +87,7 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
-  webpack: (config) => mobileBreakpoint(scopePageMapsPerSection(config)),
+  webpack: (config, { isServer }) => mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config)),
 }
 
 export default withNextra(nextConfig)
