@@ -26,7 +26,7 @@ export async function signInThroughForm(page: Page, username: string, path = '/'
   await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15000 })
 }
 
-/** Fails a test on any page error or a same-site request the server refused, unless expected. */
+/** Collects the page's uncaught errors, so a test can assert that there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
