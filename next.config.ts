@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next'
 import nextra from 'nextra'
+import { ACCESS_ENV_VARS } from './lib/access/accessEnv'
 import { compileAccess } from './lib/access/compileAccess'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
@@ -20,7 +21,7 @@ const inlinedEnv: Record<string, string> = {
   DOCS_COGNITO_CLIENT_ID: auth.userPoolClientId,
 }
 if (auth.endpoint) inlinedEnv.DOCS_COGNITO_ENDPOINT = auth.endpoint
-for (const name of ['DOCS_PROTECT', 'DOCS_FULL_ACCESS_USERS', 'DOCS_LEADS_USERS', 'DOCS_INTERNAL_USERS', 'DOCS_TWILIO_SUPPORT_USERS']) {
+for (const name of ACCESS_ENV_VARS) {
   const value = process.env[name]
   if (value !== undefined) inlinedEnv[name] = value
 }

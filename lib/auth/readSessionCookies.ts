@@ -3,26 +3,14 @@
  * know the reader. The token is not verified here: the edge verified it before serving the page,
  * and the client guard is user interface only.
  */
+import { parseCookies, readAmplifyCookies } from './amplifyCookies'
+
 export interface CookieSession {
   username: string
   /** The ID token's `exp`, in milliseconds. */
   expiresAtMs: number
   /** Whether a refresh token is stored, so an expired session can be renewed. */
   canRefresh: boolean
-}
-
-function cookieMap(cookieHeader: string): Map<string, string> {
-  const cookies = new Map<string, string>()
-  for (const pair of cookieHeader.split(';')) {
-    const at = pair.indexOf('=')
-    if (at < 0) continue
-    try {
-      cookies.set(decodeURIComponent(pair.slice(0, at).trim()), decodeURIComponent(pair.slice(at + 1).trim()))
-    } catch {
-      // A cookie that is not valid percent-encoding is not one of Amplify's.
-    }
-  }
-  return cookies
 }
 
 function decodePayload(token: string): Record<string, unknown> | null {
@@ -41,13 +29,9 @@ function decodePayload(token: string): Record<string, unknown> | null {
 }
 
 export function readSessionCookies(cookieHeader: string, clientId: string): CookieSession | null {
-  const cookies = cookieMap(cookieHeader)
-  const prefix = `CognitoIdentityServiceProvider.${clientId}`
-  const lastUser = cookies.get(`${prefix}.LastAuthUser`)
-  if (!lastUser) return null
-  const token = cookies.get(`${prefix}.${lastUser}.idToken`)
-  const payload = token ? decodePayload(token) : null
+  const stored = readAmplifyCookies(parseCookies([cookieHeader]), clientId)
+  const payload = stored?.idToken ? decodePayload(stored.idToken) : null
   const username = payload?.['cognito:username']
-  if (typeof username !== 'string' || typeof payload?.exp !== 'number') return null
-  return { username, expiresAtMs: payload.exp * 1000, canRefresh: cookies.has(`${prefix}.${lastUser}.refreshToken`) }
+  if (!stored || typeof username !== 'string' || typeof payload?.exp !== 'number') return null
+  return { username, expiresAtMs: payload.exp * 1000, canRefresh: stored.hasRefreshToken }
 }

@@ -1,3 +1,5 @@
+import { AMPLIFY_COOKIE_PREFIX } from './amplifyCookies'
+
 /**
  * Signs out and always clears the local tokens: a reader who clicked "Sign out" must not stay
  * signed in because the revoke call failed or the network dropped. Callers then load /login
@@ -18,7 +20,7 @@ export async function signOutEverywhere(): Promise<void> {
 export function clearTokenCookies(doc: Document = document): void {
   for (const pair of doc.cookie.split(';')) {
     const name = pair.split('=')[0].trim()
-    if (name.startsWith('CognitoIdentityServiceProvider.')) {
+    if (name.startsWith(AMPLIFY_COOKIE_PREFIX)) {
       doc.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`
     }
   }

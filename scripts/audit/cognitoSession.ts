@@ -1,3 +1,4 @@
+import { amplifyCookieHeader as cookieHeaderFor } from '../../lib/auth/amplifyCookies'
 import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 
 /** Signs in against the local Cognito the way the site's login does (USER_PASSWORD_AUTH) and returns the ID token. */
@@ -14,6 +15,5 @@ export async function signInIdToken(cognitoUrl: string, username: string, passwo
 
 /** The Cookie header Amplify's CookieStorage produces for a signed-in user (only what the edge reads). */
 export function amplifyCookieHeader(username: string, idToken: string, clientId: string = LOCAL_COGNITO.userPoolClientId): string {
-  const prefix = `CognitoIdentityServiceProvider.${clientId}`
-  return `${prefix}.LastAuthUser=${encodeURIComponent(username)}; ${prefix}.${encodeURIComponent(username)}.idToken=${idToken}`
+  return cookieHeaderFor(clientId, username, idToken)
 }

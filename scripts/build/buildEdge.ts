@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { build } from 'esbuild'
+import { ACCESS_ENV_VARS } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import accessConfig from '../../access.config'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
@@ -14,7 +15,6 @@ import { jwksFor } from './jwksFor'
 import { ASSET_ROUTES_FILE } from './siteFiles'
 
 const OUT_DIR = path.resolve('edge/dist')
-const ACCESS_ENV = ['DOCS_PROTECT', 'DOCS_FULL_ACCESS_USERS', 'DOCS_LEADS_USERS', 'DOCS_INTERNAL_USERS', 'DOCS_TWILIO_SUPPORT_USERS']
 
 export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBytes: number }> {
   compileAccess(accessConfig)
@@ -31,7 +31,7 @@ export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBy
   fs.writeFileSync(bakedFile, JSON.stringify(baked))
   const define: Record<string, string> = {}
   // The lists as the site build saw them; unset variables keep access.config.ts's defaults.
-  for (const name of ACCESS_ENV) define[`process.env.${name}`] = process.env[name] === undefined ? 'undefined' : JSON.stringify(process.env[name])
+  for (const name of ACCESS_ENV_VARS) define[`process.env.${name}`] = process.env[name] === undefined ? 'undefined' : JSON.stringify(process.env[name])
   const file = path.join(OUT_DIR, 'index.js')
   await build({
     entryPoints: [path.resolve('edge/lambda.ts')],
