@@ -7,7 +7,17 @@ import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
 import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
+import { onDemandHighlighter } from './build/onDemandHighlighter'
+import os from 'node:os'
 import path from 'node:path'
+
+/**
+ * Next salts its webpack cache with a server-actions key that it keeps in .next/cache, except in
+ * a container, where it makes a new one every build: every rebuild then found its cache "out of
+ * date" and compiled everything again. A static export has no server actions to protect, so a
+ * fixed key costs nothing and lets a rebuild reuse the cache.
+ */
+process.env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ??= 'c3RhdGljIGV4cG9ydCwgbm8gc2VydmVyIGFjdGlvbnM='
 
 // Fail the build before compiling anything when the access rules or auth settings are wrong.
 compileAccess(accessConfig)
@@ -35,6 +45,7 @@ const withNextra = nextra({
   // which writes one Pagefind index per section; Nextra's own all-sections file never ships.
   search: { codeblocks: false },
   defaultShowCopyCode: true,
+  mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })
 
@@ -70,6 +81,26 @@ function withoutServerTraces(config: any) {
   return config
 }
 
+/**
+ * Next names next.config.ts as the one build dependency of webpack's persistent cache, but webpack
+ * cannot read a TypeScript file's imports, so edits to what the config imports (the page-map
+ * transforms, the access rules, the loaders) would not invalidate cached modules. Listed here.
+ */
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'build/']
+
+function cacheBuildDependencies(config: any) {
+  if (config.cache?.type === 'filesystem') {
+    config.cache.buildDependencies.config.push(...CONFIG_SOURCES.map((source) => path.resolve(source) + (source.endsWith('/') ? '/' : '')))
+  }
+  return config
+}
+
+/** Nextra's component index without its heavy, unused parts (build/nextraComponents.ts). */
+function slimNextraComponents(config: any) {
+  config.resolve.alias['nextra/components$'] = path.resolve('build/nextraComponents.ts')
+  return config
+}
+
 /** Moves the theme's mobile breakpoint to SPEC's 996 px (build/mobileBreakpointLoader.cjs). */
 function mobileBreakpoint(config: any) {
   config.module.rules.push({
@@ -88,7 +119,10 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
-  webpack: (config, { isServer }) => mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config)),
+  outputFileTracingExcludes: { 'next-server': ['**/*'] },
+  experimental: { cpus: os.cpus().length },
+  webpack: (config, { isServer }) =>
+    cacheBuildDependencies(slimNextraComponents(mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config)))),
 }
 
 export default withNextra(nextConfig)
