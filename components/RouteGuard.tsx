@@ -12,6 +12,11 @@ export function loginUrlFor(path: string): string {
  * User interface only: the edge authorizer is what keeps content from unauthorised readers.
  * The guard decides on the route (`pathname`), which for the 404 page is `/404`, so an
  * unmatched path shows "not found" instead of a sign-in loop.
+ *
+ * Until the reader is known the page renders as it was built. The edge served this HTML only to
+ * a reader who may open it, so the content can be in the static HTML and paint at once, with no
+ * "Loading..." screen to shift away. Once the reader is known, one who may not open the page
+ * sees "Loading..." while being sent to sign in or to /unauthorized.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
@@ -26,7 +31,7 @@ export function RouteGuard({ children }: { children: ReactNode }) {
     else if (decision === 'deny') router.replace(`/unauthorized?from=${encodeURIComponent(router.asPath)}`)
   }, [decision, publicRoute, router])
 
-  if (publicRoute || decision === 'allow') return <>{children}</>
+  if (publicRoute || decision === null || decision === 'allow') return <>{children}</>
   return (
     <div className="route-guard-status" role="status" aria-live="polite">
       Loading...

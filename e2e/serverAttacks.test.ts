@@ -75,3 +75,39 @@ test('a forged cookie name does not make leads1 an admin', async () => {
   expect((await raw('/docs/internal/intro', forged)).status).toBe(302)
   expect((await raw('/docs/leads/intro', forged)).status).toBe(200)
 })
+
+/** A GET with the given headers, returning the raw (still encoded) body. */
+async function rawBytes(path: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  const http = await import('node:http')
+  const { hostname, port } = new URL(siteUrl)
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, path, method: 'GET', headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }))
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+test('a page goes gzipped, as CloudFront sends it, only to a client that accepts gzip; its content is prerendered', async () => {
+  const { gunzipSync } = await import('node:zlib')
+  const gzipped = await rawBytes('/docs/leads/intro', { cookie: leads, 'accept-encoding': 'gzip, br' })
+  const plain = await rawBytes('/docs/leads/intro', { cookie: leads })
+  expect([gzipped.status, gzipped.encoding, plain.status, plain.encoding]).toEqual([200, 'gzip', 200, undefined])
+  expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true)
+  expect(gzipped.body.length).toBeLessThan(plain.body.length / 2)
+  // The reader's page paints from the HTML: the heading and sidebar are there, no "Loading..." screen.
+  const html = plain.body.toString('utf8')
+  expect(html).toMatch(/<h1[^>]*>Leads API introduction/)
+  expect(html).toContain('href="/docs/leads/environments"')
+  expect(html).not.toContain('Loading...')
+})
+
+test('a refused request is not compressed and carries no content', async () => {
+  const refused = await rawBytes('/docs/internal/intro', { cookie: leads, 'accept-encoding': 'gzip' })
+  expect(refused.status).toBe(302)
+  expect(refused.encoding).toBeUndefined()
+  expect(refused.body.toString('utf8')).not.toContain('Internal engineering documentation')
+})

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { compileAccess, decideAccess, type AccessConfig } from '../../lib/access'
+import { compileAccess, decideAccess, readersOfMayOpen, type AccessConfig } from '../../lib/access'
 import shipped from '../../access.config'
 
 const access = compileAccess(shipped)
@@ -138,5 +138,31 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('a missing list', () => {
     const { twilioSupportUsers: _omit, ...lists } = base.lists
     expect(() => compileAccess({ ...base, lists: lists as AccessConfig['lists'] })).toThrow(/list "twilioSupportUsers" is missing/)
+  })
+})
+
+describe('readersOfMayOpen: what a page may show before its reader is known', () => {
+  const may = (from: string, to: string) => readersOfMayOpen(access, from, to)
+  test.each<[string, string, boolean]>([
+    ['/docs/leads/intro', '/docs/leads/endpoints/create-quote', true],
+    ['/docs/leads/intro', '/docs/internal/intro', false],
+    ['/docs/internal/intro', '/docs/support-twilio/intro', false],
+    ['/docs/leads/intro', '/', true],
+    ['/docs/leads/intro', '/login', true],
+    ['/', '/docs/leads/intro', false],
+    // Full-access users are in every list, so a full-access page may show every section.
+    ['/docs', '/docs/internal/intro', true],
+    // A public page's readers may not be signed in at all.
+    ['/login', '/', false],
+    ['/login', '/unauthorized', true],
+    ['/docs/leads/../internal/intro', '/docs/internal/intro', true],
+  ])('from %s to %s: %s', (from, to, expected) => {
+    expect(may(from, to)).toBe(expected)
+  })
+
+  test('with protection off every signed-in page may show every page', () => {
+    const open = compileAccess({ ...shipped, protectDocs: false })
+    expect(readersOfMayOpen(open, '/', '/docs/internal/intro')).toBe(true)
+    expect(readersOfMayOpen(open, '/login', '/docs/internal/intro')).toBe(false)
   })
 })

@@ -24,12 +24,21 @@ const content = () => screen.queryByText('Secret page content')
 beforeEach(() => resetMockRouter())
 
 describe('RouteGuard (SPEC §4 access flow)', () => {
-  test('while the reader is loading it shows "Loading..." and not the page, and does not redirect', () => {
+  test('while the reader is loading the page renders as built (the edge served it), with no redirect', () => {
     resetMockRouter({ pathname: '/docs/leads/intro' })
     renderGuard(LOADING)
-    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
-    expect(content()).toBeNull()
+    expect(content()).toBeInTheDocument()
+    expect(screen.queryByText('Loading...')).toBeNull()
     expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('once the reader turns out not to be allowed, the page goes and "Loading..." shows while redirecting', () => {
+    resetMockRouter({ pathname: '/docs/leads/intro' })
+    const { rerenderAs } = renderGuard(LOADING)
+    rerenderAs(READERS.internal1)
+    expect(content()).toBeNull()
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+    expect(mockRouter.replace).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
   })
 
   test('an anonymous reader is sent to the login page with the page to come back to', () => {

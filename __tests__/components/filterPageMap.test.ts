@@ -6,7 +6,7 @@ import { ALL_PAGE_ROUTES, metaKeys, pageRoutes, shapedPageMap } from './helpers/
 
 type Reader = 'admin' | 'leads1' | 'internal1' | 'support1' | 'outsider' | 'anonymous'
 const userOf = (reader: Reader) => (reader === 'anonymous' ? null : { username: reader })
-const filtered = (reader: Reader) => filterPageMap(shapedPageMap(), userOf(reader), decide)
+const filtered = (reader: Reader) => filterPageMap(shapedPageMap(), (path) => decide(path, userOf(reader)) === 'allow')
 const { home, docsRoot, leads, internal, supportTwilio } = ALL_PAGE_ROUTES
 
 /** SPEC §6 with the shipped access.config.ts: which pages each reader's navigation keeps. */
@@ -68,7 +68,7 @@ describe('filterPageMap inside a section', () => {
       { name: 'open', route: '/docs/leads/open', children: [{ name: 'a', route: '/docs/leads/open/a' }] },
       { name: 'locked', route: '/docs/internal/locked', children: [{ data: { b: 'B' } }, { name: 'b', route: '/docs/internal/locked/b' }] },
     ]
-    const result = filterPageMap(map, { username: 'leads1' }, decide)
+    const result = filterPageMap(map, (path) => decide(path, { username: 'leads1' }) === 'allow')
     expect(result).toEqual([{ data: { open: 'Open' } }, map[1]])
   })
 
@@ -78,12 +78,12 @@ describe('filterPageMap inside a section', () => {
       { name: 'endpoints', route: '/docs/leads/endpoints' },
       { name: 'endpoints', route: '/docs/leads/endpoints', children: [{ name: 'x', route: '/docs/internal/x' }] },
     ]
-    expect(filterPageMap(map, { username: 'leads1' }, decide)).toEqual([{ data: { endpoints: 'Endpoints' } }, map[1]])
+    expect(filterPageMap(map, (path) => decide(path, { username: 'leads1' }) === 'allow')).toEqual([{ data: { endpoints: 'Endpoints' } }, map[1]])
   })
 
   test('does not change the map it is given', () => {
     const map = shapedPageMap()
-    filterPageMap(map, { username: 'leads1' }, decide)
+    filterPageMap(map, (path) => decide(path, { username: 'leads1' }) === 'allow')
     expect(map).toEqual(shapedPageMap())
   })
 })

@@ -73,6 +73,12 @@ describe('section links while the reader is still loading', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Docs version' }))
     expect(docsHrefs()).toEqual([])
   })
+
+  test('the home page does not tell a reader still loading that they have no sections', () => {
+    renderAs(LOADING, <SectionCards />)
+    expect(screen.queryByText(/no documentation sections yet/i)).toBeNull()
+    expect(screen.getByRole('list')).toHaveAttribute('aria-busy', 'true')
+  })
 })
 
 describe('footer and home page details (SPEC §2)', () => {

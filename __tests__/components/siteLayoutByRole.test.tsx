@@ -5,11 +5,11 @@
 import { screen, within } from '@testing-library/react'
 import type { Heading, NextraThemeLayoutProps } from 'nextra'
 import type { ReactNode } from 'react'
-import { decide } from '../../lib/access'
+import { decide, readersMayOpen } from '../../lib/access'
 import { resetMockRouter } from './helpers/mockNextRouter'
 import { installBrowserApis } from './helpers/browserApis'
 import { shapedPageMap } from './helpers/pageMaps'
-import { READERS, docsHrefs, renderAs, type ReaderName } from './helpers/readers'
+import { LOADING, READERS, docsHrefs, renderAs, type ReaderName } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
 // The real theme, bundled to CommonJS for Jest (see helpers/nextraThemeDocs.ts).
@@ -28,10 +28,10 @@ const TOC: Heading[] = [
   { depth: 4, value: 'Token lifetime', id: 'token-lifetime' },
 ]
 
-function renderDocsPage(reader: ReaderName, route: string) {
+function renderDocsPage(reader: ReaderName | 'loading', route: string) {
   resetMockRouter({ pathname: route, asPath: route })
   return renderAs(
-    READERS[reader],
+    reader === 'loading' ? LOADING : READERS[reader],
     <SiteLayout themeConfig={themeConfig} pageOpts={{ pageMap: shapedPageMap(), title: 'Page', frontMatter: {}, filePath: `pages${route}.mdx` }} pageProps={{}}>
       <PageWrapper toc={TOC}>
         <p>Page body</p>
@@ -81,6 +81,25 @@ describe.each(cases)('the docs layout as %s on %s', (reader, route, tabs) => {
       ['Leads API', '/docs/leads/intro'],
     ].filter(([, href]) => decide(href, { username: reader }) !== 'allow')
     for (const [title] of forbiddenTitles) expect(screen.queryByText(title)).toBeNull()
+  })
+})
+
+describe('the docs layout before the reader is known (the prerendered HTML)', () => {
+  test.each<[string, Array<[string, string]>]>([
+    ['/docs/leads/intro', [LEADS_TAB, QUOTE_LINK, STATUS_LINK]],
+    ['/docs/internal/intro', [INTERNAL_TAB, STATUS_LINK]],
+    ['/', [STATUS_LINK]],
+  ])('on %s the navbar has only what every reader of the page may open', (route, tabs) => {
+    const { container } = renderDocsPage('loading', route)
+    expect(navbarTabs(container)).toEqual(tabs)
+    for (const href of docsHrefs()) expect([href, readersMayOpen(route, href)]).toEqual([href, true])
+  })
+
+  test("a leads page shows its own sidebar and body, without the sidebar's link into the internal section", () => {
+    renderDocsPage('loading', '/docs/leads/intro')
+    expect(screen.getByText('Page body')).toBeInTheDocument()
+    for (const href of ['/docs/leads/environments', '/docs/leads/endpoints']) expect(docsHrefs()).toContain(href)
+    expect(screen.queryByText('How we deploy')).toBeNull()
   })
 })
 

@@ -25,3 +25,22 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
   if (!access.protectDocs || requirement === 'signedIn') return 'allow'
   return access.members[requirement].has(user.username) ? 'allow' : 'deny'
 }
+
+/**
+ * Whether everyone who may open `from` may also open `to`, whoever they turn out to be. A page
+ * may link to, or render before its reader is known, only what all of its readers may open.
+ * Decided on the rules, not on today's lists, so an edit to a list never changes the answer.
+ */
+export function readersOfMayOpen(access: CompiledAccess, from: string, to: string): boolean {
+  const source = normalisePath(from)
+  const target = normalisePath(to)
+  if (source === null || target === null) return false
+  const needs = requirementFor(access, target)
+  const readers = requirementFor(access, source)
+  if (needs === 'public') return true
+  if (readers === 'public') return false
+  // From here on every reader of `from` is signed in.
+  if (needs === 'signedIn' || !access.protectDocs) return true
+  // Full-access users are merged into every list.
+  return needs === readers || readers === 'fullAccessUsers'
+}

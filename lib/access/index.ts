@@ -1,11 +1,11 @@
 import config from '../../access.config'
 import { compileAccess } from './compileAccess'
-import { decideAccess } from './decideAccess'
+import { decideAccess, readersOfMayOpen } from './decideAccess'
 import type { AccessUser, Decision } from './types'
 
 export { compileAccess } from './compileAccess'
 export type { CompiledAccess } from './compileAccess'
-export { decideAccess, requirementFor } from './decideAccess'
+export { decideAccess, readersOfMayOpen, requirementFor } from './decideAccess'
 export { normalisePath, isUnderPrefix } from './normalisePath'
 export { AccessConfigError } from './errors'
 export type { AccessConfig, AccessUser, Decision, ListName, PathRule, Requirement } from './types'
@@ -16,4 +16,9 @@ export const access = compileAccess(config)
 /** `decideAccess` bound to the shipped configuration. */
 export function decide(path: string, user: AccessUser): Decision {
   return decideAccess(access, path, user)
+}
+
+/** `readersOfMayOpen` bound to the shipped configuration. */
+export function readersMayOpen(from: string, to: string): boolean {
+  return readersOfMayOpen(access, from, to)
 }

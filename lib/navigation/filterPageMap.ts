@@ -1,26 +1,22 @@
 import type { PageMapItem } from 'nextra'
-import type { AccessUser, Decision } from '../access/types'
-
-type Decide = (path: string, user: AccessUser) => Decision
 
 /**
- * The page map as one reader may see it: every page and navbar link the reader may not open
+ * The page map as one reader may see it: every page and navbar link that `mayOpen` refuses
  * is removed, folders left empty disappear, and `_meta` keys that name removed entries go too
  * (Nextra rejects a `_meta` key whose page is missing). No link to a forbidden page is
  * rendered, so Next never prefetches one.
  */
-export function filterPageMap(items: PageMapItem[], user: AccessUser, decide: Decide): PageMapItem[] {
-  const allowed = (path: string) => decide(path, user) === 'allow'
+export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => boolean): PageMapItem[] {
   const kept: PageMapItem[] = []
   const removed = new Set<string>()
   for (const item of items) {
     if ('data' in item) {
       kept.push(item)
     } else if ('children' in item) {
-      const children = filterPageMap(item.children, user, decide)
+      const children = filterPageMap(item.children, mayOpen)
       if (children.some((child) => !('data' in child))) kept.push({ ...item, children })
       else removed.add(item.name)
-    } else if (allowed(item.route)) {
+    } else if (mayOpen(item.route)) {
       kept.push(item)
     } else {
       removed.add(item.name)
@@ -32,7 +28,7 @@ export function filterPageMap(items: PageMapItem[], user: AccessUser, decide: De
     const data: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(item.data)) {
       const href = typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined
-      if (typeof href === 'string' && href.startsWith('/') && !allowed(href)) continue
+      if (typeof href === 'string' && href.startsWith('/') && !mayOpen(href)) continue
       // Keys for separators and external links have no page of their own; keep them.
       if (removed.has(key) && !survivingNames.has(key)) continue
       data[key] = value

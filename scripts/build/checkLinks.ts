@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { access, requirementFor } from '../../lib/access'
+import { access, readersOfMayOpen, requirementFor } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 export interface LinkProblem {
@@ -76,9 +76,8 @@ export function checkLinks(root: string): LinkProblem[] {
           report('broken link: no page has this route')
           continue
         }
-        const from = requirementFor(access, page.route)
-        const to = requirementFor(access, route)
-        if (to !== 'public' && to !== 'signedIn' && to !== from) {
+        if (!readersOfMayOpen(access, page.route, route)) {
+          const [from, to] = [requirementFor(access, page.route), requirementFor(access, route)]
           report(`links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
         }
       }

@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
@@ -35,6 +36,23 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pf_fragment': 'application/octet-stream',
   '.pf_index': 'application/octet-stream',
   '.pagefind': 'application/octet-stream',
+}
+
+/**
+ * As CloudFront does with `compress: true` (infra/lib/site-stack.ts): text of 1,000 bytes or more
+ * goes gzipped to a client that accepts it. Without this, page weight and Lighthouse figures
+ * measured locally would count bytes that production never sends. Compressed once per file.
+ */
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/
+const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>()
+
+function gzipOnce(file: string, body: Buffer): Buffer {
+  const { mtimeMs } = fs.statSync(file)
+  const cached = gzipped.get(file)
+  if (cached && cached.mtimeMs === mtimeMs) return cached.body
+  const compressed = zlib.gzipSync(body)
+  gzipped.set(file, { mtimeMs, body: compressed })
+  return compressed
 }
 
 export interface LocalServerOptions {
@@ -97,11 +115,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       if (!file.startsWith(outDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': 'no-store' }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
       }
-      const body = fs.readFileSync(file)
+      const contents = fs.readFileSync(file)
+      const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
+      const compress = COMPRESSIBLE.test(type) && contents.length >= 1000 && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
+      const body = compress ? gzipOnce(file, contents) : contents
       const immutable = outcome.objectKey.startsWith('/_next/static/')
       return send(200, {
-        'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-type': type,
         'content-length': body.length,
+        ...(compress ? { 'content-encoding': 'gzip' } : {}),
+        vary: 'accept-encoding',
         // Pages vary by reader, so no shared cache may keep them.
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'private, no-cache',
       }, body)
