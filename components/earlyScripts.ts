@@ -2,9 +2,8 @@ import { bannerKey, ANNOUNCEMENT } from './AnnouncementBanner'
 
 /**
  * Runs while the HTML is parsed, before React. The theme's own inline scripts (banner dismissal,
- * colour mode) are rendered inside the docs layout, which the route guard renders only on the
- * client, where React never executes inline scripts. Without this, a dismissed banner and the
- * dark mode would flash back on every page load.
+ * colour mode) exist only inside the docs layout, and the sign-in, unauthorized and error pages
+ * are outside it. Without this, a dismissed banner and the dark mode would flash back there.
  */
 export function earlyScript(): string {
   const key = JSON.stringify(bannerKey(ANNOUNCEMENT.id))

@@ -17,7 +17,7 @@ export default function App({ Component, pageProps }: AppProps) {
   return (
     <AuthProvider>
       <Head>
-        {/* Until a page sets its own (the guard may still be resolving the reader). */}
+        {/* For pages that set no title of their own. */}
         <title>{SITE_NAME}</title>
       </Head>
       <RouteProgress />
