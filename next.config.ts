@@ -8,6 +8,7 @@ import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
 import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -82,6 +83,16 @@ function withoutServerTraces(config: any) {
 }
 
 /**
+ * Large sites compile in Next's build workers: each compiler runs in a process of its own that
+ * exits when done, so the server compile's memory is gone before the client compile starts.
+ * Measured on a 2-core machine: at 1,000 pages the build's peak memory falls from 2.7 GB to
+ * 1.75 GB in the same time; at 101 pages the workers' start-up costs 4-8 s and saves nothing
+ * that matters (1.4 GB either way).
+ */
+const LARGE_SITE_PAGES = 300
+const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) => /\.mdx?$/.test(String(name))).length
+
+/**
  * Next names next.config.ts as the one build dependency of webpack's persistent cache, but webpack
  * cannot read a TypeScript file's imports, so edits to what the config imports (the page-map
  * transforms, the access rules, the loaders) would not invalidate cached modules. Listed here.
@@ -120,7 +131,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingExcludes: { 'next-server': ['**/*'] },
-  experimental: { cpus: os.cpus().length },
+  experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES },
   webpack: (config, { isServer }) =>
     cacheBuildDependencies(slimNextraComponents(mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config)))),
 }
