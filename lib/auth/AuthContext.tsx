@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { readSessionCookies } from './readSessionCookies'
 import { siteAuthSettings } from './siteAuthSettings'
 
@@ -45,7 +45,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let live = true
     const { state: next, refreshInMs } = stateFromCookies()
-    setState(next)
+    // The page is already showing its prerendered content; re-rendering the layout for the reader
+    // (their tabs, their menu) is a transition, so it yields to the main thread instead of
+    // blocking it in one long task.
+    startTransition(() => setState(next))
     if (refreshInMs === null) return
     const timer = setTimeout(async () => {
       const { refreshSession } = await import('./amplifySession')
