@@ -106,6 +106,16 @@ function cacheBuildDependencies(config: any) {
   return config
 }
 
+/** The theme keeps the page map's build-time order instead of sorting it again (build/presortedPageMapLoader.cjs). */
+function presortedPageMap(config: any) {
+  config.module.rules.push({
+    test: /nextra[\\/]dist[\\/]client[\\/]normalize-pages\.js$/,
+    enforce: 'pre',
+    use: [{ loader: path.resolve('build/presortedPageMapLoader.cjs') }],
+  })
+  return config
+}
+
 /** Nextra's component index without its heavy, unused parts (build/nextraComponents.ts). */
 function slimNextraComponents(config: any) {
   config.resolve.alias['nextra/components$'] = path.resolve('build/nextraComponents.ts')
@@ -133,7 +143,7 @@ const nextConfig: NextConfig = {
   outputFileTracingExcludes: { 'next-server': ['**/*'] },
   experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES },
   webpack: (config, { isServer }) =>
-    cacheBuildDependencies(slimNextraComponents(mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config)))),
+    cacheBuildDependencies(presortedPageMap(slimNextraComponents(mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config))))),
 }
 
 export default withNextra(nextConfig)

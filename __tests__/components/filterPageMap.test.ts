@@ -12,12 +12,12 @@ const { home, docsRoot, leads, internal, supportTwilio } = ALL_PAGE_ROUTES
 /** SPEC §6 with the shipped access.config.ts: which pages each reader's navigation keeps. */
 const expected: Record<Reader, { routes: string[]; topMeta: string[] }> = {
   admin: {
-    routes: [...docsRoot, ...internal, ...leads, ...supportTwilio, ...home],
+    routes: [...docsRoot, ...home, ...internal, ...leads, ...supportTwilio],
     topMeta: ['index', 'leads', 'internal', 'support-twilio', 'docs', 'quote-api', 'status'],
   },
-  leads1: { routes: [...leads, ...home], topMeta: ['index', 'leads', 'quote-api', 'status'] },
-  internal1: { routes: [...internal, ...home], topMeta: ['index', 'internal', 'status'] },
-  support1: { routes: [...supportTwilio, ...home], topMeta: ['index', 'support-twilio', 'status'] },
+  leads1: { routes: [...home, ...leads], topMeta: ['index', 'leads', 'quote-api', 'status'] },
+  internal1: { routes: [...home, ...internal], topMeta: ['index', 'internal', 'status'] },
+  support1: { routes: [...home, ...supportTwilio], topMeta: ['index', 'support-twilio', 'status'] },
   outsider: { routes: [...home], topMeta: ['index', 'status'] },
   anonymous: { routes: [], topMeta: ['status'] },
 }

@@ -41,11 +41,26 @@ function liftIndexPages(items: RawItem[]): RawItem[] {
   return result
 }
 
+/**
+ * Nextra's own order for a folder's items (`_meta` first, then by name), applied at build time so
+ * the theme need not compare names in the browser (build/presortedPageMapLoader.cjs). Stable, so a
+ * page and the folder of the same name stay side by side.
+ */
+function nextraOrder(a: RawItem, b: RawItem): number {
+  if ('data' in a) return -1
+  if ('data' in b) return 1
+  return (a as RawPage).name.localeCompare((b as RawPage).name)
+}
+
+function sortLikeNextra(items: RawItem[]): RawItem[] {
+  return [...items].sort(nextraOrder).map((item) => (isFolder(item) ? { ...item, children: sortLikeNextra(item.children) } : item))
+}
+
 export function shapePageMap(pageMap: RawItem[], docsFolder = 'docs'): RawItem[] {
   const docs = pageMap.find((item): item is RawFolder => isFolder(item) && item.name === docsFolder)
-  if (!docs) return liftIndexPages(pageMap)
+  if (!docs) return sortLikeNextra(liftIndexPages(pageMap))
   const sections = docs.children.filter(isFolder)
   const remainder = docs.children.filter((child) => !isFolder(child))
   const top = pageMap.flatMap((item) => (item === docs ? [{ ...docs, children: remainder }, ...sections] : [item]))
-  return liftIndexPages(top)
+  return sortLikeNextra(liftIndexPages(top))
 }

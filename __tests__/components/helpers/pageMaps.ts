@@ -119,6 +119,7 @@ export function shapedPageMap(): PageMapItem[] {
   return [
     { data: TOP_META },
     { name: 'docs', route: '/docs', frontMatter: { title: 'Documentation' } },
+    { name: 'index', route: '/', frontMatter: { title: 'Home' } },
     {
       name: 'internal',
       route: '/docs/internal',
@@ -176,7 +177,6 @@ export function shapedPageMap(): PageMapItem[] {
         },
       ],
     },
-    { name: 'index', route: '/', frontMatter: { title: 'Home' } },
   ]
 }
 
