@@ -2,6 +2,8 @@
 // `md` (768 px) in its CSS and in two `window.innerWidth` checks; this loader moves both to 996 px.
 // Each replacement must match exactly as often as expected, so a theme upgrade that changes them
 // fails the build instead of silently mixing breakpoints.
+const replaceExactly = require('./replaceExactly.cjs')
+
 const MOBILE_MAX = 995
 const REPLACEMENTS = {
   'style.css': [
@@ -18,11 +20,7 @@ module.exports = function mobileBreakpointLoader(source) {
   const file = this.resourcePath.endsWith('.css') ? 'style.css' : 'index.js'
   let result = source
   for (const [from, to, expected] of REPLACEMENTS[file]) {
-    const count = result.split(from).length - 1
-    if (count !== expected) {
-      throw new Error(`mobileBreakpointLoader: expected ${expected} × "${from}" in nextra-theme-docs/dist/${file}, found ${count}; the theme changed`)
-    }
-    result = result.split(from).join(to)
+    result = replaceExactly(result, from, to, expected, { loader: 'mobileBreakpointLoader', file: `nextra-theme-docs/dist/${file}`, dependency: 'the theme' })
   }
   return result
 }

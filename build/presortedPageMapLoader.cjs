@@ -4,14 +4,12 @@
 // sorts the page map the same way at build time, so here the comparator keeps that order (the
 // sort is stable) instead of comparing names again. A Nextra upgrade that changes the comparator
 // fails the build.
+const replaceExactly = require('./replaceExactly.cjs')
+
 const FROM = 'return a.name.localeCompare(b.name);'
 const TO = 'return 0; /* presorted at build time (lib/navigation/shapePageMap.ts) */'
 
 module.exports = function presortedPageMapLoader(source) {
-  const count = source.split(FROM).length - 1
-  if (count !== 1) {
-    throw new Error(`presortedPageMapLoader: expected 1 × "${FROM}" in nextra/dist/client/normalize-pages.js, found ${count}; Nextra changed`)
-  }
-  return source.replace(FROM, TO)
+  return replaceExactly(source, FROM, TO, 1, { loader: 'presortedPageMapLoader', file: 'nextra/dist/client/normalize-pages.js', dependency: 'Nextra' })
 }
 module.exports.FROM = FROM

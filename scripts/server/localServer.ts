@@ -46,8 +46,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/
 const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>()
 
-function gzipOnce(file: string, body: Buffer): Buffer {
-  const { mtimeMs } = fs.statSync(file)
+function gzipOnce(file: string, mtimeMs: number, body: Buffer): Buffer {
   const cached = gzipped.get(file)
   if (cached && cached.mtimeMs === mtimeMs) return cached.body
   const compressed = zlib.gzipSync(body)
@@ -112,13 +111,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       }
       const file = path.join(outDir, outcome.objectKey)
       // objectKeyFor never climbs out, but the file system is the last place to be sure.
-      if (!file.startsWith(outDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      const stats = file.startsWith(outDir + path.sep) && fs.existsSync(file) ? fs.statSync(file) : null
+      if (!stats?.isFile()) {
         return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': 'no-store' }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
       }
       const contents = fs.readFileSync(file)
       const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
       const compress = COMPRESSIBLE.test(type) && contents.length >= 1000 && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
-      const body = compress ? gzipOnce(file, contents) : contents
+      const body = compress ? gzipOnce(file, stats.mtimeMs, contents) : contents
       const immutable = outcome.objectKey.startsWith('/_next/static/')
       return send(200, {
         'content-type': type,
