@@ -31,3 +31,9 @@ test.each([
 ])('%s: nobody is signed in', (_case, cookie) => {
   expect(readSessionCookies(cookie, CLIENT)).toBeNull()
 })
+
+test("the expiry is read on this computer's clock: Amplify's clock drift (server minus local) is taken off", () => {
+  const cookie = `${prefix}.LastAuthUser=leads1; ${prefix}.leads1.idToken=${token({ 'cognito:username': 'leads1', exp: 2000000000 })}; ${prefix}.leads1.clockDrift=-960000`
+  // A computer 16 minutes ahead sees the token expire 16 minutes later on its own clock.
+  expect(readSessionCookies(cookie, CLIENT)?.expiresAtMs).toBe(2000000000000 + 960000)
+})

@@ -4,7 +4,7 @@
 import { Amplify } from 'aws-amplify'
 import { fetchAuthSession, getCurrentUser, signIn, signOut } from 'aws-amplify/auth'
 import { CognitoJwtVerifier } from 'aws-jwt-verify'
-import { LOCAL_COGNITO, issuerFor } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../../scripts/cognito/localCognito'
 import type { LocalCognito } from '../../scripts/cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../../scripts/cognito/seed'
@@ -87,6 +87,8 @@ test.each([...SEEDED_USERS])('%s signs in, verifies, refreshes and signs out thr
   expect(claims['cognito:username']).toBe(username)
   expect(claims.iss).toBe(ISSUER)
   expect(claims.aud).toBe(userPoolClientId)
+  // Short-lived, so a disabled user or a revoked session loses access within TOKEN_MINUTES.
+  expect(Number(claims.exp) - Number(claims.iat)).toBe(TOKEN_MINUTES * 60)
   const verified = await idVerifier.verify(idToken)
   expect(verified['cognito:username']).toBe(username)
 
@@ -158,7 +160,7 @@ test('GetTokensFromRefreshToken and GlobalSignOut behave like AWS', async () => 
   expect(refreshed.body.AuthenticationResult).toEqual({
     AccessToken: expect.any(String),
     IdToken: expect.any(String),
-    ExpiresIn: 3600,
+    ExpiresIn: TOKEN_MINUTES * 60,
     TokenType: 'Bearer',
   })
 

@@ -1,6 +1,7 @@
 import * as cdk from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { TOKEN_MINUTES } from '../../lib/auth/authSettings';
 
 export type DocsAuthStackProps = cdk.StackProps;
 
@@ -54,8 +55,10 @@ export class DocsAuthStack extends cdk.Stack {
       supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
-      idTokenValidity: cdk.Duration.minutes(60),
-      accessTokenValidity: cdk.Duration.minutes(60),
+      // A disabled user or a revoked session keeps access until the ID token expires; the
+      // browser renews tokens before expiry, so readers never notice the short life.
+      idTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
+      accessTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
       refreshTokenValidity: cdk.Duration.days(30),
     });
 

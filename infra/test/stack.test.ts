@@ -314,8 +314,8 @@ describe('stacks (in-process synth)', () => {
       GenerateSecret: false,
       ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_SRP_AUTH']),
       PreventUserExistenceErrors: 'ENABLED',
-      IdTokenValidity: 60,
-      AccessTokenValidity: 60,
+      IdTokenValidity: 15,
+      AccessTokenValidity: 15,
       RefreshTokenValidity: 30 * 24 * 60,
       TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
     });

@@ -8,7 +8,7 @@
 export const AMPLIFY_COOKIE_PREFIX = 'CognitoIdentityServiceProvider.'
 
 export const lastAuthUserCookie = (clientId: string) => `${AMPLIFY_COOKIE_PREFIX}${clientId}.LastAuthUser`
-export const userTokenCookie = (clientId: string, username: string, token: 'idToken' | 'refreshToken') =>
+export const userTokenCookie = (clientId: string, username: string, token: 'idToken' | 'refreshToken' | 'clockDrift') =>
   `${AMPLIFY_COOKIE_PREFIX}${clientId}.${username}.${token}`
 
 export function decodeCookiePart(text: string): string | null {
@@ -43,7 +43,10 @@ export function parseCookies(headers: readonly string[]): Map<string, string> {
 }
 
 /** The signed-in user's name and ID token as the cookies hold them, or null. Nothing is verified here. */
-export function readAmplifyCookies(cookies: Map<string, string>, clientId: string): { lastUser: string; idToken: string | null; hasRefreshToken: boolean } | null {
+export function readAmplifyCookies(
+  cookies: Map<string, string>,
+  clientId: string
+): { lastUser: string; idToken: string | null; hasRefreshToken: boolean; clockDriftMs: number } | null {
   const rawUser = cookies.get(lastAuthUserCookie(clientId))
   const lastUser = rawUser === undefined ? null : decodeCookiePart(rawUser)
   if (!lastUser) return null
@@ -52,6 +55,8 @@ export function readAmplifyCookies(cookies: Map<string, string>, clientId: strin
     lastUser,
     idToken: rawToken === undefined ? null : decodeCookiePart(rawToken),
     hasRefreshToken: cookies.has(userTokenCookie(clientId, lastUser, 'refreshToken')),
+    // Amplify's measure of (server time - this computer's time) when the tokens were issued.
+    clockDriftMs: Number.parseInt(cookies.get(userTokenCookie(clientId, lastUser, 'clockDrift')) ?? '0', 10) || 0,
   }
 }
 

@@ -8,6 +8,13 @@ export interface AuthSettings {
   endpoint?: string
 }
 
+/**
+ * How long ID and access tokens live, in the user pool (infra/) and the local Cognito alike. A
+ * disabled user or a revoked session loses access within this window; the refresh token (30 days)
+ * keeps a reader signed in across it.
+ */
+export const TOKEN_MINUTES = 15
+
 /** The fixed identities of the embedded local Cognito (scripts/cognito seeds them). */
 export const LOCAL_COGNITO = {
   region: 'eu-west-2',

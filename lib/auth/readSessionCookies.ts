@@ -7,7 +7,7 @@ import { parseCookies, readAmplifyCookies } from './amplifyCookies'
 
 export interface CookieSession {
   username: string
-  /** The ID token's `exp`, in milliseconds. */
+  /** The ID token's `exp`, in milliseconds of this computer's clock (Amplify's clock drift applied). */
   expiresAtMs: number
   /** Whether a refresh token is stored, so an expired session can be renewed. */
   canRefresh: boolean
@@ -33,5 +33,7 @@ export function readSessionCookies(cookieHeader: string, clientId: string): Cook
   const payload = stored?.idToken ? decodePayload(stored.idToken) : null
   const username = payload?.['cognito:username']
   if (!stored || typeof username !== 'string' || typeof payload?.exp !== 'number') return null
-  return { username, expiresAtMs: payload.exp * 1000, canRefresh: stored.hasRefreshToken }
+  // A computer whose clock runs ahead would otherwise take every fresh token for expired and
+  // renew it again and again; Amplify measures the drift at each sign-in and refresh.
+  return { username, expiresAtMs: payload.exp * 1000 - stored.clockDriftMs, canRefresh: stored.hasRefreshToken }
 }

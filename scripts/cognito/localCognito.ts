@@ -33,7 +33,7 @@ import { otp } from 'cognito-local/lib/services/otp'
 import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator'
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService'
 import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.json'
-import { LOCAL_COGNITO, issuerFor } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
 import { SEEDED_PASSWORD, SEEDED_USERS } from './seed'
 
 export interface LocalCognitoOptions {
@@ -328,8 +328,8 @@ async function seedDataDirectory(configDir: string, dataDir: string): Promise<vo
         LastModifiedDate: now,
         ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
         // AWS's defaults for a new app client.
-        AccessTokenValidity: 60,
-        IdTokenValidity: 60,
+        AccessTokenValidity: TOKEN_MINUTES,
+        IdTokenValidity: TOKEN_MINUTES,
         RefreshTokenValidity: 30,
         TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'days' },
         EnableTokenRevocation: true,
