@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { AUDIT_COGNITO_PORT, AUDIT_SITE_FILE, buildAuditSite, freePort } from '../scripts/audit/buildAuditSite'
-import { startLocalStack, type LocalStack } from '../scripts/server/startStack'
+import { AUDIT_COGNITO_PORT, AUDIT_SITE_FILE, buildAuditSite, freePort, type AuditSite } from '../scripts/audit/buildAuditSite'
+import type { LocalStack } from '../scripts/server/startStack'
 
 declare global {
   // eslint-disable-next-line no-var
@@ -18,8 +18,12 @@ export default async function globalSetup() {
     buildAuditSite(root, dir, freePort())
   }
   const siteFile = path.join(dir, AUDIT_SITE_FILE)
-  const cognitoPort = fs.existsSync(siteFile) ? (JSON.parse(fs.readFileSync(siteFile, 'utf8')).cognitoPort as number) : AUDIT_COGNITO_PORT
-  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort })
+  const site: Partial<AuditSite> = fs.existsSync(siteFile) ? JSON.parse(fs.readFileSync(siteFile, 'utf8')) : {}
+  // The server and the tests decide with the lists the audit build saw (access.config.ts reads
+  // these when first imported, so they are set before the server's modules load).
+  Object.assign(process.env, site.accessEnv ?? {})
+  const { startLocalStack } = await import('../scripts/server/startStack')
+  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT })
   globalThis.__E2E_STACK__ = stack
   process.env.AUDIT_SITE_DIR = dir
   process.env.E2E_SITE_URL = stack.siteUrl

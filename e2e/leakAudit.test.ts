@@ -1,12 +1,21 @@
 /**
- * The leak audit: as each role, request every file of the audit build through the real server
- * and look for the markers of sections that role may not read. Also counts page titles of
- * forbidden sections in readable files (Nextra puts titles in page maps).
+ * The leak audit: as each role, request every file of the audit build (and the reader's view)
+ * through the real server, and count what each role can read that it may not know:
+ * - the markers of sections it may not read, planted in a page body, a title and an image;
+ * - distinctive page titles of those sections (Nextra puts titles in page maps);
+ * - usernames: a marker username added to every list, and every seeded user but the role itself;
+ * - routes of sections it may not open, plain or escaped (manifests, page maps, stubs, search);
+ * - protected responses that a shared cache may keep.
+ * Compressed files (Pagefind's) are read decompressed.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import { decide } from '../lib/access'
+import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { sharedCacheable } from '../edge/cacheHeaders'
+import { SEEDED_USERS } from '../scripts/cognito/seed'
 import { listFiles } from '../scripts/build/siteFiles'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import type { MarkedSection } from '../scripts/audit/markers'
@@ -37,12 +46,32 @@ function uniqueSectionTitles(root: string): Map<string, MarkedSection> {
   return unique
 }
 
+/** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
+function sectionRoutePattern(id: string): RegExp {
+  const slash = '(?:/|\\\\?u002[Ff]|%2[Ff])'
+  return new RegExp(`${slash}docs${slash}${id.replace(/-/g, '\\-')}(?![A-Za-z0-9_-])`)
+}
+
+/** A username as a whole token, as a list or a view would hold it (not inside a longer word). */
+const usernamePattern = (name: string) => new RegExp(`(?<![A-Za-z0-9_.@-])${name}(?![A-Za-z0-9_@-])`)
+
+function readBody(bytes: Buffer): string {
+  // Pagefind's index files are gzip; read them as the browser's search engine will.
+  const text = bytes[0] === 0x1f && bytes[1] === 0x8b ? zlib.gunzipSync(bytes) : bytes
+  return text.toString('latin1')
+}
+
 interface RoleReport {
   role: string
   allowed: number
   denied: number
   markersLeaked: string[]
   titlesLeaked: string[]
+  usernamesLeaked: string[]
+  routesLeaked: string[]
+  sharedCacheable: string[]
+  /** Sections whose routes this role found in its readable files: proves the route search can find routes at all. */
+  ownRoutesSeen: Set<string>
   ownMarkersSeen: Set<MarkedSection>
   /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
   ownTitlesSeen: Set<MarkedSection>
@@ -54,22 +83,50 @@ describe('leak audit of the built site', () => {
   const titles = uniqueSectionTitles(env.dir)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
+  const routePatterns = SECTIONS.map((section) => [section.id, sectionRoutePattern(section.id)] as const)
+  const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS].map((name) => [name, usernamePattern(name)] as const)
+  /** What anonymous could not fetch: the protected responses. */
+  const protectedKeys = new Set<string>()
 
-  const mayRead = (role: Role, section: MarkedSection) =>
+  const mayRead = (role: Role, section: string) =>
     role !== null && decide(`/docs/${section}/intro`, { username: role }) === 'allow'
 
   beforeAll(async () => {
     for (const role of ROLES) {
       const cookie = role === null ? undefined : amplifyCookieHeader(role, await signInIdToken(env.cognitoUrl, role, PASSWORD))
-      const report: RoleReport = { role: role ?? 'anonymous', allowed: 0, denied: 0, markersLeaked: [], titlesLeaked: [], ownMarkersSeen: new Set(), ownTitlesSeen: new Set() }
-      for (const key of files) {
+      const report: RoleReport = {
+        role: role ?? 'anonymous',
+        allowed: 0,
+        denied: 0,
+        markersLeaked: [],
+        titlesLeaked: [],
+        usernamesLeaked: [],
+        routesLeaked: [],
+        sharedCacheable: [],
+        ownRoutesSeen: new Set(),
+        ownMarkersSeen: new Set(),
+        ownTitlesSeen: new Set(),
+      }
+      for (const key of [READER_VIEW_PATH, ...files]) {
         const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
-        const body = await response.text()
+        const body = readBody(Buffer.from(await response.arrayBuffer()))
+        if (role === null && response.status !== 200) protectedKeys.add(key)
+        if ((protectedKeys.has(key) || key === READER_VIEW_PATH) && sharedCacheable(response.headers.get('cache-control'))) {
+          report.sharedCacheable.push(`${key} (${response.status}, ${response.headers.get('cache-control')})`)
+        }
         if (response.status !== 200) {
           report.denied++
           continue
         }
         report.allowed++
+        for (const [name, pattern] of usernames) {
+          if (name !== role && pattern.test(body)) report.usernamesLeaked.push(`${name} in ${key}`)
+        }
+        for (const [id, pattern] of routePatterns) {
+          if (!pattern.test(body)) continue
+          if (mayRead(role, id)) report.ownRoutesSeen.add(id)
+          else report.routesLeaked.push(`/docs/${id} in ${key}`)
+        }
         for (const section of sections) {
           const found = body.includes(env.markers.body[section]) || body.includes(env.markers.title[section])
           if (!found) continue
@@ -87,8 +144,19 @@ describe('leak audit of the built site', () => {
     console.log(
       [
         `Leak audit: ${files.length} files in out/, ${titles.size} distinctive page titles`,
-        'role        allowed  denied  markers leaked  titles leaked',
-        ...reports.map((r) => `${r.role.padEnd(10)}  ${String(r.allowed).padStart(7)}  ${String(r.denied).padStart(6)}  ${String(r.markersLeaked.length).padStart(14)}  ${String(r.titlesLeaked.length).padStart(13)}`),
+        'role        allowed  denied  markers leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
+        ...reports.map((r) =>
+          [
+            r.role.padEnd(10),
+            String(r.allowed).padStart(7),
+            String(r.denied).padStart(6),
+            String(r.markersLeaked.length).padStart(14),
+            String(r.titlesLeaked.length).padStart(13),
+            String(r.usernamesLeaked.length).padStart(18),
+            String(r.routesLeaked.length).padStart(23),
+            String(r.sharedCacheable.length).padStart(26),
+          ].join('  ')
+        ),
       ].join('\n')
     )
   }, 300000)
@@ -101,6 +169,41 @@ describe('leak audit of the built site', () => {
   test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no title of a section it may not read', (_name, role) => {
     const report = reports.find((r) => r.role === (role ?? 'anonymous'))!
     expect(report.titlesLeaked).toEqual([])
+  })
+
+  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no username but its own', (_name, role) => {
+    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.usernamesLeaked).toEqual([])
+  })
+
+  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no route of a section it may not open', (_name, role) => {
+    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.routesLeaked).toEqual([])
+  })
+
+  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected response that a shared cache may keep', (_name, role) => {
+    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.sharedCacheable).toEqual([])
+  })
+
+  test('every role finds the routes of every section it may open (so 0 foreign routes means something), and its own name in its view', () => {
+    for (const report of reports) {
+      const role = report.role === 'anonymous' ? null : (report.role as Role)
+      expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, SECTIONS.map((s) => s.id).filter((id) => mayRead(role, id)).sort()])
+    }
+    expect(protectedKeys.size).toBeGreaterThan(files.length / 2)
+  })
+
+  test('the route search finds a section route in every spelling a file may hold it', () => {
+    const internal = sectionRoutePattern('internal')
+    for (const spelling of ['"/docs/internal/intro"', '"\\u002Fdocs\\u002Finternal\\u002F_meta"', 'next=%2Fdocs%2Finternal%2Fintro', 'href="/docs/internal"']) {
+      expect([spelling, internal.test(spelling)]).toEqual([spelling, true])
+    }
+    expect(internal.test('/docs/internals')).toBe(false)
+  })
+
+  test('the username search finds a list member where it may be read: the reader itself, in its view', async () => {
+    const cookie = amplifyCookieHeader('leads1', await signInIdToken(env.cognitoUrl, 'leads1', PASSWORD))
+    const view = await (await fetch(env.siteUrl + READER_VIEW_PATH, { headers: { cookie } })).text()
+    expect(usernamePattern('leads1').test(view)).toBe(true)
+    expect(usernamePattern('leads1').test('leads10')).toBe(false)
   })
 
   test('every role receives the markers of every section it may read (an audit that blocks everything fails)', () => {

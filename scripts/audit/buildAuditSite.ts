@@ -7,13 +7,29 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { copyProject } from './copyProject'
-import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection } from './markers'
+import accessConfig from '../../access.config'
+import { LIST_ENV_VARS } from '../../lib/access/accessEnv'
+import type { ListName } from '../../lib/access/types'
+import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
 
 /** Written beside out/: what the tests need to know about this build. */
 export const AUDIT_SITE_FILE = 'audit-site.json'
+
+export interface AuditSite {
+  cognitoPort: number
+  /** The list overrides the build (and so the authorizer) saw: the shipped lists plus a marker username each. */
+  accessEnv: Record<string, string>
+}
+
+/** Every list as shipped, plus the list's marker username. */
+function auditAccessEnv(markers: Markers): Record<string, string> {
+  return Object.fromEntries(
+    (Object.entries(LIST_ENV_VARS) as Array<[ListName, string]>).map(([list, variable]) => [variable, `${accessConfig.lists[list]}, ${markers.usernames[list]}`])
+  )
+}
 
 /** A port nobody listens on now, so concurrent test runs each get their own Cognito. */
 export function freePort(): number {
@@ -35,7 +51,8 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
     fs.appendFileSync(image, `\n<!-- ${markers.body[section]} -->\n`)
   }
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort }))
+  const accessEnv = auditAccessEnv(markers)
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv } satisfies AuditSite))
 
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,
@@ -46,6 +63,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
       DOCS_AUTH_MODE: 'local',
       DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${cognitoPort}`,
+      ...accessEnv,
     },
   })
 }

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto'
+import { LIST_ENV_VARS } from '../../lib/access/accessEnv'
+import type { ListName } from '../../lib/access/types'
 
 /** Where the audit build plants its markers: one page of each section, chosen to cover a nested page and two category index pages. */
 export const MARKED_PAGES = {
@@ -21,6 +23,8 @@ export interface Markers {
   body: Record<MarkedSection, string>
   /** Text planted in the marked page's title (front matter), which Nextra puts into page maps. */
   title: Record<MarkedSection, string>
+  /** A username added to each access list: no browser may ever receive one. */
+  usernames: Record<ListName, string>
 }
 
 export function newMarkers(): Markers {
@@ -28,5 +32,6 @@ export function newMarkers(): Markers {
   const sections = Object.keys(MARKED_PAGES) as MarkedSection[]
   const make = (kind: string) =>
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
-  return { body: make('leakbody'), title: make('leaktitle') }
+  const usernames = Object.fromEntries(Object.keys(LIST_ENV_VARS).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
+  return { body: make('leakbody'), title: make('leaktitle'), usernames }
 }
