@@ -24,7 +24,7 @@ const config: AccessConfig = {
     { path: '/docs/support-twilio', match: 'prefix', require: 'twilioSupportUsers' },
   ],
   fallback: 'fullAccessUsers',
-  publicPaths: ['/login', '/unauthorized', '/404'],
+  publicPaths: ['/login', '/unauthorized', '/404', '/session-too-large'],
 }
 
 export default config

@@ -1,12 +1,12 @@
 import type { NextConfig } from 'next'
 import nextra from 'nextra'
-import { ACCESS_ENV_VARS } from './lib/access/accessEnv'
 import { compileAccess } from './lib/access/compileAccess'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
 import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
+import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -21,10 +21,13 @@ import path from 'node:path'
 process.env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ??= 'c3RhdGljIGV4cG9ydCwgbm8gc2VydmVyIGFjdGlvbnM='
 
 // Fail the build before compiling anything when the access rules or auth settings are wrong.
-compileAccess(accessConfig)
+const access = compileAccess(accessConfig)
 const auth = readAuthSettings(process.env as AuthEnv)
 
-/** Variables inlined into the client bundle so the browser sees the same config as the build. */
+/**
+ * Variables inlined into the client bundle so the browser sees the same auth settings as the
+ * build. The access lists are not among them: only the authority holds those.
+ */
 const inlinedEnv: Record<string, string> = {
   DOCS_AUTH_MODE: auth.mode,
   DOCS_COGNITO_REGION: auth.region,
@@ -32,10 +35,6 @@ const inlinedEnv: Record<string, string> = {
   DOCS_COGNITO_CLIENT_ID: auth.userPoolClientId,
 }
 if (auth.endpoint) inlinedEnv.DOCS_COGNITO_ENDPOINT = auth.endpoint
-for (const name of ACCESS_ENV_VARS) {
-  const value = process.env[name]
-  if (value !== undefined) inlinedEnv[name] = value
-}
 
 const withNextra = nextra({
   theme: './theme.tsx',
@@ -52,14 +51,14 @@ const withNextra = nextra({
 
 /**
  * Gives each section's pages a page map scoped to that section (build/sectionPageMapLoader.cjs),
- * so no page's JavaScript carries the titles of another section.
+ * so no page's JavaScript names another section, its pages or a page its readers may not open.
  */
 function scopePageMapsPerSection(config: any) {
   const loader = path.resolve('build/sectionPageMapLoader.cjs')
   const options = {
     pagesDir: path.resolve('pages'),
     routeToScope: (route: string) => sectionOfRoute(route, SECTIONS),
-    transform: (pageMap: RawItem[], scope: string | null) => scopePageMap(shapePageMap(pageMap), SECTIONS, scope),
+    transform: (pageMap: RawItem[], scope: string | null) => scopePageMap(shapePageMap(pageMap), scope, { sections: SECTIONS, topMeta, access }),
   }
   const mdxRule = config.module.rules.find((rule: any) =>
     rule?.oneOf?.[0]?.use?.some?.((use: any) => use?.loader === 'nextra/loader' && use.options?.isPageImport)
@@ -97,7 +96,7 @@ const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) =
  * cannot read a TypeScript file's imports, so edits to what the config imports (the page-map
  * transforms, the access rules, the loaders) would not invalidate cached modules. Listed here.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'build/']
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'build/', 'pages/_meta.ts']
 
 function cacheBuildDependencies(config: any) {
   if (config.cache?.type === 'filesystem') {

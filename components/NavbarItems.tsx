@@ -1,5 +1,5 @@
 import { useRouter } from 'next/router'
-import { DOCS_VERSION, LANGUAGES } from '../lib/navigation/siteNavigation'
+import { DOCS_VERSION, LANGUAGES } from '../lib/navigation/siteChrome'
 import { NavbarDropdown } from './NavbarDropdown'
 import { UserMenu } from './UserMenu'
 import { useReadableSections } from './useReadableSections'
@@ -8,8 +8,9 @@ import { useReadableSections } from './useReadableSections'
 export function NavbarItems() {
   const { asPath } = useRouter()
   const sections = useReadableSections()
-  // The version's main doc is leads/intro; a reader without the leads section gets their first section.
-  const versionHref = sections.find((section) => section.href === DOCS_VERSION.mainDoc)?.href ?? sections[0]?.href ?? '/'
+  // The version's main doc is the first section the reader may open (sections come in navbar
+  // order, leads first); the browser is never told of a section its reader may not open.
+  const versionHref = sections[0]?.href ?? '/'
   return (
     <>
       <NavbarDropdown

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react'
 import { useRouter } from 'next/router'
-import { decide } from '../lib/access'
+import { decideForView } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
 
 /** The login URL that brings the reader back to `path` afterwards. */
@@ -20,18 +20,16 @@ export function loginUrlFor(path: string): string {
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
-  const { username, isAuthenticated, loading } = useAuth()
-  const user = isAuthenticated && username ? { username } : null
-  const publicRoute = decide(router.pathname, null) === 'allow'
-  const decision = loading ? null : decide(router.pathname, user)
+  const { view } = useAuth()
+  const decision = view ? decideForView(view, router.pathname) : null
 
   useEffect(() => {
-    if (publicRoute || !router.isReady) return
+    if (!router.isReady) return
     if (decision === 'login') router.replace(loginUrlFor(router.asPath))
     else if (decision === 'deny') router.replace(`/unauthorized?from=${encodeURIComponent(router.asPath)}`)
-  }, [decision, publicRoute, router])
+  }, [decision, router])
 
-  if (publicRoute || decision === null || decision === 'allow') return <>{children}</>
+  if (decision === null || decision === 'allow') return <>{children}</>
   return (
     <div className="route-guard-status" role="status" aria-live="polite">
       Loading...

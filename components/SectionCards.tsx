@@ -17,7 +17,7 @@ export function SectionCards() {
         <li key={section.id}>
           <Link href={section.href}>
             <strong>{section.title}</strong>
-            <span>{section.summary}</span>
+            <span>{section.description}</span>
           </Link>
         </li>
       ))}

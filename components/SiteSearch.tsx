@@ -1,9 +1,7 @@
 import { useRouter } from 'next/router'
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react'
-import { decide } from '../lib/access'
 import { useAuth } from '../lib/auth/AuthContext'
 import { excerptParts, forgetSearchSession, importPagefind, sharedSearchSession, type PagefindLoader, type SearchHit, type SearchSession } from '../lib/search/searchClient'
-import { readableIndexes } from '../lib/search/searchIndexes'
 
 export interface SiteSearchProps {
   className?: string
@@ -64,9 +62,9 @@ function Excerpt({ text }: { text: string }) {
  * Nothing of a section the reader may not open is ever requested.
  */
 export function SiteSearch({ className, loader = importPagefind, debounceMs = 120, limit = 8 }: SiteSearchProps) {
-  const { username, isAuthenticated } = useAuth()
+  const { view } = useAuth()
   const router = useRouter()
-  const indexes = useMemo(() => readableIndexes(isAuthenticated && username ? { username } : null, decide), [isAuthenticated, username])
+  const indexes = useMemo(() => view?.search ?? [], [view])
   const indexKey = indexes.map((spec) => spec.basePath).join('|')
 
   const [query, setQuery] = useState('')

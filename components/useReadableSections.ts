@@ -1,10 +1,7 @@
-import { decide } from '../lib/access'
+import type { ReaderSection } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
-import { SECTIONS } from '../lib/navigation/siteNavigation'
 
-/** The sections the signed-in reader may open; none while the user is still loading. */
-export function useReadableSections() {
-  const { username, isAuthenticated } = useAuth()
-  if (!isAuthenticated || !username) return []
-  return SECTIONS.filter((section) => decide(section.href, { username }) === 'allow')
+/** The sections the authority says the reader may open; none until it has answered. */
+export function useReadableSections(): ReaderSection[] {
+  return useAuth().view?.sections ?? []
 }

@@ -1,5 +1,6 @@
 import type { CloudFrontRequestEvent, CloudFrontRequestResult } from './cloudfrontTypes'
 import { authorizeRequest, type AuthorizerDeps, type Outcome } from './authorizeRequest'
+import { CACHE_CONTROL } from './cacheHeaders'
 
 type Headers = Record<string, Array<{ key?: string; value: string }>>
 
@@ -11,7 +12,7 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
   const respond = (status: string, description: string, extra: Record<string, string> = {}, body?: string): CloudFrontRequestResult => ({
     status,
     statusDescription: description,
-    headers: toCloudFrontHeaders({ ...responseHeaders, 'cache-control': 'no-store', ...extra }),
+    headers: toCloudFrontHeaders({ ...responseHeaders, 'cache-control': CACHE_CONTROL.never, ...extra }),
     ...(body !== undefined ? { body } : {}),
   })
 
@@ -20,6 +21,8 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
       case 'serve':
         // The origin is asked for exactly the file that was decided on.
         return { ...request, uri: outcome.objectKey }
+      case 'view':
+        return respond('200', 'OK', { 'content-type': 'application/json; charset=utf-8', 'cache-control': CACHE_CONTROL.readerView }, JSON.stringify(outcome.view))
       case 'redirect':
         return respond('302', 'Found', { location: outcome.location })
       case 'forbidden':

@@ -7,8 +7,10 @@ import { parseCookies, readAmplifyCookies } from '../lib/auth/amplifyCookies'
 export const MAX_COOKIE_HEADER_BYTES = 16 * 1024
 export const MAX_TOKEN_BYTES = 8 * 1024
 
+export const cookieHeaderBytes = (cookieHeaders: readonly string[]) => cookieHeaders.reduce((sum, header) => sum + header.length, 0)
+
 export function readIdToken(cookieHeaders: readonly string[], clientId: string): string | null {
-  const total = cookieHeaders.reduce((sum, header) => sum + header.length, 0)
+  const total = cookieHeaderBytes(cookieHeaders)
   if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return null
   const token = readAmplifyCookies(parseCookies(cookieHeaders), clientId)?.idToken
   if (!token || token.length > MAX_TOKEN_BYTES) return null

@@ -1,8 +1,7 @@
-import { SECTIONS } from '../lib/navigation/siteNavigation'
-
-// Each section is its own navbar tab with its own sidebar (lib/navigation/shapePageMap lifts
-// the /docs/<section> folders to this level). Order and titles within a section live in
-// content/docs/<section>/_meta.ts.
+// The top level of the site. Each section is its own navbar tab with its own sidebar: the build
+// adds a page's own section here (lib/navigation/scopePageMap) and the browser adds the reader's
+// other sections from the authority's answer, so this file names no section. Order and titles
+// within a section live in content/docs/<section>/_meta.ts.
 export default {
   index: {
     title: 'Home',
@@ -10,6 +9,5 @@ export default {
     display: 'hidden',
     theme: { layout: 'full', toc: false, sidebar: false, breadcrumb: false, pagination: false, timestamp: false },
   },
-  ...Object.fromEntries(SECTIONS.map((section) => [section.id, { title: section.title, type: 'page' }])),
   docs: { title: 'Docs', type: 'page', display: 'hidden' },
 }

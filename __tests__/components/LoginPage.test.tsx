@@ -5,6 +5,10 @@ import LoginPage from '../../pages/login'
 import { AuthProvider } from '../../lib/auth/AuthContext'
 import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
 import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNextRouter'
+import { access } from '../../lib/access'
+import { READER_VIEW_PATH } from '../../lib/access/readerView'
+import { readSessionCookies } from '../../lib/auth/readSessionCookies'
+import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { LOADING, READERS, renderAs } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
@@ -121,7 +125,20 @@ describe('login page with the real session provider (no Amplify network calls)',
     document.cookie = `${prefix}.LastAuthUser=${username}; path=/`
     document.cookie = `${prefix}.${username}.idToken=${idToken(username)}; path=/`
   }
+  /**
+   * The authority's answer to the reader-view request, as the edge gives it: the reader named by
+   * the stored token (the edge would verify it), and what that reader may open.
+   */
+  const sources = readerViewSources(access, {})
+  beforeEach(() => {
+    global.fetch = jest.fn(async (url: string) => {
+      expect(url).toBe(READER_VIEW_PATH)
+      const session = readSessionCookies(document.cookie, clientId)
+      return { ok: true, json: async () => readerViewFor(sources, session ? { username: session.username } : null) }
+    }) as unknown as typeof fetch
+  })
   afterEach(() => {
+    delete window.__docsReaderView
     for (const pair of document.cookie.split(';')) {
       const name = pair.split('=')[0].trim()
       if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`

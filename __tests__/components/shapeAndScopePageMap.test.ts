@@ -1,5 +1,7 @@
 /** @jest-environment node */
-import { scopePageMap, sectionOfRoute } from '../../lib/navigation/scopePageMap'
+import { access } from '../../lib/access'
+import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
+import TOP_META from '../../pages/_meta'
 import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { ALL_PAGE_ROUTES, pageRoutes, rawPageMap, shapedPageMap } from './helpers/pageMaps'
@@ -80,53 +82,54 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
   const SUPPORT_TITLES = ['Twilio support introduction', 'Call flow diagram', 'SQL queries overview', 'SQL queries', 'Search by phone', 'Overall']
   const LEADS_TITLES = ['Leads introduction', 'Endpoints overview', 'Create a quote', 'Get quote fees', 'Introduction', 'Endpoints', 'Environments']
 
-  test('keeps the scoped section intact and reduces the others to a stub pointing at their entry page', () => {
-    const scoped = scopePageMap(shaped(), SECTIONS, 'leads')
-    expect(folder(scoped, 'leads')).toEqual(folder(shaped(), 'leads'))
-    expect(folder(scoped, 'internal')).toEqual({
-      name: 'internal',
-      route: '/docs/internal',
-      children: [{ name: 'intro', route: '/docs/internal/intro', frontMatter: { title: 'Internal' } }],
-    })
-    expect(folder(scoped, 'support-twilio')).toEqual({
-      name: 'support-twilio',
-      route: '/docs/support-twilio',
-      children: [{ name: 'intro', route: '/docs/support-twilio/intro', frontMatter: { title: 'Twilio support' } }],
-    })
+  const scopeTo = (scope: string | null) => scopePageMap(shaped(), scope, { sections: SECTIONS, topMeta: TOP_META, access })
+  const topMetaOf = (items: RawItem[]) => (items.find((item) => 'data' in item) as { data: Record<string, unknown> }).data
+  const foreignRoutes = (own: keyof typeof ALL_PAGE_ROUTES | null) =>
+    (['leads', 'internal', 'supportTwilio'] as const).filter((key) => key !== own).flatMap((key) => ALL_PAGE_ROUTES[key])
+
+  test('keeps the scoped section intact and leaves every other section out, tab and all', () => {
+    const scoped = scopeTo('leads')
+    expect(pageRoutes(folder(scoped, 'leads').children)).toEqual(pageRoutes(folder(shaped(), 'leads').children))
+    expect(folder(scoped, 'internal')).toBeUndefined()
+    expect(folder(scoped, 'support-twilio')).toBeUndefined()
+    // The hidden /docs root needs full access, which not every leads reader has.
+    expect(topMetaOf(scoped)).toEqual({ leads: { title: 'Leads API', type: 'page' }, index: TOP_META.index })
   })
 
-  test('the stub holds the section title and entry page from SECTIONS', () => {
-    const scoped = scopePageMap(shaped(), SECTIONS, 'leads')
-    for (const section of SECTIONS.filter((s) => s.id !== 'leads')) {
-      const stub = folder(scoped, section.id)
-      expect(stub.children).toHaveLength(1)
-      expect(stub.children[0]).toEqual(expect.objectContaining({ route: section.href, frontMatter: { title: section.title } }))
-    }
-  })
-
-  test('a leads page map contains no title or page of the internal and support sections', () => {
-    const text = JSON.stringify(folder(scopePageMap(shaped(), SECTIONS, 'leads'), 'internal')) + JSON.stringify(folder(scopePageMap(shaped(), SECTIONS, 'leads'), 'support-twilio'))
-    for (const title of [...INTERNAL_TITLES, ...SUPPORT_TITLES]) expect(text).not.toContain(`"${title}"`)
-    const whole = JSON.stringify(scopePageMap(shaped(), SECTIONS, 'leads'))
-    for (const title of [...INTERNAL_TITLES, ...SUPPORT_TITLES]) expect(whole).not.toContain(`"title":"${title}"`)
-    for (const route of [...ALL_PAGE_ROUTES.internal, ...ALL_PAGE_ROUTES.supportTwilio].filter((r) => !r.endsWith('/intro'))) {
-      expect(whole).not.toContain(`"${route}"`)
-    }
-    // Its own pages are all there.
-    expect(pageRoutes(scopePageMap(shaped(), SECTIONS, 'leads'))).toEqual(expect.arrayContaining(ALL_PAGE_ROUTES.leads))
+  test('a leads page map names no route, title or tab of another section', () => {
+    const whole = JSON.stringify(scopeTo('leads'))
+    for (const title of [...INTERNAL_TITLES, ...SUPPORT_TITLES, 'Internal', 'Twilio support']) expect(whole).not.toContain(`"${title}"`)
+    for (const route of [...foreignRoutes('leads'), '/docs/internal', '/docs/support-twilio']) expect(whole).not.toContain(`"${route}`)
+    expect(pageRoutes(scopeTo('leads'))).toEqual(expect.arrayContaining(ALL_PAGE_ROUTES.leads))
   })
 
   test('an internal page map contains no title of the leads and support sections', () => {
-    const whole = JSON.stringify(scopePageMap(shaped(), SECTIONS, 'internal'))
+    const whole = JSON.stringify(scopeTo('internal'))
     for (const title of [...LEADS_TITLES, ...SUPPORT_TITLES]) expect(whole).not.toContain(`"title":"${title}"`)
-    expect(folder(scopePageMap(shaped(), SECTIONS, 'internal'), 'internal')).toEqual(folder(shaped(), 'internal'))
+    expect(folder(scopeTo('internal'), 'internal')).toEqual(folder(shaped(), 'internal'))
   })
 
-  test('pages outside every section (home, docs root) get every section as a stub, and keep their own pages', () => {
-    const scoped = scopePageMap(shaped(), SECTIONS, null)
-    expect(pageRoutes(scoped).sort()).toEqual(['/', '/docs', ...SECTIONS.map((section) => section.href)].sort())
+  test('pages outside every section (home, docs root) keep only what every signed-in reader may open: the home page', () => {
+    const scoped = scopeTo(null)
+    expect(pageRoutes(scoped)).toEqual(['/'])
     const whole = JSON.stringify(scoped)
     for (const title of [...LEADS_TITLES, ...INTERNAL_TITLES, ...SUPPORT_TITLES]) expect(whole).not.toContain(`"title":"${title}"`)
+    for (const section of SECTIONS) expect(whole).not.toContain(`/docs/${section.id}`)
+  })
+
+  test('withSectionTabs adds a tab for each section of the reader\'s view, in the view\'s order, keeping the own section whole', () => {
+    const withTabs = withSectionTabs(scopeTo('internal'), SECTIONS.map(({ id, title, href }) => ({ id, title, href })))
+    expect(folder(withTabs, 'internal')).toEqual(folder(shaped(), 'internal'))
+    expect(folder(withTabs, 'leads')).toEqual({ name: 'leads', route: '/docs/leads', children: [{ name: 'intro', route: '/docs/leads/intro', frontMatter: { title: 'Leads API' } }] })
+    const sectionKeys = Object.keys(topMetaOf(withTabs)).filter((key) => SECTIONS.some((section) => section.id === key))
+    expect(sectionKeys).toEqual(['leads', 'internal', 'support-twilio'])
+    expect(topMetaOf(withTabs)['support-twilio']).toEqual({ title: 'Twilio support', type: 'page' })
+  })
+
+  test('withSectionTabs changes nothing when the view adds no section', () => {
+    const scoped = scopeTo('leads')
+    expect(withSectionTabs(scoped, [])).toBe(scoped)
+    expect(withSectionTabs(scoped, [{ id: 'leads', title: 'Leads API', href: '/docs/leads/intro' }])).toBe(scoped)
   })
 
   test('sectionOfRoute names the section a route belongs to, on a segment boundary', () => {

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react'
 import { decide, readersMayOpen } from '../../lib/access'
 import { resetMockRouter } from './helpers/mockNextRouter'
 import { installBrowserApis } from './helpers/browserApis'
-import { shapedPageMap } from './helpers/pageMaps'
+import { builtPageMap } from './helpers/pageMaps'
 import { LOADING, READERS, docsHrefs, renderAs, type ReaderName } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
@@ -32,7 +32,7 @@ function renderDocsPage(reader: ReaderName | 'loading', route: string) {
   resetMockRouter({ pathname: route, asPath: route })
   return renderAs(
     reader === 'loading' ? LOADING : READERS[reader],
-    <SiteLayout themeConfig={themeConfig} pageOpts={{ pageMap: shapedPageMap(), title: 'Page', frontMatter: {}, filePath: `pages${route}.mdx` }} pageProps={{}}>
+    <SiteLayout themeConfig={themeConfig} pageOpts={{ pageMap: builtPageMap(route), title: 'Page', frontMatter: {}, filePath: `pages${route}.mdx` }} pageProps={{}}>
       <PageWrapper toc={TOC}>
         <p>Page body</p>
       </PageWrapper>
@@ -111,9 +111,10 @@ describe('the docs layout inside a section', () => {
     expect(screen.queryByText('How we deploy')).toBeNull()
   })
 
-  test("a full-access reader's leads sidebar keeps the link into the internal section", () => {
+  test("a leads page's sidebar has no link into the internal section, even for a full-access reader (its chunk names only what every leads reader may open)", () => {
     renderDocsPage('admin', '/docs/leads/intro')
-    expect(screen.getByRole('link', { name: 'How we deploy' })).toHaveAttribute('href', '/docs/internal/deployments-and-infrastructure')
+    expect(screen.getAllByRole('link', { name: 'Internal' })[0]).toHaveAttribute('href', '/docs/internal/intro')
+    expect(screen.queryByRole('link', { name: 'How we deploy' })).toBeNull()
   })
 
   test("the page's table of contents is the site's (levels 2 to 3 only)", () => {

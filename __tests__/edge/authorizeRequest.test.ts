@@ -1,6 +1,7 @@
 /** @jest-environment node */
-import { access } from '../../lib/access'
-import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
+import { access, decideAccess } from '../../lib/access'
+import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
+import { OVERSIZED_COOKIES_PAGE, authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
 import { MAX_COOKIE_HEADER_BYTES } from '../../edge/readIdToken'
 import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, signJwt, unsignedJwt } from './tokens'
@@ -82,9 +83,13 @@ describe('cookie attacks', () => {
     expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/unauthorized?from=%2Fdocs%2Finternal%2Fintro' })
     expect(await request('/docs/leads/intro', cookie)).toEqual({ kind: 'serve', objectKey: '/docs/leads/intro.html' })
   })
-  test('an oversized cookie header is ignored', async () => {
+  test('an oversized cookie header is not read: a page request goes to the page that explains it (not to sign-in, which would loop), a file is refused', async () => {
     const cookie = cookiesFor('admin', tokenFor('admin')) + '; padding=' + 'x'.repeat(MAX_COOKIE_HEADER_BYTES)
-    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+    expect(await request('/docs/internal/intro', cookie)).toEqual({ kind: 'redirect', location: OVERSIZED_COOKIES_PAGE })
+    expect(await request('/_next/static/chunks/9860-0123456789abcdef.js', cookie)).toEqual({ kind: 'forbidden' })
+    // The explaining page and the sign-in page are public, so they load whatever the cookies.
+    expect(await request(OVERSIZED_COOKIES_PAGE, cookie)).toEqual({ kind: 'serve', objectKey: `${OVERSIZED_COOKIES_PAGE}.html` })
+    expect(await request('/login', cookie)).toEqual({ kind: 'serve', objectKey: '/login.html' })
   })
   test('duplicate token cookies with different values are ambiguous and ignored', async () => {
     const prefix = `CognitoIdentityServiceProvider.${CLIENT}`
@@ -141,5 +146,52 @@ describe('verified tokens are remembered only as long as they are valid', () => 
     const [head, body] = good.split('.')
     const forged = `${head}.${body}.${signJwt(idClaims('admin'), attackerKey).split('.')[2]}`
     expect(await request('/docs/internal/intro', cookiesFor('admin', forged))).toEqual({ kind: 'redirect', location: '/login?next=%2Fdocs%2Finternal%2Fintro' })
+  })
+})
+
+describe('the reader view: what the authority tells a browser about its reader', () => {
+  const manifests = {
+    '/_next/static/build1/_routes/aaaa1111.js': '/docs/leads/intro',
+    '/_next/static/build1/_routes/bbbb2222.js': '/docs/internal/intro',
+    '/_next/static/build1/_routes/cccc3333.js': '/',
+  }
+  const viewDeps: AuthorizerDeps = { ...deps, assetRoutes: { ...deps.assetRoutes, ...manifests } }
+  const viewOf = async (username: string | null) => {
+    const outcome = await authorizeRequest({ path: READER_VIEW_PATH, query: '', cookieHeaders: username ? [cookiesFor(username, tokenFor(username))] : [] }, viewDeps)
+    if (outcome.kind !== 'view') throw new Error(`expected a view, got ${outcome.kind}`)
+    return outcome.view
+  }
+
+  test('leads1 learns its own name, its section, its search indexes and its route manifests, and nothing else', async () => {
+    const view = await viewOf('leads1')
+    expect(view.username).toBe('leads1')
+    expect(view.sections.map((section) => section.href)).toEqual(['/docs/leads/intro'])
+    expect(view.search.map((index) => index.basePath)).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
+    expect(view.routeManifests.sort()).toEqual(['/_next/static/build1/_routes/aaaa1111.js', '/_next/static/build1/_routes/cccc3333.js'])
+    const text = JSON.stringify(view)
+    for (const other of ['admin', 'leads2', 'internal1', 'support1', '/docs/internal', '/docs/support-twilio', 'bbbb2222']) expect(text).not.toContain(other)
+  })
+
+  test('a full-access reader is given every section; a signed-in reader on no list only the home page', async () => {
+    expect((await viewOf('admin')).sections.map((section) => section.id)).toEqual(['leads', 'internal', 'support-twilio'])
+    const outsider = await viewOf('outsider')
+    expect(outsider.sections).toEqual([])
+    expect(outsider.search.map((index) => index.id)).toEqual(['home'])
+    expect(outsider.routeManifests).toEqual(['/_next/static/build1/_routes/cccc3333.js'])
+  })
+
+  test('a visitor with no valid token is told nothing but the public pages', async () => {
+    const expected = { username: null, publicPaths: [...access.publicPaths], open: [], elsewhere: false, sections: [], search: [], routeManifests: [] }
+    expect(await viewOf(null)).toEqual(expected)
+    const forged = await authorizeRequest({ path: READER_VIEW_PATH, query: '', cookieHeaders: [cookiesFor('admin', signJwt(idClaims('admin'), attackerKey))] }, viewDeps)
+    expect(forged).toEqual({ kind: 'view', view: expected })
+  })
+
+  test.each(['admin', 'leads1', 'internal1', 'support1', 'outsider', null])('the browser decides from the view of %s as the authority decides from the lists', async (username) => {
+    const view = await viewOf(username)
+    const user = username === null ? null : { username }
+    for (const path of ['/', '/docs', '/login', '/unauthorized', '/404', '/docs/leads/intro', '/docs/leads/endpoints/create-quote', '/docs/internal/intro', '/docs/internal/data-lake', '/docs/support-twilio/sql-queries/overall', '/secret', '/DOCS/Leads/intro.html', '/docs/leadsx']) {
+      expect([path, decideForView(view, path)]).toEqual([path, decideAccess(access, path, user)])
+    }
   })
 })

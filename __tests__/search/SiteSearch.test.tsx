@@ -6,6 +6,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { SiteSearch } from '../../components/SiteSearch'
 import { AuthStateProvider, type AuthState } from '../../lib/auth/AuthContext'
 import type { PagefindLoader, PagefindModule } from '../../lib/search/searchClient'
+import { ANONYMOUS, signedInAs } from '../components/helpers/readers'
 
 const mockPush = jest.fn((_url: string) => Promise.resolve(true))
 jest.mock('next/router', () => ({ useRouter: () => ({ asPath: '/', push: mockPush }) }))
@@ -83,8 +84,7 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
   return { loader: loader as PagefindLoader & jest.Mock, requested, release }
 }
 
-const as = (username: string | null): AuthState =>
-  username === null ? { username: null, isAuthenticated: false, loading: false } : { username, isAuthenticated: true, loading: false }
+const as = (username: string | null): AuthState => (username === null ? ANONYMOUS : signedInAs(username))
 
 function renderSearch(username: string | null, fake = fakePagefind()) {
   const view = render(

@@ -8,6 +8,19 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { AUTH_REGION } from './config';
 import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
+import { CACHE_CONTROL, HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders';
+
+/**
+ * How long CloudFront keeps a file behind the authorizer. Every file is `private` for browsers and
+ * proxies (edge/cacheHeaders.ts), and CloudFront would not cache a `private` file at all with a
+ * minimum TTL of 0; a minimum TTL makes it cache regardless, which is safe only because the
+ * authorizer runs at viewer request, on every request, before the cache is looked at. Every
+ * deploy invalidates the cache.
+ */
+export const EDGE_CACHE_MIN_TTL = cdk.Duration.days(1);
+
+/** The upload filter (aws s3 sync syntax, no leading slash) for the content-hashed build files. */
+export const HASHED_ASSETS_GLOB = `${HASHED_ASSET_PREFIX.slice(1)}*`;
 
 export interface DocsSiteStackProps extends cdk.StackProps {
   /** Folder with the built authorizer (index.js exporting `handler`). */
@@ -131,13 +144,24 @@ export class DocsSiteStack extends cdk.Stack {
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
         compress: true,
-        // CACHING_OPTIMIZED keeps cookies out of the cache key. That would be
-        // wrong if the authorizer ran at origin-request (it would only run on
-        // cache misses, and a cached page would be served to anyone). Ours runs
-        // at VIEWER-request, which CloudFront executes on every request BEFORE
-        // the cache lookup, so every hit is authorized and the cached objects
-        // themselves can be shared between users.
-        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        // No cookies in the cache key. That would be wrong if the authorizer
+        // ran at origin-request (it would only run on cache misses, and a
+        // cached page would be served to anyone). Ours runs at VIEWER-request,
+        // which CloudFront executes on every request BEFORE the cache lookup,
+        // so every hit is authorized and the cached objects themselves can be
+        // shared between users inside CloudFront (never outside it: every
+        // object is `private` for browsers and proxies).
+        cachePolicy: new cloudfront.CachePolicy(this, 'BehindAuthorizer', {
+          comment: 'Docs site: cache private objects behind the viewer-request authorizer',
+          minTtl: EDGE_CACHE_MIN_TTL,
+          defaultTtl: EDGE_CACHE_MIN_TTL,
+          maxTtl: cdk.Duration.days(365),
+          cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+          headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+          queryStringBehavior: cloudfront.CacheQueryStringBehavior.none(),
+          enableAcceptEncodingGzip: true,
+          enableAcceptEncodingBrotli: true,
+        }),
         responseHeadersPolicy: securityHeaders,
         edgeLambdas,
       },
@@ -161,19 +185,32 @@ export class DocsSiteStack extends cdk.Stack {
       'defaultRootObject is set and no query strings reach the origin',
     );
 
-    new s3deploy.BucketDeployment(this, 'DeploySite', {
-      sources: [s3deploy.Source.asset(props.siteDir)],
+    // Two uploads of out/, each with its Cache-Control from edge/cacheHeaders.ts
+    // (the local server sends the same): the content-hashed build files first,
+    // then everything else (pages, search files, images), which browsers
+    // revalidate on every use, and the invalidation of CloudFront's copies.
+    const siteSource = s3deploy.Source.asset(props.siteDir);
+    const hashedAssets = new s3deploy.BucketDeployment(this, 'DeployHashedAssets', {
+      sources: [siteSource],
       destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: [HASHED_ASSETS_GLOB],
       prune: true,
-      // Browsers revalidate on every navigation (so a signed-out user's browser
-      // cannot keep showing protected pages from its own cache without a
-      // request passing the authorizer); CloudFront may cache for a day and is
-      // invalidated on every deploy below.
-      cacheControl: [s3deploy.CacheControl.fromString('max-age=0, must-revalidate, s-maxage=86400')],
+      cacheControl: [s3deploy.CacheControl.fromString(CACHE_CONTROL.hashedAsset)],
+      memoryLimit: 512,
+    });
+    const pages = new s3deploy.BucketDeployment(this, 'DeploySite', {
+      sources: [siteSource],
+      destinationBucket: this.bucket,
+      exclude: [HASHED_ASSETS_GLOB],
+      prune: true,
+      cacheControl: [s3deploy.CacheControl.fromString(CACHE_CONTROL.revalidate)],
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
     });
+    // Pages must never reference build files that are not uploaded yet.
+    pages.node.addDependency(hashedAssets);
 
     new cdk.CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,

@@ -18,7 +18,6 @@ jest.setTimeout(180_000);
 
 const INFRA_DIR = path.resolve(__dirname, '..');
 const REPO_DIR = path.resolve(INFRA_DIR, '..');
-const CACHING_OPTIMIZED_ID = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 
 let tmpRoot: string;
 let edgeDir: string;
@@ -180,7 +179,7 @@ describe('stacks (in-process synth)', () => {
     }
   });
 
-  test('default behavior: HTTPS redirect, CACHING_OPTIMIZED, viewer-request Lambda@Edge, security headers', () => {
+  test('default behavior: HTTPS redirect, a cache policy behind the authorizer, viewer-request Lambda@Edge, security headers', () => {
     site.resourceCountIs('AWS::CloudFront::Distribution', 1);
     const versionIds = Object.keys(site.findResources('AWS::Lambda::Version'));
     expect(versionIds).toHaveLength(1);
@@ -191,7 +190,7 @@ describe('stacks (in-process synth)', () => {
         HttpVersion: 'http2and3',
         DefaultCacheBehavior: Match.objectLike({
           ViewerProtocolPolicy: 'redirect-to-https',
-          CachePolicyId: CACHING_OPTIMIZED_ID,
+          CachePolicyId: { Ref: Match.stringLikeRegexp('^BehindAuthorizer') },
           ResponseHeadersPolicyId: Match.anyValue(),
           LambdaFunctionAssociations: [
             { EventType: 'viewer-request', LambdaFunctionARN: { Ref: versionIds[0] } },
@@ -277,6 +276,65 @@ describe('stacks (in-process synth)', () => {
       DistributionId: { Ref: Match.stringLikeRegexp('^Distribution') },
       DestinationBucketName: { Ref: Match.stringLikeRegexp('^SiteBucket') },
     });
+  });
+
+  test('CloudFront caches behind the authorizer: no cookie, header or query in the key, and a minimum TTL, since every object is private', () => {
+    site.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({
+        MinTTL: 86400,
+        ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({
+          CookiesConfig: { CookieBehavior: 'none' },
+          HeadersConfig: { HeaderBehavior: 'none' },
+          QueryStringsConfig: { QueryStringBehavior: 'none' },
+        }),
+      }),
+    });
+  });
+
+  test('every uploaded object gets the Cache-Control the local server sends for it, and none is shareable by a proxy', async () => {
+    const deployments = Object.values(site.findResources('Custom::CDKBucketDeployment')).map((resource: any) => resource.Properties)
+    expect(deployments).toHaveLength(2)
+    // aws s3 sync filters: later filters win, `*` matches any characters, `/` included.
+    const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+    const uploadedWith = (key: string): string[] =>
+      deployments.flatMap((deployment: any) => {
+        let included = true
+        for (const [kind, pattern] of [...(deployment.Exclude ?? []).map((p: string) => ['exclude', p]), ...(deployment.Include ?? []).map((p: string) => ['include', p])]) {
+          if (glob(pattern).test(key)) included = kind === 'include'
+        }
+        return included ? [deployment.SystemMetadata['cache-control']] : []
+      })
+    const keys = [
+      'index.html',
+      'docs/leads/intro.html',
+      'docs/leads/_pagefind/pagefind-entry.json',
+      'docs/leads/images/quote-flow.svg',
+      'favicon.svg',
+      '_next/static/chunks/framework-0123456789abcdef.js',
+      '_next/static/css/0123456789abcdef.css',
+      '_next/static/build1/_buildManifest.js',
+      '_next/static/build1/_routes/0123456789abcdef.js',
+    ]
+    const outDir = fs.mkdtempSync(path.join(tmpRoot, 'out-'))
+    for (const key of keys) {
+      fs.mkdirSync(path.dirname(path.join(outDir, key)), { recursive: true })
+      fs.writeFileSync(path.join(outDir, key), 'x')
+    }
+    const { startLocalServer } = await import('../../scripts/server/localServer')
+    const { LOCAL_COGNITO } = await import('../../lib/auth/authSettings')
+    // Every file public, so an anonymous request is served and shows the header of a served file.
+    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), port: 0 })
+    try {
+      for (const key of keys) {
+        const response = await fetch(`${server.url}/${key}`)
+        expect([key, response.status]).toEqual([key, 200])
+        const served = response.headers.get('cache-control')
+        expect([key, uploadedWith(key)]).toEqual([key, [served]])
+        expect(served).toMatch(/^private\b/)
+      }
+    } finally {
+      await server.stop()
+    }
   });
 
   test('site outputs: distribution domain name and bucket name', () => {

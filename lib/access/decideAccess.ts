@@ -22,8 +22,13 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
   const requirement = requirementFor(access, route)
   if (requirement === 'public') return 'allow'
   if (user === null) return 'login'
-  if (!access.protectDocs || requirement === 'signedIn') return 'allow'
-  return access.members[requirement].has(user.username) ? 'allow' : 'deny'
+  return passes(access, requirement, user) ? 'allow' : 'deny'
+}
+
+/** Whether a signed-in reader meets a requirement: the one membership test every decision uses. */
+export function passes(access: CompiledAccess, requirement: Requirement, user: { username: string }): boolean {
+  if (!access.protectDocs || requirement === 'signedIn') return true
+  return access.members[requirement].has(user.username)
 }
 
 /**

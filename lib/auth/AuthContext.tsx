@@ -1,16 +1,26 @@
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import type { ReaderView } from '../access/readerView'
+import { fetchReaderView } from './fetchReaderView'
 import { readSessionCookies } from './readSessionCookies'
 import { siteAuthSettings } from './siteAuthSettings'
 
-/** What the UI knows about the reader. `loading` is true until the user is resolved. */
+/**
+ * What the UI knows about the reader. `loading` is true until the user is resolved; `view` is what
+ * the authority said the reader may open (null until it has answered).
+ */
 export interface AuthState {
   username: string | null
   isAuthenticated: boolean
   loading: boolean
+  view: ReaderView | null
 }
 
-export const LOADING_AUTH: AuthState = { username: null, isAuthenticated: false, loading: true }
-const SIGNED_OUT: AuthState = { username: null, isAuthenticated: false, loading: false }
+export const LOADING_AUTH: AuthState = { username: null, isAuthenticated: false, loading: true, view: null }
+
+/** The UI state for the authority's answer. */
+export function authStateFor(view: ReaderView): AuthState {
+  return { username: view.username, isAuthenticated: view.username !== null, loading: false, view }
+}
 
 /** Renew the tokens this long before the ID token expires, so the edge never sees an expired one. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000
@@ -22,20 +32,17 @@ interface AuthContextValue extends AuthState {
 
 const AuthContext = createContext<AuthContextValue>({ ...LOADING_AUTH, recheck: () => {} })
 
-function stateFromCookies(): { state: AuthState; refreshInMs: number | null } {
+/** When the stored tokens need renewing: null when they cannot be (none stored, or no refresh token). */
+function refreshDelayFromCookies(): number | null {
   const session = readSessionCookies(document.cookie, siteAuthSettings.userPoolClientId)
-  if (!session) return { state: SIGNED_OUT, refreshInMs: null }
-  const untilRefresh = session.expiresAtMs - REFRESH_MARGIN_MS - Date.now()
-  if (session.expiresAtMs <= Date.now()) {
-    // Expired: signed out unless the refresh token can renew it (checked right away).
-    return { state: session.canRefresh ? LOADING_AUTH : SIGNED_OUT, refreshInMs: session.canRefresh ? 0 : null }
-  }
-  return { state: { username: session.username, isAuthenticated: true, loading: false }, refreshInMs: session.canRefresh ? Math.max(0, untilRefresh) : null }
+  if (!session?.canRefresh) return null
+  return Math.max(0, session.expiresAtMs - REFRESH_MARGIN_MS - Date.now())
 }
 
 /**
- * Resolves the reader from Amplify's cookies without loading Amplify, and renews the tokens
- * (loading Amplify on demand) shortly before they expire.
+ * Resolves the reader by asking the authority (the browser holds no access lists), and renews the
+ * tokens (loading Amplify on demand) shortly before they expire, then asks again. Expired tokens
+ * are renewed before asking, so a returning reader is not briefly taken for a stranger.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(LOADING_AUTH)
@@ -44,19 +51,32 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let live = true
-    const { state: next, refreshInMs } = stateFromCookies()
-    // The page is already showing its prerendered content; re-rendering the layout for the reader
-    // (their tabs, their menu) is a transition, so it yields to the main thread instead of
-    // blocking it in one long task.
-    startTransition(() => setState(next))
-    if (refreshInMs === null) return
-    const timer = setTimeout(async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const refreshInMs = refreshDelayFromCookies()
+    const refresh = async () => {
       const { refreshSession } = await import('./amplifySession')
       const renewed = await refreshSession()
-      if (!live) return
-      if (renewed) recheck()
-      else setState(SIGNED_OUT)
-    }, Math.min(refreshInMs, 2 ** 31 - 1))
+      if (live && renewed) recheck()
+      return renewed
+    }
+    const ask = () =>
+      fetchReaderView(generation > 0).then(
+        // The page is already showing its prerendered content; re-rendering the layout for the
+        // reader (their tabs, their menu) is a transition, so it yields to the main thread
+        // instead of blocking it in one long task.
+        (view) => live && startTransition(() => setState(authStateFor(view))),
+        // No answer (offline, a deploy in progress): the page stays as the authority served it.
+        () => undefined
+      )
+    if (refreshInMs === 0) {
+      // Expired or about to: renew first (recheck then asks); if renewal fails, ask anyway.
+      refresh().then((renewed) => {
+        if (!renewed) ask()
+      })
+    } else {
+      ask()
+      if (refreshInMs !== null) timer = setTimeout(refresh, Math.min(refreshInMs, 2 ** 31 - 1))
+    }
     return () => {
       live = false
       clearTimeout(timer)

@@ -24,7 +24,8 @@ export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => b
   }
   const survivingNames = new Set(kept.flatMap((item) => ('name' in item ? [item.name] : [])))
   return kept.map((item) => {
-    if (!('data' in item)) return item
+    // A `_meta` still held as an import name (at build time) is resolved by Nextra later.
+    if (!('data' in item) || typeof item.data !== 'object' || item.data === null) return item
     const data: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(item.data)) {
       const href = typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined

@@ -1,4 +1,8 @@
-import type { RawFolder, RawItem } from './shapePageMap'
+import type { PageMapItem } from 'nextra'
+import type { CompiledAccess } from '../access/compileAccess'
+import { readersOfMayOpen } from '../access/decideAccess'
+import { filterPageMap } from './filterPageMap'
+import type { RawItem, RawMeta } from './shapePageMap'
 
 export interface SectionStub {
   id: string
@@ -6,25 +10,67 @@ export interface SectionStub {
   href: string
 }
 
+/** The `_meta` entry that makes a top-level section folder a navbar tab with its own sidebar. */
+const tabMeta = (section: SectionStub) => ({ title: section.title, type: 'page' })
+
+const isMeta = (item: RawItem): item is RawMeta => 'data' in item
+
+export interface ScopeOptions {
+  sections: readonly SectionStub[]
+  /** The top-level `_meta` (pages/_meta.ts), which names no section: the scope's own tab is added. */
+  topMeta: Record<string, unknown>
+  /** The rules, to keep only what every reader of the scope's pages may open (no list is read). */
+  access: CompiledAccess
+}
+
 /**
  * The page map that one section's pages are built with. Nextra inlines the page map into every
- * page's JavaScript, so without this a leads page would carry the title and description of every
- * internal page. Other sections shrink to a stub that holds only what the navbar tab needs
- * (the section's title and entry page), which is public anyway.
+ * page's JavaScript, so it may hold only what every reader of those pages may know: their own
+ * section and the pages all of them may open. Other sections are left out entirely, tab and all;
+ * a reader's other tabs come from the authority at run time (`withSectionTabs`).
  *
  * `scope` is a section id, or null for pages outside every section (home, docs root).
  */
-export function scopePageMap(shaped: RawItem[], sections: readonly SectionStub[], scope: string | null): RawItem[] {
-  return shaped.map((item) => {
-    const section = sections.find((candidate) => 'children' in item && candidate.id === (item as RawFolder).name)
-    if (!section || section.id === scope) return item
-    const entry = section.href.split('/').pop() as string
-    return { name: section.id, route: (item as RawFolder).route, children: [{ name: entry, route: section.href, frontMatter: { title: section.title } }] }
-  })
+export function scopePageMap(shaped: RawItem[], scope: string | null, options: ScopeOptions): RawItem[] {
+  const { sections, access } = options
+  const own = sections.find((section) => section.id === scope)
+  const foreign = new Set(sections.filter((section) => section !== own).map((section) => section.id))
+  // Section tabs come first, in the order the reader's other tabs will join them (withSectionTabs).
+  const topMeta = { ...(own ? { [own.id]: tabMeta(own) } : {}), ...options.topMeta }
+  const kept = shaped.filter((item) => isMeta(item) || !('children' in item && foreign.has(item.name)))
+  const scoped = kept.map((item) => (isMeta(item) ? { data: topMeta } : item))
+  const readersOf = own?.href ?? '/'
+  return filterPageMap(scoped as unknown as PageMapItem[], (path) => readersOfMayOpen(access, readersOf, path)) as unknown as RawItem[]
+}
+
+/**
+ * Adds a navbar tab for each section the reader's view names that the page map lacks: the section
+ * folder with only its entry page, which is all a tab needs. Run in the browser once the
+ * authority has answered; tabs come in the view's order.
+ */
+export function withSectionTabs<T>(pageMap: T[], sections: readonly SectionStub[]): T[] {
+  const items = pageMap as unknown as RawItem[]
+  const present = new Set(items.flatMap((item) => ('children' in item ? [item.name] : [])))
+  const metaAt = items.findIndex(isMeta)
+  if (metaAt < 0 || sections.every((section) => present.has(section.id))) return pageMap
+  const oldMeta = (items[metaAt] as RawMeta).data as Record<string, unknown>
+  const ids = new Set(sections.map((section) => section.id))
+  const meta: Record<string, unknown> = {}
+  for (const section of sections) meta[section.id] = oldMeta[section.id] ?? tabMeta(section)
+  for (const [key, value] of Object.entries(oldMeta)) if (!ids.has(key)) meta[key] = value
+  const stubs: RawItem[] = sections
+    .filter((section) => !present.has(section.id))
+    .map((section) => ({
+      name: section.id,
+      route: `/docs/${section.id}`,
+      children: [{ name: section.href.split('/').pop() as string, route: section.href, frontMatter: { title: section.title } }],
+    }))
+  const result = items.map((item, at) => (at === metaAt ? { data: meta } : item))
+  return [...result, ...stubs] as unknown as T[]
 }
 
 /** The section a page route belongs to, or null. */
-export function sectionOfRoute(route: string, sections: readonly SectionStub[]): string | null {
+export function sectionOfRoute(route: string, sections: readonly Pick<SectionStub, 'id'>[]): string | null {
   const found = sections.find((section) => route === `/docs/${section.id}` || route.startsWith(`/docs/${section.id}/`))
   return found ? found.id : null
 }

@@ -4,7 +4,9 @@
  * module and one worker for all of them), run queries, and turn results into what the search
  * box shows. The loader is injectable so tests can see every URL that would be requested.
  */
-import type { SearchIndexSpec } from './searchIndexes'
+import type { ReaderSearchIndex } from '../access/readerView'
+
+type SearchIndexSpec = Pick<ReaderSearchIndex, 'basePath'>
 
 /** The subset of Pagefind's browser API (pagefind.js, v1.6) that the site uses. */
 export interface PagefindResultData {

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
+import { splitRouteManifests } from './routeManifests'
 import { ASSET_ROUTES_FILE, listFiles } from './siteFiles'
 
 const OUT = path.resolve('out')
@@ -38,6 +39,22 @@ if (!fs.existsSync(OUT)) fail('out/ does not exist; run `next build` first')
 for (const key of listFiles(OUT).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
   fs.rmSync(path.join(OUT, key))
 }
+// Next's route manifests name every route; each audience's routes move to a script of its own.
+const buildId = fs.readFileSync(path.resolve('.next', 'BUILD_ID'), 'utf8').trim()
+const manifestDir = path.join(OUT, '_next', 'static', buildId)
+const split = splitRouteManifests({
+  access,
+  buildId,
+  buildManifest: fs.readFileSync(path.join(manifestDir, '_buildManifest.js'), 'utf8'),
+  ssgManifest: fs.readFileSync(path.join(manifestDir, '_ssgManifest.js'), 'utf8'),
+})
+fs.writeFileSync(path.join(manifestDir, '_buildManifest.js'), split.buildManifest)
+fs.writeFileSync(path.join(manifestDir, '_ssgManifest.js'), split.ssgManifest)
+for (const part of split.parts) {
+  fs.mkdirSync(path.dirname(path.join(OUT, part.key)), { recursive: true })
+  fs.writeFileSync(path.join(OUT, part.key), part.source)
+}
+
 const files = listFiles(OUT)
 for (const key of files.filter((key) => /\.(js|html)$/.test(key))) {
   if (fs.readFileSync(path.join(OUT, key), 'utf8').includes('nextra-page-map-.mjs"')) {
@@ -56,5 +73,6 @@ const routes = computeAssetRoutes({
   publicRoute: '/login',
   routeOfSource,
 })
+for (const part of split.parts) routes[part.key] = part.route
 fs.writeFileSync(ASSET_ROUTES_FILE, JSON.stringify(routes, null, 1) + '\n')
 console.log(`postbuild: ${files.length} files in out/, ${Object.keys(routes).length} build files mapped to routes in ${path.relative('.', ASSET_ROUTES_FILE)}`)

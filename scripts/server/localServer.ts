@@ -12,6 +12,8 @@ import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
 import type { AssetRoutes } from '../../lib/access/governingRoute'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { authorizeRequest } from '../../edge/authorizeRequest'
+import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
+import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
 
@@ -54,6 +56,19 @@ function gzipOnce(file: string, mtimeMs: number, body: Buffer): Buffer {
   return compressed
 }
 
+/** CloudFront refuses a request whose headers exceed this (its documented quota). */
+export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
+
+/** A self-contained page (its request's own headers were too large to load anything else). */
+export function oversizedHeadersPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in data too large – Platform Docs</title></head><body>
+<main><h1>Your browser is sending too much sign-in data</h1>
+<p>The cookies this site stored in your browser have grown larger than the site accepts, so no page can load.</p>
+<p><button type="button" id="clear">Clear this site's sign-in cookies and sign in again</button></p></main>
+<script>document.getElementById('clear').onclick=function(){document.cookie.split(';').forEach(function(c){var n=c.split('=')[0].trim();
+if(n.indexOf(${JSON.stringify(AMPLIFY_COOKIE_PREFIX)})===0)document.cookie=n+'=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'});location.assign('/login')}</script></body></html>`
+}
+
 export interface LocalServerOptions {
   outDir: string
   auth: AuthSettings
@@ -85,7 +100,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   }
   const notFoundPage = path.join(outDir, '404.html')
 
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer({ maxHeaderSize: CLOUDFRONT_MAX_REQUEST_HEADER_BYTES }, async (request, response) => {
     const send = (status: number, extra: Record<string, string | number>, body?: Buffer | string) => {
       response.writeHead(status, { ...headers, ...extra })
       response.end(request.method === 'HEAD' ? undefined : body)
@@ -102,35 +117,47 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         deps
       )
       switch (outcome.kind) {
+        case 'view':
+          return send(200, { 'content-type': CONTENT_TYPES['.json'], 'cache-control': CACHE_CONTROL.readerView }, JSON.stringify(outcome.view))
         case 'redirect':
-          return send(302, { location: outcome.location, 'cache-control': 'no-store' })
+          return send(302, { location: outcome.location, 'cache-control': CACHE_CONTROL.never })
         case 'forbidden':
-          return send(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'Forbidden')
+          return send(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, 'Forbidden')
         case 'badRequest':
-          return send(400, { 'content-type': 'text/plain; charset=utf-8' }, 'Bad Request')
+          return send(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, 'Bad Request')
       }
       const file = path.join(outDir, outcome.objectKey)
       // objectKeyFor never climbs out, but the file system is the last place to be sure.
       const stats = file.startsWith(outDir + path.sep) && fs.existsSync(file) ? fs.statSync(file) : null
       if (!stats?.isFile()) {
-        return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': 'no-store' }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
+        return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': CACHE_CONTROL.never }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
       }
       const contents = fs.readFileSync(file)
       const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
       const compress = COMPRESSIBLE.test(type) && contents.length >= 1000 && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
       const body = compress ? gzipOnce(file, stats.mtimeMs, contents) : contents
-      const immutable = outcome.objectKey.startsWith('/_next/static/')
       return send(200, {
         'content-type': type,
         'content-length': body.length,
         ...(compress ? { 'content-encoding': 'gzip' } : {}),
         vary: 'accept-encoding',
-        // Pages vary by reader, so no shared cache may keep them.
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'private, no-cache',
+        'cache-control': cacheControlForObject(outcome.objectKey),
       }, body)
     } catch (error) {
-      send(500, { 'content-type': 'text/plain; charset=utf-8' }, `Internal error: ${error instanceof Error ? error.message : error}`)
+      send(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, `Internal error: ${error instanceof Error ? error.message : error}`)
     }
+  })
+
+  // Past CloudFront's header limit no request reaches the authorizer. Node would answer a bare 431;
+  // this answers with a page that says why and clears the site's sign-in cookies.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return
+    if (error.code !== 'HPE_HEADER_OVERFLOW') return socket.destroy()
+    const body = oversizedHeadersPage()
+    socket.end(
+      `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/html; charset=utf-8\r\ncache-control: ${CACHE_CONTROL.never}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
   })
 
   const host = options.host ?? '127.0.0.1'

@@ -7,6 +7,9 @@
  */
 import type { PageMapItem } from 'nextra'
 import type { RawItem } from '../../../lib/navigation/shapePageMap'
+import { access } from '../../../lib/access'
+import { scopePageMap, sectionOfRoute } from '../../../lib/navigation/scopePageMap'
+import { SECTIONS } from '../../../lib/navigation/siteNavigation'
 
 export const TOP_META = {
   index: { title: 'Home', type: 'page', display: 'hidden', theme: { layout: 'full' } },
@@ -218,4 +221,15 @@ export const ALL_PAGE_ROUTES = {
     '/docs/support-twilio/sql-queries/overall',
     '/docs/support-twilio/sql-queries/search-by-phone',
   ],
+}
+
+/**
+ * The page map a page at `route` is built with (next.config.ts scopes each section's pages):
+ * its own section and what every reader of the page may open, with the top-level `_meta` naming
+ * no section, as pages/_meta.ts does.
+ */
+export function builtPageMap(route: string): PageMapItem[] {
+  const topMeta = Object.fromEntries(Object.entries(TOP_META).filter(([key]) => !SECTIONS.some((section) => section.id === key)))
+  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], sectionOfRoute(route, SECTIONS), { sections: SECTIONS, topMeta, access })
+  return scoped as unknown as PageMapItem[]
 }

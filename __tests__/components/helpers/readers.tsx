@@ -1,10 +1,14 @@
 /** Readers for component tests: the shipped users of access.config.ts, rendered without Amplify. */
 import { render, type RenderOptions } from '@testing-library/react'
 import type { ReactElement } from 'react'
-import { AuthStateProvider, LOADING_AUTH, type AuthState } from '../../../lib/auth/AuthContext'
+import { access } from '../../../lib/access'
+import { AuthStateProvider, LOADING_AUTH, authStateFor, type AuthState } from '../../../lib/auth/AuthContext'
+import { readerViewFor, readerViewSources } from '../../../edge/readerViewFor'
 
-export const signedInAs = (username: string): AuthState => ({ username, isAuthenticated: true, loading: false })
-export const ANONYMOUS: AuthState = { username: null, isAuthenticated: false, loading: false }
+/** The view the authority gives each reader of the shipped configuration (no route manifests in component tests). */
+const sources = readerViewSources(access, {})
+export const signedInAs = (username: string): AuthState => authStateFor(readerViewFor(sources, { username }))
+export const ANONYMOUS: AuthState = authStateFor(readerViewFor(sources, null))
 export const LOADING: AuthState = LOADING_AUTH
 
 /** One of each kind of reader the shipped configuration knows, plus a signed-in stranger. */

@@ -1,0 +1,33 @@
+/**
+ * The one definition of Cache-Control for this site, read by the CDK stack (object metadata on
+ * upload) and by the local server, so both answer alike.
+ *
+ * Every file is `private`: what a file holds depends on who may read it, so no shared cache (a
+ * company proxy, a CDN in front of ours) may keep one and hand it to the next person. CloudFront
+ * still caches behind the authorizer through its cache policy's minimum TTL (infra/), which is
+ * safe because the authorizer runs on every viewer request before the cache is looked at.
+ */
+export const CACHE_CONTROL = {
+  /** Content-hashed build files: the name changes whenever the bytes do. */
+  hashedAsset: 'private, max-age=31536000, immutable',
+  /** Pages, search files, images: may change at any deploy, so the browser asks each time. */
+  revalidate: 'private, no-cache',
+  /** Redirects and refusals depend on the request's cookies; nothing may keep them. */
+  never: 'no-store',
+  /** The reader's view names the reader; nothing may keep it. */
+  readerView: 'private, no-store',
+} as const
+
+/** Build files under this prefix carry a content hash (or the build id) in their path. */
+export const HASHED_ASSET_PREFIX = '/_next/static/'
+
+/** Cache-Control of a file served from out/ (`/`-rooted object key). */
+export function cacheControlForObject(objectKey: string): string {
+  return objectKey.startsWith(HASHED_ASSET_PREFIX) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
+}
+
+/** Whether a Cache-Control value lets a shared cache store the response (RFC 9111: only `private` or `no-store` forbid it). */
+export function sharedCacheable(cacheControl: string | null | undefined): boolean {
+  const directives = (cacheControl ?? '').toLowerCase().split(',').map((part) => part.trim().split('=')[0])
+  return !directives.includes('private') && !directives.includes('no-store')
+}

@@ -1,0 +1,88 @@
+/**
+ * What the browser is told about its reader, and how it decides with that alone.
+ *
+ * The lists of who may read what never reach a browser: the authority that serves the files (the
+ * edge authorizer, and the local server that runs it) answers READER_VIEW_PATH with this view of
+ * the one reader who asked. It names that reader, the path rules they pass, and the sections,
+ * search indexes and route manifests they may open, and nothing else.
+ */
+import type { CompiledAccess } from './compileAccess'
+import { decideAccess } from './decideAccess'
+import type { Decision, PathRule } from './types'
+
+/** Where the authority answers with the reader's view. Generated per request, never stored. */
+export const READER_VIEW_PATH = '/_reader.json'
+
+/** A section the reader may open: what its navbar tab, home card and search results need. */
+export interface ReaderSection {
+  id: string
+  title: string
+  description: string
+  /** The section's entry page. */
+  href: string
+}
+
+/** A search index the reader may load (the home index first). */
+export interface ReaderSearchIndex {
+  id: string
+  title: string
+  /** URL path of the Pagefind bundle, ending in `/`. */
+  basePath: string
+}
+
+export interface ReaderView {
+  /** The verified reader, or null when nobody (or nobody valid) is signed in. */
+  username: string | null
+  /** Readable by anyone (the sign-in and error pages). */
+  publicPaths: string[]
+  /** The path rules this reader passes, in the configuration's order. */
+  open: Array<Pick<PathRule, 'path' | 'match'>>
+  /** Whether this reader passes the rule for paths that no rule names. */
+  elsewhere: boolean
+  sections: ReaderSection[]
+  search: ReaderSearchIndex[]
+  /** Scripts that add this reader's routes to Next's client-side route manifest. */
+  routeManifests: string[]
+}
+
+/** The view of a visitor who is not signed in: the public pages and nothing else. */
+export function anonymousView(publicPaths: readonly string[]): ReaderView {
+  return { username: null, publicPaths: [...publicPaths], open: [], elsewhere: false, sections: [], search: [], routeManifests: [] }
+}
+
+/**
+ * The reader's view as rules the one decision function can read: every rule they pass requires
+ * only being signed in, and every other path needs a list that holds nobody. A rule they fail is
+ * left out (its path may name a section they may not know of), so where a rule they pass sits
+ * inside one they fail, the browser may offer a link that the authority then refuses. The
+ * browser's answer is user interface; the authority's is the protection.
+ */
+const viewAccessCache = new WeakMap<ReaderView, CompiledAccess>()
+
+function accessForView(view: ReaderView): CompiledAccess {
+  const cached = viewAccessCache.get(view)
+  if (cached) return cached
+  const nobody: ReadonlySet<string> = new Set()
+  const compiled: CompiledAccess = {
+    protectDocs: true,
+    members: { fullAccessUsers: nobody, leadsUsers: nobody, internalUsers: nobody, twilioSupportUsers: nobody },
+    rules: view.open.map((rule) => ({ ...rule, require: 'signedIn' as const })),
+    fallback: view.elsewhere ? 'signedIn' : 'fullAccessUsers',
+    publicPaths: new Set(view.publicPaths),
+  }
+  viewAccessCache.set(view, compiled)
+  return compiled
+}
+
+/** The browser's decision for `path`, from the reader's view alone. */
+export function decideForView(view: ReaderView, path: string): Decision {
+  return decideAccess(accessForView(view), path, view.username === null ? null : { username: view.username })
+}
+
+/**
+ * Where postbuild writes the scripts that add each audience's routes to Next's route manifest
+ * (`/_next/static/<build>/_routes/<hash>.js`); the asset-route map says whose rule governs each.
+ */
+export const ROUTE_MANIFEST_DIR = '_routes'
+const ROUTE_MANIFEST_KEY = new RegExp(`^/_next/static/[^/]+/${ROUTE_MANIFEST_DIR}/[0-9a-f]+\\.js$`)
+export const isRouteManifestKey = (key: string) => ROUTE_MANIFEST_KEY.test(key)

@@ -1,0 +1,36 @@
+import Head from 'next/head'
+import { useState } from 'react'
+import { clearTokenCookies } from '../lib/auth/signOutEverywhere'
+
+/**
+ * Where the authorizer sends a reader whose cookies are too large for it to read. Sending them to
+ * sign in would add more cookies and loop; this page says what happened and clears the site's
+ * sign-in cookies (Amplify's, which this site's scripts wrote and may remove).
+ */
+export default function SessionTooLargePage() {
+  const [busy, setBusy] = useState(false)
+  const clear = () => {
+    setBusy(true)
+    clearTokenCookies()
+    window.location.assign('/login')
+  }
+  return (
+    <>
+      <Head>
+        <title>Sign-in data too large – Platform Docs</title>
+      </Head>
+      <main id="reach-skip-nav" className="status-page">
+        <h1>Your browser is sending too much sign-in data</h1>
+        <p>
+          The cookies this site keeps in your browser have grown larger than the site can read, so it cannot tell who you are.
+          Clearing them signs you out of this site only; then sign in again.
+        </p>
+        <p className="status-page-actions">
+          <button type="button" onClick={clear} disabled={busy}>
+            Clear sign-in cookies and sign in again
+          </button>
+        </p>
+      </main>
+    </>
+  )
+}

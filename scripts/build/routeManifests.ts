@@ -1,0 +1,114 @@
+/**
+ * Next's client route manifests, split by audience.
+ *
+ * `_buildManifest.js` (every route and its chunk files) and `_ssgManifest.js` (the routes with
+ * static props) are loaded by every page, the sign-in page included, so as Next writes them they
+ * tell anyone every route of every section. After the split:
+ * - the two files at their usual URLs hold only the public routes;
+ * - each audience (the routes one rule governs) gets a script of its own under ROUTE_MANIFEST_DIR,
+ *   which the asset-route map puts under that audience's rule;
+ * - `_buildManifest.js` asks the authority for the reader's view, loads the scripts it names, and
+ *   only then hands Next the merged manifest.
+ * One script per audience, so the files grow with the number of rules, not with the combinations
+ * of sections a reader may hold. A route the reader's manifest lacks makes Next load the page in
+ * full, which the authority decides.
+ */
+import crypto from 'node:crypto'
+import vm from 'node:vm'
+import { requirementFor, type CompiledAccess } from '../../lib/access'
+import { normalisePath } from '../../lib/access/normalisePath'
+import { READER_VIEW_PATH, ROUTE_MANIFEST_DIR } from '../../lib/access/readerView'
+
+/** Next's own pages that belong to no route's rule: the app shell and the error page, which every visitor loads. */
+const FRAMEWORK_PAGES = new Set(['/_app', '/_error'])
+
+export interface RouteManifestPart {
+  /** Object key under out/. */
+  key: string
+  /** The route whose rule governs the part (any route of its audience). */
+  route: string
+  source: string
+}
+
+export interface SplitManifests {
+  buildManifest: string
+  ssgManifest: string
+  parts: RouteManifestPart[]
+}
+
+export class RouteManifestError extends Error {
+  constructor(message: string) {
+    super(`route manifests: ${message}`)
+    this.name = 'RouteManifestError'
+  }
+}
+
+/** Runs one of Next's manifest scripts in an empty context and returns what it assigned to `self`. */
+function evaluate(source: string, name: string): unknown {
+  const self: Record<string, unknown> = {}
+  vm.runInNewContext(source, { self })
+  if (!(name in self)) throw new RouteManifestError(`the script does not set self.${name}; Next's manifest format changed`)
+  return self[name]
+}
+
+/** The rule that governs a manifest route: its audience. */
+function audienceOf(access: CompiledAccess, route: string): string {
+  if (FRAMEWORK_PAGES.has(route)) return 'public'
+  const canonical = normalisePath(route)
+  if (canonical === null) throw new RouteManifestError(`route ${route} cannot be normalised`)
+  return requirementFor(access, canonical)
+}
+
+/** The loader that replaces `_buildManifest.js`: plain ES5, run before React, no bundler. */
+function loaderSource(base: Record<string, unknown>): string {
+  return `(function(){var base=${JSON.stringify(base)},parts=[];
+self.__docsRoutes=function(part){parts.push(part)};
+function finish(){for(var i=0;i<parts.length;i++){var p=parts[i],k;for(k in p.pages)base[k]=p.pages[k];
+if(self.__SSG_MANIFEST)for(var j=0;j<p.ssg.length;j++)self.__SSG_MANIFEST.add(p.ssg[j])}
+base.sortedPages=Object.keys(base).filter(function(k){return k.charAt(0)==='/'}).sort();
+self.__BUILD_MANIFEST=base;self.__BUILD_MANIFEST_CB&&self.__BUILD_MANIFEST_CB()}
+var view=self.__docsReaderView||(self.__docsReaderView=fetch(${JSON.stringify(READER_VIEW_PATH)},{credentials:'same-origin',cache:'no-store'}).then(function(r){if(!r.ok)throw new Error('reader view '+r.status);return r.json()}));
+view.then(function(v){var urls=(v&&v.routeManifests)||[],left=urls.length;if(!left)return finish();
+urls.forEach(function(u){var s=document.createElement('script');s.src=u;s.async=true;s.onload=s.onerror=function(){if(--left===0)finish()};document.head.appendChild(s)})},finish)})();`
+}
+
+export function splitRouteManifests(options: { access: CompiledAccess; buildId: string; buildManifest: string; ssgManifest: string }): SplitManifests {
+  const { access, buildId } = options
+  const manifest = evaluate(options.buildManifest, '__BUILD_MANIFEST') as Record<string, unknown>
+  const ssg = [...(evaluate(options.ssgManifest, '__SSG_MANIFEST') as Set<string>)]
+
+  const base: Record<string, unknown> = {}
+  const groups = new Map<string, { pages: Record<string, unknown>; ssg: string[] }>()
+  const group = (audience: string) => {
+    if (!groups.has(audience)) groups.set(audience, { pages: {}, ssg: [] })
+    return groups.get(audience)!
+  }
+  for (const [key, value] of Object.entries(manifest)) {
+    if (key === 'sortedPages') continue
+    if (!key.startsWith('/')) {
+      base[key] = value
+      continue
+    }
+    const audience = audienceOf(access, key)
+    if (audience === 'public') base[key] = value
+    else group(audience).pages[key] = value
+  }
+  const publicSsg: string[] = []
+  for (const route of ssg) {
+    const audience = audienceOf(access, route)
+    if (audience === 'public') publicSsg.push(route)
+    else group(audience).ssg.push(route)
+  }
+
+  const parts = [...groups.values()].map((part) => {
+    const source = `self.__docsRoutes(${JSON.stringify(part)});`
+    const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16)
+    const route = normalisePath(Object.keys(part.pages).sort()[0] ?? part.ssg.sort()[0]) as string
+    return { key: `/_next/static/${buildId}/${ROUTE_MANIFEST_DIR}/${hash}.js`, route, source }
+  })
+  return {
+    buildManifest: loaderSource(base),
+    ssgManifest: `self.__SSG_MANIFEST=new Set(${JSON.stringify(publicSsg)});self.__SSG_MANIFEST_CB&&self.__SSG_MANIFEST_CB()`,
+    parts,
+  }
+}
