@@ -1,6 +1,7 @@
 import type { NextConfig } from 'next'
 import nextra from 'nextra'
 import { compileAccess } from './lib/access/compileAccess'
+import { READER_VIEW_PATH } from './lib/access/readerView'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
@@ -131,7 +132,17 @@ function mobileBreakpoint(config: any) {
   return config
 }
 
+/**
+ * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the
+ * browser asks it who the reader is exactly as it asks the edge in production.
+ */
+const devAuthority = process.env.DOCS_DEV_AUTHORITY
+const devRewrites = devAuthority
+  ? { rewrites: async () => [{ source: READER_VIEW_PATH, destination: `${devAuthority}${READER_VIEW_PATH}` }] }
+  : {}
+
 const nextConfig: NextConfig = {
+  ...devRewrites,
   output: 'export',
   images: { unoptimized: true },
   reactStrictMode: true,

@@ -1,23 +1,40 @@
 /**
- * `npm run dev`: Next's dev server with hot reload, plus the local Cognito so sign-in works.
- * There is no edge here: only the client guard applies, which is user interface, not security.
+ * `npm run dev`: Next's dev server with hot reload, plus the local Cognito so sign-in works, and
+ * the authority that tells the browser who its reader is (the local server's answer to the
+ * reader-view path; next.config.ts rewrites that one path to it). There is no edge here: every
+ * file is served to anyone, and only the client guard applies, which is user interface.
  */
 import { spawn } from 'node:child_process'
-import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
+import { startLocalServer } from './localServer'
 
 async function main() {
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: LOCAL_COGNITO.port, quiet: true })
   const port = process.env.PORT ?? '3000'
+  // Serves no files (an empty folder); only its answer to the reader-view path is used.
+  const emptyOut = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-dev-authority-'))
+  const authority = await startLocalServer({
+    outDir: emptyOut,
+    auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url }),
+    jwks: await fetch(cognito.jwksUrl).then((response) => response.json()),
+    assetRoutes: {},
+    port: 0,
+  })
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DOCS_AUTH_MODE: 'local' },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DOCS_AUTH_MODE: 'local', DOCS_DEV_AUTHORITY: authority.url },
   })
   const stop = async (code: number) => {
     next.kill('SIGTERM')
+    await authority.stop()
     await cognito.stop()
+    fs.rmSync(emptyOut, { recursive: true, force: true })
     process.exit(code)
   }
   next.on('exit', (code) => stop(code ?? 0))
