@@ -26,3 +26,34 @@ test('the bundle carries the build\'s asset routes: framework chunks are public'
   const framework = fs.readdirSync(path.join(dir, 'out/_next/static/chunks')).find((name: string) => name.startsWith('framework-'))
   expect((await handler(event(`/_next/static/chunks/${framework}`))).uri).toBe(`/_next/static/chunks/${framework}`)
 })
+
+test('a list change rebuilds the authorizer alone (npm run deploy:access): the new bundle applies the new list to the same site build', async () => {
+  const fs = await import('node:fs')
+  const os = await import('node:os')
+  const { execFileSync } = await import('node:child_process')
+  const { copyProject } = await import('../scripts/audit/copyProject')
+  const root = path.resolve(__dirname, '..')
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-deploy-access-'))
+  try {
+    copyProject(root, work)
+    // The deployed site's asset routes, from the audit build; nothing of out/ is needed.
+    fs.mkdirSync(path.join(work, '.next'))
+    fs.copyFileSync(path.join(dir, '.next/asset-routes.json'), path.join(work, '.next/asset-routes.json'))
+    const site = JSON.parse(fs.readFileSync(path.join(dir, 'audit-site.json'), 'utf8'))
+    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
+      cwd: work,
+      env: { ...process.env, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${site.cognitoPort}`, DOCS_LEADS_USERS: 'leads2' },
+      stdio: 'pipe',
+    })
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const rebuilt = require(path.join(work, 'edge/dist/index.js')).handler
+    const leads1 = amplifyCookieHeader('leads1', await signInIdToken(cognitoUrl, 'leads1', PASSWORD))
+    const leads2 = amplifyCookieHeader('leads2', await signInIdToken(cognitoUrl, 'leads2', PASSWORD))
+    expect((await rebuilt(event('/docs/leads/intro', leads2))).uri).toBe('/docs/leads/intro.html')
+    expect((await rebuilt(event('/docs/leads/intro', leads1))).headers.location[0].value).toBe('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
+    // The shipped bundle, built with the old lists, still lets leads1 in: only the authorizer changed.
+    expect((await handler(event('/docs/leads/intro', leads1))).uri).toBe('/docs/leads/intro.html')
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,39 @@
+/**
+ * `npm run deploy:access`: after an edit to access.config.ts's lists, or to the DOCS_*_USERS
+ * overrides, rebuild and redeploy the edge authorizer alone. Only the authorizer holds the lists
+ * (no file of out/ depends on them), so the site is not rebuilt or uploaded again.
+ *
+ *   npm run deploy:access                 check the lists, rebuild edge/dist, cdk deploy DocsSiteStack
+ *   npm run deploy:access -- --no-deploy  check and rebuild only (CI, or to look before deploying)
+ *
+ * It needs the .next/asset-routes.json of the build that is deployed (the site's own build leaves
+ * it there) and, for production, the DOCS_COGNITO_* settings of that build.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import accessConfig from '../../access.config'
+import { compileAccess } from '../../lib/access/compileAccess'
+import { buildEdge } from '../build/buildEdge'
+import { ASSET_ROUTES_FILE } from '../build/siteFiles'
+
+async function main() {
+  const started = Date.now()
+  const deploy = !process.argv.includes('--no-deploy')
+  const access = compileAccess(accessConfig)
+  if (!fs.existsSync(ASSET_ROUTES_FILE)) {
+    throw new Error(`${path.relative('.', ASSET_ROUTES_FILE)} is missing: build the site that is deployed first (npm run build:prod)`)
+  }
+  const { file, bytes } = await buildEdge()
+  const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.size}`).join(', ')
+  console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  if (!deploy) return
+  const cdk = spawnSync('npx', ['cdk', 'deploy', 'DocsSiteStack', '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
+  if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
+  console.log(`deploy:access: the new authorizer is deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)
+}
+
+main().catch((error) => {
+  console.error(`deploy:access: ${error instanceof Error ? error.message : error}`)
+  process.exit(1)
+})
