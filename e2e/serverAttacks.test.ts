@@ -111,3 +111,23 @@ test('a refused request is not compressed and carries no content', async () => {
   expect(refused.encoding).toBeUndefined()
   expect(refused.body.toString('utf8')).not.toContain('Internal engineering documentation')
 })
+
+describe('oversized cookies: a page that says so, never a bare 431 and never a sign-in loop', () => {
+  const padding = (bytes: number) => `; padding=${'x'.repeat(bytes)}`
+
+  test('cookies too large for the authorizer to read: a docs page sends the reader to the page that explains it, which loads', async () => {
+    const response = await raw('/docs/leads/intro', leads + padding(17 * 1024))
+    expect(response.status).toBe(302)
+    expect(response.location).toBe('/session-too-large')
+    const page = await raw('/session-too-large', leads + padding(17 * 1024))
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('too much sign-in data')
+  })
+
+  test("past CloudFront's own limit (20,480 bytes of headers) the server still answers with a page that clears the sign-in cookies", async () => {
+    const response = await raw('/docs/leads/intro', leads + padding(21 * 1024))
+    expect(response.status).toBe(431)
+    expect(response.body).toContain('too much sign-in data')
+    expect(response.body).toContain('CognitoIdentityServiceProvider.')
+  })
+})
