@@ -47,3 +47,16 @@ test('links inside code blocks are not checked', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('```md\n[x](/docs/leads/nowhere)\n```') })
   expect(checkLinks(root)).toEqual([])
 })
+
+test("a _meta link ships in every page of its section's JavaScript, so it may only lead where the section's readers may go", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('x'),
+    'content/docs/internal/intro.mdx': page('x'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  deploy: { title: 'How we deploy', href: '/docs/internal/intro' },\n  status: { title: 'Status', href: 'https://status.example.com' },\n}\n",
+    'content/docs/internal/_meta.ts': "export default {\n  quotes: { title: 'Quotes', href: '/docs/leads/nope' },\n}\n",
+  })
+  expect(checkLinks(root)).toEqual([
+    { file: 'content/docs/internal/_meta.ts', line: 2, target: '/docs/leads/nope', problem: 'broken link: no page has this route' },
+    { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/internal/intro', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+  ])
+})

@@ -47,20 +47,36 @@ export function sourcePages(root: string): SourcePage[] {
   return pages
 }
 
-/** Routes that are pages but not MDX (sign-in, status pages). */
-const CODE_PAGES = ['/login', '/unauthorized', '/404']
+/**
+ * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
+ * every page of the folder's section, so they obey the same rule as links in page text.
+ */
+function metaSources(root: string): SourcePage[] {
+  const metas: SourcePage[] = [{ file: 'pages/_meta.ts', route: '/' }]
+  const docs = path.join(root, 'content/docs')
+  for (const entry of fs.readdirSync(docs, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/^_meta\.[jt]sx?$/.test(entry.name)) continue
+    const folder = '/docs/' + path.relative(docs, entry.parentPath).split(path.sep).join('/')
+    metas.push({ file: path.relative(root, path.join(entry.parentPath, entry.name)), route: normalisePath(folder) as string })
+  }
+  return metas.filter((meta) => fs.existsSync(path.join(root, meta.file)))
+}
+
+const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
 export function checkLinks(root: string): LinkProblem[] {
   const pages = sourcePages(root)
-  const routes = new Set([...pages.map((page) => page.route), ...CODE_PAGES])
+  // Pages that are code, not MDX (sign-in, status pages), are the public ones.
+  const routes = new Set([...pages.map((page) => page.route), ...access.publicPaths])
   const problems: LinkProblem[] = []
-  for (const page of pages) {
+  const sources = [...pages.map((page) => ({ ...page, links: LINK })), ...metaSources(root).map((meta) => ({ ...meta, links: META_HREF }))]
+  for (const page of sources) {
     const lines = fs.readFileSync(path.join(root, page.file), 'utf8').split('\n')
     let inFence = false
     lines.forEach((text, index) => {
       if (/^\s*(```|~~~)/.test(text)) inFence = !inFence
       if (inFence) return
-      for (const match of text.matchAll(LINK)) {
+      for (const match of text.matchAll(page.links)) {
         const target = match[1] ?? match[2]
         const report = (problem: string) => problems.push({ file: page.file, line: index + 1, target, problem })
         if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
