@@ -1,13 +1,16 @@
 import type { AccessConfig } from './lib/access/types'
 
 /**
- * Who sees what. The one source of truth: the client guard, navigation, search,
- * the edge authorizer and the local server all read this file.
+ * Who sees what. The one source of truth: the build reads its rules (page maps, route manifests,
+ * search indexes, link checks), and the edge authorizer and the local server read all of it. A
+ * browser learns only its own reader's part, from the authorizer.
  *
- * Each list is comma-separated; entries are trimmed and matched exactly against the
- * Cognito username. Full-access users are merged into every other list.
- * Ops can override a list at build time with the environment variable named beside it
- * (next.config.mjs passes these variables into the client bundle, so every consumer sees the same lists).
+ * Each list is comma-separated; entries are trimmed and matched exactly: a Cognito username, or
+ * `group:<name>` for every reader whose verified ID token carries that group (a user-pool group in
+ * `cognito:groups`, or a federated provider's group in `groupsClaim`). Full-access entries are
+ * merged into every other list. Only the authorizer holds these lists; no browser receives them.
+ * Ops can override a list with the environment variable named beside it, then redeploy the
+ * authorizer alone (npm run deploy:access).
  */
 const config: AccessConfig = {
   protectDocs: process.env.DOCS_PROTECT !== 'false',
@@ -15,8 +18,11 @@ const config: AccessConfig = {
     fullAccessUsers: process.env.DOCS_FULL_ACCESS_USERS ?? 'admin',
     leadsUsers: process.env.DOCS_LEADS_USERS ?? 'leads1, leads2, leads3, leads4, leads5',
     internalUsers: process.env.DOCS_INTERNAL_USERS ?? 'internal1',
-    twilioSupportUsers: process.env.DOCS_TWILIO_SUPPORT_USERS ?? 'support1',
+    twilioSupportUsers: process.env.DOCS_TWILIO_SUPPORT_USERS ?? 'support1, group:support-team',
   },
+  // Groups from a federated identity provider arrive in this claim (mapped in infra/); user-pool
+  // groups always arrive in cognito:groups.
+  groupsClaim: 'custom:groups',
   rules: [
     { path: '/', match: 'exact', require: 'signedIn' },
     { path: '/docs/leads', match: 'prefix', require: 'leadsUsers' },

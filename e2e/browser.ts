@@ -32,3 +32,25 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
   return errors
 }
+
+/**
+ * One browser for the test file and a fresh page (its own cookies) for each test. Returns a getter
+ * for the current test's page.
+ */
+export function freshPagePerTest(viewport = { width: 1280, height: 800 }): () => Page {
+  let browser: Browser
+  let page: Page
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport })
+  })
+  afterEach(async () => {
+    await page.context().close()
+  })
+  return () => page
+}

@@ -2,26 +2,17 @@
  * A reader's session in the browser: what Next's route manifest knows of, client-side navigation
  * within the reader's sections, and reading on past a token's expiry.
  */
-import type { Browser, Page, Request } from 'playwright-core'
+import type { Page, Request } from 'playwright-core'
 import { TOKEN_MINUTES } from '../lib/auth/authSettings'
-import { launchBrowser, signInThroughForm, watchErrors } from './browser'
+import { setGroupMembership } from '../scripts/audit/cognitoSession'
+import { freshPagePerTest, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
-let browser: Browser
-let page: Page
 const { siteUrl, cognitoUrl } = siteEnv()
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-})
-afterEach(async () => {
-  await page.context().close()
+const currentPage = freshPagePerTest()
+let page: Page
+beforeEach(() => {
+  page = currentPage()
 })
 
 /** The routes Next's client-side route manifest holds once it has loaded. */
@@ -98,4 +89,30 @@ test('a reader whose sign-in cookies grew too large is told so, clears them with
   expect((await page.context().cookies()).filter((cookie) => cookie.name.startsWith('CognitoIdentityServiceProvider.'))).toEqual([])
   await signInThroughForm(page, 'leads1', '/docs/leads/intro')
   expect(new URL(page.url()).pathname).toBe('/docs/leads/intro')
+})
+
+test('supportlead reads the support docs through the support-team group, and loses them at the first token refresh after leaving it', async () => {
+  const supportIndex = '/docs/support-twilio/_pagefind/pagefind-entry.json'
+  await signInThroughForm(page, 'supportlead', '/docs/support-twilio/intro')
+  expect(new URL(page.url()).pathname).toBe('/docs/support-twilio/intro')
+  await page.locator('.nextra-nav-container').getByRole('link', { name: 'Twilio support', exact: true }).waitFor()
+  const view = await page.evaluate(async () => (await fetch('/_reader.json')).json())
+  expect(view.search.map((index: { basePath: string }) => index.basePath)).toEqual(['/_pagefind/', '/docs/support-twilio/_pagefind/'])
+  expect(await page.evaluate(async (url) => (await fetch(url)).status, supportIndex)).toBe(200)
+
+  await setGroupMembership(cognitoUrl, 'supportlead', 'support-team', false)
+  try {
+    const idToken = async () => (await page.context().cookies()).find((cookie) => cookie.name.endsWith('.supportlead.idToken'))?.value
+    const before = await idToken()
+    // Until the token is renewed the old one still grants the group; past its expiry it is renewed without it.
+    await page.clock.install({ time: Date.now() + (TOKEN_MINUTES + 1) * 60_000 })
+    await page.goto(siteUrl + '/')
+    await page.waitForFunction((old) => !document.cookie.includes(`${old}`), before)
+    await page.getByText('Your account has no documentation sections yet').waitFor()
+    expect(await page.evaluate(async (url) => (await fetch(url)).status, supportIndex)).toBe(403)
+    await page.goto(siteUrl + '/docs/support-twilio/intro')
+    await page.waitForURL(/\/unauthorized/)
+  } finally {
+    await setGroupMembership(cognitoUrl, 'supportlead', 'support-team', true)
+  }
 })

@@ -1,23 +1,13 @@
 /** Issue flows, as a person would do them: sign in, read, get turned away, sign out. */
-import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, signInThroughForm } from './browser'
+import type { Page } from 'playwright-core'
+import { freshPagePerTest, signInThroughForm } from './browser'
 import { siteEnv } from './siteEnv'
 
-let browser: Browser
-let page: Page
 const { siteUrl } = siteEnv()
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-})
-afterEach(async () => {
-  await page.context().close()
+const currentPage = freshPagePerTest()
+let page: Page
+beforeEach(() => {
+  page = currentPage()
 })
 
 test('leads1 signs in through the form and lands on the leads docs they asked for', async () => {

@@ -14,9 +14,11 @@ import baked from 'edge-baked-config'
 
 const config = baked as BakedEdgeConfig
 
+const access = compileAccess(accessConfig)
+
 export const handler = createViewerRequestHandler(
   {
-    access: compileAccess(accessConfig),
+    access,
     assetRoutes: config.assetRoutes,
     clientId: config.auth.userPoolClientId,
     verifyIdToken: createIdTokenVerifier({
@@ -24,6 +26,7 @@ export const handler = createViewerRequestHandler(
       clientId: config.auth.userPoolClientId,
       jwks: config.jwks,
       fetchUnknownKeys: config.auth.mode === 'production',
+      groupsClaim: access.groupsClaim,
     }),
   },
   securityHeaders(cognitoOriginFor(config.auth.region, config.auth.endpoint))

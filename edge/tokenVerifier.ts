@@ -14,6 +14,22 @@ export interface VerifierSettings {
    * production). Off in local mode, whose keys never change.
    */
   fetchUnknownKeys: boolean
+  /** A claim besides `cognito:groups` that carries a federated provider's groups (access.config.ts). */
+  groupsClaim?: string | null
+}
+
+/**
+ * The groups a verified ID token carries: `cognito:groups` (a list), and the federated claim, which
+ * Cognito maps from the provider's attribute as a list or as text (`[a, b]` or `a,b`).
+ */
+export function groupsOf(payload: Record<string, unknown>, groupsClaim?: string | null): string[] {
+  const read = (value: unknown): string[] => {
+    if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string')
+    if (typeof value !== 'string') return []
+    return value.replace(/^\s*\[|\]\s*$/g, '').split(',').map((item) => item.trim()).filter(Boolean)
+  }
+  const groups = [...read(payload['cognito:groups']), ...(groupsClaim ? read(payload[groupsClaim]) : [])]
+  return [...new Set(groups)]
 }
 
 /** Turns an ID token into a reader, or null: bad signature, wrong pool, client or token use, expired. */
@@ -37,18 +53,19 @@ export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken
   verifier.cacheJwks(settings.jwks)
   // Keyed by the whole token, signature included, so only the exact bytes verified before hit;
   // an entry is used only until the token's own expiry.
-  const verified = new Map<string, { username: string; expiresAtMs: number }>()
+  const verified = new Map<string, { user: NonNullable<AccessUser>; expiresAtMs: number }>()
   return async (token) => {
     const hit = verified.get(token)
-    if (hit && hit.expiresAtMs > Date.now()) return { username: hit.username }
+    if (hit && hit.expiresAtMs > Date.now()) return hit.user
     if (hit) verified.delete(token)
     try {
       const payload = await verifier.verify(token)
       const username = payload['cognito:username']
       if (typeof username !== 'string' || username.length === 0) return null
+      const user = { username, groups: groupsOf(payload, settings.groupsClaim) }
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
-      verified.set(token, { username, expiresAtMs: payload.exp * 1000 })
-      return { username }
+      verified.set(token, { user, expiresAtMs: payload.exp * 1000 })
+      return user
     } catch {
       return null
     }

@@ -100,6 +100,20 @@ describe('list parsing and merging (SPEC §5)', () => {
     expect(decideAccess(compiled, '/elsewhere', as('lee'))).toBe('deny')
   })
 
+  test('a group entry admits every reader whose token carries the group, matched exactly; full-access groups reach every list', () => {
+    const compiled = compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee, group:partners', fullAccessUsers: 'boss, group:docs-admins' } })
+    const reader = (groups: string[]) => ({ username: 'pat', groups })
+    expect(decideAccess(compiled, '/docs/leads/intro', reader(['partners']))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', reader(['Partners']))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/intro', reader(['partners-eu']))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/intro', reader([]))).toBe('deny')
+    expect(decideAccess(compiled, '/elsewhere', reader(['partners']))).toBe('deny')
+    expect(decideAccess(compiled, '/elsewhere', reader(['docs-admins']))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', reader(['docs-admins']))).toBe('allow')
+    // A username that looks like a group entry is still only a username.
+    expect(decideAccess(compiled, '/docs/leads/intro', as('group:partners'))).toBe('deny')
+  })
+
   test('with protectDocs off any signed-in user reads everything, anonymous still signs in', () => {
     const compiled = compileAccess({ ...base, protectDocs: false })
     expect(decideAccess(compiled, '/docs/leads/intro', as('nobody'))).toBe('allow')
@@ -127,8 +141,15 @@ describe('bad configuration fails with a message that names the problem', () => 
   })
   test('a username with whitespace', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, internalUsers: 'ian, jo smith' } })).toThrow(
-      /list "internalUsers" has a username containing whitespace: "jo smith"/
+      /list "internalUsers" has an entry containing whitespace: "jo smith"/
     )
+  })
+  test('a group entry with no name', () => {
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee, group:' } })).toThrow(/list "leadsUsers" has "group:" with no group name/)
+  })
+  test('a groups claim that is not one claim name', () => {
+    expect(() => compileAccess({ ...base, groupsClaim: 'custom groups' })).toThrow(/groupsClaim "custom groups" must name one token claim/)
+    expect(() => compileAccess({ ...base, groupsClaim: 'cognito:groups' })).toThrow(/other than cognito:groups/)
   })
   test('a rule path that is not canonical', () => {
     expect(() => compileAccess({ ...base, rules: [{ path: '/Docs/Leads/', match: 'prefix', require: 'leadsUsers' }] })).toThrow(

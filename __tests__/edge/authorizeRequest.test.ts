@@ -2,7 +2,7 @@
 import { access, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { OVERSIZED_COOKIES_PAGE, authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
-import { createIdTokenVerifier } from '../../edge/tokenVerifier'
+import { createIdTokenVerifier, groupsOf } from '../../edge/tokenVerifier'
 import { MAX_COOKIE_HEADER_BYTES } from '../../edge/readIdToken'
 import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, signJwt, unsignedJwt } from './tokens'
 
@@ -193,5 +193,19 @@ describe('the reader view: what the authority tells a browser about its reader',
     for (const path of ['/', '/docs', '/login', '/unauthorized', '/404', '/docs/leads/intro', '/docs/leads/endpoints/create-quote', '/docs/internal/intro', '/docs/internal/data-lake', '/docs/support-twilio/sql-queries/overall', '/secret', '/DOCS/Leads/intro.html', '/docs/leadsx']) {
       expect([path, decideForView(view, path)]).toEqual([path, decideAccess(access, path, user)])
     }
+  })
+})
+
+describe('groups in the verified token', () => {
+  test('cognito:groups and the federated claim (a list, or text as Cognito maps it) both count; a forged group does not', async () => {
+    expect(groupsOf({ 'cognito:groups': ['support-team'] }, 'custom:groups')).toEqual(['support-team'])
+    expect(groupsOf({ 'custom:groups': '[support-team, partners]' }, 'custom:groups')).toEqual(['support-team', 'partners'])
+    expect(groupsOf({ 'custom:groups': 'a,b', 'cognito:groups': ['a'] }, 'custom:groups')).toEqual(['a', 'b'])
+    expect(groupsOf({ 'custom:groups': 'a' }, null)).toEqual([])
+    const viaGroup = cookiesFor('pat', tokenFor('pat', { 'cognito:groups': ['support-team'] }))
+    expect(await request('/docs/support-twilio/intro', viaGroup)).toEqual({ kind: 'serve', objectKey: '/docs/support-twilio/intro.html' })
+    expect(await request('/docs/internal/intro', viaGroup)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
+    const forged = cookiesFor('pat', signJwt(idClaims('pat', { 'cognito:groups': ['support-team'] }), attackerKey))
+    expect(await request('/docs/support-twilio/intro', forged)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/login/) })
   })
 })

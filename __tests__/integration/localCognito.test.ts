@@ -7,6 +7,15 @@ import { CognitoJwtVerifier } from 'aws-jwt-verify'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../../scripts/cognito/localCognito'
 import type { LocalCognito } from '../../scripts/cognito/localCognito'
+import * as access from '../../lib/access'
+import { createIdTokenVerifier } from '../../edge/tokenVerifier'
+
+/** The reader the edge would see for a token: verified with the pool's keys, groups included. */
+async function idVerifierUser(token: string) {
+  const jwks = await fetch(cognito.jwksUrl).then((response) => response.json())
+  const verify = createIdTokenVerifier({ userPoolId, clientId: userPoolClientId, jwks, fetchUnknownKeys: false, groupsClaim: access.access.groupsClaim })
+  return verify(token)
+}
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../../scripts/cognito/seed'
 
 const { userPoolId, userPoolClientId } = LOCAL_COGNITO
@@ -178,4 +187,23 @@ test('Amplify global sign-out revokes the session', async () => {
   await signIn({ username: 'support1', password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
   await signOut({ global: true })
   await expect(getCurrentUser()).rejects.toMatchObject({ name: 'UserUnAuthenticatedException' })
+})
+
+test('a seeded group member carries the group in the ID token; removed from the group, the next refresh drops it', async () => {
+  const signedIn = await callCognito('InitiateAuth', {
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    ClientId: userPoolClientId,
+    AuthParameters: { USERNAME: 'supportlead', PASSWORD: SEEDED_PASSWORD },
+  })
+  const { IdToken, RefreshToken } = signedIn.body.AuthenticationResult
+  expect(decodePayload(IdToken)['cognito:groups']).toEqual(['support-team'])
+  expect(await access.decide('/docs/support-twilio/intro', await idVerifierUser(IdToken))).toBe('allow')
+
+  const removed = await callCognito('AdminRemoveUserFromGroup', { UserPoolId: userPoolId, Username: 'supportlead', GroupName: 'support-team' })
+  expect(removed.status).toBe(200)
+  const refreshed = await callCognito('InitiateAuth', { AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: userPoolClientId, AuthParameters: { REFRESH_TOKEN: RefreshToken } })
+  const renewed = refreshed.body.AuthenticationResult.IdToken
+  expect(decodePayload(renewed)['cognito:groups']).toBeUndefined()
+  expect(await access.decide('/docs/support-twilio/intro', await idVerifierUser(renewed))).toBe('deny')
+  await callCognito('AdminAddUserToGroup', { UserPoolId: userPoolId, Username: 'supportlead', GroupName: 'support-team' })
 })

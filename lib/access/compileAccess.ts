@@ -1,15 +1,23 @@
 import { AccessConfigError } from './errors'
 import { normalisePath } from './normalisePath'
-import { parseUserList } from './parseUserList'
+import { parseUserList, type ListEntries } from './parseUserList'
 import type { AccessConfig, ListName, PathRule, Requirement } from './types'
+
+/** Who a list admits: users by exact username, and readers whose verified token carries a group. */
+export interface ListMembers {
+  users: ReadonlySet<string>
+  groups: ReadonlySet<string>
+}
 
 const LIST_NAMES: readonly ListName[] = ['fullAccessUsers', 'leadsUsers', 'internalUsers', 'twilioSupportUsers']
 
 /** The configuration checked and parsed once, in the form every decision reads. */
 export interface CompiledAccess {
   protectDocs: boolean
-  /** Each list already holds the full-access users. */
-  members: Record<ListName, ReadonlySet<string>>
+  /** Each list already holds the full-access entries. */
+  members: Record<ListName, ListMembers>
+  /** The claim, besides `cognito:groups`, that carries a federated identity provider's groups. */
+  groupsClaim: string | null
   rules: readonly PathRule[]
   fallback: Requirement
   publicPaths: ReadonlySet<string>
@@ -44,7 +52,7 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
       throw new AccessConfigError(`unknown list "${name}"; known lists: ${LIST_NAMES.join(', ')}`)
     }
   }
-  const parsed = {} as Record<ListName, string[]>
+  const parsed = {} as Record<ListName, ListEntries>
   for (const name of LIST_NAMES) {
     const raw = lists[name]
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
@@ -61,15 +69,19 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
   const fallback = checkRequirement(config.fallback, 'fallback')
 
   const full = parsed.fullAccessUsers
-  const members = {} as Record<ListName, ReadonlySet<string>>
+  const members = {} as Record<ListName, ListMembers>
   for (const name of LIST_NAMES) {
-    members[name] = new Set([...parsed[name], ...full])
+    members[name] = { users: new Set([...parsed[name].users, ...full.users]), groups: new Set([...parsed[name].groups, ...full.groups]) }
+  }
+  const groupsClaim = config.groupsClaim ?? null
+  if (groupsClaim !== null && (typeof groupsClaim !== 'string' || !/^[\w:.-]+$/.test(groupsClaim) || groupsClaim === 'cognito:groups')) {
+    throw new AccessConfigError(`groupsClaim "${String(groupsClaim)}" must name one token claim other than cognito:groups, like "custom:groups"`)
   }
 
   if (config.protectDocs) {
     const required = new Set<Requirement>([fallback, ...rules.map((rule) => rule.require)])
     for (const requirement of required) {
-      if (requirement !== 'signedIn' && members[requirement].size === 0) {
+      if (requirement !== 'signedIn' && members[requirement].users.size + members[requirement].groups.size === 0) {
         throw new AccessConfigError(`list "${requirement}" is empty after parsing, but a rule needs it; nobody could read those pages`)
       }
     }
@@ -78,6 +90,7 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
   return {
     protectDocs: config.protectDocs,
     members,
+    groupsClaim,
     rules,
     fallback,
     publicPaths: new Set(config.publicPaths.map((path) => canonicalRulePath(path, 'public path'))),

@@ -26,9 +26,10 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
 }
 
 /** Whether a signed-in reader meets a requirement: the one membership test every decision uses. */
-export function passes(access: CompiledAccess, requirement: Requirement, user: { username: string }): boolean {
+export function passes(access: CompiledAccess, requirement: Requirement, user: NonNullable<AccessUser>): boolean {
   if (!access.protectDocs || requirement === 'signedIn') return true
-  return access.members[requirement].has(user.username)
+  const members = access.members[requirement]
+  return members.users.has(user.username) || (user.groups ?? []).some((group) => members.groups.has(group))
 }
 
 /**

@@ -1,22 +1,38 @@
 import { AccessConfigError } from './errors'
 
+/** What a list entry names: a user by exact username, or everyone whose token carries a group. */
+export const GROUP_PREFIX = 'group:'
+
+export interface ListEntries {
+  users: string[]
+  groups: string[]
+}
+
 /**
- * Splits a comma-separated list, trims each entry and drops empty entries.
- * A username with inner whitespace cannot be matched exactly by anyone who types it,
- * so it is rejected rather than silently never matching.
+ * Splits a comma-separated list, trims each entry and drops empty entries. An entry is a username
+ * or `group:<name>`. A name with inner whitespace cannot be matched exactly by anyone, and
+ * `group:` with no name by no group, so both are rejected rather than silently never matching.
  */
-export function parseUserList(listName: string, raw: string): string[] {
+export function parseUserList(listName: string, raw: string): ListEntries {
   if (typeof raw !== 'string') {
     throw new AccessConfigError(`list "${listName}" must be a comma-separated string, got ${typeof raw}`)
   }
-  const names = raw
+  const entries = raw
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0)
-  for (const name of names) {
-    if (/\s/.test(name)) {
-      throw new AccessConfigError(`list "${listName}" has a username containing whitespace: "${name}"`)
+  const parsed: ListEntries = { users: [], groups: [] }
+  for (const entry of entries) {
+    if (/\s/.test(entry)) {
+      throw new AccessConfigError(`list "${listName}" has an entry containing whitespace: "${entry}"`)
+    }
+    if (entry.startsWith(GROUP_PREFIX)) {
+      const group = entry.slice(GROUP_PREFIX.length)
+      if (!group) throw new AccessConfigError(`list "${listName}" has "${GROUP_PREFIX}" with no group name`)
+      parsed.groups.push(group)
+    } else {
+      parsed.users.push(entry)
     }
   }
-  return names
+  return parsed
 }

@@ -62,13 +62,14 @@ const viewAccessCache = new WeakMap<ReaderView, CompiledAccess>()
 function accessForView(view: ReaderView): CompiledAccess {
   const cached = viewAccessCache.get(view)
   if (cached) return cached
-  const nobody: ReadonlySet<string> = new Set()
+  const nobody = { users: new Set<string>(), groups: new Set<string>() }
   const compiled: CompiledAccess = {
     protectDocs: true,
     members: { fullAccessUsers: nobody, leadsUsers: nobody, internalUsers: nobody, twilioSupportUsers: nobody },
     rules: view.open.map((rule) => ({ ...rule, require: 'signedIn' as const })),
     fallback: view.elsewhere ? 'signedIn' : 'fullAccessUsers',
     publicPaths: new Set(view.publicPaths),
+    groupsClaim: null,
   }
   viewAccessCache.set(view, compiled)
   return compiled

@@ -15,8 +15,13 @@ export interface PathRule {
 export interface AccessConfig {
   /** When false, any signed-in user may read everything. */
   protectDocs: boolean
-  /** Comma-separated usernames per list, exactly as an admin writes them. */
+  /** Comma-separated entries per list, exactly as an admin writes them: `username` or `group:<name>`. */
   lists: Record<ListName, string>
+  /**
+   * A token claim that carries groups from a federated identity provider (for example
+   * `custom:groups`, mapped from an OIDC or SAML groups attribute); `cognito:groups` is always read.
+   */
+  groupsClaim?: string
   /** Evaluated in order; the first rule that matches wins. */
   rules: PathRule[]
   /** What every path that no rule matches requires. */
@@ -25,7 +30,10 @@ export interface AccessConfig {
   publicPaths: string[]
 }
 
-/** The signed-in user as far as access is concerned, or null when nobody is signed in. */
-export type AccessUser = { username: string } | null
+/**
+ * The signed-in user as far as access is concerned, or null when nobody is signed in. Groups come
+ * from the verified ID token (`cognito:groups`, and the configured federated groups claim).
+ */
+export type AccessUser = { username: string; groups?: readonly string[] } | null
 
 export type Decision = 'allow' | 'login' | 'deny'

@@ -17,3 +17,14 @@ export async function signInIdToken(cognitoUrl: string, username: string, passwo
 export function amplifyCookieHeader(username: string, idToken: string, clientId: string = LOCAL_COGNITO.userPoolClientId): string {
   return cookieHeaderFor(clientId, username, idToken)
 }
+
+/** Adds a user to a group of the local Cognito's pool, or removes them (what an admin does in the console). */
+export async function setGroupMembership(cognitoUrl: string, username: string, group: string, member: boolean): Promise<void> {
+  const target = member ? 'AdminAddUserToGroup' : 'AdminRemoveUserFromGroup'
+  const response = await fetch(cognitoUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${target}` },
+    body: JSON.stringify({ UserPoolId: LOCAL_COGNITO.userPoolId, Username: username, GroupName: group }),
+  })
+  if (!response.ok) throw new Error(`${target} ${username} ${group} failed: ${response.status}`)
+}

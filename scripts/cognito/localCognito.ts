@@ -34,7 +34,7 @@ import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator'
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService'
 import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.json'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
-import { SEEDED_PASSWORD, SEEDED_USERS } from './seed'
+import { SEEDED_GROUPS, SEEDED_PASSWORD, SEEDED_USERS } from './seed'
 
 export interface LocalCognitoOptions {
   /** Public port; 0 picks a free one. Default 9229. */
@@ -376,7 +376,12 @@ async function seedDataDirectory(configDir: string, dataDir: string): Promise<vo
       },
     },
     Users: users,
-    Groups: {},
+    Groups: Object.fromEntries(
+      Object.entries(SEEDED_GROUPS).map(([group, members]) => [
+        group,
+        { GroupName: group, Description: 'Seeded for the docs site', CreationDate: now, LastModifiedDate: now, members: [...members] },
+      ])
+    ),
   }
   await Promise.all([
     writeFile(path.join(configDir, 'config.json'), JSON.stringify(config, null, 2)),

@@ -25,7 +25,7 @@ async function main() {
     throw new Error(`${path.relative('.', ASSET_ROUTES_FILE)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
   const { file, bytes } = await buildEdge()
-  const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.size}`).join(', ')
+  const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')
   console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
   const cdk = spawnSync('npx', ['cdk', 'deploy', 'DocsSiteStack', '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })

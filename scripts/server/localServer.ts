@@ -87,8 +87,9 @@ export interface RunningServer {
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(options.outDir)
   const headers = securityHeaders(cognitoOriginFor(options.auth.region, options.auth.endpoint))
+  const access = options.access ?? shippedAccess
   const deps = {
-    access: options.access ?? shippedAccess,
+    access,
     assetRoutes: options.assetRoutes,
     clientId: options.auth.userPoolClientId,
     verifyIdToken: createIdTokenVerifier({
@@ -96,6 +97,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       clientId: options.auth.userPoolClientId,
       jwks: options.jwks,
       fetchUnknownKeys: false,
+      groupsClaim: access.groupsClaim,
     }),
   }
   const notFoundPage = path.join(outDir, '404.html')

@@ -1,18 +1,22 @@
 /** `npm start`'s last step: runs the local Cognito and the site until Ctrl-C. */
 import { decide } from '../../lib/access'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
+import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
 
 async function main() {
   const stack = await startLocalStack()
   const sees = (username: string) => {
-    const sections = SECTIONS.filter((section) => decide(section.href, { username }) === 'allow').map((section) => section.title)
+    const groups = seededGroupsOf(username)
+    const sections = SECTIONS.filter((section) => decide(section.href, { username, groups }) === 'allow').map((section) => section.title)
     return sections.length ? sections.join(', ') : 'the home page only'
   }
   console.log(`\nThe docs site is running at ${stack.siteUrl}  (local Cognito at ${stack.cognitoUrl})\n`)
   console.log(`Demo logins (password for all: ${SEEDED_PASSWORD}):`)
-  for (const username of SEEDED_USERS) console.log(`  ${username.padEnd(10)} sees ${sees(username)}`)
+  for (const username of SEEDED_USERS) {
+    const groups = seededGroupsOf(username)
+    console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
+  }
   console.log('\nPress Ctrl-C to stop.')
   const shutdown = () => stack.stop().then(() => process.exit(0))
   process.once('SIGINT', shutdown)
