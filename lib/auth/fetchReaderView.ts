@@ -21,12 +21,17 @@ function checked(value: unknown): ReaderView {
 export function fetchReaderView(fresh = false): Promise<ReaderView> {
   const shared = !fresh && window.__docsReaderView
   const request = (async () => {
-    if (shared) return checked(await shared)
+    if (shared) {
+      try {
+        return checked(await shared)
+      } catch {
+        // The shared request failed (offline for a moment): ask again.
+      }
+    }
     const response = await fetch(READER_VIEW_PATH, { credentials: 'same-origin', cache: 'no-store' })
     if (!response.ok) throw new Error(`${READER_VIEW_PATH} answered ${response.status}`)
     return checked(await response.json())
   })()
-  if (shared) return request
   window.__docsReaderView = request
   // A failed request is not kept, so the next caller asks again.
   request.catch(() => {
