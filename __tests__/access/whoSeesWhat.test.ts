@@ -1,0 +1,49 @@
+/** @jest-environment node */
+import { compileAccess } from '../../lib/access/compileAccess'
+import type { AccessConfig } from '../../lib/access/types'
+import shipped from '../../access.config'
+import { checkAgainstPool, diffAccess, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
+
+const withLists = (lists: Partial<AccessConfig['lists']>) => compileAccess({ ...shipped, lists: { ...shipped.lists, ...lists } })
+
+test('every user and group a list names, against every section, as the edge decides', () => {
+  const rows = whoSeesWhat(compileAccess(shipped))
+  expect(rows.find((row) => row.name === 'admin')).toEqual({ kind: 'user', name: 'admin', opens: ['Leads API', 'Internal', 'Twilio support', 'Other pages'] })
+  expect(rows.find((row) => row.name === 'leads3')!.opens).toEqual(['Leads API'])
+  expect(rows.find((row) => row.name === 'support-team')).toEqual({ kind: 'group', name: 'support-team', opens: ['Twilio support'] })
+  expect(rows.map((row) => row.name)).not.toContain('outsider')
+})
+
+test('against a pool: typos, users who can open nothing, disabled users still listed', () => {
+  const access = withLists({ leadsUsers: 'leads1, leeds2, group:partnrs', internalUsers: 'internal1, gone' })
+  const pool = {
+    users: [
+      { username: 'admin', enabled: true, groups: [] },
+      { username: 'leads1', enabled: true, groups: [] },
+      { username: 'internal1', enabled: true, groups: [] },
+      { username: 'gone', enabled: false, groups: [] },
+      { username: 'support1', enabled: true, groups: [] },
+      { username: 'supportlead', enabled: true, groups: ['support-team'] },
+      { username: 'outsider', enabled: true, groups: [] },
+    ],
+    groups: ['support-team', 'partners'],
+  }
+  expect(checkAgainstPool(access, pool)).toEqual({
+    unknownEntries: [
+      { kind: 'user', name: 'leeds2' },
+      { kind: 'group', name: 'partnrs' },
+    ],
+    usersWithNothing: ['outsider'],
+    disabledButListed: ['gone'],
+  })
+})
+
+test('a diff names who gains and who loses which section', () => {
+  const before = compileAccess(shipped)
+  const after = withLists({ leadsUsers: 'leads1, leads2, leads3, leads4, newpartner', twilioSupportUsers: 'support1, leads5, group:support-team' })
+  expect(diffAccess(before, after)).toEqual([
+    { kind: 'user', name: 'leads5', gains: ['Twilio support'], loses: ['Leads API'] },
+    { kind: 'user', name: 'newpartner', gains: ['Leads API'], loses: [] },
+  ])
+  expect(diffAccess(before, before)).toEqual([])
+})

@@ -1,0 +1,111 @@
+/**
+ * Who sees what, decided by the one decision function: every user and group that a list names,
+ * against every section; what a user pool says about those entries; and what an edit changes.
+ * Pure: the command (report.ts) reads the configuration and the pool and prints.
+ */
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { decideAccess } from '../../lib/access/decideAccess'
+import type { AccessUser } from '../../lib/access/types'
+import { SECTIONS } from '../../lib/navigation/siteNavigation'
+
+/** What the report asks about: each section, and the pages outside every section (the docs root). */
+export interface Audience {
+  label: string
+  path: string
+}
+
+export const AUDIENCES: readonly Audience[] = [
+  ...SECTIONS.map((section) => ({ label: section.title, path: section.href })),
+  { label: 'Other pages', path: '/docs' },
+]
+
+export interface Entry {
+  kind: 'user' | 'group'
+  name: string
+}
+
+export interface EntryAccess extends Entry {
+  /** The audiences' labels this entry opens. */
+  opens: string[]
+}
+
+const asReader = (entry: Entry): NonNullable<AccessUser> =>
+  // A group entry is judged as a reader who has that group and no name any list holds.
+  entry.kind === 'user' ? { username: entry.name } : { username: '\u0000', groups: [entry.name] }
+
+/** Every user and group named in some list, in a stable order. */
+export function namedEntries(access: CompiledAccess): Entry[] {
+  const users = new Set<string>()
+  const groups = new Set<string>()
+  for (const members of Object.values(access.members)) {
+    for (const user of members.users) users.add(user)
+    for (const group of members.groups) groups.add(group)
+  }
+  return [...[...users].sort().map((name) => ({ kind: 'user' as const, name })), ...[...groups].sort().map((name) => ({ kind: 'group' as const, name }))]
+}
+
+export function opensFor(access: CompiledAccess, reader: NonNullable<AccessUser>, audiences: readonly Audience[] = AUDIENCES): string[] {
+  return audiences.filter((audience) => decideAccess(access, audience.path, reader) === 'allow').map((audience) => audience.label)
+}
+
+export function whoSeesWhat(access: CompiledAccess, audiences: readonly Audience[] = AUDIENCES): EntryAccess[] {
+  return namedEntries(access).map((entry) => ({ ...entry, opens: opensFor(access, asReader(entry), audiences) }))
+}
+
+export interface PoolUser {
+  username: string
+  enabled: boolean
+  groups: string[]
+}
+
+export interface Pool {
+  users: PoolUser[]
+  groups: string[]
+}
+
+export interface PoolFindings {
+  /** List entries that name no user or group in the pool: typos, or people who left. */
+  unknownEntries: Entry[]
+  /** Enabled users of the pool who can open no section and no other page. */
+  usersWithNothing: string[]
+  /** Disabled users whom a list still names. */
+  disabledButListed: string[]
+}
+
+export function checkAgainstPool(access: CompiledAccess, pool: Pool, audiences: readonly Audience[] = AUDIENCES): PoolFindings {
+  const poolUsers = new Set(pool.users.map((user) => user.username))
+  const poolGroups = new Set(pool.groups)
+  const entries = namedEntries(access)
+  const listedUsers = new Set(entries.filter((entry) => entry.kind === 'user').map((entry) => entry.name))
+  return {
+    unknownEntries: entries.filter((entry) => !(entry.kind === 'user' ? poolUsers : poolGroups).has(entry.name)),
+    usersWithNothing: pool.users
+      .filter((user) => user.enabled && opensFor(access, { username: user.username, groups: user.groups }, audiences).length === 0)
+      .map((user) => user.username)
+      .sort(),
+    disabledButListed: pool.users
+      .filter((user) => !user.enabled && listedUsers.has(user.username))
+      .map((user) => user.username)
+      .sort(),
+  }
+}
+
+export interface AccessChange extends Entry {
+  gains: string[]
+  loses: string[]
+}
+
+/** Who gains and who loses which audience between two configurations, for every entry either names. */
+export function diffAccess(before: CompiledAccess, after: CompiledAccess, audiences: readonly Audience[] = AUDIENCES): AccessChange[] {
+  const seen = new Map<string, Entry>()
+  for (const entry of [...namedEntries(before), ...namedEntries(after)]) seen.set(`${entry.kind}:${entry.name}`, entry)
+  const changes: AccessChange[] = []
+  for (const entry of seen.values()) {
+    const was = new Set(opensFor(before, asReader(entry), audiences))
+    const is = new Set(opensFor(after, asReader(entry), audiences))
+    const gains = [...is].filter((label) => !was.has(label))
+    const loses = [...was].filter((label) => !is.has(label))
+    if (gains.length || loses.length) changes.push({ ...entry, gains, loses })
+  }
+  return changes.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name))
+}
