@@ -10,15 +10,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import zlib from 'node:zlib'
 import { decide } from '../lib/access'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
-import { sharedCacheable } from '../edge/cacheHeaders'
 import { SEEDED_USERS } from '../scripts/cognito/seed'
 import { listFiles } from '../scripts/build/siteFiles'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import type { MarkedSection } from '../scripts/audit/markers'
+import { noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider'] as const
@@ -46,32 +45,12 @@ function uniqueSectionTitles(root: string): Map<string, MarkedSection> {
   return unique
 }
 
-/** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
-function sectionRoutePattern(id: string): RegExp {
-  const slash = '(?:/|\\\\?u002[Ff]|%2[Ff])'
-  return new RegExp(`${slash}docs${slash}${id.replace(/-/g, '\\-')}(?![A-Za-z0-9_-])`)
-}
-
-/** A username as a whole token, as a list or a view would hold it (not inside a longer word). */
-const usernamePattern = (name: string) => new RegExp(`(?<![A-Za-z0-9_.@-])${name}(?![A-Za-z0-9_@-])`)
-
-function readBody(bytes: Buffer): string {
-  // Pagefind's index files are gzip; read them as the browser's search engine will.
-  const text = bytes[0] === 0x1f && bytes[1] === 0x8b ? zlib.gunzipSync(bytes) : bytes
-  return text.toString('latin1')
-}
-
-interface RoleReport {
+interface RoleReport extends RoleFindings {
   role: string
   allowed: number
   denied: number
   markersLeaked: string[]
   titlesLeaked: string[]
-  usernamesLeaked: string[]
-  routesLeaked: string[]
-  sharedCacheable: string[]
-  /** Sections whose routes this role found in its readable files: proves the route search can find routes at all. */
-  ownRoutesSeen: Set<string>
   ownMarkersSeen: Set<MarkedSection>
   /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
   ownTitlesSeen: Set<MarkedSection>
@@ -83,8 +62,7 @@ describe('leak audit of the built site', () => {
   const titles = uniqueSectionTitles(env.dir)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
-  const routePatterns = SECTIONS.map((section) => [section.id, sectionRoutePattern(section.id)] as const)
-  const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS].map((name) => [name, usernamePattern(name)] as const)
+  const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
   /** What anonymous could not fetch: the protected responses. */
   const protectedKeys = new Set<string>()
 
@@ -100,10 +78,7 @@ describe('leak audit of the built site', () => {
         denied: 0,
         markersLeaked: [],
         titlesLeaked: [],
-        usernamesLeaked: [],
-        routesLeaked: [],
-        sharedCacheable: [],
-        ownRoutesSeen: new Set(),
+        ...noFindings(),
         ownMarkersSeen: new Set(),
         ownTitlesSeen: new Set(),
       }
@@ -111,22 +86,14 @@ describe('leak audit of the built site', () => {
         const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
         const body = readBody(Buffer.from(await response.arrayBuffer()))
         if (role === null && response.status !== 200) protectedKeys.add(key)
-        if ((protectedKeys.has(key) || key === READER_VIEW_PATH) && sharedCacheable(response.headers.get('cache-control'))) {
-          report.sharedCacheable.push(`${key} (${response.status}, ${response.headers.get('cache-control')})`)
-        }
+        const isProtected = protectedKeys.has(key) || key === READER_VIEW_PATH
+        const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayOpenSection: (id: string) => mayRead(role, id) }
+        scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
         if (response.status !== 200) {
           report.denied++
           continue
         }
         report.allowed++
-        for (const [name, pattern] of usernames) {
-          if (name !== role && pattern.test(body)) report.usernamesLeaked.push(`${name} in ${key}`)
-        }
-        for (const [id, pattern] of routePatterns) {
-          if (!pattern.test(body)) continue
-          if (mayRead(role, id)) report.ownRoutesSeen.add(id)
-          else report.routesLeaked.push(`/docs/${id} in ${key}`)
-        }
         for (const section of sections) {
           const found = body.includes(env.markers.body[section]) || body.includes(env.markers.title[section])
           if (!found) continue

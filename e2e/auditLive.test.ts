@@ -1,0 +1,62 @@
+/**
+ * `npm run audit:live` against the local stack (as ops would run it against a deployed site), and
+ * against a misconfigured server that serves one protected file to anyone, which it must catch.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { readAuthSettings } from '../lib/auth/authSettings'
+import { startLocalServer } from '../scripts/server/localServer'
+import { PASSWORD, siteEnv } from './siteEnv'
+
+const { dir, outDir, siteUrl, cognitoUrl } = siteEnv()
+const ROOT = path.resolve(__dirname, '..')
+const routesFile = path.join(dir, '.next/asset-routes.json')
+
+function auditLive(url: string): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/audit/auditLive.ts', url, '--out', outDir, '--routes', routesFile], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DOCS_AUTH_MODE: 'local',
+        DOCS_COGNITO_ENDPOINT: cognitoUrl,
+        AUDIT_CREDENTIALS: JSON.stringify({ leads1: PASSWORD, admin: PASSWORD, supportlead: PASSWORD }),
+      },
+    })
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.on('close', (status) => resolve({ status, stdout }))
+  })
+}
+
+test('the local stack passes the live audit: every role is served exactly what the rules allow, and nothing leaks', async () => {
+  const run = await auditLive(siteUrl)
+  expect(run.stdout).toContain('audit:live: no findings')
+  expect(run.stdout).toMatch(/^leads1\s+\d+\s+\d+\s+0\s+0\s+0\s+0\s+0$/m)
+  expect(run.status).toBe(0)
+}, 120_000)
+
+test('a server that serves one protected file to anyone fails the live audit, which names the file', async () => {
+  const assetRoutes = JSON.parse(fs.readFileSync(routesFile, 'utf8')) as Record<string, string>
+  const chunk = fs.readdirSync(path.join(outDir, '_next/static/chunks/pages/docs/internal')).find((name) => name.startsWith('intro-'))
+  const leakedKey = `/_next/static/chunks/pages/docs/internal/${chunk}`
+  const jwks = await fetch(`${cognitoUrl}/eu-west-2_LocalDocs/.well-known/jwks.json`).then((response) => response.json())
+  const misconfigured = await startLocalServer({
+    outDir,
+    auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
+    jwks,
+    // The mistake: the internal intro page's chunk is mapped to the sign-in page's rule.
+    assetRoutes: { ...assetRoutes, [leakedKey]: '/login' },
+    port: 0,
+  })
+  try {
+    const run = await auditLive(misconfigured.url)
+    expect(run.status).toBe(1)
+    expect(run.stdout).toContain(`anonymous: served, but the rules refuse it: ${leakedKey}`)
+    expect(run.stdout).toContain(`leads1: served, but the rules refuse it: ${leakedKey}`)
+    expect(run.stdout).toMatch(/audit:live: \d+ finding\(s\)/)
+  } finally {
+    await misconfigured.stop()
+  }
+}, 120_000)

@@ -1,0 +1,206 @@
+/**
+ * `npm run audit:live -- <site-url>`: the leak audit, pointed at a deployed site. Run it after
+ * every deploy.
+ *
+ * - `<site-url>`: the site, e.g. https://docs.example.com.
+ * - `--out <dir>` (default out/) and `--routes <file>` (default .next/asset-routes.json): the
+ *   build that was deployed, so the audit knows every file and whose rule governs it.
+ * - AUDIT_CREDENTIALS, from the environment only (never an argument, which other users of the
+ *   machine can read): a JSON object of test users, `{"leads-test": "password", ...}`.
+ * - The build's auth settings (DOCS_AUTH_MODE and DOCS_COGNITO_*): the pool the users sign in to,
+ *   through Amplify's own sign-in flow (SRP against a real pool).
+ *
+ * It requests every file as an anonymous visitor and as each test user and reports, per role:
+ * files served that the rules refuse, files refused that the rules allow, usernames or foreign
+ * section routes in served files, and protected files served shared-cacheable. Exits 1 on any
+ * finding.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { Amplify } from 'aws-amplify'
+import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth'
+import accessConfig from '../../access.config'
+import { compileAccess } from '../../lib/access/compileAccess'
+import { decideAccess } from '../../lib/access/decideAccess'
+import { governingRoute, type AssetRoutes } from '../../lib/access/governingRoute'
+import { objectKeyFor } from '../../lib/access/objectKey'
+import { READER_VIEW_PATH } from '../../lib/access/readerView'
+import type { AccessUser } from '../../lib/access/types'
+import { amplifyCookieHeader } from '../../lib/auth/amplifyCookies'
+import { readAuthSettings, type AuthEnv, type AuthSettings } from '../../lib/auth/authSettings'
+import { SECTIONS } from '../../lib/navigation/siteNavigation'
+import { groupsOf } from '../../edge/tokenVerifier'
+import { listFiles } from '../build/siteFiles'
+import { namedEntries } from '../access/whoSeesWhat'
+import { noFindings, readBody, scanServed, type RoleFindings } from './scan'
+
+export class AuditInputError extends Error {}
+
+export interface RoleResult extends RoleFindings {
+  role: string
+  served: number
+  refused: number
+  servedButRefusedByRules: string[]
+  refusedButAllowedByRules: string[]
+}
+
+export interface LiveAuditInputs {
+  siteUrl: string
+  outDir: string
+  assetRoutes: AssetRoutes
+  auth: AuthSettings
+  credentials: Record<string, string>
+  /** Requests in flight at once, per role. */
+  concurrency?: number
+}
+
+export function readCredentials(raw: string | undefined): Record<string, string> {
+  if (!raw) throw new AuditInputError('AUDIT_CREDENTIALS is not set: a JSON object of test users, {"username": "password", ...}')
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    throw new AuditInputError('AUDIT_CREDENTIALS is not JSON: use {"username": "password", ...}')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.values(parsed).some((value) => typeof value !== 'string')) {
+    throw new AuditInputError('AUDIT_CREDENTIALS must be a JSON object of username to password strings')
+  }
+  return parsed as Record<string, string>
+}
+
+/** Signs a test user in with Amplify's own flow and returns the ID token. */
+async function signInWithAmplify(auth: AuthSettings, username: string, password: string): Promise<string> {
+  // cognito-local has no SRP; a real pool gets Amplify's default (SRP), as the sign-in page does.
+  const authFlowType = auth.mode === 'local' ? 'USER_PASSWORD_AUTH' : undefined
+  const result = await signIn({ username, password, options: authFlowType ? { authFlowType } : undefined })
+  if (!result.isSignedIn) throw new AuditInputError(`${username} did not finish signing in (next step: ${result.nextStep.signInStep})`)
+  const token = (await fetchAuthSession()).tokens?.idToken?.toString()
+  if (!token) throw new AuditInputError(`${username} signed in but Amplify holds no ID token`)
+  await signOut()
+  return token
+}
+
+const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))
+
+async function fetchFile(siteUrl: string, key: string, cookie: string | undefined) {
+  const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+  return { status: response.status, cacheControl: response.headers.get('cache-control'), body: readBody(Buffer.from(await response.arrayBuffer())) }
+}
+
+export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> {
+  const access = compileAccess(accessConfig)
+  const keys = listFiles(inputs.outDir).filter((key) => !key.endsWith('/.DS_Store'))
+  const governing = (key: string) => {
+    const objectKey = objectKeyFor(key)
+    return objectKey === null ? null : governingRoute(objectKey, inputs.assetRoutes)
+  }
+  const isProtected = (key: string) => {
+    const route = governing(key)
+    return route === null || decideAccess(access, route, null) !== 'allow'
+  }
+  // Everyone a list names, and every test user: no one else may read these.
+  const usernames = [...new Set([...namedEntries(access).filter((entry) => entry.kind === 'user').map((entry) => entry.name), ...Object.keys(inputs.credentials)])]
+
+  Amplify.configure({
+    Auth: {
+      Cognito: {
+        userPoolId: inputs.auth.userPoolId,
+        userPoolClientId: inputs.auth.userPoolClientId,
+        ...(inputs.auth.endpoint ? { userPoolEndpoint: inputs.auth.endpoint } : {}),
+        loginWith: { username: true, email: false, phone: false },
+      },
+    },
+  })
+
+  const roles: Array<{ name: string; user: AccessUser; cookie?: string }> = [{ name: 'anonymous', user: null }]
+  for (const [username, password] of Object.entries(inputs.credentials)) {
+    const token = await signInWithAmplify(inputs.auth, username, password)
+    const claims = claimsOf(token)
+    roles.push({
+      name: username,
+      user: { username: String(claims['cognito:username']), groups: groupsOf(claims, access.groupsClaim) },
+      cookie: amplifyCookieHeader(inputs.auth.userPoolClientId, username, token),
+    })
+  }
+
+  const results: RoleResult[] = []
+  for (const role of roles) {
+    const result: RoleResult = { role: role.name, served: 0, refused: 0, servedButRefusedByRules: [], refusedButAllowedByRules: [], ...noFindings() }
+    const context = {
+      role: role.user?.username ?? null,
+      usernames,
+      sections: SECTIONS.map((section) => section.id),
+      mayOpenSection: (id: string) => decideAccess(access, SECTIONS.find((section) => section.id === id)!.href, role.user) === 'allow',
+    }
+    const queue = [READER_VIEW_PATH, ...keys]
+    const worker = async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        const served = await fetchFile(inputs.siteUrl, key, role.cookie)
+        const route = key === READER_VIEW_PATH ? null : governing(key)
+        const allowed = key === READER_VIEW_PATH || (route !== null && decideAccess(access, route, role.user) === 'allow')
+        if (served.status === 200) result.served++
+        else result.refused++
+        if (served.status === 200 && !allowed) result.servedButRefusedByRules.push(key)
+        if (served.status !== 200 && allowed) result.refusedButAllowedByRules.push(`${key} (${served.status})`)
+        scanServed({ key, ...served, protected: key === READER_VIEW_PATH || isProtected(key) }, context, result)
+      }
+    }
+    await Promise.all(Array.from({ length: inputs.concurrency ?? 8 }, worker))
+    results.push(result)
+  }
+  return results
+}
+
+export const findingsOf = (result: RoleResult) =>
+  result.servedButRefusedByRules.length + result.refusedButAllowedByRules.length + result.usernamesLeaked.length + result.routesLeaked.length + result.sharedCacheable.length
+
+function printResults(siteUrl: string, results: RoleResult[]) {
+  const columns = ['role', 'served', 'refused', 'served, rules refuse', 'refused, rules allow', 'usernames', 'foreign routes', 'shared-cacheable']
+  const rows = results.map((r) => [r.role, r.served, r.refused, r.servedButRefusedByRules.length, r.refusedButAllowedByRules.length, r.usernamesLeaked.length, r.routesLeaked.length, r.sharedCacheable.length].map(String))
+  const widths = columns.map((column, at) => Math.max(column.length, ...rows.map((row) => row[at].length)))
+  console.log(`Live audit of ${siteUrl}`)
+  for (const row of [columns, ...rows]) console.log(row.map((cell, at) => (at === 0 ? cell.padEnd(widths[at]) : cell.padStart(widths[at]))).join('  '))
+  for (const result of results) {
+    const details = [
+      ...result.servedButRefusedByRules.map((key) => `served, but the rules refuse it: ${key}`),
+      ...result.refusedButAllowedByRules.map((key) => `refused, but the rules allow it: ${key}`),
+      ...result.usernamesLeaked.map((found) => `username: ${found}`),
+      ...result.routesLeaked.map((found) => `foreign route: ${found}`),
+      ...result.sharedCacheable.map((found) => `shared-cacheable: ${found}`),
+    ]
+    for (const detail of details.slice(0, 20)) console.log(`  ${result.role}: ${detail}`)
+    if (details.length > 20) console.log(`  ${result.role}: … and ${details.length - 20} more`)
+  }
+}
+
+async function main() {
+  const args = process.argv.slice(2)
+  const option = (flag: string, fallback: string) => {
+    const at = args.indexOf(flag)
+    return at >= 0 && args[at + 1] ? args[at + 1] : fallback
+  }
+  const siteUrl = args.find((arg, at) => !arg.startsWith('--') && !['--out', '--routes'].includes(args[at - 1]))
+  if (!siteUrl || !/^https?:\/\//.test(siteUrl)) throw new AuditInputError('usage: npm run audit:live -- <site-url> [--out out] [--routes .next/asset-routes.json]')
+  const outDir = path.resolve(option('--out', 'out'))
+  const routesFile = path.resolve(option('--routes', '.next/asset-routes.json'))
+  if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new AuditInputError(`${outDir} is not a built site: pass the out/ of the deployed build with --out`)
+  if (!fs.existsSync(routesFile)) throw new AuditInputError(`${routesFile} is missing: pass the deployed build's asset routes with --routes`)
+  const results = await auditLive({
+    siteUrl: siteUrl.replace(/\/$/, ''),
+    outDir,
+    assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
+    auth: readAuthSettings(process.env as AuthEnv),
+    credentials: readCredentials(process.env.AUDIT_CREDENTIALS),
+  })
+  printResults(siteUrl, results)
+  const total = results.reduce((sum, result) => sum + findingsOf(result), 0)
+  console.log(total ? `\naudit:live: ${total} finding(s)` : '\naudit:live: no findings')
+  if (total) process.exitCode = 1
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(`audit:live: ${error instanceof Error ? error.message : error}`)
+    process.exit(2)
+  })
+}
