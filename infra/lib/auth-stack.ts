@@ -2,8 +2,12 @@ import * as cdk from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { TOKEN_MINUTES } from '../../lib/auth/authSettings';
+import { GROUPS_ATTRIBUTE, type FederationConfig } from './federation';
 
-export type DocsAuthStackProps = cdk.StackProps;
+export interface DocsAuthStackProps extends cdk.StackProps {
+  /** An OIDC or SAML identity provider (infra/lib/federation.ts); none by default. */
+  readonly federation?: FederationConfig;
+}
 
 /**
  * Cognito user pool (eu-west-2) for the docs site.
@@ -39,7 +43,15 @@ export class DocsAuthStack extends cdk.Stack {
       accountRecovery: cognito.AccountRecovery.NONE,
       deletionProtection: true,
       removalPolicy: cdk.RemovalPolicy.RETAIN,
+      // Holds a federated provider's groups (custom:groups in the ID token); unused without one.
+      ...(props?.federation ? { customAttributes: { [GROUPS_ATTRIBUTE]: new cognito.StringAttribute({ mutable: true, maxLen: 2048 }) } } : {}),
     });
+
+    const federation = props?.federation;
+    const provider = federation ? this.addIdentityProvider(federation) : undefined;
+    if (federation) {
+      this.userPool.addDomain('HostedDomain', { cognitoDomain: { domainPrefix: federation.domainPrefix } });
+    }
 
     this.userPoolClient = this.userPool.addClient('WebClient', {
       userPoolClientName: 'docs-web',
@@ -50,9 +62,23 @@ export class DocsAuthStack extends cdk.Stack {
         custom: false,
         adminUserPassword: false,
       },
-      // The site signs in with SRP from the browser; no hosted UI / OAuth flows.
-      disableOAuth: true,
-      supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
+      // Username sign-in is SRP from the browser. With a federated provider, the sign-in page also
+      // offers "Sign in with <provider>": the authorization-code flow through the hosted domain,
+      // back to the site's /login.
+      ...(federation
+        ? {
+            oAuth: {
+              flows: { authorizationCodeGrant: true },
+              scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+              callbackUrls: [...federation.callbackUrls],
+              logoutUrls: [...federation.logoutUrls],
+            },
+          }
+        : { disableOAuth: true }),
+      supportedIdentityProviders: [
+        cognito.UserPoolClientIdentityProvider.COGNITO,
+        ...(federation ? [cognito.UserPoolClientIdentityProvider.custom(federation.name)] : []),
+      ],
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       // A disabled user or a revoked session keeps access until the ID token expires; the
@@ -61,6 +87,8 @@ export class DocsAuthStack extends cdk.Stack {
       accessTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
       refreshTokenValidity: cdk.Duration.days(30),
     });
+
+    if (provider) this.userPoolClient.node.addDependency(provider);
 
     new cdk.CfnOutput(this, 'UserPoolId', {
       value: this.userPool.userPoolId,
@@ -73,6 +101,38 @@ export class DocsAuthStack extends cdk.Stack {
     new cdk.CfnOutput(this, 'UserPoolRegion', {
       value: this.region,
       description: 'Region of the user pool.',
+    });
+    if (federation) {
+      new cdk.CfnOutput(this, 'HostedDomain', {
+        value: `${federation.domainPrefix}.auth.${this.region}.amazoncognito.com`,
+        description: 'Set DOCS_COGNITO_DOMAIN to this, and DOCS_FEDERATED_PROVIDER to the provider name, for the site build.',
+      });
+    }
+  }
+
+  /** The provider, with its groups attribute mapped to custom:groups. */
+  private addIdentityProvider(federation: FederationConfig): cognito.IUserPoolIdentityProvider {
+    const attributeMapping: cognito.AttributeMapping = {
+      custom: { [`custom:${GROUPS_ATTRIBUTE}`]: cognito.ProviderAttribute.other(federation.groupsAttribute) },
+    };
+    if (federation.type === 'oidc') {
+      return new cognito.UserPoolIdentityProviderOidc(this, 'OidcProvider', {
+        userPool: this.userPool,
+        name: federation.name,
+        issuerUrl: federation.issuerUrl,
+        clientId: federation.clientId,
+        // A dynamic reference: CloudFormation reads the secret at deploy time; the template holds only its name.
+        clientSecret: cdk.SecretValue.secretsManager(federation.clientSecretName).unsafeUnwrap(),
+        scopes: ['openid', 'email', 'profile'],
+        attributeRequestMethod: cognito.OidcAttributeRequestMethod.GET,
+        attributeMapping,
+      });
+    }
+    return new cognito.UserPoolIdentityProviderSaml(this, 'SamlProvider', {
+      userPool: this.userPool,
+      name: federation.name,
+      metadata: cognito.UserPoolIdentityProviderSamlMetadata.url(federation.metadataUrl),
+      attributeMapping,
     });
   }
 }

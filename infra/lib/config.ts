@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readFederation, type FederationConfig } from './federation';
 
 /** Region of the Cognito user pool (the site build and the CSP point at it). */
 export const AUTH_REGION = 'eu-west-2';
@@ -19,6 +20,8 @@ export interface InfraConfig {
   readonly certificateArn?: string;
   /** AWS account for both stacks. */
   readonly account: string;
+  /** An OIDC or SAML identity provider for the user pool; none by default. */
+  readonly federation?: FederationConfig;
 }
 
 /** Reads one setting: CDK context (`-c key=value`) first, then an env var. */
@@ -76,6 +79,7 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
     domainName,
     certificateArn,
     account: nonEmpty(env.CDK_DEFAULT_ACCOUNT) ?? PLACEHOLDER_ACCOUNT,
+    federation: readFederation(opts.read),
   };
 }
 

@@ -17,6 +17,7 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
   const auth = new DocsAuthStack(app, 'DocsAuthStack', {
     env: { account: config.account, region: AUTH_REGION },
     description: 'Docs site: Cognito user pool and web client',
+    federation: config.federation,
   });
 
   const site = new DocsSiteStack(app, 'DocsSiteStack', {

@@ -546,4 +546,97 @@ describe('CDK CLI', () => {
     const templates = fs.readdirSync(outdir).filter((f) => f.endsWith('.template.json')).sort();
     expect(templates).toEqual(['DocsAuthStack.template.json', 'DocsSiteStack.template.json']);
   });
+
+  test('`cdk synth` with a SAML provider set from context adds it to the pool', () => {
+    const outdir = fs.mkdtempSync(path.join(tmpRoot, 'cli-out-'));
+    const context = {
+      edgeCodeDir: edgeDir,
+      siteDir,
+      idpType: 'saml',
+      idpName: 'CompanySSO',
+      idpDomainPrefix: 'company-docs',
+      idpCallbackUrls: 'https://docs.example.com/login',
+      idpMetadataUrl: 'https://login.example.com/saml/metadata.xml',
+    };
+    const args = ['synth', '--quiet', '--no-notices', ...Object.entries(context).flatMap(([key, value]) => ['-c', `${key}=${value}`]), '-o', outdir];
+    const res = cdkBin
+      ? spawnSync(cdkBin, args, { cwd: INFRA_DIR, encoding: 'utf8', env: hermeticEnv() })
+      : spawnSync('npx', ['--no-install', 'cdk', ...args], { cwd: INFRA_DIR, encoding: 'utf8', env: hermeticEnv() });
+    if (res.status !== 0) throw new Error(`cdk synth failed: ${describeFailure(res)}`);
+    const auth = fs.readFileSync(path.join(outdir, 'DocsAuthStack.template.json'), 'utf8');
+    expect(auth).toContain('"ProviderName": "CompanySSO"');
+    expect(auth).toContain('"custom:groups": "http://schemas.microsoft.com/ws/2008/06/identity/claims/groups"');
+  });
+});
+
+describe('federation with an identity provider (off by default)', () => {
+  const common = {
+    name: 'CompanySSO',
+    groupsAttribute: 'groups',
+    domainPrefix: 'company-docs',
+    callbackUrls: ['https://docs.example.com/login'],
+    logoutUrls: ['https://docs.example.com/login'],
+  };
+  const oidc = { ...common, type: 'oidc' as const, issuerUrl: 'https://login.example.com', clientId: 'docs-client', clientSecretName: 'docs/oidc-client-secret' };
+  const saml = { ...common, type: 'saml' as const, metadataUrl: 'https://login.example.com/saml/metadata.xml' };
+
+  test('without a provider: no provider, no hosted domain, no OAuth, Cognito sign-in only', () => {
+    const auth = Template.fromStack(synthStacks().auth);
+    auth.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
+    auth.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      AllowedOAuthFlows: Match.absent(),
+      SupportedIdentityProviders: ['COGNITO'],
+    });
+  });
+
+  test.each([
+    ['OIDC', oidc, 'OIDC', { oidc_issuer: 'https://login.example.com', client_id: 'docs-client', authorize_scopes: 'openid email profile' }],
+    ['SAML', saml, 'SAML', { MetadataURL: 'https://login.example.com/saml/metadata.xml' }],
+  ] as const)('with %s: the provider maps its groups to custom:groups, the client signs in through it and returns to /login', (_label, federation, providerType, details) => {
+    const auth = Template.fromStack(synthStacks({ federation }).auth);
+    auth.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', {
+      ProviderName: 'CompanySSO',
+      ProviderType: providerType,
+      ProviderDetails: Match.objectLike(details),
+      AttributeMapping: { 'custom:groups': 'groups' },
+    });
+    auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      Schema: Match.arrayWith([Match.objectLike({ Name: 'groups', AttributeDataType: 'String', Mutable: true })]),
+    });
+    auth.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'company-docs' });
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      CallbackURLs: ['https://docs.example.com/login'],
+      LogoutURLs: ['https://docs.example.com/login'],
+      SupportedIdentityProviders: ['COGNITO', 'CompanySSO'],
+    });
+    auth.hasOutput('HostedDomain', { Value: 'company-docs.auth.eu-west-2.amazoncognito.com' });
+  });
+
+  test('the OIDC client secret stays in Secrets Manager: the template holds a dynamic reference, not the secret', () => {
+    const template = JSON.stringify(Template.fromStack(synthStacks({ federation: oidc }).auth).toJSON());
+    expect(template).toContain('{{resolve:secretsmanager:docs/oidc-client-secret:SecretString:::}}');
+  });
+
+  test('settings: nothing set means no provider; a partial or wrong setting names what is missing', () => {
+    const config = (values: Record<string, string>) =>
+      resolveInfraConfig({ infraDir: INFRA_DIR, read: (key) => values[key], env: {} }).federation;
+    expect(config({})).toBeUndefined();
+    expect(() => config({ idpType: 'ldap' })).toThrow('idpType is "ldap"; use "oidc" or "saml"');
+    expect(() => config({ idpType: 'oidc', idpName: 'CompanySSO' })).toThrow('idpType oidc also needs idpDomainPrefix, idpCallbackUrls, idpIssuerUrl, idpClientId, idpClientSecretName');
+    expect(() => config({ idpType: 'saml', idpName: 'CompanySSO', idpDomainPrefix: 'd', idpCallbackUrls: 'http://docs.example.com/', idpMetadataUrl: 'https://x' })).toThrow(
+      'http://docs.example.com/ must be the site\'s https://…/login page'
+    );
+    expect(config({ idpType: 'saml', idpName: 'CompanySSO', idpDomainPrefix: 'd', idpCallbackUrls: 'https://docs.example.com/login', idpMetadataUrl: 'https://x' })).toEqual({
+      type: 'saml',
+      name: 'CompanySSO',
+      groupsAttribute: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups',
+      domainPrefix: 'd',
+      callbackUrls: ['https://docs.example.com/login'],
+      logoutUrls: ['https://docs.example.com/login'],
+      metadataUrl: 'https://x',
+    });
+  });
 });
