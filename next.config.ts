@@ -36,6 +36,10 @@ const inlinedEnv: Record<string, string> = {
   DOCS_COGNITO_CLIENT_ID: auth.userPoolClientId,
 }
 if (auth.endpoint) inlinedEnv.DOCS_COGNITO_ENDPOINT = auth.endpoint
+if (auth.federation) {
+  inlinedEnv.DOCS_FEDERATED_PROVIDER = auth.federation.provider
+  inlinedEnv.DOCS_COGNITO_DOMAIN = auth.federation.domain
+}
 
 const withNextra = nextra({
   theme: './theme.tsx',

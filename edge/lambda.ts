@@ -29,5 +29,5 @@ export const handler = createViewerRequestHandler(
       groupsClaim: access.groupsClaim,
     }),
   },
-  securityHeaders(cognitoOriginFor(config.auth.region, config.auth.endpoint))
+  securityHeaders(cognitoOriginFor(config.auth.region, config.auth.endpoint), config.auth.federation?.domain)
 )

@@ -2,10 +2,11 @@
  * Headers for every response the authorizer or the local server produces. In AWS the
  * distribution's response-headers policy (infra/) sets the same on files served from S3.
  */
-export function contentSecurityPolicy(cognitoOrigin: string): string {
+export function contentSecurityPolicy(cognitoOrigin: string, hostedDomain?: string): string {
   return [
     "default-src 'self'",
-    `connect-src 'self' ${cognitoOrigin}`,
+    // The hosted domain is where a federated sign-in exchanges its code for tokens.
+    `connect-src 'self' ${cognitoOrigin}${hostedDomain ? ` https://${hostedDomain}` : ''}`,
     "img-src 'self' data:",
     "style-src 'self' 'unsafe-inline'",
     // Next's static export inlines its bootstrap data and the early scripts; Pagefind (search)
@@ -18,9 +19,9 @@ export function contentSecurityPolicy(cognitoOrigin: string): string {
   ].join('; ')
 }
 
-export function securityHeaders(cognitoOrigin: string): Record<string, string> {
+export function securityHeaders(cognitoOrigin: string, hostedDomain?: string): Record<string, string> {
   return {
-    'content-security-policy': contentSecurityPolicy(cognitoOrigin),
+    'content-security-policy': contentSecurityPolicy(cognitoOrigin, hostedDomain),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',

@@ -1,10 +1,10 @@
 import '@aws-amplify/ui-react/styles.css'
 import { Authenticator } from '@aws-amplify/ui-react'
-import { signIn, type SignInInput } from 'aws-amplify/auth'
+import { signIn, signInWithRedirect, type SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { SiteLogo } from '../components/SiteLogo'
 import { useAuth } from '../lib/auth/AuthContext'
 import { safeNextPath } from '../lib/auth/safeNextPath'
@@ -24,13 +24,40 @@ const services =
       }
     : undefined
 
+/** "Sign in with <provider>", when the pool federates with the company's identity provider. */
+function FederatedSignIn({ provider }: { provider: string }) {
+  const [busy, setBusy] = useState(false)
+  const start = async () => {
+    setBusy(true)
+    try {
+      await signInWithRedirect({ provider: { custom: provider } })
+    } catch {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="login-federated">
+      <button type="button" onClick={start} disabled={busy}>
+        Sign in with {provider}
+      </button>
+      <p className="login-or">or with your username</p>
+    </div>
+  )
+}
+
 export default function LoginPage() {
   const router = useRouter()
   const { isAuthenticated, recheck } = useAuth()
   const next = safeNextPath(router.query.next)
+  const federation = siteAuthSettings.federation
 
-  // Amplify stores the tokens in cookies on sign-in; then the session is read again.
-  useEffect(() => Hub.listen('auth', ({ payload }) => payload.event === 'signedIn' && recheck()), [recheck])
+  // Amplify stores the tokens in cookies on sign-in (or on the way back from the provider); then
+  // the session is read again.
+  useEffect(() => Hub.listen('auth', ({ payload }) => (payload.event === 'signedIn' || payload.event === 'signInWithRedirect') && recheck()), [recheck])
+  // Only a federated sign-in comes back here with a code to exchange; the listener does that.
+  useEffect(() => {
+    if (federation) import('aws-amplify/auth/enable-oauth-listener')
+  }, [federation])
 
   useEffect(() => {
     if (router.isReady && isAuthenticated) router.replace(next)
@@ -49,7 +76,10 @@ export default function LoginPage() {
         {isAuthenticated ? (
           <p role="status">Signed in. Taking you to your docs…</p>
         ) : (
-          <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
+          <>
+            {federation && <FederatedSignIn provider={federation.provider} />}
+            <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
+          </>
         )}
       </main>
     </>

@@ -60,3 +60,11 @@ describe('the keys a production edge bundle trusts', () => {
     await expect(jwksFor(readAuthSettings({}))).resolves.toEqual(localCognitoJwks())
   })
 })
+
+test('a federated provider needs its name and the hosted domain together, and the domain must be a host name', () => {
+  const federated = { DOCS_FEDERATED_PROVIDER: 'CompanySSO', DOCS_COGNITO_DOMAIN: 'company-docs.auth.eu-west-2.amazoncognito.com' }
+  expect(readAuthSettings(federated).federation).toEqual({ provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com' })
+  expect(readAuthSettings({}).federation).toBeUndefined()
+  expect(() => readAuthSettings({ DOCS_FEDERATED_PROVIDER: 'CompanySSO' })).toThrow('must be set together')
+  expect(() => readAuthSettings({ ...federated, DOCS_COGNITO_DOMAIN: 'https://x/y' })).toThrow('is not a host name')
+})

@@ -26,10 +26,12 @@ jest.mock('aws-amplify/auth', () => ({
   signIn: jest.fn(() => Promise.resolve({ isSignedIn: true, nextStep: { signInStep: 'DONE' } })),
   getCurrentUser: jest.fn(() => Promise.reject(new Error('no network in tests'))),
   signOut: jest.fn(() => Promise.resolve()),
+  signInWithRedirect: jest.fn(() => Promise.resolve()),
 }))
+jest.mock('aws-amplify/auth/enable-oauth-listener', () => ({}))
 // Amplify's own configuration is not under test (and warns about the local endpoint).
 jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
-const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signIn: jest.Mock }
+const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signIn: jest.Mock; signInWithRedirect: jest.Mock }
 
 beforeEach(() => {
   authenticatorProps.length = 0
@@ -176,5 +178,26 @@ describe('login page with the real session provider (no Amplify network calls)',
     )
     expect(await screen.findByRole('status')).toHaveTextContent('Signed in.')
     expect(mockRouter.replace).toHaveBeenCalledWith('/')
+  })
+})
+
+describe('login page with a federated identity provider', () => {
+  afterEach(() => {
+    delete siteAuthSettings.federation
+  })
+
+  test('without one configured, only the username form is offered', () => {
+    renderAs(READERS.anonymous, <LoginPage />)
+    expect(screen.queryByRole('button', { name: /^Sign in with/ })).toBeNull()
+  })
+
+  test('with one configured, "Sign in with <provider>" sits beside the username form and starts Amplify\'s redirect sign-in', async () => {
+    siteAuthSettings.federation = { provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com' }
+    renderAs(READERS.anonymous, <LoginPage />)
+    expect(screen.getByText('AUTHENTICATOR')).toBeInTheDocument()
+    await act(async () => {
+      screen.getByRole('button', { name: 'Sign in with CompanySSO' }).click()
+    })
+    expect(amplifyAuth.signInWithRedirect).toHaveBeenCalledWith({ provider: { custom: 'CompanySSO' } })
   })
 })

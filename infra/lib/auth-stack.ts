@@ -2,7 +2,7 @@ import * as cdk from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { TOKEN_MINUTES } from '../../lib/auth/authSettings';
-import { GROUPS_ATTRIBUTE, type FederationConfig } from './federation';
+import { GROUPS_ATTRIBUTE, hostedDomainOf, type FederationConfig } from './federation';
 
 export interface DocsAuthStackProps extends cdk.StackProps {
   /** An OIDC or SAML identity provider (infra/lib/federation.ts); none by default. */
@@ -104,7 +104,7 @@ export class DocsAuthStack extends cdk.Stack {
     });
     if (federation) {
       new cdk.CfnOutput(this, 'HostedDomain', {
-        value: `${federation.domainPrefix}.auth.${this.region}.amazoncognito.com`,
+        value: hostedDomainOf(federation, this.region),
         description: 'Set DOCS_COGNITO_DOMAIN to this, and DOCS_FEDERATED_PROVIDER to the provider name, for the site build.',
       });
     }

@@ -1,6 +1,7 @@
 import * as cdk from 'aws-cdk-lib';
 import { DocsAuthStack } from './auth-stack';
 import { AUTH_REGION, type InfraConfig, SITE_REGION } from './config';
+import { hostedDomainOf } from './federation';
 import { DocsSiteStack } from './site-stack';
 
 export interface DocsStacks {
@@ -28,6 +29,7 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
     domainName: config.domainName,
     certificateArn: config.certificateArn,
     authRegion: AUTH_REGION,
+    hostedDomain: config.federation ? hostedDomainOf(config.federation, AUTH_REGION) : undefined,
   });
   site.addStackDependency(auth, 'The site and edge builds need the user pool ids');
 

@@ -22,6 +22,9 @@ interface FederationCommon {
   readonly logoutUrls: readonly string[];
 }
 
+/** The pool's hosted domain for a provider: the site build's DOCS_COGNITO_DOMAIN. */
+export const hostedDomainOf = (federation: Pick<FederationConfig, 'domainPrefix'>, region: string) => `${federation.domainPrefix}.auth.${region}.amazoncognito.com`;
+
 /** The pool attribute (custom:groups in tokens) that carries the provider's groups. */
 export const GROUPS_ATTRIBUTE = 'groups';
 

@@ -32,11 +32,13 @@ export interface DocsSiteStackProps extends cdk.StackProps {
   readonly certificateArn?: string;
   /** Region of the Cognito user pool the browser talks to (CSP connect-src). */
   readonly authRegion?: string;
+  /** The pool's hosted domain, when a federated provider signs in through it (CSP connect-src). */
+  readonly hostedDomain?: string;
 }
 
 /** The site's Content-Security-Policy: the same one the authorizer sends (edge/securityHeaders.ts). */
-export function contentSecurityPolicy(authRegion: string = AUTH_REGION): string {
-  return edgeContentSecurityPolicy(cognitoOriginFor(authRegion));
+export function contentSecurityPolicy(authRegion: string = AUTH_REGION, hostedDomain?: string): string {
+  return edgeContentSecurityPolicy(cognitoOriginFor(authRegion), hostedDomain);
 }
 
 /**
@@ -104,7 +106,7 @@ export class DocsSiteStack extends cdk.Stack {
         },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(props.authRegion ?? AUTH_REGION),
+          contentSecurityPolicy: contentSecurityPolicy(props.authRegion ?? AUTH_REGION, props.hostedDomain),
           override: true,
         },
       },

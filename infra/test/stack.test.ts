@@ -615,6 +615,12 @@ describe('federation with an identity provider (off by default)', () => {
     auth.hasOutput('HostedDomain', { Value: 'company-docs.auth.eu-west-2.amazoncognito.com' });
   });
 
+  test("the site's CSP lets the browser reach the hosted domain, where the provider's code becomes tokens", () => {
+    const site = JSON.stringify(Template.fromStack(synthStacks({ federation: saml }).site).toJSON());
+    expect(site).toContain("connect-src 'self' https://cognito-idp.eu-west-2.amazonaws.com https://company-docs.auth.eu-west-2.amazoncognito.com");
+    expect(JSON.stringify(Template.fromStack(synthStacks().site).toJSON())).not.toContain('amazoncognito.com');
+  });
+
   test('the OIDC client secret stays in Secrets Manager: the template holds a dynamic reference, not the secret', () => {
     const template = JSON.stringify(Template.fromStack(synthStacks({ federation: oidc }).auth).toJSON());
     expect(template).toContain('{{resolve:secretsmanager:docs/oidc-client-secret:SecretString:::}}');

@@ -6,6 +6,15 @@ export interface AuthSettings {
   userPoolClientId: string
   /** Set only in local mode: the cognito-local endpoint. */
   endpoint?: string
+  /** A federated identity provider the sign-in page offers beside the username form. */
+  federation?: Federation
+}
+
+export interface Federation {
+  /** The provider's name in the user pool ("Sign in with <provider>"). */
+  provider: string
+  /** The pool's hosted domain, where the provider's sign-in starts and its tokens are fetched. */
+  domain: string
 }
 
 /**
@@ -38,6 +47,22 @@ export interface AuthEnv {
   DOCS_COGNITO_USER_POOL_ID?: string
   DOCS_COGNITO_CLIENT_ID?: string
   DOCS_COGNITO_ENDPOINT?: string
+  DOCS_FEDERATED_PROVIDER?: string
+  DOCS_COGNITO_DOMAIN?: string
+}
+
+/** DOCS_FEDERATED_PROVIDER and DOCS_COGNITO_DOMAIN (the CDK output HostedDomain) go together. */
+function readFederation(env: AuthEnv): Federation | undefined {
+  const provider = env.DOCS_FEDERATED_PROVIDER?.trim()
+  const domain = env.DOCS_COGNITO_DOMAIN?.trim()
+  if (!provider && !domain) return undefined
+  if (!provider || !domain) {
+    throw new AuthConfigError('DOCS_FEDERATED_PROVIDER and DOCS_COGNITO_DOMAIN must be set together (the provider name and the pool\'s hosted domain)')
+  }
+  if (!/^[a-z0-9-]+\.auth\.[a-z0-9-]+\.amazoncognito\.com$/.test(domain) && !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain)) {
+    throw new AuthConfigError(`DOCS_COGNITO_DOMAIN "${domain}" is not a host name like company-docs.auth.eu-west-2.amazoncognito.com`)
+  }
+  return { provider, domain }
 }
 
 const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(:|\/|$)/i
@@ -49,6 +74,7 @@ const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0
  */
 export function readAuthSettings(env: AuthEnv): AuthSettings {
   const mode = env.DOCS_AUTH_MODE || 'local'
+  const federation = readFederation(env)
   if (mode === 'local') {
     return {
       mode,
@@ -56,6 +82,7 @@ export function readAuthSettings(env: AuthEnv): AuthSettings {
       userPoolId: LOCAL_COGNITO.userPoolId,
       userPoolClientId: LOCAL_COGNITO.userPoolClientId,
       endpoint: env.DOCS_COGNITO_ENDPOINT || LOCAL_COGNITO.endpoint,
+      ...(federation ? { federation } : {}),
     }
   }
   if (mode !== 'production') {
@@ -79,7 +106,7 @@ export function readAuthSettings(env: AuthEnv): AuthSettings {
   if (!/^[a-z0-9]{20,128}$/.test(userPoolClientId)) {
     throw new AuthConfigError(`DOCS_COGNITO_CLIENT_ID "${userPoolClientId}" is not a Cognito app client id`)
   }
-  return { mode, region, userPoolId, userPoolClientId }
+  return { mode, region, userPoolId, userPoolClientId, ...(federation ? { federation } : {}) }
 }
 
 /** The issuer the tokens of a pool carry; cognito-local is configured to issue the same. */

@@ -14,6 +14,11 @@ export function tokenCookieOptions(settings: AuthSettings) {
   }
 }
 
+function oauthSettings(domain: string) {
+  const back = [`${typeof window === 'undefined' ? '' : window.location.origin}/login`]
+  return { domain, scopes: ['openid', 'email', 'profile'], redirectSignIn: back, redirectSignOut: back, responseType: 'code' as const }
+}
+
 let configured = false
 
 /** Configures Amplify once per page load: user pool sign-in by username, no MFA, tokens in cookies. */
@@ -26,7 +31,13 @@ export function configureAmplify(settings: AuthSettings): void {
         userPoolId: settings.userPoolId,
         userPoolClientId: settings.userPoolClientId,
         ...(settings.endpoint ? { userPoolEndpoint: settings.endpoint } : {}),
-        loginWith: { username: true, email: false, phone: false },
+        loginWith: {
+          username: true,
+          email: false,
+          phone: false,
+          // A federated provider signs in through the pool's hosted domain and comes back to /login.
+          ...(settings.federation ? { oauth: oauthSettings(settings.federation.domain) } : {}),
+        },
         mfa: { status: 'off' },
       },
     },

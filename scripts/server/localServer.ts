@@ -86,7 +86,7 @@ export interface RunningServer {
 
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(options.outDir)
-  const headers = securityHeaders(cognitoOriginFor(options.auth.region, options.auth.endpoint))
+  const headers = securityHeaders(cognitoOriginFor(options.auth.region, options.auth.endpoint), options.auth.federation?.domain)
   const access = options.access ?? shippedAccess
   const deps = {
     access,
