@@ -1,36 +1,38 @@
 import type { AccessConfig } from './lib/access/types'
 
 /**
- * Who sees what. The one source of truth: the build reads its rules (page maps, route manifests,
- * search indexes, link checks), and the edge authorizer and the local server read all of it. A
- * browser learns only its own reader's part, from the authorizer.
+ * Who sees what. The one source of truth: the build reads its rules and sections (page maps, route
+ * manifests, search indexes, link checks), and the edge authorizer and the local server read all
+ * of it. A browser learns only its own reader's part, from the authorizer.
  *
  * Each list is comma-separated; entries are trimmed and matched exactly: a Cognito username, or
  * `group:<name>` for every reader whose verified ID token carries that group (a user-pool group in
  * `cognito:groups`, or a federated provider's group in `groupsClaim`). Full-access entries are
- * merged into every other list. Only the authorizer holds these lists; no browser receives them.
- * Ops can override a list with the environment variable named beside it, then redeploy the
- * authorizer alone (npm run deploy:access).
+ * merged into every other list. Ops can override a list without an edit with `DOCS_<LIST_NAME>`
+ * (`DOCS_LEADS_USERS`, …), then redeploy the authorizer alone (npm run deploy:access).
+ *
+ * A new section is one entry in `sections` (and a list for it, if it needs its own) plus its
+ * content folder, content/docs/<id>/.
  */
 const config: AccessConfig = {
-  protectDocs: process.env.DOCS_PROTECT !== 'false',
+  protectDocs: true,
   lists: {
-    fullAccessUsers: process.env.DOCS_FULL_ACCESS_USERS ?? 'admin',
-    leadsUsers: process.env.DOCS_LEADS_USERS ?? 'leads1, leads2, leads3, leads4, leads5',
-    internalUsers: process.env.DOCS_INTERNAL_USERS ?? 'internal1',
-    twilioSupportUsers: process.env.DOCS_TWILIO_SUPPORT_USERS ?? 'support1, group:support-team',
+    fullAccessUsers: 'admin',
+    leadsUsers: 'leads1, leads2, leads3, leads4, leads5',
+    internalUsers: 'internal1',
+    twilioSupportUsers: 'support1, group:support-team',
   },
+  sections: [
+    { id: 'leads', title: 'Leads API', description: 'Quote creation and fees for lead-source partners.', entry: '/docs/leads/intro', readers: 'leadsUsers' },
+    { id: 'internal', title: 'Internal', description: 'Data lake, master API, deployments and guidelines.', entry: '/docs/internal/intro', readers: 'internalUsers' },
+    { id: 'support-twilio', title: 'Twilio support', description: 'Call flows and SQL queries for telephony support.', entry: '/docs/support-twilio/intro', readers: 'twilioSupportUsers' },
+  ],
+  rules: [{ path: '/', match: 'exact', require: 'signedIn' }],
+  fallback: 'fullAccessUsers',
+  publicPaths: ['/login', '/unauthorized', '/404', '/session-too-large'],
   // Groups from a federated identity provider arrive in this claim (mapped in infra/); user-pool
   // groups always arrive in cognito:groups.
   groupsClaim: 'custom:groups',
-  rules: [
-    { path: '/', match: 'exact', require: 'signedIn' },
-    { path: '/docs/leads', match: 'prefix', require: 'leadsUsers' },
-    { path: '/docs/internal', match: 'prefix', require: 'internalUsers' },
-    { path: '/docs/support-twilio', match: 'prefix', require: 'twilioSupportUsers' },
-  ],
-  fallback: 'fullAccessUsers',
-  publicPaths: ['/login', '/unauthorized', '/404', '/session-too-large'],
 }
 
 export default config

@@ -7,4 +7,6 @@ export interface BakedEdgeConfig {
   auth: AuthSettings
   jwks: Jwks
   assetRoutes: AssetRoutes
+  /** The list overrides (DOCS_<LIST_NAME>) set when the bundle was built. */
+  accessEnv: Record<string, string>
 }

@@ -1,7 +1,7 @@
 /**
  * The Lambda@Edge entry. Lambda@Edge has no environment variables, so scripts/build/buildEdge.ts
- * bakes the auth settings, the pool's keys and the asset routes into this bundle, and the
- * access lists are inlined from access.config.ts as the site build saw them.
+ * bakes the auth settings, the pool's keys, the asset routes and the list overrides it was built
+ * with into this bundle, beside access.config.ts.
  */
 import accessConfig from '../access.config'
 import { compileAccess } from '../lib/access/compileAccess'
@@ -14,7 +14,7 @@ import baked from 'edge-baked-config'
 
 const config = baked as BakedEdgeConfig
 
-const access = compileAccess(accessConfig)
+const access = compileAccess(accessConfig, config.accessEnv)
 
 export const handler = createViewerRequestHandler(
   {

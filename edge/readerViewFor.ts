@@ -30,7 +30,7 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
     publicPaths,
     open: access.rules.filter((rule) => passes(access, rule.require, user)).map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
-    sections: SECTIONS.filter((section) => mayOpen(section.href)).map(({ id, title, summary, href }) => ({ id, title, description: summary, href })),
+    sections: SECTIONS.filter((section) => mayOpen(section.href)).map(({ id, title, description, href }) => ({ id, title, description, href })),
     search: readableIndexes(user, (path, reader) => decideAccess(access, path, reader), searchIndexSpecs()).map(({ id, title, basePath }) => ({ id, title, basePath })),
     routeManifests: sources.routeManifests.filter(([, route]) => mayOpen(route)).map(([key]) => key),
   }

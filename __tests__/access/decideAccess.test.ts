@@ -1,5 +1,6 @@
 /** @jest-environment node */
 import { compileAccess, decideAccess, readersOfMayOpen, type AccessConfig } from '../../lib/access'
+import type { SectionDeclaration } from '../../lib/access/types'
 import shipped from '../../access.config'
 
 const access = compileAccess(shipped)
@@ -79,6 +80,7 @@ const base: AccessConfig = {
     { path: '/', match: 'exact', require: 'signedIn' },
     { path: '/docs/leads', match: 'prefix', require: 'leadsUsers' },
   ],
+  sections: [],
   fallback: 'fullAccessUsers',
   publicPaths: ['/login'],
 }
@@ -130,9 +132,8 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('an unknown fallback list', () => {
     expect(() => compileAccess({ ...base, fallback: 'everyone' as never })).toThrow(/fallback names an unknown list "everyone"/)
   })
-  test('an unknown list key', () => {
-    const config = { ...base, lists: { ...base.lists, salesUsers: 'x' } } as unknown as AccessConfig
-    expect(() => compileAccess(config)).toThrow(/unknown list "salesUsers"/)
+  test('a rule that names a list that does not exist', () => {
+    expect(() => compileAccess({ ...base, rules: [{ path: '/sales', match: 'prefix', require: 'salesUsers' }] })).toThrow(/rule 1 \(\/sales\) names an unknown list "salesUsers"/)
   })
   test('a list that is empty after parsing where a rule needs it', () => {
     expect(() => compileAccess({ ...base, fallback: 'internalUsers', lists: { ...base.lists, leadsUsers: ' , ', fullAccessUsers: '' } })).toThrow(
@@ -156,9 +157,40 @@ describe('bad configuration fails with a message that names the problem', () => 
       /must be written in canonical form \("\/docs\/leads"\)/
     )
   })
-  test('a missing list', () => {
-    const { twilioSupportUsers: _omit, ...lists } = base.lists
-    expect(() => compileAccess({ ...base, lists: lists as AccessConfig['lists'] })).toThrow(/list "twilioSupportUsers" is missing/)
+  test('a missing full-access list', () => {
+    const { fullAccessUsers: _omit, ...lists } = base.lists
+    expect(() => compileAccess({ ...base, lists })).toThrow(/list "fullAccessUsers" is missing/)
+  })
+  test.each<[string, Partial<SectionDeclaration>, RegExp]>([
+    ['an id that is not a slug', { id: 'Sales Docs' }, /section 1 \(Sales Docs\): id must be a lowercase slug/],
+    ['an entry outside the section', { entry: '/docs/leads/intro' }, /entry "\/docs\/leads\/intro" must be a canonical page path under \/docs\/sales\//],
+    ['a missing title', { title: ' ' }, /section 1 \(sales\): title is missing/],
+    ['readers that name no list', { readers: 'salesUsers' }, /section 1 \(sales\) names an unknown list "salesUsers"/],
+  ])('a section with %s', (_case, change, message) => {
+    const section: SectionDeclaration = { id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'leadsUsers', ...change }
+    expect(() => compileAccess({ ...base, sections: [section] })).toThrow(message)
+  })
+  test('a section declared twice', () => {
+    const section: SectionDeclaration = { id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'leadsUsers' }
+    expect(() => compileAccess({ ...base, sections: [section, section] })).toThrow(/section 2 \(sales\): id "sales" is declared twice/)
+  })
+})
+
+describe('sections declared once, and lists overridden from the environment', () => {
+  test("a section adds its own rule: /docs/<id> and everything under it need the section's readers", () => {
+    const compiled = compileAccess({ ...base, lists: { ...base.lists, salesUsers: 'sam' }, sections: [{ id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'salesUsers' }] })
+    expect(decideAccess(compiled, '/docs/sales/intro', as('sam'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/sales/deals/q3', as('sam'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/sales/intro', as('lee'))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/salesx', as('sam'))).toBe('deny')
+    expect(compiled.sections.map((section) => section.id)).toEqual(['sales'])
+  })
+  test('DOCS_<LIST_NAME> replaces a list, and DOCS_PROTECT=false lets any signed-in user read everything', () => {
+    const overridden = compileAccess(base, { DOCS_LEADS_USERS: 'zed' })
+    expect(decideAccess(overridden, '/docs/leads/intro', as('zed'))).toBe('allow')
+    expect(decideAccess(overridden, '/docs/leads/intro', as('lee'))).toBe('deny')
+    expect(decideAccess(compileAccess(base, { DOCS_PROTECT: 'false' }), '/elsewhere', as('nobody'))).toBe('allow')
+    expect(() => compileAccess(base, { DOCS_LEADS_USERS: 'group:' })).toThrow(/list "leadsUsers" has "group:" with no group name/)
   })
 })
 

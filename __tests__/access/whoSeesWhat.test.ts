@@ -4,7 +4,7 @@ import type { AccessConfig } from '../../lib/access/types'
 import shipped from '../../access.config'
 import { checkAgainstPool, diffAccess, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
 
-const withLists = (lists: Partial<AccessConfig['lists']>) => compileAccess({ ...shipped, lists: { ...shipped.lists, ...lists } })
+const withLists = (lists: AccessConfig['lists']) => compileAccess({ ...shipped, lists: { ...shipped.lists, ...lists } })
 
 test('every user and group a list names, against every section, as the edge decides', () => {
   const rows = whoSeesWhat(compileAccess(shipped))

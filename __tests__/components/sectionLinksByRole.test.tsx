@@ -40,7 +40,7 @@ describe.each(readers)('as %s', (reader) => {
     for (const section of SECTIONS) {
       const shown = allowedSections[reader].includes(section.href)
       expect(screen.queryByText(section.title) !== null).toBe(shown)
-      expect(screen.queryByText(section.summary) !== null).toBe(shown)
+      expect(screen.queryByText(section.description) !== null).toBe(shown)
     }
   })
 

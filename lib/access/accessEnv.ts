@@ -1,15 +1,19 @@
 import type { ListName } from './types'
 
 /**
- * The build-time variables that override access.config.ts (which reads each one by its literal
- * name). buildEdge.ts inlines them into the Lambda@Edge bundle, the one place besides the build
- * and the local server that holds the lists; the browser bundle never gets them.
+ * The variable that overrides a list of access.config.ts without an edit: `DOCS_` and the list's
+ * name in upper snake case (`twilioSupportUsers` → `DOCS_TWILIO_SUPPORT_USERS`). Only the
+ * authorizer (the edge bundle bakes the values it was built with) and the build read them.
  */
-export const LIST_ENV_VARS: Readonly<Record<ListName, string>> = {
-  fullAccessUsers: 'DOCS_FULL_ACCESS_USERS',
-  leadsUsers: 'DOCS_LEADS_USERS',
-  internalUsers: 'DOCS_INTERNAL_USERS',
-  twilioSupportUsers: 'DOCS_TWILIO_SUPPORT_USERS',
-}
+export const listEnvVar = (list: ListName) => `DOCS_${list.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`
 
-export const ACCESS_ENV_VARS = ['DOCS_PROTECT', ...Object.values(LIST_ENV_VARS)] as const
+/** Turns off protection: any signed-in user reads everything. */
+export const PROTECT_ENV_VAR = 'DOCS_PROTECT'
+
+export type AccessEnv = Readonly<Record<string, string | undefined>>
+
+/** The override variables that are set, for the lists of `lists`: what the edge build bakes in. */
+export function accessEnvFor(lists: readonly ListName[], env: AccessEnv): Record<string, string> {
+  const names = [PROTECT_ENV_VAR, ...lists.map(listEnvVar)]
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])))
+}

@@ -1,7 +1,8 @@
 import { AccessConfigError } from './errors'
 import { normalisePath } from './normalisePath'
 import { parseUserList, type ListEntries } from './parseUserList'
-import type { AccessConfig, ListName, PathRule, Requirement } from './types'
+import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
+import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
 
 /** Who a list admits: users by exact username, and readers whose verified token carries a group. */
 export interface ListMembers {
@@ -9,27 +10,19 @@ export interface ListMembers {
   groups: ReadonlySet<string>
 }
 
-const LIST_NAMES: readonly ListName[] = ['fullAccessUsers', 'leadsUsers', 'internalUsers', 'twilioSupportUsers']
 
 /** The configuration checked and parsed once, in the form every decision reads. */
 export interface CompiledAccess {
   protectDocs: boolean
   /** Each list already holds the full-access entries. */
   members: Record<ListName, ListMembers>
+  /** The docs sections, checked, in navbar order. */
+  sections: readonly SectionDeclaration[]
   /** The claim, besides `cognito:groups`, that carries a federated identity provider's groups. */
   groupsClaim: string | null
   rules: readonly PathRule[]
   fallback: Requirement
   publicPaths: ReadonlySet<string>
-}
-
-function checkRequirement(requirement: unknown, where: string): Requirement {
-  if (requirement === 'signedIn' || LIST_NAMES.includes(requirement as ListName)) {
-    return requirement as Requirement
-  }
-  throw new AccessConfigError(
-    `${where} names an unknown list "${String(requirement)}"; known lists: ${LIST_NAMES.join(', ')}, or "signedIn"`
-  )
 }
 
 function canonicalRulePath(path: string, where: string): string {
@@ -40,26 +33,55 @@ function canonicalRulePath(path: string, where: string): string {
   return canonical
 }
 
+const SECTION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
+
+/** The rule a section adds: everything under `/docs/<id>` needs the section's readers. */
+export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: `/docs/${section.id}`, match: 'prefix', require: section.readers })
+
+function checkSections(sections: unknown, knownLists: readonly string[]): SectionDeclaration[] {
+  if (!Array.isArray(sections)) throw new AccessConfigError('sections must be a list of section declarations')
+  const seen = new Set<string>()
+  return sections.map((section: SectionDeclaration, index) => {
+    const where = `section ${index + 1} (${String(section?.id)})`
+    if (typeof section?.id !== 'string' || !SECTION_ID.test(section.id)) throw new AccessConfigError(`${where}: id must be a lowercase slug like "support-twilio"`)
+    if (seen.has(section.id)) throw new AccessConfigError(`${where}: id "${section.id}" is declared twice`)
+    seen.add(section.id)
+    for (const field of ['title', 'description'] as const) {
+      if (typeof section[field] !== 'string' || !section[field].trim()) throw new AccessConfigError(`${where}: ${field} is missing`)
+    }
+    const entry = normalisePath(String(section.entry))
+    if (entry !== section.entry || !entry.startsWith(`/docs/${section.id}/`)) {
+      throw new AccessConfigError(`${where}: entry "${String(section.entry)}" must be a canonical page path under /docs/${section.id}/`)
+    }
+    if (!knownLists.includes(section.readers)) {
+      throw new AccessConfigError(`${where} names an unknown list "${String(section.readers)}"; known lists: ${knownLists.join(', ')}`)
+    }
+    return { id: section.id, title: section.title, description: section.description, entry, readers: section.readers }
+  })
+}
+
 /**
  * Validates the admin's configuration and parses its lists. Every consumer (client guard,
  * navigation, search, edge, local server) starts from this, so a bad config fails the build
  * instead of shipping rules that differ from what the admin wrote.
  */
-export function compileAccess(config: AccessConfig): CompiledAccess {
+export function compileAccess(config: AccessConfig, env: AccessEnv = process.env): CompiledAccess {
   const lists = config.lists ?? ({} as Record<ListName, string>)
-  for (const name of Object.keys(lists)) {
-    if (!LIST_NAMES.includes(name as ListName)) {
-      throw new AccessConfigError(`unknown list "${name}"; known lists: ${LIST_NAMES.join(', ')}`)
-    }
-  }
-  const parsed = {} as Record<ListName, ListEntries>
-  for (const name of LIST_NAMES) {
-    const raw = lists[name]
+  if (lists[FULL_ACCESS_LIST] === undefined) throw new AccessConfigError(`list "${FULL_ACCESS_LIST}" is missing`)
+  const listNames = Object.keys(lists)
+  const parsed: Record<ListName, ListEntries> = {}
+  for (const name of listNames) {
+    const raw = env[listEnvVar(name)] ?? lists[name]
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
     parsed[name] = parseUserList(name, raw)
   }
+  const checkRequirement = (requirement: unknown, where: string): Requirement => {
+    if (requirement === 'signedIn' || listNames.includes(requirement as string)) return requirement as Requirement
+    throw new AccessConfigError(`${where} names an unknown list "${String(requirement)}"; known lists: ${listNames.join(', ')}, or "signedIn"`)
+  }
+  const sections = checkSections(config.sections, listNames)
 
-  const rules = config.rules.map((rule, index) => {
+  const rules = [...config.rules, ...sections.map(sectionRule)].map((rule, index) => {
     const where = `rule ${index + 1} (${rule.path})`
     if (rule.match !== 'exact' && rule.match !== 'prefix') {
       throw new AccessConfigError(`${where} has match "${String(rule.match)}"; use "exact" or "prefix"`)
@@ -68,9 +90,9 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
   })
   const fallback = checkRequirement(config.fallback, 'fallback')
 
-  const full = parsed.fullAccessUsers
-  const members = {} as Record<ListName, ListMembers>
-  for (const name of LIST_NAMES) {
+  const full = parsed[FULL_ACCESS_LIST]
+  const members: Record<ListName, ListMembers> = {}
+  for (const name of listNames) {
     members[name] = { users: new Set([...parsed[name].users, ...full.users]), groups: new Set([...parsed[name].groups, ...full.groups]) }
   }
   const groupsClaim = config.groupsClaim ?? null
@@ -78,7 +100,8 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
     throw new AccessConfigError(`groupsClaim "${String(groupsClaim)}" must name one token claim other than cognito:groups, like "custom:groups"`)
   }
 
-  if (config.protectDocs) {
+  const protectDocs = env[PROTECT_ENV_VAR] === undefined ? config.protectDocs : env[PROTECT_ENV_VAR] !== 'false'
+  if (protectDocs) {
     const required = new Set<Requirement>([fallback, ...rules.map((rule) => rule.require)])
     for (const requirement of required) {
       if (requirement !== 'signedIn' && members[requirement].users.size + members[requirement].groups.size === 0) {
@@ -88,8 +111,9 @@ export function compileAccess(config: AccessConfig): CompiledAccess {
   }
 
   return {
-    protectDocs: config.protectDocs,
+    protectDocs,
     members,
+    sections,
     groupsClaim,
     rules,
     fallback,

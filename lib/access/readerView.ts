@@ -8,7 +8,7 @@
  */
 import type { CompiledAccess } from './compileAccess'
 import { decideAccess } from './decideAccess'
-import type { Decision, PathRule } from './types'
+import { FULL_ACCESS_LIST, type Decision, type PathRule } from './types'
 
 /** Where the authority answers with the reader's view. Generated per request, never stored. */
 export const READER_VIEW_PATH = '/_reader.json'
@@ -65,7 +65,8 @@ function accessForView(view: ReaderView): CompiledAccess {
   const nobody = { users: new Set<string>(), groups: new Set<string>() }
   const compiled: CompiledAccess = {
     protectDocs: true,
-    members: { fullAccessUsers: nobody, leadsUsers: nobody, internalUsers: nobody, twilioSupportUsers: nobody },
+    members: { [FULL_ACCESS_LIST]: nobody },
+    sections: [],
     rules: view.open.map((rule) => ({ ...rule, require: 'signedIn' as const })),
     fallback: view.elsewhere ? 'signedIn' : 'fullAccessUsers',
     publicPaths: new Set(view.publicPaths),

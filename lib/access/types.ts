@@ -1,5 +1,26 @@
-/** The names of the username lists an admin maintains in access.config.ts. */
-export type ListName = 'fullAccessUsers' | 'leadsUsers' | 'internalUsers' | 'twilioSupportUsers'
+/** The name of a list an admin maintains in access.config.ts (`fullAccessUsers` is always one). */
+export type ListName = string
+
+/** The list whose entries may read everything: merged into every other list, and the fallback's. */
+export const FULL_ACCESS_LIST = 'fullAccessUsers'
+
+/**
+ * A docs section, declared once: the rules, navigation, home cards, search indexes, link checks,
+ * the edge and the audits all read this. Its pages live under `/docs/<id>/` (content/docs/<id>/),
+ * and its search index under `/docs/<id>/_pagefind/`, so both follow the section's rule.
+ */
+export interface SectionDeclaration {
+  /** Lowercase slug: the content folder and the URL segment. */
+  id: string
+  /** The navbar tab and home card title. */
+  title: string
+  /** The home card's line. */
+  description: string
+  /** The page the tab and card open, under `/docs/<id>/`. */
+  entry: string
+  /** The list whose entries may read the section. */
+  readers: ListName
+}
 
 /** What a path rule requires: a named list, or merely being signed in. */
 export type Requirement = ListName | 'signedIn'
@@ -15,14 +36,20 @@ export interface PathRule {
 export interface AccessConfig {
   /** When false, any signed-in user may read everything. */
   protectDocs: boolean
-  /** Comma-separated entries per list, exactly as an admin writes them: `username` or `group:<name>`. */
+  /**
+   * Comma-separated entries per list, exactly as an admin writes them: `username` or
+   * `group:<name>`. Each can be overridden without an edit by the variable `DOCS_<LIST_NAME>`
+   * (`leadsUsers` by `DOCS_LEADS_USERS`).
+   */
   lists: Record<ListName, string>
+  /** The docs sections, in navbar order. Each adds the rule `/docs/<id>` (prefix) → its readers. */
+  sections: SectionDeclaration[]
   /**
    * A token claim that carries groups from a federated identity provider (for example
    * `custom:groups`, mapped from an OIDC or SAML groups attribute); `cognito:groups` is always read.
    */
   groupsClaim?: string
-  /** Evaluated in order; the first rule that matches wins. */
+  /** Rules for paths outside the sections (the home page); evaluated first, in order. */
   rules: PathRule[]
   /** What every path that no rule matches requires. */
   fallback: Requirement

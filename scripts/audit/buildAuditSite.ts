@@ -8,8 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { copyProject } from './copyProject'
 import accessConfig from '../../access.config'
-import { LIST_ENV_VARS } from '../../lib/access/accessEnv'
-import type { ListName } from '../../lib/access/types'
+import { listEnvVar } from '../../lib/access/accessEnv'
 import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
@@ -26,9 +25,7 @@ export interface AuditSite {
 
 /** Every list as shipped, plus the list's marker username. */
 function auditAccessEnv(markers: Markers): Record<string, string> {
-  return Object.fromEntries(
-    (Object.entries(LIST_ENV_VARS) as Array<[ListName, string]>).map(([list, variable]) => [variable, `${accessConfig.lists[list]}, ${markers.usernames[list]}`])
-  )
+  return Object.fromEntries(Object.entries(accessConfig.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
 }
 
 /** A port nobody listens on now, so concurrent test runs each get their own Cognito. */

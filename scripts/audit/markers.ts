@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { LIST_ENV_VARS } from '../../lib/access/accessEnv'
+import accessConfig from '../../access.config'
 import type { ListName } from '../../lib/access/types'
 
 /** Where the audit build plants its markers: one page of each section, chosen to cover a nested page and two category index pages. */
@@ -32,6 +32,6 @@ export function newMarkers(): Markers {
   const sections = Object.keys(MARKED_PAGES) as MarkedSection[]
   const make = (kind: string) =>
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
-  const usernames = Object.fromEntries(Object.keys(LIST_ENV_VARS).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
+  const usernames = Object.fromEntries(Object.keys(accessConfig.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   return { body: make('leakbody'), title: make('leaktitle'), usernames }
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { build } from 'esbuild'
-import { ACCESS_ENV_VARS } from '../../lib/access/accessEnv'
+import { accessEnvFor } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import accessConfig from '../../access.config'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
@@ -24,14 +24,13 @@ export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBy
     auth,
     jwks: await jwksFor(auth),
     assetRoutes: JSON.parse(fs.readFileSync(ASSET_ROUTES_FILE, 'utf8')),
+    // The list overrides as this build saw them: the bundle holds the lists, the browser never does.
+    accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
   }
   fs.rmSync(OUT_DIR, { recursive: true, force: true })
   fs.mkdirSync(OUT_DIR, { recursive: true })
   const bakedFile = path.join(OUT_DIR, 'baked-config.json')
   fs.writeFileSync(bakedFile, JSON.stringify(baked))
-  const define: Record<string, string> = {}
-  // The lists as the site build saw them; unset variables keep access.config.ts's defaults.
-  for (const name of ACCESS_ENV_VARS) define[`process.env.${name}`] = process.env[name] === undefined ? 'undefined' : JSON.stringify(process.env[name])
   const file = path.join(OUT_DIR, 'index.js')
   await build({
     entryPoints: [path.resolve('edge/lambda.ts')],
@@ -43,7 +42,6 @@ export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBy
     minify: true,
     legalComments: 'none',
     alias: { 'edge-baked-config': bakedFile },
-    define,
     logLevel: 'warning',
   })
   fs.rmSync(bakedFile)
