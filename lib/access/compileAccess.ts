@@ -2,6 +2,7 @@ import { AccessConfigError } from './errors'
 import { normalisePath } from './normalisePath'
 import { parseUserList, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
+import { inSection, sectionPrefix } from './sectionPaths'
 import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
 
 /** Who a list admits: users by exact username, and readers whose verified token carries a group. */
@@ -36,7 +37,7 @@ function canonicalRulePath(path: string, where: string): string {
 const SECTION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 /** The rule a section adds: everything under `/docs/<id>` needs the section's readers. */
-export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: `/docs/${section.id}`, match: 'prefix', require: section.readers })
+export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: sectionPrefix(section.id), match: 'prefix', require: section.readers })
 
 function checkSections(sections: unknown, knownLists: readonly string[]): SectionDeclaration[] {
   if (!Array.isArray(sections)) throw new AccessConfigError('sections must be a list of section declarations')
@@ -50,8 +51,8 @@ function checkSections(sections: unknown, knownLists: readonly string[]): Sectio
       if (typeof section[field] !== 'string' || !section[field].trim()) throw new AccessConfigError(`${where}: ${field} is missing`)
     }
     const entry = normalisePath(String(section.entry))
-    if (entry !== section.entry || !entry.startsWith(`/docs/${section.id}/`)) {
-      throw new AccessConfigError(`${where}: entry "${String(section.entry)}" must be a canonical page path under /docs/${section.id}/`)
+    if (entry === null || entry !== section.entry || entry === sectionPrefix(section.id) || !inSection(entry, section.id)) {
+      throw new AccessConfigError(`${where}: entry "${String(section.entry)}" must be a canonical page path under ${sectionPrefix(section.id)}/`)
     }
     if (!knownLists.includes(section.readers)) {
       throw new AccessConfigError(`${where} names an unknown list "${String(section.readers)}"; known lists: ${knownLists.join(', ')}`)

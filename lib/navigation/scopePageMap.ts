@@ -1,6 +1,7 @@
 import type { PageMapItem } from 'nextra'
 import type { CompiledAccess } from '../access/compileAccess'
 import { readersOfMayOpen } from '../access/decideAccess'
+import { inSection, sectionPrefix } from '../access/sectionPaths'
 import { filterPageMap } from './filterPageMap'
 import type { RawItem, RawMeta } from './shapePageMap'
 
@@ -62,7 +63,7 @@ export function withSectionTabs<T>(pageMap: T[], sections: readonly SectionStub[
     .filter((section) => !present.has(section.id))
     .map((section) => ({
       name: section.id,
-      route: `/docs/${section.id}`,
+      route: sectionPrefix(section.id),
       children: [{ name: section.href.split('/').pop() as string, route: section.href, frontMatter: { title: section.title } }],
     }))
   const result = items.map((item, at) => (at === metaAt ? { data: meta } : item))
@@ -71,6 +72,6 @@ export function withSectionTabs<T>(pageMap: T[], sections: readonly SectionStub[
 
 /** The section a page route belongs to, or null. */
 export function sectionOfRoute(route: string, sections: readonly Pick<SectionStub, 'id'>[]): string | null {
-  const found = sections.find((section) => route === `/docs/${section.id}` || route.startsWith(`/docs/${section.id}/`))
+  const found = sections.find((section) => inSection(route, section.id))
   return found ? found.id : null
 }

@@ -8,6 +8,7 @@
 import type { CompiledAccess } from '../access/compileAccess'
 import { requirementFor } from '../access/decideAccess'
 import { normalisePath } from '../access/normalisePath'
+import { sectionSearchIndex } from '../access/sectionPaths'
 import type { AccessUser, Decision, Requirement } from '../access/types'
 import { sectionOfRoute } from '../navigation/scopePageMap'
 import { SECTIONS } from '../navigation/siteNavigation'
@@ -43,11 +44,11 @@ export function searchIndexSpecs(sections: readonly SectionLike[] = SECTIONS): S
   return [
     { id: 'home', section: null, title: 'Home', basePath: HOME_INDEX_BASE_PATH, outDir: '_pagefind', governedBy: HOME_INDEX_ROUTE },
     ...sections.map((section) => {
-      const basePath = `/docs/${section.id}/_pagefind/`
+      const basePath = sectionSearchIndex(section.id)
       // Section index files are governed by their own path (no asset-route entry), i.e. by the section's prefix rule.
       const governedBy = normalisePath(`${basePath}pagefind-entry.json`)
       if (governedBy === null) throw new Error(`search index path ${basePath} is not a valid path`)
-      return { id: section.id, section: section.id, title: section.title, basePath, outDir: `docs/${section.id}/_pagefind`, governedBy }
+      return { id: section.id, section: section.id, title: section.title, basePath, outDir: basePath.slice(1, -1), governedBy }
     }),
   ]
 }
