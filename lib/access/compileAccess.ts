@@ -62,9 +62,9 @@ function checkSections(sections: unknown, knownLists: readonly string[]): Sectio
 }
 
 /**
- * Validates the admin's configuration and parses its lists. Every consumer (client guard,
- * navigation, search, edge, local server) starts from this, so a bad config fails the build
- * instead of shipping rules that differ from what the admin wrote.
+ * Validates the admin's configuration, applies the list overrides of `env` (DOCS_<LIST_NAME>,
+ * DOCS_PROTECT) and parses the lists. The build, the edge and the local server start from this,
+ * so a bad config fails the build instead of shipping rules that differ from what the admin wrote.
  */
 export function compileAccess(config: AccessConfig, env: AccessEnv = process.env): CompiledAccess {
   const lists = config.lists ?? ({} as Record<ListName, string>)
