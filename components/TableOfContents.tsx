@@ -1,4 +1,5 @@
 import type { Heading } from 'nextra'
+import { PageMarkdownActions } from './PageMarkdownActions'
 
 /** SPEC §3: the table of contents lists heading levels 2 to 3 only. */
 export const TOC_MIN_DEPTH = 2
@@ -10,17 +11,21 @@ export function tocHeadings(toc: Heading[]): Heading[] {
 
 export function TableOfContents({ toc }: { toc: Heading[] }) {
   const headings = tocHeadings(toc)
-  if (headings.length === 0) return null
   return (
-    <div className="site-toc">
-      <p className="site-toc-title">On this page</p>
-      <ul>
-        {headings.map((heading) => (
-          <li key={heading.id} className={`site-toc-depth-${heading.depth}`}>
-            <a href={`#${heading.id}`}>{heading.value}</a>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <>
+      <PageMarkdownActions />
+      {headings.length > 0 && (
+        <div className="site-toc">
+          <p className="site-toc-title">On this page</p>
+          <ul>
+            {headings.map((heading) => (
+              <li key={heading.id} className={`site-toc-depth-${heading.depth}`}>
+                <a href={`#${heading.id}`}>{heading.value}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
   )
 }

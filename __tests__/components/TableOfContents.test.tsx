@@ -1,6 +1,11 @@
 import { render, screen, within } from '@testing-library/react'
 import type { Heading } from 'nextra'
 import { TableOfContents } from '../../components/TableOfContents'
+import { resetMockRouter } from './helpers/mockNextRouter'
+import { READERS, renderAs } from './helpers/readers'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+beforeEach(() => resetMockRouter({ pathname: '/docs/leads/intro' }))
 
 const toc: Heading[] = [
   { depth: 2, value: 'Authentication', id: 'authentication' },
@@ -49,5 +54,32 @@ describe('TableOfContents (SPEC §3: heading levels 2 to 3 only)', () => {
     )
     expect(container).toBeEmptyDOMElement()
     expect(screen.queryByText('On this page')).toBeNull()
+  })
+})
+
+describe('Copy page and View as Markdown', () => {
+  test("a reader of the page's section gets both, pointing at the page's Markdown", () => {
+    renderAs(READERS.leads1, <TableOfContents toc={toc} />)
+    expect(screen.getByRole('link', { name: 'View as Markdown' })).toHaveAttribute('href', '/docs/leads/intro.md')
+    expect(screen.getByRole('button', { name: 'Copy page' })).toBeInTheDocument()
+  })
+
+  test('nothing is offered before the reader is known, or outside the reader\'s sections', () => {
+    render(<TableOfContents toc={toc} />)
+    expect(screen.queryByRole('button', { name: 'Copy page' })).toBeNull()
+    resetMockRouter({ pathname: '/' })
+    renderAs(READERS.admin, <TableOfContents toc={toc} />)
+    expect(screen.queryByRole('button', { name: 'Copy page' })).toBeNull()
+  })
+
+  test('Copy page puts the Markdown the site serves on the clipboard, and says so', async () => {
+    const writeText = jest.fn(() => Promise.resolve())
+    Object.assign(navigator, { clipboard: { writeText } })
+    global.fetch = jest.fn(async () => ({ ok: true, text: async () => '# Leads API introduction\n' })) as unknown as typeof fetch
+    renderAs(READERS.leads1, <TableOfContents toc={toc} />)
+    screen.getByRole('button', { name: 'Copy page' }).click()
+    expect(await screen.findByText('Copied as Markdown')).toBeInTheDocument()
+    expect(global.fetch).toHaveBeenCalledWith('/docs/leads/intro.md', { credentials: 'same-origin' })
+    expect(writeText).toHaveBeenCalledWith('# Leads API introduction\n')
   })
 })

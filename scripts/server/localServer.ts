@@ -33,6 +33,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.wasm': 'application/wasm',
   '.pf_meta': 'application/octet-stream',
   '.pf_fragment': 'application/octet-stream',

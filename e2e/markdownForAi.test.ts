@@ -1,0 +1,48 @@
+/** Markdown for AI tools: each section's `.md` pages and llms files follow the section's rule. */
+import type { Page } from 'playwright-core'
+import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { freshPagePerTest, signInThroughForm } from './browser'
+import { PASSWORD, siteEnv } from './siteEnv'
+
+const { siteUrl, cognitoUrl, markers } = siteEnv()
+const currentPage = freshPagePerTest()
+let page: Page
+beforeEach(() => {
+  page = currentPage()
+})
+
+const as = async (username: string) => amplifyCookieHeader(username, await signInIdToken(cognitoUrl, username, PASSWORD))
+
+test.each(['/docs/leads/endpoints/create-quote.md', '/docs/leads/llms.txt', '/docs/leads/llms-full.txt'])(
+  '%s is served to a leads reader and refused to readers outside the section',
+  async (path) => {
+    const served = await fetch(siteUrl + path, { headers: { cookie: await as('leads1') } })
+    expect(served.status).toBe(200)
+    const text = await served.text()
+    // The audit build's marker sits in the create-quote page; the Markdown carries it, and no front matter.
+    if (!path.endsWith('llms.txt')) expect(text).toContain(markers.body.leads)
+    expect(text).not.toMatch(/^---\ntitle:/)
+    expect(served.headers.get('cache-control')).toBe('private, no-cache')
+    for (const outsider of ['internal1', 'outsider']) {
+      const refused = await fetch(siteUrl + path, { headers: { cookie: await as(outsider) }, redirect: 'manual' })
+      expect([outsider, refused.status]).toEqual([outsider, 403])
+    }
+    expect((await fetch(siteUrl + path, { redirect: 'manual' })).status).toBe(302)
+  }
+)
+
+test('no site-wide llms.txt', async () => {
+  expect((await fetch(siteUrl + '/llms.txt', { headers: { cookie: await as('admin') } })).status).toBe(404)
+})
+
+test('"Copy page" puts the page\'s Markdown on the clipboard', async () => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: siteUrl })
+  await signInThroughForm(page, 'leads1', '/docs/leads/endpoints/create-quote')
+  await page.getByRole('button', { name: 'Copy page' }).click()
+  await page.getByText('Copied as Markdown').waitFor()
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toContain(markers.body.leads)
+  expect(copied).toMatch(/^# /)
+  await page.getByRole('link', { name: 'View as Markdown' }).click()
+  await page.waitForURL(/\/docs\/leads\/endpoints\/create-quote\.md$/)
+})
