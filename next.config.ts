@@ -2,6 +2,7 @@ import type { NextConfig } from 'next'
 import nextra from 'nextra'
 import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
+import { checkSiteLinks } from './lib/siteLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
@@ -36,6 +37,10 @@ const inlinedEnv: Record<string, string> = {
   DOCS_COGNITO_CLIENT_ID: auth.userPoolClientId,
 }
 if (auth.endpoint) inlinedEnv.DOCS_COGNITO_ENDPOINT = auth.endpoint
+// "Edit this page" and "Report a problem" (lib/siteLinks.ts): checked here, shown only when set.
+const links = checkSiteLinks({ sourceUrl: process.env.DOCS_SOURCE_URL || undefined, reportUrl: process.env.DOCS_REPORT_URL || undefined })
+if (links.sourceUrl) inlinedEnv.DOCS_SOURCE_URL = links.sourceUrl
+if (links.reportUrl) inlinedEnv.DOCS_REPORT_URL = links.reportUrl
 if (auth.federation) {
   inlinedEnv.DOCS_FEDERATED_PROVIDER = auth.federation.provider
   inlinedEnv.DOCS_COGNITO_DOMAIN = auth.federation.domain
@@ -101,7 +106,7 @@ const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) =
  * cannot read a TypeScript file's imports, so edits to what the config imports (the page-map
  * transforms, the access rules, the loaders) would not invalidate cached modules. Listed here.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'build/', 'pages/_meta.ts']
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'build/', 'pages/_meta.ts']
 
 function cacheBuildDependencies(config: any) {
   if (config.cache?.type === 'filesystem') {

@@ -1,5 +1,6 @@
 import type { Heading } from 'nextra'
 import { PageMarkdownActions } from './PageMarkdownActions'
+import { PageSourceLinks } from './PageSourceLinks'
 
 /** SPEC §3: the table of contents lists heading levels 2 to 3 only. */
 export const TOC_MIN_DEPTH = 2
@@ -9,11 +10,12 @@ export function tocHeadings(toc: Heading[]): Heading[] {
   return toc.filter((heading) => heading.depth >= TOC_MIN_DEPTH && heading.depth <= TOC_MAX_DEPTH)
 }
 
-export function TableOfContents({ toc }: { toc: Heading[] }) {
+export function TableOfContents({ toc, filePath }: { toc: Heading[]; filePath?: string }) {
   const headings = tocHeadings(toc)
   return (
     <>
       <PageMarkdownActions />
+      <PageSourceLinks filePath={filePath} />
       {headings.length > 0 && (
         <div className="site-toc">
           <p className="site-toc-title">On this page</p>
