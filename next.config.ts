@@ -10,6 +10,7 @@ import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
+import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -59,6 +60,9 @@ const withNextra = nextra({
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })
 
+/** Every page's last-updated date, from one `git log` (build/lastUpdated.ts). */
+const lastUpdated = readLastUpdated(process.cwd())
+
 /**
  * Gives each section's pages a page map scoped to that section (build/sectionPageMapLoader.cjs),
  * so no page's JavaScript names another section, its pages or a page its readers may not open.
@@ -67,6 +71,7 @@ function scopePageMapsPerSection(config: any) {
   const loader = path.resolve('build/sectionPageMapLoader.cjs')
   const options = {
     pagesDir: path.resolve('pages'),
+    timestampFor: (filePath: string) => lastUpdated[sourceFileOf(filePath)] ?? null,
     routeToScope: (route: string) => sectionOfRoute(route, SECTIONS),
     transform: (pageMap: RawItem[], scope: string | null) => scopePageMap(shapePageMap(pageMap), scope, { sections: SECTIONS, topMeta, access }),
   }

@@ -8,6 +8,24 @@ const path = require('path')
 const { pathToFileURL } = require('url')
 
 const PAGE_MAP_IMPORT = /(import \{ pageMap \} from ')([^']*nextra-page-map-[^']*\.mjs)(')/
+// The page options Nextra's loader inlines: `{"filePath":"…",…,"timestamp":…` (JSON, unclosed).
+const PAGE_OPTS = /\{"filePath":("(?:[^"\\]|\\.)*")/
+const NEXTRA_TIMESTAMP = /,"timestamp":\d+/
+
+/**
+ * Puts the build's own last-updated date (build/lastUpdated.ts) into the page's options, in place
+ * of the one Nextra looks up itself; no date when the build has none for the file.
+ */
+function withTimestamp(source, timestampFor) {
+  const opts = PAGE_OPTS.exec(source)
+  if (!opts) return null
+  const timestamp = timestampFor(JSON.parse(opts[1]))
+  const start = opts.index
+  const end = source.indexOf('},pageMap', start)
+  const json = source.slice(start, end).replace(NEXTRA_TIMESTAMP, '')
+  const dated = typeof timestamp === 'number' ? json.replace(PAGE_OPTS, `$&,"timestamp":${timestamp}`) : json
+  return source.slice(0, start) + dated + source.slice(end)
+}
 
 function scopeOfResource(resourcePath, pagesDir, routeToScope) {
   const relative = path.relative(pagesDir, resourcePath).split(path.sep).join('/')
@@ -49,5 +67,13 @@ module.exports = function sectionPageMapLoader(source) {
     this.emitError(new Error(`sectionPageMapLoader: no page-map import found in ${this.resourcePath}; Nextra's loader output changed`))
     return source
   }
-  return source.replace(PAGE_MAP_IMPORT, `$1$2?scope=${scope}$3`)
+  const scoped = source.replace(PAGE_MAP_IMPORT, `$1$2?scope=${scope}$3`)
+  const dated = withTimestamp(scoped, options.timestampFor)
+  if (dated === null) {
+    this.emitError(new Error(`sectionPageMapLoader: no page options found in ${this.resourcePath}; Nextra's loader output changed`))
+    return scoped
+  }
+  return dated
 }
+
+module.exports.withTimestamp = withTimestamp

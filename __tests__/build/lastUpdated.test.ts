@@ -1,0 +1,52 @@
+/** @jest-environment node */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { readLastUpdated, sourceFileOf } from '../../build/lastUpdated'
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { withTimestamp } = require('../../build/sectionPageMapLoader.cjs') as { withTimestamp: (source: string, timestampFor: (file: string) => number | null) => string | null }
+
+/** A repository with two commits at fixed times, and a file git does not track. */
+function repository(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'last-updated-'))
+  const git = (args: string[], date?: string) =>
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) } })
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    fs.writeFileSync(path.join(root, file), text)
+  }
+  git(['init', '-q'])
+  write('content/docs/leads/intro.mdx', 'one')
+  write('content/docs/leads/env.mdx', 'one')
+  git(['add', '.'])
+  git(['commit', '-qm', 'first'], '2025-01-02T03:04:05Z')
+  write('content/docs/leads/intro.mdx', 'two')
+  git(['commit', '-qam', 'second'], '2025-03-04T05:06:07Z')
+  write('content/docs/leads/draft.mdx', 'not yet in git')
+  return root
+}
+
+test("each tracked file's date is its last commit; an untracked file has none", () => {
+  const dates = readLastUpdated(repository())
+  expect(dates['content/docs/leads/intro.mdx']).toBe(Date.parse('2025-03-04T05:06:07Z'))
+  expect(dates['content/docs/leads/env.mdx']).toBe(Date.parse('2025-01-02T03:04:05Z'))
+  expect(dates['content/docs/leads/draft.mdx']).toBeUndefined()
+})
+
+test('a shallow clone, or no repository at all, gives no dates rather than wrong ones', () => {
+  const root = repository()
+  const shallow = fs.mkdtempSync(path.join(os.tmpdir(), 'last-updated-shallow-'))
+  execFileSync('git', ['clone', '-q', '--depth', '1', `file://${root}`, shallow], { stdio: 'pipe' })
+  expect(readLastUpdated(shallow)).toEqual({})
+  expect(readLastUpdated(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-')))).toEqual({})
+})
+
+test("the page's options get the build's date in place of Nextra's, or none", () => {
+  const page = `export default HOC_MDXWrapper(\n  MDXLayout,\n  '/docs/leads/intro',\n  {"filePath":"pages/docs/leads/intro.mdx","hasJsxInH1":false,"timestamp":1,"readingTime":{"text":"1 min read"},pageMap,frontMatter,title},\n  useTOC\n)`
+  const dates: Record<string, number> = { 'content/docs/leads/intro.mdx': 1741064767000 }
+  const dated = withTimestamp(page, (file) => dates[sourceFileOf(file)] ?? null) as string
+  expect(dated).toContain('{"filePath":"pages/docs/leads/intro.mdx","timestamp":1741064767000,"hasJsxInH1":false,"readingTime":{"text":"1 min read"},pageMap')
+  expect(withTimestamp(page, () => null)).toContain('{"filePath":"pages/docs/leads/intro.mdx","hasJsxInH1":false,"readingTime"')
+  expect(withTimestamp('no page options here', () => 1)).toBeNull()
+})
