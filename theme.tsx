@@ -18,10 +18,13 @@ import { withSectionTabs } from './lib/navigation/scopePageMap'
  */
 export default function Layout({ children, themeConfig, pageOpts, pageProps }: NextraThemeLayoutProps) {
   const { view } = useAuth()
+  // The sign-in page shows no section tabs, whoever is on it (components/SiteChrome).
+  const sectionTabs = (pageOpts.frontMatter as { sectionTabs?: boolean }).sectionTabs !== false
   const pageMap = useMemo(() => {
     if (!view) return pageOpts.pageMap
-    return filterPageMap(withSectionTabs(pageOpts.pageMap, view.sections), (path) => decideForView(view, path) === 'allow')
-  }, [pageOpts.pageMap, view])
+    const withTabs = sectionTabs ? withSectionTabs(pageOpts.pageMap, view.sections) : pageOpts.pageMap
+    return filterPageMap(withTabs, (path) => decideForView(view, path) === 'allow')
+  }, [pageOpts.pageMap, view, sectionTabs])
   return (
     <>
       <SkipNavLink styled label="Skip to content" />

@@ -1,6 +1,6 @@
 /**
  * Browser figures against the last `npm run build`, served by the local stack (local Cognito +
- * the authorizing server): Lighthouse (mobile preset) on three pages, signed in where the page
+ * the authorizing server): Lighthouse (mobile preset) on five pages, signed in where the page
  * needs it, and the time from submitting the sign-in form to the first docs page painted.
  */
 import fs from 'node:fs'
@@ -17,6 +17,8 @@ const PAGES: Array<[string, string]> = [
   ['home', '/'],
   ['docs page with images and code', '/docs/leads/intro'],
   ['sign-in', '/login'],
+  ['no access', '/unauthorized'],
+  ['not found', '/no-such-page'],
 ]
 
 function cookiesFor(siteUrl: string, header: string) {

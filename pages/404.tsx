@@ -1,4 +1,5 @@
 import Head from 'next/head'
+import { SiteChrome } from '../components/SiteChrome'
 import Link from 'next/link'
 
 export default function NotFoundPage() {
@@ -7,13 +8,15 @@ export default function NotFoundPage() {
       <Head>
         <title>Page not found – Platform Docs</title>
       </Head>
-      <main id="reach-skip-nav" className="status-page">
-        <h1>Page not found</h1>
-        <p>There is no page at this address. It may have moved, or the link may be wrong.</p>
-        <p className="status-page-actions">
-          <Link href="/">Go to the home page</Link>
-        </p>
-      </main>
+      <SiteChrome title="Page not found">
+        <main className="status-page">
+          <h1>Page not found</h1>
+          <p>There is no page at this address. It may have moved, or the link may be wrong.</p>
+          <p className="status-page-actions">
+            <Link href="/">Go to the home page</Link>
+          </p>
+        </main>
+      </SiteChrome>
     </>
   )
 }

@@ -1,11 +1,11 @@
 import '@aws-amplify/ui-react/styles.css'
+import { SiteChrome } from '../components/SiteChrome'
 import { Authenticator } from '@aws-amplify/ui-react'
 import { signIn, signInWithRedirect, type SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
 import { useEffect, useState } from 'react'
-import { SiteLogo } from '../components/SiteLogo'
 import { useAuth } from '../lib/auth/AuthContext'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
@@ -68,20 +68,19 @@ export default function LoginPage() {
       <Head>
         <title>Sign in – Platform Docs</title>
       </Head>
-      <main id="reach-skip-nav" className="login-page">
-        <div className="login-logo">
-          <SiteLogo height={36} />
-        </div>
-        <h1 className="login-title">Sign in to the documentation</h1>
-        {isAuthenticated ? (
-          <p role="status">Signed in. Taking you to your docs…</p>
-        ) : (
-          <>
-            {federation && <FederatedSignIn provider={federation.provider} />}
-            <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
-          </>
-        )}
-      </main>
+      <SiteChrome title="Sign in" sectionTabs={false}>
+        <main className="login-page">
+          <h1 className="login-title">Sign in to the documentation</h1>
+          {isAuthenticated ? (
+            <p role="status">Signed in. Taking you to your docs…</p>
+          ) : (
+            <>
+              {federation && <FederatedSignIn provider={federation.provider} />}
+              <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
+            </>
+          )}
+        </main>
+      </SiteChrome>
     </>
   )
 }

@@ -1,4 +1,5 @@
 import Head from 'next/head'
+import { SiteChrome } from '../components/SiteChrome'
 import { useState } from 'react'
 import { clearTokenCookies } from '../lib/auth/signOutEverywhere'
 
@@ -19,18 +20,20 @@ export default function SessionTooLargePage() {
       <Head>
         <title>Sign-in data too large – Platform Docs</title>
       </Head>
-      <main id="reach-skip-nav" className="status-page">
-        <h1>Your browser is sending too much sign-in data</h1>
-        <p>
-          The cookies this site keeps in your browser have grown larger than the site can read, so it cannot tell who you are.
-          Clearing them signs you out of this site only; then sign in again.
-        </p>
-        <p className="status-page-actions">
-          <button type="button" onClick={clear} disabled={busy}>
-            Clear sign-in cookies and sign in again
-          </button>
-        </p>
-      </main>
+      <SiteChrome title="Sign-in data too large">
+        <main className="status-page">
+          <h1>Your browser is sending too much sign-in data</h1>
+          <p>
+            The cookies this site keeps in your browser have grown larger than the site can read, so it cannot tell who you are.
+            Clearing them signs you out of this site only; then sign in again.
+          </p>
+          <p className="status-page-actions">
+            <button type="button" onClick={clear} disabled={busy}>
+              Clear sign-in cookies and sign in again
+            </button>
+          </p>
+        </main>
+      </SiteChrome>
     </>
   )
 }

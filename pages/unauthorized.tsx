@@ -1,4 +1,5 @@
 import Head from 'next/head'
+import { SiteChrome } from '../components/SiteChrome'
 import Link from 'next/link'
 import { useRouter } from 'next/router'
 import { useState } from 'react'
@@ -22,29 +23,31 @@ export default function UnauthorizedPage() {
       <Head>
         <title>No access – Platform Docs</title>
       </Head>
-      <main id="reach-skip-nav" className="status-page">
-        <h1>You do not have access to this section</h1>
-        {loading ? (
-          <p role="status">Loading...</p>
-        ) : isAuthenticated ? (
-          <p>
-            You are signed in as <strong>{username}</strong>, and this account may not read{' '}
-            {from ? <code>{from}</code> : 'that section'}. Ask the docs team if you need it.
-          </p>
-        ) : (
-          <p>You are not signed in.</p>
-        )}
-        <p className="status-page-actions">
-          <Link href="/">Go to the home page</Link>
-          {isAuthenticated ? (
-            <button type="button" onClick={signOut} disabled={busy}>
-              Sign out
-            </button>
+      <SiteChrome title="No access">
+        <main className="status-page">
+          <h1>You do not have access to this section</h1>
+          {loading ? (
+            <p role="status">Loading...</p>
+          ) : isAuthenticated ? (
+            <p>
+              You are signed in as <strong>{username}</strong>, and this account may not read{' '}
+              {from ? <code>{from}</code> : 'that section'}. Ask the docs team if you need it.
+            </p>
           ) : (
-            <Link href="/login">Sign in</Link>
+            <p>You are not signed in.</p>
           )}
-        </p>
-      </main>
+          <p className="status-page-actions">
+            <Link href="/">Go to the home page</Link>
+            {isAuthenticated ? (
+              <button type="button" onClick={signOut} disabled={busy}>
+                Sign out
+              </button>
+            ) : (
+              <Link href="/login">Sign in</Link>
+            )}
+          </p>
+        </main>
+      </SiteChrome>
     </>
   )
 }

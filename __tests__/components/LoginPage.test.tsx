@@ -12,6 +12,9 @@ import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { LOADING, READERS, renderAs } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+// The site's layout around the page: the real Nextra theme, bundled to CommonJS for Jest.
+jest.mock('nextra-theme-docs', () => require(require('./helpers/nextraThemeDocs').nextraThemeDocsBundle()), { virtual: true })
+beforeAll(() => require('./helpers/browserApis').installBrowserApis())
 
 // The Amplify sign-in form is a large third-party component; the page is what is under test.
 // The stub records the props the page gives it.

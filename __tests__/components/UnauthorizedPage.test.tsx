@@ -1,9 +1,12 @@
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import UnauthorizedPage from '../../pages/unauthorized'
 import { resetMockRouter } from './helpers/mockNextRouter'
 import { LOADING, READERS, renderAs } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+// The site's layout around the page: the real Nextra theme, bundled to CommonJS for Jest.
+jest.mock('nextra-theme-docs', () => require(require('./helpers/nextraThemeDocs').nextraThemeDocsBundle()), { virtual: true })
+beforeAll(() => require('./helpers/browserApis').installBrowserApis())
 jest.mock('aws-amplify/auth', () => ({
   signOut: jest.fn(() => Promise.resolve()),
   fetchAuthSession: jest.fn(() => Promise.reject(new Error('offline'))),
@@ -26,8 +29,10 @@ describe('unauthorized page (SPEC §2: shown to a denied reader, no content)', (
     resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/leads/intro' } })
     renderAs(READERS.internal1, <UnauthorizedPage />)
     expect(screen.getByRole('heading', { name: 'You do not have access to this section' })).toBeInTheDocument()
-    expect(screen.getByText('internal1')).toBeInTheDocument()
-    expect(screen.getByText('/docs/leads/intro')).toBeInTheDocument()
+    // The page's own text (the navbar's user menu names the reader too).
+    const page = within(screen.getByRole('main'))
+    expect(page.getByText('internal1')).toBeInTheDocument()
+    expect(page.getByText('/docs/leads/intro')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/')
   })
 
@@ -49,14 +54,14 @@ describe('unauthorized page (SPEC §2: shown to a denied reader, no content)', (
   test('while loading it says so', () => {
     resetMockRouter({ pathname: '/unauthorized' })
     renderAs(LOADING, <UnauthorizedPage />)
-    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+    expect(within(screen.getByRole('main')).getByRole('status')).toHaveTextContent('Loading...')
   })
 
   test('Sign out signs out and loads the login page, so another account can be used', async () => {
     resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/leads/intro' } })
     renderAs(READERS.internal1, <UnauthorizedPage />)
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+      fireEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Sign out' }))
     })
     expect(amplifyAuth.signOut).toHaveBeenCalledTimes(1)
     expect(assign).toHaveBeenCalledWith('/login')
