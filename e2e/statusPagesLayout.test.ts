@@ -14,6 +14,8 @@ beforeEach(() => {
 async function expectCommonLayout() {
   await page.locator('.nextra-nav-container').waitFor()
   await expect(page.getByRole('link', { name: 'Skip to content' }).count()).resolves.toBe(1)
+  // The skip link has exactly one target.
+  await expect(page.locator('#reach-skip-nav').count()).resolves.toBe(1)
   await expect(page.locator('.nextra-nav-container a[href="/"]').count()).resolves.toBeGreaterThan(0)
   await page.getByTitle('Change theme').first().waitFor({ state: 'attached' })
   await page.getByRole('button', { name: 'Language' }).first().waitFor({ state: 'attached' })

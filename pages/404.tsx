@@ -9,7 +9,7 @@ export default function NotFoundPage() {
         <title>Page not found – Platform Docs</title>
       </Head>
       <SiteChrome title="Page not found">
-        <main className="status-page">
+        <main id="reach-skip-nav" className="status-page">
           <h1>Page not found</h1>
           <p>There is no page at this address. It may have moved, or the link may be wrong.</p>
           <p className="status-page-actions">

@@ -69,7 +69,7 @@ export default function LoginPage() {
         <title>Sign in – Platform Docs</title>
       </Head>
       <SiteChrome title="Sign in" sectionTabs={false}>
-        <main className="login-page">
+        <main id="reach-skip-nav" className="login-page">
           <h1 className="login-title">Sign in to the documentation</h1>
           {isAuthenticated ? (
             <p role="status">Signed in. Taking you to your docs…</p>

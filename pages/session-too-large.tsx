@@ -21,7 +21,7 @@ export default function SessionTooLargePage() {
         <title>Sign-in data too large – Platform Docs</title>
       </Head>
       <SiteChrome title="Sign-in data too large">
-        <main className="status-page">
+        <main id="reach-skip-nav" className="status-page">
           <h1>Your browser is sending too much sign-in data</h1>
           <p>
             The cookies this site keeps in your browser have grown larger than the site can read, so it cannot tell who you are.

@@ -24,7 +24,7 @@ export default function UnauthorizedPage() {
         <title>No access – Platform Docs</title>
       </Head>
       <SiteChrome title="No access">
-        <main className="status-page">
+        <main id="reach-skip-nav" className="status-page">
           <h1>You do not have access to this section</h1>
           {loading ? (
             <p role="status">Loading...</p>
