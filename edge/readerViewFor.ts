@@ -7,7 +7,6 @@ import { decideAccess, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import type { AccessUser } from '../lib/access/types'
-import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { searchIndexSpecs, readableIndexes } from '../lib/search/searchIndexes'
 
 export interface ReaderViewSources {
@@ -25,13 +24,15 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   const publicPaths = [...access.publicPaths]
   if (user === null) return anonymousView(publicPaths)
   const mayOpen = (path: string) => decideAccess(access, path, user) === 'allow'
+  // The sections as the access it was given declares them, so the view and the rules cannot disagree.
+  const sections = access.sections.map(({ id, title, description, entry }) => ({ id, title, description, href: entry }))
   return {
     username: user.username,
     publicPaths,
     open: access.rules.filter((rule) => passes(access, rule.require, user)).map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
-    sections: SECTIONS.filter((section) => mayOpen(section.href)).map(({ id, title, description, href }) => ({ id, title, description, href })),
-    search: readableIndexes(user, (path, reader) => decideAccess(access, path, reader), searchIndexSpecs()).map(({ id, title, basePath }) => ({ id, title, basePath })),
+    sections: sections.filter((section) => mayOpen(section.href)),
+    search: readableIndexes(user, (path, reader) => decideAccess(access, path, reader), searchIndexSpecs(sections)).map(({ id, title, basePath }) => ({ id, title, basePath })),
     routeManifests: sources.routeManifests.filter(([, route]) => mayOpen(route)).map(([key]) => key),
   }
 }
