@@ -89,7 +89,7 @@ async function fetchFile(siteUrl: string, key: string, cookie: string | undefine
 
 export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> {
   const access = compileAccess(accessConfig)
-  const keys = listFiles(inputs.outDir).filter((key) => !key.endsWith('/.DS_Store'))
+  const keys = listFiles(inputs.outDir)
   const governing = (key: string) => {
     const objectKey = objectKeyFor(key)
     return objectKey === null ? null : governingRoute(objectKey, inputs.assetRoutes)
