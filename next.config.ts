@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next'
 import nextra from 'nextra'
+import withRspack from 'next-rspack'
 import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
 import { checkSiteLinks } from './lib/siteLinks'
@@ -10,6 +11,8 @@ import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
+import { applyNextraPatches } from './build/nextraPatches'
+import { webpackLikeClientChunks } from './build/clientChunks'
 import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -64,28 +67,6 @@ const withNextra = nextra({
 const lastUpdated = readLastUpdated(process.cwd())
 
 /**
- * Gives each section's pages a page map scoped to that section (build/sectionPageMapLoader.cjs),
- * so no page's JavaScript names another section, its pages or a page its readers may not open.
- */
-function scopePageMapsPerSection(config: any) {
-  const loader = path.resolve('build/sectionPageMapLoader.cjs')
-  const options = {
-    pagesDir: path.resolve('pages'),
-    timestampFor: (filePath: string) => lastUpdated[sourceFileOf(filePath)] ?? null,
-    routeToScope: (route: string) => sectionOfRoute(route, SECTIONS),
-    transform: (pageMap: RawItem[], scope: string | null) => scopePageMap(shapePageMap(pageMap), scope, { sections: SECTIONS, topMeta, access }),
-  }
-  const mdxRule = config.module.rules.find((rule: any) =>
-    rule?.oneOf?.[0]?.use?.some?.((use: any) => use?.loader === 'nextra/loader' && use.options?.isPageImport)
-  )
-  if (!mdxRule) throw new Error('next.config: Nextra\'s MDX page rule was not found; cannot scope page maps per section')
-  const pageUse = mdxRule.oneOf[0].use
-  pageUse.splice(pageUse.length - 1, 0, { loader, options })
-  config.module.rules.push({ test: /nextra-page-map-.*\.mjs$/, resourceQuery: /^\?scope=/, use: [{ loader, options }] })
-  return config
-}
-
-/**
  * A static export deploys no server, so Next's server file traces (.nft.json, for standalone and
  * serverless hosting) are never used. Collecting them reads `.next/package.json` once per traced
  * module with unbounded concurrency: at 1,000 pages that exhausts the open-file limit (EMFILE)
@@ -120,32 +101,6 @@ function cacheBuildDependencies(config: any) {
   return config
 }
 
-/** The theme keeps the page map's build-time order instead of sorting it again (build/presortedPageMapLoader.cjs). */
-function presortedPageMap(config: any) {
-  config.module.rules.push({
-    test: /nextra[\\/]dist[\\/]client[\\/]normalize-pages\.js$/,
-    enforce: 'pre',
-    use: [{ loader: path.resolve('build/presortedPageMapLoader.cjs') }],
-  })
-  return config
-}
-
-/** Nextra's component index without its heavy, unused parts (build/nextraComponents.ts). */
-function slimNextraComponents(config: any) {
-  config.resolve.alias['nextra/components$'] = path.resolve('build/nextraComponents.ts')
-  return config
-}
-
-/** Moves the theme's mobile breakpoint to SPEC's 996 px (build/mobileBreakpointLoader.cjs). */
-function mobileBreakpoint(config: any) {
-  config.module.rules.push({
-    test: /nextra-theme-docs[\\/]dist[\\/](index\.js|style\.css)$/,
-    enforce: 'pre',
-    use: [{ loader: path.resolve('build/mobileBreakpointLoader.cjs') }],
-  })
-  return config
-}
-
 /**
  * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the
  * browser asks it who the reader is exactly as it asks the edge in production.
@@ -154,6 +109,15 @@ const devAuthority = process.env.DOCS_DEV_AUTHORITY
 const devRewrites = devAuthority
   ? { rewrites: async () => [{ source: READER_VIEW_PATH, destination: `${devAuthority}${READER_VIEW_PATH}` }] }
   : {}
+
+/**
+ * Rspack compiles this site in about half webpack's time. `DOCS_BUNDLER=webpack` builds with
+ * webpack instead, to compare the two (npm run bench) or to rule the bundler out of a bug.
+ */
+const bundler = process.env.DOCS_BUNDLER === 'webpack' ? 'webpack' : 'rspack'
+if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS_BUNDLER)) {
+  throw new Error(`next.config: DOCS_BUNDLER must be "webpack" or "rspack", not "${process.env.DOCS_BUNDLER}"`)
+}
 
 const nextConfig: NextConfig = {
   ...devRewrites,
@@ -166,8 +130,20 @@ const nextConfig: NextConfig = {
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingExcludes: { 'next-server': ['**/*'] },
   experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES },
-  webpack: (config, { isServer }) =>
-    cacheBuildDependencies(presortedPageMap(slimNextraComponents(mobileBreakpoint(scopePageMapsPerSection(isServer ? withoutServerTraces(config) : config))))),
+  webpack: (config, { isServer }) => {
+    if (isServer) withoutServerTraces(config)
+    else if (bundler === 'rspack') webpackLikeClientChunks(config, process.cwd())
+    applyNextraPatches(config, {
+      bundler,
+      sectionPageMap: {
+        pagesDir: path.resolve('pages'),
+        timestampFor: (filePath) => lastUpdated[sourceFileOf(filePath)] ?? null,
+        routeToScope: (route) => sectionOfRoute(route, SECTIONS),
+        transform: (pageMap, scope) => scopePageMap(shapePageMap(pageMap as RawItem[]), scope, { sections: SECTIONS, topMeta, access }),
+      },
+    })
+    return cacheBuildDependencies(config)
+  },
 }
 
-export default withNextra(nextConfig)
+export default bundler === 'rspack' ? withRspack(withNextra(nextConfig)) : withNextra(nextConfig)

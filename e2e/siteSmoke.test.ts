@@ -74,3 +74,25 @@ test('every page of the content and the status pages are in out/ as HTML', async
   expect(missing).toEqual([])
   expect(routes.length).toBeGreaterThan(100)
 })
+
+test('a docs page downloads no sign-in code while the session is fresh', async () => {
+  // Amplify and the sign-in code load only when a session must be renewed or the reader signs
+  // out; a bundler's chunking that shares them with every page costs each page ~140 kB.
+  const scripts: Array<Promise<string>> = []
+  const onResponse = (response: import('playwright-core').Response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.text().then((text) => `${response.url()}\n${text}`))
+  }
+  const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await fresh.context().addCookies(await page.context().cookies())
+  fresh.on('response', onResponse)
+  try {
+    await fresh.goto(siteUrl + '/docs/leads/intro')
+    await fresh.getByRole('heading', { level: 1 }).waitFor()
+    await fresh.waitForLoadState('networkidle')
+    const loaded = await Promise.all(scripts)
+    expect(loaded.length).toBeGreaterThan(3)
+    expect(loaded.filter((script) => script.includes('cognito-idp')).map((script) => script.split('\n')[0])).toEqual([])
+  } finally {
+    await fresh.close()
+  }
+})

@@ -6,6 +6,7 @@
 // shaped and scoped, and drops the imports of `_meta` files that the scope no longer uses.
 const path = require('path')
 const { pathToFileURL } = require('url')
+const { pagePathOf } = require('./pagePath.cjs')
 
 const PAGE_MAP_IMPORT = /(import \{ pageMap \} from ')([^']*nextra-page-map-[^']*\.mjs)(')/
 // The page options Nextra's loader inlines: `{"filePath":"…",…,"timestamp":…` (JSON, unclosed).
@@ -60,8 +61,7 @@ module.exports = function sectionPageMapLoader(source) {
     return
   }
   // Like nextra/loader: the path as resolved (through the pages/docs symlink), not the real path.
-  const resolved = this._module && this._module.resourceResolveData
-  const pagePath = resolved ? path.join(resolved.descriptionFileRoot, resolved.relativePath) : this.resourcePath
+  const pagePath = pagePathOf(this)
   const scope = scopeOfResource(pagePath, options.pagesDir, options.routeToScope) ?? 'none'
   if (!PAGE_MAP_IMPORT.test(source)) {
     this.emitError(new Error(`sectionPageMapLoader: no page-map import found in ${this.resourcePath}; Nextra's loader output changed`))

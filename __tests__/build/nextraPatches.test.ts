@@ -1,0 +1,127 @@
+/**
+ * @jest-environment node
+ *
+ * Each patch in build/nextraPatches against the installed Nextra: an upgrade that changes what a
+ * patch relies on fails the test that names the patch.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { applyNextraPatches, PATCH_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../build/nextraPatches'
+
+const nextraDir = path.dirname(require.resolve('nextra/package.json'))
+const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const presorted = require(PATCH_FILES.presortedPageMap) as ((source: string) => string) & { FROM: string }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const breakpoint = require(PATCH_FILES.mobileBreakpoint) as ((this: { resourcePath: string }, source: string) => string) & { MOBILE_MAX: number }
+
+/** Nextra's page loader, then the section page-map loader, on one page (fixtures/runPageLoaders.cjs). */
+function loadPage(page: string, resolve: 'webpack' | 'rspack', wrap: 'patched' | 'unpatched'): { page: string; scoped: string } {
+  const output = execFileSync(process.execPath, [path.join(__dirname, 'fixtures/runPageLoaders.cjs'), page, resolve, wrap], { encoding: 'utf8', stdio: 'pipe' })
+  return JSON.parse(output)
+}
+
+describe('pagePath: Nextra under Rspack', () => {
+  test('without the patch, Nextra fails every page on the resolve data Rspack gives its loader', () => {
+    expect(() => loadPage('pages/docs/leads/intro.mdx', 'rspack', 'unpatched')).toThrow(/"path" argument must be of type string/)
+  })
+
+  test('with it, a page reached through pages/docs gets the same route and output as under webpack', () => {
+    const rspack = loadPage('pages/docs/leads/intro.mdx', 'rspack', 'patched')
+    const webpack = loadPage('pages/docs/leads/intro.mdx', 'webpack', 'unpatched')
+    expect(rspack.page).toContain("'/docs/leads/intro'")
+    expect(rspack.page).toContain('"filePath":"pages/docs/leads/intro.mdx"')
+    expect(rspack.scoped).toBe(webpack.scoped)
+  })
+})
+
+describe('sectionPageMap', () => {
+  test("points the installed Nextra's page at its section's page map, with the build's date", () => {
+    const { scoped } = loadPage('pages/docs/support-twilio/intro.mdx', 'rspack', 'patched')
+    expect(scoped).toMatch(/import \{ pageMap \} from '[^']*nextra-page-map-\.mjs\?scope=support-twilio'/)
+    expect(scoped).toContain('"timestamp":1700000000000')
+  })
+})
+
+describe('presortedPageMap', () => {
+  const normalizePages = fs.readFileSync(path.join(nextraDir, 'dist/client/normalize-pages.js'), 'utf8')
+
+  test("turns the installed Nextra's name comparison into keeping the build-time order", () => {
+    const patched = presorted(normalizePages)
+    expect(patched).not.toContain('localeCompare')
+    expect(patched).toContain('return 0; /* presorted at build time')
+  })
+
+  test('fails the build when Nextra no longer compares names the way it did', () => {
+    expect(() => presorted(normalizePages.replace(presorted.FROM, 'return a.name < b.name ? -1 : 1;'))).toThrow(/expected 1 × .* found 0; Nextra changed/)
+  })
+})
+
+describe('mobileBreakpoint', () => {
+  const patch = (file: string, source = fs.readFileSync(path.join(themeDir, 'dist', file), 'utf8')) =>
+    breakpoint.call({ resourcePath: path.join(themeDir, 'dist', file) }, source)
+
+  test("moves the installed theme's 768 px breakpoint to 996 px in its script and its styles", () => {
+    for (const file of ['index.js', 'style.css']) {
+      const patched = patch(file)
+      expect(patched).not.toMatch(/767px|768px|innerWidth [<>] 76[78]/)
+      expect(patched).toContain(String(breakpoint.MOBILE_MAX))
+    }
+  })
+
+  test('fails the build when the theme changes a breakpoint it patches', () => {
+    const css = fs.readFileSync(path.join(themeDir, 'dist/style.css'), 'utf8').replace('(max-width:767px)', '(max-width:639px)')
+    expect(() => patch('style.css', css)).toThrow(/mobileBreakpointLoader: expected 1 × "\(max-width:767px\)".*the theme changed/)
+  })
+})
+
+describe('components', () => {
+  test("re-exports every Nextra component except the heavy ones no page uses", () => {
+    const index = fs.readFileSync(path.join(nextraDir, 'dist/client/components/index.js'), 'utf8')
+    const nextraExports = /export \{([^}]*)\}/.exec(index)![1].split(',').map((name) => name.trim()).filter(Boolean)
+    const ours = [...fs.readFileSync(PATCH_FILES.components, 'utf8').matchAll(/^export \{ (\w+) \}/gm)].map((match) => match[1])
+    const leftOut = ['MathJax', 'MathJaxContext', 'Mermaid', 'Playground', 'RemoteContent', 'evaluate']
+    expect([...ours, ...leftOut].sort()).toEqual([...nextraExports].sort())
+  })
+})
+
+describe('applyNextraPatches', () => {
+  /** The rules Nextra's plugin adds, as it adds them (nextra/dist/server/index.js). */
+  const nextraConfig = (): BundlerConfig => ({
+    module: {
+      rules: [
+        '...',
+        {
+          test: /\.mdx?$/,
+          oneOf: [
+            { use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: { isPageImport: true } }] },
+            { use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: {} }] },
+          ],
+        },
+        { test: /_meta\.ts$/, use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: { isMetaFile: true } }] },
+      ],
+    },
+    resolve: { alias: {} },
+  })
+  const sectionPageMap: SectionPageMapOptions = { pagesDir: '/pages', timestampFor: () => null, routeToScope: () => null, transform: (pageMap) => pageMap }
+  const loadersOf = (config: BundlerConfig, at: (rules: any[]) => any) => at(config.module.rules).use.map((use: { loader: string }) => use.loader)
+
+  test('under Rspack every Nextra loader is wrapped, and the section loader runs after the page loader', () => {
+    const config = applyNextraPatches(nextraConfig(), { bundler: 'rspack', sectionPageMap })
+    expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, PATCH_FILES.pagePath])
+    expect(loadersOf(config, (rules) => rules[2])).toEqual(['babel', PATCH_FILES.pagePath])
+    expect(config.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
+  })
+
+  test('under webpack, Nextra keeps its own loader', () => {
+    const config = applyNextraPatches(nextraConfig(), { bundler: 'webpack', sectionPageMap })
+    expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, 'nextra/loader'])
+  })
+
+  test("names the patch that cannot find Nextra's rules", () => {
+    const withoutNextra = (): BundlerConfig => ({ ...nextraConfig(), module: { rules: [] } })
+    expect(() => applyNextraPatches(withoutNextra(), { bundler: 'rspack', sectionPageMap })).toThrow(/nextraPatches\.pagePath: no rule uses nextra\/loader/)
+    expect(() => applyNextraPatches(withoutNextra(), { bundler: 'webpack', sectionPageMap })).toThrow(/nextraPatches\.sectionPageMap/)
+  })
+})

@@ -1,0 +1,132 @@
+/**
+ * Every change this site makes to Nextra 3's built code, in one place. Each patch names the file
+ * it changes and fails the build (and its test in __tests__/build/nextraPatches.test.ts) when an
+ * upgrade changes what it patches, instead of silently shipping the unpatched behaviour.
+ *
+ * The patches do not depend on each other's order: each finds Nextra's rules by what they load,
+ * not by where an earlier patch left them.
+ */
+import path from 'node:path'
+
+/** The parts of a webpack or Rspack configuration the patches touch. */
+export interface BundlerRule {
+  test?: RegExp
+  enforce?: 'pre' | 'post'
+  resourceQuery?: RegExp
+  use?: Array<{ loader: string; options?: Record<string, unknown> }>
+  oneOf?: BundlerRule[]
+  rules?: BundlerRule[]
+  [key: string]: unknown
+}
+export interface BundlerConfig {
+  module: { rules: Array<BundlerRule | null | false | '...'> }
+  resolve: { alias?: Record<string, unknown>; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+export interface SectionPageMapOptions {
+  /** The pages folder whose routes the page maps describe. */
+  pagesDir: string
+  /** The last-updated time of a page's source file, or null when the build has none. */
+  timestampFor: (filePath: string) => number | null
+  /** The section a route belongs to, or null for pages outside every section. */
+  routeToScope: (route: string) => string | null
+  /** Nextra's page map, as the pages of one scope (a section, or null) may see it. */
+  transform: (pageMap: any[], scope: string | null) => unknown
+}
+
+export interface NextraPatchOptions {
+  bundler: 'webpack' | 'rspack'
+  sectionPageMap: SectionPageMapOptions
+}
+
+const here = (file: string) => path.join(__dirname, file)
+export const PATCH_FILES = {
+  pagePath: here('pagePath.cjs'),
+  sectionPageMap: here('sectionPageMap.cjs'),
+  presortedPageMap: here('presortedPageMap.cjs'),
+  mobileBreakpoint: here('mobileBreakpoint.cjs'),
+  components: here('components.ts'),
+} as const
+
+const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
+
+/** A rule's loaders, when it lists them (a rule may also name one loader, or compute them). */
+const usesOf = (rule: BundlerRule) => (Array.isArray(rule.use) ? rule.use : [])
+
+function eachRule(rules: BundlerConfig['module']['rules'], visit: (rule: BundlerRule) => void): void {
+  for (const rule of rules) {
+    if (!rule || typeof rule !== 'object') continue
+    visit(rule)
+    if (rule.oneOf) eachRule(rule.oneOf, visit)
+    if (rule.rules) eachRule(rule.rules, visit)
+  }
+}
+
+/**
+ * Rspack resolves a loader's module without `descriptionFileRoot`, which Nextra's loader needs to
+ * give a page reached through the pages/docs symlink its route; the wrapper (pagePath.cjs) hands
+ * Nextra the page's path through the pages folder instead.
+ */
+export function pagePathUnderRspack(config: BundlerConfig): void {
+  let wrapped = 0
+  eachRule(config.module.rules, (rule) => {
+    for (const use of usesOf(rule)) {
+      if (use.loader === 'nextra/loader') {
+        use.loader = PATCH_FILES.pagePath
+        wrapped++
+      }
+    }
+  })
+  if (!wrapped) throw new Error('nextraPatches.pagePath: no rule uses nextra/loader; Nextra changed how it registers its loader')
+}
+
+/**
+ * Each section's pages get a page map scoped to that section (sectionPageMap.cjs), so no page's
+ * JavaScript names another section, its pages, or a page its readers may not open.
+ */
+export function sectionPageMaps(config: BundlerConfig, options: SectionPageMapOptions): void {
+  let pageUse: BundlerRule['use'] | undefined
+  eachRule(config.module.rules, (rule) => {
+    if (usesOf(rule).some((use) => NEXTRA_LOADERS.has(use.loader) && use.options?.isPageImport)) pageUse = rule.use
+  })
+  if (!pageUse) throw new Error("nextraPatches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per section")
+  const loader = { loader: PATCH_FILES.sectionPageMap, options: options as unknown as Record<string, unknown> }
+  // Loaders run last to first: this one sees what Nextra's loader made of the page.
+  const nextraAt = pageUse.findIndex((use) => NEXTRA_LOADERS.has(use.loader))
+  pageUse.splice(nextraAt, 0, loader)
+  config.module.rules.push({ test: /nextra-page-map-.*\.mjs$/, resourceQuery: /^\?scope=/, use: [loader] })
+}
+
+/** The theme keeps the page map's build-time order instead of sorting it again (presortedPageMap.cjs). */
+export function presortedPageMap(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra[\\/]dist[\\/]client[\\/]normalize-pages\.js$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.presortedPageMap }],
+  })
+}
+
+/** Moves the theme's mobile breakpoint to the site's 996 px (mobileBreakpoint.cjs). */
+export function mobileBreakpoint(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra-theme-docs[\\/]dist[\\/](index\.js|style\.css)$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.mobileBreakpoint }],
+  })
+}
+
+/** Nextra's component index without its heavy, unused parts (components.ts). */
+export function slimComponents(config: BundlerConfig): void {
+  config.resolve.alias = { ...config.resolve.alias, 'nextra/components$': PATCH_FILES.components }
+}
+
+/** Applies every patch this site makes to Nextra, for either bundler. */
+export function applyNextraPatches(config: BundlerConfig, options: NextraPatchOptions): BundlerConfig {
+  if (options.bundler === 'rspack') pagePathUnderRspack(config)
+  sectionPageMaps(config, options.sectionPageMap)
+  presortedPageMap(config)
+  mobileBreakpoint(config)
+  slimComponents(config)
+  return config
+}

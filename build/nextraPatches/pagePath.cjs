@@ -1,0 +1,69 @@
+// Nextra's loader finds a page's path from `this._module.resourceResolveData` (descriptionFileRoot +
+// relativePath), so that a page reached through a symlink (pages/docs -> content/docs) keeps its
+// route. Rspack hands loaders a resolve result without those two fields, and Nextra's
+// `path.join(undefined, undefined)` fails every page.
+//
+// Rspack's resource path is the file's real path (content/docs/…). This wrapper turns it back into
+// the path through the pages folder's symlinks and hands Nextra that, through Nextra's own
+// fallback (`this.resourcePath` when there is no resolve data). Turning symlink resolution off
+// instead would also keep the path, but then a project whose node_modules is itself a symlink
+// (a build copy, pnpm) bundles two copies of React.
+const fs = require('fs')
+const path = require('path')
+const nextraLoader = require('nextra/loader')
+
+/** [real directory, its path through the pages folder] for each symlinked folder below `pagesDir`. */
+const linksCache = new Map()
+function pageLinks(pagesDir) {
+  if (!linksCache.has(pagesDir)) {
+    const links = []
+    const walk = (dir) => {
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+        const full = path.join(dir, entry.name)
+        if (entry.isSymbolicLink() && fs.statSync(full).isDirectory()) links.push([fs.realpathSync(full), full])
+        else if (entry.isDirectory()) walk(full)
+      }
+    }
+    walk(pagesDir)
+    linksCache.set(pagesDir, links)
+  }
+  return linksCache.get(pagesDir)
+}
+
+/** `file` as reached through the pages folder, when it lies in a folder the pages folder links to. */
+function throughPagesFolder(file, pagesDir) {
+  for (const [real, linked] of pageLinks(pagesDir)) {
+    if (file === real || file.startsWith(real + path.sep)) return linked + file.slice(real.length)
+  }
+  return file
+}
+
+function hasResolvedPath(module) {
+  const data = module && module.resourceResolveData
+  return !!data && typeof data.descriptionFileRoot === 'string' && typeof data.relativePath === 'string'
+}
+
+/** A page's path as Nextra computes it: through the pages folder's symlinks, from either bundler. */
+function pagePathOf(loaderContext) {
+  const data = loaderContext._module && loaderContext._module.resourceResolveData
+  if (hasResolvedPath(loaderContext._module)) return path.join(data.descriptionFileRoot, data.relativePath)
+  return throughPagesFolder(loaderContext.resourcePath, path.join(loaderContext.rootContext || process.cwd(), 'pages'))
+}
+
+/** A view of `target` where the `overrides` keys read as given; methods stay bound to the real object. */
+function withOverrides(target, overrides) {
+  return new Proxy(target, {
+    get(object, key) {
+      if (Object.prototype.hasOwnProperty.call(overrides, key)) return overrides[key]
+      const value = object[key]
+      return typeof value === 'function' ? value.bind(object) : value
+    },
+  })
+}
+
+module.exports = function pagePathLoader(code) {
+  if (!this._module || hasResolvedPath(this._module)) return nextraLoader.call(this, code)
+  const module = withOverrides(this._module, { resourceResolveData: undefined })
+  return nextraLoader.call(withOverrides(this, { _module: module, resourcePath: pagePathOf(this) }), code)
+}
+module.exports.pagePathOf = pagePathOf
