@@ -11,8 +11,7 @@ import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
-import { applyNextraPatches } from './build/nextraPatches'
-import { webpackLikeClientChunks } from './build/clientChunks'
+import { applyPatches } from './build/patches'
 import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -132,9 +131,10 @@ const nextConfig: NextConfig = {
   experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES },
   webpack: (config, { isServer }) => {
     if (isServer) withoutServerTraces(config)
-    else if (bundler === 'rspack') webpackLikeClientChunks(config, process.cwd())
-    applyNextraPatches(config, {
+    applyPatches(config, {
       bundler,
+      isServer,
+      context: process.cwd(),
       sectionPageMap: {
         pagesDir: path.resolve('pages'),
         timestampFor: (filePath) => lastUpdated[sourceFileOf(filePath)] ?? null,

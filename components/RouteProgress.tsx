@@ -1,29 +1,51 @@
 import { useEffect } from 'react'
 import Router from 'next/router'
-import NProgress from 'nprogress'
+import type NProgressModule from 'nprogress'
 
 /** SPEC §9: the bar appears only for a route change slower than this. */
 export const PROGRESS_DELAY_MS = 200
 export const PROGRESS_OPTIONS = { minimum: 0.08, speed: 200, trickleSpeed: 800, trickleRate: 0.02, showSpinner: false }
 
+type NProgress = typeof NProgressModule
+let loading: Promise<NProgress> | undefined
+/**
+ * nprogress loads on first use, not with the page: when a route change starts (the bar waits
+ * 200 ms anyway), or once the browser is idle, whichever comes first.
+ */
+function loadNProgress(): Promise<NProgress> {
+  loading ??= import('nprogress').then(({ default: nprogress }) => nprogress)
+  return loading
+}
+
 /** Shows nprogress for slow client-side route changes only, so fast ones do not flash a bar. */
 export function RouteProgress() {
   useEffect(() => {
-    NProgress.configure(PROGRESS_OPTIONS as Parameters<typeof NProgress.configure>[0])
     let timer: ReturnType<typeof setTimeout> | undefined
+    /** The route change the bar is for; a later start or a completion makes an earlier one stale. */
+    let change = 0
+    const idle = window.requestIdleCallback?.(() => loadNProgress())
     const start = () => {
       clearTimeout(timer)
-      timer = setTimeout(() => NProgress.start(), PROGRESS_DELAY_MS)
+      const current = ++change
+      const nprogress = loadNProgress()
+      timer = setTimeout(() => nprogress.then((bar) => {
+        if (current !== change) return
+        bar.configure(PROGRESS_OPTIONS as Parameters<NProgress['configure']>[0])
+        bar.start()
+      }), PROGRESS_DELAY_MS)
     }
     const done = () => {
       clearTimeout(timer)
-      NProgress.done()
+      change++
+      loading?.then((bar) => bar.done())
     }
     Router.events.on('routeChangeStart', start)
     Router.events.on('routeChangeComplete', done)
     Router.events.on('routeChangeError', done)
     return () => {
       clearTimeout(timer)
+      change++
+      if (idle !== undefined) window.cancelIdleCallback?.(idle)
       Router.events.off('routeChangeStart', start)
       Router.events.off('routeChangeComplete', done)
       Router.events.off('routeChangeError', done)

@@ -1,12 +1,14 @@
 /**
- * Every change this site makes to Nextra 3's built code, in one place. Each patch names the file
- * it changes and fails the build (and its test in __tests__/build/nextraPatches.test.ts) when an
- * upgrade changes what it patches, instead of silently shipping the unpatched behaviour.
+ * Every change this site makes to a dependency's built code or to Next's bundler configuration,
+ * in one place. Each patch names the file it changes and fails the build (and its test in
+ * __tests__/build/patches.test.ts or clientChunks.test.ts) when an upgrade changes what it
+ * patches, instead of silently shipping the unpatched behaviour.
  *
  * The patches do not depend on each other's order: each finds Nextra's rules by what they load,
  * not by where an earlier patch left them.
  */
 import path from 'node:path'
+import { webpackLikeClientChunks } from './clientChunks'
 
 /** The parts of a webpack or Rspack configuration the patches touch. */
 export interface BundlerRule {
@@ -35,8 +37,12 @@ export interface SectionPageMapOptions {
   transform: (pageMap: any[], scope: string | null) => unknown
 }
 
-export interface NextraPatchOptions {
+export interface PatchOptions {
   bundler: 'webpack' | 'rspack'
+  /** Whether this is the server compile (Next runs one for the server and one for the browser). */
+  isServer: boolean
+  /** The project root, which names the large-module chunks as Next does. */
+  context: string
   sectionPageMap: SectionPageMapOptions
 }
 
@@ -47,6 +53,9 @@ export const PATCH_FILES = {
   presortedPageMap: here('presortedPageMap.cjs'),
   mobileBreakpoint: here('mobileBreakpoint.cjs'),
   components: here('components.ts'),
+  headlessUi: here('headlessUi.tsx'),
+  plainImages: here('plainImages.cjs'),
+  englishAuthenticator: here('englishAuthenticator.cjs'),
 } as const
 
 const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
@@ -78,7 +87,7 @@ export function pagePathUnderRspack(config: BundlerConfig): void {
       }
     }
   })
-  if (!wrapped) throw new Error('nextraPatches.pagePath: no rule uses nextra/loader; Nextra changed how it registers its loader')
+  if (!wrapped) throw new Error('patches.pagePath: no rule uses nextra/loader; Nextra changed how it registers its loader')
 }
 
 /**
@@ -90,7 +99,7 @@ export function sectionPageMaps(config: BundlerConfig, options: SectionPageMapOp
   eachRule(config.module.rules, (rule) => {
     if (usesOf(rule).some((use) => NEXTRA_LOADERS.has(use.loader) && use.options?.isPageImport)) pageUse = rule.use
   })
-  if (!pageUse) throw new Error("nextraPatches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per section")
+  if (!pageUse) throw new Error("patches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per section")
   const loader = { loader: PATCH_FILES.sectionPageMap, options: options as unknown as Record<string, unknown> }
   // Loaders run last to first: this one sees what Nextra's loader made of the page.
   const nextraAt = pageUse.findIndex((use) => NEXTRA_LOADERS.has(use.loader))
@@ -121,12 +130,48 @@ export function slimComponents(config: BundlerConfig): void {
   config.resolve.alias = { ...config.resolve.alias, 'nextra/components$': PATCH_FILES.components }
 }
 
-/** Applies every patch this site makes to Nextra, for either bundler. */
-export function applyNextraPatches(config: BundlerConfig, options: NextraPatchOptions): BundlerConfig {
+/**
+ * The theme's buttons, colour-mode select and navbar menus, without Headless UI's positioning and
+ * accessibility libraries (headlessUi.tsx). Scoped to the theme and Nextra's Button: Tabs and
+ * Popup, which writers may use on a page, keep the real library.
+ */
+export const HEADLESS_UI_USERS = /(nextra-theme-docs[\\/]dist[\\/]index\.js|nextra[\\/]dist[\\/]client[\\/]components[\\/]button\.js)$/
+export function lightHeadlessUi(config: BundlerConfig): void {
+  config.module.rules.push({ test: HEADLESS_UI_USERS, resolve: { alias: { '@headlessui/react$': PATCH_FILES.headlessUi } } })
+}
+
+/**
+ * Content images are plain <img> elements that medium-zoom enlarges (components/ImageZoom.tsx).
+ * Nextra's MDX components wrap each in react-medium-image-zoom and next/image, about 20 kB of
+ * gzip JavaScript on every docs page that nothing uses (plainImages.cjs).
+ */
+export function plainImages(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra[\\/]dist[\\/]client[\\/]mdx\.js$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.plainImages }],
+  })
+}
+
+/** The sign-in form's texts in English only (englishAuthenticator.cjs). */
+export function englishAuthenticator(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /@aws-amplify[\\/]ui[\\/]dist[\\/]esm[\\/]i18n[\\/]translations\.mjs$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.englishAuthenticator }],
+  })
+}
+
+/** Applies every patch, for either bundler and both compiles. */
+export function applyPatches(config: BundlerConfig, options: PatchOptions): BundlerConfig {
   if (options.bundler === 'rspack') pagePathUnderRspack(config)
+  if (options.bundler === 'rspack' && !options.isServer) webpackLikeClientChunks(config, options.context)
   sectionPageMaps(config, options.sectionPageMap)
   presortedPageMap(config)
   mobileBreakpoint(config)
   slimComponents(config)
+  lightHeadlessUi(config)
+  plainImages(config)
+  englishAuthenticator(config)
   return config
 }

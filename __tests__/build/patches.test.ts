@@ -1,13 +1,13 @@
 /**
  * @jest-environment node
  *
- * Each patch in build/nextraPatches against the installed Nextra: an upgrade that changes what a
+ * Each patch in build/patches against the installed Nextra: an upgrade that changes what a
  * patch relies on fails the test that names the patch.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { applyNextraPatches, PATCH_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../build/nextraPatches'
+import { applyPatches, HEADLESS_UI_USERS, PATCH_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../build/patches'
 
 const nextraDir = path.dirname(require.resolve('nextra/package.json'))
 const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
@@ -86,7 +86,64 @@ describe('components', () => {
   })
 })
 
-describe('applyNextraPatches', () => {
+describe('headlessUi', () => {
+  /** The names a built file imports from @headlessui/react. */
+  const headlessImports = (file: string) =>
+    [...fs.readFileSync(file, 'utf8').matchAll(/import \{([^}]*)\} from "@headlessui\/react"/g)].flatMap((match) =>
+      match[1].split(',').map((name) => name.trim().split(/\s+as\s+/)[0]).filter(Boolean)
+    )
+
+  test('provides every Headless UI component the installed theme and Nextra\'s Button import', () => {
+    const users = [path.join(themeDir, 'dist/index.js'), path.join(nextraDir, 'dist/client/components/button.js')]
+    const wanted = new Set(users.flatMap(headlessImports))
+    expect(wanted.size).toBeGreaterThan(5)
+    const provided = new Set([...fs.readFileSync(PATCH_FILES.headlessUi, 'utf8').matchAll(/^export (?:function|const) (\w+)/gm)].map((match) => match[1]))
+    expect([...wanted].filter((name) => !provided.has(name))).toEqual([])
+  })
+
+  test('applies to the theme and Nextra\'s Button only: Tabs and Popup keep the real library', () => {
+    expect(HEADLESS_UI_USERS.test(path.join(themeDir, 'dist/index.js'))).toBe(true)
+    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/button.js'))).toBe(true)
+    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/tabs/tabs.js'))).toBe(false)
+    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/popup.js'))).toBe(false)
+  })
+})
+
+describe('plainImages', () => {
+  const mdx = fs.readFileSync(path.join(nextraDir, 'dist/client/mdx.js'), 'utf8')
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const patch = require(PATCH_FILES.plainImages) as (source: string) => string
+
+  test("renders content images as plain <img> in the installed Nextra, without its zoom wrapper", () => {
+    const patched = patch(mdx)
+    expect(patched).not.toContain('image-zoom')
+    expect(patched).toContain('img: "img"')
+  })
+
+  test('fails the build when Nextra changes its image component', () => {
+    expect(() => patch(mdx.replace('img: ImageZoom', 'img: Image'))).toThrow(/plainImagesLoader: expected 1 × "img: ImageZoom".*Nextra changed/)
+  })
+})
+
+describe('englishAuthenticator', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const patch = require(PATCH_FILES.englishAuthenticator) as ((source: string) => string) & { FILE: string }
+  const translations = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.FILE), 'utf8')
+
+  test("keeps the installed Amplify UI's English texts and drops the other languages", () => {
+    const patched = patch(translations)
+    expect(patched).not.toContain('dictionaries/index.mjs')
+    expect(patched).toMatch(/const translations = \{\s*en: enDict,\s*\};/)
+    expect(patched).toContain("import { defaultTexts } from './dictionaries/authenticator/defaultTexts.mjs';")
+    for (const file of ['defaultTexts.mjs', 'en.mjs']) expect(fs.existsSync(path.join(path.dirname(path.join(process.cwd(), 'node_modules', patch.FILE)), 'dictionaries/authenticator', file))).toBe(true)
+  })
+
+  test('fails the build when Amplify UI changes how it imports its languages', () => {
+    expect(() => patch(translations.replace('deDict } from', 'deDict, xxDict } from'))).toThrow(/englishAuthenticatorLoader: expected 1 ×.*Amplify UI changed/)
+  })
+})
+
+describe('applyPatches', () => {
   /** The rules Nextra's plugin adds, as it adds them (nextra/dist/server/index.js). */
   const nextraConfig = (): BundlerConfig => ({
     module: {
@@ -108,20 +165,20 @@ describe('applyNextraPatches', () => {
   const loadersOf = (config: BundlerConfig, at: (rules: any[]) => any) => at(config.module.rules).use.map((use: { loader: string }) => use.loader)
 
   test('under Rspack every Nextra loader is wrapped, and the section loader runs after the page loader', () => {
-    const config = applyNextraPatches(nextraConfig(), { bundler: 'rspack', sectionPageMap })
+    const config = applyPatches(nextraConfig(), { bundler: 'rspack', isServer: true, context: '/site', sectionPageMap })
     expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, PATCH_FILES.pagePath])
     expect(loadersOf(config, (rules) => rules[2])).toEqual(['babel', PATCH_FILES.pagePath])
     expect(config.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
   })
 
   test('under webpack, Nextra keeps its own loader', () => {
-    const config = applyNextraPatches(nextraConfig(), { bundler: 'webpack', sectionPageMap })
+    const config = applyPatches(nextraConfig(), { bundler: 'webpack', isServer: false, context: '/site', sectionPageMap })
     expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, 'nextra/loader'])
   })
 
   test("names the patch that cannot find Nextra's rules", () => {
     const withoutNextra = (): BundlerConfig => ({ ...nextraConfig(), module: { rules: [] } })
-    expect(() => applyNextraPatches(withoutNextra(), { bundler: 'rspack', sectionPageMap })).toThrow(/nextraPatches\.pagePath: no rule uses nextra\/loader/)
-    expect(() => applyNextraPatches(withoutNextra(), { bundler: 'webpack', sectionPageMap })).toThrow(/nextraPatches\.sectionPageMap/)
+    expect(() => applyPatches(withoutNextra(), { bundler: 'rspack', isServer: true, context: '/site', sectionPageMap })).toThrow(/patches\.pagePath: no rule uses nextra\/loader/)
+    expect(() => applyPatches(withoutNextra(), { bundler: 'webpack', isServer: false, context: '/site', sectionPageMap })).toThrow(/patches\.sectionPageMap/)
   })
 })
