@@ -125,21 +125,20 @@ describe('plainImages', () => {
   })
 })
 
-describe('englishAuthenticator', () => {
+describe('lazyQrCode', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const patch = require(PATCH_FILES.englishAuthenticator) as ((source: string) => string) & { FILE: string }
-  const translations = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.FILE), 'utf8')
+  const patch = require(PATCH_FILES.lazyQrCode) as ((source: string) => string) & { FILE: string }
+  const setupTotp = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.FILE), 'utf8')
 
-  test("keeps the installed Amplify UI's English texts and drops the other languages", () => {
-    const patched = patch(translations)
-    expect(patched).not.toContain('dictionaries/index.mjs')
-    expect(patched).toMatch(/const translations = \{\s*en: enDict,\s*\};/)
-    expect(patched).toContain("import { defaultTexts } from './dictionaries/authenticator/defaultTexts.mjs';")
-    for (const file of ['defaultTexts.mjs', 'en.mjs']) expect(fs.existsSync(path.join(path.dirname(path.join(process.cwd(), 'node_modules', patch.FILE)), 'dictionaries/authenticator', file))).toBe(true)
+  test("the installed Amplify UI's TOTP screen imports qrcode when it draws the code, not with the form", () => {
+    const patched = patch(setupTotp)
+    expect(patched).not.toMatch(/^import QRCode/m)
+    expect(patched).toContain("(await import('qrcode')).default.toDataURL(totpCode)")
+    expect(patched).not.toMatch(/\bQRCode\b/)
   })
 
-  test('fails the build when Amplify UI changes how it imports its languages', () => {
-    expect(() => patch(translations.replace('deDict } from', 'deDict, xxDict } from'))).toThrow(/englishAuthenticatorLoader: expected 1 ×.*Amplify UI changed/)
+  test('fails the build when Amplify UI changes how it draws the code', () => {
+    expect(() => patch(setupTotp.replace('await QRCode.toDataURL(totpCode)', 'await QRCode.toString(totpCode)'))).toThrow(/lazyQrCodeLoader: expected 1 ×.*Amplify UI changed/)
   })
 })
 

@@ -55,7 +55,7 @@ export const PATCH_FILES = {
   components: here('components.ts'),
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
-  englishAuthenticator: here('englishAuthenticator.cjs'),
+  lazyQrCode: here('lazyQrCode.cjs'),
 } as const
 
 const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
@@ -153,12 +153,12 @@ export function plainImages(config: BundlerConfig): void {
   })
 }
 
-/** The sign-in form's texts in English only (englishAuthenticator.cjs). */
-export function englishAuthenticator(config: BundlerConfig): void {
+/** The sign-in form's QR code library, loaded only for its TOTP set-up screen (lazyQrCode.cjs). */
+export function lazyQrCode(config: BundlerConfig): void {
   config.module.rules.push({
-    test: /@aws-amplify[\\/]ui[\\/]dist[\\/]esm[\\/]i18n[\\/]translations\.mjs$/,
+    test: /@aws-amplify[\\/]ui-react[\\/]dist[\\/]esm[\\/]components[\\/]Authenticator[\\/]SetupTotp[\\/]SetupTotp\.mjs$/,
     enforce: 'pre',
-    use: [{ loader: PATCH_FILES.englishAuthenticator }],
+    use: [{ loader: PATCH_FILES.lazyQrCode }],
   })
 }
 
@@ -172,6 +172,6 @@ export function applyPatches(config: BundlerConfig, options: PatchOptions): Bund
   slimComponents(config)
   lightHeadlessUi(config)
   plainImages(config)
-  englishAuthenticator(config)
+  lazyQrCode(config)
   return config
 }
