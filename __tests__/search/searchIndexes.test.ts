@@ -3,14 +3,15 @@ import { access, decide } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { HOME_INDEX_BASE_PATH, indexForRoute, readableIndexes, searchIndexSpecs } from '../../lib/search/searchIndexes'
-import { computeAssetRoutes } from '../../scripts/build/assetRoutes'
+import { computeAssetRoutes, searchFileRoutes } from '../../scripts/build/assetRoutes'
 
 const specs = searchIndexSpecs()
 const readable = (username: string | null) => readableIndexes(username === null ? null : { username }, decide).map((spec) => spec.id)
 
-test('the home index lives where postbuild maps search files to "/"', () => {
+test('the home index files the search step names are mapped to "/"', () => {
   const files = ['/_pagefind/pagefind.js', '/_pagefind/pagefind-entry.json', '/_pagefind/fragment/en_1.pf_fragment', '/docs/leads/_pagefind/pagefind.js']
   const routes = computeAssetRoutes({
+    searchFileRoutes: searchFileRoutes(specs, (spec) => files.filter((key) => key.startsWith(spec.basePath))),
     access,
     manifest: { pages: {} },
     files,

@@ -1,6 +1,7 @@
 /**
- * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in,
- * and prints its size. Run after the site build (it needs .next/asset-routes.json).
+ * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in.
+ * The last step of the site build (scripts/build/buildSite.ts); `npm run build:edge` runs it
+ * alone on the last build's asset routes.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,28 +13,37 @@ import accessConfig from '../../access.config'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import type { BakedEdgeConfig } from '../../edge/bakedConfig'
 import { jwksFor } from './jwksFor'
-import { ASSET_ROUTES_FILE } from './siteFiles'
+import { sitePaths, type SitePaths } from './paths'
 
-const OUT_DIR = path.resolve('edge/dist')
+export interface EdgeBundle {
+  file: string
+  bytes: number
+  gzipBytes: number
+}
 
-export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBytes: number }> {
+/**
+ * The authorizer with this build's asset routes: the site build hands them over; alone (after a
+ * change of lists, npm run deploy:access) they are read from the last build's asset-routes file.
+ */
+export async function buildEdge(options: { paths?: SitePaths; assetRoutes?: Record<string, string> } = {}): Promise<EdgeBundle> {
+  const paths = options.paths ?? sitePaths()
   compileAccess(accessConfig)
   const auth = readAuthSettings(process.env as AuthEnv)
-  if (!fs.existsSync(ASSET_ROUTES_FILE)) throw new Error(`${ASSET_ROUTES_FILE} is missing; run the site build first (npm run build)`)
+  if (!options.assetRoutes && !fs.existsSync(paths.assetRoutes)) throw new Error(`${paths.assetRoutes} is missing; run the site build first (npm run build)`)
   const baked: BakedEdgeConfig = {
     auth,
     jwks: await jwksFor(auth),
-    assetRoutes: JSON.parse(fs.readFileSync(ASSET_ROUTES_FILE, 'utf8')),
+    assetRoutes: options.assetRoutes ?? JSON.parse(fs.readFileSync(paths.assetRoutes, 'utf8')),
     // The list overrides as this build saw them: the bundle holds the lists, the browser never does.
     accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
   }
-  fs.rmSync(OUT_DIR, { recursive: true, force: true })
-  fs.mkdirSync(OUT_DIR, { recursive: true })
-  const bakedFile = path.join(OUT_DIR, 'baked-config.json')
+  fs.rmSync(paths.edgeDist, { recursive: true, force: true })
+  fs.mkdirSync(paths.edgeDist, { recursive: true })
+  const bakedFile = path.join(paths.edgeDist, 'baked-config.json')
   fs.writeFileSync(bakedFile, JSON.stringify(baked))
-  const file = path.join(OUT_DIR, 'index.js')
+  const file = path.join(paths.edgeDist, 'index.js')
   await build({
-    entryPoints: [path.resolve('edge/lambda.ts')],
+    entryPoints: [path.join(paths.root, 'edge/lambda.ts')],
     outfile: file,
     bundle: true,
     platform: 'node',
@@ -49,9 +59,12 @@ export async function buildEdge(): Promise<{ file: string; bytes: number; gzipBy
   return { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length }
 }
 
+export const describeEdgeBundle = ({ file, bytes, gzipBytes }: EdgeBundle) =>
+  `${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`
+
 if (require.main === module) {
   buildEdge().then(
-    ({ file, bytes, gzipBytes }) => console.log(`buildEdge: ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`),
+    (bundle) => console.log(`buildEdge: ${describeEdgeBundle(bundle)}`),
     (error) => {
       console.error(`buildEdge: ${error instanceof Error ? error.message : error}`)
       process.exit(1)

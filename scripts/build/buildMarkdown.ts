@@ -12,6 +12,7 @@ import path from 'node:path'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { sourcePages } from './checkLinks'
+import type { SitePaths } from './paths'
 
 export interface MarkdownPage {
   route: string
@@ -64,16 +65,13 @@ export function markdownFiles(root: string): Map<string, string> {
   return files
 }
 
-if (require.main === module) {
-  const out = path.resolve('out')
-  if (!fs.existsSync(out)) {
-    console.error('buildMarkdown: out/ does not exist; run `next build` first')
-    process.exit(1)
-  }
-  const files = markdownFiles(process.cwd())
+/** Writes every page's Markdown and each section's llms files into out/. */
+export function writeMarkdown(paths: SitePaths): { pages: number; files: number } {
+  if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
+  const files = markdownFiles(paths.root)
   for (const [key, text] of files) {
-    fs.mkdirSync(path.dirname(path.join(out, key)), { recursive: true })
-    fs.writeFileSync(path.join(out, key), text)
+    fs.mkdirSync(path.dirname(path.join(paths.out, key)), { recursive: true })
+    fs.writeFileSync(path.join(paths.out, key), text)
   }
-  console.log(`buildMarkdown: ${files.size - SECTIONS.length * 2} pages as Markdown, llms.txt and llms-full.txt for ${SECTIONS.length} sections`)
+  return { pages: files.size - SECTIONS.length * 2, files: files.size }
 }

@@ -1,12 +1,12 @@
 /**
- * After `next build`, before postbuild: writes one Pagefind index per section under
- * out/docs/<section>/_pagefind/ (served under the section's rule) and one for the pages outside
- * every section that any signed-in reader may open under out/_pagefind/ (mapped to `/` by
- * postbuild's asset routes). Reads Nextra's search data from .next/static/chunks/, because
- * postbuild deletes its copy in out/ (it holds every section's text).
+ * A step of the site build (scripts/build/buildSite.ts), after `next build` and before postbuild:
+ * writes one Pagefind index per section under out/docs/<section>/_pagefind/ (served under the
+ * section's rule) and one for the pages outside every section that any signed-in reader may open
+ * under out/_pagefind/ (mapped to `/` by postbuild's asset routes). Reads Nextra's search data
+ * from .next/static/chunks/, because postbuild deletes its copy in out/ (it holds every
+ * section's text).
  *
- * Fails (exit 1, naming the page) if a record would land in an index whose readers may not read
- * its page. Prints pages, records and bytes per index.
+ * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -100,21 +100,4 @@ export function formatStats(stats: readonly IndexStats[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
   return [line(header), ...rows.map(line)].join('\n')
-}
-
-async function main() {
-  const { access } = await import('../../lib/access')
-  const outRoot = path.resolve('out')
-  if (!fs.existsSync(outRoot)) throw new Error('out/ does not exist; run `next build` first')
-  const data = readNextraSearchData(path.resolve('.next/static/chunks'))
-  const { stats, skipped } = await buildSearchIndexes({ data, outRoot, access })
-  console.log(`buildSearchIndexes: ${stats.length} indexes\n${formatStats(stats)}`)
-  for (const page of skipped) console.log(`buildSearchIndexes: not indexed: ${page.route} (${page.reason})`)
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(`buildSearchIndexes: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
-  })
 }

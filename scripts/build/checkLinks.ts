@@ -1,7 +1,7 @@
 /**
  * Fails the build on a broken internal link, a missing image, or a link into a section that the
  * page's own readers may not open (rendering it would also make Next prefetch a forbidden page).
- * Usage: tsx scripts/build/checkLinks.ts [rootDir]
+ * The first step of the site build (scripts/build/buildSite.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,7 +15,7 @@ export interface LinkProblem {
   problem: string
 }
 
-interface SourcePage {
+export interface SourcePage {
   file: string
   route: string
 }
@@ -102,13 +102,18 @@ export function checkLinks(root: string): LinkProblem[] {
   return problems
 }
 
-if (require.main === module) {
-  const root = path.resolve(process.argv[2] ?? '.')
-  const problems = checkLinks(root)
-  for (const { file, line, target, problem } of problems) console.error(`${file}:${line}: ${target}: ${problem}`)
-  if (problems.length > 0) {
-    console.error(`checkLinks: ${problems.length} problem(s); fix them before building`)
-    process.exit(1)
+export class BrokenLinksError extends Error {
+  constructor(readonly problems: LinkProblem[]) {
+    super(
+      [...problems.map(({ file, line, target, problem }) => `${file}:${line}: ${target}: ${problem}`), `checkLinks: ${problems.length} problem(s); fix them before building`].join('\n')
+    )
+    this.name = 'BrokenLinksError'
   }
-  console.log(`checkLinks: ${sourcePages(root).length} pages, all internal links and images resolve`)
+}
+
+/** The build's first step: every page, when every internal link and image resolves. */
+export function assertLinks(root: string): SourcePage[] {
+  const problems = checkLinks(root)
+  if (problems.length > 0) throw new BrokenLinksError(problems)
+  return sourcePages(root)
 }

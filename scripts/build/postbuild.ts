@@ -1,28 +1,31 @@
 /**
- * After `next build`: removes build files that must not ship, and maps every remaining file to
- * the route whose rule governs it (.next/asset-routes.json), for the edge and the local server.
+ * After `next build` and the search indexes: removes build files that must not ship, moves each
+ * audience's routes out of Next's route manifests, and maps every remaining file to the route
+ * whose rule governs it (the asset-routes file), for the edge and the local server.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { access } from '../../lib/access'
+import type { CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
+import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
-import { ASSET_ROUTES_FILE, listFiles } from './siteFiles'
+import { listFiles } from './siteFiles'
 
-const OUT = path.resolve('out')
 const CONTENT_ROOTS: Array<[dir: string, mount: string]> = [
   ['content/docs/', '/docs/'],
   ['pages/', '/'],
 ]
 
-function fail(message: string): never {
-  console.error(`postbuild: ${message}`)
-  process.exit(1)
+export class PostbuildError extends Error {
+  constructor(message: string) {
+    super(`postbuild: ${message}`)
+    this.name = 'PostbuildError'
+  }
 }
 
 /** The page route of a content or pages module, or null for site code. */
-function routeOfSource(modulePath: string): string | null {
+export function routeOfSource(modulePath: string): string | null {
   for (const [dir, mount] of CONTENT_ROOTS) {
     if (modulePath.startsWith(dir) && /\.mdx?$/.test(modulePath)) {
       return normalisePath(mount + modulePath.slice(dir.length).replace(/\.mdx?$/, ''))
@@ -31,48 +34,71 @@ function routeOfSource(modulePath: string): string | null {
   return null
 }
 
-if (!fs.existsSync(OUT)) fail('out/ does not exist; run `next build` first')
-
-// Nextra copies its page map (every page's title and front matter) and its search data (every
-// page's text) into the static chunks. Pages are built against their section's own page map and
-// search has one index per section, so the global files must go.
-for (const key of listFiles(OUT).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
-  fs.rmSync(path.join(OUT, key))
-}
-// Next's route manifests name every route; each audience's routes move to a script of its own.
-const buildId = fs.readFileSync(path.resolve('.next', 'BUILD_ID'), 'utf8').trim()
-const manifestDir = path.join(OUT, '_next', 'static', buildId)
-const split = splitRouteManifests({
-  access,
-  buildId,
-  buildManifest: fs.readFileSync(path.join(manifestDir, '_buildManifest.js'), 'utf8'),
-  ssgManifest: fs.readFileSync(path.join(manifestDir, '_ssgManifest.js'), 'utf8'),
-})
-fs.writeFileSync(path.join(manifestDir, '_buildManifest.js'), split.buildManifest)
-fs.writeFileSync(path.join(manifestDir, '_ssgManifest.js'), split.ssgManifest)
-for (const part of split.parts) {
-  fs.mkdirSync(path.dirname(path.join(OUT, part.key)), { recursive: true })
-  fs.writeFileSync(path.join(OUT, part.key), part.source)
+export interface AssetRoutes {
+  /** Each mapped build file's governing route. */
+  routes: Record<string, string>
+  /** Every file of out/ after postbuild. */
+  files: string[]
 }
 
-const files = listFiles(OUT)
-for (const key of files.filter((key) => /\.(js|html)$/.test(key))) {
-  if (fs.readFileSync(path.join(OUT, key), 'utf8').includes('nextra-page-map-.mjs"')) {
-    fail(`${key} still loads Nextra's global page map; the per-section page map loader did not apply`)
+export interface PostbuildInputs {
+  access: CompiledAccess
+  /** The build id of the `next build` whose out/ this is. */
+  buildId: string
+  /** The search step's files that need a route (scripts/build/assetRoutes.ts searchFileRoutes). */
+  searchFileRoutes: Record<string, string>
+}
+
+export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
+  const { out } = paths
+  if (!fs.existsSync(out)) throw new PostbuildError(`${out} does not exist; run \`next build\` first`)
+  // Nextra copies its page map (every page's title and front matter) and its search data (every
+  // page's text) into the static chunks. Pages are built against their section's own page map and
+  // search has one index per section, so the global files must go.
+  for (const key of listFiles(out).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
+    fs.rmSync(path.join(out, key))
   }
-}
+  // Next's route manifests name every route; each audience's routes move to a script of its own.
+  const manifestDir = path.join(out, '_next', 'static', inputs.buildId)
+  const buildManifest = fs.readFileSync(path.join(manifestDir, '_buildManifest.js'), 'utf8')
+  if (buildManifest.includes('self.__docsRoutes')) {
+    throw new PostbuildError(`${path.relative(paths.root, out)} was post-built already; its route manifests are split. Run the whole build again (npm run build)`)
+  }
+  const split = splitRouteManifests({
+    access: inputs.access,
+    buildId: inputs.buildId,
+    buildManifest,
+    ssgManifest: fs.readFileSync(path.join(manifestDir, '_ssgManifest.js'), 'utf8'),
+  })
+  fs.writeFileSync(path.join(manifestDir, '_buildManifest.js'), split.buildManifest)
+  fs.writeFileSync(path.join(manifestDir, '_ssgManifest.js'), split.ssgManifest)
+  for (const part of split.parts) {
+    fs.mkdirSync(path.dirname(path.join(out, part.key)), { recursive: true })
+    fs.writeFileSync(path.join(out, part.key), part.source)
+  }
 
-const readJson = (file: string) => JSON.parse(fs.readFileSync(path.resolve('.next', file), 'utf8'))
-const routes = computeAssetRoutes({
-  access,
-  manifest: readJson('build-manifest.json') as BuildManifest,
-  loadable: readJson('react-loadable-manifest.json'),
-  files,
-  readText: (key) => fs.readFileSync(path.join(OUT, key), 'utf8'),
-  publicRootFiles: fs.readdirSync('public', { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name),
-  publicRoute: '/login',
-  routeOfSource,
-})
-for (const part of split.parts) routes[part.key] = part.route
-fs.writeFileSync(ASSET_ROUTES_FILE, JSON.stringify(routes, null, 1) + '\n')
-console.log(`postbuild: ${files.length} files in out/, ${Object.keys(routes).length} build files mapped to routes in ${path.relative('.', ASSET_ROUTES_FILE)}`)
+  const files = listFiles(out)
+  for (const key of files.filter((key) => /\.(js|html)$/.test(key))) {
+    if (fs.readFileSync(path.join(out, key), 'utf8').includes('nextra-page-map-.mjs"')) {
+      throw new PostbuildError(`${key} still loads Nextra's global page map; the per-section page map patch did not apply`)
+    }
+  }
+  const missing = Object.keys(inputs.searchFileRoutes).filter((key) => !files.includes(key))
+  if (missing.length) throw new PostbuildError(`the search step wrote ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
+
+  const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(paths.next, file), 'utf8'))
+  const routes = computeAssetRoutes({
+    access: inputs.access,
+    manifest: readJson('build-manifest.json') as BuildManifest,
+    loadable: readJson('react-loadable-manifest.json'),
+    files,
+    readText: (key) => fs.readFileSync(path.join(out, key), 'utf8'),
+    publicRootFiles: fs.readdirSync(paths.public, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name),
+    publicRoute: '/login',
+    routeOfSource,
+    searchFileRoutes: inputs.searchFileRoutes,
+  })
+  for (const part of split.parts) routes[part.key] = part.route
+  fs.writeFileSync(paths.assetRoutes, JSON.stringify(routes, null, 1) + '\n')
+  return { routes, files }
+}

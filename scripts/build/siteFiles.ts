@@ -14,6 +14,3 @@ export function listFiles(dir: string): string[] {
   walk(dir)
   return keys.sort()
 }
-
-/** Where the build writes what the edge and the local server read besides out/. */
-export const ASSET_ROUTES_FILE = path.resolve('.next/asset-routes.json')

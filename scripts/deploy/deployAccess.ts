@@ -15,14 +15,15 @@ import path from 'node:path'
 import accessConfig from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { buildEdge } from '../build/buildEdge'
-import { ASSET_ROUTES_FILE } from '../build/siteFiles'
+import { sitePaths } from '../build/paths'
 
 async function main() {
   const started = Date.now()
   const deploy = !process.argv.includes('--no-deploy')
   const access = compileAccess(accessConfig)
-  if (!fs.existsSync(ASSET_ROUTES_FILE)) {
-    throw new Error(`${path.relative('.', ASSET_ROUTES_FILE)} is missing: build the site that is deployed first (npm run build:prod)`)
+  const { assetRoutes } = sitePaths()
+  if (!fs.existsSync(assetRoutes)) {
+    throw new Error(`${path.relative('.', assetRoutes)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
   const { file, bytes } = await buildEdge()
   const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
-import { ASSET_ROUTES_FILE } from '../build/siteFiles'
+import { sitePaths } from '../build/paths'
 import { startLocalServer } from './localServer'
 
 export interface LocalStack {
@@ -16,8 +16,10 @@ export interface LocalStack {
  * both on 127.0.0.1. Tests start their own on free ports (port 0).
  */
 export async function startLocalStack(options: { outDir?: string; sitePort?: number; cognitoPort?: number } = {}): Promise<LocalStack> {
-  const outDir = path.resolve(options.outDir ?? 'out')
-  const routesFile = options.outDir ? path.join(outDir, '..', '.next', 'asset-routes.json') : ASSET_ROUTES_FILE
+  // A build elsewhere (the audit build) is a project root's out/, beside its own .next/.
+  const paths = sitePaths(options.outDir ? path.dirname(path.resolve(options.outDir)) : undefined)
+  const outDir = options.outDir ? path.resolve(options.outDir) : paths.out
+  const routesFile = paths.assetRoutes
   if (!fs.existsSync(path.join(outDir, 'index.html')) || !fs.existsSync(routesFile)) {
     throw new Error(`no built site at ${outDir} (or ${routesFile} is missing); run \`npm run build\` first`)
   }

@@ -1,0 +1,75 @@
+/** @jest-environment node */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { access } from '../../lib/access'
+import { searchIndexSpecs } from '../../lib/search/searchIndexes'
+import { searchFileRoutes } from '../../scripts/build/assetRoutes'
+import { sitePaths, type SitePaths } from '../../scripts/build/paths'
+import { postbuild, PostbuildError } from '../../scripts/build/postbuild'
+
+const BUILD_ID = 'b1'
+
+/** A small `next build` output: one page per audience, Nextra's global files, and a home search index. */
+function builtSite(): SitePaths {
+  const paths = sitePaths(fs.mkdtempSync(path.join(os.tmpdir(), 'postbuild-')))
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, text)
+  }
+  const pages: Record<string, string[]> = {
+    '/': ['static/chunks/pages/index.js'],
+    '/docs/leads/intro': ['static/chunks/pages/docs/leads/intro.js'],
+    '/docs/internal/overview': ['static/chunks/pages/docs/internal/overview.js'],
+    '/login': ['static/chunks/pages/login.js'],
+    '/_app': ['static/chunks/pages/_app.js'],
+    '/_error': [],
+    '/404': [],
+  }
+  write(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), `self.__BUILD_MANIFEST=${JSON.stringify({ __rewrites: { afterFiles: [] }, ...pages, sortedPages: Object.keys(pages) })};self.__BUILD_MANIFEST_CB&&self.__BUILD_MANIFEST_CB()`)
+  write(path.join(paths.out, `_next/static/${BUILD_ID}/_ssgManifest.js`), 'self.__SSG_MANIFEST=new Set(["/docs/leads/_meta"]);self.__SSG_MANIFEST_CB&&self.__SSG_MANIFEST_CB()')
+  for (const files of Object.values(pages)) for (const file of files) write(path.join(paths.out, '_next', file), '/* code */')
+  write(path.join(paths.out, '_next/static/chunks/nextra-data-en-US.json'), '{"/docs/internal/overview":{"title":"every section\'s text"}}')
+  write(path.join(paths.out, '_next/static/chunks/nextra-page-map-.mjs'), 'export const pageMap = []')
+  write(path.join(paths.out, '_pagefind/pagefind-entry.json'), '{}')
+  write(path.join(paths.out, '_pagefind/fragment/en_1.pf_fragment'), 'x')
+  write(path.join(paths.out, 'docs/leads/_pagefind/pagefind-entry.json'), '{}')
+  write(path.join(paths.out, 'index.html'), '<html></html>')
+  write(path.join(paths.next, 'build-manifest.json'), JSON.stringify({ pages }))
+  write(path.join(paths.next, 'react-loadable-manifest.json'), '{}')
+  write(path.join(paths.public, 'logo.svg'), '<svg/>')
+  return paths
+}
+
+const specs = searchIndexSpecs()
+const homeIndexFiles = (_paths: SitePaths) =>
+  searchFileRoutes(specs, (spec) => (spec.id === 'home' ? ['/_pagefind/pagefind-entry.json', '/_pagefind/fragment/en_1.pf_fragment'] : []))
+
+test("maps the search step's home index to any signed-in reader, drops Nextra's global files, and splits the route manifests", () => {
+  const paths = builtSite()
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })
+  expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
+  expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
+  expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
+  expect(files.some((key) => /nextra-(data|page-map)/.test(key))).toBe(false)
+  expect(JSON.parse(fs.readFileSync(paths.assetRoutes, 'utf8'))).toEqual(routes)
+  const publicManifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
+  expect(publicManifest).toContain('/login')
+  expect(publicManifest).not.toContain('/docs/')
+  // Each audience's routes are in a script of their own, governed by that audience's rule.
+  const parts = Object.entries(routes).filter(([key]) => key.includes('/_routes/'))
+  expect(parts.map(([, route]) => route).sort()).toEqual(['/', '/docs/internal/overview', '/docs/leads/intro'])
+})
+
+test('fails, naming the file, when a search file the search step wrote is not in out/', () => {
+  const paths = builtSite()
+  fs.rmSync(path.join(paths.out, '_pagefind'), { recursive: true })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })).toThrow(PostbuildError)
+  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, searchFileRoutes: { '/_pagefind/missing.json': '/' } })).toThrow(/\/_pagefind\/missing\.json/)
+})
+
+test('refuses to run twice on the same out/, instead of mapping a split manifest', () => {
+  const paths = builtSite()
+  postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })).toThrow(/post-built already/)
+})

@@ -1,0 +1,84 @@
+/**
+ * `npm run build`: the whole site build, in one process. Each step takes what the steps before it
+ * made, as typed values, so no step can run before what it needs exists:
+ *
+ *   links     every page, once every internal link and image resolves
+ *   next      `next build`: out/, with its build id and Nextra's search data
+ *   search    one Pagefind index per section (and the home index), written into out/
+ *   markdown  each section's pages as Markdown, and its llms files
+ *   routes    postbuild: what must not ship removed, route manifests split, every build file
+ *             mapped to its governing route (needs the search step's files)
+ *   edge      the authorizer, with those routes baked in
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { access } from '../../lib/access'
+import { searchIndexSpecs } from '../../lib/search/searchIndexes'
+import type { NextraSearchData } from '../../lib/search/searchRecords'
+import { searchFileRoutes } from './assetRoutes'
+import { buildEdge, describeEdgeBundle } from './buildEdge'
+import { writeMarkdown } from './buildMarkdown'
+import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
+import { assertLinks } from './checkLinks'
+import { sitePaths, type SitePaths } from './paths'
+import { postbuild } from './postbuild'
+import { listFiles } from './siteFiles'
+
+export interface NextBuild {
+  buildId: string
+  searchData: NextraSearchData
+}
+
+/** Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). */
+export async function nextBuild(paths: SitePaths): Promise<NextBuild> {
+  const next = path.join(paths.root, 'node_modules/.bin/next')
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env: { ...process.env, NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
+    child.on('error', reject)
+    child.on('exit', resolve)
+  })
+  if (code !== 0) throw new Error(`next build failed (exit ${code})`)
+  return {
+    buildId: fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim(),
+    searchData: readNextraSearchData(paths.nextChunks),
+  }
+}
+
+async function step<T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string): Promise<T> {
+  const started = Date.now()
+  const result = await run()
+  console.log(`build: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${describe(result)}`)
+  return result
+}
+
+export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
+  await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
+  const next = await step('next build', () => nextBuild(paths), (built) => `build ${built.buildId}`)
+  const specs = searchIndexSpecs()
+  const search = await step(
+    'search',
+    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, specs }),
+    ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
+  )
+  await step('markdown', () => writeMarkdown(paths), ({ pages: count }) => `${count} pages as Markdown, llms.txt and llms-full.txt per section`)
+  // The files the search step wrote, named as the edge sees them.
+  const indexFiles = (spec: (typeof specs)[number]) => {
+    const written = search.stats.find((stats) => stats.id === spec.id)
+    if (!written) throw new Error(`build: the search step wrote no index "${spec.id}"`)
+    return listFiles(path.join(paths.out, written.dir)).map((key) => spec.basePath + key.slice(1))
+  }
+  const routes = await step(
+    'routes',
+    () => postbuild(paths, { access, buildId: next.buildId, searchFileRoutes: searchFileRoutes(specs, indexFiles) }),
+    ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
+  )
+  await step('edge', () => buildEdge({ paths, assetRoutes: routes.routes }), describeEdgeBundle)
+}
+
+if (require.main === module) {
+  buildSite().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
+  })
+}

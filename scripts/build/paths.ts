@@ -1,0 +1,34 @@
+/**
+ * Where the build reads and writes, for a project root. Every build step and every reader of the
+ * build's output (local server, edge bundle, deploy, benchmarks) takes its paths from here.
+ */
+import path from 'node:path'
+
+export interface SitePaths {
+  root: string
+  /** The static export: what is uploaded and served. */
+  out: string
+  /** Next's build folder. */
+  next: string
+  /** Where Nextra leaves its search data (`nextra-data-*.json`), outside out/. */
+  nextChunks: string
+  /** Each build file's governing route, for the edge and the local server. */
+  assetRoutes: string
+  /** The bundled Lambda@Edge authorizer. */
+  edgeDist: string
+  /** Files served as they are (images under public/docs/<section>/, logos). */
+  public: string
+}
+
+export function sitePaths(root = process.cwd()): SitePaths {
+  const absolute = path.resolve(root)
+  return {
+    root: absolute,
+    out: path.join(absolute, 'out'),
+    next: path.join(absolute, '.next'),
+    nextChunks: path.join(absolute, '.next/static/chunks'),
+    assetRoutes: path.join(absolute, '.next/asset-routes.json'),
+    edgeDist: path.join(absolute, 'edge/dist'),
+    public: path.join(absolute, 'public'),
+  }
+}
