@@ -1,13 +1,17 @@
 /**
  * Build time and peak memory of the full build (`npm run build`: link check, next build, search
  * indexes, asset routes, edge bundle) for the real site and for generated sites, clean and after
- * a one-page edit (warm .next/cache). Every build runs in a temporary copy.
+ * a one-page edit (warm .next/cache), and beside Docusaurus with Rspack on the same generated
+ * pages. Every build of ours runs in a temporary copy.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { measure, type RunFigures } from './processTree'
 import { copyProject } from '../scripts/audit/copyProject'
+import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { placeAnchorPages } from './anchorPages'
+import { anchorsDir, anchorsSource, ensureDocusaurus, generateAnchorPages, measureDocusaurus } from './docusaurusAnchor'
 import { generatePages } from './generatePages'
 import { median, type Figure } from './table'
 
@@ -50,4 +54,82 @@ export async function buildFigures(label: string, generated: number, runs: numbe
 
 function countPages(dir: string): number {
   return fs.readdirSync(path.join(dir, 'content/docs'), { recursive: true }).filter((name) => String(name).endsWith('.mdx')).length + 1
+}
+
+/** The issue's bar: the full build takes at most this many times Docusaurus with Rspack. */
+const DOCUSAURUS_TARGET = 1.2
+
+/**
+ * Our full build and Docusaurus 3.10 with Rspack on the same `pages` generated pages (the
+ * anchors' gen-pages.mjs), side by side in one run: each of `runs` rounds builds both clean, ours
+ * first in odd rounds and Docusaurus first in even ones (so neither always gets the cooler
+ * machine), then rebuilds ours after a one-page edit. Prints each side's wall time and peak
+ * memory, the ratio ours/Docusaurus of every round and its median.
+ */
+export async function buildVsDocusaurusFigures(pages: number, runs: number): Promise<Figure[]> {
+  const group = 'build-vs-docusaurus'
+  const source = anchorsSource(process.cwd())
+  const site = ensureDocusaurus(source, anchorsDir())
+  // Written into the installed reference, as run.sh bench does; each group writes its own N.
+  generateAnchorPages(source, site, pages, 'docusaurus')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-anchor-${pages}-`))
+  const generated = fs.mkdtempSync(path.join(os.tmpdir(), `bench-anchor-pages-${pages}-`))
+  try {
+    copyProject(process.cwd(), dir)
+    generateAnchorPages(source, generated, pages, 'nextra')
+    const placed = placeAnchorPages(generated, dir, SECTIONS)
+    const edited = path.join(dir, placed.pages[0])
+    const ours = { clean: [] as RunFigures[], rebuild: [] as RunFigures[] }
+    const docusaurus: RunFigures[] = []
+    // A failed build stops the group at once: at 1,000 pages the remaining rounds take many minutes
+    // and could not give a ratio anyway. measure() has already printed the build's error output.
+    const ok = (run: RunFigures, what: string) => {
+      if (!run.ok) throw new Error(`${what} failed (${pages} generated pages)`)
+      return run
+    }
+    const buildOurs = async () => {
+      fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true })
+      fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true })
+      ours.clean.push(ok(await measure('npm', ['run', 'build', '--silent'], dir, ENV), 'our clean build'))
+    }
+    const buildDocusaurus = async () => docusaurus.push(ok(await measureDocusaurus(site), `docusaurus build in ${site}`))
+    for (let run = 0; run < runs; run++) {
+      const order = run % 2 === 0 ? [buildOurs, buildDocusaurus] : [buildDocusaurus, buildOurs]
+      for (const build of order) {
+        // Lets the previous build's processes and page cache writes settle, as run.sh does.
+        await new Promise((resolve) => setTimeout(resolve, 2000))
+        await build()
+      }
+      fs.appendFileSync(edited, `\nEdited for rebuild ${run}.\n`)
+      ours.rebuild.push(ok(await measure('npm', ['run', 'build', '--silent'], dir, ENV), 'our rebuild after a one-page edit'))
+    }
+    const extra = countPages(dir) - pages
+    const oursName = `ours, ${pages} generated pages (+${extra} site pages)`
+    const docusaurusName = `Docusaurus 3.10 Rspack, ${pages} generated pages`
+    const figures = [
+      ...summarise(group, `${oursName}, clean`, ours.clean, 'npm run build in a fresh copy, no .next or out; same page bodies as Docusaurus'),
+      ...summarise(group, `${docusaurusName}, clean`, docusaurus, 'docusaurus build, DOCUSAURUS_FASTER=1, no .docusaurus, build or node_modules/.cache (as ../shared/anchors/run.sh)'),
+      ...summarise(group, `${oursName}, rebuild after one-page edit`, ours.rebuild, 'npm run build again after appending to one page (warm .next/cache)'),
+    ]
+    const ratios = ours.clean.map((run, index) => run.seconds / docusaurus[index].seconds)
+    ratios.forEach((ratio, index) => {
+      const first = index % 2 === 0 ? 'ours' : 'Docusaurus'
+      figures.push({
+        group,
+        name: `${pages} pages: ratio ours/Docusaurus, clean wall time, run ${index + 1}`,
+        value: +ratio.toFixed(2),
+        unit: '×',
+        method: `ours ${ours.clean[index].seconds.toFixed(1)} s / Docusaurus ${docusaurus[index].seconds.toFixed(1)} s, ${first} built first; target ≤ ${DOCUSAURUS_TARGET}`,
+      })
+    })
+    const memory = ours.clean.map((run, index) => run.peakTreeMb / docusaurus[index].peakTreeMb)
+    figures.push(
+      { group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time`, value: +median(ratios).toFixed(2), min: +Math.min(...ratios).toFixed(2), max: +Math.max(...ratios).toFixed(2), runs: ratios.length, unit: '×', method: `median of the per-run ratios of side-by-side clean builds; target ≤ ${DOCUSAURUS_TARGET}` },
+      { group, name: `${pages} pages: ratio ours/Docusaurus, clean peak memory`, value: +median(memory).toFixed(2), min: +Math.min(...memory).toFixed(2), max: +Math.max(...memory).toFixed(2), runs: memory.length, unit: '×', method: 'median of the per-run ratios of process-tree peak RSS' },
+    )
+    return figures
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.rmSync(generated, { recursive: true, force: true })
+  }
 }

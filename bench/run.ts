@@ -1,13 +1,20 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, server, search, browser, build, build-1000. Without
- * arguments: size, edge, server, search and browser (a few minutes); the build groups take many minutes and run when named. Page weight reads the last
- * `npm run build`; run it first.
+ * bench/results.json. Groups: size, edge, server, search, browser, build, build-1000,
+ * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search and
+ * browser (a few minutes); the build groups take many minutes and run when named. Page weight
+ * reads the last `npm run build`; run it first.
+ *
+ * build-vs-docusaurus(-1000) builds ours and Docusaurus 3.10 with Rspack on the same 80 (1,000)
+ * pages from ../shared/anchors/gen-pages.mjs, side by side, and prints the ratio ours/Docusaurus
+ * beside both sides' figures (bench/build.ts). DOCS_ANCHORS_SRC names the anchors folder (default
+ * ../shared/anchors), ANCHORS_DIR where its run.sh installs Docusaurus (default /tmp/anchors; the
+ * first run installs it from npm).
  */
 import fs from 'node:fs'
 import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
-import { buildFigures } from './build'
+import { buildFigures, buildVsDocusaurusFigures } from './build'
 import { edgeFigures } from './edge'
 import { pageWeightFigures } from './pageWeight'
 import { searchFigures } from './search'
@@ -26,6 +33,9 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
   build: () => buildFigures('real site', 0, RUNS),
   'build-1000': async () => [...(await buildFigures('generated', 1000 - 101, RUNS))],
+  // BENCH_RUNS rounds, each a clean build of both sites (alternating which goes first) and our rebuild.
+  'build-vs-docusaurus': () => buildVsDocusaurusFigures(80, RUNS),
+  'build-vs-docusaurus-1000': () => buildVsDocusaurusFigures(1000, RUNS),
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 
