@@ -13,6 +13,7 @@ import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
 import { applyPatches } from './build/patches'
 import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -87,15 +88,51 @@ const LARGE_SITE_PAGES = 300
 const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) => /\.mdx?$/.test(String(name))).length
 
 /**
- * Next names next.config.ts as the one build dependency of webpack's persistent cache, but webpack
- * cannot read a TypeScript file's imports, so edits to what the config imports (the page-map
- * transforms, the access rules, the loaders) would not invalidate cached modules. Listed here.
+ * Next names next.config.ts as the one build dependency of the bundler's persistent cache, but the
+ * bundler cannot read a TypeScript file's imports, so edits to what the config imports (the
+ * page-map transforms, the access rules, the patches) would not invalidate cached modules.
+ * Listed here.
  */
 const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'build/', 'pages/_meta.ts']
 
-function cacheBuildDependencies(config: any) {
-  if (config.cache?.type === 'filesystem') {
-    config.cache.buildDependencies.config.push(...CONFIG_SOURCES.map((source) => path.resolve(source) + (source.endsWith('/') ? '/' : '')))
+function configSourceFiles(): string[] {
+  return [path.resolve('next.config.ts'), ...CONFIG_SOURCES.flatMap((source) =>
+    source.endsWith('/')
+      ? fs.readdirSync(source, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.resolve(entry.parentPath, entry.name))
+      : [path.resolve(source)]
+  )].sort()
+}
+
+/**
+ * The site's pages, by path. Rspack's persistent cache (an experiment in 1.4) mixed up Next's page
+ * entries when a page was added or removed: the next build failed on a page "without a React
+ * Component", or on the removed page. A cache is reused only by a build with the same pages;
+ * editing pages, the common case, keeps it.
+ */
+function pageListVersion(): string {
+  const pages = ['pages', 'content'].flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map((name) => `${dir}/${String(name)}`)).sort()
+  return crypto.createHash('sha256').update(pages.join('\n')).digest('hex').slice(0, 16)
+}
+
+/**
+ * A rebuild after editing a page reuses every module that did not change. Next 15 sets up
+ * webpack's persistent cache only; Rspack's is an experiment with an option of its own (without
+ * it, every Rspack build compiled everything again: a rebuild took as long as a clean build).
+ */
+function persistentCache(config: any) {
+  if (bundler === 'webpack') {
+    if (config.cache?.type === 'filesystem') config.cache.buildDependencies.config.push(...configSourceFiles())
+    return config
+  }
+  config.cache = true
+  config.experiments = {
+    ...config.experiments,
+    cache: {
+      type: 'persistent',
+      buildDependencies: configSourceFiles(),
+      version: pageListVersion(),
+      storage: { type: 'filesystem', directory: path.resolve('.next/cache/rspack', config.name) },
+    },
   }
   return config
 }
@@ -142,7 +179,7 @@ const nextConfig: NextConfig = {
         transform: (pageMap, scope) => scopePageMap(shapePageMap(pageMap as RawItem[]), scope, { sections: SECTIONS, topMeta, access }),
       },
     })
-    return cacheBuildDependencies(config)
+    return persistentCache(config)
   },
 }
 

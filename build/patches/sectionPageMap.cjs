@@ -4,6 +4,7 @@
 // page map to `nextra-page-map-.mjs?scope=<section>`.
 // As a page-map loader (for `?scope=`): regenerates the page map with Nextra's own collector,
 // shaped and scoped, and drops the imports of `_meta` files that the scope no longer uses.
+const fs = require('fs')
 const path = require('path')
 const { pathToFileURL } = require('url')
 const { pagePathOf } = require('./pagePath.cjs')
@@ -34,6 +35,26 @@ function scopeOfResource(resourcePath, pagesDir, routeToScope) {
   return routeToScope(route === '/' ? '/' : route.replace(/\/$/, ''))
 }
 
+/**
+ * Every file a page map is made from (pages, `_meta` files), through symlinks: a persistent cache
+ * must rebuild the page map when a page is added, removed or retitled, not only when the page
+ * itself changes.
+ */
+function pageMapSources(dir) {
+  const files = []
+  const folders = [dir]
+  while (folders.length) {
+    const folder = folders.pop()
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name)
+      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && fs.statSync(full).isDirectory())
+      if (isDir) folders.push(full)
+      else if (/\.(mdx?|[jt]sx?)$/.test(entry.name)) files.push(fs.realpathSync(full))
+    }
+  }
+  return files
+}
+
 function dropUnusedImports(code) {
   const lines = code.split('\n')
   const imports = lines.filter((line) => /^import \w+ from /.test(line))
@@ -47,6 +68,7 @@ module.exports = function sectionPageMapLoader(source) {
   if (this.resourceQuery.startsWith('?scope=')) {
     const callback = this.async()
     const scope = this.resourceQuery.slice('?scope='.length)
+    for (const file of pageMapSources(options.pagesDir)) this.addDependency(file)
     const pageMapModule = path.join(path.dirname(require.resolve('nextra/package.json')), 'dist/server/page-map.js')
     import(pathToFileURL(pageMapModule).href)
       .then(({ collectPageMap }) =>

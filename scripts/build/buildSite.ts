@@ -34,7 +34,10 @@ export interface NextBuild {
 export async function nextBuild(paths: SitePaths): Promise<NextBuild> {
   const next = path.join(paths.root, 'node_modules/.bin/next')
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env: { ...process.env, NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
+    // A production build whatever the caller's NODE_ENV (a test runner sets "test"): Nextra then
+    // writes its search data where Next's production output is.
+    const env = { ...process.env, NODE_ENV: 'production', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
+    const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
     child.on('error', reject)
     child.on('exit', resolve)
   })
