@@ -36,7 +36,7 @@ export async function nextBuild(paths: SitePaths): Promise<NextBuild> {
   const code = await new Promise<number | null>((resolve, reject) => {
     // A production build whatever the caller's NODE_ENV (a test runner sets "test"): Nextra then
     // writes its search data where Next's production output is.
-    const env = { ...process.env, NODE_ENV: 'production', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
     const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
     child.on('error', reject)
     child.on('exit', resolve)
