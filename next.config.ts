@@ -158,6 +158,13 @@ if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS
 const nextConfig: NextConfig = {
   ...devRewrites,
   output: 'export',
+  /**
+   * Pages are .tsx and MDX (Nextra adds .md and .mdx). Without this every `_meta.ts` in the pages
+   * tree also became a route that Nextra answers with "not found": 35 more pages to compile twice,
+   * prerender and export, and to list in Next's manifests, for nothing. The page maps import the
+   * `_meta` files as they are.
+   */
+  pageExtensions: ['tsx'],
   images: { unoptimized: true },
   reactStrictMode: true,
   env: inlinedEnv,
@@ -165,7 +172,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingExcludes: { 'next-server': ['**/*'] },
-  experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES },
+  experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES, serverMinification: false },
   webpack: (config, { isServer }) => {
     if (isServer) withoutServerTraces(config)
     applyPatches(config, {

@@ -17,7 +17,7 @@ const presorted = require(PATCH_FILES.presortedPageMap) as ((source: string) => 
 const breakpoint = require(PATCH_FILES.mobileBreakpoint) as ((this: { resourcePath: string }, source: string) => string) & { MOBILE_MAX: number }
 
 /** Nextra's page loader, then the section page-map loader, on one page (fixtures/runPageLoaders.cjs). */
-function loadPage(page: string, resolve: 'webpack' | 'rspack', wrap: 'patched' | 'unpatched'): { page: string; scoped: string } {
+function loadPage(page: string, resolve: 'webpack' | 'rspack', wrap: 'patched' | 'unpatched'): { page: string; scoped: string; second: { same: boolean; searchTitle?: string; firstSearchTitle?: string; compiles: number } } {
   const output = execFileSync(process.execPath, [path.join(__dirname, 'fixtures/runPageLoaders.cjs'), page, resolve, wrap], { encoding: 'utf8', stdio: 'pipe' })
   return JSON.parse(output)
 }
@@ -33,6 +33,15 @@ describe('pagePath: Nextra under Rspack', () => {
     expect(rspack.page).toContain("'/docs/leads/intro'")
     expect(rspack.page).toContain('"filePath":"pages/docs/leads/intro.mdx"')
     expect(rspack.scoped).toBe(webpack.scoped)
+  })
+
+  test("compiles a page's MDX once for Next's two compiles; the second gets the same module and search data", () => {
+    expect(loadPage('pages/docs/leads/intro.mdx', 'webpack', 'unpatched').second.compiles).toBe(2)
+    const { second } = loadPage('pages/docs/leads/intro.mdx', 'rspack', 'patched')
+    expect(second.compiles).toBe(1)
+    expect(second.same).toBe(true)
+    expect(second.firstSearchTitle).toBe('Leads API introduction')
+    expect(second.searchTitle).toBe(second.firstSearchTitle)
   })
 })
 

@@ -61,9 +61,39 @@ function withOverrides(target, overrides) {
   })
 }
 
+/**
+ * Next compiles every page twice, for the server and for the browser, and Nextra's loader turns the
+ * same MDX into the same module both times; compiling MDX was most of the build's work. The second
+ * compile of a page reuses the first's result, with the search data Nextra leaves on the module.
+ * Keyed by everything the result depends on: path, source and options.
+ */
+const compiled = new Map()
+const MEMO_LIMIT = 5000
+
 module.exports = function pagePathLoader(code) {
   if (!this._module || hasResolvedPath(this._module)) return nextraLoader.call(this, code)
-  const module = withOverrides(this._module, { resourceResolveData: undefined })
-  return nextraLoader.call(withOverrides(this, { _module: module, resourcePath: pagePathOf(this) }), code)
+  const key = JSON.stringify([this.resourcePath, this.resourceQuery, code, this.getOptions()])
+  const callback = this.async()
+  const buildInfo = this._module.buildInfo
+  let result = compiled.get(key)
+  if (!result) {
+    result = new Promise((resolve, reject) => {
+      const module = withOverrides(this._module, { resourceResolveData: undefined })
+      const context = withOverrides(this, {
+        _module: module,
+        resourcePath: pagePathOf(this),
+        async: () => (error, output) => (error ? reject(error) : resolve({ output, nextraSearch: buildInfo && buildInfo.nextraSearch })),
+      })
+      nextraLoader.call(context, code)
+    })
+    if (compiled.size >= MEMO_LIMIT) compiled.clear()
+    compiled.set(key, result)
+    // A failed compile is not remembered: the error shows once per compile, as without the memo.
+    result.catch(() => compiled.delete(key))
+  }
+  result.then(({ output, nextraSearch }) => {
+    if (nextraSearch && buildInfo) buildInfo.nextraSearch = nextraSearch
+    callback(null, output)
+  }, callback)
 }
 module.exports.pagePathOf = pagePathOf
