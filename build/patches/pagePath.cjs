@@ -8,6 +8,7 @@
 // fallback (`this.resourcePath` when there is no resolve data). Turning symlink resolution off
 // instead would also keep the path, but then a project whose node_modules is itself a symlink
 // (a build copy, pnpm) bundles two copies of React.
+const crypto = require('crypto')
 const fs = require('fs')
 const path = require('path')
 const nextraLoader = require('nextra/loader')
@@ -63,12 +64,34 @@ function withOverrides(target, overrides) {
 
 /**
  * Next compiles every page twice, for the server and for the browser, and Nextra's loader turns the
- * same MDX into the same module both times; compiling MDX was most of the build's work. The second
- * compile of a page reuses the first's result, with the search data Nextra leaves on the module.
- * Keyed by everything the result depends on: path, source and options.
+ * same MDX into the same module both times. The second compile of a page reuses the first's
+ * result, with the search data Nextra leaves on the module. Keyed by everything the result
+ * depends on: path, source and options.
+ *
+ * In one process the results are kept in memory. A large site compiles in Next's build workers,
+ * one process per compile; there the build (scripts/build/buildSite.ts) names a folder private to
+ * this one build in DOCS_PAGE_COMPILE_DIR, and the browser's compile reads what the server's wrote.
  */
 const compiled = new Map()
 const MEMO_LIMIT = 5000
+const SHARED_DIR = process.env.DOCS_PAGE_COMPILE_DIR
+
+function sharedFile(key) {
+  return SHARED_DIR && path.join(SHARED_DIR, crypto.createHash('sha256').update(key).digest('hex') + '.json')
+}
+function readShared(key) {
+  const file = sharedFile(key)
+  if (!file || !fs.existsSync(file)) return null
+  return JSON.parse(fs.readFileSync(file, 'utf8'))
+}
+function writeShared(key, result) {
+  const file = sharedFile(key)
+  if (!file) return
+  // Written whole, then renamed: a reader never sees half a file.
+  const partial = `${file}.${process.pid}.partial`
+  fs.writeFileSync(partial, JSON.stringify(result))
+  fs.renameSync(partial, file)
+}
 
 module.exports = function pagePathLoader(code) {
   if (!this._module || hasResolvedPath(this._module)) return nextraLoader.call(this, code)
@@ -76,6 +99,8 @@ module.exports = function pagePathLoader(code) {
   const callback = this.async()
   const buildInfo = this._module.buildInfo
   let result = compiled.get(key)
+  const shared = result ? null : readShared(key)
+  if (shared) result = Promise.resolve(shared)
   if (!result) {
     result = new Promise((resolve, reject) => {
       const module = withOverrides(this._module, { resourceResolveData: undefined })
@@ -85,6 +110,9 @@ module.exports = function pagePathLoader(code) {
         async: () => (error, output) => (error ? reject(error) : resolve({ output, nextraSearch: buildInfo && buildInfo.nextraSearch })),
       })
       nextraLoader.call(context, code)
+    }).then((done) => {
+      writeShared(key, done)
+      return done
     })
     if (compiled.size >= MEMO_LIMIT) compiled.clear()
     compiled.set(key, result)

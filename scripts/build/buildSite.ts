@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { searchIndexSpecs } from '../../lib/search/searchIndexes'
@@ -33,14 +34,17 @@ export interface NextBuild {
 /** Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). */
 export async function nextBuild(paths: SitePaths): Promise<NextBuild> {
   const next = path.join(paths.root, 'node_modules/.bin/next')
+  // Where Next's browser compile finds the pages its server compile already turned from MDX into
+  // modules (build/patches/pagePath.cjs); private to this build, and gone after it.
+  const pageCompiles = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-page-compiles-'))
   const code = await new Promise<number | null>((resolve, reject) => {
     // A production build whatever the caller's NODE_ENV (a test runner sets "test"): Nextra then
     // writes its search data where Next's production output is.
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_PAGE_COMPILE_DIR: pageCompiles }
     const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
     child.on('error', reject)
     child.on('exit', resolve)
-  })
+  }).finally(() => fs.rmSync(pageCompiles, { recursive: true, force: true }))
   if (code !== 0) throw new Error(`next build failed (exit ${code})`)
   return {
     buildId: fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim(),
