@@ -114,10 +114,14 @@ module.exports = function pagePathLoader(code) {
       writeShared(key, done)
       return done
     })
-    if (compiled.size >= MEMO_LIMIT) compiled.clear()
-    compiled.set(key, result)
-    // A failed compile is not remembered: the error shows once per compile, as without the memo.
-    result.catch(() => compiled.delete(key))
+    // With a shared folder each process compiles a page once and the folder is the memory; holding
+    // every page in memory too cost a large site's build hundreds of megabytes.
+    if (!SHARED_DIR) {
+      if (compiled.size >= MEMO_LIMIT) compiled.clear()
+      compiled.set(key, result)
+      // A failed compile is not remembered: the error shows once per compile, as without the memo.
+      result.catch(() => compiled.delete(key))
+    }
   }
   result.then(({ output, nextraSearch }) => {
     if (nextraSearch && buildInfo) buildInfo.nextraSearch = nextraSearch
