@@ -10,15 +10,25 @@
  *
  * - index size per section: bytes on disk (index data only, and the whole bundle);
  * - first-query download: a fresh browser context (empty cache) loads search for a reader and
- *   runs one query, fetching the excerpts of the top 8 results; bytes are counted by the server
- *   (uncompressed bodies), by kind;
+ *   runs one query, fetching the excerpts of the top 8 results; bytes are counted by the server,
+ *   by kind, as sent: the server gzips what production's CDN gzips (scripts/server/compression,
+ *   the rule the local server uses too; Pagefind's own index files are gzipped already and go as
+ *   they are), and the uncompressed total is printed beside it;
  * - query latency: 60 further queries in that page, each = search + excerpts of the top 8
- *   results, timed in the page (performance.now); median and p95.
+ *   results, timed in the page (performance.now); median and p95, and the requests per query.
  *
- * It also measures the alternative the search box does not use (one Pagefind instance per index,
- * results merged in JS) for the reader with every section: it downloads the WebAssembly once per
- * index, and in Pagefind 1.6 the instances share one worker and WebAssembly state, so it often
- * fails outright ("memory access out of bounds"); the failures are counted, not hidden.
+ * It also measures the alternative the search box does not use, one Pagefind instance per index
+ * with results merged in JS, for the reader with every section. Each instance imports its own
+ * index's pagefind.js. Creating them all from one pagefind.js, as this bench once did, fails at
+ * random ("memory access out of bounds", or silently wrong results): that module keeps its
+ * WebAssembly instance in one module-level variable (`let wasmModule,wasmInstance,wasm` in
+ * pagefind.js's wasm-bindgen glue, and the same in pagefind-worker.js, where every instance of
+ * the module runs in one shared worker); each instance that starts the engine checks the
+ * variable before an await and sets it after (`__wbg_init`), so instances loading at the same
+ * time compile one WebAssembly each, the last to finish replaces the others, and their index
+ * pointers then point into the wrong memory.
+ * The search box is safe from this: merged indexes reuse the first instance's engine, and every
+ * session imports its own copy of pagefind.js (lib/search/pagefindScript.ts).
  */
 import { build as esbuild } from 'esbuild'
 import fs from 'node:fs'
@@ -31,6 +41,7 @@ import { readableIndexes, searchIndexSpecs } from '../lib/search/searchIndexes'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
 import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../scripts/build/buildSearchIndexes'
 import { launchBrowser } from '../e2e/browser'
+import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
 
 const QUERIES_PER_RUN = 60
@@ -118,11 +129,15 @@ function kindOf(urlPath: string): Kind {
 }
 
 interface Counter {
+  /** Bytes sent, by kind. */
   bytes: Record<Kind, number>
-  requests: string[]
+  /** Bytes before compression, all kinds. */
+  raw: number
+  requests: Record<Kind, number>
 }
 
-const emptyCounter = (): Counter => ({ bytes: { js: 0, wasm: 0, 'entry+meta': 0, 'index chunks': 0, fragments: 0, other: 0 }, requests: [] })
+const byKind = (): Record<Kind, number> => ({ js: 0, wasm: 0, 'entry+meta': 0, 'index chunks': 0, fragments: 0, other: 0 })
+const emptyCounter = (): Counter => ({ bytes: byKind(), raw: 0, requests: byKind() })
 
 async function startStaticServer(root: string, extra: Record<string, { type: string; body: string }>) {
   let counter = emptyCounter()
@@ -138,12 +153,17 @@ async function startStaticServer(root: string, extra: Record<string, { type: str
       response.writeHead(404)
       return response.end()
     }
-    const body = fs.readFileSync(file)
-    counter.bytes[kindOf(urlPath)] += body.length
-    counter.requests.push(urlPath)
+    const stats = fs.statSync(file)
+    const contents = fs.readFileSync(file)
     const type = urlPath.endsWith('.js') ? 'text/javascript' : urlPath.endsWith('.json') ? 'application/json' : 'application/octet-stream'
+    const gzip = shouldGzip(type, contents.length, request.headers['accept-encoding'])
+    const body = gzip ? gzipOnce(file, stats.mtimeMs, contents) : contents
+    const kind = kindOf(urlPath)
+    counter.bytes[kind] += body.length
+    counter.raw += contents.length
+    counter.requests[kind]++
     // Like the site: index files may be cached by the browser, so warm queries measure the engine.
-    response.writeHead(200, { 'content-type': type, 'content-length': body.length, 'cache-control': 'private, max-age=3600' })
+    response.writeHead(200, { 'content-type': type, 'content-length': body.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}), vary: 'accept-encoding', 'cache-control': 'private, max-age=3600' })
     response.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -169,8 +189,9 @@ window.benchLoad = async ({ strategy, basePaths, limit }) => {
     const session = await client.openSearchSession(basePaths.map((basePath) => ({ basePath })), client.importPagefind)
     run = (query) => session.search(query, limit)
   } else {
-    const pagefind = await import(basePaths[0] + 'pagefind.js')
-    const instances = basePaths.map((basePath) => pagefind.createInstance({ basePath, baseUrl: '/', excerptLength: 24 }))
+    // Each index's own pagefind.js: one module per instance, so no two share WebAssembly (see the top of bench/search.ts).
+    const modules = await Promise.all(basePaths.map((basePath) => import(basePath + 'pagefind.js')))
+    const instances = basePaths.map((basePath, at) => modules[at].createInstance({ basePath, baseUrl: '/', excerptLength: 24, noWorker: true }))
     await Promise.all(instances.map((instance) => instance.init()))
     run = async (query) => {
       const responses = await Promise.all(instances.map((instance) => instance.search(query)))
@@ -194,7 +215,7 @@ interface SiteRun {
   site: string
   stats: IndexStats[]
   skipped: number
-  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; latencies: number[]; hitRate: number; loadFailed: boolean; failures: number }>
+  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
 }
 
 const indexDataBytes = (dir: string) => {
@@ -240,8 +261,9 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
         }
         const loadMs = (await evaluate<number>(`window.benchLoad(${JSON.stringify({ strategy, basePaths, limit: RESULTS_PER_QUERY })})`, 'load')) ?? NaN
         const first = (await evaluate<{ ms: number; hits: number }>(`window.benchQuery(${JSON.stringify(firstQuery)})`, `query "${firstQuery}"`)) ?? { ms: NaN, hits: 0 }
-        const bytes = { ...server.counter().bytes }
+        const { bytes, raw } = server.counter()
         const loadFailed = failures.length > 0
+        server.reset()
         const latencies: number[] = []
         let withHits = 0
         for (const query of queries) {
@@ -252,7 +274,8 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
         }
         if (failures.length) process.stderr.write(`bench search: ${site}, ${role}, ${strategy}: ${failures.length} failure(s), first: ${failures[0]}\n`)
         const total = Object.values(bytes).reduce((a, b) => a + b, 0)
-        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, latencies, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
+        const requestsPerQuery = Object.values(server.counter().requests).reduce((a, b) => a + b, 0) / queries.length
+        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, raw, latencies, requestsPerQuery, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
         await context.close()
       }
     } finally {
@@ -312,19 +335,19 @@ export async function searchFigures(): Promise<Figure[]> {
     ['site', 'index', 'path', 'pages', 'records', 'files', 'index data', 'bundle'],
     results.flatMap((r) => r.stats.map((s) => [r.site, s.id, `/${s.dir}/`, String(s.pages), String(s.records), String(s.files), String(r.dataBytes[s.id]), String(s.bytes)]))
   ))
-  console.log(`\nFirst query, cold cache: bytes the browser downloaded (load search for the reader's indexes, one query, excerpts of the top ${RESULTS_PER_QUERY})`)
+  console.log(`\nFirst query, cold cache: bytes the browser downloaded, as sent (load search for the reader's indexes, one query, excerpts of the top ${RESULTS_PER_QUERY})`)
   console.log(table(
-    ['site', 'reader', 'strategy', 'indexes', 'query', 'js', 'wasm', 'entry+meta', 'index chunks', 'fragments', 'total kB', 'load ms', 'query ms'],
-    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, String(run.indexes), run.firstQuery, String(run.bytes.js), String(run.bytes.wasm), String(run.bytes['entry+meta']), String(run.bytes['index chunks']), String(run.bytes.fragments), kB(run.total), fixed(run.loadMs), fixed(run.firstMs)]))
+    ['site', 'reader', 'strategy', 'indexes', 'query', 'js', 'wasm', 'entry+meta', 'index chunks', 'fragments', 'total kB', 'uncompressed kB', 'load ms', 'query ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, String(run.indexes), run.firstQuery, String(run.bytes.js), String(run.bytes.wasm), String(run.bytes['entry+meta']), String(run.bytes['index chunks']), String(run.bytes.fragments), kB(run.total), kB(run.raw), fixed(run.loadMs), fixed(run.firstMs)]))
   ))
   console.log(`\nQuery latency after load: ${QUERIES_PER_RUN} queries each (search + excerpts of the top ${RESULTS_PER_QUERY}), timed in the page`)
   console.log(table(
-    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'median ms', 'p95 ms', 'max ms'],
-    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies))]))
+    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'requests/query', 'median ms', 'p95 ms', 'max ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, run.requestsPerQuery.toFixed(1), fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies))]))
   ))
-  console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay, no compression); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
+  console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay; gzip as production sends it); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
 
-  const method = 'headless Chromium, static server on 127.0.0.1, bytes counted by the server'
+  const method = 'headless Chromium, static server on 127.0.0.1 gzipping as production does, bytes sent counted by the server'
   const figures: Figure[] = []
   for (const r of results) {
     for (const s of r.stats) figures.push({ group: 'search', name: `${r.site}: index ${s.id} (index data)`, value: +(r.dataBytes[s.id] / 1024).toFixed(1), unit: 'kB', method: 'bytes on disk' })
@@ -332,6 +355,7 @@ export async function searchFigures(): Promise<Figure[]> {
       if (run.latencies.length === 0) continue
       const name = `${r.site}: ${run.role}, ${run.strategy}`
       figures.push({ group: 'search', name: `${name}, first-query download`, value: +(run.total / 1024).toFixed(1), unit: 'kB', method })
+      figures.push({ group: 'search', name: `${name}, first-query download uncompressed`, value: +(run.raw / 1024).toFixed(1), unit: 'kB', method: 'as above, bodies before gzip' })
       figures.push({ group: 'search', name: `${name}, query latency median`, value: +median(run.latencies).toFixed(2), unit: 'ms', min: Math.min(...run.latencies), max: Math.max(...run.latencies), runs: run.latencies.length, method })
       figures.push({ group: 'search', name: `${name}, query latency p95`, value: +percentile(run.latencies, 95).toFixed(2), unit: 'ms', method })
     }

@@ -59,7 +59,8 @@ function Excerpt({ text }: { text: string }) {
  * The navbar search box. Pagefind loads on first focus or typing, never with the page, and only
  * from the indexes the reader may open (lib/search/searchIndexes): pagefind.js and its engine come
  * from the first (the home index), the reader's sections are merged into it with `mergeIndex`.
- * Nothing of a section the reader may not open is ever requested.
+ * Nothing of a section the reader may not open is ever requested. While the reader types, the
+ * index chunks for the term load during the pause before the query runs.
  */
 export function SiteSearch({ className, loader = importPagefind, debounceMs = 120, limit = 8 }: SiteSearchProps) {
   const { view } = useAuth()
@@ -84,9 +85,9 @@ export function SiteSearch({ className, loader = importPagefind, debounceMs = 12
   const listId = `${id}-results`
   const optionId = (at: number) => `${id}-option-${at}`
 
-  // A different reader (sign-out, sign-in as someone else) starts from nothing. The previous
-  // reader's Pagefind instance is destroyed first: instances in one page share Pagefind's worker
-  // and WebAssembly state, and a second live instance breaks the first (bench/search.ts).
+  // A different reader (sign-out, sign-in as someone else) starts from nothing, and the previous
+  // reader's Pagefind instance is destroyed. The next load imports its own copy of pagefind.js,
+  // so it never shares WebAssembly with one still loading (lib/search/pagefindScript.ts).
   const previousIndexes = useRef(indexes)
   useEffect(() => {
     if (previousIndexes.current !== indexes && previousIndexes.current.length > 0) forgetSearchSession(previousIndexes.current, loader)
@@ -122,6 +123,8 @@ export function SiteSearch({ className, loader = importPagefind, debounceMs = 12
   useEffect(() => {
     if (!session || term === '') return
     let live = true
+    // Fetch what this term needs now, during the pause, so the query after it finds it loaded.
+    session.preload(term)
     const timer = setTimeout(() => {
       session.search(term, limit).then(
         (found) => {

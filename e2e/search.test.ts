@@ -32,7 +32,7 @@ beforeEach(async () => {
   page = await context.newPage()
   requests = []
   failed = []
-  // The context sees requests from the page and from its workers (Pagefind searches in a web worker).
+  // The context sees requests from the page and from any worker it starts.
   context.on('request', (request) => requests.push(new URL(request.url()).pathname))
   context.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`)

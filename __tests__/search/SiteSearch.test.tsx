@@ -38,6 +38,8 @@ const SITE: Record<string, FakeRecord[]> = {
 /** A stand-in for pagefind.js that records every URL a browser would fetch. */
 function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
   const requested: string[] = []
+  /** What the search box asked of Pagefind, in order. */
+  const calls: string[] = []
   let failures = options.failures ?? 0
   let release: () => void = () => undefined
   const held = new Promise<void>((resolve) => (release = resolve))
@@ -61,7 +63,11 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
             requested.push(`${path}pagefind-entry.json`)
             loaded.push(path)
           },
+          preload: async (term: string) => {
+            calls.push(`preload ${term}`)
+          },
           search: async (term: string) => {
+            calls.push(`search ${term}`)
             const words = term.toLowerCase().split(/\s+/)
             const matches = loaded.flatMap((path) => SITE[path].map((record) => ({ path, record })))
               .filter(({ record }) => words.every((word) => record.content.toLowerCase().includes(word)))
@@ -81,17 +87,17 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
     }
     return module
   })
-  return { loader: loader as PagefindLoader & jest.Mock, requested, release }
+  return { loader: loader as PagefindLoader & jest.Mock, requested, calls, release }
 }
 
 const as = (username: string | null): AuthState => (username === null ? ANONYMOUS : signedInAs(username))
 
-function renderSearch(username: string | null, fake = fakePagefind()) {
+function renderSearch(username: string | null, fake = fakePagefind(), debounceMs = 0) {
   const view = render(
     <AuthStateProvider value={as(username)}>
       <label htmlFor="other">Other field</label>
       <input id="other" />
-      <SiteSearch loader={fake.loader} debounceMs={0} />
+      <SiteSearch loader={fake.loader} debounceMs={debounceMs} />
     </AuthStateProvider>
   )
   return { ...view, fake }
@@ -158,7 +164,8 @@ describe('what each reader\'s browser requests', () => {
     focusSearch()
     type('watermark')
     await screen.findByText('No results for “watermark”')
-    expect(fake.requested.slice(1)).toEqual(['/_pagefind/pagefind.js', '/_pagefind/pagefind-entry.json', '/docs/leads/_pagefind/pagefind-entry.json'])
+    // Its own copy of pagefind.js, so it never shares Pagefind's WebAssembly with the previous reader's.
+    expect(fake.requested.slice(1)).toEqual(['/_pagefind/pagefind.js?copy=1', '/_pagefind/pagefind-entry.json', '/docs/leads/_pagefind/pagefind-entry.json'])
   })
 
   test('a reader who is not signed in gets no search box and no requests', () => {
@@ -274,6 +281,19 @@ describe('states', () => {
     expect(screen.queryByText('Loading search…')).toBeNull()
   })
 
+  test('while the reader pauses, what the term needs is already loading; the query runs after the pause', async () => {
+    const { fake } = renderSearch('leads1', fakePagefind(), 200)
+    focusSearch()
+    await waitFor(() => expect(fake.requested).toContain('/docs/leads/_pagefind/pagefind-entry.json'))
+    // Let the loaded session reach the box.
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 10)))
+    type('quo')
+    expect(fake.calls).toEqual(['preload quo'])
+    type('quote')
+    await screen.findByRole('listbox', undefined, { timeout: 3000 })
+    expect(fake.calls).toEqual(['preload quo', 'preload quote', 'search quote'])
+  })
+
   test('no match: "No results for “x”"', async () => {
     renderSearch('leads1')
     focusSearch()
@@ -295,6 +315,7 @@ describe('states', () => {
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
     await screen.findByRole('listbox')
     expect(fake.loader).toHaveBeenCalledTimes(2)
-    expect(fake.loader.mock.calls[1][0]).toBe('/_pagefind/pagefind.js?attempt=1')
+    // A URL the browser has not marked as failed.
+    expect(fake.loader.mock.calls[1][0]).toBe('/_pagefind/pagefind.js?copy=1')
   })
 })

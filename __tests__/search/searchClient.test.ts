@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { excerptParts, openSearchSession, safeResultUrl, sharedSearchSession, type PagefindLoader } from '../../lib/search/searchClient'
+import { excerptParts, forgetSearchSession, openSearchSession, safeResultUrl, sharedSearchSession, type PagefindLoader, type PagefindModule } from '../../lib/search/searchClient'
 import { searchIndexSpecs } from '../../lib/search/searchIndexes'
 
 const specs = searchIndexSpecs()
@@ -18,6 +18,10 @@ function fakeLoader(options: { failImport?: number } = {}) {
           init: async () => undefined,
           mergeIndex: async (path: string, opts?: Record<string, unknown>) => {
             requests.push(`merge ${path} baseUrl=${String(opts?.baseUrl)}`)
+          },
+          preload: async (term: string) => {
+            requests.push(`preload ${term}`)
+            if (term === 'offline') throw new Error('network')
           },
           search: async () => ({
             results: [
@@ -48,7 +52,23 @@ test('a shared session is loaded once; after a failure the next load retries wit
   const second = sharedSearchSession(pick('home'), loader)
   expect(second).toBe(first)
   await first
-  expect(requests.filter((line) => line.startsWith('import'))).toEqual(['import /_pagefind/pagefind.js', 'import /_pagefind/pagefind.js?attempt=1'])
+  expect(requests.filter((line) => line.startsWith('import'))).toEqual(['import /_pagefind/pagefind.js', 'import /_pagefind/pagefind.js?copy=1'])
+})
+
+test('an index listed twice is merged once', async () => {
+  const { loader, requests } = fakeLoader()
+  const session = await openSearchSession([...pick('home', 'leads'), ...pick('leads', 'home')], loader)
+  expect(requests.filter((line) => line.startsWith('merge'))).toEqual(['merge /docs/leads/_pagefind/ baseUrl=/'])
+  expect(session.basePaths).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
+})
+
+test('preload asks Pagefind for the term and never fails', async () => {
+  const { loader, requests } = fakeLoader()
+  const session = await openSearchSession(pick('home'), loader)
+  session.preload('quo')
+  session.preload('offline')
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  expect(requests.filter((line) => line.startsWith('preload'))).toEqual(['preload quo', 'preload offline'])
 })
 
 test('only same-site paths are linked', () => {
@@ -66,9 +86,79 @@ test('excerpts become text parts; escaped markup stays text', () => {
   ])
 })
 
-test('a load that never finishes (Pagefind waits forever when WebAssembly is refused) fails after the timeout', async () => {
+test('a load that never finishes (Pagefind waits forever when WebAssembly is refused) fails after the timeout, and its instance is destroyed', async () => {
+  const destroyed: string[] = []
   const loader: PagefindLoader = async () => ({
-    createInstance: () => ({ init: () => new Promise(() => undefined), mergeIndex: async () => undefined, search: async () => ({ results: [] }) }),
+    createInstance: ({ basePath }) => ({
+      init: () => new Promise(() => undefined),
+      mergeIndex: async () => undefined,
+      search: async () => ({ results: [] }),
+      destroy: async () => {
+        destroyed.push(basePath)
+      },
+    }),
   })
-  await expect(openSearchSession(pick('home'), loader, 0, 20)).rejects.toThrow('loading search took longer than 20 ms')
+  await expect(openSearchSession(pick('home'), loader, 20)).rejects.toThrow('loading search took longer than 20 ms')
+  expect(destroyed).toEqual(['/_pagefind/'])
+})
+
+/**
+ * A stand-in for pagefind.js that keeps its engine as Pagefind 1.6's glue keeps its WebAssembly:
+ * in one module-level slot that is checked before an await and set after it, with each instance
+ * holding a pointer into whichever engine was current when it started. Like a browser, the loader
+ * keeps one module per URL. Each engine start waits for its "download" until the test lets it end.
+ */
+function engineLikePagefind() {
+  const modules = new Map<string, PagefindModule>()
+  const downloads: Array<() => void> = []
+  const loader: PagefindLoader = async (url) => {
+    const known = modules.get(url)
+    if (known) return known
+    let engine: object | undefined
+    const startEngine = async () => {
+      if (engine !== undefined) return
+      const compiled = {}
+      await new Promise<void>((resolve) => downloads.push(resolve))
+      engine = compiled
+    }
+    const module: PagefindModule = {
+      createInstance: () => {
+        let pointerInto: object | undefined
+        const started = startEngine().then(() => {
+          pointerInto = engine
+        })
+        return {
+          init: async () => undefined,
+          mergeIndex: () => started,
+          search: async () => {
+            await started
+            if (pointerInto !== engine) throw new Error('memory access out of bounds')
+            return { results: [] }
+          },
+          destroy: async () => undefined,
+        }
+      },
+    }
+    modules.set(url, module)
+    return module
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+  return { loader, downloads, settle }
+}
+
+test('a session opened while another is still loading keeps its own engine (the reader view changed mid-load)', async () => {
+  const { loader, downloads, settle } = engineLikePagefind()
+  const previous = sharedSearchSession(pick('home', 'leads'), loader)
+  await settle()
+  forgetSearchSession(pick('home', 'leads'), loader)
+  const next = sharedSearchSession(pick('home', 'internal'), loader)
+  await settle()
+  expect(downloads).toHaveLength(2)
+  // The new session's engine is ready first; the abandoned one finishes later.
+  downloads[1]()
+  const session = await next
+  downloads[0]()
+  await previous
+  await settle()
+  await expect(session.search('watermark')).resolves.toEqual([])
 })

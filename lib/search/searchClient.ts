@@ -1,10 +1,11 @@
 /**
  * The browser side of search, free of React: load Pagefind from the first readable index and
- * merge the other readable indexes into it (Pagefind multisite: one pagefind.js, one WebAssembly
- * module and one worker for all of them), run queries, and turn results into what the search
- * box shows. The loader is injectable so tests can see every URL that would be requested.
+ * merge the other readable indexes into it (Pagefind multisite: one pagefind.js and one
+ * WebAssembly engine for all of them), run queries, and turn results into what the search box
+ * shows. The loader is injectable so tests can see every URL that would be requested.
  */
 import type { ReaderSearchIndex } from '../access/readerView'
+import { nextPagefindScript } from './pagefindScript'
 
 type SearchIndexSpec = Pick<ReaderSearchIndex, 'basePath'>
 
@@ -26,11 +27,13 @@ export interface PagefindInstance {
   init?(): Promise<unknown>
   mergeIndex(indexPath: string, options?: Record<string, unknown>): Promise<unknown>
   search(term: string, options?: Record<string, unknown>): Promise<{ results: PagefindResult[] } | null>
+  /** Loads the index chunks a search for `term` needs, without searching. */
+  preload?(term: string, options?: Record<string, unknown>): Promise<unknown>
   destroy?(): Promise<unknown>
 }
 
 export interface PagefindModule {
-  createInstance(options: { basePath: string; baseUrl?: string; excerptLength?: number }): PagefindInstance
+  createInstance(options: { basePath: string; baseUrl?: string; excerptLength?: number; noWorker?: boolean }): PagefindInstance
 }
 
 /** Imports pagefind.js from `url`. */
@@ -54,6 +57,8 @@ export interface SearchSession {
   /** The base paths that were loaded, primary first. */
   readonly basePaths: readonly string[]
   search(term: string, limit?: number): Promise<SearchHit[]>
+  /** Starts loading what a search for `term` needs (while the reader is still typing); never fails. */
+  preload(term: string): void
   destroy(): Promise<void>
 }
 
@@ -109,29 +114,56 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   })
 }
 
+/** Each index once: a second instance of one index would only repeat its results. */
+function distinctIndexes(indexes: readonly SearchIndexSpec[]): SearchIndexSpec[] {
+  const seen = new Set<string>()
+  return indexes.filter((spec) => !seen.has(spec.basePath) && seen.add(spec.basePath))
+}
+
+/**
+ * Options for every Pagefind instance. Result URLs are stored whole (`/docs/…#id`), so no base
+ * URL may be prefixed to them. No worker: Pagefind's worker is a second script (43 kB, 12 kB
+ * gzipped) before the first result and a message round trip per excerpt, and it spares the page
+ * little, because every result of a query is copied back to the page (on the 2,000-page benchmark
+ * site a search for "the" held the page about as long with the worker as without it).
+ */
+const INSTANCE_OPTIONS = { baseUrl: '/', excerptLength: 24, noWorker: true } as const
+
 /**
  * Loads Pagefind for exactly `indexes` (already filtered to what the reader may open): pagefind.js
  * and the engine from the first, `mergeIndex` for the rest. Nothing outside `indexes` is requested.
- * `attempt` > 0 adds a query to the script URL, because a browser remembers a failed module import.
+ * Every session imports its own copy of pagefind.js (lib/search/pagefindScript.ts says why); one
+ * whose load fails or times out is destroyed whenever its instance exists.
  */
-export async function openSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader, attempt = 0, timeoutMs = LOAD_TIMEOUT_MS): Promise<SearchSession> {
-  if (indexes.length === 0) throw new Error('no search index is readable')
-  const [primary, ...merged] = indexes
-  const instance = await withTimeout(
-    (async () => {
-      const module = await load(`${primary.basePath}pagefind.js${attempt > 0 ? `?attempt=${attempt}` : ''}`)
-      if (typeof module?.createInstance !== 'function') throw new Error('pagefind.js did not load')
-      // Result URLs are stored whole (`/docs/…#id`), so no base URL may be prefixed to them.
-      const created = module.createInstance({ basePath: primary.basePath, baseUrl: '/', excerptLength: 24 })
-      if (created.init) await created.init()
-      await Promise.all(merged.map((spec) => created.mergeIndex(spec.basePath, { baseUrl: '/' })))
-      return created
-    })(),
-    timeoutMs,
-    'loading search'
-  )
+export async function openSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader, timeoutMs = LOAD_TIMEOUT_MS): Promise<SearchSession> {
+  const distinct = distinctIndexes(indexes)
+  if (distinct.length === 0) throw new Error('no search index is readable')
+  const [primary, ...merged] = distinct
+  const started: { instance?: PagefindInstance } = {}
+  const opening = (async () => {
+    const module = await load(nextPagefindScript(load, primary.basePath))
+    if (typeof module?.createInstance !== 'function') throw new Error('pagefind.js did not load')
+    const created = module.createInstance({ basePath: primary.basePath, ...INSTANCE_OPTIONS })
+    started.instance = created
+    if (created.init) await created.init()
+    await Promise.all(merged.map((spec) => created.mergeIndex(spec.basePath, { baseUrl: INSTANCE_OPTIONS.baseUrl })))
+    return created
+  })()
+  let instance: PagefindInstance
+  try {
+    instance = await withTimeout(opening, timeoutMs, 'loading search')
+  } catch (error) {
+    // A load that failed or ran out of time may still be running: destroy its instance now if it
+    // exists, and again once the load ends (destroying twice does nothing more).
+    const abandon = () => {
+      started.instance?.destroy?.()?.catch(() => undefined)
+    }
+    abandon()
+    opening.then(abandon, abandon)
+    throw error
+  }
   return {
-    basePaths: indexes.map((spec) => spec.basePath),
+    basePaths: distinct.map((spec) => spec.basePath),
     async search(term: string, limit = 8) {
       const response = await withTimeout(instance.search(term), timeoutMs, 'searching')
       if (!response) return []
@@ -141,6 +173,10 @@ export async function openSearchSession(indexes: readonly SearchIndexSpec[], loa
         const hit = toHit(result, datas[at])
         return hit ? [hit] : []
       })
+    },
+    preload(term: string) {
+      // A chunk that fails to load here fails the search that needs it, which reports it.
+      instance.preload?.(term).catch(() => undefined)
     },
     async destroy() {
       await instance.destroy?.()
@@ -154,29 +190,26 @@ export async function openSearchSession(indexes: readonly SearchIndexSpec[], loa
  * retry loads again.
  */
 const sessions = new WeakMap<PagefindLoader, Map<string, Promise<SearchSession>>>()
-const failures = new WeakMap<PagefindLoader, Map<string, number>>()
 
 const sessionKey = (indexes: readonly SearchIndexSpec[]) => indexes.map((spec) => spec.basePath).join('|')
 
-function perLoader<T>(store: WeakMap<PagefindLoader, Map<string, T>>, load: PagefindLoader): Map<string, T> {
-  let byKey = store.get(load)
+function sessionsOf(load: PagefindLoader): Map<string, Promise<SearchSession>> {
+  let byKey = sessions.get(load)
   if (!byKey) {
     byKey = new Map()
-    store.set(load, byKey)
+    sessions.set(load, byKey)
   }
   return byKey
 }
 
 export function sharedSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader): Promise<SearchSession> {
   const key = sessionKey(indexes)
-  const byKey = perLoader(sessions, load)
+  const byKey = sessionsOf(load)
   const existing = byKey.get(key)
   if (existing) return existing
-  const failed = perLoader(failures, load)
-  const opening = openSearchSession(indexes, load, failed.get(key) ?? 0)
+  const opening = openSearchSession(indexes, load)
   byKey.set(key, opening)
   opening.catch(() => {
-    failed.set(key, (failed.get(key) ?? 0) + 1)
     if (byKey.get(key) === opening) byKey.delete(key)
   })
   return opening
@@ -185,7 +218,7 @@ export function sharedSearchSession(indexes: readonly SearchIndexSpec[], load: P
 /** Drops the shared session of `indexes` (after a failed query), so the next load starts afresh. */
 export function forgetSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader): void {
   const key = sessionKey(indexes)
-  const byKey = perLoader(sessions, load)
+  const byKey = sessionsOf(load)
   const opening = byKey.get(key)
   if (!opening) return
   byKey.delete(key)

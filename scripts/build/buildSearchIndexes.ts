@@ -11,6 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { maxFragmentsFor } from '../../lib/search/fragmentFiles'
 import { searchIndexSpecs, type SearchIndexSpec } from '../../lib/search/searchIndexes'
 import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
@@ -60,7 +61,9 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
         // An index without records has no language, and merging it would break every reader's search.
         throw new Error(`search index ${spec.id} has no pages; every index needs at least one page (${spec.basePath})`)
       }
-      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
+      // Excerpt data in files of a few records each for small indexes (lib/search/fragmentFiles.ts).
+      const maxFragments = maxFragmentsFor(records.length)
+      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', ...(maxFragments === undefined ? {} : { maxFragments }) })
       if (!index) throw new Error(`pagefind could not create the ${spec.id} index: ${errors.join('; ')}`)
       for (const record of records) {
         const meta: Record<string, string> = { title: record.meta.title, section: record.meta.section }

@@ -5,7 +5,6 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
-import zlib from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
@@ -13,6 +12,7 @@ import type { AssetRoutes } from '../../lib/access/governingRoute'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { authorizeRequest } from '../../edge/authorizeRequest'
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
+import { gzipOnce, shouldGzip } from './compression'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
@@ -39,22 +39,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pf_fragment': 'application/octet-stream',
   '.pf_index': 'application/octet-stream',
   '.pagefind': 'application/octet-stream',
-}
-
-/**
- * As CloudFront does with `compress: true` (infra/lib/site-stack.ts): text of 1,000 bytes or more
- * goes gzipped to a client that accepts it. Without this, page weight and Lighthouse figures
- * measured locally would count bytes that production never sends. Compressed once per file.
- */
-const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg\+xml)/
-const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>()
-
-function gzipOnce(file: string, mtimeMs: number, body: Buffer): Buffer {
-  const cached = gzipped.get(file)
-  if (cached && cached.mtimeMs === mtimeMs) return cached.body
-  const compressed = zlib.gzipSync(body)
-  gzipped.set(file, { mtimeMs, body: compressed })
-  return compressed
 }
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
@@ -137,7 +121,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       }
       const contents = fs.readFileSync(file)
       const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
-      const compress = COMPRESSIBLE.test(type) && contents.length >= 1000 && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
+      const compress = shouldGzip(type, contents.length, request.headers['accept-encoding'])
       const body = compress ? gzipOnce(file, stats.mtimeMs, contents) : contents
       return send(200, {
         'content-type': type,
