@@ -173,11 +173,12 @@ const nextConfig: NextConfig = {
   eslint: { ignoreDuringBuilds: true },
   outputFileTracingExcludes: { 'next-server': ['**/*'] },
   experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES, serverMinification: false },
-  webpack: (config, { isServer }) => {
+  webpack: (config, { isServer, dev }) => {
     if (isServer) withoutServerTraces(config)
     applyPatches(config, {
       bundler,
       isServer,
+      dev,
       context: process.cwd(),
       sectionPageMap: {
         pagesDir: path.resolve('pages'),

@@ -173,20 +173,20 @@ describe('applyPatches', () => {
   const loadersOf = (config: BundlerConfig, at: (rules: any[]) => any) => at(config.module.rules).use.map((use: { loader: string }) => use.loader)
 
   test('under Rspack every Nextra loader is wrapped, and the section loader runs after the page loader', () => {
-    const config = applyPatches(nextraConfig(), { bundler: 'rspack', isServer: true, context: '/site', sectionPageMap })
+    const config = applyPatches(nextraConfig(), { bundler: 'rspack', isServer: true, dev: false, context: '/site', sectionPageMap })
     expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, PATCH_FILES.pagePath])
     expect(loadersOf(config, (rules) => rules[2])).toEqual(['babel', PATCH_FILES.pagePath])
     expect(config.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
   })
 
   test('under webpack, Nextra keeps its own loader', () => {
-    const config = applyPatches(nextraConfig(), { bundler: 'webpack', isServer: false, context: '/site', sectionPageMap })
+    const config = applyPatches(nextraConfig(), { bundler: 'webpack', isServer: false, dev: false, context: '/site', sectionPageMap })
     expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, 'nextra/loader'])
   })
 
   test("names the patch that cannot find Nextra's rules", () => {
     const withoutNextra = (): BundlerConfig => ({ ...nextraConfig(), module: { rules: [] } })
-    expect(() => applyPatches(withoutNextra(), { bundler: 'rspack', isServer: true, context: '/site', sectionPageMap })).toThrow(/patches\.pagePath: no rule uses nextra\/loader/)
-    expect(() => applyPatches(withoutNextra(), { bundler: 'webpack', isServer: false, context: '/site', sectionPageMap })).toThrow(/patches\.sectionPageMap/)
+    expect(() => applyPatches(withoutNextra(), { bundler: 'rspack', isServer: true, dev: false, context: '/site', sectionPageMap })).toThrow(/patches\.pagePath: no rule uses nextra\/loader/)
+    expect(() => applyPatches(withoutNextra(), { bundler: 'webpack', isServer: false, dev: false, context: '/site', sectionPageMap })).toThrow(/patches\.sectionPageMap/)
   })
 })

@@ -41,6 +41,8 @@ export interface PatchOptions {
   bundler: 'webpack' | 'rspack'
   /** Whether this is the server compile (Next runs one for the server and one for the browser). */
   isServer: boolean
+  /** `next dev`: no chunk splitting to correct (Next turns it off for the browser in development). */
+  dev: boolean
   /** The project root, which names the large-module chunks as Next does. */
   context: string
   sectionPageMap: SectionPageMapOptions
@@ -165,7 +167,7 @@ export function lazyQrCode(config: BundlerConfig): void {
 /** Applies every patch, for either bundler and both compiles. */
 export function applyPatches(config: BundlerConfig, options: PatchOptions): BundlerConfig {
   if (options.bundler === 'rspack') pagePathUnderRspack(config)
-  if (options.bundler === 'rspack' && !options.isServer) webpackLikeClientChunks(config, options.context)
+  if (options.bundler === 'rspack' && !options.isServer && !options.dev) webpackLikeClientChunks(config, options.context)
   sectionPageMaps(config, options.sectionPageMap)
   presortedPageMap(config)
   mobileBreakpoint(config)
