@@ -59,6 +59,26 @@ function useAnchoredStyle(open: boolean, button: React.RefObject<HTMLElement>, a
   return style
 }
 
+/** The list a button opens (ListboxOptions, MenuItems): its element, class name and position. */
+interface PopupListProps {
+  as?: ElementType
+  className?: ClassName<{ open: boolean }>
+  anchor?: Anchor | string
+  /** Headless UI's enter/leave transition flag; the theme's class names animate by themselves. */
+  transition?: boolean
+  children?: ReactNode
+}
+
+/** Whether keyboard focus is on the element (`:focus-visible`), for the class-name callbacks. */
+function useFocusVisible() {
+  const [focus, setFocus] = useState(false)
+  return {
+    focus,
+    onFocus: (event: React.FocusEvent<HTMLElement>) => setFocus(event.currentTarget.matches(':focus-visible')),
+    onBlur: () => setFocus(false),
+  }
+}
+
 /** Closes the popup when the reader clicks or taps anywhere outside the widget. */
 function useOutsideClose(open: boolean, close: () => void, inside: Array<React.RefObject<HTMLElement>>) {
   useEffect(() => {
@@ -86,7 +106,8 @@ function movedIndex(key: string, current: number, count: number): number | null 
 type ButtonProps = Omit<React.ButtonHTMLAttributes<HTMLButtonElement>, 'className'> & { className?: ClassName<{ focus: boolean; hover: boolean; active: boolean; disabled: boolean }> }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ className, onFocus, onBlur, onMouseEnter, onMouseLeave, ...props }, ref) {
-  const [focus, setFocus] = useState(false)
+  const visible = useFocusVisible()
+  const focus = visible.focus
   const [hover, setHover] = useState(false)
   return (
     <button
@@ -95,11 +116,11 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       ref={ref}
       className={classOf(className, { focus, hover, active: false, disabled: !!props.disabled })}
       onFocus={(event) => {
-        setFocus(event.currentTarget.matches(':focus-visible'))
+        visible.onFocus(event)
         onFocus?.(event)
       }}
       onBlur={(event) => {
-        setFocus(false)
+        visible.onBlur()
         onBlur?.(event)
       }}
       onMouseEnter={(event) => {
@@ -177,7 +198,7 @@ export function Listbox({ value, onChange, children }: { value: unknown; onChang
 export function ListboxButton({ className, children, ...rest }: { className?: ClassName<{ open: boolean; hover: boolean; focus: boolean }>; children?: ReactNode; title?: string }) {
   const listbox = useListbox('ListboxButton')
   const [hover, setHover] = useState(false)
-  const [focus, setFocus] = useState(false)
+  const { focus, onFocus, onBlur } = useFocusVisible()
   return (
     <button
       {...rest}
@@ -189,8 +210,8 @@ export function ListboxButton({ className, children, ...rest }: { className?: Cl
       className={classOf(className, { open: listbox.open, hover, focus })}
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
-      onFocus={(event) => setFocus(event.currentTarget.matches(':focus-visible'))}
-      onBlur={() => setFocus(false)}
+      onFocus={onFocus}
+      onBlur={onBlur}
       onClick={() => (listbox.open ? listbox.close() : listbox.openAt('selected'))}
       onKeyDown={(event) => {
         if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -204,7 +225,7 @@ export function ListboxButton({ className, children, ...rest }: { className?: Cl
   )
 }
 
-export function ListboxOptions({ as = 'div', className, anchor, children, transition: _transition, ...rest }: { as?: ElementType; className?: ClassName<{ open: boolean }>; anchor?: Anchor | string; transition?: boolean; children?: ReactNode }) {
+export function ListboxOptions({ as = 'div', className, anchor, children, transition: _transition, ...rest }: PopupListProps) {
   const listbox = useListbox('ListboxOptions')
   const style = useAnchoredStyle(listbox.open, listbox.button, anchor)
   useEffect(() => {
@@ -306,7 +327,7 @@ export function Menu({ children }: { children: ReactNode }) {
 
 export function MenuButton({ className, children, ...rest }: { className?: ClassName<{ open: boolean; focus: boolean }>; children?: ReactNode }) {
   const menu = useMenu('MenuButton')
-  const [focus, setFocus] = useState(false)
+  const { focus, onFocus, onBlur } = useFocusVisible()
   return (
     <button
       {...rest}
@@ -316,8 +337,8 @@ export function MenuButton({ className, children, ...rest }: { className?: Class
       aria-expanded={menu.open}
       aria-controls={menu.open ? `${menu.id}-items` : undefined}
       className={classOf(className, { open: menu.open, focus })}
-      onFocus={(event) => setFocus(event.currentTarget.matches(':focus-visible'))}
-      onBlur={() => setFocus(false)}
+      onFocus={onFocus}
+      onBlur={onBlur}
       onClick={() => menu.setOpen(!menu.open)}
       onKeyDown={(event) => {
         if (event.key === 'ArrowDown') {
@@ -332,7 +353,7 @@ export function MenuButton({ className, children, ...rest }: { className?: Class
   )
 }
 
-export function MenuItems({ as = 'div', className, anchor, children, transition: _transition, ...rest }: { as?: ElementType; className?: ClassName<{ open: boolean }>; anchor?: Anchor | string; transition?: boolean; children?: ReactNode }) {
+export function MenuItems({ as = 'div', className, anchor, children, transition: _transition, ...rest }: PopupListProps) {
   const menu = useMenu('MenuItems')
   const style = useAnchoredStyle(menu.open, menu.button, anchor)
   useEffect(() => {
