@@ -15,8 +15,12 @@ import { maxFragmentsFor } from '../../lib/search/fragmentFiles'
 import { searchIndexSpecs, type SearchIndexSpec } from '../../lib/search/searchIndexes'
 import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
-/** Pagefind's prebuilt UIs: the site has its own search box, so these never ship. */
-const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^pagefind-highlight\.js$/
+/**
+ * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
+ * has its own search box), its worker (the search box runs Pagefind in the page,
+ * lib/search/searchClient.ts) and the engine for pages of unknown language (every index is English).
+ */
+const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^pagefind-highlight\.js$|^pagefind-worker\.js$|^wasm\.unknown\.pagefind$/
 
 export interface IndexStats {
   id: string
