@@ -9,14 +9,16 @@ import { performance } from 'node:perf_hooks'
 import { access } from '../lib/access'
 import { authorizeRequest } from '../edge/authorizeRequest'
 import { createIdTokenVerifier } from '../edge/tokenVerifier'
+import { sitePaths } from '../scripts/build/paths'
 import { CLIENT, POOL, cookiesFor, idClaims, newKeyPair, signJwt } from '../__tests__/edge/tokens'
 import { median, percentile, type Figure } from './table'
 
 export async function edgeFigures(root = '.', durationMs = 3000): Promise<Figure[]> {
+  const built = sitePaths(root)
   const key = newKeyPair('bench')
   const deps = {
     access,
-    assetRoutes: fs.existsSync(path.join(root, '.next/asset-routes.json')) ? JSON.parse(fs.readFileSync(path.join(root, '.next/asset-routes.json'), 'utf8')) : {},
+    assetRoutes: fs.existsSync(built.assetRoutes) ? JSON.parse(fs.readFileSync(built.assetRoutes, 'utf8')) : {},
     clientId: CLIENT,
     verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [key.jwk as never] }, fetchUnknownKeys: false }),
   }
@@ -49,7 +51,7 @@ export async function edgeFigures(root = '.', durationMs = 3000): Promise<Figure
     { group: 'edge', name: 'decision latency p50', value: +(median(latencies) * 1000).toFixed(1), unit: 'µs', method },
     { group: 'edge', name: 'decision latency p99', value: +(percentile(latencies, 99) * 1000).toFixed(1), unit: 'µs', method },
   ]
-  const bundle = path.join(root, 'edge/dist/index.js')
+  const bundle = path.join(built.edgeDist, 'index.js')
   if (fs.existsSync(bundle)) {
     const code = fs.readFileSync(bundle)
     figures.push({ group: 'edge', name: 'bundle size (edge/dist/index.js)', value: +(code.length / 1024).toFixed(1), unit: 'kB', method: 'esbuild, minified' })

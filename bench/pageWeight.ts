@@ -6,14 +6,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Figure } from './table'
+import { sitePaths } from '../scripts/build/paths'
 import { listFiles } from '../scripts/build/siteFiles'
 
 export function firstLoadJs(root: string, route: string): number {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, '.next/build-manifest.json'), 'utf8')) as { pages: Record<string, string[]> }
+  const { next } = sitePaths(root)
+  const manifest = JSON.parse(fs.readFileSync(path.join(next, 'build-manifest.json'), 'utf8')) as { pages: Record<string, string[]> }
   const files = new Set([...(manifest.pages['/_app'] ?? []), ...(manifest.pages[route] ?? [])].filter((file) => file.endsWith('.js')))
   if (!manifest.pages[route]) throw new Error(`no route ${route} in the build manifest`)
   let bytes = 0
-  for (const file of files) bytes += zlib.gzipSync(fs.readFileSync(path.join(root, '.next', file))).length
+  for (const file of files) bytes += zlib.gzipSync(fs.readFileSync(path.join(next, file))).length
   return bytes
 }
 
@@ -30,7 +32,7 @@ export function pageWeightFigures(root = '.', bareNextraBytes?: number): Figure[
     const docs = firstLoadJs(root, '/docs/leads/endpoints/create-quote')
     figures.push({ group: 'page weight', name: 'docs page above bare Nextra (budget 25 kB)', value: +((docs - bareNextraBytes) / 1024).toFixed(1), unit: 'kB', method: 'difference of the two figures above' })
   }
-  const out = path.join(root, 'out')
+  const { out } = sitePaths(root)
   const total = listFiles(out).reduce((sum, key) => sum + fs.statSync(path.join(out, key)).size, 0)
   figures.push({ group: 'page weight', name: 'total size of out/', value: +(total / 1024 / 1024).toFixed(2), unit: 'MB', method: 'sum of file sizes' })
   return figures

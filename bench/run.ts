@@ -12,6 +12,8 @@
  * first run installs it from npm).
  */
 import fs from 'node:fs'
+import path from 'node:path'
+import { sitePaths } from '../scripts/build/paths'
 import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'
@@ -23,7 +25,8 @@ import { printTable, saveResults, type Figure } from './table'
 
 const GROUPS: Record<string, () => Promise<Figure[]>> = {
   size: async () => {
-    if (!fs.existsSync('.next/build-manifest.json') || !fs.existsSync('out')) throw new Error('no build; run `npm run build` first')
+    const { next, out } = sitePaths()
+    if (!fs.existsSync(path.join(next, 'build-manifest.json')) || !fs.existsSync(out)) throw new Error('no build; run `npm run build` first')
     return pageWeightFigures('.', bareNextraFirstLoadJs())
   },
   edge: () => edgeFigures(),

@@ -17,6 +17,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { sitePaths } from '../build/paths'
 import { Amplify } from 'aws-amplify'
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth'
 import accessConfig from '../../access.config'
@@ -181,8 +182,9 @@ async function main() {
   }
   const siteUrl = args.find((arg, at) => !arg.startsWith('--') && !['--out', '--routes'].includes(args[at - 1]))
   if (!siteUrl || !/^https?:\/\//.test(siteUrl)) throw new AuditInputError('usage: npm run audit:live -- <site-url> [--out out] [--routes .next/asset-routes.json]')
-  const outDir = path.resolve(option('--out', 'out'))
-  const routesFile = path.resolve(option('--routes', '.next/asset-routes.json'))
+  const built = sitePaths()
+  const outDir = path.resolve(option('--out', built.out))
+  const routesFile = path.resolve(option('--routes', built.assetRoutes))
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new AuditInputError(`${outDir} is not a built site: pass the out/ of the deployed build with --out`)
   if (!fs.existsSync(routesFile)) throw new AuditInputError(`${routesFile} is missing: pass the deployed build's asset routes with --routes`)
   const results = await auditLive({

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { sourcePages } from './checkLinks'
+import { sourcePages, type SourcePage } from './checkLinks'
 import type { SitePaths } from './paths'
 
 export interface MarkdownPage {
@@ -47,9 +47,8 @@ export function llmsFullTxt(section: { title: string; description: string }, pag
 }
 
 /** Every file to write, keyed by its path under out/. */
-export function markdownFiles(root: string): Map<string, string> {
+export function markdownFiles(root: string, pages: readonly SourcePage[] = sourcePages(root)): Map<string, string> {
   const files = new Map<string, string>()
-  const pages = sourcePages(root)
   for (const section of SECTIONS) {
     const own = pages
       .filter((page) => inSection(page.route, section.id))
@@ -65,10 +64,10 @@ export function markdownFiles(root: string): Map<string, string> {
   return files
 }
 
-/** Writes every page's Markdown and each section's llms files into out/. */
-export function writeMarkdown(paths: SitePaths): { pages: number; files: number } {
+/** Writes the Markdown of `pages` (the link check's) and each section's llms files into out/. */
+export function writeMarkdown(paths: SitePaths, pages: readonly SourcePage[]): { pages: number; files: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const files = markdownFiles(paths.root)
+  const files = markdownFiles(paths.root, pages)
   for (const [key, text] of files) {
     fs.mkdirSync(path.dirname(path.join(paths.out, key)), { recursive: true })
     fs.writeFileSync(path.join(paths.out, key), text)

@@ -83,7 +83,7 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
     () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, specs }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  await step('markdown', () => writeMarkdown(paths), ({ pages: count }) => `${count} pages as Markdown, llms.txt and llms-full.txt per section`)
+  await step('markdown', () => writeMarkdown(paths, pages), ({ pages: count }) => `${count} pages as Markdown, llms.txt and llms-full.txt per section`)
   // The files the search step wrote, named as the edge sees them.
   const indexFiles = (spec: (typeof specs)[number]) => {
     const written = search.stats.find((stats) => stats.id === spec.id)

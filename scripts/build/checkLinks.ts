@@ -64,8 +64,7 @@ function metaSources(root: string): SourcePage[] {
 
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
-export function checkLinks(root: string): LinkProblem[] {
-  const pages = sourcePages(root)
+export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePages(root)): LinkProblem[] {
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
   const routes = new Set([...pages.map((page) => page.route), ...access.publicPaths])
   const problems: LinkProblem[] = []
@@ -113,7 +112,8 @@ export class BrokenLinksError extends Error {
 
 /** The build's first step: every page, when every internal link and image resolves. */
 export function assertLinks(root: string): SourcePage[] {
-  const problems = checkLinks(root)
+  const pages = sourcePages(root)
+  const problems = checkLinks(root, pages)
   if (problems.length > 0) throw new BrokenLinksError(problems)
-  return sourcePages(root)
+  return pages
 }

@@ -1,6 +1,7 @@
 /**
- * Where the build reads and writes, for a project root. Every build step and every reader of the
- * build's output (local server, edge bundle, deploy, benchmarks) takes its paths from here.
+ * Where the build reads and writes, for a project root. The build steps and the scripts that read
+ * the build's output (local stack, edge bundle, deploy, live audit, benchmarks) take their paths
+ * from here; the tests' audit build has the same layout under its own root.
  */
 import path from 'node:path'
 
