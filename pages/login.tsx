@@ -1,4 +1,4 @@
-import '@aws-amplify/ui-react/styles.css'
+import '../components/signInStyles'
 import { SiteChrome } from '../components/SiteChrome'
 import { Authenticator } from '@aws-amplify/ui-react'
 import { signIn, signInWithRedirect, type SignInInput } from 'aws-amplify/auth'
