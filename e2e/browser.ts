@@ -15,9 +15,11 @@ export async function launchBrowser(): Promise<Browser> {
   })
 }
 
-/** Signs in through the real login form, starting from `path`, and waits until the app has left /login. */
-export async function signInThroughForm(page: Page, username: string, path = '/'): Promise<void> {
-  const { siteUrl } = siteEnv()
+/**
+ * Signs in through the real login form, starting from `path`, and waits until the app has left
+ * /login. `siteUrl` defaults to the audit site; a test with a server of its own (the dev server) names it.
+ */
+export async function signInThroughForm(page: Page, username: string, path = '/', siteUrl = siteEnv().siteUrl): Promise<void> {
   await page.goto(siteUrl + path)
   await page.waitForURL(/\/login\?next=/)
   await page.getByLabel('Username').fill(username)

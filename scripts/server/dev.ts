@@ -3,6 +3,11 @@
  * the authority that tells the browser who its reader is (the local server's answer to the
  * reader-view path; next.config.ts rewrites that one path to it). There is no edge here: every
  * file is served to anyone, and only the client guard applies, which is user interface.
+ *
+ * Ports: PORT for Next (default 3000) and DOCS_DEV_COGNITO_PORT for the local Cognito (default
+ * 9229; 0 picks a free one), so a test can run its own dev server beside another. Next is given the
+ * Cognito's endpoint as DOCS_COGNITO_ENDPOINT, which next.config.ts inlines into the browser's
+ * Amplify config.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -13,8 +18,18 @@ import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer } from './localServer'
 
+/** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
+function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
+  if (!value) return LOCAL_COGNITO.port
+  const port = Number(value)
+  if (!/^\d{1,5}$/.test(value) || port > 65535) {
+    throw new RangeError(`DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "${value}"`)
+  }
+  return port
+}
+
 async function main() {
-  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: LOCAL_COGNITO.port, quiet: true })
+  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
   const port = process.env.PORT ?? '3000'
   // Serves no files (an empty folder); only its answer to the reader-view path is used.
   const emptyOut = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-dev-authority-'))
@@ -28,7 +43,7 @@ async function main() {
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', DOCS_AUTH_MODE: 'local', DOCS_DEV_AUTHORITY: authority.url },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authority.url },
   })
   const stop = async (code: number) => {
     next.kill('SIGTERM')

@@ -1,0 +1,167 @@
+/**
+ * @jest-environment node
+ *
+ * `npm run dev` hot-reloads. In a copy of the project, scripts/server/dev.ts starts the local
+ * Cognito and `next dev` on free ports; Chromium signs in as leads1 through the login form and
+ * opens a docs page; then the page's MDX is edited and the open page must show the edit without
+ * the test reloading it (Next's Fast Refresh or its own full reload: either will do).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser } from 'playwright-core'
+import { launchBrowser, signInThroughForm, watchErrors } from '../../e2e/browser'
+import { freePort } from '../../scripts/audit/buildAuditSite'
+import { copyProject } from '../../scripts/audit/copyProject'
+
+jest.setTimeout(300_000)
+
+const ROUTE = '/docs/leads/intro'
+const SOURCE = 'content/docs/leads/intro.mdx'
+const HEADING = 'Leads API introduction'
+/** A sentence of the page that the edit replaces. */
+const SENTENCE = 'The Leads API lets our lead-source partners send us a prospective conveyancing client'
+/** `next dev` compiles each page on its first request: up to a minute on a 2-core machine. */
+const COMPILE_MS = 120_000
+/** How long an edit may take to reach the open page. */
+const HOT_RELOAD_MS = 60_000
+/** How long the dev stack gets to shut down on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 10_000
+
+class DevServerError extends Error {
+  name = 'DevServerError'
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-server-'))
+const children: ChildProcess[] = []
+let browser: Browser | undefined
+/** The end of the dev stack's output, shown when something fails. */
+let output = ''
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs scripts/server/dev.ts in the copy, as `npm run dev` does, in a process group of its own so
+ * that the whole tree (tsx, next dev and its workers) can be stopped at once. NODE_ENV is set to
+ * what `next dev` picks in a developer's shell: it keeps one it is given, and Jest's is "test".
+ */
+function startDev(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/dev.ts'], {
+    cwd: dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1', ...env },
+  })
+  const keep = (chunk: Buffer) => (output = (output + chunk).slice(-6000))
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  children.push(child)
+  return child
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
+
+/** Polls `url` until it answers 200, failing early when the dev stack exits. */
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + COMPILE_MS
+  while (Date.now() < deadline) {
+    if (exited(child)) throw new DevServerError(`the dev stack exited (${child.exitCode ?? child.signalCode}) before ${url} answered`)
+    try {
+      // The first request waits for the first compile, so it gets all the time that is left.
+      const response = await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) })
+      if (response.ok) return
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(500)
+  }
+  throw new DevServerError(`${url} did not answer within ${COMPILE_MS / 1000} s`)
+}
+
+/** Whether any process of the group led by `pid` is still running. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** SIGTERM to the whole process group (dev.ts then stops its Cognito and authority), SIGKILL after a grace period. */
+async function stopTree(child: ChildProcess): Promise<void> {
+  const pid = child.pid
+  if (pid === undefined || !groupAlive(pid)) return
+  process.kill(-pid, 'SIGTERM')
+  const deadline = Date.now() + STOP_GRACE_MS
+  while (groupAlive(pid) && Date.now() < deadline) await sleep(200)
+  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL')
+}
+
+/** Runs a test body; on failure, prints the dev stack's last output, which usually says why. */
+async function withDevOutput(body: () => Promise<void>): Promise<void> {
+  try {
+    await body()
+  } catch (error) {
+    console.error(`Last output of scripts/server/dev.ts:\n${output || '(none)'}`)
+    throw error
+  }
+}
+
+beforeAll(() => copyProject(process.cwd(), dir))
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all(children.map(stopTree))
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+test('a DOCS_DEV_COGNITO_PORT that is not a port number stops the dev stack with the variable named', async () => {
+  const child = startDev({ DOCS_DEV_COGNITO_PORT: '92x9', PORT: String(freePort()) })
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  expect(code).toBe(1)
+  expect(output).toContain('DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "92x9"')
+})
+
+test('an edit to a page’s MDX shows in the open page without the test reloading it', () =>
+  withDevOutput(async () => {
+    // Chromium first: when it is missing, this fails at once with the apt-get command.
+    browser = await launchBrowser()
+    const [sitePort, cognitoPort] = [freePort(), freePort()]
+    const siteUrl = `http://127.0.0.1:${sitePort}`
+    const cognitoUrl = `http://127.0.0.1:${cognitoPort}`
+    output = ''
+    const dev = startDev({ PORT: String(sitePort), DOCS_DEV_COGNITO_PORT: String(cognitoPort) })
+    await waitForServer(`${siteUrl}/`, dev)
+
+    const page = await browser.newPage()
+    page.setDefaultTimeout(COMPILE_MS)
+    const errors = watchErrors(page)
+    // The browser must sign in against this stack's Cognito, which is not on the default port.
+    const cognitoCalls: string[] = []
+    page.on('request', (request) => request.url().startsWith(cognitoUrl) && cognitoCalls.push(request.url()))
+    await signInThroughForm(page, 'leads1', ROUTE, siteUrl).catch((error: Error) => {
+      throw new DevServerError(`signing in as leads1 failed; the browser called this stack's Cognito (${cognitoUrl}) ${cognitoCalls.length} times (${error.message.split('\n')[0]})`)
+    })
+    await page.getByRole('heading', { level: 1, name: HEADING }).waitFor()
+    expect(cognitoCalls.length).toBeGreaterThan(0)
+
+    const marker = `Hot reload marker ${Date.now()}: this sentence was written while the page was open.`
+    await page.getByText(SENTENCE).waitFor()
+    expect(await page.getByText(marker).count()).toBe(0)
+
+    const source = path.join(dir, SOURCE)
+    const text = fs.readFileSync(source, 'utf8')
+    expect(text).toContain(SENTENCE)
+    fs.writeFileSync(source, text.replace(SENTENCE, marker))
+
+    await page.getByText(marker).waitFor({ timeout: HOT_RELOAD_MS }).catch((error: Error) => {
+      throw new DevServerError(`the open page did not show the edit to ${SOURCE} within ${HOT_RELOAD_MS / 1000} s, so hot reload is broken (${error.message.split('\n')[0]})`)
+    })
+    expect(await page.getByText(SENTENCE).count()).toBe(0)
+    // Still the same page, still signed in.
+    expect(new URL(page.url()).pathname).toBe(ROUTE)
+    expect(await page.getByRole('heading', { level: 1, name: HEADING }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+  }))
