@@ -37,6 +37,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { access as shippedAccess, decide } from '../lib/access'
+import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { readableIndexes, searchIndexSpecs } from '../lib/search/searchIndexes'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
 import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../scripts/build/buildSearchIndexes'
@@ -183,11 +184,13 @@ const BENCH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><
 <script type="module">
 const client = await import('/__searchClient.js')
 let run = null
+let preload = null
 window.benchLoad = async ({ strategy, basePaths, limit }) => {
   const started = performance.now()
   if (strategy === 'multisite') {
     const session = await client.openSearchSession(basePaths.map((basePath) => ({ basePath })), client.importPagefind)
     run = (query) => session.search(query, limit)
+    preload = (query) => session.preload(query)
   } else {
     // Each index's own pagefind.js: one module per instance, so no two share WebAssembly (see the top of bench/search.ts).
     const modules = await Promise.all(basePaths.map((basePath) => import(basePath + 'pagefind.js')))
@@ -204,7 +207,18 @@ window.benchLoad = async ({ strategy, basePaths, limit }) => {
 window.benchQuery = async (query) => {
   const started = performance.now()
   const hits = await run(query)
-  return { ms: performance.now() - started, hits: hits.length }
+  const ms = performance.now() - started
+  // Files this query had to download (index chunks, excerpt data), from the browser's resource timing.
+  const fetched = performance.getEntriesByType('resource').filter((entry) => entry.startTime >= started).length
+  performance.clearResourceTimings()
+  return { ms, hits: hits.length, fetched }
+}
+// As the search box runs a query: the reader's last keystroke preloads the term's index chunks,
+// the query runs after the pause, and the time from then to the results is what the reader waits.
+window.benchTyped = async (query, pauseMs) => {
+  preload(query)
+  await new Promise((resolve) => setTimeout(resolve, pauseMs))
+  return window.benchQuery(query)
 }
 window.benchReady = true
 </script></body></html>`
@@ -215,7 +229,7 @@ interface SiteRun {
   site: string
   stats: IndexStats[]
   skipped: number
-  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
+  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; cachedLatencies: number[]; typedLatencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
 }
 
 const indexDataBytes = (dir: string) => {
@@ -239,6 +253,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
       '/__searchClient.js': { type: 'text/javascript', body: clientBundle },
     })
     const queries = queriesFor(data, QUERIES_PER_RUN)
+    const typedQueries = queriesFor(data, QUERIES_PER_RUN, 13)
     const runs: SiteRun['runs'] = []
     try {
       const plans: Array<[role: string, strategy: string]> = [['admin', 'multisite'], ['internal1', 'multisite'], ['leads1', 'multisite'], ['admin', 'instance per index']]
@@ -265,17 +280,28 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
         const loadFailed = failures.length > 0
         server.reset()
         const latencies: number[] = []
+        // Queries whose files were all in the browser already: the engine and the page, without the network.
+        const cachedLatencies: number[] = []
         let withHits = 0
         for (const query of queries) {
-          const result = await evaluate<{ ms: number; hits: number }>(`window.benchQuery(${JSON.stringify(query)})`, `query "${query}"`)
+          const result = await evaluate<{ ms: number; hits: number; fetched: number }>(`window.benchQuery(${JSON.stringify(query)})`, `query "${query}"`)
           if (!result) continue
           latencies.push(result.ms)
+          if (result.fetched === 0) cachedLatencies.push(result.ms)
           if (result.hits > 0) withHits++
+        }
+        const requestsPerQuery = Object.values(server.counter().requests).reduce((a, b) => a + b, 0) / queries.length
+        // Other words, so that nothing they need is loaded yet; only the search box's strategy has a preload.
+        const typedLatencies: number[] = []
+        if (strategy === 'multisite') {
+          for (const query of typedQueries) {
+            const result = await evaluate<{ ms: number }>(`window.benchTyped(${JSON.stringify(query)}, ${SEARCH_PAUSE_MS})`, `typed query "${query}"`)
+            if (result) typedLatencies.push(result.ms)
+          }
         }
         if (failures.length) process.stderr.write(`bench search: ${site}, ${role}, ${strategy}: ${failures.length} failure(s), first: ${failures[0]}\n`)
         const total = Object.values(bytes).reduce((a, b) => a + b, 0)
-        const requestsPerQuery = Object.values(server.counter().requests).reduce((a, b) => a + b, 0) / queries.length
-        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, raw, latencies, requestsPerQuery, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
+        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, raw, latencies, cachedLatencies, typedLatencies, requestsPerQuery, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
         await context.close()
       }
     } finally {
@@ -342,8 +368,13 @@ export async function searchFigures(): Promise<Figure[]> {
   ))
   console.log(`\nQuery latency after load: ${QUERIES_PER_RUN} queries each (search + excerpts of the top ${RESULTS_PER_QUERY}), timed in the page`)
   console.log(table(
-    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'requests/query', 'median ms', 'p95 ms', 'max ms'],
-    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, run.requestsPerQuery.toFixed(1), fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies))]))
+    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'requests/query', 'median ms', 'p95 ms', 'max ms', 'no download', 'its median ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, run.requestsPerQuery.toFixed(1), fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies)), String(run.cachedLatencies.length), run.cachedLatencies.length ? fixed(median(run.cachedLatencies)) : '-']))
+  ))
+  console.log(`\nAs the search box runs it: ${QUERIES_PER_RUN} other queries, each preloaded as if just typed, then run after the search box's ${SEARCH_PAUSE_MS} ms pause; timed from the end of the pause to the results`)
+  console.log(table(
+    ['site', 'reader', 'strategy', 'queries', 'median ms', 'p95 ms', 'max ms'],
+    results.flatMap((r) => r.runs.filter((run) => run.typedLatencies.length).map((run) => [r.site, run.role, run.strategy, String(run.typedLatencies.length), fixed(median(run.typedLatencies)), fixed(percentile(run.typedLatencies, 95)), fixed(Math.max(...run.typedLatencies))]))
   ))
   console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay; gzip as production sends it); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
 
@@ -358,6 +389,11 @@ export async function searchFigures(): Promise<Figure[]> {
       figures.push({ group: 'search', name: `${name}, first-query download uncompressed`, value: +(run.raw / 1024).toFixed(1), unit: 'kB', method: 'as above, bodies before gzip' })
       figures.push({ group: 'search', name: `${name}, query latency median`, value: +median(run.latencies).toFixed(2), unit: 'ms', min: Math.min(...run.latencies), max: Math.max(...run.latencies), runs: run.latencies.length, method })
       figures.push({ group: 'search', name: `${name}, query latency p95`, value: +percentile(run.latencies, 95).toFixed(2), unit: 'ms', method })
+      if (run.typedLatencies.length) {
+        const typedMethod = `${method}; term preloaded, query run after the search box's ${SEARCH_PAUSE_MS} ms pause`
+        figures.push({ group: 'search', name: `${name}, latency after the typing pause, median`, value: +median(run.typedLatencies).toFixed(2), unit: 'ms', min: Math.min(...run.typedLatencies), max: Math.max(...run.typedLatencies), runs: run.typedLatencies.length, method: typedMethod })
+        figures.push({ group: 'search', name: `${name}, latency after the typing pause, p95`, value: +percentile(run.typedLatencies, 95).toFixed(2), unit: 'ms', method: typedMethod })
+      }
     }
   }
   return figures

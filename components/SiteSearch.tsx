@@ -1,7 +1,7 @@
 import { useRouter } from 'next/router'
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
-import { excerptParts, forgetSearchSession, importPagefind, sharedSearchSession, type PagefindLoader, type SearchHit, type SearchSession } from '../lib/search/searchClient'
+import { excerptParts, forgetSearchSession, importPagefind, SEARCH_PAUSE_MS, sharedSearchSession, type PagefindLoader, type SearchHit, type SearchSession } from '../lib/search/searchClient'
 
 export interface SiteSearchProps {
   className?: string
@@ -62,7 +62,7 @@ function Excerpt({ text }: { text: string }) {
  * Nothing of a section the reader may not open is ever requested. While the reader types, the
  * index chunks for the term load during the pause before the query runs.
  */
-export function SiteSearch({ className, loader = importPagefind, debounceMs = 120, limit = 8 }: SiteSearchProps) {
+export function SiteSearch({ className, loader = importPagefind, debounceMs = SEARCH_PAUSE_MS, limit = 8 }: SiteSearchProps) {
   const { view } = useAuth()
   const router = useRouter()
   const indexes = useMemo(() => view?.search ?? [], [view])

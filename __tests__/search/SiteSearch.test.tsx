@@ -77,7 +77,10 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
                 data: async () => {
                   requested.push(`${path}fragment/${at}.pf_fragment`)
                   const excerpt = record.content.replace(new RegExp(`(${words.join('|')})`, 'gi'), '<mark>$1</mark>')
-                  return { url: record.url, raw_url: record.url, excerpt, meta: record.meta }
+                  // As Pagefind answers for a page document: the page, and the part under the matching heading.
+                  const [page] = record.url.split('#')
+                  const { heading, ...meta } = record.meta
+                  return { url: page, raw_url: page, excerpt, meta, sub_results: [{ title: heading ?? meta.title, url: record.url, excerpt, weighted_locations: [{ balanced_score: 1 }] }] }
                 },
               })),
             }

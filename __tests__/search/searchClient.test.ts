@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { excerptParts, forgetSearchSession, openSearchSession, safeResultUrl, sharedSearchSession, type PagefindLoader, type PagefindModule } from '../../lib/search/searchClient'
+import { excerptParts, forgetSearchSession, openSearchSession, safeResultUrl, sharedSearchSession, toHit, type PagefindLoader, type PagefindModule, type PagefindResultData } from '../../lib/search/searchClient'
 import { searchIndexSpecs } from '../../lib/search/searchIndexes'
 
 const specs = searchIndexSpecs()
@@ -25,7 +25,19 @@ function fakeLoader(options: { failImport?: number } = {}) {
           },
           search: async () => ({
             results: [
-              { id: 'a', data: async () => ({ url: 'http://x/docs/leads/docs/leads/intro#auth', raw_url: '/docs/leads/intro#auth', excerpt: 'the <mark>key</mark>', meta: { title: 'Intro', section: 'Leads API', heading: 'Auth' } }) },
+              {
+                id: 'a',
+                data: async () => ({
+                  url: 'http://x/docs/leads/docs/leads/intro',
+                  raw_url: '/docs/leads/intro',
+                  excerpt: 'page <mark>key</mark>',
+                  meta: { title: 'Intro', section: 'Leads API' },
+                  sub_results: [
+                    { title: 'Intro', url: '/docs/leads/intro', excerpt: 'intro <mark>key</mark>', weighted_locations: [{ balanced_score: 1 }] },
+                    { title: 'Auth', url: '/docs/leads/intro#auth', excerpt: 'the <mark>key</mark>', weighted_locations: [{ balanced_score: 1 }, { balanced_score: 0.5 }] },
+                  ],
+                }),
+              },
               { id: 'b', data: async () => ({ url: 'javascript:alert(1)', excerpt: '', meta: { title: 'Bad' } }) },
             ],
           }),
@@ -43,6 +55,29 @@ test('loads pagefind.js from the first index and merges only the others it is gi
   expect(session.basePaths).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
   const hits = await session.search('key')
   expect(hits).toEqual([{ id: 'a', url: '/docs/leads/intro#auth', title: 'Intro', section: 'Leads API', heading: 'Auth', excerpt: 'the <mark>key</mark>' }])
+})
+
+describe('a page result points at its best-matching part', () => {
+  const page = (subResults: PagefindResultData['sub_results']): PagefindResultData => ({ url: '/docs/leads/x', excerpt: 'page excerpt', meta: { title: 'X', section: 'Leads API' }, sub_results: subResults })
+  const part = (title: string, url: string, scores: number[]) => ({ title, url, excerpt: `${title} excerpt`, weighted_locations: scores.map((balanced_score) => ({ balanced_score })) })
+  const hit = (data: PagefindResultData) => toHit({ id: 'p', data: async () => data }, data)
+
+  test('the part with the highest total score wins; its heading, anchor and excerpt are shown', () => {
+    expect(hit(page([part('X', '/docs/leads/x', [1]), part('Fields', '/docs/leads/x#fields', [0.6, 0.6]), part('Errors', '/docs/leads/x#errors', [1.1])]))).toMatchObject({ url: '/docs/leads/x#fields', heading: 'Fields', excerpt: 'Fields excerpt' })
+  })
+
+  test('the part before the first heading links to the page itself, without a heading', () => {
+    expect(hit(page([part('X', '/docs/leads/x', [3]), part('Fields', '/docs/leads/x#fields', [1])]))).toMatchObject({ url: '/docs/leads/x', heading: null, excerpt: 'X excerpt' })
+  })
+
+  test('on a tie the earlier part wins', () => {
+    expect(hit(page([part('A', '/docs/leads/x#a', [1]), part('B', '/docs/leads/x#b', [1])]))).toMatchObject({ url: '/docs/leads/x#a', heading: 'A' })
+  })
+
+  test('a part whose URL is not a same-site path falls back to the page; no parts gives the page excerpt', () => {
+    expect(hit(page([part('Evil', 'javascript:alert(1)', [5])]))).toMatchObject({ url: '/docs/leads/x', heading: null, excerpt: 'page excerpt' })
+    expect(hit(page(undefined))).toMatchObject({ url: '/docs/leads/x', heading: null, excerpt: 'page excerpt' })
+  })
 })
 
 test('a shared session is loaded once; after a failure the next load retries with a fresh script URL', async () => {

@@ -49,7 +49,7 @@ describe('grouping records into per-section indexes', () => {
       '/docs/internal/intro#c-tips',
     ])
     const reconciliation = group('internal').records.find((record) => record.url.endsWith('#enrichment-watermark-reconciliation'))!
-    expect(reconciliation.content).toBe('Enrichment watermark reconciliation. Each case stores an enriched_until watermark.')
+    expect(reconciliation.text).toBe('Each case stores an enriched_until watermark.')
     expect(reconciliation.meta).toEqual({ title: 'Hoowla case enrichments pipeline', section: 'Internal', heading: 'Enrichment watermark reconciliation' })
   })
 
@@ -162,8 +162,8 @@ describe('records of one page', () => {
   test('table cells and lines become plain prose; a page without intro text is still findable by its title', () => {
     const records = pageRecords('/docs/leads/x', { title: 'X page', data: { 'fields#Fields': 'a\tb\nc' } }, 'Leads API')
     expect(records).toEqual([
-      { route: '/docs/leads/x', url: '/docs/leads/x', content: 'X page', meta: { title: 'X page', section: 'Leads API' } },
-      { route: '/docs/leads/x', url: '/docs/leads/x#fields', content: 'Fields. a b c', meta: { title: 'X page', section: 'Leads API', heading: 'Fields' } },
+      { route: '/docs/leads/x', url: '/docs/leads/x', text: '', meta: { title: 'X page', section: 'Leads API' } },
+      { route: '/docs/leads/x', url: '/docs/leads/x#fields', text: 'a b c', meta: { title: 'X page', section: 'Leads API', heading: 'Fields' } },
     ])
   })
 })

@@ -10,11 +10,22 @@ import { nextPagefindScript } from './pagefindScript'
 type SearchIndexSpec = Pick<ReaderSearchIndex, 'basePath'>
 
 /** The subset of Pagefind's browser API (pagefind.js, v1.6) that the site uses. */
+export interface PagefindSubResult {
+  /** The heading's text, or the page title for the part before the first heading. */
+  title: string
+  url: string
+  excerpt: string
+  /** Where the query's words match in this part, with their weights (headings weigh more). */
+  weighted_locations?: Array<{ balanced_score: number }>
+}
+
 export interface PagefindResultData {
   url: string
   raw_url?: string
   excerpt: string
   meta: Record<string, string | undefined>
+  /** The page's parts that match, split at its headings with ids, in page order. */
+  sub_results?: PagefindSubResult[]
 }
 
 export interface PagefindResult {
@@ -81,19 +92,46 @@ export function safeResultUrl(data: Pick<PagefindResultData, 'url' | 'raw_url'>)
   return null
 }
 
+/** The part of a page that matches best: the highest sum of its matches' scores; the earlier part on a tie. */
+export function bestSubResult(subResults: readonly PagefindSubResult[] | undefined): PagefindSubResult | null {
+  let best: PagefindSubResult | null = null
+  let bestScore = -Infinity
+  for (const sub of subResults ?? []) {
+    const score = (sub.weighted_locations ?? []).reduce((sum, location) => sum + location.balanced_score, 0)
+    if (score > bestScore) [best, bestScore] = [sub, score]
+  }
+  return best
+}
+
+/**
+ * A search result as the box shows it: the page, pointing at its best-matching section (its
+ * heading and anchor) with that section's excerpt, or at the page itself when the best match is
+ * before the first heading.
+ */
 export function toHit(result: PagefindResult, data: PagefindResultData): SearchHit | null {
-  const url = safeResultUrl(data)
-  if (url === null) return null
-  const title = data.meta?.title || url
+  const pageUrl = safeResultUrl(data)
+  if (pageUrl === null) return null
+  const title = data.meta?.title || pageUrl
+  const best = bestSubResult(data.sub_results)
+  const bestUrl = best ? safeResultUrl(best) : null
+  // A part whose URL is not a same-site path is not used at all, its excerpt included.
+  const part = best && bestUrl ? { ...best, url: bestUrl } : null
+  const inSection = part !== null && part.url.includes('#')
   return {
     id: result.id,
-    url,
+    url: inSection ? part.url : pageUrl,
     title,
     section: data.meta?.section ?? '',
-    heading: data.meta?.heading || null,
-    excerpt: data.excerpt ?? '',
+    heading: inSection ? part.title : null,
+    excerpt: (part ?? data).excerpt ?? '',
   }
 }
+
+/**
+ * The pause after the reader's last keystroke before a query runs. The index chunks a term needs
+ * load during it (SearchSession.preload), so the query that follows mostly waits on excerpts only.
+ */
+export const SEARCH_PAUSE_MS = 120
 
 /** How long loading may take before the search box says it failed: Pagefind waits forever for a WebAssembly module that could not start. */
 export const LOAD_TIMEOUT_MS = 15000

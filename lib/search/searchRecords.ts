@@ -1,7 +1,8 @@
 /**
  * Nextra's search data (`.next/static/chunks/nextra-data-<locale>.json`, written by `next build`
- * with `search: { codeblocks: false }`) turned into Pagefind records, one per page section, and
- * grouped into the index of the rule that governs each page. Pure: no file system, no Pagefind.
+ * with `search: { codeblocks: false }`) turned into records, one per page section, and grouped
+ * into the index of the rule that governs each page. Each page's records become one Pagefind
+ * document (lib/search/searchDocuments.ts). Pure: no file system, no Pagefind.
  */
 import type { CompiledAccess } from '../access/compileAccess'
 import { requirementFor } from '../access/decideAccess'
@@ -26,7 +27,8 @@ export interface SearchRecord {
   route: string
   /** `route#heading-id`, or `route` for the intro. */
   url: string
-  content: string
+  /** The section's text as plain prose, without its heading (which is `meta.heading`). */
+  text: string
   meta: SearchRecordMeta
 }
 
@@ -71,19 +73,11 @@ export function splitHeadingKey(key: string): { id: string; heading: string } {
 export function pageRecords(route: string, page: { title: string; data: Record<string, string> }, sectionTitle: string): SearchRecord[] {
   const title = clean(page.title ?? '') || route
   const data = page.data ?? {}
-  const intro = clean(data[''] ?? '')
-  const records: SearchRecord[] = [{ route, url: route, content: intro ? `${title}. ${intro}` : title, meta: { title, section: sectionTitle } }]
+  const records: SearchRecord[] = [{ route, url: route, text: clean(data[''] ?? ''), meta: { title, section: sectionTitle } }]
   for (const [key, text] of Object.entries(data)) {
     if (key === '') continue
     const { id, heading } = splitHeadingKey(key)
-    const headingText = clean(heading)
-    const body = clean(text ?? '')
-    records.push({
-      route,
-      url: id ? `${route}#${id}` : route,
-      content: body ? `${headingText}. ${body}` : headingText,
-      meta: { title, section: sectionTitle, heading: headingText },
-    })
+    records.push({ route, url: id ? `${route}#${id}` : route, text: clean(text ?? ''), meta: { title, section: sectionTitle, heading: clean(heading) } })
   }
   return records
 }

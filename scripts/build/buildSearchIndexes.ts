@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
-import { maxFragmentsFor } from '../../lib/search/fragmentFiles'
+import { searchDocuments } from '../../lib/search/searchDocuments'
 import { searchIndexSpecs, type SearchIndexSpec } from '../../lib/search/searchIndexes'
 import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
@@ -53,10 +53,24 @@ function dirStats(dir: string): { files: number; bytes: number } {
   return { files, bytes }
 }
 
+/**
+ * The size Pagefind aims at for each file of an index's word list, in bytes (its default is
+ * 20,000). A query downloads the file that holds each of its words, from every index the reader
+ * has, before the first result: on the 2,000-page benchmark site, a one-word query for a reader
+ * of every section fetched three files of about 23 kB. Half the size halves that, for about
+ * 0.5 kB more metadata per index. Pagefind 1.6 reads it from the environment of its indexing
+ * process only (`PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE`, undocumented);
+ * __tests__/search/writeSearchIndexes.test.ts fails if an upgrade stops honouring it.
+ */
+export const INDEX_CHUNK_BYTES = 10_000
+
 /** Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its size. */
 export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string): Promise<IndexStats[]> {
   const pagefind = await import('pagefind')
   const stats: IndexStats[] = []
+  // Pagefind starts its indexing process on the first call below, with this process's environment.
+  const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
+  process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
   try {
     for (const { spec, records, pages } of groups) {
       const dir = path.join(outRoot, spec.outDir)
@@ -65,15 +79,13 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
         // An index without records has no language, and merging it would break every reader's search.
         throw new Error(`search index ${spec.id} has no pages; every index needs at least one page (${spec.basePath})`)
       }
-      // Excerpt data in files of a few records each for small indexes (lib/search/fragmentFiles.ts).
-      const maxFragments = maxFragmentsFor(records.length)
-      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en', ...(maxFragments === undefined ? {} : { maxFragments }) })
+      // One document per page, so a page's excerpt data is one file that all its sections share.
+      const documents = searchDocuments(records)
+      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
       if (!index) throw new Error(`pagefind could not create the ${spec.id} index: ${errors.join('; ')}`)
-      for (const record of records) {
-        const meta: Record<string, string> = { title: record.meta.title, section: record.meta.section }
-        if (record.meta.heading) meta.heading = record.meta.heading
-        const added = await index.addCustomRecord({ url: record.url, content: record.content, language: 'en', meta })
-        if (added.errors.length > 0) throw new Error(`pagefind rejected ${record.url}: ${added.errors.join('; ')}`)
+      for (const document of documents) {
+        const added = await index.addHTMLFile({ url: document.url, content: document.html })
+        if (added.errors.length > 0) throw new Error(`pagefind rejected ${document.url}: ${added.errors.join('; ')}`)
       }
       const written = await index.writeFiles({ outputPath: dir })
       if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
@@ -83,6 +95,8 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
     }
   } finally {
     await pagefind.close()
+    if (previousChunkSize === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
+    else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previousChunkSize
   }
   return stats
 }
