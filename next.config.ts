@@ -124,6 +124,10 @@ function persistentCache(config: any) {
     if (config.cache?.type === 'filesystem') config.cache.buildDependencies.config.push(...configSourceFiles())
     return config
   }
+  // Not for large sites: writing the cache at the end of each compile is the build's peak memory.
+  // On a 1,000-page site the largest compile went from 1.03 to 1.27 GB with it, and the whole
+  // build from 1.45 to 1.63 GB, for a rebuild after an edit of about 65 s instead of 80 s.
+  if (pageCount > LARGE_SITE_PAGES) return config
   config.cache = true
   config.experiments = {
     ...config.experiments,
