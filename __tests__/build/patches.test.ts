@@ -151,6 +151,28 @@ describe('lazyQrCode', () => {
   })
 })
 
+describe('noPageGitLookups', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const patch = require(PATCH_FILES.noPageGitLookups) as { LOOKUP: string; NEXTRA_LOADER_FILE: string }
+
+  test("Nextra's loader still dates each page itself, with the method the patch replaces", () => {
+    const loader = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.NEXTRA_LOADER_FILE), 'utf8')
+    expect(loader).toContain(`repository.${patch.LOOKUP}(`)
+  })
+
+  test('after the patch, the Repository that an ES import of the package gets (as Nextra does) answers no date, without asking git', () => {
+    // A process of its own: the patch changes a class for the whole process.
+    const script = `
+      require(${JSON.stringify(PATCH_FILES.noPageGitLookups)}).skipPageGitLookups()
+      import('@napi-rs/simple-git').then(async (git) => {
+        const Repository = git.Repository ?? git.default.Repository
+        const repository = Repository.discover(process.cwd())
+        process.stdout.write(JSON.stringify({ date: await repository.${patch.LOOKUP}('README.md') ?? null, own: Repository.prototype.${patch.LOOKUP}.name }))
+      })`
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ date: null, own: 'noPageGitLookup' })
+  })
+})
+
 describe('applyPatches', () => {
   /** The rules Nextra's plugin adds, as it adds them (nextra/dist/server/index.js). */
   const nextraConfig = (): BundlerConfig => ({

@@ -58,6 +58,7 @@ export const PATCH_FILES = {
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
   lazyQrCode: here('lazyQrCode.cjs'),
+  noPageGitLookups: here('noPageGitLookups.cjs'),
 } as const
 
 const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
@@ -166,6 +167,9 @@ export function lazyQrCode(config: BundlerConfig): void {
 
 /** Applies every patch, for either bundler and both compiles. */
 export function applyPatches(config: BundlerConfig, options: PatchOptions): BundlerConfig {
+  // In the process that compiles, before any page is: Nextra's loader runs there.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(PATCH_FILES.noPageGitLookups).skipPageGitLookups()
   if (options.bundler === 'rspack') pagePathUnderRspack(config)
   if (options.bundler === 'rspack' && !options.isServer && !options.dev) webpackLikeClientChunks(config, options.context)
   sectionPageMaps(config, options.sectionPageMap)
