@@ -2,9 +2,10 @@
 // (`repository.getFileLatestModifiedDateAsync` of @napi-rs/simple-git in nextra/dist/server/loader.js),
 // and each lookup walks the history back from HEAD until it finds the file. The build already has
 // every date from one `git log` (build/lastUpdated.ts) and puts it into the page's options in
-// place of Nextra's (sectionPageMap.cjs), so those lookups are work thrown away: on this
-// repository about 0.4 s for 101 pages, and it grows with pages times history. The lookup now
-// answers "no date" at once; Nextra catches nothing and leaves the date to the build.
+// place of Nextra's (sectionPageMap.cjs), so those lookups are work thrown away, and they grow
+// with pages times history: 0.4 s for this repository's 101 pages, but 68 s for 200 pages last
+// changed 2,000 commits ago (the one `git log` takes 0.3 s there). The lookup now answers "no
+// date" at once, and Nextra leaves the date to the build.
 //
 // It replaces the method on the shared Repository class, which Nextra's `import()` of the
 // package gets too (Node hands ES imports of a CommonJS package the same exports object).
