@@ -356,7 +356,7 @@ export async function searchFigures(): Promise<Figure[]> {
     await browser.close()
   }
 
-  console.log('\nIndex size per section (bytes on disk; "index data" = entry, meta, index chunks and fragments; "bundle" adds pagefind.js, worker and WebAssembly)')
+  console.log('\nIndex size per section (bytes on disk; "index data" = entry, meta, index chunks and fragments; "bundle" adds pagefind.js and its WebAssembly (the build ships no worker))')
   console.log(table(
     ['site', 'index', 'path', 'pages', 'records', 'files', 'index data', 'bundle'],
     results.flatMap((r) => r.stats.map((s) => [r.site, s.id, `/${s.dir}/`, String(s.pages), String(s.records), String(s.files), String(r.dataBytes[s.id]), String(s.bytes)]))
