@@ -24,7 +24,7 @@ const expected: Record<Reader, { routes: string[]; topMeta: string[] }> = {
 
 describe.each(Object.keys(expected) as Reader[])('filterPageMap for %s', (reader) => {
   test('keeps exactly the pages the reader may open', () => {
-    expect(pageRoutes(filtered(reader))).toEqual(expected[reader].routes)
+    expect([...pageRoutes(filtered(reader))].sort()).toEqual([...expected[reader].routes].sort())
   })
 
   test('drops the top-level _meta keys of removed entries and of links to forbidden pages, keeps external links', () => {

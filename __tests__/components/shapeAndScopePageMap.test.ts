@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { execFileSync } from 'node:child_process'
 import { access } from '../../lib/access'
 import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
 import TOP_META from '../../pages/_meta'
@@ -30,14 +31,14 @@ describe('shapePageMap', () => {
     expect([...pageRoutes(shaped)].sort()).toEqual(Object.values(ALL_PAGE_ROUTES).flat().sort())
   })
 
-  test("a folder's index page becomes a page beside the folder, named like it, and leaves the folder", () => {
+  test("a folder's index page becomes a page just after the folder, named like it, and leaves the folder", () => {
     const leads = folder(shapePageMap(rawPageMap()), 'leads')
     const endpoints = leads.children.filter((item) => 'name' in item && item.name === 'endpoints')
     expect(endpoints).toEqual([
-      { name: 'endpoints', route: '/docs/leads/endpoints', frontMatter: { title: 'Endpoints overview' } },
       expect.objectContaining({ name: 'endpoints', route: '/docs/leads/endpoints', children: expect.any(Array) }),
+      { name: 'endpoints', route: '/docs/leads/endpoints', frontMatter: { title: 'Endpoints overview' } },
     ])
-    const endpointsFolder = endpoints[1] as Extract<RawItem, { children: RawItem[] }>
+    const endpointsFolder = endpoints[0] as Extract<RawItem, { children: RawItem[] }>
     expect(endpointsFolder.children.some((child) => 'name' in child && child.name === 'index')).toBe(false)
   })
 
@@ -64,8 +65,8 @@ describe('shapePageMap', () => {
     ])
     expect(shaped).toEqual([
       { data: {} },
-      { name: 'guides', route: '/guides', frontMatter: undefined },
       { name: 'guides', route: '/guides', children: [{ name: 'one', route: '/guides/one' }] },
+      { name: 'guides', route: '/guides', frontMatter: undefined },
     ])
   })
 
@@ -139,5 +140,30 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
     expect(sectionOfRoute('/docs/leadsx/intro', SECTIONS)).toBeNull()
     expect(sectionOfRoute('/docs', SECTIONS)).toBeNull()
     expect(sectionOfRoute('/', SECTIONS)).toBeNull()
+  })
+})
+
+/** Nextra's own normalizePages (an ES module only, so run by Node beside Jest) on `list`, as the theme calls it for `route`. */
+function normalizeWithNextra(list: RawItem[], route: string) {
+  const script = `import { normalizePages } from 'nextra/normalize-pages'
+const { list, route } = JSON.parse(process.argv[1])
+const { docsDirectories, activePath, flatDocsDirectories } = normalizePages({ list, route })
+const strip = (item) => ({ route: item.route, title: item.title, withIndexPage: item.withIndexPage, children: item.children?.map(strip) })
+console.log(JSON.stringify({ docsDirectories: docsDirectories.map(strip), activePath: activePath.map((item) => item.route), flat: flatDocsDirectories.map((item) => item.route) }))`
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ list, route })], { encoding: 'utf8' })
+  return JSON.parse(output) as { docsDirectories: Array<{ route: string; title: string; withIndexPage?: boolean; children?: Array<{ route: string }> }>; activePath: string[]; flat: string[] }
+}
+
+describe("the shaped page map as Nextra's theme reads it", () => {
+  test('a folder with an index page keeps its pages: the sidebar lists them, and a page inside has its breadcrumb and place in prev/next', () => {
+    const leads = scopePageMap(shapePageMap(rawPageMap()), 'leads', { sections: SECTIONS, topMeta: TOP_META, access }) as RawItem[]
+    const route = '/docs/leads/endpoints/create-quote'
+    const normalized = normalizeWithNextra(leads, route)
+    const endpoints = normalized.docsDirectories.find((item) => item.route === '/docs/leads/endpoints')
+    expect(endpoints).toMatchObject({ withIndexPage: true, title: 'Endpoints' })
+    expect(endpoints?.children?.map((item) => item.route)).toEqual([route, '/docs/leads/endpoints/get-quote-fees'])
+    expect(normalized.activePath).toEqual(['/docs/leads', '/docs/leads/endpoints', route])
+    const at = normalized.flat.indexOf('/docs/leads/endpoints')
+    expect(normalized.flat.slice(at, at + 3)).toEqual(['/docs/leads/endpoints', route, '/docs/leads/endpoints/get-quote-fees'])
   })
 })

@@ -5,7 +5,8 @@
  *   into navbar tabs with their own sidebar, so the section folders are lifted to the top level.
  *   Their routes do not change.
  * - A folder's `index.mdx` becomes the folder's own page (Nextra's "file beside folder" form),
- *   so a category is clickable in the sidebar instead of listing an "index" child.
+ *   so a category is clickable in the sidebar, and lists its pages, instead of listing an
+ *   "index" child.
  */
 export interface RawFolder {
   name: string
@@ -34,9 +35,12 @@ function liftIndexPages(items: RawItem[]): RawItem[] {
     }
     const index = item.children.find((child) => isPage(child) && child.name === 'index') as RawPage | undefined
     const rest = item.children.filter((child) => child !== index)
-    if (index) result.push({ name: item.name, route: item.route, frontMatter: index.frontMatter })
-    // A folder that held only its index page is just that page.
+    // The folder goes first: Nextra merges a page into the item just before it of the same name,
+    // keeping that item's fields. With the page first, the merge kept the page and dropped the
+    // folder's children, so no page inside a folder was in the sidebar, breadcrumb or prev/next.
     if (rest.some((child) => !('data' in child))) result.push({ ...item, children: liftIndexPages(rest) })
+    // A folder that held only its index page is just that page.
+    if (index) result.push({ name: item.name, route: item.route, frontMatter: index.frontMatter })
   }
   return result
 }

@@ -116,7 +116,7 @@ export function rawPageMap(): RawItem[] {
 
 /**
  * The same site after shaping: the section folders are top-level entries (routes unchanged),
- * and each folder's index page is a page beside its folder, named like the folder.
+ * and each folder's index page is a page just after its folder, named like the folder.
  */
 export function shapedPageMap(): PageMapItem[] {
   return [
@@ -128,12 +128,12 @@ export function shapedPageMap(): PageMapItem[] {
       route: '/docs/internal',
       children: [
         { data: INTERNAL_META },
-        { name: 'architecture', route: '/docs/internal/architecture', frontMatter: { title: 'Architecture overview' } },
         {
           name: 'architecture',
           route: '/docs/internal/architecture',
           children: [{ data: INTERNAL_ARCHITECTURE_META }, page('/docs/internal/architecture/design-and-architecture', 'Design and architecture')],
         },
+        { name: 'architecture', route: '/docs/internal/architecture', frontMatter: { title: 'Architecture overview' } },
         {
           name: 'guidelines',
           route: '/docs/internal/guidelines',
@@ -147,7 +147,6 @@ export function shapedPageMap(): PageMapItem[] {
       route: '/docs/leads',
       children: [
         { data: LEADS_META },
-        { name: 'endpoints', route: '/docs/leads/endpoints', frontMatter: { title: 'Endpoints overview' } },
         {
           name: 'endpoints',
           route: '/docs/leads/endpoints',
@@ -157,6 +156,7 @@ export function shapedPageMap(): PageMapItem[] {
             page('/docs/leads/endpoints/get-quote-fees', 'Get quote fees'),
           ],
         },
+        { name: 'endpoints', route: '/docs/leads/endpoints', frontMatter: { title: 'Endpoints overview' } },
         page('/docs/leads/environments', 'Environments'),
         page('/docs/leads/intro', 'Leads introduction'),
       ],
@@ -168,7 +168,6 @@ export function shapedPageMap(): PageMapItem[] {
         { data: SUPPORT_META },
         page('/docs/support-twilio/diagram', 'Call flow diagram'),
         page('/docs/support-twilio/intro', 'Twilio support introduction'),
-        { name: 'sql-queries', route: '/docs/support-twilio/sql-queries', frontMatter: { title: 'SQL queries overview' } },
         {
           name: 'sql-queries',
           route: '/docs/support-twilio/sql-queries',
@@ -178,6 +177,7 @@ export function shapedPageMap(): PageMapItem[] {
             page('/docs/support-twilio/sql-queries/search-by-phone', 'Search by phone'),
           ],
         },
+        { name: 'sql-queries', route: '/docs/support-twilio/sql-queries', frontMatter: { title: 'SQL queries overview' } },
       ],
     },
   ]
