@@ -136,6 +136,29 @@ test('a fast route change shows no progress bar', async () => {
   await expect(page.evaluate(() => (window as unknown as { sawBar: boolean }).sawBar)).resolves.toBe(false)
 })
 
+test("a collapsed sidebar folder's pages are rendered when the reader opens it, and they navigate", async () => {
+  const folder = '/docs/internal/guidelines'
+  const inside = `${folder}/disaster-recovery-plan`
+  // The page as served names the folder but not the folder's pages: a collapsed folder adds nothing to every page's HTML.
+  const served = await (await context.request.get(`${siteUrl}/docs/internal/intro`)).text()
+  expect(served).toContain(`href="${folder}"`)
+  expect(served).not.toContain(`href="${inside}"`)
+  await open('/docs/internal/intro')
+  const aside = page.locator('aside')
+  await expect(aside.locator(`a[href="${inside}"]`).count()).resolves.toBe(0)
+  // The arrow opens the folder without leaving the page; the folder's own name is the link to its index page.
+  await aside.locator(`a[href="${folder}"] svg`).click()
+  await aside.getByRole('link', { name: 'Disaster recovery plan' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Disaster recovery plan' }).waitFor()
+  expect(new URL(page.url()).pathname).toBe(inside)
+  // A page inside a folder has its breadcrumb, and the folder around it stays open.
+  await expect(page.locator('.nextra-breadcrumb').innerText()).resolves.toMatch(/^Internal\s+Guidelines\s+Disaster recovery plan$/)
+  await expect(aside.locator(`a[href="${folder}"]`).locator('xpath=..').getAttribute('class')).resolves.toMatch(/\bopen\b/)
+  // The open folder still closes from its arrow.
+  await aside.locator(`a[href="${folder}"] svg`).click()
+  await page.waitForFunction((href) => !document.querySelector(`aside a[href="${href}"]`)?.closest('li')?.classList.contains('open'), folder)
+})
+
 test('screenshots: light, dark and mobile', async () => {
   await open('/docs/support-twilio/diagram')
   await page.screenshot({ path: path.join(SHOTS, 'light.png') })

@@ -85,6 +85,27 @@ describe('mobileBreakpoint', () => {
   })
 })
 
+describe('lazySidebarFolders', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const lazyFolders = require(PATCH_FILES.lazySidebarFolders) as (source: string) => string
+  const theme = () => fs.readFileSync(path.join(themeDir, 'dist/index.js'), 'utf8')
+  const folderBody = (source: string) => source.slice(source.indexOf('function FolderImpl('), source.indexOf('function Separator('))
+
+  test("the installed theme's sidebar folder renders its pages only once it is or was open", () => {
+    const folder = folderBody(lazyFolders(theme()))
+    // The folder's open state is what Nextra computes, and the flag is set from it before rendering.
+    expect(folder).toMatch(/const open = [^\n]+;\n[\s\S]*const wasOpen = useRef5\(false\);\n {2}if \(open\) wasOpen\.current = true;/)
+    expect(folder).toContain('children: wasOpen.current && /* @__PURE__ */ jsx21(\n      Menu2,')
+    // useRef5 is the sidebar module's own import of React's useRef.
+    expect(theme()).toMatch(/\/\/ src\/components\/sidebar\.tsx[\s\S]*?import \{[^}]*useRef as useRef5[^}]*\} from "react";[\s\S]*function FolderImpl\(/)
+  })
+
+  test('fails the build when the theme changes the folder it patches', () => {
+    const changed = theme().replace('children: /* @__PURE__ */ jsx21(\n      Menu2,', 'children: /* @__PURE__ */ jsx21(\n      Menu3,')
+    expect(() => lazyFolders(changed)).toThrow(/lazySidebarFoldersLoader: expected 1 × [\s\S]* in nextra-theme-docs\/dist\/index\.js, found 0; the theme changed/)
+  })
+})
+
 describe('components', () => {
   test("re-exports every Nextra component except the heavy ones no page uses", () => {
     const index = fs.readFileSync(path.join(nextraDir, 'dist/client/components/index.js'), 'utf8')

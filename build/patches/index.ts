@@ -54,6 +54,7 @@ export const PATCH_FILES = {
   sectionPageMap: here('sectionPageMap.cjs'),
   presortedPageMap: here('presortedPageMap.cjs'),
   mobileBreakpoint: here('mobileBreakpoint.cjs'),
+  lazySidebarFolders: here('lazySidebarFolders.cjs'),
   components: here('components.ts'),
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
@@ -128,6 +129,15 @@ export function mobileBreakpoint(config: BundlerConfig): void {
   })
 }
 
+/** A collapsed sidebar folder's pages render once the reader opens it (lazySidebarFolders.cjs). */
+export function lazySidebarFolders(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra-theme-docs[\\/]dist[\\/]index\.js$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.lazySidebarFolders }],
+  })
+}
+
 /** Nextra's component index without its heavy, unused parts (components.ts). */
 export function slimComponents(config: BundlerConfig): void {
   config.resolve.alias = { ...config.resolve.alias, 'nextra/components$': PATCH_FILES.components }
@@ -175,6 +185,7 @@ export function applyPatches(config: BundlerConfig, options: PatchOptions): Bund
   sectionPageMaps(config, options.sectionPageMap)
   presortedPageMap(config)
   mobileBreakpoint(config)
+  lazySidebarFolders(config)
   slimComponents(config)
   lightHeadlessUi(config)
   plainImages(config)

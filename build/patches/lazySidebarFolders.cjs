@@ -1,0 +1,29 @@
+// Nextra's sidebar renders every folder's pages, collapsed folders included (hidden by a zero
+// height), so every page's HTML lists every page of its section: on a 1,000-page site each page
+// was 650 kB of HTML with 855 sidebar links, and rendering those links made "Generating static
+// pages" grow with the square of the pages (28 s of a 82 s build). This loader renders a
+// collapsed folder's pages only once the reader opens it, as Docusaurus does; a folder that was
+// open stays rendered, so it still animates closed. Open folders (the current page's, and the
+// top levels) render on the server exactly as before.
+const replaceExactly = require('./replaceExactly.cjs')
+
+const where = { loader: 'lazySidebarFoldersLoader', file: 'nextra-theme-docs/dist/index.js', dependency: 'the theme' }
+const REPLACEMENTS = [
+  // Remembers whether the folder was ever open (in FolderImpl, right after its rerender state).
+  [
+    '  const rerender = useState5({})[1];\n',
+    '  const rerender = useState5({})[1];\n  const wasOpen = useRef5(false);\n  if (open) wasOpen.current = true;\n',
+    1,
+  ],
+  // The folder's pages, only when it is or was open.
+  [
+    'Array.isArray(item.children) && /* @__PURE__ */ jsx21(Collapse, { isOpen: open, children: /* @__PURE__ */ jsx21(\n      Menu2,',
+    'Array.isArray(item.children) && /* @__PURE__ */ jsx21(Collapse, { isOpen: open, children: wasOpen.current && /* @__PURE__ */ jsx21(\n      Menu2,',
+    1,
+  ],
+]
+
+module.exports = function lazySidebarFoldersLoader(source) {
+  return REPLACEMENTS.reduce((result, [from, to, expected]) => replaceExactly(result, from, to, expected, where), source)
+}
+module.exports.REPLACEMENTS = REPLACEMENTS
