@@ -14,6 +14,7 @@ import { placeAnchorPages } from './anchorPages'
 import { anchorsDir, anchorsSource, ensureDocusaurus, generateAnchorPages, measureDocusaurus } from './docusaurusAnchor'
 import { generatePages } from './generatePages'
 import { median, type Figure } from './table'
+import { PHASE_LABELS, readBuildPhases, type BuildPhases } from './buildPhases'
 
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
 
@@ -56,6 +57,14 @@ function countPages(dir: string): number {
   return fs.readdirSync(path.join(dir, 'content/docs'), { recursive: true }).filter((name) => String(name).endsWith('.mdx')).length + 1
 }
 
+/** Medians of each build phase over `runs` (bench/buildPhases.ts). */
+function phaseFigures(group: string, name: string, runs: BuildPhases[]): Figure[] {
+  return (Object.keys(PHASE_LABELS) as Array<keyof BuildPhases>).map((phase) => {
+    const seconds = runs.map((run) => run[phase])
+    return { group, name: `${name}: phase ${PHASE_LABELS[phase]}`, value: +median(seconds).toFixed(1), min: +Math.min(...seconds).toFixed(1), max: +Math.max(...seconds).toFixed(1), runs: runs.length, unit: 's', method: "from Next's .next/trace; phases may overlap, and the rest of next build is its start-up, config and manifests" }
+  })
+}
+
 /** The issue's bar: the full build takes at most this many times Docusaurus with Rspack. */
 const DOCUSAURUS_TARGET = 1.2
 
@@ -79,7 +88,7 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
     generateAnchorPages(source, generated, pages, 'nextra')
     const placed = placeAnchorPages(generated, dir, SECTIONS)
     const edited = path.join(dir, placed.pages[0])
-    const ours = { clean: [] as RunFigures[], rebuild: [] as RunFigures[] }
+    const ours = { clean: [] as RunFigures[], rebuild: [] as RunFigures[], phases: [] as BuildPhases[] }
     const docusaurus: RunFigures[] = []
     // A failed build stops the group at once: at 1,000 pages the remaining rounds take many minutes
     // and could not give a ratio anyway. measure() has already printed the build's error output.
@@ -90,7 +99,9 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
     const buildOurs = async () => {
       fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true })
       fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true })
-      ours.clean.push(ok(await measure('npm', ['run', 'build', '--silent'], dir, ENV), 'our clean build'))
+      const run = ok(await measure('npm', ['run', 'build', '--silent'], dir, ENV), 'our clean build')
+      ours.clean.push(run)
+      ours.phases.push(readBuildPhases(dir, run.seconds))
     }
     const buildDocusaurus = async () => docusaurus.push(ok(await measureDocusaurus(site), `docusaurus build in ${site}`))
     for (let run = 0; run < runs; run++) {
@@ -122,6 +133,10 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
         method: `ours ${ours.clean[index].seconds.toFixed(1)} s / Docusaurus ${docusaurus[index].seconds.toFixed(1)} s, ${first} built first; target ≤ ${DOCUSAURUS_TARGET}`,
       })
     })
+    figures.push(...phaseFigures(group, `${oursName}, clean`, ours.phases))
+    // What the ratio would be if compiling took no time at all: Next's other phases and our steps.
+    const floor = ours.clean.map((run, index) => (run.seconds - ours.phases[index].compile) / docusaurus[index].seconds)
+    figures.push({ group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time without our compile phase`, value: +median(floor).toFixed(2), min: +Math.min(...floor).toFixed(2), max: +Math.max(...floor).toFixed(2), runs: floor.length, unit: '×', method: `per run (our wall time − our compile phase) / Docusaurus wall time: the ratio with an instant bundler; target ≤ ${DOCUSAURUS_TARGET}` })
     const memory = ours.clean.map((run, index) => run.peakTreeMb / docusaurus[index].peakTreeMb)
     figures.push(
       { group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time`, value: +median(ratios).toFixed(2), min: +Math.min(...ratios).toFixed(2), max: +Math.max(...ratios).toFixed(2), runs: ratios.length, unit: '×', method: `median of the per-run ratios of side-by-side clean builds; target ≤ ${DOCUSAURUS_TARGET}` },
