@@ -9,6 +9,7 @@ import path from 'node:path'
 import { chromium } from 'playwright-core'
 import { CHROMIUM } from '../e2e/browser'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { SEEDED_PASSWORD } from '../scripts/cognito/seed'
 import { startLocalStack } from '../scripts/server/startStack'
 import { median, type Figure } from './table'
 
@@ -42,7 +43,7 @@ export async function browserFigures(runs = 3): Promise<Figure[]> {
   const figures: Figure[] = []
   try {
     const { default: lighthouse } = await import('lighthouse')
-    const cookie = amplifyCookieHeader('admin', await signInIdToken(stack.cognitoUrl, 'admin', 'docs-local-pass'))
+    const cookie = amplifyCookieHeader('admin', await signInIdToken(stack.cognitoUrl, 'admin', SEEDED_PASSWORD))
     for (const [name, route, visitor] of PAGES) {
       await context.clearCookies()
       if (visitor === 'admin') await context.addCookies(cookiesFor(stack.siteUrl, cookie))
@@ -73,7 +74,7 @@ export async function browserFigures(runs = 3): Promise<Figure[]> {
       const page = await context.newPage()
       await page.goto(`${stack.siteUrl}/login?next=${encodeURIComponent('/docs/leads/intro')}`)
       await page.getByLabel('Username').fill('leads1')
-      await page.getByLabel('Password', { exact: true }).fill('docs-local-pass')
+      await page.getByLabel('Password', { exact: true }).fill(SEEDED_PASSWORD)
       const started = Date.now()
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.getByRole('heading', { level: 1, name: 'Leads API introduction' }).waitFor()

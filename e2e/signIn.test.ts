@@ -1,7 +1,7 @@
 /** Issue flows, as a person would do them: sign in, read, get turned away, sign out. */
 import type { Page } from 'playwright-core'
 import { freshPagePerTest, signInThroughForm } from './browser'
-import { siteEnv } from './siteEnv'
+import { PASSWORD, siteEnv } from './siteEnv'
 
 const { siteUrl } = siteEnv()
 const currentPage = freshPagePerTest()
@@ -63,7 +63,7 @@ test('admin sees every section on the home page', async () => {
 test('a hostile next= is ignored after sign-in', async () => {
   await page.goto(siteUrl + '/login?next=https://evil.example/phish')
   await page.getByLabel('Username').fill('support1')
-  await page.getByLabel('Password', { exact: true }).fill('docs-local-pass')
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname === '/' && url.host === new URL(siteUrl).host)
 })

@@ -17,4 +17,5 @@ export function siteEnv() {
   }
 }
 
-export const PASSWORD = 'docs-local-pass'
+/** Every seeded demo user's password. */
+export { SEEDED_PASSWORD as PASSWORD } from '../scripts/cognito/seed'
