@@ -11,7 +11,7 @@ import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import topMeta from './pages/_meta'
 import { onDemandHighlighter } from './build/onDemandHighlighter'
-import { applyPatches } from './build/patches'
+import { applyPatches, skipServerTraces } from './build/patches'
 import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -76,6 +76,8 @@ function withoutServerTraces(config: any) {
   config.plugins = config.plugins.filter((plugin: any) => plugin?.constructor?.name !== 'TraceEntryPointsPlugin')
   return config
 }
+// And no trace of Next's own server either (build/patches/noServerTraces.cjs).
+skipServerTraces()
 
 /**
  * Large sites compile in Next's build workers: each compiler runs in a process of its own that

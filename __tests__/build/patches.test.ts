@@ -194,6 +194,28 @@ describe('noPageGitLookups', () => {
   })
 })
 
+describe('noServerTraces', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const patch = require(PATCH_FILES.noServerTraces) as { TRACER: string; CALLER_FILE: string }
+
+  test("Next still traces its server through the compiled tracer's exports, at the moment it traces", () => {
+    const caller = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.CALLER_FILE), 'utf8')
+    expect(caller).toContain('const _nft = require("next/dist/compiled/@vercel/nft");')
+    expect(caller).toContain(`await (0, _nft.${patch.TRACER})(`)
+  })
+
+  test('after the patch, the tracer Next calls finds no files, without reading any', () => {
+    // A process of its own: the patch changes a module for the whole process.
+    const script = `
+      require(${JSON.stringify(PATCH_FILES.noServerTraces)}).skipServerTraces()
+      const nft = require('next/dist/compiled/@vercel/nft')
+      let reads = 0
+      nft.${patch.TRACER}([require.resolve('next/dist/server/next-server.js')], { readFile: async () => (reads++, '') }).then((result) =>
+        process.stdout.write(JSON.stringify({ files: result.fileList.size + result.esmFileList.size, reasons: result.reasons.size, reads })))`
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ files: 0, reasons: 0, reads: 0 })
+  })
+})
+
 describe('applyPatches', () => {
   /** The rules Nextra's plugin adds, as it adds them (nextra/dist/server/index.js). */
   const nextraConfig = (): BundlerConfig => ({

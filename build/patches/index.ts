@@ -60,6 +60,7 @@ export const PATCH_FILES = {
   plainImages: here('plainImages.cjs'),
   lazyQrCode: here('lazyQrCode.cjs'),
   noPageGitLookups: here('noPageGitLookups.cjs'),
+  noServerTraces: here('noServerTraces.cjs'),
 } as const
 
 const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
@@ -173,6 +174,16 @@ export function lazyQrCode(config: BundlerConfig): void {
     enforce: 'pre',
     use: [{ loader: PATCH_FILES.lazyQrCode }],
   })
+}
+
+/**
+ * Next's trace of its own server's files, which a static export never deploys (noServerTraces.cjs).
+ * Called where next.config.ts loads: the trace runs in `next build`'s main process, which may not
+ * be the one that compiles.
+ */
+export function skipServerTraces(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(PATCH_FILES.noServerTraces).skipServerTraces()
 }
 
 /** Applies every patch, for either bundler and both compiles. */
