@@ -26,4 +26,3 @@ const REPLACEMENTS = [
 module.exports = function lazySidebarFoldersLoader(source) {
   return REPLACEMENTS.reduce((result, [from, to, expected]) => replaceExactly(result, from, to, expected, where), source)
 }
-module.exports.REPLACEMENTS = REPLACEMENTS
