@@ -177,7 +177,6 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
-  outputFileTracingExcludes: { 'next-server': ['**/*'] },
   experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES, serverMinification: false },
   webpack: (config, { isServer, dev }) => {
     if (isServer) withoutServerTraces(config)
