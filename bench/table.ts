@@ -44,6 +44,30 @@ export function saveResults(figures: Figure[], file = path.resolve('bench/result
   fs.writeFileSync(file, JSON.stringify({ updated: new Date().toISOString(), figures: [...merged.values()] }, null, 2) + '\n')
 }
 
+/**
+ * Several runs of one benchmark as one set of figures: each figure's median over the runs that
+ * measured it, with their range. A single run's latency tail moves a lot on a busy machine; the
+ * median of runs is what we quote.
+ */
+export function medianOverRuns(runs: Figure[][]): Figure[] {
+  const byName = new Map<string, { first: Figure; values: number[] }>()
+  for (const run of runs) {
+    for (const figure of run) {
+      const entry = byName.get(figure.name) ?? { first: figure, values: [] }
+      entry.values.push(figure.value)
+      byName.set(figure.name, entry)
+    }
+  }
+  return [...byName.values()].map(({ first, values }) => ({
+    ...first,
+    value: +median(values).toFixed(2),
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values.length,
+    method: `${first.method}; median of ${values.length} run${values.length === 1 ? '' : 's'}`,
+  }))
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
