@@ -16,6 +16,8 @@
  *   they are), and the uncompressed total is printed beside it;
  * - query latency: 60 further queries in that page, each = search + excerpts of the top 8
  *   results, timed in the page (performance.now); median and p95, and the requests per query;
+ *   then each query's downloads fetched again with no search work, for what the network and
+ *   the browser cost alone;
  * - as the search box runs a query: 60 other words in a fresh context of their own, each term
  *   preloaded as on a keystroke and searched after the box's pause.
  *
@@ -210,10 +212,21 @@ window.benchQuery = async (query) => {
   const started = performance.now()
   const hits = await run(query)
   const ms = performance.now() - started
-  // Files this query had to download (index chunks, excerpt data), from the browser's resource timing.
-  const fetched = performance.getEntriesByType('resource').filter((entry) => entry.startTime >= started).length
+  // Files this query had to download (index chunks, then excerpt data), from the browser's resource timing.
+  const entries = performance.getEntriesByType('resource').filter((entry) => entry.startTime >= started)
+  const rounds = [/\.pf_index$/, /\.pf_fragment$/].map((kind) => entries.filter((entry) => kind.test(entry.name)).map((entry) => entry.name)).filter((round) => round.length > 0)
   performance.clearResourceTimings()
-  return { ms, hits: hits.length, fetched }
+  return { ms, hits: hits.length, fetched: entries.length, rounds }
+}
+// A query's downloads again, fresh from the server, round after round, with no search work: what
+// the browser and the server cost alone on this machine.
+let replays = 0
+window.benchReplay = async (rounds) => {
+  const started = performance.now()
+  for (const round of rounds) await Promise.all(round.map((url) => fetch(url + '?replay=' + ++replays).then((response) => response.arrayBuffer())))
+  const ms = performance.now() - started
+  performance.clearResourceTimings()
+  return ms
 }
 // As the search box runs a query: the reader's last keystroke preloads the term's index chunks,
 // the query runs after the pause, and the time from then to the results is what the reader waits.
@@ -231,7 +244,7 @@ interface SiteRun {
   site: string
   stats: IndexStats[]
   skipped: number
-  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; cachedLatencies: number[]; typedLatencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
+  runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; cachedLatencies: number[]; replayLatencies: number[]; typedLatencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
 }
 
 const indexDataBytes = (dir: string) => {
@@ -291,14 +304,21 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
         // Queries whose files were all in the browser already: the engine and the page, without the network.
         const cachedLatencies: number[] = []
         let withHits = 0
+        const downloads: string[][][] = []
         for (const query of queries) {
-          const result = await session.evaluate<{ ms: number; hits: number; fetched: number }>(`window.benchQuery(${JSON.stringify(query)})`, `query "${query}"`)
+          const result = await session.evaluate<{ ms: number; hits: number; fetched: number; rounds: string[][] }>(`window.benchQuery(${JSON.stringify(query)})`, `query "${query}"`)
           if (!result) continue
           latencies.push(result.ms)
+          downloads.push(result.rounds)
           if (result.fetched === 0) cachedLatencies.push(result.ms)
           if (result.hits > 0) withHits++
         }
         const requestsPerQuery = Object.values(server.counter().requests).reduce((a, b) => a + b, 0) / queries.length
+        const replayLatencies: number[] = []
+        for (const rounds of downloads) {
+          const ms = await session.evaluate<number>(`window.benchReplay(${JSON.stringify(rounds)})`, 'replay')
+          if (ms !== null) replayLatencies.push(ms)
+        }
         await session.close()
         // Only the search box's strategy has a preload. Its queries run in a session of their own, so
         // the queries above warm neither the engine (a fresh tab's first queries are its slowest)
@@ -316,7 +336,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
         }
         if (failures.length) process.stderr.write(`bench search: ${site}, ${role}, ${strategy}: ${failures.length} failure(s), first: ${failures[0]}\n`)
         const total = Object.values(bytes).reduce((a, b) => a + b, 0)
-        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, raw, latencies, cachedLatencies, typedLatencies, requestsPerQuery, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
+        runs.push({ role, strategy, indexes: basePaths.length, firstQuery, loadMs, firstMs: first.ms, bytes, total, raw, latencies, cachedLatencies, replayLatencies, typedLatencies, requestsPerQuery, hitRate: withHits / queries.length, loadFailed, failures: queries.length - latencies.length })
       }
     } finally {
       await server.stop()
@@ -382,9 +402,10 @@ export async function searchFigures(): Promise<Figure[]> {
   ))
   console.log(`\nQuery latency after load: ${QUERIES_PER_RUN} queries each (search + excerpts of the top ${RESULTS_PER_QUERY}), timed in the page`)
   console.log(table(
-    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'requests/query', 'median ms', 'p95 ms', 'max ms', 'no download', 'its median ms'],
-    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, run.requestsPerQuery.toFixed(1), fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies)), String(run.cachedLatencies.length), run.cachedLatencies.length ? fixed(median(run.cachedLatencies)) : '-']))
+    ['site', 'reader', 'strategy', 'load + first query', 'queries', 'failed', 'with hits', 'requests/query', 'median ms', 'p95 ms', 'max ms', 'no download', 'its median ms', 'downloads alone: median ms', 'p95 ms'],
+    results.flatMap((r) => r.runs.map((run) => [r.site, run.role, run.strategy, run.loadFailed ? 'FAILED' : 'ok', String(QUERIES_PER_RUN), String(run.failures), `${Math.round(run.hitRate * 100)}%`, run.requestsPerQuery.toFixed(1), fixed(median(run.latencies)), fixed(percentile(run.latencies, 95)), fixed(Math.max(...run.latencies)), String(run.cachedLatencies.length), run.cachedLatencies.length ? fixed(median(run.cachedLatencies)) : '-', fixed(median(run.replayLatencies)), fixed(percentile(run.replayLatencies, 95))]))
   ))
+  console.log(`"downloads alone": each query's downloads fetched again, fresh from the server, one round (index chunks, then excerpt data) after the other, with no search work`)
   console.log(`\nAs the search box runs it: ${QUERIES_PER_RUN} other queries in a fresh browser context of their own (search just loaded, nothing queried yet), each preloaded as if just typed, then run after the search box's ${SEARCH_PAUSE_MS} ms pause; timed from the end of the pause to the results`)
   console.log(table(
     ['site', 'reader', 'strategy', 'queries', 'median ms', 'p95 ms', 'max ms'],
@@ -403,6 +424,7 @@ export async function searchFigures(): Promise<Figure[]> {
       figures.push({ group: 'search', name: `${name}, first-query download uncompressed`, value: +(run.raw / 1024).toFixed(1), unit: 'kB', method: 'as above, bodies before gzip' })
       figures.push({ group: 'search', name: `${name}, query latency median`, value: +median(run.latencies).toFixed(2), unit: 'ms', min: Math.min(...run.latencies), max: Math.max(...run.latencies), runs: run.latencies.length, method })
       figures.push({ group: 'search', name: `${name}, query latency p95`, value: +percentile(run.latencies, 95).toFixed(2), unit: 'ms', method })
+      if (run.replayLatencies.length) figures.push({ group: 'search', name: `${name}, the same downloads without search work, p95`, value: +percentile(run.replayLatencies, 95).toFixed(2), unit: 'ms', method: `${method}; each query's downloads fetched again, fresh, round after round` })
       if (run.typedLatencies.length) {
         const typedMethod = `${method}; a fresh context of its own; term preloaded, query run after the search box's ${SEARCH_PAUSE_MS} ms pause`
         figures.push({ group: 'search', name: `${name}, latency after the typing pause, median`, value: +median(run.typedLatencies).toFixed(2), unit: 'ms', min: Math.min(...run.typedLatencies), max: Math.max(...run.typedLatencies), runs: run.typedLatencies.length, method: typedMethod })
