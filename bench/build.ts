@@ -13,7 +13,7 @@ import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { placeAnchorPages } from './anchorPages'
 import { anchorsDir, anchorsSource, ensureDocusaurus, generateAnchorPages, measureDocusaurus } from './docusaurusAnchor'
 import { generatePages } from './generatePages'
-import { median, type Figure } from './table'
+import { median, medianWithRange, type Figure } from './table'
 import { PHASE_LABELS, readBuildPhases, type BuildPhases } from './buildPhases'
 
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
@@ -61,7 +61,7 @@ function countPages(dir: string): number {
 function phaseFigures(group: string, name: string, runs: BuildPhases[]): Figure[] {
   return (Object.keys(PHASE_LABELS) as Array<keyof BuildPhases>).map((phase) => {
     const seconds = runs.map((run) => run[phase])
-    return { group, name: `${name}: phase ${PHASE_LABELS[phase]}`, value: +median(seconds).toFixed(1), min: +Math.min(...seconds).toFixed(1), max: +Math.max(...seconds).toFixed(1), runs: runs.length, unit: 's', method: "from Next's .next/trace; phases may overlap, and the rest of next build is its start-up, config and manifests" }
+    return { group, name: `${name}: phase ${PHASE_LABELS[phase]}`, ...medianWithRange(seconds, 1), unit: 's', method: "from Next's .next/trace; phases may overlap, and the rest of next build is its start-up, config and manifests" }
   })
 }
 
@@ -136,11 +136,11 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
     figures.push(...phaseFigures(group, `${oursName}, clean`, ours.phases))
     // What the ratio would be if compiling took no time at all: Next's other phases and our steps.
     const floor = ours.clean.map((run, index) => (run.seconds - ours.phases[index].compile) / docusaurus[index].seconds)
-    figures.push({ group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time without our compile phase`, value: +median(floor).toFixed(2), min: +Math.min(...floor).toFixed(2), max: +Math.max(...floor).toFixed(2), runs: floor.length, unit: '×', method: `per run (our wall time − our compile phase) / Docusaurus wall time: the ratio with an instant bundler; target ≤ ${DOCUSAURUS_TARGET}` })
+    figures.push({ group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time without our compile phase`, ...medianWithRange(floor, 2), unit: '×', method: `per run (our wall time − our compile phase) / Docusaurus wall time: the ratio with an instant bundler; target ≤ ${DOCUSAURUS_TARGET}` })
     const memory = ours.clean.map((run, index) => run.peakTreeMb / docusaurus[index].peakTreeMb)
     figures.push(
-      { group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time`, value: +median(ratios).toFixed(2), min: +Math.min(...ratios).toFixed(2), max: +Math.max(...ratios).toFixed(2), runs: ratios.length, unit: '×', method: `median of the per-run ratios of side-by-side clean builds; target ≤ ${DOCUSAURUS_TARGET}` },
-      { group, name: `${pages} pages: ratio ours/Docusaurus, clean peak memory`, value: +median(memory).toFixed(2), min: +Math.min(...memory).toFixed(2), max: +Math.max(...memory).toFixed(2), runs: memory.length, unit: '×', method: 'median of the per-run ratios of process-tree peak RSS' },
+      { group, name: `${pages} pages: ratio ours/Docusaurus, clean wall time`, ...medianWithRange(ratios, 2), unit: '×', method: `median of the per-run ratios of side-by-side clean builds; target ≤ ${DOCUSAURUS_TARGET}` },
+      { group, name: `${pages} pages: ratio ours/Docusaurus, clean peak memory`, ...medianWithRange(memory, 2), unit: '×', method: 'median of the per-run ratios of process-tree peak RSS' },
     )
     return figures
   } finally {

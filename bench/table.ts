@@ -60,12 +60,14 @@ export function medianOverRuns(runs: Figure[][]): Figure[] {
   }
   return [...byName.values()].map(({ first, values }) => ({
     ...first,
-    value: +median(values).toFixed(2),
-    min: Math.min(...values),
-    max: Math.max(...values),
-    runs: values.length,
+    ...medianWithRange(values, 2),
     method: `${first.method}; median of ${values.length} run${values.length === 1 ? '' : 's'}`,
   }))
+}
+
+/** A figure's value over several runs: their median and range, rounded to `digits` decimals. */
+export function medianWithRange(values: number[], digits: number): Pick<Figure, 'value' | 'min' | 'max' | 'runs'> {
+  return { value: +median(values).toFixed(digits), min: +Math.min(...values).toFixed(digits), max: +Math.max(...values).toFixed(digits), runs: values.length }
 }
 
 export function median(values: number[]): number {
