@@ -10,9 +10,9 @@ import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
 import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
 import { SECTIONS } from './lib/navigation/siteNavigation'
 import topMeta from './pages/_meta'
-import { onDemandHighlighter } from './build/onDemandHighlighter'
-import { applyPatches, skipServerTraces } from './build/patches'
-import { readLastUpdated, sourceFileOf } from './build/lastUpdated'
+import { onDemandHighlighter } from './pipeline/onDemandHighlighter'
+import { applyPatches, skipServerTraces } from './pipeline/patches'
+import { readLastUpdated, sourceFileOf } from './pipeline/lastUpdated'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -55,7 +55,7 @@ const withNextra = nextra({
   themeConfig: './theme.config.tsx',
   // Images stay plain <img> under public/docs/<section>/, so each is served under its section's path and rule.
   staticImage: false,
-  // Nextra's search data (every page's text by heading) feeds scripts/build/buildSearchIndexes.ts,
+  // Nextra's search data (every page's text by heading) feeds pipeline/steps/buildSearchIndexes.ts,
   // which writes one Pagefind index per section; Nextra's own all-sections file never ships.
   search: { codeblocks: false },
   defaultShowCopyCode: true,
@@ -63,7 +63,7 @@ const withNextra = nextra({
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })
 
-/** Every page's last-updated date, from one `git log` (build/lastUpdated.ts). */
+/** Every page's last-updated date, from one `git log` (pipeline/lastUpdated.ts). */
 const lastUpdated = readLastUpdated(process.cwd())
 
 /**
@@ -76,7 +76,7 @@ function withoutServerTraces(config: any) {
   config.plugins = config.plugins.filter((plugin: any) => plugin?.constructor?.name !== 'TraceEntryPointsPlugin')
   return config
 }
-// And no trace of Next's own server either (build/patches/noServerTraces.cjs).
+// And no trace of Next's own server either (pipeline/patches/noServerTraces.cjs).
 skipServerTraces()
 
 /**
@@ -95,7 +95,7 @@ const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) =
  * page-map transforms, the access rules, the patches) would not invalidate cached modules.
  * Listed here.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'build/', 'pages/_meta.ts']
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'pipeline/', 'pages/_meta.ts']
 
 function configSourceFiles(): string[] {
   return [path.resolve('next.config.ts'), ...CONFIG_SOURCES.flatMap((source) =>

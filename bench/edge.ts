@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { access } from '../lib/access'
 import { authorizeRequest } from '../edge/authorizeRequest'
 import { createIdTokenVerifier } from '../edge/tokenVerifier'
-import { sitePaths } from '../scripts/build/paths'
+import { sitePaths } from '../pipeline/steps/paths'
 import { CLIENT, POOL, cookiesFor, idClaims, newKeyPair, signJwt } from '../__tests__/edge/tokens'
 import { median, percentile, type Figure } from './table'
 

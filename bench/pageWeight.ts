@@ -6,8 +6,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Figure } from './table'
-import { sitePaths } from '../scripts/build/paths'
-import { listFiles } from '../scripts/build/siteFiles'
+import { sitePaths } from '../pipeline/steps/paths'
+import { listFiles } from '../pipeline/steps/siteFiles'
 
 export function firstLoadJs(root: string, route: string): number {
   const { next } = sitePaths(root)

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { sitePaths } from '../scripts/build/paths'
+import { sitePaths } from '../pipeline/steps/paths'
 import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'

@@ -4,7 +4,7 @@
  * For the real site (Nextra's search data from the last `next build`: .next/static/chunks, or the
  * path given, or $SEARCH_BENCH_DATA) and for a generated site of 2,000 pages, builds the
  * per-section Pagefind indexes into a temporary directory with the build's own code
- * (lib/search + scripts/build/buildSearchIndexes), serves them from a static server on
+ * (lib/search + pipeline/steps/buildSearchIndexes), serves them from a static server on
  * 127.0.0.1, and drives headless Chromium (Debian's, as the browser tests do) through the
  * search box's own loader (lib/search/searchClient, bundled with esbuild):
  *
@@ -44,7 +44,7 @@ import { access as shippedAccess, decide } from '../lib/access'
 import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { readableIndexes, searchIndexSpecs } from '../lib/search/searchIndexes'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
-import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../scripts/build/buildSearchIndexes'
+import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'

@@ -7,7 +7,7 @@ type CopyState = 'idle' | 'copied' | 'failed'
 
 /**
  * "Copy page" and "View as Markdown" for a page of a section the reader may open: the page's
- * Markdown (`<route>.md`, written by scripts/build/buildMarkdown.ts under the section's path, so
+ * Markdown (`<route>.md`, written by pipeline/steps/buildMarkdown.ts under the section's path, so
  * the edge applies the section's rule to it). Shown once the authority has named the reader's
  * sections.
  */

@@ -3,7 +3,7 @@
  * (`styles.css`): the design tokens with the small reset that stylesheet has (base), and the
  * components of the Authenticator's screens (sign-in, forgotten password, new password, TOTP
  * set-up, MFA choice, phone fields). The browser parses and matches about 150 kB less CSS on the
- * one page that loads it. __tests__/build/signInStyles.test.ts checks this list against the
+ * one page that loads it. __tests__/pipeline/signInStyles.test.ts checks this list against the
  * installed Authenticator.
  *
  * The order is the order of `styles.css`: rules of equal specificity in two components (an

@@ -1,5 +1,5 @@
 /**
- * The Lambda@Edge entry. Lambda@Edge has no environment variables, so scripts/build/buildEdge.ts
+ * The Lambda@Edge entry. Lambda@Edge has no environment variables, so pipeline/steps/buildEdge.ts
  * bakes the auth settings, the pool's keys, the asset routes and the list overrides it was built
  * with into this bundle, beside access.config.ts.
  */

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { LOCAL_COGNITO, issuerFor, readAuthSettings } from '../../lib/auth/authSettings'
-import { jwksFor, localCognitoJwks } from '../../scripts/build/jwksFor'
+import { jwksFor, localCognitoJwks } from '../../pipeline/steps/jwksFor'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

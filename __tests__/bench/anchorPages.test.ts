@@ -6,7 +6,7 @@ import path from 'node:path'
 import { placeAnchorPages } from '../../bench/anchorPages'
 import { anchorsSource } from '../../bench/docusaurusAnchor'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { checkLinks } from '../../scripts/build/checkLinks'
+import { checkLinks } from '../../pipeline/steps/checkLinks'
 
 const repo = path.resolve(__dirname, '../..')
 const temp: string[] = []

@@ -18,7 +18,7 @@ const page = (route: string) => fs.readFileSync(path.join(dir, 'out', `${route}.
 
 function build(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/build/buildSite.ts'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    const child = spawn('npx', ['tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed in ${dir}:\n${stderr}`))))

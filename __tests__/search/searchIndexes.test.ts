@@ -3,7 +3,7 @@ import { access, decide } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { HOME_INDEX_BASE_PATH, indexForRoute, readableIndexes, searchIndexSpecs } from '../../lib/search/searchIndexes'
-import { computeAssetRoutes, searchFileRoutes } from '../../scripts/build/assetRoutes'
+import { computeAssetRoutes, searchFileRoutes } from '../../pipeline/steps/assetRoutes'
 
 const specs = searchIndexSpecs()
 const readable = (username: string | null) => readableIndexes(username === null ? null : { username }, decide).map((spec) => spec.id)

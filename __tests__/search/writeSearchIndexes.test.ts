@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib'
 import { generatedSite } from '../../bench/search'
 import { access } from '../../lib/access'
 import { groupSearchRecords } from '../../lib/search/searchRecords'
-import { INDEX_CHUNK_BYTES, type IndexStats } from '../../scripts/build/buildSearchIndexes'
+import { INDEX_CHUNK_BYTES, type IndexStats } from '../../pipeline/steps/buildSearchIndexes'
 
 jest.setTimeout(120_000)
 

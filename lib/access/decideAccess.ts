@@ -1,15 +1,39 @@
 import type { CompiledAccess } from './compileAccess'
 import { isUnderPrefix, normalisePath } from './normalisePath'
-import type { AccessUser, Decision, Requirement } from './types'
+import type { AccessUser, Decision, PathRule, Requirement } from './types'
+
+/**
+ * The rule that governs a canonical route: a public path, the first rule that matches, or the
+ * fallback. Its requirement decides; the rule itself names the route's audience (the pages one
+ * rule governs), which the build groups derived files by and the access log reports.
+ */
+export type GoverningRule =
+  | { kind: 'public' }
+  | { kind: 'rule'; index: number; rule: PathRule }
+  | { kind: 'fallback'; require: Requirement }
+
+export function governingRuleOf(access: CompiledAccess, route: string): GoverningRule {
+  if (access.publicPaths.has(route)) return { kind: 'public' }
+  const index = access.rules.findIndex((rule) => (rule.match === 'exact' ? route === rule.path : isUnderPrefix(route, rule.path)))
+  return index >= 0 ? { kind: 'rule', index, rule: access.rules[index] } : { kind: 'fallback', require: access.fallback }
+}
+
+/** What a governing rule requires. */
+export function requirementOf(governing: GoverningRule): Requirement | 'public' {
+  if (governing.kind === 'public') return 'public'
+  return governing.kind === 'rule' ? governing.rule.require : governing.require
+}
+
+/** A governing rule in words, for logs and reports: `public`, `prefix /docs/leads -> leadsUsers`, `fallback -> fullAccessUsers`. */
+export function describeRule(governing: GoverningRule): string {
+  if (governing.kind === 'public') return 'public'
+  if (governing.kind === 'fallback') return `fallback -> ${governing.require}`
+  return `${governing.rule.match} ${governing.rule.path} -> ${governing.rule.require}`
+}
 
 /** Which requirement governs a canonical route: the first matching rule, else the fallback. */
 export function requirementFor(access: CompiledAccess, route: string): Requirement | 'public' {
-  if (access.publicPaths.has(route)) return 'public'
-  for (const rule of access.rules) {
-    const matches = rule.match === 'exact' ? route === rule.path : isUnderPrefix(route, rule.path)
-    if (matches) return rule.require
-  }
-  return access.fallback
+  return requirementOf(governingRuleOf(access, route))
 }
 
 /**

@@ -2,7 +2,7 @@
  * Where the search indexes live and who may read each one. One Pagefind bundle per section,
  * written under the section's own path so the edge applies the section's rule to every index
  * file, plus one bundle for the pages outside every section that any signed-in reader may open.
- * The build (scripts/build/buildSearchIndexes.ts) and the search box (components/SiteSearch.tsx)
+ * The build (pipeline/steps/buildSearchIndexes.ts) and the search box (components/SiteSearch.tsx)
  * both read this list, so what is written and what is requested cannot drift apart.
  */
 import type { CompiledAccess } from '../access/compileAccess'
@@ -13,7 +13,7 @@ import type { AccessUser, Decision, Requirement } from '../access/types'
 import { sectionOfRoute } from '../navigation/scopePageMap'
 import { SECTIONS } from '../navigation/siteNavigation'
 
-/** Where the home index lives; scripts/build/assetRoutes.ts gives its files the rule of HOME_INDEX_ROUTE. */
+/** Where the home index lives; pipeline/steps/assetRoutes.ts gives its files the rule of HOME_INDEX_ROUTE. */
 export const HOME_INDEX_BASE_PATH = '/_pagefind/'
 /** The route whose rule the asset-route map gives every file of the home index. */
 export const HOME_INDEX_ROUTE = '/'

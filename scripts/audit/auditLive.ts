@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { sitePaths } from '../build/paths'
+import { sitePaths } from '../../pipeline/steps/paths'
 import { Amplify } from 'aws-amplify'
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth'
 import accessConfig from '../../access.config'
@@ -31,7 +31,7 @@ import { amplifyCookieHeader } from '../../lib/auth/amplifyCookies'
 import { readAuthSettings, type AuthEnv, type AuthSettings } from '../../lib/auth/authSettings'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { groupsOf } from '../../edge/tokenVerifier'
-import { listFiles } from '../build/siteFiles'
+import { listFiles } from '../../pipeline/steps/siteFiles'
 import { namedEntries } from '../access/whoSeesWhat'
 import { noFindings, readBody, scanServed, type RoleFindings } from './scan'
 

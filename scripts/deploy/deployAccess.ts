@@ -14,8 +14,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import accessConfig from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
-import { buildEdge } from '../build/buildEdge'
-import { sitePaths } from '../build/paths'
+import { buildEdge } from '../../pipeline/steps/buildEdge'
+import { sitePaths } from '../../pipeline/steps/paths'
 
 async function main() {
   const started = Date.now()

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
-import { sitePaths } from '../build/paths'
+import { sitePaths } from '../../pipeline/steps/paths'
 import { startLocalServer } from './localServer'
 
 export interface LocalStack {

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { readLastUpdated, sourceFileOf } from '../../build/lastUpdated'
+import { readLastUpdated, sourceFileOf } from '../../pipeline/lastUpdated'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { withTimestamp } = require('../../build/patches/sectionPageMap.cjs') as { withTimestamp: (source: string, timestampFor: (file: string) => number | null) => string | null }
+const { withTimestamp } = require('../../pipeline/patches/sectionPageMap.cjs') as { withTimestamp: (source: string, timestampFor: (file: string) => number | null) => string | null }
 
 /** A repository with two commits at fixed times, and a file git does not track. */
 function repository(): string {

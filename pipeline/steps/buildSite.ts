@@ -44,7 +44,7 @@ export function buildHeapMb(pages: number): number {
 export async function nextBuild(paths: SitePaths, pages: number): Promise<NextBuild> {
   const next = path.join(paths.root, 'node_modules/.bin/next')
   // Where Next's browser compile finds the pages its server compile already turned from MDX into
-  // modules (build/patches/pagePath.cjs); private to this build, and gone after it.
+  // modules (pipeline/patches/pagePath.cjs); private to this build, and gone after it.
   const pageCompiles = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-page-compiles-'))
   const code = await new Promise<number | null>((resolve, reject) => {
     // A production build whatever the caller's NODE_ENV (a test runner sets "test"): Nextra then

@@ -7,7 +7,7 @@
  * page's first load. These are the same widgets with the same roles, keyboard use and class-name
  * callbacks, positioned with CSS. The theme's own search box (Combobox) never renders here: the
  * site's search replaces it (theme.config.tsx), so using it fails loudly instead of rendering a
- * half-working copy. Only the theme and Nextra's Button see this module (build/patches): a
+ * half-working copy. Only the theme and Nextra's Button see this module (pipeline/patches): a
  * writer's <Tabs> or <Popup> still gets the real Headless UI, on the pages that use them.
  */
 import {

@@ -1,7 +1,7 @@
 /**
  * Every change this site makes to a dependency's built code or to Next's bundler configuration,
  * in one place. Each patch names the file it changes and fails the build (and its test in
- * __tests__/build/patches.test.ts or clientChunks.test.ts) when an upgrade changes what it
+ * __tests__/pipeline/patches.test.ts or clientChunks.test.ts) when an upgrade changes what it
  * patches, instead of silently shipping the unpatched behaviour.
  *
  * The patches do not depend on each other's order: each finds Nextra's rules by what they load,

@@ -2,8 +2,8 @@
  * "Last updated on <date>" for each docs page, from git: one `git log` for the whole repository at
  * build time (next.config.ts), not one query per page. A file that git does not track has no date,
  * and neither has any file of a shallow clone, whose history is cut off: no date is better than a
- * wrong one. The page loader (build/patches/sectionPageMap.cjs) puts the date into the page's options;
- * Nextra's own per-page lookup is switched off (build/patches/noPageGitLookups.cjs).
+ * wrong one. The page loader (pipeline/patches/sectionPageMap.cjs) puts the date into the page's options;
+ * Nextra's own per-page lookup is switched off (pipeline/patches/noPageGitLookups.cjs).
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'

@@ -1,13 +1,13 @@
 /**
  * @jest-environment node
  *
- * Each patch in build/patches against the installed Nextra: an upgrade that changes what a
+ * Each patch in pipeline/patches against the installed Nextra: an upgrade that changes what a
  * patch relies on fails the test that names the patch.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { applyPatches, HEADLESS_UI_USERS, PATCH_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../build/patches'
+import { applyPatches, HEADLESS_UI_USERS, PATCH_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../pipeline/patches'
 
 const nextraDir = path.dirname(require.resolve('nextra/package.json'))
 const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')

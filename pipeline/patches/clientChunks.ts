@@ -38,7 +38,7 @@ export function largeModuleChunkName(module: ChunkedModule, context: string): st
 export function webpackLikeClientChunks(config: any, context: string): void {
   const splitChunks = config.optimization?.splitChunks
   if (!splitChunks?.cacheGroups?.lib || !splitChunks.cacheGroups.framework) {
-    throw new Error('clientChunks: Next no longer sets the framework and lib chunk groups for Rspack; review build/patches/clientChunks.ts')
+    throw new Error('clientChunks: Next no longer sets the framework and lib chunk groups for Rspack; review pipeline/patches/clientChunks.ts')
   }
   splitChunks.chunks = (chunk: { name?: string | null }) => !UNSPLIT.test(chunk.name ?? '')
   splitChunks.cacheGroups.lib = {

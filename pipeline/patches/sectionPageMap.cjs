@@ -15,7 +15,7 @@ const PAGE_OPTS = /\{"filePath":("(?:[^"\\]|\\.)*")/
 const NEXTRA_TIMESTAMP = /,"timestamp":\d+/
 
 /**
- * Puts the build's own last-updated date (build/lastUpdated.ts) into the page's options, in place
+ * Puts the build's own last-updated date (pipeline/lastUpdated.ts) into the page's options, in place
  * of the one Nextra looks up itself; no date when the build has none for the file.
  */
 function withTimestamp(source, timestampFor) {

@@ -2,7 +2,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { checkLinks } from '../../scripts/build/checkLinks'
+import { checkLinks } from '../../pipeline/steps/checkLinks'
 
 /** A tiny site on disk: the checker reads files the way the build does. */
 function site(files: Record<string, string>): string {

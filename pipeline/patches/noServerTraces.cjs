@@ -19,7 +19,7 @@ async function traceNothing() {
 function skipServerTraces() {
   const property = Object.getOwnPropertyDescriptor(nft, TRACER)
   if (!property || !property.configurable) {
-    throw new Error(`build/patches/noServerTraces.cjs: next/dist/compiled/@vercel/nft no longer exports a replaceable ${TRACER}; check how ${CALLER_FILE} traces now`)
+    throw new Error(`pipeline/patches/noServerTraces.cjs: next/dist/compiled/@vercel/nft no longer exports a replaceable ${TRACER}; check how ${CALLER_FILE} traces now`)
   }
   Object.defineProperty(nft, TRACER, { value: traceNothing, enumerable: true, configurable: true, writable: true })
 }

@@ -1,7 +1,7 @@
 /**
  * Fails the build on a broken internal link, a missing image, or a link into a section that the
  * page's own readers may not open (rendering it would also make Next prefetch a forbidden page).
- * The first step of the site build (scripts/build/buildSite.ts).
+ * The first step of the site build (pipeline/steps/buildSite.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'

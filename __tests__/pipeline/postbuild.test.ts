@@ -4,9 +4,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { searchIndexSpecs } from '../../lib/search/searchIndexes'
-import { searchFileRoutes } from '../../scripts/build/assetRoutes'
-import { sitePaths, type SitePaths } from '../../scripts/build/paths'
-import { postbuild, PostbuildError } from '../../scripts/build/postbuild'
+import { searchFileRoutes } from '../../pipeline/steps/assetRoutes'
+import { sitePaths, type SitePaths } from '../../pipeline/steps/paths'
+import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
 
 const BUILD_ID = 'b1'
 

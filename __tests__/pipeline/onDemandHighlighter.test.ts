@@ -7,7 +7,7 @@ const root = path.resolve(__dirname, '../..')
 
 function highlight(lang: string, code: string): { loadedAtStart: string[]; loaded: string[]; html: string } {
   const script = `(async () => {
-    const { onDemandHighlighter } = require('./build/onDemandHighlighter')
+    const { onDemandHighlighter } = require('./pipeline/onDemandHighlighter')
     const highlighter = await onDemandHighlighter({ themes: ['github-light', 'github-dark'] })
     const loadedAtStart = highlighter.getLoadedLanguages()
     await highlighter.loadLanguage(${JSON.stringify(lang)})

@@ -1,6 +1,6 @@
 /**
  * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in.
- * The last step of the site build (scripts/build/buildSite.ts); `npm run build:edge` runs it
+ * The last step of the site build (pipeline/steps/buildSite.ts); `npm run build:edge` runs it
  * alone on the last build's asset routes.
  */
 import fs from 'node:fs'

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import path from 'node:path'
-import { sourcePages } from '../../scripts/build/checkLinks'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 /** SPEC §2, every route, with `{product}` = `platform`. */
 const internal = [

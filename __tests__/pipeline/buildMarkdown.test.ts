@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import path from 'node:path'
-import { llmsTxt, markdownFiles, splitFrontMatter } from '../../scripts/build/buildMarkdown'
+import { llmsTxt, markdownFiles, splitFrontMatter } from '../../pipeline/steps/buildMarkdown'
 
 test('front matter is removed; its title and description are read', () => {
   expect(splitFrontMatter('---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')).toEqual({

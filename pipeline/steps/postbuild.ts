@@ -45,7 +45,7 @@ export interface PostbuildInputs {
   access: CompiledAccess
   /** The build id of the `next build` whose out/ this is. */
   buildId: string
-  /** The search step's files that need a route (scripts/build/assetRoutes.ts searchFileRoutes). */
+  /** The search step's files that need a route (pipeline/steps/assetRoutes.ts searchFileRoutes). */
   searchFileRoutes: Record<string, string>
 }
 

@@ -1,5 +1,5 @@
 /**
- * A step of the site build (scripts/build/buildSite.ts), after `next build` and before postbuild:
+ * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
  * writes one Pagefind index per section under out/docs/<section>/_pagefind/ (served under the
  * section's rule) and one for the pages outside every section that any signed-in reader may open
  * under out/_pagefind/ (mapped to `/` by postbuild's asset routes). Reads Nextra's search data

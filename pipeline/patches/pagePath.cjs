@@ -69,7 +69,7 @@ function withOverrides(target, overrides) {
  * depends on: path, source and options.
  *
  * In one process the results are kept in memory. A large site compiles in Next's build workers,
- * one process per compile; there the build (scripts/build/buildSite.ts) names a folder private to
+ * one process per compile; there the build (pipeline/steps/buildSite.ts) names a folder private to
  * this one build in DOCS_PAGE_COMPILE_DIR, and the browser's compile reads what the server's wrote.
  */
 const compiled = new Map()
