@@ -8,9 +8,12 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
 const run = (command) => execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
 
+// `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
+// without one.
 if (!fs.existsSync('node_modules/.package-lock.json')) {
-  console.log('npm start: installing dependencies (npm install)…')
-  run('npm install --no-audit --no-fund')
+  const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
+  console.log(`npm start: installing dependencies (npm ${install})…`)
+  run(`npm ${install} --no-audit --no-fund`)
 }
 
 /** The newest modification time below the given paths. */

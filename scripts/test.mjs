@@ -13,9 +13,12 @@ process.chdir(root)
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
 const step = (title) => console.log(`\n=== ${title} ===`)
 
+// `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
+// without one.
 if (!fs.existsSync('node_modules/.package-lock.json')) {
-  step('installing dependencies (npm install)')
-  execFileSync('npm', ['install', '--no-audit', '--no-fund'], { stdio: 'inherit', env })
+  const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
+  step(`installing dependencies (npm ${install})`)
+  execFileSync('npm', [install, '--no-audit', '--no-fund'], { stdio: 'inherit', env })
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
