@@ -1,0 +1,162 @@
+/**
+ * Fails the build on content whose place or name the site cannot serve as the writer meant, before
+ * anything else reads it (the link check calls it first, pipeline/steps/checkLinks.ts):
+ *
+ * - an entry directly under content/docs/ that is not a declared section's folder, `_meta.*` or the
+ *   /docs index page. Its pages would belong to no section: the fallback rule would show them to
+ *   full-access readers only, with no tab and no search index, and nothing else would say so;
+ * - a page or folder whose name is not a slug (lowercase letters, digits, hyphens, underscores;
+ *   no dot but a page's extension). `NewPage.mdx` would be served at `/docs/leads/NewPage`, a
+ *   route the rules, the link check and the edge all know only as `/docs/leads/newpage`.
+ *
+ * Each problem is an error of its own type that names the file or folder and the fix; the build
+ * reports all of them at once, in one BadContentError.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { access } from '../../lib/access'
+
+export const DOCS_DIR = 'content/docs'
+
+/** One problem in content/docs/, with the path (relative to the project) it is about. */
+export abstract class ContentError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(message)
+  }
+}
+
+/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores. */
+const SLUG = /^[a-z0-9_-]+$/
+const PAGE = /\.mdx?$/
+const META = /^_meta\./
+const INDEX_PAGE = /^index\.mdx?$/
+
+/** `NewPage` → `new-page`, `Release Notes v2.1` → `release-notes-v2-1`, `Café` → `cafe`. */
+export function slugFor(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+}
+
+/** A section's id is a hyphenated slug (lib/access/compileAccess.ts): no underscores. */
+const sectionIdFor = (name: string) => slugFor(name).replace(/_+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '') || 'new-section'
+
+const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
+const title = (id: string) => id.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')
+
+/**
+ * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
+ * to the fallback rule), a page (it belongs to no section) or any other file.
+ */
+export class UndeclaredSectionError extends ContentError {
+  constructor(entry: string, kind: 'folder' | 'page' | 'file', declared: readonly string[], entryPage = 'intro') {
+    const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
+    const name = path.posix.basename(entry)
+    const id = sectionIdFor(kind === 'page' ? name.replace(PAGE, '') : name)
+    const rename = id === name ? '' : ` (and rename the folder to ${DOCS_DIR}/${id}/: a section id is a lowercase slug)`
+    const declare = [
+      `  To make it a section, declare it in \`sections\` of access.config.ts, with a list of its readers in \`lists\`${rename} (README, "Writing docs"):`,
+      `    lists: { …, ${camel(id)}Users: 'user1, group:${id}' },`,
+      `    sections: [ …, { id: '${id}', title: '${title(id)}', description: '…', entry: '/docs/${id}/${entryPage}', readers: '${camel(id)}Users' } ],`,
+    ]
+    const lines =
+      kind === 'folder'
+        ? [
+            `${entry}/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab and no search index.`,
+            ...declare,
+            `  or move its pages into a declared section's folder (${folders}).`,
+          ]
+        : kind === 'page'
+          ? [
+              `${entry}: a page directly under ${DOCS_DIR}/ belongs to no section (only index.mdx, the /docs page, may be there).`,
+              `  Move it into a declared section's folder (${folders}), or make a section for it: a folder ${DOCS_DIR}/${id}/ with this page in it, declared in \`sections\` of access.config.ts (README, "Writing docs").`,
+            ]
+          : [`${entry}: only section folders (${folders}), _meta.ts and index.mdx may be directly under ${DOCS_DIR}/; move this file into a section's folder or delete it.`]
+    super(kind === 'folder' ? `${entry}/` : entry, lines.join('\n'))
+    this.name = 'UndeclaredSectionError'
+  }
+}
+
+/** A page or folder whose name is not a lowercase slug; names the file and what to call it instead. */
+export class BadSlugError extends ContentError {
+  /** The path it should have, relative to the project. */
+  readonly suggestion: string
+
+  constructor(entry: string, kind: 'folder' | 'page') {
+    const name = path.posix.basename(entry)
+    const extension = kind === 'page' ? (name.match(PAGE)?.[0] ?? '') : ''
+    const slug = slugFor(name.slice(0, name.length - extension.length))
+    const renamed = slug ? path.posix.join(path.posix.dirname(entry), slug + extension) : null
+    const rule = 'slugs are lowercase letters, digits, hyphens and underscores, with no dot but the extension'
+    const fix = renamed
+      ? `rename it to ${renamed}${kind === 'folder' ? '/' : ''}, and change the links and the _meta.ts key that name it`
+      : 'give it a name of lowercase letters, digits, hyphens or underscores'
+    const shown = kind === 'folder' ? `${entry}/` : entry
+    super(shown, `${shown}: "${name}" is not a valid ${kind === 'folder' ? 'folder' : 'page'} name (${rule}); ${fix}.`)
+    this.name = 'BadSlugError'
+    this.suggestion = renamed ? renamed + (kind === 'folder' ? '/' : '') : ''
+  }
+}
+
+/** Every content problem, each named; thrown by assertContent, so the build reports them all at once. */
+export class BadContentError extends Error {
+  constructor(readonly problems: readonly ContentError[]) {
+    super([...problems.map((problem) => problem.message), `checkContent: ${problems.length} problem(s) under ${DOCS_DIR}/; fix them before building`].join('\n'))
+    this.name = 'BadContentError'
+  }
+}
+
+/** Editors' and operating systems' own files (.DS_Store, .gitkeep): never pages, never served. */
+const isHiddenFile = (entry: fs.Dirent) => entry.name.startsWith('.') && !entry.isDirectory() && !PAGE.test(entry.name)
+
+/** The page a new section's example entry points at: its intro page, or its first page. */
+function entryPageOf(folder: string): string {
+  const pages = fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile() && PAGE.test(entry.name) && !INDEX_PAGE.test(entry.name))
+  const names = pages.map((entry) => slugFor(entry.name.replace(PAGE, ''))).filter(Boolean).sort()
+  return names.includes('intro') ? 'intro' : (names[0] ?? 'intro')
+}
+
+/** The names of a declared section's folder, recursively: every folder, and every page. */
+function checkSlugs(root: string, folder: string, problems: ContentError[]): void {
+  for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const relative = `${folder}/${entry.name}`
+    if (entry.isDirectory()) {
+      if (!SLUG.test(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
+      else checkSlugs(root, relative, problems)
+    } else if (PAGE.test(entry.name) && !SLUG.test(entry.name.replace(PAGE, ''))) {
+      problems.push(new BadSlugError(relative, 'page'))
+    }
+  }
+}
+
+/**
+ * Every problem under `root`/content/docs/, in path order. `sections` are the declared section ids
+ * (access.config.ts by default).
+ */
+export function checkContent(root: string, sections: readonly string[] = access.sections.map((section) => section.id)): ContentError[] {
+  const docs = path.join(root, DOCS_DIR)
+  if (!fs.existsSync(docs)) return []
+  const problems: ContentError[] = []
+  for (const entry of fs.readdirSync(docs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const relative = `${DOCS_DIR}/${entry.name}`
+    if (entry.isDirectory()) {
+      if (sections.includes(entry.name)) checkSlugs(root, relative, problems)
+      else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(path.join(docs, entry.name))))
+    } else if (!META.test(entry.name) && !INDEX_PAGE.test(entry.name) && !isHiddenFile(entry)) {
+      problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
+    }
+  }
+  return problems
+}
+
+/** Throws a BadContentError naming every problem, if there is one. */
+export function assertContent(root: string, sections?: readonly string[]): void {
+  const problems = checkContent(root, sections)
+  if (problems.length > 0) throw new BadContentError(problems)
+}
