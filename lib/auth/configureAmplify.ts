@@ -21,9 +21,22 @@ function oauthSettings(domain: string) {
 
 let configured = false
 
-/** Configures Amplify once per page load: user pool sign-in by username, no MFA, tokens in cookies. */
+/**
+ * Configures Amplify once per page load: user pool sign-in by username, no MFA, tokens in cookies.
+ *
+ * In the browser only. `next build` also loads the sign-in page's modules in Node, to collect page
+ * data and to prerender it, and configuring Amplify there printed Amplify's "[WARN] … You are using
+ * a custom Amazon Amazon Cognito User Pool endpoint" (local mode points at cognito-local) into the
+ * build's output, once per load: noise a writer cannot act on. Nothing needs Amplify on the server
+ * of a static export: prerendering runs no effect, so the Authenticator never starts its sign-in
+ * machine there and the page's HTML is the same without it; every Amplify call (sign-in, refresh,
+ * sign-out) runs in the browser. So the server skips the configuration altogether, rather than
+ * muting Amplify's logger, which would hide its other warnings too. In the browser the warning
+ * stays: in local mode it is true (the sign-in page's console says sign-in goes to the emulator),
+ * and a production build has no custom endpoint (lib/auth/authSettings.ts refuses one).
+ */
 export function configureAmplify(settings: AuthSettings): void {
-  if (configured) return
+  if (configured || typeof window === 'undefined') return
   configured = true
   Amplify.configure({
     Auth: {
