@@ -7,6 +7,14 @@ const { dir, cognitoUrl } = siteEnv()
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { handler } = require(path.join(dir, 'edge/dist/index.js'))
 
+// The bundle writes its access log with console.log (to CloudWatch Logs at the edge): kept here to check, not printed.
+let logged: string[] = []
+beforeEach(() => {
+  logged = []
+  jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args.join(' ')))
+})
+afterEach(() => jest.restoreAllMocks())
+
 const event = (uri: string, cookie?: string) => ({
   Records: [{ cf: { config: { eventType: 'viewer-request' }, request: { clientIp: '127.0.0.1', method: 'GET', uri, querystring: '', headers: cookie ? { cookie: [{ key: 'Cookie', value: cookie }] } : {} } } }],
 })
@@ -19,12 +27,21 @@ test('the bundle serves internal1 the internal docs and sends leads1 to /unautho
   expect(denied.status).toBe('302')
   expect(denied.headers.location[0].value).toBe('/unauthorized?from=%2Fdocs%2Finternal%2Fintro')
   expect((await handler(event('/docs/internal/intro'))).status).toBe('302')
+  // One access-log line per page request, naming the verified reader and the rule; never the token.
+  expect(logged.map((line) => JSON.parse(line))).toEqual([
+    expect.objectContaining({ user: 'internal1', path: '/docs/internal/intro', decision: 'allow', outcome: 'serve', rule: 'prefix /docs/internal -> internalUsers' }),
+    expect.objectContaining({ user: 'leads1', path: '/docs/internal/intro', decision: 'deny', outcome: 'redirect', redirect: '/unauthorized' }),
+    expect.objectContaining({ user: 'anonymous', path: '/docs/internal/intro', decision: 'login', outcome: 'redirect', redirect: '/login' }),
+  ])
+  for (const line of logged) expect(line).not.toMatch(/eyJ|idToken|CognitoIdentityServiceProvider/)
 })
 
 test('the bundle carries the build\'s asset routes: framework chunks are public', async () => {
   const fs = await import('node:fs')
   const framework = fs.readdirSync(path.join(dir, 'out/_next/static/chunks')).find((name: string) => name.startsWith('framework-'))
   expect((await handler(event(`/_next/static/chunks/${framework}`))).uri).toBe(`/_next/static/chunks/${framework}`)
+  // An allowed asset writes no access-log line.
+  expect(logged).toEqual([])
 })
 
 test('a list change rebuilds the authorizer alone (npm run deploy:access): the new bundle applies the new list to the same site build', async () => {

@@ -6,6 +6,8 @@ import { READER_VIEW_PATH, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readIdToken } from './readIdToken'
 import { readerViewFor, readerViewSources, type ReaderViewSources } from './readerViewFor'
 import type { VerifyIdToken } from './tokenVerifier'
+import type { AccessUser, Decision } from '../lib/access/types'
+import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =
@@ -30,8 +32,6 @@ export interface ViewerRequest {
   cookieHeaders: readonly string[]
 }
 
-const isPageKey = (objectKey: string) => objectKey.endsWith('.html')
-
 /** Public page that explains oversized sign-in cookies and offers to clear them (pages/session-too-large.tsx). */
 export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 
@@ -45,32 +45,43 @@ function viewSources(deps: AuthorizerDeps): ReaderViewSources {
 /**
  * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the
  * path serves, find whose rule governs it, verify the reader, decide, and say what to answer.
+ *
+ * With `log`, each page request and each refusal also yields one access-log record
+ * (edge/accessLog.ts), handed to `log`; the adapter writes it. The reader view is never logged.
  */
-export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerDeps): Promise<Outcome> {
-  if (request.path === READER_VIEW_PATH) {
+export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerDeps, log?: AccessLogSink): Promise<Outcome> {
+  const reader = async (): Promise<AccessUser> => {
     const token = readIdToken(request.cookieHeaders, deps.clientId)
-    return { kind: 'view', view: readerViewFor(viewSources(deps), token === null ? null : await deps.verifyIdToken(token)) }
+    return token === null ? null : await deps.verifyIdToken(token)
   }
+  if (request.path === READER_VIEW_PATH) return { kind: 'view', view: readerViewFor(viewSources(deps), await reader()) }
   const objectKey = objectKeyFor(request.path)
-  if (objectKey === null) return { kind: 'badRequest' }
-  const route = governingRoute(objectKey, deps.assetRoutes)
-  if (route === null) return { kind: 'badRequest' }
+  const route = objectKey === null ? null : governingRoute(objectKey, deps.assetRoutes)
+  const answer = <T extends Exclude<Outcome, { kind: 'view' }>>(outcome: T, decision: Decision, user: AccessUser, reason?: RefusalReason): T => {
+    const record = log ? accessLogRecord(deps.access, { path: request.path, route, user, decision, outcome, reason }) : null
+    if (record) log!(record)
+    return outcome
+  }
+  // Without a log nobody is asked who the reader is here; with one, the line names them.
+  if (objectKey === null || route === null) return answer({ kind: 'badRequest' }, 'deny', log ? await reader() : null, 'unreadable path')
 
-  // Public files need no token; skipping verification keeps the sign-in page fast.
-  if (decideAccess(deps.access, route, null) === 'allow') return { kind: 'serve', objectKey }
+  // Public files need no token; skipping verification keeps the sign-in page fast (a logged page names its reader).
+  if (decideAccess(deps.access, route, null) === 'allow') {
+    return answer({ kind: 'serve', objectKey }, 'allow', log && isPageKey(objectKey) ? await reader() : null)
+  }
 
   // Cookies too large to read are not "signed out": sending the reader to sign in would only add
   // more cookies and loop. A page explains it instead; other files are refused.
   if (cookieHeaderBytes(request.cookieHeaders) > MAX_COOKIE_HEADER_BYTES) {
-    return isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
+    const outcome: Outcome = isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
+    return answer(outcome, 'deny', null, 'cookies too large')
   }
-  const token = readIdToken(request.cookieHeaders, deps.clientId)
-  const user = token === null ? null : await deps.verifyIdToken(token)
+  const user = await reader()
   const decision = decideAccess(deps.access, route, user)
-  if (decision === 'allow') return { kind: 'serve', objectKey }
+  if (decision === 'allow') return answer({ kind: 'serve', objectKey }, decision, user)
 
   const original = request.path + (request.query ? `?${request.query}` : '')
-  if (decision === 'login') return { kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }
-  if (isPageKey(objectKey)) return { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }
-  return { kind: 'forbidden' }
+  if (decision === 'login') return answer({ kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }, decision, user)
+  if (isPageKey(objectKey)) return answer({ kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
+  return answer({ kind: 'forbidden' }, decision, user)
 }

@@ -1,14 +1,19 @@
 import type { CloudFrontRequestEvent, CloudFrontRequestResult } from './cloudfrontTypes'
 import { authorizeRequest, type AuthorizerDeps, type Outcome } from './authorizeRequest'
 import { CACHE_CONTROL } from './cacheHeaders'
+import { logToConsole, type AccessLogSink } from './accessLog'
 
 type Headers = Record<string, Array<{ key?: string; value: string }>>
 
 const toCloudFrontHeaders = (headers: Record<string, string>): Headers =>
   Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [{ key: name, value }]]))
 
-/** CloudFront viewer-request adapter: event in, request (pass through) or generated response out. */
-export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders: Record<string, string>) {
+/**
+ * CloudFront viewer-request adapter: event in, request (pass through) or generated response out.
+ * It writes the access log (a line per page request and per refusal, edge/accessLog.ts) with
+ * console.log, which Lambda@Edge sends to CloudWatch Logs; `log` replaces that writer (tests).
+ */
+export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders: Record<string, string>, log: AccessLogSink = logToConsole) {
   const respond = (status: string, description: string, extra: Record<string, string> = {}, body?: string): CloudFrontRequestResult => ({
     status,
     statusDescription: description,
@@ -35,7 +40,7 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
   return async function handler(event: CloudFrontRequestEvent): Promise<CloudFrontRequestResult> {
     const request = event.Records[0].cf.request
     const cookieHeaders = (request.headers.cookie ?? []).map((header) => header.value)
-    const outcome = await authorizeRequest({ path: request.uri, query: request.querystring, cookieHeaders }, deps)
+    const outcome = await authorizeRequest({ path: request.uri, query: request.querystring, cookieHeaders }, deps, log)
     return toResult(outcome, request)
   }
 }

@@ -14,7 +14,9 @@ const handler = createViewerRequestHandler(
     clientId: CLIENT,
     verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [key.jwk as never] }, fetchUnknownKeys: false }),
   },
-  securityHeaders('https://cognito-idp.eu-west-2.amazonaws.com')
+  securityHeaders('https://cognito-idp.eu-west-2.amazonaws.com'),
+  // The access log (console.log by default) is tested in accessLog.test.ts.
+  () => {}
 )
 
 /** A viewer-request event as CloudFront sends it. */

@@ -13,6 +13,7 @@ import type { AuthSettings } from '../../lib/auth/authSettings'
 import { authorizeRequest } from '../../edge/authorizeRequest'
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { gzipOnce, shouldGzip } from './compression'
+import { openAccessLog } from './accessLogFile'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
@@ -62,6 +63,8 @@ export interface LocalServerOptions {
   access?: CompiledAccess
   host?: string
   port?: number
+  /** The access log's destination (scripts/server/accessLogFile.ts): a file, `-` for stdout; unset or `off`: none. */
+  accessLog?: string
 }
 
 export interface RunningServer {
@@ -86,6 +89,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     }),
   }
   const notFoundPage = path.join(outDir, '404.html')
+  const accessLog = openAccessLog(options.accessLog)
 
   const server = http.createServer({ maxHeaderSize: CLOUDFRONT_MAX_REQUEST_HEADER_BYTES }, async (request, response) => {
     const send = (status: number, extra: Record<string, string | number>, body?: Buffer | string) => {
@@ -101,7 +105,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       const cookieHeader = request.headers.cookie
       const outcome = await authorizeRequest(
         { path: requestPath, query, cookieHeaders: cookieHeader ? [cookieHeader] : [] },
-        deps
+        deps,
+        accessLog?.write
       )
       switch (outcome.kind) {
         case 'view':
@@ -151,6 +156,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 3000, host, resolve)
+  }).catch((error) => {
+    accessLog?.close()
+    throw error
   })
   const { port } = server.address() as AddressInfo
   return {
@@ -158,7 +166,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
-        server.close(() => resolve())
+        server.close(() => {
+          accessLog?.close()
+          resolve()
+        })
       }),
   }
 }

@@ -3,9 +3,12 @@ import { decide } from '../../lib/access'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
+import { ACCESS_LOG_ENV } from './accessLogFile'
 
 async function main() {
-  const stack = await startLocalStack()
+  // The access log goes to stdout unless DOCS_ACCESS_LOG names a file (or `off`).
+  const accessLog = process.env[ACCESS_LOG_ENV] ?? '-'
+  const stack = await startLocalStack({ accessLog })
   const sees = (username: string) => {
     const groups = seededGroupsOf(username)
     const sections = SECTIONS.filter((section) => decide(section.href, { username, groups }) === 'allow').map((section) => section.title)
@@ -17,6 +20,8 @@ async function main() {
     const groups = seededGroupsOf(username)
     console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
   }
+  const logTo = accessLog === '-' ? 'below, one JSON line per page request and per refusal' : accessLog === '' || accessLog === 'off' ? 'off' : accessLog
+  console.log(`\nAccess log: ${logTo} (${ACCESS_LOG_ENV}=<file>, - for stdout, off for none)`)
   console.log('\nPress Ctrl-C to stop.')
   const shutdown = () => stack.stop().then(() => process.exit(0))
   process.once('SIGINT', shutdown)

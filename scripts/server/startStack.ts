@@ -4,6 +4,7 @@ import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { startLocalServer } from './localServer'
+import { ACCESS_LOG_ENV } from './accessLogFile'
 
 export interface LocalStack {
   siteUrl: string
@@ -15,7 +16,9 @@ export interface LocalStack {
  * The embedded default: the local Cognito and the site served through the edge authorizer,
  * both on 127.0.0.1. Tests start their own on free ports (port 0).
  */
-export async function startLocalStack(options: { outDir?: string; sitePort?: number; cognitoPort?: number } = {}): Promise<LocalStack> {
+export async function startLocalStack(
+  options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string } = {}
+): Promise<LocalStack> {
   // A build elsewhere (the audit build) is a project root's out/, beside its own .next/.
   const paths = sitePaths(options.outDir ? path.dirname(path.resolve(options.outDir)) : undefined)
   const outDir = options.outDir ? path.resolve(options.outDir) : paths.out
@@ -32,6 +35,8 @@ export async function startLocalStack(options: { outDir?: string; sitePort?: num
       jwks,
       assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
       port: options.sitePort ?? Number(process.env.PORT ?? 3000),
+      // Off unless asked for, so tests and benches stay quiet; `npm start` asks for stdout.
+      accessLog: options.accessLog ?? process.env[ACCESS_LOG_ENV],
     })
     return {
       siteUrl: site.url,

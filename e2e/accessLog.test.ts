@@ -1,0 +1,94 @@
+/**
+ * The access log through the real local server (the same authorizer as the edge), writing to a
+ * file as with DOCS_ACCESS_LOG=<file>: a signed-in reader's page and a refusal write one line each; an
+ * allowed asset and the reader view write none; no line holds the token, a cookie or the query.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { readAuthSettings } from '../lib/auth/authSettings'
+import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { startLocalServer, type RunningServer } from '../scripts/server/localServer'
+import { PASSWORD, siteEnv } from './siteEnv'
+
+const { dir, outDir, cognitoUrl } = siteEnv()
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-access-log-'))
+const logFile = path.join(logDir, 'access.log')
+let server: RunningServer
+let token: string
+let cookie: string
+
+beforeAll(async () => {
+  const jwks = await fetch(`${cognitoUrl}/eu-west-2_LocalDocs/.well-known/jwks.json`).then((response) => response.json())
+  // The destination `DOCS_ACCESS_LOG=<file> npm start` hands the server (scripts/server/startStack.ts).
+  server = await startLocalServer({
+    outDir,
+    auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
+    jwks,
+    assetRoutes: JSON.parse(fs.readFileSync(path.join(dir, '.next/asset-routes.json'), 'utf8')),
+    port: 0,
+    accessLog: logFile,
+  })
+  token = await signInIdToken(cognitoUrl, 'leads1', PASSWORD)
+  cookie = amplifyCookieHeader('leads1', token)
+})
+
+afterAll(async () => {
+  await server?.stop()
+  fs.rmSync(logDir, { recursive: true, force: true })
+})
+
+const get = (urlPath: string, withCookie = true) => fetch(server.url + urlPath, { redirect: 'manual', headers: withCookie ? { cookie } : {} })
+const lines = () => fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean)
+
+test('a signed-in reader\'s page and a refusal each write one line to the file; an allowed asset and the reader view write none', async () => {
+  const leadsChunk = fs.readdirSync(path.join(outDir, '_next/static/chunks/pages/docs/leads')).find((name) => name.startsWith('intro-'))
+  expect(leadsChunk).toBeDefined()
+
+  const page = await get('/docs/leads/intro?from=search&next=%2Fdocs%2Finternal')
+  expect(page.status).toBe(200)
+  expect(lines()).toHaveLength(1)
+
+  expect((await get(`/_next/static/chunks/pages/docs/leads/${leadsChunk}`)).status).toBe(200)
+  expect((await get('/_reader.json')).status).toBe(200)
+  expect(lines()).toHaveLength(1)
+
+  const refused = await get('/docs/internal/intro')
+  expect(refused.status).toBe(302)
+  expect(lines()).toHaveLength(2)
+
+  const [read, refusal] = lines().map((line) => JSON.parse(line))
+  expect(read).toEqual({
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    user: 'leads1',
+    path: '/docs/leads/intro',
+    route: '/docs/leads/intro',
+    decision: 'allow',
+    outcome: 'serve',
+    rule: 'prefix /docs/leads -> leadsUsers',
+  })
+  expect(refusal).toEqual({
+    time: expect.any(String),
+    user: 'leads1',
+    path: '/docs/internal/intro',
+    route: '/docs/internal/intro',
+    decision: 'deny',
+    outcome: 'redirect',
+    redirect: '/unauthorized',
+    rule: 'prefix /docs/internal -> internalUsers',
+  })
+
+  const text = fs.readFileSync(logFile, 'utf8')
+  for (const part of token.split('.')) expect(text).not.toContain(part)
+  for (const secret of [cookie, 'CognitoIdentityServiceProvider', 'idToken', 'from=search', 'next=']) expect(text).not.toContain(secret)
+})
+
+test('an anonymous visitor sent to sign in writes one line, without the query it came with', async () => {
+  const before = lines().length
+  const response = await get('/docs/support-twilio/diagram?next=%2Fsecret', false)
+  expect(response.status).toBe(302)
+  expect(response.headers.get('location')).toMatch(/^\/login\?next=/)
+  const added = lines().slice(before).map((line) => JSON.parse(line))
+  expect(added).toEqual([expect.objectContaining({ user: 'anonymous', path: '/docs/support-twilio/diagram', decision: 'login', outcome: 'redirect', redirect: '/login' })])
+  expect(JSON.stringify(added)).not.toContain('secret')
+})
