@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { readAuthSettings } from '../lib/auth/authSettings'
+import { readScriptHashesFile } from '../edge/scriptHashesFile'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { startLocalServer, type RunningServer } from '../scripts/server/localServer'
 import { PASSWORD, siteEnv } from './siteEnv'
@@ -26,6 +27,7 @@ beforeAll(async () => {
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
     jwks,
     assetRoutes: JSON.parse(fs.readFileSync(path.join(dir, '.next/asset-routes.json'), 'utf8')),
+    scriptHashes: readScriptHashesFile(path.join(dir, '.next/script-hashes.json')),
     port: 0,
     accessLog: logFile,
   })

@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { readAuthSettings } from '../lib/auth/authSettings'
 import { startLocalServer } from '../scripts/server/localServer'
+import { readScriptHashesFile } from '../edge/scriptHashesFile'
+import { sitePaths } from '../pipeline/steps/paths'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const { dir, outDir, siteUrl, cognitoUrl } = siteEnv()
@@ -48,6 +50,7 @@ test('a server that serves one protected file to anyone fails the live audit, wh
     jwks,
     // The mistake: the internal intro page's chunk is mapped to the sign-in page's rule.
     assetRoutes: { ...assetRoutes, [leakedKey]: '/login' },
+    scriptHashes: readScriptHashesFile(sitePaths(dir).scriptHashes),
     port: 0,
   })
   try {

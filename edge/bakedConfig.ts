@@ -9,4 +9,6 @@ export interface BakedEdgeConfig {
   assetRoutes: AssetRoutes
   /** The list overrides (DOCS_<LIST_NAME>) set when the bundle was built. */
   accessEnv: Record<string, string>
+  /** The build's inline-script hashes, for the Content-Security-Policy (edge/securityHeaders.ts). */
+  scriptHashes: string[]
 }

@@ -1,7 +1,7 @@
 /**
  * The Lambda@Edge entry. Lambda@Edge has no environment variables, so pipeline/steps/buildEdge.ts
- * bakes the auth settings, the pool's keys, the asset routes and the list overrides it was built
- * with into this bundle, beside access.config.ts.
+ * bakes the auth settings, the pool's keys, the asset routes, the list overrides and the pages'
+ * inline-script hashes it was built with into this bundle, beside access.config.ts.
  */
 import accessConfig from '../access.config'
 import { compileAccess } from '../lib/access/compileAccess'
@@ -29,5 +29,9 @@ export const handler = createViewerRequestHandler(
       groupsClaim: access.groupsClaim,
     }),
   },
-  securityHeaders(cognitoOriginFor(config.auth.region, config.auth.endpoint), config.auth.federation?.domain)
+  securityHeaders({
+    cognitoOrigin: cognitoOriginFor(config.auth.region, config.auth.endpoint),
+    hostedDomain: config.auth.federation?.domain,
+    scriptHashes: config.scriptHashes,
+  })
 )

@@ -7,6 +7,8 @@ import { createIdTokenVerifier } from '../../edge/tokenVerifier'
 import { CLIENT, POOL, cookiesFor, idClaims, newKeyPair, signJwt } from './tokens'
 
 const key = newKeyPair('k1')
+/** The hash of one inline script (the empty one), as the build would find it. */
+const SCRIPT_HASH = 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='
 const handler = createViewerRequestHandler(
   {
     access,
@@ -14,7 +16,7 @@ const handler = createViewerRequestHandler(
     clientId: CLIENT,
     verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [key.jwk as never] }, fetchUnknownKeys: false }),
   },
-  securityHeaders('https://cognito-idp.eu-west-2.amazonaws.com'),
+  securityHeaders({ cognitoOrigin: 'https://cognito-idp.eu-west-2.amazonaws.com', scriptHashes: [SCRIPT_HASH] }),
   // The access log (console.log by default) is tested in accessLog.test.ts.
   () => {}
 )
@@ -58,6 +60,8 @@ test('no token: a 302 to /login with the path, uncacheable, with security header
   expect(result.headers?.['cache-control'][0].value).toBe('no-store')
   expect(result.headers?.['content-security-policy'][0].value).toContain('connect-src \'self\' https://cognito-idp.eu-west-2.amazonaws.com')
   expect(result.headers?.['strict-transport-security'][0].value).toContain('max-age=')
+  // Inline scripts only by the build's hashes.
+  expect(result.headers?.['content-security-policy'][0].value).toContain(`script-src 'self' '${SCRIPT_HASH}' 'wasm-unsafe-eval';`)
 })
 
 test('denied asset: 403; denied page: 302 to /unauthorized', async () => {

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readFederation, type FederationConfig } from './federation';
+import { readScriptHashesFile } from '../../edge/scriptHashesFile';
+import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders';
 
 /** Region of the Cognito user pool (the site build and the CSP point at it). */
 export const AUTH_REGION = 'eu-west-2';
@@ -99,6 +101,26 @@ function isFile(p: string): boolean {
   }
 }
 
+function missingScriptHashes(edgeCodeDir: string): string {
+  return (
+    `Edge authorizer directory ${edgeCodeDir} has no ${SCRIPT_HASHES_FILE} (the pages' inline-script hashes, for the Content-Security-Policy).\n` +
+    '  Build the site and the authorizer together with `npm run build` (an authorizer built before hash-based CSP has none).'
+  );
+}
+
+/**
+ * The inline-script hashes of the build whose authorizer is in edgeCodeDir: the site build leaves
+ * them beside the bundle (pipeline/steps/buildEdge.ts), and the response-headers policy's
+ * Content-Security-Policy allows exactly them, as the authorizer does. There is no fallback: a
+ * policy without them would block every page's inline scripts, one with 'unsafe-inline' would undo
+ * the point. Throws MissingBuildOutputError when the file is not there.
+ */
+export function readScriptHashes(edgeCodeDir: string): string[] {
+  const file = path.join(edgeCodeDir, SCRIPT_HASHES_FILE);
+  if (!isFile(file)) throw new MissingBuildOutputError(`Cannot synthesize the docs infrastructure:\n- ${missingScriptHashes(edgeCodeDir)}`);
+  return readScriptHashesFile(file);
+}
+
 /**
  * Both directories are packaged as assets at synth time, so they must exist
  * before `cdk synth`/`cdk deploy`. Throws MissingBuildOutputError naming the
@@ -116,6 +138,8 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'si
       `Edge authorizer directory ${config.edgeCodeDir} has no index.js (expected exports.handler).\n` +
         '  Rebuild it with `npm run build:edge`.',
     );
+  } else if (!isFile(path.join(config.edgeCodeDir, SCRIPT_HASHES_FILE))) {
+    problems.push(missingScriptHashes(config.edgeCodeDir));
   }
   if (!isDir(config.siteDir)) {
     problems.push(

@@ -6,7 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { AUTH_REGION } from './config';
+import { AUTH_REGION, readScriptHashes } from './config';
 import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 import { CACHE_CONTROL, HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders';
 
@@ -36,9 +36,25 @@ export interface DocsSiteStackProps extends cdk.StackProps {
   readonly hostedDomain?: string;
 }
 
-/** The site's Content-Security-Policy: the same one the authorizer sends (edge/securityHeaders.ts). */
-export function contentSecurityPolicy(authRegion: string = AUTH_REGION, hostedDomain?: string): string {
-  return edgeContentSecurityPolicy(cognitoOriginFor(authRegion), hostedDomain);
+/**
+ * CloudFront's quota for the Content-Security-Policy value of a response-headers policy (1,783
+ * characters); a longer one fails the deploy, so synth fails first and says why.
+ */
+export const CLOUDFRONT_MAX_CSP_LENGTH = 1783;
+
+/**
+ * The site's Content-Security-Policy: the same one the authorizer sends (edge/securityHeaders.ts),
+ * with the inline-script hashes of the build (the edge bundle's script-hashes.json).
+ */
+export function contentSecurityPolicy(scriptHashes: readonly string[], authRegion: string = AUTH_REGION, hostedDomain?: string): string {
+  const policy = edgeContentSecurityPolicy({ cognitoOrigin: cognitoOriginFor(authRegion), hostedDomain, scriptHashes });
+  if (policy.length > CLOUDFRONT_MAX_CSP_LENGTH) {
+    throw new Error(
+      `The Content-Security-Policy is ${policy.length} characters, over CloudFront's ${CLOUDFRONT_MAX_CSP_LENGTH} for a response-headers policy: ` +
+        `the pages hold ${scriptHashes.length} distinct inline scripts (pipeline/steps/inlineScriptHashes.ts); make them fewer.`,
+    );
+  }
+  return policy;
 }
 
 /**
@@ -106,7 +122,8 @@ export class DocsSiteStack extends cdk.Stack {
         },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(props.authRegion ?? AUTH_REGION, props.hostedDomain),
+          // The inline-script hashes of the build the authorizer was made from (edge/dist/script-hashes.json).
+          contentSecurityPolicy: contentSecurityPolicy(readScriptHashes(props.edgeCodeDir), props.authRegion ?? AUTH_REGION, props.hostedDomain),
           override: true,
         },
       },

@@ -12,12 +12,18 @@ import {
   resolveInfraConfig,
 } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
-import { contentSecurityPolicy } from '../lib/site-stack';
+import { CLOUDFRONT_MAX_CSP_LENGTH, contentSecurityPolicy } from '../lib/site-stack';
 
 jest.setTimeout(180_000);
 
 const INFRA_DIR = path.resolve(__dirname, '..');
 const REPO_DIR = path.resolve(INFRA_DIR, '..');
+
+/** The fixture's inline-script hashes (sha256 of `a` and of `b`), standing in for a build's. */
+const FIXTURE_SCRIPT_HASHES = [
+  'sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs=',
+  'sha256-PiPoFgA5WUoziU9lZOGxNIu9egCI1CxKy3PurtWcAJ0=',
+];
 
 let tmpRoot: string;
 let edgeDir: string;
@@ -74,6 +80,8 @@ beforeAll(() => {
     path.join(edgeDir, 'index.js'),
     'exports.handler = async (event) => event.Records[0].cf.request;\n',
   );
+  // What the site build leaves beside the authorizer: its pages' inline-script hashes (a fixture).
+  fs.writeFileSync(path.join(edgeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: FIXTURE_SCRIPT_HASHES }));
   fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>docs</title>\n');
   fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><title>404</title>\n');
 });
@@ -220,7 +228,7 @@ describe('stacks (in-process synth)', () => {
     expect(errors.filter((e) => /index\.html$/.test(e.ResponsePagePath ?? ''))).toEqual([]);
   });
 
-  test('response headers policy: HSTS (2y, subdomains, preload), nosniff, referrer, DENY, CSP with Cognito', () => {
+  test('response headers policy: HSTS (2y, subdomains, preload), nosniff, referrer, DENY, CSP with Cognito and the build\'s script hashes', () => {
     site.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
         SecurityHeadersConfig: {
@@ -242,12 +250,25 @@ describe('stacks (in-process synth)', () => {
         },
       },
     });
-    const csp = contentSecurityPolicy();
+    const csp = contentSecurityPolicy(FIXTURE_SCRIPT_HASHES);
     expect(csp).toBe(
       "default-src 'self'; connect-src 'self' https://cognito-idp.eu-west-2.amazonaws.com; " +
-        "img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; " +
+        "img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
+        `script-src 'self' '${FIXTURE_SCRIPT_HASHES[0]}' '${FIXTURE_SCRIPT_HASHES[1]}' 'wasm-unsafe-eval'; ` +
         "font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
     );
+    // The stack's policy is that one: the hashes it read from the edge bundle's folder.
+    site.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: Match.objectLike({ ContentSecurityPolicy: { ContentSecurityPolicy: csp, Override: true } }),
+      },
+    });
+  });
+
+  test('the CSP fits CloudFront\'s limit, or synth says why', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `sha256-${Buffer.alloc(32, i).toString('base64')}`);
+    expect(() => contentSecurityPolicy(many)).toThrow(/over CloudFront's 1783 .* 40 distinct inline scripts/);
+    expect(contentSecurityPolicy(many.slice(0, 10)).length).toBeLessThanOrEqual(CLOUDFRONT_MAX_CSP_LENGTH);
   });
 
   test('edge function: nodejs20.x, index.handler, 128 MB, 5 s, assumable by edgelambda', () => {
@@ -323,7 +344,7 @@ describe('stacks (in-process synth)', () => {
     const { startLocalServer } = await import('../../scripts/server/localServer')
     const { LOCAL_COGNITO } = await import('../../lib/auth/authSettings')
     // Every file public, so an anonymous request is served and shows the header of a served file.
-    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), port: 0 })
+    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), scriptHashes: [], port: 0 })
     try {
       for (const key of keys) {
         const response = await fetch(`${server.url}/${key}`)
@@ -467,6 +488,25 @@ describe('configuration and build-output checks', () => {
     expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, siteDir: missing })).toThrow(
       new RegExp(`${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
     );
+  });
+
+  test('edge dir without the script hashes is rejected, naming the file and `npm run build`', () => {
+    const oldEdge = fs.mkdtempSync(path.join(tmpRoot, 'old-edge-'));
+    fs.writeFileSync(path.join(oldEdge, 'index.js'), 'exports.handler = async () => ({});\n');
+    for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, siteDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
+      let error: unknown;
+      try {
+        check();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(MissingBuildOutputError);
+      expect((error as Error).message).toContain(oldEdge);
+      expect((error as Error).message).toContain('script-hashes.json');
+      expect((error as Error).message).toContain('npm run build');
+    }
+    fs.writeFileSync(path.join(oldEdge, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-short'] }));
+    expect(() => synthStacks({ edgeCodeDir: oldEdge })).toThrow(/not a sha256 hash source: "sha256-short"/);
   });
 
   test('edge dir without index.js is rejected; complete outputs pass', () => {

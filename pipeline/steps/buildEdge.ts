@@ -1,7 +1,9 @@
 /**
- * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in.
- * The last step of the site build (pipeline/steps/buildSite.ts); `npm run build:edge` runs it
- * alone on the last build's asset routes.
+ * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in, and
+ * leaves the pages' inline-script hashes beside it (edge/dist/script-hashes.json), where the CDK
+ * stack reads them for its response-headers policy. A step of the site build
+ * (pipeline/steps/buildSite.ts); `npm run build:edge` runs it alone on the last build's asset
+ * routes and script hashes.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,6 +14,8 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import accessConfig from '../../access.config'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import type { BakedEdgeConfig } from '../../edge/bakedConfig'
+import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
+import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import { jwksFor } from './jwksFor'
 import { sitePaths, type SitePaths } from './paths'
 
@@ -25,10 +29,12 @@ export interface EdgeBundle {
  * The authorizer with this build's asset routes: the site build hands them over; alone (after a
  * change of lists, npm run deploy:access) they are read from the last build's asset-routes file.
  */
-export async function buildEdge(options: { paths?: SitePaths; assetRoutes?: Record<string, string> } = {}): Promise<EdgeBundle> {
+export async function buildEdge(options: { paths?: SitePaths; scriptHashes?: readonly string[]; assetRoutes?: Record<string, string> } = {}): Promise<EdgeBundle> {
   const paths = options.paths ?? sitePaths()
   compileAccess(accessConfig)
   const auth = readAuthSettings(process.env as AuthEnv)
+  if (!options.scriptHashes && !fs.existsSync(paths.scriptHashes)) throw new Error(`${paths.scriptHashes} is missing; run the site build first (npm run build)`)
+  const scriptHashes = [...(options.scriptHashes ?? readScriptHashesFile(paths.scriptHashes))]
   if (!options.assetRoutes && !fs.existsSync(paths.assetRoutes)) throw new Error(`${paths.assetRoutes} is missing; run the site build first (npm run build)`)
   const baked: BakedEdgeConfig = {
     auth,
@@ -36,6 +42,7 @@ export async function buildEdge(options: { paths?: SitePaths; assetRoutes?: Reco
     assetRoutes: options.assetRoutes ?? JSON.parse(fs.readFileSync(paths.assetRoutes, 'utf8')),
     // The list overrides as this build saw them: the bundle holds the lists, the browser never does.
     accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
+    scriptHashes,
   }
   fs.rmSync(paths.edgeDist, { recursive: true, force: true })
   fs.mkdirSync(paths.edgeDist, { recursive: true })
@@ -55,6 +62,7 @@ export async function buildEdge(options: { paths?: SitePaths; assetRoutes?: Reco
     logLevel: 'warning',
   })
   fs.rmSync(bakedFile)
+  writeScriptHashesFile(path.join(paths.edgeDist, SCRIPT_HASHES_FILE), scriptHashes)
   const code = fs.readFileSync(file)
   return { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length }
 }

@@ -8,7 +8,11 @@
  *   markdown  each section's pages as Markdown, and its llms files
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
+ *   scripts   the sha256 of each inline script of out/'s pages, for the Content-Security-Policy
+ *             (after every step that writes HTML; no later step does)
  *   edge      the authorizer, with those routes baked in
+ *   csp       out/ as it ships against the policy as it ships: the build fails, naming the page,
+ *             on an inline script the policy does not allow (pipeline/steps/inlineScriptHashes.ts)
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -22,6 +26,7 @@ import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
 import { assertLinks } from './checkLinks'
+import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './postbuild'
 import { listFiles } from './siteFiles'
@@ -95,7 +100,9 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
     () => postbuild(paths, { access, buildId: next.buildId, searchFileRoutes: searchFileRoutes(specs, indexFiles) }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
-  await step('edge', () => buildEdge({ paths, assetRoutes: routes.routes }), describeEdgeBundle)
+  const scripts = await step('scripts', () => writeInlineScriptHashes(paths), describeInlineScripts)
+  await step('edge', () => buildEdge({ paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes }), describeEdgeBundle)
+  await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
 }
 
 if (require.main === module) {

@@ -15,6 +15,8 @@ export interface SitePaths {
   nextChunks: string
   /** Each build file's governing route, for the edge and the local server. */
   assetRoutes: string
+  /** The hashes of the pages' inline scripts, for the Content-Security-Policy (inlineScriptHashes.ts). */
+  scriptHashes: string
   /** The bundled Lambda@Edge authorizer. */
   edgeDist: string
   /** Files served as they are (images under public/docs/<section>/, logos). */
@@ -29,6 +31,7 @@ export function sitePaths(root = process.cwd()): SitePaths {
     next: path.join(absolute, '.next'),
     nextChunks: path.join(absolute, '.next/static/chunks'),
     assetRoutes: path.join(absolute, '.next/asset-routes.json'),
+    scriptHashes: path.join(absolute, '.next/script-hashes.json'),
     edgeDist: path.join(absolute, 'edge/dist'),
     public: path.join(absolute, 'public'),
   }

@@ -38,6 +38,8 @@ async function main() {
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url }),
     jwks: await fetch(cognito.jwksUrl).then((response) => response.json()),
     assetRoutes: {},
+    // It serves no page, so its policy needs no inline-script hash.
+    scriptHashes: [],
     port: 0,
   })
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)

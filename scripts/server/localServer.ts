@@ -60,6 +60,8 @@ export interface LocalServerOptions {
   auth: AuthSettings
   jwks: Jwks
   assetRoutes: AssetRoutes
+  /** The pages' inline-script hashes (.next/script-hashes.json), for the Content-Security-Policy. */
+  scriptHashes: readonly string[]
   access?: CompiledAccess
   host?: string
   port?: number
@@ -74,7 +76,11 @@ export interface RunningServer {
 
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(options.outDir)
-  const headers = securityHeaders(cognitoOriginFor(options.auth.region, options.auth.endpoint), options.auth.federation?.domain)
+  const headers = securityHeaders({
+    cognitoOrigin: cognitoOriginFor(options.auth.region, options.auth.endpoint),
+    hostedDomain: options.auth.federation?.domain,
+    scriptHashes: options.scriptHashes,
+  })
   const access = options.access ?? shippedAccess
   const deps = {
     access,

@@ -4,6 +4,7 @@ import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { startLocalServer } from './localServer'
+import { readScriptHashesFile } from '../../edge/scriptHashesFile'
 import { ACCESS_LOG_ENV } from './accessLogFile'
 
 export interface LocalStack {
@@ -26,6 +27,10 @@ export async function startLocalStack(
   if (!fs.existsSync(path.join(outDir, 'index.html')) || !fs.existsSync(routesFile)) {
     throw new Error(`no built site at ${outDir} (or ${routesFile} is missing); run \`npm run build\` first`)
   }
+  if (!fs.existsSync(paths.scriptHashes)) {
+    throw new Error(`${paths.scriptHashes} is missing (the inline-script hashes of the site's Content-Security-Policy); run \`npm run build\` again`)
+  }
+  const scriptHashes = readScriptHashesFile(paths.scriptHashes)
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: options.cognitoPort ?? LOCAL_COGNITO.port, quiet: true })
   try {
     const jwks = await fetch(cognito.jwksUrl).then((response) => response.json())
@@ -34,6 +39,7 @@ export async function startLocalStack(
       auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url }),
       jwks,
       assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
+      scriptHashes,
       port: options.sitePort ?? Number(process.env.PORT ?? 3000),
       // Off unless asked for, so tests and benches stay quiet; `npm start` asks for stdout.
       accessLog: options.accessLog ?? process.env[ACCESS_LOG_ENV],

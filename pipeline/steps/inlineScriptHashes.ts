@@ -1,0 +1,280 @@
+/**
+ * The Content-Security-Policy allows no inline script but the ones the build's pages hold, by
+ * their sha256 (edge/securityHeaders.ts). Two steps of the site build (pipeline/steps/buildSite.ts):
+ *
+ *   scripts  after every step that writes HTML: hashes each inline script of every page of out/
+ *            into .next/script-hashes.json, which the edge bundle bakes in (and copies beside
+ *            itself for the CDK stack) and the local server reads. A page with an inline event
+ *            handler (`onclick="…"`) or a `javascript:` URL fails the build: no hash can allow those.
+ *   csp      the last step: reads out/ again and checks every page's inline scripts against the
+ *            policies that will ship, the header the built authorizer sends and the one the CDK
+ *            stack makes from edge/dist/script-hashes.json; a script whose hash they lack fails
+ *            the build, naming the page.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import vm from 'node:vm'
+import type { CloudFrontRequestEvent, CloudFrontRequestResult } from '../../edge/cloudfrontTypes'
+import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
+import { contentSecurityPolicy, directiveSources, SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
+import type { SitePaths } from './paths'
+import { listFiles } from './siteFiles'
+
+export class InlineScriptError extends Error {
+  constructor(message: string) {
+    super(`inline scripts: ${message}`)
+    this.name = 'InlineScriptError'
+  }
+}
+
+/** What one page holds that the Content-Security-Policy decides on. */
+export interface PageScripts {
+  /** The text of each inline script the browser would run, in page order. */
+  inline: string[]
+  /** What no hash can allow: inline event handlers, `javascript:` URLs, scripts from other sites. */
+  disallowed: string[]
+}
+
+// HTML's JavaScript MIME types (a script with another type is a data block, like __NEXT_DATA__'s
+// application/json, which the browser never runs and the policy does not govern). Import maps and
+// speculation rules are governed like scripts.
+const SCRIPT_TYPES = new Set([
+  '', 'module', 'importmap', 'speculationrules',
+  'application/ecmascript', 'application/javascript', 'application/x-ecmascript', 'application/x-javascript',
+  'text/ecmascript', 'text/javascript', 'text/javascript1.0', 'text/javascript1.1', 'text/javascript1.2',
+  'text/javascript1.3', 'text/javascript1.4', 'text/javascript1.5', 'text/jscript', 'text/livescript',
+  'text/x-ecmascript', 'text/x-javascript',
+])
+// Elements whose content is text up to their end tag, never markup.
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext'])
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data'])
+
+/** The HTML parser turns CR LF and CR into LF before anything else; a hash is of what it hands on. */
+const normaliseNewlines = (text: string) => text.replace(/\r\n?/g, '\n')
+
+/** The policy's hash source for one inline script: `sha256-<base64>` of its text as UTF-8. */
+export function scriptHash(source: string): string {
+  return `sha256-${crypto.createHash('sha256').update(normaliseNewlines(source), 'utf8').digest('base64')}`
+}
+
+/**
+ * The inline scripts and the disallowed script of one page. A tokenizer for what the policy
+ * governs, not a whole HTML parser: comments, CDATA and raw-text elements are skipped as the
+ * browser skips them, so a `<script` inside a comment or a code sample's text is not taken for one.
+ */
+export function pageScripts(html: string): PageScripts {
+  const inline: string[] = []
+  const disallowed: string[] = []
+  // Sticky: each matches exactly where it is set to start.
+  const startTag = /<([a-zA-Z][^\s/>]*)/y
+  const attributeName = /[^\s/>=]+|=[^\s/>=]*/y
+  const spaces = /\s*/y
+  const unquoted = /[^\s>]*/y
+  const sticky = (pattern: RegExp, from: number) => {
+    pattern.lastIndex = from
+    return pattern.exec(html)?.[0] ?? ''
+  }
+  let at = 0
+  while (at < html.length) {
+    const open = html.indexOf('<', at)
+    if (open < 0) break
+    if (html.startsWith('<!--', open)) {
+      const end = html.indexOf('-->', open + 4)
+      at = end < 0 ? html.length : end + 3
+      continue
+    }
+    if (html.startsWith('<![CDATA[', open)) {
+      const end = html.indexOf(']]>', open + 9)
+      at = end < 0 ? html.length : end + 3
+      continue
+    }
+    startTag.lastIndex = open
+    const name = startTag.exec(html)?.[1]?.toLowerCase()
+    if (!name) {
+      // An end tag, a doctype or a stray "<".
+      const end = /[/!?]/.test(html[open + 1] ?? '') ? html.indexOf('>', open) : open
+      at = end < 0 ? html.length : end + 1
+      continue
+    }
+    // The start tag's attributes.
+    const attributes = new Map<string, string>()
+    let cursor = open + 1 + name.length
+    while (cursor < html.length && html[cursor] !== '>') {
+      if (/[\s/]/.test(html[cursor])) {
+        cursor++
+        continue
+      }
+      const attribute = sticky(attributeName, cursor)
+      cursor += attribute.length
+      cursor += sticky(spaces, cursor).length
+      let value = ''
+      if (html[cursor] === '=') {
+        cursor++
+        cursor += sticky(spaces, cursor).length
+        const quote = html[cursor]
+        if (quote === '"' || quote === "'") {
+          const end = html.indexOf(quote, cursor + 1)
+          value = html.slice(cursor + 1, end < 0 ? html.length : end)
+          cursor = end < 0 ? html.length : end + 1
+        } else {
+          value = sticky(unquoted, cursor)
+          cursor += value.length
+        }
+      }
+      const key = attribute.toLowerCase()
+      if (!attributes.has(key)) attributes.set(key, value)
+    }
+    const tagEnd = cursor
+    for (const [key, value] of attributes) {
+      if (/^on./.test(key)) disallowed.push(`an inline event handler <${name} ${key}="${value.slice(0, 60)}">`)
+      if (URL_ATTRIBUTES.has(key) && /^javascript:/i.test(decodeEntities(value).replace(/[\u0000-\u0020]/g, ''))) {
+        disallowed.push(`a javascript: URL <${name} ${key}="${value.slice(0, 60)}">`)
+      }
+    }
+    if (!RAW_TEXT.has(name)) {
+      at = tagEnd + 1
+      continue
+    }
+    const close = new RegExp(`</${name}[\\s/>]`, 'gi')
+    close.lastIndex = tagEnd + 1
+    const textEnd = close.exec(html)?.index ?? html.length
+    if (name === 'script') {
+      const type = (attributes.get('type') ?? '').trim().toLowerCase()
+      const src = attributes.get('src')
+      if (src !== undefined) {
+        if (/^([a-z][a-z0-9+.-]*:|\/\/|\\\\)/i.test(src.trim())) disallowed.push(`a script from another site <script src="${src}">`)
+      } else if (SCRIPT_TYPES.has(type)) {
+        inline.push(html.slice(tagEnd + 1, textEnd))
+      }
+    }
+    const after = textEnd < html.length ? html.indexOf('>', textEnd) : -1
+    at = after < 0 ? html.length : after + 1
+  }
+  return { inline, disallowed }
+}
+
+/** Enough of HTML's character references to see a `javascript:` URL written with them. */
+function decodeEntities(value: string): string {
+  return value.replace(/&#(x[0-9a-f]+|\d+);?/gi, (_, code: string) =>
+    String.fromCodePoint(code[0].toLowerCase() === 'x' ? parseInt(code.slice(1), 16) : Number(code))
+  ).replace(/&colon;/gi, ':').replace(/&tab;/gi, '\t').replace(/&newline;/gi, '\n')
+}
+
+/** Every page of out/ (its key, as `/path/page.html`) and its scripts. */
+function readPages(outDir: string): Array<{ page: string; scripts: PageScripts }> {
+  return listFiles(outDir)
+    .filter((key) => key.endsWith('.html'))
+    .map((page) => ({ page, scripts: pageScripts(fs.readFileSync(path.join(outDir, page), 'utf8')) }))
+}
+
+export interface InlineScripts {
+  /** The distinct hashes, sorted: what the policy lists. */
+  hashes: string[]
+  pages: number
+  /** Inline scripts on all pages together. */
+  scripts: number
+}
+
+/** Hashes every page's inline scripts; fails, naming the pages, on what no hash can allow. */
+export function collectInlineScripts(outDir: string): InlineScripts {
+  const pages = readPages(outDir)
+  if (pages.length === 0) throw new InlineScriptError(`${outDir} holds no page; run \`next build\` first`)
+  const problems = pages.flatMap(({ page, scripts }) => scripts.disallowed.map((what) => `${page}: ${what}`))
+  if (problems.length) {
+    throw new InlineScriptError(
+      `the Content-Security-Policy allows no inline event handler, javascript: URL or script from another site; ` +
+        `move them into the site's JavaScript:\n  ${problems.join('\n  ')}`
+    )
+  }
+  return {
+    hashes: [...new Set(pages.flatMap(({ scripts }) => scripts.inline.map(scriptHash)))].sort(),
+    pages: pages.length,
+    scripts: pages.reduce((count, { scripts }) => count + scripts.inline.length, 0),
+  }
+}
+
+/** The `scripts` step: the hashes of out/'s inline scripts, in .next/script-hashes.json for the edge build and the local server. */
+export function writeInlineScriptHashes(paths: SitePaths): InlineScripts {
+  const found = collectInlineScripts(paths.out)
+  writeScriptHashesFile(paths.scriptHashes, found.hashes)
+  return found
+}
+
+export const describeInlineScripts = ({ hashes, pages, scripts }: InlineScripts) =>
+  `${hashes.length} distinct inline scripts (${scripts} on ${pages} pages), allowed by hash in script-src`
+
+/** A policy that will ship, and where it comes from. */
+export interface ShippedPolicy {
+  shippedBy: string
+  policy: string
+}
+
+/**
+ * Fails, naming the page and the script, if a page holds an inline script that one of the policies
+ * does not allow by its hash, or if a policy allows any inline script ('unsafe-inline' with no hash).
+ */
+export function assertPoliciesAllowPages(outDir: string, policies: readonly ShippedPolicy[]): { pages: number; policies: number } {
+  const pages = readPages(outDir)
+  const problems: string[] = []
+  for (const { shippedBy, policy } of policies) {
+    const sources = new Set(directiveSources(policy, 'script-src'))
+    if (sources.size === 0) problems.push(`${shippedBy} sends no script-src`)
+    if (sources.has("'unsafe-inline'") || sources.has("'unsafe-eval'")) problems.push(`${shippedBy} allows ${sources.has("'unsafe-inline'") ? "'unsafe-inline'" : "'unsafe-eval'"} in script-src`)
+    for (const { page, scripts } of pages) {
+      for (const what of scripts.disallowed) problems.push(`${page}: ${what}`)
+      for (const source of scripts.inline) {
+        const hash = scriptHash(source)
+        if (!sources.has(`'${hash}'`)) {
+          problems.push(`${page}: the inline script ${JSON.stringify(source.trim().slice(0, 80))}… (${hash}) is not allowed by ${shippedBy}`)
+        }
+      }
+    }
+  }
+  if (problems.length) {
+    const shown = [...new Set(problems)]
+    throw new InlineScriptError(
+      `the Content-Security-Policy that ships would block scripts of these pages (was a page written after the scripts step?):\n  ` +
+        `${shown.slice(0, 20).join('\n  ')}${shown.length > 20 ? `\n  … and ${shown.length - 20} more` : ''}`
+    )
+  }
+  return { pages: pages.length, policies: policies.length }
+}
+
+/**
+ * The policies that will ship with this build: the header the built authorizer (edge/dist/index.js)
+ * sends, asked like CloudFront asks it, and the one the CDK stack's response-headers policy makes
+ * from the edge bundle's script-hashes file (infra/lib/site-stack.ts). The local server reads
+ * .next/script-hashes.json, which the bundle's copy was made from.
+ */
+export async function shippedPolicies(paths: SitePaths): Promise<ShippedPolicy[]> {
+  const bundle = path.join(paths.edgeDist, 'index.js')
+  // Evaluated afresh as Node loads a CommonJS file (a module cache may hold an earlier build's).
+  const loaded = { exports: {} as { handler?: (event: CloudFrontRequestEvent) => Promise<CloudFrontRequestResult> } }
+  // Its console.log (the access log's line for this request) is not the build's to print.
+  const quiet = Object.assign(Object.create(console) as Console, { log: () => {} })
+  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname, console) {${fs.readFileSync(bundle, 'utf8')}\n})`, { filename: bundle })
+  wrapper(loaded.exports, createRequire(bundle), loaded, bundle, path.dirname(bundle), quiet)
+  const handler = loaded.exports.handler
+  if (typeof handler !== 'function') throw new InlineScriptError(`${path.relative(paths.root, bundle)} exports no handler`)
+  // A signed-out request for a page: the authorizer answers itself (a redirect to sign in), with its headers.
+  const event = { Records: [{ cf: { request: { uri: '/', querystring: '', method: 'GET', clientIp: '127.0.0.1', headers: {} } } }] }
+  const answer = (await handler(event as unknown as CloudFrontRequestEvent)) as { headers?: Record<string, Array<{ value: string }>> }
+  const edgePolicy = answer.headers?.['content-security-policy']?.[0]?.value
+  if (!edgePolicy) throw new InlineScriptError(`${path.relative(paths.root, bundle)} answered a signed-out request with no content-security-policy header`)
+  const cdkHashes = readScriptHashesFile(path.join(paths.edgeDist, SCRIPT_HASHES_FILE))
+  return [
+    { shippedBy: `the authorizer (${path.relative(paths.root, bundle)})`, policy: edgePolicy },
+    {
+      shippedBy: `the CDK response-headers policy (${path.relative(paths.root, path.join(paths.edgeDist, SCRIPT_HASHES_FILE))})`,
+      // Only script-src is compared; the Cognito origin is the stack's own.
+      policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito-idp.invalid', scriptHashes: cdkHashes }),
+    },
+  ]
+}
+
+/** The `csp` step, the build's last: out/ as it ships against the policies as they ship. */
+export async function assertShippedPolicyAllowsPages(paths: SitePaths): Promise<{ pages: number; policies: number }> {
+  return assertPoliciesAllowPages(paths.out, await shippedPolicies(paths))
+}
