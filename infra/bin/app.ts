@@ -24,6 +24,12 @@
  *   siteDir     / SITE_DIR        default ../out       (relative to infra/)
  *   domainName  / DOMAIN_NAME     optional, with certificateArn / CERTIFICATE_ARN
  *                                 (ACM certificate in us-east-1)
+ *   waf         / WAF             on: an AWS WAF web ACL (AWS managed common
+ *                                 rule set) in front of the distribution; default off
+ *
+ * cdk-nag's AwsSolutions rules run on every synth and deploy: an unacknowledged
+ * error stops it (each acknowledgment is beside its construct in lib/, with its
+ * reason; infra/test/nag.test.ts checks every setting in npm test).
  *
  * SECURITY: do NOT "just" `aws s3 sync out/ s3://bucket` and serve that
  * without this distribution + edge authorizer. To be reachable the bucket
@@ -35,10 +41,12 @@
  */
 import * as path from 'node:path';
 import * as cdk from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { assertBuildOutputs, MissingBuildOutputError, resolveInfraConfig } from '../lib/config';
 import { buildDocsStacks } from '../lib/docs-app';
 
 const app = new cdk.App();
+cdk.Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 try {
   const config = resolveInfraConfig({

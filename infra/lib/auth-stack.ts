@@ -47,6 +47,31 @@ export class DocsAuthStack extends cdk.Stack {
       ...(props?.federation ? { customAttributes: { [GROUPS_ATTRIBUTE]: new cognito.StringAttribute({ mutable: true, maxLen: 2048 }) } } : {}),
     });
 
+    const pool = cdk.Validations.of(this.userPool);
+    pool.acknowledge({
+      id: 'AwsSolutions-COG1',
+      reason:
+        'Length, not composition: passwords need at least 8 characters and no character classes, as NIST SP ' +
+        '800-63B advises (composition rules lead to predictable passwords). Self sign-up is off: administrators ' +
+        'create every account with a temporary password the user must replace, and Cognito throttles repeated ' +
+        'failed sign-ins.',
+    });
+    pool.acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is off by design (README "Deploy"): the site is read-only internal documentation, accounts are ' +
+        'issued by administrators, and ID and access tokens live 15 minutes. Where MFA is required, staff sign ' +
+        'in through the company directory (idpType oidc or saml), which applies its own MFA.',
+    });
+    pool.acknowledge({
+      id: 'AwsSolutions-COG8',
+      reason:
+        'The Plus feature plan (threat protection: adaptive authentication, compromised-credential checks) is ' +
+        'billed per monthly active user; this pool has no self sign-up, a small administrator-managed set of ' +
+        'accounts, and 15-minute tokens. Staff who sign in through a federated provider get that directory\'s ' +
+        'own risk checks.',
+    });
+
     const federation = props?.federation;
     const provider = federation ? this.addIdentityProvider(federation) : undefined;
     if (federation) {

@@ -24,6 +24,13 @@ export interface InfraConfig {
   readonly account: string;
   /** An OIDC or SAML identity provider for the user pool; none by default. */
   readonly federation?: FederationConfig;
+  /**
+   * Put an AWS WAF web ACL (AWS managed common rule set) in front of the distribution. Off by
+   * default: every request already passes the viewer-request authorizer, the site is static files
+   * read with GET and HEAD only, and a web ACL costs a monthly fee per ACL and rule plus a fee per
+   * request (infra/lib/web-acl.ts, README "Deploy").
+   */
+  readonly waf?: boolean;
 }
 
 /** Reads one setting: CDK context (`-c key=value`) first, then an env var. */
@@ -75,6 +82,11 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
     );
   }
 
+  const waf = nonEmpty(opts.read('waf', 'WAF'))?.toLowerCase();
+  if (waf !== undefined && !['on', 'off', 'true', 'false'].includes(waf)) {
+    throw new Error(`waf is "${waf}"; use "on" or "off" (default off).`);
+  }
+
   return {
     edgeCodeDir: edge ? path.resolve(cwd, edge) : path.resolve(opts.infraDir, '..', 'edge', 'dist'),
     siteDir: site ? path.resolve(cwd, site) : path.resolve(opts.infraDir, '..', 'out'),
@@ -82,6 +94,7 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
     certificateArn,
     account: nonEmpty(env.CDK_DEFAULT_ACCOUNT) ?? PLACEHOLDER_ACCOUNT,
     federation: readFederation(opts.read),
+    waf: waf === 'on' || waf === 'true',
   };
 }
 

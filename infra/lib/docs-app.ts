@@ -30,6 +30,7 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
     certificateArn: config.certificateArn,
     authRegion: AUTH_REGION,
     hostedDomain: config.federation ? hostedDomainOf(config.federation, AUTH_REGION) : undefined,
+    waf: config.waf,
   });
   site.addStackDependency(auth, 'The site and edge builds need the user pool ids');
 

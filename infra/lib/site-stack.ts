@@ -7,6 +7,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { AUTH_REGION, readScriptHashes } from './config';
+import { ACCESS_LOG_PREFIXES, AccessLogBucket } from './access-logs';
+import { DocsWebAcl } from './web-acl';
 import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 import { CACHE_CONTROL, HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders';
 
@@ -34,6 +36,8 @@ export interface DocsSiteStackProps extends cdk.StackProps {
   readonly authRegion?: string;
   /** The pool's hosted domain, when a federated provider signs in through it (CSP connect-src). */
   readonly hostedDomain?: string;
+  /** An AWS WAF web ACL with the AWS managed common rule set in front of the distribution (infra/lib/web-acl.ts). */
+  readonly waf?: boolean;
 }
 
 /**
@@ -66,6 +70,9 @@ export class DocsSiteStack extends cdk.Stack {
   public readonly bucket: s3.Bucket;
   public readonly distribution: cloudfront.Distribution;
   public readonly authorizer: cloudfront.experimental.EdgeFunction;
+  /** Receives the distribution's and the site bucket's access logs (infra/lib/access-logs.ts). */
+  public readonly logBucket: s3.Bucket;
+  public readonly webAcl?: DocsWebAcl;
 
   constructor(scope: Construct, id: string, props: DocsSiteStackProps) {
     super(scope, id, props);
@@ -74,9 +81,13 @@ export class DocsSiteStack extends cdk.Stack {
       throw new Error(`DocsSiteStack must be deployed to us-east-1 (Lambda@Edge), got ${this.region}`);
     }
 
+    this.logBucket = new AccessLogBucket(this, 'AccessLogs').bucket;
+
     // Private bucket: only CloudFront (via OAC) can read it. Serving `out/`
     // straight from a public bucket would bypass the authorizer entirely.
     this.bucket = new s3.Bucket(this, 'SiteBucket', {
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: ACCESS_LOG_PREFIXES.siteBucket,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
@@ -99,11 +110,21 @@ export class DocsSiteStack extends cdk.Stack {
     // edge/dist by `npm run build:edge`. Viewer-request limits: 128 MB, 5 s.
     this.authorizer = new cloudfront.experimental.EdgeFunction(this, 'Authorizer', {
       description: 'Docs site viewer-request authorizer (Cognito ID token cookie)',
-      runtime: lambda.Runtime.NODEJS_20_X,
+      // The newest Node.js runtime: Lambda@Edge runs the current Lambda Node.js runtimes, and an
+      // older one is deprecated (no more security patches, then no more updates).
+      runtime: lambda.Runtime.NODEJS_24_X,
       handler: 'index.handler',
       code: lambda.Code.fromAsset(props.edgeCodeDir),
       memorySize: 128,
       timeout: cdk.Duration.seconds(5),
+    });
+    cdk.Validations.of(this.authorizer).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        'The authorizer\'s role has only the AWS managed basic execution policy: CloudWatch Logs CreateLogGroup, ' +
+        'CreateLogStream and PutLogEvents, nothing else. Lambda@Edge writes its logs in the region of each edge ' +
+        'location that runs it (/aws/lambda/us-east-1.<function> in every region), so a policy scoped to named ' +
+        'log groups would have to list every region anyway; the function reads nothing and calls no AWS API.',
     });
 
     const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -142,6 +163,9 @@ export class DocsSiteStack extends cdk.Stack {
       ? acm.Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
       : undefined;
 
+    // Opt-in (infra/lib/web-acl.ts says why it is off by default).
+    this.webAcl = props.waf ? new DocsWebAcl(this, 'WebAcl') : undefined;
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Access-controlled docs site',
       defaultRootObject: 'index.html',
@@ -152,6 +176,13 @@ export class DocsSiteStack extends cdk.Stack {
       // Only meaningful with a custom certificate (the *.cloudfront.net
       // default certificate has a fixed policy).
       minimumProtocolVersion: certificate ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
+      // Standard logs of every viewer request (the authorizer's refusals included) to the log
+      // bucket. Never the cookies: they carry the readers' Cognito tokens.
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: ACCESS_LOG_PREFIXES.cloudFront,
+      logIncludesCookies: false,
+      webAclId: this.webAcl?.webAcl.attrArn,
       defaultBehavior: {
         // OAC (SigV4-signed origin requests). READ + LIST: with ListBucket, S3
         // answers 404 (not 403) for missing keys, so "not found" maps to
@@ -204,6 +235,33 @@ export class DocsSiteStack extends cdk.Stack {
       'defaultRootObject is set and no query strings reach the origin',
     );
 
+    cdk.Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'No geo restriction: the readers are staff and partners, who may sign in from any country, and every ' +
+        'request must carry a valid Cognito token for a reader the access rules name (the viewer-request ' +
+        'authorizer); a country block would refuse legitimate readers and protect nothing the authorizer does not.',
+    });
+    if (!this.webAcl) {
+      cdk.Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'AWS WAF is opt-in (-c waf=on or WAF=on attaches a web ACL with the AWS managed common rule set; ' +
+          'infra/lib/web-acl.ts): every request already passes the viewer-request authorizer before anything is ' +
+          'served, the distribution serves static files with GET and HEAD only and forwards no query strings, ' +
+          'cookies or headers to the origin, and a web ACL adds fees per ACL, rule and request.',
+      });
+    }
+    if (!certificate) {
+      cdk.Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without a custom domain the distribution serves the default *.cloudfront.net certificate, for which ' +
+          'CloudFront fixes the security policy (TLSv1) and ignores MinimumProtocolVersion. Setting domainName and ' +
+          'certificateArn (README "Deploy") gives an SNI certificate with TLSv1.2_2021, which this rule accepts.',
+      });
+    }
+
     // Two uploads of out/, each with its Cache-Control from edge/cacheHeaders.ts
     // (the local server sends the same): the content-hashed build files first,
     // then everything else (pages, search files, images), which browsers
@@ -230,6 +288,7 @@ export class DocsSiteStack extends cdk.Stack {
     });
     // Pages must never reference build files that are not uploaded yet.
     pages.node.addDependency(hashedAssets);
+    this.acknowledgeBucketDeploymentHandler();
 
     new cdk.CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
@@ -245,6 +304,57 @@ export class DocsSiteStack extends cdk.Stack {
     });
     if (props.domainName) {
       new cdk.CfnOutput(this, 'SiteUrl', { value: `https://${props.domainName}` });
+    }
+    new cdk.CfnOutput(this, 'AccessLogBucketName', {
+      value: this.logBucket.bucketName,
+      description: `Access logs: CloudFront under ${ACCESS_LOG_PREFIXES.cloudFront}, the site bucket under ${ACCESS_LOG_PREFIXES.siteBucket}`,
+    });
+  }
+
+  /**
+   * The findings on the upload's Lambda function, which aws-cdk-lib's BucketDeployment creates
+   * once per stack (a singleton beside the deployments, not inside them) and shares between both
+   * uploads: its role, policy and runtime are the library's.
+   */
+  private acknowledgeBucketDeploymentHandler(): void {
+    const handler = this.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+    if (!handler) throw new Error('DocsSiteStack: the BucketDeployment handler was not found (an aws-cdk-lib change?)');
+    const validations = cdk.Validations.of(handler);
+    validations.acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The upload handler is aws-cdk-lib\'s BucketDeployment function, which runs only during `cdk deploy`; ' +
+        'its runtime is the one the library pins (it bundles the AWS CLI for that Python version) and moves ' +
+        'with aws-cdk-lib upgrades.',
+    });
+    validations.acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        'The BucketDeployment handler\'s role (aws-cdk-lib) has the AWS managed basic execution policy: ' +
+        'CloudWatch Logs for its own log group, nothing else.',
+    });
+    // What BucketDeployment grants its handler (Bucket.grantRead on the CDK asset bucket, and
+    // grantReadWrite on the site bucket for the sync with prune): object-level wildcards on those
+    // two buckets only, and CloudFront invalidation, which has no resource-level permissions.
+    for (const finding of [
+      'Action::s3:GetBucket*',
+      'Action::s3:GetObject*',
+      'Action::s3:List*',
+      'Action::s3:Abort*',
+      'Action::s3:DeleteObject*',
+      `Resource::arn:${this.partition}:s3:::cdk-${cdk.DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${this.account}-${this.region}/*`,
+      `Resource::<${this.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>/*`,
+      'Resource::*',
+    ]) {
+      validations.acknowledge({
+        id: `AwsSolutions-IAM5[${finding}]`,
+        reason:
+          "aws-cdk-lib's BucketDeployment handler (DeployHashedAssets and DeploySite) reads the deploy's asset " +
+          'from the CDK asset bucket (s3:GetBucket*, s3:GetObject*, s3:List* on that bucket only) and syncs it ' +
+          'into the site bucket with prune (the same plus s3:DeleteObject* and s3:Abort* on the site bucket ' +
+          'only), and invalidates the distribution (cloudfront:CreateInvalidation and GetInvalidation, which ' +
+          'support no resource-level permissions, hence Resource *).',
+      });
     }
   }
 }

@@ -96,8 +96,8 @@ describe('stacks (in-process synth)', () => {
   let auth: Template;
 
   beforeAll(() => {
-    // Synth prints the (expected) nodejs20.x deprecation validation warning
-    // via console.error; keep test output readable.
+    // Synth prints CDK's validation warnings via console.error; keep test
+    // output readable (nag.test.ts asserts there are none from cdk-nag).
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     stacks = synthStacks();
     site = Template.fromStack(stacks.site);
@@ -118,7 +118,8 @@ describe('stacks (in-process synth)', () => {
   });
 
   test('bucket is private, encrypted, versioned, retained', () => {
-    site.resourceCountIs('AWS::S3::Bucket', 1);
+    // The site bucket, and the bucket of its and the distribution's access logs (logs-and-waf.test.ts).
+    site.resourceCountIs('AWS::S3::Bucket', 2);
     site.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -160,9 +161,10 @@ describe('stacks (in-process synth)', () => {
       },
     });
 
-    const policies = site.findResources('AWS::S3::BucketPolicy');
-    expect(Object.keys(policies)).toHaveLength(1);
-    const statements = (Object.values(policies)[0] as any).Properties.PolicyDocument.Statement as any[];
+    const siteBucketId = Object.keys(site.findResources('AWS::S3::Bucket')).find((id) => id.startsWith('SiteBucket'));
+    const policies = Object.values(site.findResources('AWS::S3::BucketPolicy')).filter((p: any) => p.Properties.Bucket.Ref === siteBucketId);
+    expect(policies).toHaveLength(1);
+    const statements = (policies[0] as any).Properties.PolicyDocument.Statement as any[];
 
     const cfGrant = statements.find(
       (s) => s.Effect === 'Allow' && s.Principal?.Service === 'cloudfront.amazonaws.com',
@@ -271,9 +273,9 @@ describe('stacks (in-process synth)', () => {
     expect(contentSecurityPolicy(many.slice(0, 10)).length).toBeLessThanOrEqual(CLOUDFRONT_MAX_CSP_LENGTH);
   });
 
-  test('edge function: nodejs20.x, index.handler, 128 MB, 5 s, assumable by edgelambda', () => {
+  test('edge function: nodejs24.x, index.handler, 128 MB, 5 s, assumable by edgelambda', () => {
     site.hasResourceProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs20.x',
+      Runtime: 'nodejs24.x',
       Handler: 'index.handler',
       MemorySize: 128,
       Timeout: 5,

@@ -1,0 +1,40 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as cdk from 'aws-cdk-lib';
+import type { InfraConfig } from '../lib/config';
+import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
+
+const INFRA_DIR = path.resolve(__dirname, '..');
+
+/** An OIDC provider setting and a SAML one (infra/lib/federation.ts), for synth tests. */
+const PROVIDER = { name: 'CompanySSO', groupsAttribute: 'groups', domainPrefix: 'company-docs', callbackUrls: ['https://docs.example.com/login'], logoutUrls: ['https://docs.example.com/login'] };
+export const OIDC_PROVIDER = { ...PROVIDER, type: 'oidc' as const, issuerUrl: 'https://login.example.com', clientId: 'docs-client', clientSecretName: 'docs/oidc-client-secret' };
+export const SAML_PROVIDER = { ...PROVIDER, type: 'saml' as const, metadataUrl: 'https://login.example.com/saml/metadata.xml' };
+export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000';
+
+/**
+ * A temporary folder with the build outputs synth packages (an authorizer with its script hashes,
+ * a site), and a synth of both stacks with cdk.json's feature flags, as `cdk synth` does.
+ */
+export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => { app: cdk.App } & DocsStacks; cleanup: () => void } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-fixture-'));
+  const edgeCodeDir = path.join(root, 'edge-dist');
+  const siteDir = path.join(root, 'out');
+  fs.mkdirSync(edgeCodeDir);
+  fs.mkdirSync(siteDir);
+  fs.writeFileSync(path.join(edgeCodeDir, 'index.js'), 'exports.handler = async (event) => event.Records[0].cf.request;\n');
+  // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
+  fs.writeFileSync(path.join(edgeCodeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='] }));
+  fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>docs</title>\n');
+  const { context } = JSON.parse(fs.readFileSync(path.join(INFRA_DIR, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  return {
+    synth: (overrides = {}) => {
+      const app = new cdk.App({ context, outdir: fs.mkdtempSync(path.join(root, 'cdkout-')) });
+      const stacks = buildDocsStacks(app, { edgeCodeDir, siteDir, account: '111111111111', ...overrides });
+      app.synth();
+      return { app, ...stacks };
+    },
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}

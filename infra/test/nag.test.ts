@@ -1,0 +1,129 @@
+/**
+ * @jest-environment node
+ *
+ * cdk-nag's AwsSolutions rules over both stacks, synthesized for each setting that changes them:
+ * no unacknowledged error and no unacknowledged warning. Each acknowledgment sits on the construct
+ * it is about, with its reason, beside that construct (infra/lib/*.ts); the list of them is spelled
+ * out below, so a new one shows in review. bin/app.ts runs the same rules on every `cdk synth` and
+ * `cdk deploy`.
+ */
+import * as cdk from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import type { InfraConfig } from '../lib/config';
+import { CERTIFICATE_ARN, OIDC_PROVIDER, SAML_PROVIDER, synthFixture } from './fixtures';
+
+jest.setTimeout(180_000);
+
+let fixture: ReturnType<typeof synthFixture>;
+
+beforeAll(() => {
+  fixture = synthFixture();
+  // Synth prints CDK's own validation warnings through console.error; the findings are asserted below.
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterAll(() => {
+  jest.restoreAllMocks();
+  fixture?.cleanup();
+});
+
+/** Every finding the AwsSolutions pack leaves unacknowledged, one line each. */
+function nagFindings(scope: IConstruct): string[] {
+  const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(scope);
+  return report.violations.flatMap((violation) =>
+    violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} on ${resource.constructPath}: ${violation.description}`),
+  );
+}
+
+interface Acknowledgment {
+  path: string;
+  id: string;
+  reason: string;
+  onStackOrApp: boolean;
+}
+
+/** Every AwsSolutions acknowledgment in the tree. */
+function acknowledgments(app: cdk.App): Acknowledgment[] {
+  const found: Acknowledgment[] = [];
+  for (const construct of app.node.findAll()) {
+    for (const entry of construct.node.metadata) {
+      if (entry.type !== cdk.Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+      for (const [qualified, reason] of Object.entries(entry.data as Record<string, string>)) {
+        const id = qualified.replace(/^annotation::/i, '');
+        if (id.startsWith('AwsSolutions-')) found.push({ path: construct.node.path, id, reason, onStackOrApp: construct === app || cdk.Stack.isStack(construct) });
+      }
+    }
+  }
+  return found;
+}
+
+const SETTINGS: Array<[string, Partial<InfraConfig>]> = [
+  ['the defaults (*.cloudfront.net, no WAF, no identity provider)', {}],
+  ['a custom domain and certificate, WAF on and an OIDC provider', { domainName: 'docs.example.com', certificateArn: CERTIFICATE_ARN, waf: true, federation: OIDC_PROVIDER }],
+  ['a SAML provider', { federation: SAML_PROVIDER }],
+];
+
+describe.each(SETTINGS)('AwsSolutions checks with %s', (_label, overrides) => {
+  let app: cdk.App;
+  beforeAll(() => {
+    app = fixture.synth(overrides).app;
+  });
+
+  test('no unacknowledged error or warning', () => {
+    expect(nagFindings(app)).toEqual([]);
+  });
+
+  test('every acknowledgment is on a resource, not a whole stack, and says why', () => {
+    const found = acknowledgments(app);
+    expect(found.length).toBeGreaterThan(0);
+    for (const { path, id, reason, onStackOrApp } of found) {
+      expect([path, id, onStackOrApp, reason.length >= 100]).toEqual([path, id, false, true]);
+    }
+  });
+});
+
+test('the acknowledgments, construct by construct', () => {
+  const byPath = (app: cdk.App) => {
+    const map: Record<string, string[]> = {};
+    for (const { path, id } of acknowledgments(app)) (map[path] ??= []).push(id);
+    for (const ids of Object.values(map)) ids.sort();
+    return map;
+  };
+  const basicExecution = 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]';
+  const defaults = byPath(fixture.synth().app);
+  expect(defaults).toEqual({
+    'DocsAuthStack/UserPool': ['AwsSolutions-COG1', 'AwsSolutions-COG2', 'AwsSolutions-COG8'],
+    'DocsSiteStack/AccessLogs/Bucket': ['AwsSolutions-S1'],
+    'DocsSiteStack/Authorizer': [basicExecution],
+    'DocsSiteStack/Distribution': ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR4'],
+    // aws-cdk-lib's BucketDeployment function, shared by both uploads.
+    'DocsSiteStack/Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C512MiB': [
+      basicExecution,
+      'AwsSolutions-IAM5[Action::s3:Abort*]',
+      'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+      'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      'AwsSolutions-IAM5[Action::s3:List*]',
+      'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-IAM5[Resource::<SiteBucket397A1860.Arn>/*]',
+      'AwsSolutions-IAM5[Resource::arn:aws:s3:::cdk-hnb659fds-assets-111111111111-us-east-1/*]',
+      'AwsSolutions-L1',
+    ].sort(),
+  });
+  // With a certificate the distribution enforces TLSv1.2_2021, with a web ACL it has WAF: those two
+  // acknowledgments go away.
+  const everything = byPath(fixture.synth({ domainName: 'docs.example.com', certificateArn: CERTIFICATE_ARN, waf: true }).app);
+  expect(everything['DocsSiteStack/Distribution']).toEqual(['AwsSolutions-CFR1']);
+});
+
+test('the pack is live: a bucket without logging or a TLS-only policy is reported', () => {
+  const app = new cdk.App();
+  const stack = new cdk.Stack(app, 'Probe', { env: { account: '111111111111', region: 'us-east-1' } });
+  new s3.Bucket(stack, 'Plain');
+  app.synth();
+  expect(nagFindings(app)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^error AwsSolutions-S1 on Probe\/Plain\//), expect.stringMatching(/^error AwsSolutions-S10 on Probe\/Plain\//)]),
+  );
+});
