@@ -8,6 +8,7 @@ import { NavbarAutoHide } from '../components/NavbarAutoHide'
 import { PageErrorBoundary } from '../components/PageErrorBoundary'
 import { RouteGuard } from '../components/RouteGuard'
 import { RouteProgress } from '../components/RouteProgress'
+import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { AuthProvider } from '../lib/auth/AuthContext'
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
@@ -23,6 +24,8 @@ export default function App({ Component, pageProps }: AppProps) {
       <RouteProgress />
       <ImageZoom />
       <NavbarAutoHide />
+      {/* The sign-in page shows it in place of its form. */}
+      {pathname !== '/login' && <SignInServiceNotice variant="banner" />}
       <PageErrorBoundary key={pathname}>
         <RouteGuard>
           <Component {...pageProps} />

@@ -1,4 +1,5 @@
 import '../components/signInStyles'
+import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { SiteChrome } from '../components/SiteChrome'
 import { Authenticator } from '@aws-amplify/ui-react'
 import { signIn, signInWithRedirect, type SignInInput } from 'aws-amplify/auth'
@@ -47,7 +48,7 @@ function FederatedSignIn({ provider }: { provider: string }) {
 
 export default function LoginPage() {
   const router = useRouter()
-  const { isAuthenticated, recheck } = useAuth()
+  const { isAuthenticated, recheck, renewal } = useAuth()
   const next = safeNextPath(router.query.next)
   const federation = siteAuthSettings.federation
 
@@ -73,12 +74,19 @@ export default function LoginPage() {
           <h1 className="login-title">Sign in to the documentation</h1>
           {isAuthenticated ? (
             <p role="status">Signed in. Taking you to your docs…</p>
-          ) : (
+          ) : renewal === 'retrying' || renewal === 'unreachable' ? (
+            // The stored session could not be renewed because the sign-in service does not answer:
+            // the reader is told so, and the session is kept for when it answers again.
+            <SignInServiceNotice variant="page" />
+          ) : renewal === 'renewing' || renewal === 'renewed' ? (
+            // A returning reader whose tokens expired: their session is restored before any form.
+            <p role="status">Restoring your session…</p>
+          ) : renewal === 'idle' ? (
             <>
               {federation && <FederatedSignIn provider={federation.provider} />}
               <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
             </>
-          )}
+          ) : null}
         </main>
       </SiteChrome>
     </>

@@ -4,17 +4,26 @@
  */
 import { fetchAuthSession, signOut } from 'aws-amplify/auth'
 import { configureAmplify } from './configureAmplify'
+import { isNetworkError, type RenewalOutcome } from './renewalRetry'
+import { clearTokenCookies } from './signOutEverywhere'
 import { siteAuthSettings } from './siteAuthSettings'
 
 configureAmplify(siteAuthSettings)
 
-/** Renews the tokens from the refresh token (Amplify rewrites the cookies). False when it cannot. */
-export async function refreshSession(): Promise<boolean> {
+/**
+ * Renews the tokens from the refresh token (Amplify rewrites the cookies). When the sign-in service
+ * cannot be reached the stored tokens stay, so a later attempt (or a reload) can still renew them;
+ * any other failure ends the session: the service refused the refresh token (Amplify then clears
+ * the tokens itself) or failed otherwise, and the stored tokens are cleared here.
+ */
+export async function refreshSession(): Promise<RenewalOutcome> {
   try {
     const session = await fetchAuthSession({ forceRefresh: true })
-    return session.tokens?.idToken !== undefined
-  } catch {
-    return false
+    return session.tokens?.idToken !== undefined ? 'renewed' : 'signed-out'
+  } catch (error) {
+    if (isNetworkError(error)) return 'unreachable'
+    clearTokenCookies()
+    return 'signed-out'
   }
 }
 

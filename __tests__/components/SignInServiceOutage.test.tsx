@@ -1,0 +1,173 @@
+/**
+ * The sign-in service cannot be reached while the reader's session needs renewing: what the
+ * sign-in page and the other pages show, with the session provider, its retry policy and fake timers.
+ * Amplify's renewal is replaced by one the test scripts; the reader's view comes from a stand-in
+ * authority that, like the edge, takes an expired token for nobody.
+ */
+import { act, render, screen } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import LoginPage from '../../pages/login'
+import { SignInServiceNotice } from '../../components/SignInServiceNotice'
+import { AuthProvider, REFRESH_MARGIN_MS } from '../../lib/auth/AuthContext'
+import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
+import { readSessionCookies } from '../../lib/auth/readSessionCookies'
+import { RENEWAL_ATTEMPTS, type RenewalOutcome } from '../../lib/auth/renewalRetry'
+import { access } from '../../lib/access'
+import { READER_VIEW_PATH, anonymousView } from '../../lib/access/readerView'
+import { mockRouter, resetMockRouter } from './helpers/mockNextRouter'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+jest.mock('nextra-theme-docs', () => require(require('./helpers/nextraThemeDocs').nextraThemeDocsBundle()), { virtual: true })
+beforeAll(() => require('./helpers/browserApis').installBrowserApis())
+
+// The sign-in form: a stand-in that shows whether it was ever on screen.
+let formRenders = 0
+jest.mock('@aws-amplify/ui-react', () => ({
+  Authenticator: () => {
+    formRenders += 1
+    return <div>PASSWORD FORM</div>
+  },
+}))
+jest.mock('aws-amplify/auth', () => ({ signIn: jest.fn(), signInWithRedirect: jest.fn(), signOut: jest.fn() }))
+jest.mock('aws-amplify/auth/enable-oauth-listener', () => ({}))
+jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+jest.mock('../../lib/auth/amplifySession', () => ({ refreshSession: jest.fn(), amplifySignOut: jest.fn() }))
+const { refreshSession } = jest.requireMock('../../lib/auth/amplifySession') as { refreshSession: jest.Mock<Promise<RenewalOutcome>> }
+
+const clientId = siteAuthSettings.userPoolClientId
+const prefix = `CognitoIdentityServiceProvider.${clientId}`
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+
+/** What Amplify's cookie storage holds for a signed-in reader whose ID token expires at `expMs`. */
+function storeSession(username: string, expMs: number) {
+  document.cookie = `${prefix}.LastAuthUser=${username}; path=/`
+  document.cookie = `${prefix}.${username}.idToken=${base64url({ alg: 'RS256' })}.${base64url({ 'cognito:username': username, exp: Math.floor(expMs / 1000) })}.sig; path=/`
+  document.cookie = `${prefix}.${username}.refreshToken=refresh; path=/`
+}
+
+/** A renewal that reaches the service: Amplify stores fresh tokens. */
+const renews = async (): Promise<RenewalOutcome> => {
+  storeSession('leads1', Date.now() + 15 * 60_000)
+  return 'renewed'
+}
+
+beforeEach(() => {
+  jest.useFakeTimers()
+  formRenders = 0
+  refreshSession.mockReset()
+  resetMockRouter({ pathname: '/login', query: { next: '/docs/leads/intro' } })
+  global.fetch = jest.fn(async (url: string) => {
+    expect(url).toBe(READER_VIEW_PATH)
+    const session = readSessionCookies(document.cookie, clientId)
+    const valid = session !== null && session.expiresAtMs > Date.now()
+    return { ok: true, json: async () => ({ ...anonymousView([...access.publicPaths]), username: valid ? session.username : null }) }
+  }) as unknown as typeof fetch
+})
+afterEach(() => {
+  jest.useRealTimers()
+  delete window.__docsReaderView
+  for (const pair of document.cookie.split(';')) {
+    const name = pair.split('=')[0].trim()
+    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
+  }
+})
+
+const within = (children: ReactNode) => render(<AuthProvider>{children}</AuthProvider>)
+const advance = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms))
+const notice = () => screen.queryByRole('alert')
+
+describe('the sign-in page, for a reader whose session expired', () => {
+  test('the service cannot be reached: no password form, a notice that it is retrying, then "Try again"; once it is back, on to their page with no password', async () => {
+    storeSession('leads1', Date.now() - 60_000)
+    refreshSession.mockResolvedValue('unreachable')
+    within(<LoginPage />)
+    expect(screen.getByRole('status')).toHaveTextContent('Restoring your session')
+
+    await advance(0)
+    expect(refreshSession).toHaveBeenCalledTimes(1)
+    expect(notice()).toHaveTextContent('The sign-in service cannot be reached.')
+    expect(notice()).toHaveTextContent('Retrying')
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
+
+    // The attempts run on the retry policy: three, within a second, and no more.
+    await advance(1000)
+    expect(refreshSession).toHaveBeenCalledTimes(RENEWAL_ATTEMPTS)
+    expect(notice()).toHaveTextContent('The sign-in service cannot be reached.')
+    expect(notice()).not.toHaveTextContent('Retrying')
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+    await advance(10 * 60_000)
+    expect(refreshSession).toHaveBeenCalledTimes(RENEWAL_ATTEMPTS)
+
+    // Still down: "Try again" retries on the same policy, and says so meanwhile.
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
+    expect(notice()).toHaveTextContent('Retrying')
+    await advance(1000)
+    expect(refreshSession).toHaveBeenCalledTimes(2 * RENEWAL_ATTEMPTS)
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+
+    // Back: the session is renewed and the reader goes on to their page.
+    refreshSession.mockImplementation(renews)
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
+    await advance(0)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+    expect(notice()).toBeNull()
+    expect(formRenders).toBe(0)
+  })
+
+  test('the service answers at once: the session is restored, with no form shown first', async () => {
+    storeSession('leads1', Date.now() - 60_000)
+    refreshSession.mockImplementation(renews)
+    within(<LoginPage />)
+    await advance(0)
+    expect(screen.getByRole('status')).toHaveTextContent('Signed in. Taking you to your docs')
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+    expect(formRenders).toBe(0)
+  })
+
+  test('the service refuses the session: the password form, and no notice', async () => {
+    storeSession('leads1', Date.now() - 60_000)
+    refreshSession.mockResolvedValue('signed-out')
+    within(<LoginPage />)
+    await advance(1000)
+    expect(refreshSession).toHaveBeenCalledTimes(1)
+    expect(screen.getByText('PASSWORD FORM')).toBeInTheDocument()
+    expect(notice()).toBeNull()
+    expect(mockRouter.replace).not.toHaveBeenCalled()
+  })
+
+  test('a visitor with no stored session gets the form at once, and nothing is renewed', async () => {
+    within(<LoginPage />)
+    await advance(0)
+    expect(screen.getByText('PASSWORD FORM')).toBeInTheDocument()
+    expect(refreshSession).not.toHaveBeenCalled()
+    expect(notice()).toBeNull()
+  })
+})
+
+test('a reader on a page whose tokens fall due while the service is down is told over the page, and reads on once "Try again" renews them', async () => {
+  resetMockRouter({ pathname: '/docs/leads/intro' })
+  storeSession('leads1', Date.now() + REFRESH_MARGIN_MS + 60_000)
+  refreshSession.mockResolvedValue('unreachable')
+  within(
+    <>
+      <SignInServiceNotice variant="banner" />
+      <p>The page</p>
+    </>
+  )
+  await advance(0)
+  expect(notice()).toBeNull()
+  // The renewal falls due a minute later.
+  await advance(60_000)
+  expect(notice()).toHaveTextContent('The sign-in service cannot be reached.')
+  expect(notice()).toHaveTextContent('Retrying')
+  await advance(1000)
+  expect(refreshSession).toHaveBeenCalledTimes(RENEWAL_ATTEMPTS)
+  expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+  expect(screen.getByText('The page')).toBeInTheDocument()
+
+  refreshSession.mockImplementation(renews)
+  await act(async () => screen.getByRole('button', { name: 'Try again' }).click())
+  await advance(0)
+  expect(notice()).toBeNull()
+  expect(mockRouter.replace).not.toHaveBeenCalled()
+})
