@@ -6,10 +6,10 @@ import { READER_VIEW_PATH } from './lib/access/readerView'
 import { checkSiteLinks } from './lib/siteLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
-import { scopePageMap, sectionOfRoute } from './lib/navigation/scopePageMap'
+import { normalisePath } from './lib/access/normalisePath'
 import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
-import { SECTIONS } from './lib/navigation/siteNavigation'
-import topMeta from './pages/_meta'
+import { audiencePageMap, pageMapInputs } from './pipeline/pageMaps'
+import { audienceIdOf } from './pipeline/planAggregates'
 import { onDemandHighlighter } from './pipeline/onDemandHighlighter'
 import { applyPatches, skipServerTraces } from './pipeline/patches'
 import { readLastUpdated, sourceFileOf } from './pipeline/lastUpdated'
@@ -62,6 +62,9 @@ const withNextra = nextra({
   mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })
+
+/** What each page's page map is made from: the rules, the sections and every folder's `_meta` data. */
+const pageMapSources = pageMapInputs(process.cwd(), access)
 
 /** Every page's last-updated date, from one `git log` (pipeline/lastUpdated.ts). */
 const lastUpdated = readLastUpdated(process.cwd())
@@ -188,8 +191,13 @@ const nextConfig: NextConfig = {
       sectionPageMap: {
         pagesDir: path.resolve('pages'),
         timestampFor: (filePath) => lastUpdated[sourceFileOf(filePath)] ?? null,
-        routeToScope: (route) => sectionOfRoute(route, SECTIONS),
-        transform: (pageMap, scope) => scopePageMap(shapePageMap(pageMap as RawItem[]), scope, { sections: SECTIONS, topMeta, access }),
+        // Each page is built with its audience's page map (the pages one rule governs), as planned
+        // for every derived file (pipeline/planAggregates.ts, pipeline/pageMaps.ts).
+        routeToScope: (route) => {
+          const canonical = normalisePath(route)
+          return canonical === null ? null : audienceIdOf(access, canonical)
+        },
+        transform: (pageMap, scope) => audiencePageMap(pageMap as RawItem[], scope, pageMapSources),
       },
     })
     return persistentCache(config)

@@ -1,11 +1,24 @@
 import 'nextra-theme-docs/style.css'
 import DocsLayout, { SkipNavLink } from 'nextra-theme-docs'
 import type { NextraThemeLayoutProps } from 'nextra'
-import { useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { decideForView } from './lib/access/readerView'
 import { useAuth } from './lib/auth/AuthContext'
 import { filterPageMap } from './lib/navigation/filterPageMap'
+import { arrivedPageMaps, mergePageMaps, PAGE_MAP_EVENT, type PageMapFragment } from './lib/navigation/mergePageMaps'
 import { withSectionTabs } from './lib/navigation/scopePageMap'
+
+/** The page-map fragments of the reader's audiences, as their route manifests arrive. */
+function usePageMapFragments(): PageMapFragment[] {
+  const [fragments, setFragments] = useState<PageMapFragment[]>(arrivedPageMaps)
+  useEffect(() => {
+    const update = () => setFragments(arrivedPageMaps())
+    update()
+    window.addEventListener(PAGE_MAP_EVENT, update)
+    return () => window.removeEventListener(PAGE_MAP_EVENT, update)
+  }, [])
+  return fragments
+}
 
 /**
  * The docs theme, given only the part of the page map that the reader may open:
@@ -14,17 +27,19 @@ import { withSectionTabs } from './lib/navigation/scopePageMap'
  * Until the reader is known (the static HTML, and the first render in the browser) the page shows
  * its page map as built: what every reader of the page may open (lib/navigation/scopePageMap), so
  * the prerendered navigation matches the content the edge served. Once the authority has said
- * who the reader is, tabs for the reader's other sections appear.
+ * who the reader is, tabs for the reader's other sections appear, and the pages of every audience
+ * the reader holds join the navigation as their fragments arrive (lib/navigation/mergePageMaps).
  */
 export default function Layout({ children, themeConfig, pageOpts, pageProps }: NextraThemeLayoutProps) {
   const { view } = useAuth()
   // The sign-in page shows no section tabs, whoever is on it (components/SiteChrome).
   const sectionTabs = (pageOpts.frontMatter as { sectionTabs?: boolean }).sectionTabs !== false
+  const fragments = usePageMapFragments()
   const pageMap = useMemo(() => {
     if (!view) return pageOpts.pageMap
-    const withTabs = sectionTabs ? withSectionTabs(pageOpts.pageMap, view.sections) : pageOpts.pageMap
+    const withTabs = sectionTabs ? withSectionTabs(mergePageMaps(pageOpts.pageMap, fragments), view.sections) : pageOpts.pageMap
     return filterPageMap(withTabs, (path) => decideForView(view, path) === 'allow')
-  }, [pageOpts.pageMap, view, sectionTabs])
+  }, [pageOpts.pageMap, view, sectionTabs, fragments])
   return (
     <>
       <SkipNavLink styled label="Skip to content" />

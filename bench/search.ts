@@ -42,8 +42,8 @@ import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { access as shippedAccess, decide } from '../lib/access'
 import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
-import { readableIndexes, searchIndexSpecs } from '../lib/search/searchIndexes'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
+import { planAggregates, type AggregatePlan } from '../pipeline/planAggregates'
 import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
@@ -79,6 +79,11 @@ function vocabulary(random: () => number, size: number): string[] {
     words.add(word)
   }
   return [...words]
+}
+
+/** The plan of the generated site's pages, as the build would make it (pipeline/planAggregates.ts). */
+export function generatedPlan(data: NextraSearchData): AggregatePlan {
+  return planAggregates({ access: shippedAccess, routes: Object.keys(data) })
 }
 
 export function generatedSite(pages = 2000, seed = 7): { data: NextraSearchData; vocabulary: string[] } {
@@ -259,7 +264,8 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `search-bench-${site}-`))
   try {
     const started = Date.now()
-    const { groups, skipped } = groupSearchRecords(data, shippedAccess)
+    const plan = generatedPlan(data)
+    const { groups, skipped } = groupSearchRecords(data, plan, shippedAccess)
     const stats = await writeSearchIndexes(groups, root)
     process.stderr.write(`bench search: ${site}: ${stats.reduce((n, s) => n + s.records, 0)} records indexed in ${Date.now() - started} ms\n`)
     const dataBytes = Object.fromEntries(stats.map((s) => [s.id, indexDataBytes(path.join(root, s.dir))]))
@@ -273,7 +279,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
     try {
       const plans: Array<[role: string, strategy: string]> = [['admin', 'multisite'], ['internal1', 'multisite'], ['leads1', 'multisite'], ['admin', 'instance per index']]
       for (const [role, strategy] of plans) {
-        const basePaths = readableIndexes({ username: role }, decide).map((spec) => spec.basePath)
+        const basePaths = plan.search.filter((spec) => decide(spec.governedBy, { username: role }) === 'allow').map((spec) => spec.basePath)
         const loadScript = `window.benchLoad(${JSON.stringify({ strategy, basePaths, limit: RESULTS_PER_QUERY })})`
         const failures: string[] = []
         // A fresh browser context (empty cache) with the bench page loaded, whose page scripts fail into `failures`.

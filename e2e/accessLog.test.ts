@@ -12,7 +12,7 @@ import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSess
 import { startLocalServer, type RunningServer } from '../scripts/server/localServer'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-const { dir, outDir, cognitoUrl } = siteEnv()
+const { dir, outDir, cognitoUrl, access } = siteEnv()
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-access-log-'))
 const logFile = path.join(logDir, 'access.log')
 let server: RunningServer
@@ -28,6 +28,8 @@ beforeAll(async () => {
     jwks,
     assetRoutes: JSON.parse(fs.readFileSync(path.join(dir, '.next/asset-routes.json'), 'utf8')),
     scriptHashes: readScriptHashesFile(path.join(dir, '.next/script-hashes.json')),
+    audiences: JSON.parse(fs.readFileSync(path.join(dir, '.next/audiences.json'), 'utf8')),
+    access,
     port: 0,
     accessLog: logFile,
   })

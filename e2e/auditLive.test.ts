@@ -11,19 +11,20 @@ import { readScriptHashesFile } from '../edge/scriptHashesFile'
 import { sitePaths } from '../pipeline/steps/paths'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-const { dir, outDir, siteUrl, cognitoUrl } = siteEnv()
+const { dir, outDir, siteUrl, cognitoUrl, access } = siteEnv()
 const ROOT = path.resolve(__dirname, '..')
 const routesFile = path.join(dir, '.next/asset-routes.json')
 
 function auditLive(url: string): Promise<{ status: number | null; stdout: string }> {
   return new Promise((resolve) => {
+    // From the audit build's copy, so the audit reads the access configuration that build was made with.
     const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/audit/auditLive.ts', url, '--out', outDir, '--routes', routesFile], {
-      cwd: ROOT,
+      cwd: dir,
       env: {
         ...process.env,
         DOCS_AUTH_MODE: 'local',
         DOCS_COGNITO_ENDPOINT: cognitoUrl,
-        AUDIT_CREDENTIALS: JSON.stringify({ leads1: PASSWORD, admin: PASSWORD, supportlead: PASSWORD }),
+        AUDIT_CREDENTIALS: JSON.stringify({ leads1: PASSWORD, admin: PASSWORD, supportlead: PASSWORD, support1: PASSWORD }),
       },
     })
     let stdout = ''
@@ -51,6 +52,8 @@ test('a server that serves one protected file to anyone fails the live audit, wh
     // The mistake: the internal intro page's chunk is mapped to the sign-in page's rule.
     assetRoutes: { ...assetRoutes, [leakedKey]: '/login' },
     scriptHashes: readScriptHashesFile(sitePaths(dir).scriptHashes),
+    audiences: JSON.parse(fs.readFileSync(sitePaths(dir).audiences, 'utf8')),
+    access,
     port: 0,
   })
   try {

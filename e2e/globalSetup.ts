@@ -23,7 +23,10 @@ export default async function globalSetup() {
   // these when first imported, so they are set before the server's modules load).
   Object.assign(process.env, site.accessEnv ?? {})
   const { startLocalStack } = await import('../scripts/server/startStack')
-  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT })
+  const { compileAccess } = await import('../lib/access/compileAccess')
+  // The rules the audit build was made with (the shipped ones and finer ones), as its edge bundle has them.
+  const access = site.accessConfig ? compileAccess(site.accessConfig, process.env) : undefined
+  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT, access })
   globalThis.__E2E_STACK__ = stack
   process.env.AUDIT_SITE_DIR = dir
   process.env.E2E_SITE_URL = stack.siteUrl

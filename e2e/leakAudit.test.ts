@@ -2,47 +2,47 @@
  * The leak audit: as each role, request every file of the audit build (and the reader's view)
  * through the real server, and count what each role can read that it may not know:
  * - the markers of sections it may not read, planted in a page body, a title and an image;
- * - distinctive page titles of those sections (Nextra puts titles in page maps);
+ * - the markers of the pages that the audit's rules finer than a section govern (a folder given
+ *   to a list of its own, a page restricted to full access), in any file;
+ * - distinctive page titles of pages it may not open (Nextra puts titles in page maps);
  * - usernames: a marker username added to every list, and every seeded user but the role itself;
- * - routes of sections it may not open, plain or escaped (manifests, page maps, stubs, search);
+ * - paths of pages it may not open, plain or escaped (manifests, page maps, stubs, search, llms);
  * - protected responses that a shared cache may keep.
- * Compressed files (Pagefind's) are read decompressed.
+ * Compressed files (Pagefind's) are read decompressed. The build's rules are the audit's
+ * (scripts/audit/markers.ts AUDIT_ACCESS_CONFIG), and so are the decisions here.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { decide } from '../lib/access'
+import { normalisePath } from '../lib/access/normalisePath'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS } from '../scripts/cognito/seed'
 import { listFiles } from '../pipeline/steps/siteFiles'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
-import type { MarkedSection } from '../scripts/audit/markers'
-import { noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
+import { FINER_MARKED_PAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
+import { sourcePages } from '../pipeline/steps/checkLinks'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider'] as const
 type Role = (typeof ROLES)[number]
 
-/** Titles unique to one section: a readable file that holds one tells that section's structure. */
-function uniqueSectionTitles(root: string): Map<string, MarkedSection> {
-  const bySection = new Map<string, Set<string>>()
-  for (const section of SECTIONS) {
-    const dir = path.join(root, 'content/docs', section.id)
-    for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.mdx')) continue
-      const title = /^title: (.+)$/m.exec(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))?.[1]?.trim()
-      if (!title) continue
-      if (!bySection.has(title)) bySection.set(title, new Set())
-      bySection.get(title)!.add(section.id)
-    }
+/** The route of a content file. */
+const routeOfFile = (pages: ReturnType<typeof sourcePages>, file: string) => pages.find((page) => page.file === file)!.route
+
+/**
+ * Distinctive titles and the pages that carry each: a readable file that holds one tells of those
+ * pages. One- and two-word titles ("Environments") occur as ordinary words in other pages' text;
+ * titles of three words or more are distinctive enough that finding one means a page map leaked.
+ */
+function distinctiveTitles(root: string): Map<string, string[]> {
+  const titles = new Map<string, string[]>()
+  for (const page of sourcePages(root).filter((candidate) => candidate.route.startsWith('/docs/'))) {
+    const title = /^title: (.+)$/m.exec(fs.readFileSync(path.join(root, page.file), 'utf8'))?.[1]?.trim()
+    if (!title || title.split(/\s+/).length < 3) continue
+    titles.set(title, [...(titles.get(title) ?? []), page.route])
   }
-  const unique = new Map<string, MarkedSection>()
-  for (const [title, sections] of bySection) {
-    // One- and two-word titles ("Environments") occur as ordinary words in other pages' text;
-    // titles of three words or more are distinctive enough that finding one means a page map leaked.
-    if (sections.size === 1 && title.split(/\s+/).length >= 3) unique.set(title, [...sections][0] as MarkedSection)
-  }
-  return unique
+  return titles
 }
 
 interface RoleReport extends RoleFindings {
@@ -50,24 +50,32 @@ interface RoleReport extends RoleFindings {
   allowed: number
   denied: number
   markersLeaked: string[]
+  /** Content of the finer rules' pages read by a role that may not open them. */
+  finerLeaked: string[]
   titlesLeaked: string[]
   ownMarkersSeen: Set<MarkedSection>
+  finerSeen: Set<FinerMark>
   /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
-  ownTitlesSeen: Set<MarkedSection>
+  ownTitlesSeen: Set<string>
 }
 
 describe('leak audit of the built site', () => {
   const env = siteEnv()
   const files = listFiles(env.outDir)
-  const titles = uniqueSectionTitles(env.dir)
+  const pages = sourcePages(env.dir)
+  const titles = distinctiveTitles(env.dir)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
   const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
   /** What anonymous could not fetch: the protected responses. */
   const protectedKeys = new Set<string>()
 
-  const mayRead = (role: Role, section: string) =>
-    role !== null && decide(`/docs/${section}/intro`, { username: role }) === 'allow'
+  const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role }) === 'allow'
+  /** Whether a role may read a section's marked page (and image). */
+  const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(pages, MARKED_PAGES[section]))
+  const finerMarks = Object.keys(FINER_MARKED_PAGES) as FinerMark[]
+  const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(pages, FINER_MARKED_PAGES[mark]))
+  const pageRoutes = pages.map((page) => page.route)
 
   beforeAll(async () => {
     for (const role of ROLES) {
@@ -77,9 +85,11 @@ describe('leak audit of the built site', () => {
         allowed: 0,
         denied: 0,
         markersLeaked: [],
+        finerLeaked: [],
         titlesLeaked: [],
         ...noFindings(),
         ownMarkersSeen: new Set(),
+        finerSeen: new Set(),
         ownTitlesSeen: new Set(),
       }
       for (const key of [READER_VIEW_PATH, ...files]) {
@@ -87,7 +97,7 @@ describe('leak audit of the built site', () => {
         const body = readBody(Buffer.from(await response.arrayBuffer()))
         if (role === null && response.status !== 200) protectedKeys.add(key)
         const isProtected = protectedKeys.has(key) || key === READER_VIEW_PATH
-        const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayOpenSection: (id: string) => mayRead(role, id) }
+        const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) }
         scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
         if (response.status !== 200) {
           report.denied++
@@ -100,10 +110,17 @@ describe('leak audit of the built site', () => {
           if (mayRead(role, section)) report.ownMarkersSeen.add(section)
           else report.markersLeaked.push(`${section} in ${key}`)
         }
-        for (const [title, section] of titles) {
+        for (const mark of finerMarks) {
+          const { body: marker, title } = env.markers.finer[mark]
+          if (!body.includes(marker) && !body.includes(title)) continue
+          if (mayReadFiner(role, mark)) report.finerSeen.add(mark)
+          else report.finerLeaked.push(`${mark} in ${key}`)
+        }
+        for (const [title, routes] of titles) {
           if (!body.includes(title)) continue
-          if (mayRead(role, section)) report.ownTitlesSeen.add(section)
-          else report.titlesLeaked.push(`"${title}" (${section}) in ${key}`)
+          const readable = routes.find((route) => mayOpen(role, route))
+          if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
+          else report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
         }
       }
       reports.push(report)
@@ -111,13 +128,14 @@ describe('leak audit of the built site', () => {
     console.log(
       [
         `Leak audit: ${files.length} files in out/, ${titles.size} distinctive page titles`,
-        'role        allowed  denied  markers leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
+        'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
         ...reports.map((r) =>
           [
             r.role.padEnd(10),
             String(r.allowed).padStart(7),
             String(r.denied).padStart(6),
             String(r.markersLeaked.length).padStart(14),
+            String(r.finerLeaked.length).padStart(25),
             String(r.titlesLeaked.length).padStart(13),
             String(r.usernamesLeaked.length).padStart(18),
             String(r.routesLeaked.length).padStart(23),
@@ -133,7 +151,22 @@ describe('leak audit of the built site', () => {
     expect(report.markersLeaked).toEqual([])
   })
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no title of a section it may not read', (_name, role) => {
+  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s receives no content of a page that a rule finer than its section keeps from it', (_name, role) => {
+    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.finerLeaked).toEqual([])
+  })
+
+  test('every role that may open a finer rule\'s page receives its content (so 0 finer leaks means something)', () => {
+    for (const report of reports) {
+      const role = report.role === 'anonymous' ? null : (report.role as Role)
+      expect([report.role, [...report.finerSeen].sort()]).toEqual([report.role, finerMarks.filter((mark) => mayReadFiner(role, mark)).sort()])
+    }
+    // The folder's reader holds nothing else of its section; the page is full access only.
+    expect([...reports.find((r) => r.role === 'support1')!.finerSeen]).toEqual(['folder'])
+    expect([...reports.find((r) => r.role === 'internal1')!.finerSeen]).toEqual([])
+    expect([...reports.find((r) => r.role === 'admin')!.finerSeen].sort()).toEqual(['folder', 'page'])
+  })
+
+  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no title of a page it may not open', (_name, role) => {
     const report = reports.find((r) => r.role === (role ?? 'anonymous'))!
     expect(report.titlesLeaked).toEqual([])
   })
@@ -150,10 +183,11 @@ describe('leak audit of the built site', () => {
     expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.sharedCacheable).toEqual([])
   })
 
-  test('every role finds the routes of every section it may open (so 0 foreign routes means something), and its own name in its view', () => {
+  test('every role finds the routes of every section it may open a page of (so 0 foreign routes means something), and its own name in its view', () => {
     for (const report of reports) {
       const role = report.role === 'anonymous' ? null : (report.role as Role)
-      expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, SECTIONS.map((s) => s.id).filter((id) => mayRead(role, id)).sort()])
+      const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+      expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
     }
     expect(protectedKeys.size).toBeGreaterThan(files.length / 2)
   })
@@ -185,6 +219,7 @@ describe('leak audit of the built site', () => {
   test('the title search finds each section\'s titles where they may be read (so 0 title leaks means something)', () => {
     expect([...reports.find((r) => r.role === 'admin')!.ownTitlesSeen].sort()).toEqual([...sections].sort())
     expect([...reports.find((r) => r.role === 'leads1')!.ownTitlesSeen]).toEqual(['leads'])
+    expect([...reports.find((r) => r.role === 'support1')!.ownTitlesSeen].sort()).toEqual(['internal', 'support-twilio'])
   })
 
   test('anonymous readers get only what the sign-in page needs', () => {

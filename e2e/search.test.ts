@@ -7,8 +7,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
-import { searchIndexSpecs } from '../lib/search/searchIndexes'
-import type { MarkedSection } from '../scripts/audit/markers'
+import type { AudienceSummary } from '../lib/access/readerView'
+import { sitePaths } from '../pipeline/steps/paths'
+import { FINER_MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
@@ -17,7 +18,10 @@ let page: Page
 let requests: string[]
 let failed: string[]
 let errors: string[]
-const { siteUrl, outDir, markers } = siteEnv()
+const { siteUrl, outDir, markers, dir } = siteEnv()
+/** The build's audiences (the pages one rule governs), each with its search index. */
+const audiences = JSON.parse(fs.readFileSync(sitePaths(dir).audiences, 'utf8')) as AudienceSummary[]
+const HOME_INDEX = audiences.find((audience) => audience.governedBy === '/')!.search!
 
 const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
 
@@ -68,7 +72,7 @@ test('leads1 finds nothing for an internal-only word, and never requests another
   // The same box finds leads text, so "no results" above is not a broken search.
   await searchBox().fill('quote')
   await page.getByRole('option').first().waitFor()
-  expect(searchRequests()).toContain('/_pagefind/pagefind.js')
+  expect(searchRequests()).toContain(`${HOME_INDEX}pagefind.js`)
   expect(searchRequests()).toContain('/docs/leads/_pagefind/pagefind-entry.json')
   expect(requests.filter((path) => path.startsWith('/docs/internal/') || path.startsWith('/docs/support-twilio/'))).toEqual([])
   expect(failed).toEqual([])
@@ -136,25 +140,65 @@ function indexText(dir: string): string {
   return text
 }
 
-test('each built index holds its own section\'s marked text and no other section\'s (decompressed)', () => {
+test('each built index holds its own audience\'s marked text and no other\'s (decompressed)', () => {
   const sections = Object.keys(markers.body) as MarkedSection[]
+  const finer = Object.keys(FINER_MARKED_PAGES) as FinerMark[]
   const found: Record<string, string[]> = {}
-  for (const spec of searchIndexSpecs()) {
-    const text = indexText(path.join(outDir, spec.outDir)).toLowerCase()
-    found[spec.id] = sections.flatMap((section) => [
-      ...(text.includes(markers.body[section].toLowerCase()) ? [`body:${section}`] : []),
-      ...(text.includes(markers.title[section].toLowerCase()) ? [`title:${section}`] : []),
-    ])
+  for (const audience of audiences) {
+    const text = indexText(path.join(outDir, audience.search!.slice(1))).toLowerCase()
+    found[audience.id] = [
+      ...sections.flatMap((section) => [
+        ...(text.includes(markers.body[section].toLowerCase()) ? [`body:${section}`] : []),
+        ...(text.includes(markers.title[section].toLowerCase()) ? [`title:${section}`] : []),
+      ]),
+      ...finer.flatMap((mark) => [
+        ...(text.includes(markers.finer[mark].body.toLowerCase()) ? [`body:${mark}`] : []),
+        ...(text.includes(markers.finer[mark].title.toLowerCase()) ? [`title:${mark}`] : []),
+      ]),
+    ]
   }
+  // The audit build's rules (scripts/audit/markers.ts): the finance folder and the secrets page
+  // are audiences of their own inside the internal section, each with its own index.
+  const governedBy = (match: (route: string) => boolean) => audiences.find((audience) => match(audience.governedBy))!.id
   expect(found).toEqual({
-    home: [],
+    [governedBy((route) => route === '/')]: [],
     leads: ['body:leads', 'title:leads'],
     internal: ['body:internal', 'title:internal'],
     'support-twilio': ['body:support-twilio', 'title:support-twilio'],
+    [governedBy((route) => route === '/docs')]: [],
+    [governedBy((route) => route.startsWith('/docs/internal/to-be-refined/finance'))]: ['body:folder', 'title:folder'],
+    [governedBy((route) => route === '/docs/internal/guidelines/secrets-management')]: ['body:page', 'title:page'],
   })
   // No search bundle anywhere else in out/ (a stray one would fall to another path's rule).
   const bundles = fs.readdirSync(outDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === 'pagefind-entry.json')
     .map((entry) => '/' + path.relative(outDir, entry.parentPath).split(path.sep).join('/') + '/')
-  expect(bundles.sort()).toEqual(searchIndexSpecs().map((spec) => spec.basePath).sort())
+  expect(bundles.sort()).toEqual(audiences.map((audience) => audience.search).sort())
 })
+
+test('each audience of a rule finer than a section finds its pages in search, and no one else does', async () => {
+  const cases: Array<[username: string, mark: FinerMark, expected: boolean]> = [
+    ['support1', 'folder', true],
+    ['admin', 'page', true],
+    ['admin', 'folder', true],
+    ['internal1', 'folder', false],
+    ['internal1', 'page', false],
+    ['support1', 'page', false],
+  ]
+  const first = page
+  for (const [username, mark, expected] of cases) {
+    // A fresh browser for each reader: nothing of the last one's search stays.
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+    errors = watchErrors(page)
+    try {
+      await signInThroughForm(page, username, '/')
+      await search(markers.finer[mark].body)
+      const found = (await page.locator('.nextra-nav-container .site-search-panel').getByRole('option').count()) > 0
+      expect([username, mark, found]).toEqual([username, mark, expected])
+      expect(errors).toEqual([])
+    } finally {
+      await page.context().close()
+    }
+  }
+  page = first
+}, 120_000)

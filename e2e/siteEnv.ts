@@ -1,5 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { compileAccess } from '../lib/access/compileAccess'
+import { decideAccess } from '../lib/access/decideAccess'
+import type { AccessUser } from '../lib/access/types'
+import { AUDIT_SITE_FILE, type AuditSite } from '../scripts/audit/buildAuditSite'
 import type { Markers } from '../scripts/audit/markers'
 
 /** The audit build and the servers that e2e/globalSetup.ts started for this run. */
@@ -8,7 +12,12 @@ export function siteEnv() {
   const siteUrl = process.env.E2E_SITE_URL
   const cognitoUrl = process.env.E2E_COGNITO_URL
   if (!dir || !siteUrl || !cognitoUrl) throw new Error('run browser and audit tests through `npm test` (e2e/globalSetup.ts sets AUDIT_SITE_DIR and the server URLs)')
+  const site = JSON.parse(fs.readFileSync(path.join(dir, AUDIT_SITE_FILE), 'utf8')) as AuditSite
+  // The rules and lists the audit build was made with, as the server applies them.
+  const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
   return {
+    access,
+    decide: (route: string, user: AccessUser) => decideAccess(access, route, user),
     dir,
     outDir: path.join(dir, 'out'),
     siteUrl,

@@ -2,7 +2,7 @@ import { decideAccess } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
-import { READER_VIEW_PATH, type ReaderView } from '../lib/access/readerView'
+import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readIdToken } from './readIdToken'
 import { readerViewFor, readerViewSources, type ReaderViewSources } from './readerViewFor'
 import type { VerifyIdToken } from './tokenVerifier'
@@ -20,6 +20,8 @@ export type Outcome =
 export interface AuthorizerDeps {
   access: CompiledAccess
   assetRoutes: AssetRoutes
+  /** The build's audiences (pipeline/planAggregates.ts): what the reader's view names. */
+  audiences: readonly AudienceSummary[]
   clientId: string
   verifyIdToken: VerifyIdToken
 }
@@ -38,7 +40,7 @@ export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 const sourcesByDeps = new WeakMap<AuthorizerDeps, ReaderViewSources>()
 function viewSources(deps: AuthorizerDeps): ReaderViewSources {
   let sources = sourcesByDeps.get(deps)
-  if (!sources) sourcesByDeps.set(deps, (sources = readerViewSources(deps.access, deps.assetRoutes)))
+  if (!sources) sourcesByDeps.set(deps, (sources = readerViewSources(deps.access, deps.assetRoutes, deps.audiences)))
   return sources
 }
 

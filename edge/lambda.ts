@@ -20,6 +20,7 @@ export const handler = createViewerRequestHandler(
   {
     access,
     assetRoutes: config.assetRoutes,
+    audiences: config.audiences,
     clientId: config.auth.userPoolClientId,
     verifyIdToken: createIdTokenVerifier({
       userPoolId: config.auth.userPoolId,

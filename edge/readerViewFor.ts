@@ -4,19 +4,20 @@
  */
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess, passes } from '../lib/access/decideAccess'
-import { isRouteManifestKey, type ReaderView, anonymousView } from '../lib/access/readerView'
+import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import type { AccessUser } from '../lib/access/types'
-import { searchIndexSpecs, readableIndexes } from '../lib/search/searchIndexes'
 
 export interface ReaderViewSources {
   access: CompiledAccess
   /** Route-manifest scripts (postbuild) and the route whose rule governs each. */
   routeManifests: ReadonlyArray<readonly [key: string, route: string]>
+  /** The build's audiences (pipeline/planAggregates.ts), in the plan's order. */
+  audiences: readonly AudienceSummary[]
 }
 
-export function readerViewSources(access: CompiledAccess, assetRoutes: AssetRoutes): ReaderViewSources {
-  return { access, routeManifests: Object.entries(assetRoutes).filter(([key]) => isRouteManifestKey(key)) }
+export function readerViewSources(access: CompiledAccess, assetRoutes: AssetRoutes, audiences: readonly AudienceSummary[]): ReaderViewSources {
+  return { access, routeManifests: Object.entries(assetRoutes).filter(([key]) => isRouteManifestKey(key)), audiences }
 }
 
 export function readerViewFor(sources: ReaderViewSources, user: AccessUser): ReaderView {
@@ -24,15 +25,22 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   const publicPaths = [...access.publicPaths]
   if (user === null) return anonymousView(publicPaths)
   const mayOpen = (path: string) => decideAccess(access, path, user) === 'allow'
-  // The sections as the access it was given declares them, so the view and the rules cannot disagree.
-  const sections = access.sections.map(({ id, title, description, entry }) => ({ id, title, description, href: entry }))
+  const audiences = sources.audiences.filter((audience) => mayOpen(audience.governedBy))
+  // A section the reader may open in part (a folder an admin gave them) is a tab and a card too,
+  // opening the first page of theirs; the sections as the access declares them, in its order.
+  const sections = access.sections.flatMap(({ id, title, description, entry }): ReaderSection[] => {
+    if (mayOpen(entry)) return [{ id, title, description, href: entry }]
+    const first = audiences.flatMap((audience) => audience.sections).find((section) => section.id === id)
+    return first ? [{ id, title, description, href: first.entry }] : []
+  })
   return {
     username: user.username,
     publicPaths,
     open: access.rules.filter((rule) => passes(access, rule.require, user)).map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
-    sections: sections.filter((section) => mayOpen(section.href)),
-    search: readableIndexes(user, (path, reader) => decideAccess(access, path, reader), searchIndexSpecs(sections)).map(({ id, title, basePath }) => ({ id, title, basePath })),
+    sections,
+    search: audiences.flatMap((audience) => (audience.search ? [{ id: audience.id, basePath: audience.search }] : [])),
+    llms: audiences.flatMap((audience) => (audience.llms ? [audience.llms] : [])),
     routeManifests: sources.routeManifests.filter(([, route]) => mayOpen(route)).map(([key]) => key),
   }
 }

@@ -9,7 +9,7 @@ import { access } from '../../lib/access'
 import { READER_VIEW_PATH } from '../../lib/access/readerView'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
 import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
-import { LOADING, READERS, renderAs } from './helpers/readers'
+import { LOADING, READERS, SHIPPED_AUDIENCES, renderAs } from './helpers/readers'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
 // The site's layout around the page: the real Nextra theme, bundled to CommonJS for Jest.
@@ -134,7 +134,7 @@ describe('login page with the real session provider (no Amplify network calls)',
    * The authority's answer to the reader-view request, as the edge gives it: the reader named by
    * the stored token (the edge would verify it), and what that reader may open.
    */
-  const sources = readerViewSources(access, {})
+  const sources = readerViewSources(access, {}, SHIPPED_AUDIENCES)
   beforeEach(() => {
     global.fetch = jest.fn(async (url: string) => {
       expect(url).toBe(READER_VIEW_PATH)

@@ -5,7 +5,7 @@ import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigat
 import TOP_META from '../../pages/_meta'
 import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { ALL_PAGE_ROUTES, pageRoutes, rawPageMap, shapedPageMap } from './helpers/pageMaps'
+import { ALL_PAGE_ROUTES, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'
 
 const folder = (items: RawItem[], name: string) => items.find((item) => 'children' in item && item.name === name) as Extract<RawItem, { children: RawItem[] }>
 const topNames = (items: RawItem[]) => items.map((item) => ('data' in item ? '(meta)' : `${item.name}${'children' in item ? '/' : ''}`))
@@ -83,7 +83,7 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
   const SUPPORT_TITLES = ['Twilio support introduction', 'Call flow diagram', 'SQL queries overview', 'SQL queries', 'Search by phone', 'Overall']
   const LEADS_TITLES = ['Leads introduction', 'Endpoints overview', 'Create a quote', 'Get quote fees', 'Introduction', 'Endpoints', 'Environments']
 
-  const scopeTo = (scope: string | null) => scopePageMap(shaped(), scope, { sections: SECTIONS, topMeta: TOP_META, access })
+  const scopeTo = (scope: string | null) => scopePageMap(shaped(), sectionScope(scope), { sections: SECTIONS, topMeta: TOP_META, access })
   const topMetaOf = (items: RawItem[]) => (items.find((item) => 'data' in item) as { data: Record<string, unknown> }).data
   const foreignRoutes = (own: keyof typeof ALL_PAGE_ROUTES | null) =>
     (['leads', 'internal', 'supportTwilio'] as const).filter((key) => key !== own).flatMap((key) => ALL_PAGE_ROUTES[key])
@@ -156,7 +156,7 @@ console.log(JSON.stringify({ docsDirectories: docsDirectories.map(strip), active
 
 describe("the shaped page map as Nextra's theme reads it", () => {
   test('a folder with an index page keeps its pages: the sidebar lists them, and a page inside has its breadcrumb and place in prev/next', () => {
-    const leads = scopePageMap(shapePageMap(rawPageMap()), 'leads', { sections: SECTIONS, topMeta: TOP_META, access }) as RawItem[]
+    const leads = scopePageMap(shapePageMap(rawPageMap()), sectionScope('leads'), { sections: SECTIONS, topMeta: TOP_META, access }) as RawItem[]
     const route = '/docs/leads/endpoints/create-quote'
     const normalized = normalizeWithNextra(leads, route)
     const endpoints = normalized.docsDirectories.find((item) => item.route === '/docs/leads/endpoints')

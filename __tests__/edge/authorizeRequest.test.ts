@@ -1,4 +1,7 @@
 /** @jest-environment node */
+import path from 'node:path'
+import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
 import { access, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { OVERSIZED_COOKIES_PAGE, authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
@@ -9,9 +12,14 @@ import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, si
 const prodKey = newKeyPair('prod-key-1')
 const attackerKey = newKeyPair('prod-key-1') // same kid, different key: a forged signature
 
+/** The shipped site's plan: what the build tells the authority about its audiences. */
+const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const homeIndex = plan.search.find((spec) => spec.pages.includes('/'))!.basePath
+
 const deps: AuthorizerDeps = {
   access,
   assetRoutes: { '/_next/static/chunks/framework-abc.js': '/login', '/_next/static/chunks/9860-0123456789abcdef.js': '/docs/internal/intro' },
+  audiences: audienceSummaries(plan),
   clientId: CLIENT,
   verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [prodKey.jwk as never] }, fetchUnknownKeys: false }),
 }
@@ -166,7 +174,8 @@ describe('the reader view: what the authority tells a browser about its reader',
     const view = await viewOf('leads1')
     expect(view.username).toBe('leads1')
     expect(view.sections.map((section) => section.href)).toEqual(['/docs/leads/intro'])
-    expect(view.search.map((index) => index.basePath)).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
+    expect(view.search.map((index) => index.basePath)).toEqual(['/docs/leads/_pagefind/', homeIndex])
+    expect(view.llms).toEqual(['/docs/leads/llms.txt'])
     expect(view.routeManifests.sort()).toEqual(['/_next/static/build1/_routes/aaaa1111.js', '/_next/static/build1/_routes/cccc3333.js'])
     const text = JSON.stringify(view)
     for (const other of ['admin', 'leads2', 'internal1', 'support1', '/docs/internal', '/docs/support-twilio', 'bbbb2222']) expect(text).not.toContain(other)
@@ -176,12 +185,13 @@ describe('the reader view: what the authority tells a browser about its reader',
     expect((await viewOf('admin')).sections.map((section) => section.id)).toEqual(['leads', 'internal', 'support-twilio'])
     const outsider = await viewOf('outsider')
     expect(outsider.sections).toEqual([])
-    expect(outsider.search.map((index) => index.id)).toEqual(['home'])
+    expect(outsider.search.map((index) => index.basePath)).toEqual([homeIndex])
+    expect(outsider.llms).toEqual([])
     expect(outsider.routeManifests).toEqual(['/_next/static/build1/_routes/cccc3333.js'])
   })
 
   test('a visitor with no valid token is told nothing but the public pages', async () => {
-    const expected = { username: null, publicPaths: [...access.publicPaths], open: [], elsewhere: false, sections: [], search: [], routeManifests: [] }
+    const expected = { username: null, publicPaths: [...access.publicPaths], open: [], elsewhere: false, sections: [], search: [], llms: [], routeManifests: [] }
     expect(await viewOf(null)).toEqual(expected)
     const forged = await authorizeRequest({ path: READER_VIEW_PATH, query: '', cookieHeaders: [cookiesFor('admin', signJwt(idClaims('admin'), attackerKey))] }, viewDeps)
     expect(forged).toEqual({ kind: 'view', view: expected })

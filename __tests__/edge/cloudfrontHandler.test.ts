@@ -13,6 +13,7 @@ const handler = createViewerRequestHandler(
   {
     access,
     assetRoutes: {},
+    audiences: [],
     clientId: CLIENT,
     verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [key.jwk as never] }, fetchUnknownKeys: false }),
   },

@@ -1,6 +1,11 @@
 /** @jest-environment node */
+import fs from 'node:fs'
 import path from 'node:path'
+import shipped from '../../access.config'
+import { access, compileAccess, type CompiledAccess } from '../../lib/access'
+import { planAggregates } from '../../pipeline/planAggregates'
 import { llmsTxt, markdownFiles, splitFrontMatter } from '../../pipeline/steps/buildMarkdown'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 test('front matter is removed; its title and description are read', () => {
   expect(splitFrontMatter('---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')).toEqual({
@@ -19,8 +24,11 @@ test("llms.txt lists a section's pages with titles, descriptions and .md links",
   ).toBe('# Leads API\n\n> Quotes.\n\n## Pages\n\n- [Leads API introduction](/docs/leads/intro.md): What it does.\n- [Environments](/docs/leads/environments.md)\n')
 })
 
+const root = path.resolve(__dirname, '../..')
+const planFor = (access: CompiledAccess) => planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
+
 test("the real content: every section page as Markdown, and each section's llms files name only that section's pages", () => {
-  const files = markdownFiles(path.resolve(__dirname, '../..'))
+  const files = markdownFiles(root, planFor(access))
   expect(files.get('/docs/leads/endpoints/create-quote.md')).toMatch(/^# /)
   expect(files.get('/docs/leads/endpoints.md')).toBeDefined()
   expect([...files.keys()].every((key) => /^\/docs\/(leads|internal|support-twilio)\//.test(key))).toBe(true)
@@ -33,4 +41,18 @@ test("the real content: every section page as Markdown, and each section's llms 
     }
   }
   expect(files.get('/docs/leads/llms-full.txt')).not.toMatch(/^title:/m)
+})
+
+test('a folder that a finer rule restricts has llms files of its own; the section\'s hold none of its pages or text', () => {
+  const finance = '/docs/internal/to-be-refined/finance'
+  const custom = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
+  const files = markdownFiles(root, planFor(custom))
+  const own = files.get(`${finance}/llms-full.txt`) as string
+  expect(own).toContain(`<!-- ${finance}/quill-crm-api -->`)
+  expect(files.get(`${finance}/llms.txt`)).toMatch(/^# Internal\n\n> Part of Internal: 4 pages\.\n/)
+  // (The link check would refuse to-be-refined's own links into the folder; its text is not the finance pages'.)
+  expect(files.get('/docs/internal/llms.txt')).not.toContain(`](${finance}`)
+  expect(files.get('/docs/internal/llms-full.txt')).not.toContain(`<!-- ${finance}`)
+  const quill = fs.readFileSync(path.join(root, 'content/docs/internal/to-be-refined/finance/quill-crm-api.mdx'), 'utf8').split('\n').filter((line) => line.length > 40)[0]
+  expect(files.get('/docs/internal/llms-full.txt')).not.toContain(quill)
 })

@@ -23,7 +23,7 @@ test('the real content has no broken link', () => {
 
 test('a broken link names the file, line and target', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('See [missing](/docs/leads/nope).') })
-  expect(checkLinks(root)).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/nope', problem: 'broken link: no page has this route' }])
+  expect(checkLinks(root)).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' }])
 })
 
 test('a missing image fails', () => {
@@ -39,7 +39,7 @@ test('links into a section the page\'s readers may not open fail; links within t
     'pages/index.mdx': page('home'),
   })
   expect(checkLinks(root)).toEqual([
-    { file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/internal/intro', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+    { file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
   ])
 })
 
@@ -56,7 +56,7 @@ test("a _meta link ships in every page of its section's JavaScript, so it may on
     'content/docs/internal/_meta.ts': "export default {\n  quotes: { title: 'Quotes', href: '/docs/leads/nope' },\n}\n",
   })
   expect(checkLinks(root)).toEqual([
-    { file: 'content/docs/internal/_meta.ts', line: 2, target: '/docs/leads/nope', problem: 'broken link: no page has this route' },
-    { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/internal/intro', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+    { file: 'content/docs/internal/_meta.ts', line: 2, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' },
+    { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
   ])
 })

@@ -3,8 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { searchIndexSpecs } from '../../lib/search/searchIndexes'
-import { searchFileRoutes } from '../../pipeline/steps/assetRoutes'
+import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import { sitePaths, type SitePaths } from '../../pipeline/steps/paths'
 import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
 
@@ -41,13 +40,13 @@ function builtSite(): SitePaths {
   return paths
 }
 
-const specs = searchIndexSpecs()
-const homeIndexFiles = (_paths: SitePaths) =>
-  searchFileRoutes(specs, (spec) => (spec.id === 'home' ? ['/_pagefind/pagefind-entry.json', '/_pagefind/fragment/en_1.pf_fragment'] : []))
+/** The planned files outside their rule's folders: here, a home index the search step wrote under /_pagefind/. */
+const homeIndexFiles = (_paths: SitePaths) => ({ '/_pagefind/pagefind-entry.json': '/', '/_pagefind/fragment/en_1.pf_fragment': '/' })
+const noPageMaps = new Map<string, PageMapFragment>()
 
 test("maps the search step's home index to any signed-in reader, drops Nextra's global files, and splits the route manifests", () => {
   const paths = builtSite()
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
   expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
@@ -64,12 +63,23 @@ test("maps the search step's home index to any signed-in reader, drops Nextra's 
 test('fails, naming the file, when a search file the search step wrote is not in out/', () => {
   const paths = builtSite()
   fs.rmSync(path.join(paths.out, '_pagefind'), { recursive: true })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })).toThrow(PostbuildError)
-  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, searchFileRoutes: { '/_pagefind/missing.json': '/' } })).toThrow(/\/_pagefind\/missing\.json/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })).toThrow(PostbuildError)
+  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps })).toThrow(/\/_pagefind\/missing\.json/)
 })
 
 test('refuses to run twice on the same out/, instead of mapping a split manifest', () => {
   const paths = builtSite()
-  postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, searchFileRoutes: homeIndexFiles(paths) })).toThrow(/post-built already/)
+  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })).toThrow(/post-built already/)
+})
+
+test("each audience's page-map fragment ships in that audience's route script, and in no other file", () => {
+  const paths = builtSite()
+  const fragment: PageMapFragment = { items: [{ name: 'leads', route: '/docs/leads', children: [{ name: 'intro', route: '/docs/leads/intro', frontMatter: { title: 'Leadsmarker intro' } }] }], order: { '/docs/leads': { intro: 0 } } }
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]) })
+  const holding = files.filter((key) => fs.readFileSync(path.join(paths.out, key), 'utf8').includes('Leadsmarker'))
+  expect(holding).toHaveLength(1)
+  expect(routes[holding[0]]).toBe('/docs/leads/intro')
+  const manifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
+  expect(manifest).toContain('__docsPageMaps')
 })

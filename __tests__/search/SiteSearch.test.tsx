@@ -6,7 +6,11 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { SiteSearch } from '../../components/SiteSearch'
 import { AuthStateProvider, type AuthState } from '../../lib/auth/AuthContext'
 import type { PagefindLoader, PagefindModule } from '../../lib/search/searchClient'
-import { ANONYMOUS, signedInAs } from '../components/helpers/readers'
+import { ANONYMOUS, SHIPPED_AUDIENCES, signedInAs } from '../components/helpers/readers'
+
+/** The indexes of the home page and of the /docs root, which the plan puts in folders of their own. */
+const HOME = SHIPPED_AUDIENCES.find((audience) => audience.governedBy === '/')!.search!
+const DOCS_ROOT = SHIPPED_AUDIENCES.find((audience) => audience.governedBy === '/docs')!.search!
 
 const mockPush = jest.fn((_url: string) => Promise.resolve(true))
 jest.mock('next/router', () => ({ useRouter: () => ({ asPath: '/', push: mockPush }) }))
@@ -19,7 +23,7 @@ interface FakeRecord {
 
 /** What each index holds, by base path: a word per section that no other section has. */
 const SITE: Record<string, FakeRecord[]> = {
-  '/_pagefind/': [{ url: '/', content: 'Home. Engineering documentation', meta: { title: 'Home', section: 'Home' } }],
+  [HOME]: [{ url: '/', content: 'Home. Engineering documentation', meta: { title: 'Home', section: 'Home' } }],
   '/docs/leads/_pagefind/': [
     { url: '/docs/leads/intro', content: 'Leads API introduction. Partners create a quote', meta: { title: 'Leads API introduction', section: 'Leads API' } },
     { url: '/docs/leads/endpoints/create-quote#request-body', content: 'Request body. The quote fields', meta: { title: 'Create a quote', section: 'Leads API', heading: 'Request body' } },
@@ -33,6 +37,7 @@ const SITE: Record<string, FakeRecord[]> = {
     },
   ],
   '/docs/support-twilio/_pagefind/': [{ url: '/docs/support-twilio/intro', content: 'Twilio support. Search by phone', meta: { title: 'Twilio support', section: 'Twilio support' } }],
+  [DOCS_ROOT]: [{ url: '/docs', content: 'Documentation. All documentation sections', meta: { title: 'Documentation', section: 'Home' } }],
 }
 
 /** A stand-in for pagefind.js that records every URL a browser would fetch. */
@@ -123,11 +128,11 @@ describe('what each reader\'s browser requests', () => {
   })
 
   test.each([
-    ['admin', ['/_pagefind/', '/docs/leads/_pagefind/', '/docs/internal/_pagefind/', '/docs/support-twilio/_pagefind/']],
-    ['leads1', ['/_pagefind/', '/docs/leads/_pagefind/']],
-    ['internal1', ['/_pagefind/', '/docs/internal/_pagefind/']],
-    ['support1', ['/_pagefind/', '/docs/support-twilio/_pagefind/']],
-    ['outsider', ['/_pagefind/']],
+    ['admin', [HOME, '/docs/leads/_pagefind/', '/docs/internal/_pagefind/', '/docs/support-twilio/_pagefind/', DOCS_ROOT]],
+    ['leads1', [HOME, '/docs/leads/_pagefind/']],
+    ['internal1', [HOME, '/docs/internal/_pagefind/']],
+    ['support1', [HOME, '/docs/support-twilio/_pagefind/']],
+    ['outsider', [HOME]],
   ])('%s loads exactly the indexes %j', async (username, indexes) => {
     const { fake } = renderSearch(username)
     focusSearch()
@@ -136,7 +141,7 @@ describe('what each reader\'s browser requests', () => {
     type('watermark')
     type('quote')
     await act(async () => new Promise((resolve) => setTimeout(resolve, 10)))
-    expect(fake.requested[0]).toBe('/_pagefind/pagefind.js')
+    expect(fake.requested[0]).toBe(`${HOME}pagefind.js`)
     const used = new Set(fake.requested.map((url) => url.replace(/(_pagefind\/).*$/, '$1')))
     expect([...used].sort()).toEqual([...indexes].sort())
   })
@@ -163,12 +168,12 @@ describe('what each reader\'s browser requests', () => {
     act(() => input().blur())
     fake.requested.length = 0
     rerender(tree('leads1'))
-    await waitFor(() => expect(fake.requested).toEqual(['destroy /_pagefind/ /docs/internal/_pagefind/']))
+    await waitFor(() => expect(fake.requested).toEqual([`destroy ${HOME} /docs/internal/_pagefind/`]))
     focusSearch()
     type('watermark')
     await screen.findByText('No results for “watermark”')
     // Its own copy of pagefind.js, so it never shares Pagefind's WebAssembly with the previous reader's.
-    expect(fake.requested.slice(1)).toEqual(['/_pagefind/pagefind.js?copy=1', '/_pagefind/pagefind-entry.json', '/docs/leads/_pagefind/pagefind-entry.json'])
+    expect(fake.requested.slice(1)).toEqual([`${HOME}pagefind.js?copy=1`, `${HOME}pagefind-entry.json`, '/docs/leads/_pagefind/pagefind-entry.json'])
   })
 
   test('a reader who is not signed in gets no search box and no requests', () => {
@@ -319,6 +324,6 @@ describe('states', () => {
     await screen.findByRole('listbox')
     expect(fake.loader).toHaveBeenCalledTimes(2)
     // A URL the browser has not marked as failed.
-    expect(fake.loader.mock.calls[1][0]).toBe('/_pagefind/pagefind.js?copy=1')
+    expect(fake.loader.mock.calls[1][0]).toBe(`${HOME}pagefind.js?copy=1`)
   })
 })

@@ -1,9 +1,13 @@
 /** @jest-environment node */
 import { excerptParts, forgetSearchSession, openSearchSession, safeResultUrl, sharedSearchSession, toHit, type PagefindLoader, type PagefindModule, type PagefindResultData } from '../../lib/search/searchClient'
-import { searchIndexSpecs } from '../../lib/search/searchIndexes'
 
-const specs = searchIndexSpecs()
-const pick = (...ids: string[]) => specs.filter((spec) => ids.includes(spec.id))
+/** Indexes as a reader's view names them: an audience id and the bundle's path. */
+const specs = [
+  { id: 'home', basePath: '/_pagefind/' },
+  { id: 'leads', basePath: '/docs/leads/_pagefind/' },
+  { id: 'internal', basePath: '/docs/internal/_pagefind/' },
+]
+const pick = (...ids: string[]) => ids.map((id) => specs.find((spec) => spec.id === id)!)
 
 function fakeLoader(options: { failImport?: number } = {}) {
   const requests: string[] = []

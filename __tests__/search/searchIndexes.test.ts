@@ -1,17 +1,32 @@
 /** @jest-environment node */
+import path from 'node:path'
 import { access, decide } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
-import { HOME_INDEX_BASE_PATH, indexForRoute, readableIndexes, searchIndexSpecs } from '../../lib/search/searchIndexes'
-import { computeAssetRoutes, searchFileRoutes } from '../../pipeline/steps/assetRoutes'
+import { planAggregates, searchFileRoutes } from '../../pipeline/planAggregates'
+import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
 
-const specs = searchIndexSpecs()
-const readable = (username: string | null) => readableIndexes(username === null ? null : { username }, decide).map((spec) => spec.id)
+const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const index = (page: string) => plan.search.find((spec) => spec.pages.includes(page))!
+const readable = (username: string | null) =>
+  username === null ? [] : plan.search.filter((spec) => decide(spec.governedBy, { username }) === 'allow').map((spec) => spec.id)
 
-test('the home index files the search step names are mapped to "/"', () => {
-  const files = ['/_pagefind/pagefind.js', '/_pagefind/pagefind-entry.json', '/_pagefind/fragment/en_1.pf_fragment', '/docs/leads/_pagefind/pagefind.js']
+test('one index per audience: each section under its own path, the home page and the /docs root in folders of their own', () => {
+  expect(index('/docs/leads/intro').basePath).toBe('/docs/leads/_pagefind/')
+  expect(index('/docs/internal/data-lake').basePath).toBe('/docs/internal/_pagefind/')
+  expect(index('/docs/support-twilio').basePath).toBe('/docs/support-twilio/_pagefind/')
+  expect(index('/').pages).toEqual(['/'])
+  expect(index('/').basePath).toMatch(/^\/_audiences\/a[0-9a-f]{10}\/_pagefind\/$/)
+  expect(index('/docs').pages).toEqual(['/docs'])
+  expect(plan.search.map((spec) => spec.id)).toEqual([index('/').id, 'leads', 'internal', 'support-twilio', index('/docs').id])
+})
+
+test('the files of the indexes outside their rule\'s folders are mapped to a page of their audience; a section index needs no entry', () => {
+  const home = index('/')
+  const files = [`${home.basePath}pagefind.js`, `${home.basePath}pagefind-entry.json`, `${home.basePath}fragment/en_1.pf_fragment`, '/docs/leads/_pagefind/pagefind.js']
   const routes = computeAssetRoutes({
-    searchFileRoutes: searchFileRoutes(specs, (spec) => files.filter((key) => key.startsWith(spec.basePath))),
+    plannedRoutes: searchFileRoutes(plan, access, (spec) => files.filter((key) => key.startsWith(spec.basePath))),
     access,
     manifest: { pages: {} },
     files,
@@ -21,13 +36,13 @@ test('the home index files the search step names are mapped to "/"', () => {
     loadable: {},
     routeOfSource: () => null,
   })
-  expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
+  expect(routes[`${home.basePath}fragment/en_1.pf_fragment`]).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind.js']).toBeUndefined()
 })
 
-test('each index is governed, as the edge sees its files, by the route the search box checks', () => {
-  const routes = { '/_pagefind/pagefind-entry.json': '/', '/_pagefind/fragment/en_1.pf_fragment': '/' }
-  for (const spec of specs) {
+test('each index is governed, as the edge sees its files, by the route the reader view checks', () => {
+  const routes = searchFileRoutes(plan, access, (spec) => [`${spec.basePath}pagefind-entry.json`, `${spec.basePath}fragment/en_1.pf_fragment`])
+  for (const spec of plan.search) {
     for (const file of ['pagefind-entry.json', 'fragment/en_1.pf_fragment']) {
       const route = governingRoute(objectKeyFor(spec.basePath + file) as string, routes)
       for (const username of ['admin', 'leads1', 'internal1', 'support1', 'outsider']) {
@@ -38,7 +53,7 @@ test('each index is governed, as the edge sees its files, by the route the searc
 })
 
 test.each([
-  ['admin', ['home', 'leads', 'internal', 'support-twilio']],
+  ['admin', ['home', 'leads', 'internal', 'support-twilio', 'docs root']],
   ['leads1', ['home', 'leads']],
   ['leads5', ['home', 'leads']],
   ['internal1', ['home', 'internal']],
@@ -46,19 +61,6 @@ test.each([
   ['outsider', ['home']],
   [null, []],
 ])('%s may load the indexes %j', (username, expected) => {
-  expect(readable(username)).toEqual(expected)
-})
-
-test('indexForRoute picks the section index, the home index for /, and nothing for /docs', () => {
-  const pick = (route: string) => {
-    const choice = indexForRoute(access, route, specs)
-    return choice.kind === 'index' ? choice.spec.id : 'skip'
-  }
-  expect(pick('/docs/leads/intro')).toBe('leads')
-  expect(pick('/docs/internal/data-lake')).toBe('internal')
-  expect(pick('/docs/support-twilio')).toBe('support-twilio')
-  expect(pick('/')).toBe('home')
-  expect(pick('/docs')).toBe('skip')
-  expect(pick('/docs/leadsx/intro')).toBe('skip')
-  expect(pick('/anything')).toBe('skip')
+  const names: Record<string, string> = { [index('/').id]: 'home', [index('/docs').id]: 'docs root' }
+  expect(readable(username).map((id) => names[id] ?? id)).toEqual(expected)
 })

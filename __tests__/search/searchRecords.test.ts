@@ -3,40 +3,28 @@ import fc from 'fast-check'
 import shipped from '../../access.config'
 import { access, compileAccess, decide, decideAccess, type AccessConfig } from '../../lib/access'
 import { assertGrouping, groupSearchRecords, pageRecords, SearchIndexLeakError, splitHeadingKey, type IndexGroup, type NextraSearchData } from '../../lib/search/searchRecords'
-import { searchIndexSpecs } from '../../lib/search/searchIndexes'
+import { normalisePath } from '../../lib/access/normalisePath'
+import { planAggregates } from '../../pipeline/planAggregates'
 import { NEXTRA_DATA, ROLES } from './fixtures'
 
-const grouped = groupSearchRecords(NEXTRA_DATA, access)
+/** The plan the build makes for these pages (pipeline/planAggregates.ts): one index per audience. */
+const planOf = (data: NextraSearchData, rules = access) => planAggregates({ access: rules, routes: Object.keys(data).flatMap((route) => normalisePath(route) ?? []) })
+const plan = planOf(NEXTRA_DATA)
+const grouped = groupSearchRecords(NEXTRA_DATA, plan, access)
 const group = (id: string) => grouped.groups.find((candidate) => candidate.spec.id === id) as IndexGroup
+const groupOf = (route: string) => grouped.groups.find((candidate) => candidate.pages.includes(route)) as IndexGroup
 const urls = (id: string) => group(id).records.map((record) => record.url)
 
-describe('grouping records into per-section indexes', () => {
-  test('there is one index per section plus the home index, at the paths the edge protects', () => {
-    expect(grouped.groups.map((g) => [g.spec.id, g.spec.outDir])).toEqual([
-      ['home', '_pagefind'],
-      ['leads', 'docs/leads/_pagefind'],
-      ['internal', 'docs/internal/_pagefind'],
-      ['support-twilio', 'docs/support-twilio/_pagefind'],
-    ])
-  })
-
-  test('each page goes to exactly its own section\'s index', () => {
+describe('grouping records into per-audience indexes', () => {
+  test('each page goes to exactly the index of its audience: its section, or the home page and the /docs root each alone', () => {
     expect(group('leads').pages).toEqual(['/docs/leads/endpoints/create-quote', '/docs/leads/intro'])
     expect(group('internal').pages).toEqual(['/docs/internal/data-lake/integration-sources/hoowla/case-enrichements', '/docs/internal/intro'])
     expect(group('support-twilio').pages).toEqual(['/docs/support-twilio/sql-queries/search-by-phone'])
-    for (const g of grouped.groups) {
-      for (const record of g.records) {
-        if (g.spec.section) expect(record.route.startsWith(`/docs/${g.spec.section}/`)).toBe(true)
-      }
-    }
+    expect(groupOf('/').pages).toEqual(['/'])
+    expect(groupOf('/docs').pages).toEqual(['/docs'])
     const everyRecord = grouped.groups.flatMap((g) => g.records.map((record) => record.url))
     expect(new Set(everyRecord).size).toBe(everyRecord.length)
-  })
-
-  test('the home index holds the home page only; /docs (full access) is in no index and is reported', () => {
-    expect(group('home').pages).toEqual(['/'])
-    expect(grouped.groups.flatMap((g) => g.pages)).not.toContain('/docs')
-    expect(grouped.skipped).toEqual([{ route: '/docs', reason: expect.stringContaining('fullAccessUsers') }])
+    expect(grouped.skipped).toEqual([])
   })
 
   test('heading records link to the heading anchor; the intro links to the page', () => {
@@ -63,21 +51,25 @@ describe('grouping records into per-section indexes', () => {
     }
   })
 
-  test('a page that needs full access inside a section is kept out of the section\'s index', () => {
+  test('a folder that needs full access inside a section gets an index of its own, which internal readers cannot load', () => {
     const config: AccessConfig = {
       ...shipped,
       rules: [{ path: '/docs/internal/secret', match: 'prefix', require: 'fullAccessUsers' }, ...shipped.rules],
     }
     const custom = compileAccess(config)
     const data: NextraSearchData = { ...NEXTRA_DATA, '/docs/internal/secret/keys': { title: 'Keys', data: { '': 'root keys' } } }
-    const result = groupSearchRecords(data, custom)
-    expect(result.groups.flatMap((g) => g.pages)).not.toContain('/docs/internal/secret/keys')
-    expect(result.skipped.map((page) => page.route)).toEqual(['/docs', '/docs/internal/secret/keys'])
+    const result = groupSearchRecords(data, planOf(data, custom), custom)
+    const secret = result.groups.find((g) => g.pages.includes('/docs/internal/secret/keys'))!
+    expect(secret.pages).toEqual(['/docs/internal/secret/keys'])
+    expect(secret.spec.basePath).toBe('/docs/internal/secret/_pagefind/')
+    expect(decideAccess(custom, secret.spec.governedBy, { username: 'internal1' })).toBe('deny')
+    expect(decideAccess(custom, secret.spec.governedBy, { username: 'admin' })).toBe('allow')
+    expect(result.groups.find((g) => g.spec.id === 'internal')!.pages).not.toContain('/docs/internal/secret/keys')
   })
 
   test('full-access routes are in no index that a reader without full access can load', () => {
     const data: NextraSearchData = { ...NEXTRA_DATA, '/changelog': { title: 'Changelog', data: { '': 'Release notes.' } } }
-    const result = groupSearchRecords(data, access)
+    const result = groupSearchRecords(data, planOf(data), access)
     for (const g of result.groups) {
       for (const role of ROLES.filter((name) => name !== 'admin')) {
         if (decide(g.spec.governedBy, { username: role }) !== 'allow') continue
@@ -87,11 +79,19 @@ describe('grouping records into per-section indexes', () => {
     }
   })
 
-  test('with protection off every signed-in reader may load every index, and grouping stays per section', () => {
+  test('with protection off every signed-in reader may load every index, and grouping stays per audience', () => {
     const open = compileAccess({ ...shipped, protectDocs: false })
-    const result = groupSearchRecords(NEXTRA_DATA, open)
+    const openPlan = planOf(NEXTRA_DATA, open)
+    const result = groupSearchRecords(NEXTRA_DATA, openPlan, open)
     expect(result.groups.find((g) => g.spec.id === 'leads')!.pages).toEqual(group('leads').pages)
-    for (const spec of searchIndexSpecs()) expect(decideAccess(open, spec.governedBy, { username: 'outsider' })).toBe('allow')
+    for (const spec of openPlan.search) expect(decideAccess(open, spec.governedBy, { username: 'outsider' })).toBe('allow')
+  })
+
+  test('a public page is in no index, and is reported', () => {
+    const data: NextraSearchData = { ...NEXTRA_DATA, '/login': { title: 'Sign in', data: { '': 'Sign in.' } } }
+    const result = groupSearchRecords(data, planOf(data), access)
+    expect(result.groups.flatMap((g) => g.pages)).not.toContain('/login')
+    expect(result.skipped).toEqual([{ route: '/login', reason: 'a public page' }])
   })
 })
 
@@ -110,19 +110,20 @@ describe('the build check (assertGrouping)', () => {
 
   test('throws, naming the page, when a leads page lands in the internal index', () => {
     expect(() => assertGrouping(move('leads', 'internal', '/docs/leads/intro'), access)).toThrow(SearchIndexLeakError)
-    expect(() => assertGrouping(move('leads', 'internal', '/docs/leads/intro'), access)).toThrow(/\/docs\/leads\/intro.*section leads/)
+    expect(() => assertGrouping(move('leads', 'internal', '/docs/leads/intro'), access)).toThrow(/\/docs\/leads\/intro, which prefix \/docs\/leads -> leadsUsers governs/)
   })
 
   test('throws, naming the page, when an internal page lands in the home index', () => {
     const page = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
-    expect(() => assertGrouping(move('internal', 'home', page), access)).toThrow(new RegExp(`search index home .*${page}`))
+    expect(() => assertGrouping(move('internal', groupOf('/').spec.id, page), access)).toThrow(new RegExp(`search index ${groupOf('/').spec.id} .*${page}`))
   })
 
   test('throws when a full-access page outside every section lands in the home index', () => {
+    const home = groupOf('/').spec.id
     const groups = grouped.groups.map((g) =>
-      g.spec.id === 'home' ? { ...g, records: [...g.records, ...pageRecords('/docs', NEXTRA_DATA['/docs'], 'Home')] } : g
+      g.spec.id === home ? { ...g, records: [...g.records, ...pageRecords('/docs', NEXTRA_DATA['/docs'], 'Home')] } : g
     )
-    expect(() => assertGrouping(groups, access)).toThrow(/would hold \/docs, which needs fullAccessUsers/)
+    expect(() => assertGrouping(groups, access)).toThrow(/would hold \/docs, which fallback -> fullAccessUsers governs/)
   })
 
   test('throws when a record\'s URL points at another page than its own', () => {
@@ -132,14 +133,14 @@ describe('the build check (assertGrouping)', () => {
     expect(() => assertGrouping(groups, access)).toThrow(/does not point at its page/)
   })
 
-  test('property: for any routes, every grouped record is readable by every reader of its index', () => {
+  test('property: for any routes, every grouped record is readable by every reader of its index, and every page is placed or reported', () => {
     const segment = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/)
     const route = fc.tuple(fc.constantFrom('/docs/leads', '/docs/internal', '/docs/support-twilio', '/docs', '', '/docs/leadsx', '/login'), fc.array(segment, { maxLength: 3 }))
       .map(([prefix, rest]) => [prefix, ...rest].join('/') || '/')
     fc.assert(
       fc.property(fc.uniqueArray(route, { maxLength: 20 }), (routes) => {
         const data: NextraSearchData = Object.fromEntries(routes.map((r) => [r, { title: r, data: { '': 'text', 'h#H': 'more' } }]))
-        const result = groupSearchRecords(data, access)
+        const result = groupSearchRecords(data, planOf(data), access)
         for (const g of result.groups) {
           for (const role of ROLES) {
             if (decide(g.spec.governedBy, { username: role }) !== 'allow') continue

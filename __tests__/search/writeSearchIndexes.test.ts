@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { generatedSite } from '../../bench/search'
+import { generatedPlan, generatedSite } from '../../bench/search'
 import { access } from '../../lib/access'
 import { groupSearchRecords } from '../../lib/search/searchRecords'
 import { INDEX_CHUNK_BYTES, type IndexStats } from '../../pipeline/steps/buildSearchIndexes'
@@ -20,7 +20,7 @@ jest.setTimeout(120_000)
 const PAGES = 400
 const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'search-indexes-'))
 const { data } = generatedSite(PAGES)
-const { groups } = groupSearchRecords(data, access)
+const { groups } = groupSearchRecords(data, generatedPlan(data), access)
 let stats: IndexStats[] = []
 beforeAll(() => {
   const script = path.join(__dirname, 'fixtures/writeGeneratedIndexes.ts')

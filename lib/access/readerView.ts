@@ -4,7 +4,7 @@
  * The lists of who may read what never reach a browser: the authority that serves the files (the
  * edge authorizer, and the local server that runs it) answers READER_VIEW_PATH with this view of
  * the one reader who asked. It names that reader, the path rules they pass, and the sections,
- * search indexes and route manifests they may open, and nothing else.
+ * search indexes, llms files and route manifests they may open, and nothing else.
  */
 import type { CompiledAccess } from './compileAccess'
 import { decideAccess } from './decideAccess'
@@ -22,12 +22,28 @@ export interface ReaderSection {
   href: string
 }
 
-/** A search index the reader may load (the home index first). */
+/** A search index the reader may load: one audience's (the pages one rule governs). */
 export interface ReaderSearchIndex {
   id: string
-  title: string
   /** URL path of the Pagefind bundle, ending in `/`. */
   basePath: string
+}
+
+/**
+ * What the authority knows of one audience (the pages one rule governs) from the build's plan
+ * (pipeline/planAggregates.ts): where its aggregates are and which page opens each section it
+ * holds pages of. The authority names an audience to a reader only if the reader may open its pages.
+ */
+export interface AudienceSummary {
+  id: string
+  /** A page the audience's rule governs: the reader may open the audience if they may open this. */
+  governedBy: string
+  /** Each section it holds pages of, with the page a tab or card opens for its readers. */
+  sections: Array<{ id: string; entry: string }>
+  /** Its search index's base path, if it has one. */
+  search: string | null
+  /** Its llms.txt, if it has one. */
+  llms: string | null
 }
 
 export interface ReaderView {
@@ -41,13 +57,15 @@ export interface ReaderView {
   elsewhere: boolean
   sections: ReaderSection[]
   search: ReaderSearchIndex[]
+  /** The llms.txt files of the pages this reader may open (Markdown for AI tools). */
+  llms: string[]
   /** Scripts that add this reader's routes to Next's client-side route manifest. */
   routeManifests: string[]
 }
 
 /** The view of a visitor who is not signed in: the public pages and nothing else. */
 export function anonymousView(publicPaths: readonly string[]): ReaderView {
-  return { username: null, publicPaths: [...publicPaths], open: [], elsewhere: false, sections: [], search: [], routeManifests: [] }
+  return { username: null, publicPaths: [...publicPaths], open: [], elsewhere: false, sections: [], search: [], llms: [], routeManifests: [] }
 }
 
 /**

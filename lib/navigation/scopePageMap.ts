@@ -18,29 +18,41 @@ const isMeta = (item: RawItem): item is RawMeta => 'data' in item
 
 export interface ScopeOptions {
   sections: readonly SectionStub[]
-  /** The top-level `_meta` (pages/_meta.ts), which names no section: the scope's own tab is added. */
+  /** The top-level `_meta` (pages/_meta.ts), which names no section: the scope's own tabs are added. */
   topMeta: Record<string, unknown>
   /** The rules, to keep only what every reader of the scope's pages may open (no list is read). */
   access: CompiledAccess
 }
 
+/** The audience whose pages a page map is built for (pipeline/planAggregates.ts): what scoping needs of it. */
+export interface PageMapScope {
+  /** A page of the audience: whoever may open it may open every page of the audience. */
+  governedBy: string
+  /** The sections it holds pages of: their tabs are in its page map. */
+  sections: ReadonlyArray<{ id: string }>
+}
+
 /**
- * The page map that one section's pages are built with. Nextra inlines the page map into every
- * page's JavaScript, so it may hold only what every reader of those pages may know: their own
- * section and the pages all of them may open. Other sections are left out entirely, tab and all;
- * a reader's other tabs come from the authority at run time (`withSectionTabs`).
+ * The page map that one audience's pages (the pages one rule governs) are built with. Nextra
+ * inlines the page map into every page's JavaScript, so it may hold only what every reader of
+ * those pages may know: the sections the audience holds pages of, and in them only the pages all
+ * of its readers may open. A folder that a finer rule gives its own readers is a section tab with
+ * just that folder in their page map, and absent from the rest of the section's. Other sections
+ * are left out entirely, tab and all; a reader's other tabs come from the authority at run time
+ * (`withSectionTabs`).
  *
- * `scope` is a section id, or null for pages outside every section (home, docs root).
+ * `scope` is null for pages that no audience holds (the public pages), built as the home page's.
  */
-export function scopePageMap(shaped: RawItem[], scope: string | null, options: ScopeOptions): RawItem[] {
+export function scopePageMap(shaped: RawItem[], scope: PageMapScope | null, options: ScopeOptions): RawItem[] {
   const { sections, access } = options
-  const own = sections.find((section) => section.id === scope)
-  const foreign = new Set(sections.filter((section) => section !== own).map((section) => section.id))
+  const ownIds = new Set(scope?.sections.map((section) => section.id) ?? [])
+  const own = sections.filter((section) => ownIds.has(section.id))
+  const foreign = new Set(sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
   // Section tabs come first, in the order the reader's other tabs will join them (withSectionTabs).
-  const topMeta = { ...(own ? { [own.id]: tabMeta(own) } : {}), ...options.topMeta }
+  const topMeta = { ...Object.fromEntries(own.map((section) => [section.id, tabMeta(section)])), ...options.topMeta }
   const kept = shaped.filter((item) => isMeta(item) || !('children' in item && foreign.has(item.name)))
   const scoped = kept.map((item) => (isMeta(item) ? { data: topMeta } : item))
-  const readersOf = own?.href ?? '/'
+  const readersOf = scope?.governedBy ?? '/'
   return filterPageMap(scoped as unknown as PageMapItem[], (path) => readersOfMayOpen(access, readersOf, path)) as unknown as RawItem[]
 }
 

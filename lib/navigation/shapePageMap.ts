@@ -68,3 +68,21 @@ export function shapePageMap(pageMap: RawItem[], docsFolder = 'docs'): RawItem[]
   const top = pageMap.flatMap((item) => (item === docs ? [{ ...docs, children: remainder }, ...sections] : [item]))
   return sortLikeNextra(liftIndexPages(top))
 }
+
+/**
+ * Each `_meta` of Nextra's page map as the data it exports (`loadMeta` of the folder's route),
+ * instead of the name of an import of its module, so that filterPageMap can drop the entries of
+ * pages a page map's readers may not open (pipeline/readMeta.ts says why).
+ */
+export function inlineMetas(items: RawItem[], loadMeta: (folderRoute: string) => Record<string, unknown>, folderRoute = '/'): RawItem[] {
+  return items.map((item) => {
+    if ('data' in item) return typeof item.data === 'string' ? { data: loadMeta(folderRoute) } : item
+    if (isFolder(item)) return { ...item, children: inlineMetas(item.children, loadMeta, item.route) }
+    return item
+  })
+}
+
+/** Every page route in a page map (folders' own pages included), as Nextra names them. */
+export function pageRoutes(items: readonly RawItem[]): string[] {
+  return items.flatMap((item) => (isFolder(item) ? pageRoutes(item.children) : isPage(item) ? [item.route] : []))
+}

@@ -1,14 +1,14 @@
 /**
  * Nextra's search data (`.next/static/chunks/nextra-data-<locale>.json`, written by `next build`
  * with `search: { codeblocks: false }`) turned into records, one per page section, and grouped
- * into the index of the rule that governs each page. Each page's records become one Pagefind
+ * into the index of the rule that governs each page (its audience). Each page's records become one Pagefind
  * document (lib/search/searchDocuments.ts). Pure: no file system, no Pagefind.
  */
 import type { CompiledAccess } from '../access/compileAccess'
 import { requirementFor } from '../access/decideAccess'
 import { normalisePath } from '../access/normalisePath'
-import { sectionOfRoute } from '../navigation/scopePageMap'
-import { indexForRoute, indexMayHold, searchIndexSpecs, type SearchIndexSpec } from './searchIndexes'
+import { inSection } from '../access/sectionPaths'
+import { audienceKey, type AggregatePlan, type SearchIndexSpec } from '../../pipeline/planAggregates'
 
 /** `{ [route]: { title, data: { 'heading-id#Heading text': 'text under it', … } } }`; the '' key is the page's intro. */
 export type NextraSearchData = Record<string, { title: string; data: Record<string, string> }>
@@ -83,12 +83,12 @@ export function pageRecords(route: string, page: { title: string; data: Record<s
 }
 
 /**
- * Every page's records, in the index of the rule that governs the page. Pages that no index may
- * hold (the `/docs` root needs full access; no index is readable with only that) are skipped and
- * listed. The result passes `assertGrouping`, which the build runs again before writing.
+ * Every page's records, in the index of its audience (the pages one rule governs), as the plan
+ * says (pipeline/planAggregates.ts). Public pages, which no index holds, are skipped and listed.
+ * The result passes `assertGrouping`, which the build runs again before writing.
  */
-export function groupSearchRecords(data: NextraSearchData, access: CompiledAccess, specs: readonly SearchIndexSpec[] = searchIndexSpecs()): GroupedRecords {
-  const groups = new Map<string, IndexGroup>(specs.map((spec) => [spec.id, { spec, records: [], pages: [] }]))
+export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregatePlan, 'search' | 'audienceOf'>, access: CompiledAccess): GroupedRecords {
+  const groups = new Map<string, IndexGroup>(plan.search.map((spec) => [spec.id, { spec, records: [], pages: [] }]))
   const skipped: SkippedPage[] = []
   for (const rawRoute of Object.keys(data).sort()) {
     const route = normalisePath(rawRoute)
@@ -96,43 +96,37 @@ export function groupSearchRecords(data: NextraSearchData, access: CompiledAcces
       skipped.push({ route: rawRoute, reason: 'not a valid route' })
       continue
     }
-    const choice = indexForRoute(access, route, specs)
-    if (choice.kind === 'skip') {
-      skipped.push({ route, reason: choice.reason })
+    const group = groups.get(plan.audienceOf[route])
+    if (!group) {
+      skipped.push({ route, reason: requirementFor(access, route) === 'public' ? 'a public page' : 'not a page of the plan' })
       continue
     }
-    const group = groups.get(choice.spec.id) as IndexGroup
-    group.records.push(...pageRecords(route, data[rawRoute], choice.spec.title))
+    const sectionTitle = access.sections.find((section) => inSection(route, section.id))?.title ?? 'Home'
+    group.records.push(...pageRecords(route, data[rawRoute], sectionTitle))
     group.pages.push(route)
   }
   const result = { groups: [...groups.values()], skipped }
-  assertGrouping(result.groups, access, specs)
+  assertGrouping(result.groups, access)
   return result
 }
 
 /**
- * The build's check, independent of how the groups were made: every record of an index belongs
- * to that index's section (or to no section, for the home index), and its page's rule lets every
- * reader of the index read it. Throws naming the first page that breaks this.
+ * The build's check, independent of how the groups were made: every record of an index points at
+ * its page, and that page is governed by the same rule as the index's files, so every reader who
+ * can load the index may read every page in it. Throws naming the first page that breaks this.
  */
-export function assertGrouping(groups: readonly IndexGroup[], access: CompiledAccess, specs: readonly SearchIndexSpec[] = searchIndexSpecs()): void {
-  const stubs = specs.filter((spec) => spec.section !== null).map((spec) => ({ id: spec.section as string, title: spec.title, href: '' }))
+export function assertGrouping(groups: readonly IndexGroup[], access: CompiledAccess): void {
   for (const { spec, records } of groups) {
-    const indexNeeds = requirementFor(access, spec.governedBy)
+    const indexRule = audienceKey(access, spec.governedBy)
     for (const record of records) {
       const route = normalisePath(record.route)
       const urlRoute = normalisePath(record.url)
       if (route === null || urlRoute !== route) {
         throw new SearchIndexLeakError(`search index ${spec.id}: record ${record.url} does not point at its page ${record.route}`)
       }
-      const section = sectionOfRoute(route, stubs)
-      if (section !== spec.section) {
-        const where = section === null ? 'a page outside every section' : `a page of section ${section}`
-        throw new SearchIndexLeakError(`search index ${spec.id} (${spec.basePath}) would hold ${route}, ${where}`)
-      }
-      const pageNeeds = requirementFor(access, route)
-      if (!indexMayHold(indexNeeds, pageNeeds)) {
-        throw new SearchIndexLeakError(`search index ${spec.id} (${spec.basePath}, readable with ${indexNeeds}) would hold ${route}, which needs ${pageNeeds}`)
+      const pageRule = audienceKey(access, route)
+      if (pageRule !== indexRule) {
+        throw new SearchIndexLeakError(`search index ${spec.id} (${spec.basePath}, ${indexRule}) would hold ${route}, which ${pageRule} governs`)
       }
     }
   }

@@ -1,6 +1,5 @@
 import { requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import type { SearchIndexSpec } from '../../lib/search/searchIndexes'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
@@ -25,20 +24,6 @@ export function leastRestrictiveRoute(access: CompiledAccess, routes: Iterable<s
   return new Set(requirements).size === 1 ? list[0] : '/'
 }
 
-/**
- * The search files that need an asset route: those of an index governed by another route than its
- * own path (the home index, for any signed-in reader). A section's index lies under the section's
- * path and is governed by it without an entry.
- */
-export function searchFileRoutes(specs: readonly SearchIndexSpec[], keysOf: (spec: SearchIndexSpec) => string[]): Record<string, string> {
-  const routes: Record<string, string> = {}
-  for (const spec of specs) {
-    if (normalisePath(`${spec.basePath}pagefind-entry.json`) === spec.governedBy) continue
-    for (const key of keysOf(spec)) routes[key] = spec.governedBy
-  }
-  return routes
-}
-
 export interface AssetRouteInputs {
   access: CompiledAccess
   manifest: BuildManifest
@@ -55,11 +40,12 @@ export interface AssetRouteInputs {
   /** The page route of a source module (a content or pages file), or null for site code. */
   routeOfSource: (modulePath: string) => string | null
   /**
-   * Search files whose rule is not their own path's (the home index, for any signed-in reader), as
-   * the search step wrote them. Taken from that step, not found in out/: mapping before the indexes
-   * exist would leave them to the default rule, and search would work for full-access readers only.
+   * The planned aggregates that do not lie under their own rule's paths (pipeline/planAggregates.ts),
+   * with the search files as the search step wrote them. Taken from the plan and that step, not
+   * found in out/: files left unmapped would fall to the default rule, and their own readers
+   * could not fetch them.
    */
-  searchFileRoutes: Record<string, string>
+  plannedRoutes: Record<string, string>
 }
 
 /**
@@ -83,7 +69,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     if (/^\/_next\/static\/[^/]+\/_(build|ssg)Manifest\.js$/.test(key)) use(key, publicRoute)
   }
   for (const name of inputs.publicRootFiles) use(`/${name}`, publicRoute)
-  for (const [key, route] of Object.entries(inputs.searchFileRoutes)) use(key, route)
+  for (const [key, route] of Object.entries(inputs.plannedRoutes)) use(key, route)
 
   const routes: Record<string, string> = {}
   for (const [key, routeSet] of users) {

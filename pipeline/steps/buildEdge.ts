@@ -16,6 +16,7 @@ import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import type { BakedEdgeConfig } from '../../edge/bakedConfig'
 import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
+import type { AudienceSummary } from '../../lib/access/readerView'
 import { jwksFor } from './jwksFor'
 import { sitePaths, type SitePaths } from './paths'
 
@@ -26,20 +27,25 @@ export interface EdgeBundle {
 }
 
 /**
- * The authorizer with this build's asset routes: the site build hands them over; alone (after a
- * change of lists, npm run deploy:access) they are read from the last build's asset-routes file.
+ * The authorizer with this build's asset routes and audiences: the site build hands them over;
+ * alone (after a change of lists, npm run deploy:access) they are read from the last build's files.
  */
-export async function buildEdge(options: { paths?: SitePaths; scriptHashes?: readonly string[]; assetRoutes?: Record<string, string> } = {}): Promise<EdgeBundle> {
+export async function buildEdge(options: { paths?: SitePaths; scriptHashes?: readonly string[]; assetRoutes?: Record<string, string>; audiences?: AudienceSummary[] } = {}): Promise<EdgeBundle> {
   const paths = options.paths ?? sitePaths()
   compileAccess(accessConfig)
   const auth = readAuthSettings(process.env as AuthEnv)
   if (!options.scriptHashes && !fs.existsSync(paths.scriptHashes)) throw new Error(`${paths.scriptHashes} is missing; run the site build first (npm run build)`)
   const scriptHashes = [...(options.scriptHashes ?? readScriptHashesFile(paths.scriptHashes))]
-  if (!options.assetRoutes && !fs.existsSync(paths.assetRoutes)) throw new Error(`${paths.assetRoutes} is missing; run the site build first (npm run build)`)
+  const lastBuild = <T>(given: T | undefined, file: string): T => {
+    if (given) return given
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing; run the site build first (npm run build)`)
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T
+  }
   const baked: BakedEdgeConfig = {
     auth,
     jwks: await jwksFor(auth),
-    assetRoutes: options.assetRoutes ?? JSON.parse(fs.readFileSync(paths.assetRoutes, 'utf8')),
+    assetRoutes: lastBuild(options.assetRoutes, paths.assetRoutes),
+    audiences: lastBuild(options.audiences, paths.audiences),
     // The list overrides as this build saw them: the bundle holds the lists, the browser never does.
     accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
     scriptHashes,

@@ -1,10 +1,9 @@
 /**
  * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
- * writes one Pagefind index per section under out/docs/<section>/_pagefind/ (served under the
- * section's rule) and one for the pages outside every section that any signed-in reader may open
- * under out/_pagefind/ (mapped to `/` by postbuild's asset routes). Reads Nextra's search data
- * from .next/static/chunks/, because postbuild deletes its copy in out/ (it holds every
- * section's text).
+ * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
+ * (pipeline/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
+ * postbuild's asset routes. Reads Nextra's search data from .next/static/chunks/, because
+ * postbuild deletes its copy in out/ (it holds every section's text).
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -12,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
-import { searchIndexSpecs, type SearchIndexSpec } from '../../lib/search/searchIndexes'
+import type { AggregatePlan } from '../planAggregates'
 import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
 /**
@@ -107,10 +106,9 @@ export interface BuildResult {
 }
 
 /** Groups, checks and writes every index. Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced. */
-export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; specs?: SearchIndexSpec[] }): Promise<BuildResult> {
-  const specs = options.specs ?? searchIndexSpecs()
-  const { groups, skipped } = groupSearchRecords(options.data, options.access, specs)
-  assertGrouping(groups, options.access, specs)
+export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan }): Promise<BuildResult> {
+  const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
+  assertGrouping(groups, options.access)
   const stats = await writeSearchIndexes(groups, options.outRoot)
   return { stats, skipped }
 }

@@ -3,9 +3,12 @@
  * made, as typed values, so no step can run before what it needs exists:
  *
  *   links     every page, once every internal link and image resolves
+ *   plan      which files built from several pages exist, what each holds and where it lives:
+ *             one set per audience, the pages one rule governs (pipeline/planAggregates.ts);
+ *             next build's page maps and route manifests follow the same plan
  *   next      `next build`: out/, with its build id and Nextra's search data
- *   search    one Pagefind index per section (and the home index), written into out/
- *   markdown  each section's pages as Markdown, and its llms files
+ *   search    one Pagefind index per audience, written into out/
+ *   markdown  each docs page as Markdown, and each audience's llms files
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
  *   scripts   the sha256 of each inline script of out/'s pages, for the Content-Security-Policy
@@ -19,9 +22,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { searchIndexSpecs } from '../../lib/search/searchIndexes'
 import type { NextraSearchData } from '../../lib/search/searchRecords'
-import { searchFileRoutes } from './assetRoutes'
+import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
+import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
@@ -79,30 +82,45 @@ async function step<T>(name: string, run: () => T | Promise<T>, describe: (resul
   return result
 }
 
+/** The plan of this build's derived files, from the link check's pages. */
+export function planFor(pages: readonly { route: string }[]): AggregatePlan {
+  return planAggregates({ access, routes: pages.map((page) => page.route) })
+}
+
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
+  const plan = await step('plan', () => planFor(pages), describePlan)
   const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}`)
-  const specs = searchIndexSpecs()
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, specs }),
+    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  await step('markdown', () => writeMarkdown(paths, pages), ({ pages: count }) => `${count} pages as Markdown, llms.txt and llms-full.txt per section`)
+  await step('markdown', () => writeMarkdown(paths, plan, pages), ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms files`)
   // The files the search step wrote, named as the edge sees them.
-  const indexFiles = (spec: (typeof specs)[number]) => {
+  const indexFiles = (spec: SearchIndexSpec) => {
     const written = search.stats.find((stats) => stats.id === spec.id)
     if (!written) throw new Error(`build: the search step wrote no index "${spec.id}"`)
     return listFiles(path.join(paths.out, written.dir)).map((key) => spec.basePath + key.slice(1))
   }
+  const plannedRoutes = { ...plan.routes, ...searchFileRoutes(plan, access, indexFiles) }
+  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'pages')), plan, pageMapInputs(paths.root))
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, searchFileRoutes: searchFileRoutes(specs, indexFiles) }),
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes, pageMaps }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
+  const audiences = audienceSummaries(plan)
+  fs.writeFileSync(paths.audiences, JSON.stringify(audiences, null, 1) + '\n')
   const scripts = await step('scripts', () => writeInlineScriptHashes(paths), describeInlineScripts)
-  await step('edge', () => buildEdge({ paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes }), describeEdgeBundle)
+  await step('edge', () => buildEdge({ paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }), describeEdgeBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
+}
+
+/** The plan in a writer's words: one line per audience that a rule finer than a section makes. */
+export function describePlan(plan: AggregatePlan): string {
+  const finer = plan.audiences.filter((audience) => !access.sections.some((section) => section.id === audience.id))
+  return [`${plan.audiences.length} audiences, ${plan.search.length} search indexes, ${plan.llms.length} llms files`, ...finer.map((audience) => `  ${audience.rule}: ${audience.pages.length} page${audience.pages.length === 1 ? '' : 's'}`)].join('\n')
 }
 
 if (require.main === module) {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { access, readersOfMayOpen, requirementFor } from '../../lib/access'
+import { access, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { assertContent } from './checkContent'
 
@@ -14,6 +14,8 @@ export interface LinkProblem {
   file: string
   line: number
   target: string
+  /** A missing image or file, a link to no page, or a link to a page its readers may not open. */
+  kind: 'missing' | 'broken' | 'forbidden'
   problem: string
 }
 
@@ -66,9 +68,9 @@ function metaSources(root: string): SourcePage[] {
 
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
-export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePages(root)): LinkProblem[] {
+export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePages(root), rules: CompiledAccess = access): LinkProblem[] {
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
-  const routes = new Set([...pages.map((page) => page.route), ...access.publicPaths])
+  const routes = new Set([...pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [...pages.map((page) => ({ ...page, links: LINK })), ...metaSources(root).map((meta) => ({ ...meta, links: META_HREF }))]
   for (const page of sources) {
@@ -79,23 +81,23 @@ export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePa
       if (inFence) return
       for (const match of text.matchAll(page.links)) {
         const target = match[1] ?? match[2]
-        const report = (problem: string) => problems.push({ file: page.file, line: index + 1, target, problem })
+        const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line: index + 1, target, kind, problem })
         if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
         const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
         const pathOnly = absolute.split(/[?#]/, 1)[0]
         const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
         if (isFile) {
-          if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report(`missing file: public${pathOnly} does not exist`)
+          if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report('missing', `missing file: public${pathOnly} does not exist`)
           continue
         }
         const route = normalisePath(pathOnly.replace(/\.mdx?$/i, ''))
         if (route === null || !routes.has(route)) {
-          report('broken link: no page has this route')
+          report('broken', 'broken link: no page has this route')
           continue
         }
-        if (!readersOfMayOpen(access, page.route, route)) {
-          const [from, to] = [requirementFor(access, page.route), requirementFor(access, route)]
-          report(`links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
+        if (!readersOfMayOpen(rules, page.route, route)) {
+          const [from, to] = [requirementFor(rules, page.route), requirementFor(rules, route)]
+          report('forbidden', `links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
         }
       }
     })

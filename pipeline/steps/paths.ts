@@ -15,6 +15,8 @@ export interface SitePaths {
   nextChunks: string
   /** Each build file's governing route, for the edge and the local server. */
   assetRoutes: string
+  /** What the authority needs of the aggregate plan (pipeline/planAggregates.ts audienceSummaries). */
+  audiences: string
   /** The hashes of the pages' inline scripts, for the Content-Security-Policy (inlineScriptHashes.ts). */
   scriptHashes: string
   /** The bundled Lambda@Edge authorizer. */
@@ -31,6 +33,7 @@ export function sitePaths(root = process.cwd()): SitePaths {
     next: path.join(absolute, '.next'),
     nextChunks: path.join(absolute, '.next/static/chunks'),
     assetRoutes: path.join(absolute, '.next/asset-routes.json'),
+    audiences: path.join(absolute, '.next/audiences.json'),
     scriptHashes: path.join(absolute, '.next/script-hashes.json'),
     edgeDist: path.join(absolute, 'edge/dist'),
     public: path.join(absolute, 'public'),

@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access'
+import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
@@ -45,8 +46,10 @@ export interface PostbuildInputs {
   access: CompiledAccess
   /** The build id of the `next build` whose out/ this is. */
   buildId: string
-  /** The search step's files that need a route (pipeline/steps/assetRoutes.ts searchFileRoutes). */
-  searchFileRoutes: Record<string, string>
+  /** Each audience's page-map fragment, by rule (pipeline/pageMaps.ts), for its route manifest. */
+  pageMaps: ReadonlyMap<string, PageMapFragment>
+  /** The planned files that need a route: the plan's, and the search step's (pipeline/planAggregates.ts). */
+  plannedRoutes: Record<string, string>
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -69,6 +72,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     buildId: inputs.buildId,
     buildManifest,
     ssgManifest: fs.readFileSync(path.join(manifestDir, '_ssgManifest.js'), 'utf8'),
+    pageMaps: inputs.pageMaps,
   })
   fs.writeFileSync(path.join(manifestDir, '_buildManifest.js'), split.buildManifest)
   fs.writeFileSync(path.join(manifestDir, '_ssgManifest.js'), split.ssgManifest)
@@ -83,8 +87,8 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
       throw new PostbuildError(`${key} still loads Nextra's global page map; the per-section page map patch did not apply`)
     }
   }
-  const missing = Object.keys(inputs.searchFileRoutes).filter((key) => !files.includes(key))
-  if (missing.length) throw new PostbuildError(`the search step wrote ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
+  const missing = Object.keys(inputs.plannedRoutes).filter((key) => !files.includes(key))
+  if (missing.length) throw new PostbuildError(`the plan placed ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
 
   const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(paths.next, file), 'utf8'))
   const routes = computeAssetRoutes({
@@ -96,7 +100,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     publicRootFiles: fs.readdirSync(paths.public, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name),
     publicRoute: '/login',
     routeOfSource,
-    searchFileRoutes: inputs.searchFileRoutes,
+    plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route
   fs.writeFileSync(paths.assetRoutes, JSON.stringify(routes, null, 1) + '\n')

@@ -8,19 +8,24 @@
  * - each audience (the routes one rule governs) gets a script of its own under ROUTE_MANIFEST_DIR,
  *   which the asset-route map puts under that audience's rule;
  * - `_buildManifest.js` asks the authority for the reader's view, loads the scripts it names, and
- *   only then hands Next the merged manifest.
+ *   only then hands Next the merged manifest;
+ * - each audience's script also carries its page-map fragment (pipeline/pageMaps.ts), which the
+ *   theme merges into the page's navigation (lib/navigation/mergePageMaps.ts).
  * One script per audience, so the files grow with the number of rules, not with the combinations
  * of sections a reader may hold. A route the reader's manifest lacks makes Next load the page in
  * full, which the authority decides.
  */
 import crypto from 'node:crypto'
 import vm from 'node:vm'
-import { requirementFor, type CompiledAccess } from '../../lib/access'
+import { describeRule, type CompiledAccess } from '../../lib/access'
+import { audienceKey } from '../planAggregates'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { READER_VIEW_PATH, ROUTE_MANIFEST_DIR } from '../../lib/access/readerView'
+import { PAGE_MAP_EVENT, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
 
 /** Next's own pages that belong to no route's rule: the app shell and the error page, which every visitor loads. */
 const FRAMEWORK_PAGES = new Set(['/_app', '/_error'])
+const PUBLIC = describeRule({ kind: 'public' })
 
 export interface RouteManifestPart {
   /** Object key under out/. */
@@ -51,18 +56,18 @@ function evaluate(source: string, name: string): unknown {
   return self[name]
 }
 
-/** The rule that governs a manifest route: its audience. */
+/** The rule that governs a manifest route: its audience (pipeline/planAggregates.ts). */
 function audienceOf(access: CompiledAccess, route: string): string {
-  if (FRAMEWORK_PAGES.has(route)) return 'public'
+  if (FRAMEWORK_PAGES.has(route)) return PUBLIC
   const canonical = normalisePath(route)
   if (canonical === null) throw new RouteManifestError(`route ${route} cannot be normalised`)
-  return requirementFor(access, canonical)
+  return audienceKey(access, canonical)
 }
 
 /** The loader that replaces `_buildManifest.js`: plain ES5, run before React, no bundler. */
 function loaderSource(base: Record<string, unknown>): string {
   return `(function(){var base=${JSON.stringify(base)},parts=[];
-self.__docsRoutes=function(part){parts.push(part)};
+self.__docsRoutes=function(part){parts.push(part);if(part.pageMap){(self.__docsPageMaps=self.__docsPageMaps||[]).push(part.pageMap);self.dispatchEvent&&self.dispatchEvent(new Event(${JSON.stringify(PAGE_MAP_EVENT)}))}};
 function finish(){for(var i=0;i<parts.length;i++){var p=parts[i],k;for(k in p.pages)base[k]=p.pages[k];
 if(self.__SSG_MANIFEST)for(var j=0;j<p.ssg.length;j++)self.__SSG_MANIFEST.add(p.ssg[j])}
 base.sortedPages=Object.keys(base).filter(function(k){return k.charAt(0)==='/'}).sort();
@@ -72,15 +77,25 @@ view.then(function(v){var urls=(v&&v.routeManifests)||[],left=urls.length;if(!le
 urls.forEach(function(u){var s=document.createElement('script');s.src=u;s.async=true;s.onload=s.onerror=function(){if(--left===0)finish()};document.head.appendChild(s)})},finish)})();`
 }
 
-export function splitRouteManifests(options: { access: CompiledAccess; buildId: string; buildManifest: string; ssgManifest: string }): SplitManifests {
+export function splitRouteManifests(options: {
+  access: CompiledAccess
+  buildId: string
+  buildManifest: string
+  ssgManifest: string
+  /** Each audience's page-map fragment, by rule (pipeline/pageMaps.ts): it ships in the audience's script. */
+  pageMaps?: ReadonlyMap<string, PageMapFragment>
+}): SplitManifests {
   const { access, buildId } = options
   const manifest = evaluate(options.buildManifest, '__BUILD_MANIFEST') as Record<string, unknown>
   const ssg = [...(evaluate(options.ssgManifest, '__SSG_MANIFEST') as Set<string>)]
 
   const base: Record<string, unknown> = {}
-  const groups = new Map<string, { pages: Record<string, unknown>; ssg: string[] }>()
+  const groups = new Map<string, { pages: Record<string, unknown>; ssg: string[]; pageMap?: PageMapFragment }>()
   const group = (audience: string) => {
-    if (!groups.has(audience)) groups.set(audience, { pages: {}, ssg: [] })
+    if (!groups.has(audience)) {
+      const pageMap = options.pageMaps?.get(audience)
+      groups.set(audience, { pages: {}, ssg: [], ...(pageMap ? { pageMap } : {}) })
+    }
     return groups.get(audience)!
   }
   for (const [key, value] of Object.entries(manifest)) {
@@ -90,13 +105,13 @@ export function splitRouteManifests(options: { access: CompiledAccess; buildId: 
       continue
     }
     const audience = audienceOf(access, key)
-    if (audience === 'public') base[key] = value
+    if (audience === PUBLIC) base[key] = value
     else group(audience).pages[key] = value
   }
   const publicSsg: string[] = []
   for (const route of ssg) {
     const audience = audienceOf(access, route)
-    if (audience === 'public') publicSsg.push(route)
+    if (audience === PUBLIC) publicSsg.push(route)
     else group(audience).ssg.push(route)
   }
 

@@ -33,7 +33,8 @@ import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { groupsOf } from '../../edge/tokenVerifier'
 import { listFiles } from '../../pipeline/steps/siteFiles'
 import { namedEntries } from '../access/whoSeesWhat'
-import { noFindings, readBody, scanServed, type RoleFindings } from './scan'
+import { normalisePath } from '../../lib/access/normalisePath'
+import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from './scan'
 
 export class AuditInputError extends Error {}
 
@@ -124,6 +125,8 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
     })
   }
 
+  // The site's pages, from the build's HTML files.
+  const pageRoutes = keys.filter((key) => key.endsWith('.html')).flatMap((key) => normalisePath(key) ?? [])
   const results: RoleResult[] = []
   for (const role of roles) {
     const result: RoleResult = { role: role.name, served: 0, refused: 0, servedButRefusedByRules: [], refusedButAllowedByRules: [], ...noFindings() }
@@ -131,7 +134,7 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
       role: role.user?.username ?? null,
       usernames,
       sections: SECTIONS.map((section) => section.id),
-      mayOpenSection: (id: string) => decideAccess(access, SECTIONS.find((section) => section.id === id)!.href, role.user) === 'allow',
+      mayKnowPath: knownPaths(pageRoutes, (path) => decideAccess(access, path, role.user) === 'allow'),
     }
     const queue = [READER_VIEW_PATH, ...keys]
     const worker = async () => {

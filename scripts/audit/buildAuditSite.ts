@@ -1,15 +1,19 @@
 /**
  * Builds the site in a temporary copy of the project with a unique marker planted in one page
- * (body and title) and one image of each section, for the leak audit and the browser tests.
+ * (body and title) and one image of each section, for the leak audit and the browser tests. The
+ * copy's access.config.ts adds rules finer than a section (scripts/audit/markers.ts FINER_RULES),
+ * whose pages get markers too, and its links that the link check names under those rules are
+ * unlinked, as a writer would: so the audit proves aggregates follow rules of any shape.
  * Never touches the working tree. Usage: tsx scripts/audit/buildAuditSite.ts <destDir>
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { copyProject } from './copyProject'
-import accessConfig from '../../access.config'
 import { listEnvVar } from '../../lib/access/accessEnv'
-import { MARKED_IMAGES, MARKED_PAGES, newMarkers, type MarkedSection, type Markers } from './markers'
+import { compileAccess } from '../../lib/access/compileAccess'
+import { checkLinks } from '../../pipeline/steps/checkLinks'
+import { AUDIT_ACCESS_CONFIG, FINER_MARKED_PAGES, MARKED_IMAGES, MARKED_PAGES, newMarkers, type FinerMark, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -19,13 +23,31 @@ export const AUDIT_SITE_FILE = 'audit-site.json'
 
 export interface AuditSite {
   cognitoPort: number
-  /** The list overrides the build (and so the authorizer) saw: the shipped lists plus a marker username each. */
+  /** The list overrides the build (and so the authorizer) saw: the audit's lists plus a marker username each. */
   accessEnv: Record<string, string>
+  /** The access configuration the copy was built with (the shipped one and the finer rules). */
+  accessConfig: typeof AUDIT_ACCESS_CONFIG
 }
 
-/** Every list as shipped, plus the list's marker username. */
+/** Every list of the audit's configuration, plus the list's marker username. */
 function auditAccessEnv(markers: Markers): Record<string, string> {
-  return Object.fromEntries(Object.entries(accessConfig.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
+  return Object.fromEntries(Object.entries(AUDIT_ACCESS_CONFIG.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
+}
+
+/** Replaces `[text](target)` at a line by its text: what a writer does with a link the link check names. */
+function unlink(file: string, line: number, target: string): void {
+  const lines = fs.readFileSync(file, 'utf8').split('\n')
+  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const unlinked = lines[line - 1].replace(new RegExp(`\\[([^\\]]*)\\]\\(\\s*${escaped}\\s*\\)`, 'g'), '$1')
+  if (unlinked === lines[line - 1]) throw new Error(`${file}:${line}: no Markdown link to ${target} to unlink`)
+  lines[line - 1] = unlinked
+  fs.writeFileSync(file, lines.join('\n'))
+}
+
+/** The copy's access.config.ts: the audit configuration as data, which is all access.config.ts holds. */
+function writeAuditAccessConfig(dest: string): void {
+  const source = `import type { AccessConfig } from './lib/access/types'\n\n// Written by scripts/audit/buildAuditSite.ts: the shipped configuration with rules finer than a section.\nconst config: AccessConfig = ${JSON.stringify(AUDIT_ACCESS_CONFIG, null, 2)}\n\nexport default config\n`
+  fs.writeFileSync(path.join(dest, 'access.config.ts'), source)
 }
 
 /** A port nobody listens on now, so concurrent test runs each get their own Cognito. */
@@ -47,9 +69,22 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
     const image = path.join(dest, MARKED_IMAGES[section])
     fs.appendFileSync(image, `\n<!-- ${markers.body[section]} -->\n`)
   }
+  for (const mark of Object.keys(FINER_MARKED_PAGES) as FinerMark[]) {
+    const page = path.join(dest, FINER_MARKED_PAGES[mark])
+    const source = fs.readFileSync(page, 'utf8')
+    const titled = source.replace(/^title: (.*)$/m, `title: $1 ${markers.finer[mark].title}`)
+    if (titled === source) throw new Error(`${FINER_MARKED_PAGES[mark]} has no front-matter title to mark`)
+    fs.writeFileSync(page, `${titled}\n\nAudit marker: ${markers.finer[mark].body}\n`)
+  }
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(markers)
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv } satisfies AuditSite))
+  writeAuditAccessConfig(dest)
+  const problems = checkLinks(dest, undefined, compileAccess(AUDIT_ACCESS_CONFIG, accessEnv))
+  for (const problem of problems) {
+    if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
+    unlink(path.join(dest, problem.file), problem.line, problem.target)
+  }
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, accessConfig: AUDIT_ACCESS_CONFIG } satisfies AuditSite))
 
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,

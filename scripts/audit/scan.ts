@@ -1,10 +1,12 @@
 /**
  * What a served file tells its reader that it should not: other people's usernames, routes of
- * sections the reader may not open, and (for a protected file) a Cache-Control that lets a shared
- * cache keep it. The leak audit of `npm test` and `npm run audit:live` both scan with this.
+ * pages the reader may not open (rules can be finer than a section), and (for a protected file) a
+ * Cache-Control that lets a shared cache keep it. The leak audit of `npm test` and
+ * `npm run audit:live` both scan with this.
  */
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
+import { normalisePath } from '../../lib/access/normalisePath'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
 export function sectionRoutePattern(id: string): RegExp {
@@ -21,14 +23,25 @@ export function readBody(bytes: Buffer): string {
   return text.toString('latin1')
 }
 
+/** Every path under a section's folder that a body names, in any of those spellings, as a plain path. */
+export function sectionPathsIn(body: string, id: string): string[] {
+  const plain = body.replace(/\\?u002[Ff]|%2[Ff]/g, '/')
+  const found = plain.match(new RegExp(`/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
+  return [...new Set(found.map((found) => found.replace(/\/$/, '')))]
+}
+
 export interface ScanContext {
   /** The reader's own username (it may read it), or null for an anonymous visitor. */
   role: string | null
   /** Usernames that no one but their owner may read. */
   usernames: readonly string[]
-  /** Section ids, and whether the role may open each. */
+  /** Section ids: their paths are what the route search looks for. */
   sections: readonly string[]
-  mayOpenSection: (id: string) => boolean
+  /**
+   * Whether the role may know of a path: it may open it, or it is a folder on the way to a page the
+   * role may open (a folder an admin gave a reader is reached through its section's folders).
+   */
+  mayKnowPath: (path: string) => boolean
 }
 
 export interface RoleFindings {
@@ -59,7 +72,22 @@ export function scanServed(file: ServedFile, context: ScanContext, findings: Rol
   }
   for (const id of context.sections) {
     if (!sectionRoutePattern(id).test(file.body)) continue
-    if (context.mayOpenSection(id)) findings.ownRoutesSeen.add(id)
-    else findings.routesLeaked.push(`/docs/${id} in ${file.key}`)
+    const paths = sectionPathsIn(file.body, id)
+    const foreign = paths.filter((found) => !context.mayKnowPath(found))
+    for (const found of foreign) findings.routesLeaked.push(`${found} in ${file.key}`)
+    if (paths.length > foreign.length) findings.ownRoutesSeen.add(id)
+  }
+}
+
+/**
+ * `mayKnowPath` for a role: a path it may open, or a folder above a page it may open. `pages` are
+ * the site's page routes; `mayOpen` is the authority's decision for the role.
+ */
+export function knownPaths(pages: readonly string[], mayOpen: (path: string) => boolean): (path: string) => boolean {
+  const openPages = pages.filter(mayOpen)
+  return (found) => {
+    const route = normalisePath(found)
+    if (route === null) return false
+    return mayOpen(route) || openPages.some((page) => page.startsWith(`${route}/`))
   }
 }

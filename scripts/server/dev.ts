@@ -17,6 +17,9 @@ import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer } from './localServer'
+import { audienceSummaries } from '../../pipeline/planAggregates'
+import { planFor } from '../../pipeline/steps/buildSite'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -40,6 +43,8 @@ async function main() {
     assetRoutes: {},
     // It serves no page, so its policy needs no inline-script hash.
     scriptHashes: [],
+    // The plan of the pages as they are now, so a reader's view names their sections as a build's would.
+    audiences: audienceSummaries(planFor(sourcePages(process.cwd()))),
     port: 0,
   })
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)

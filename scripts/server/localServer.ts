@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
 import type { AssetRoutes } from '../../lib/access/governingRoute'
+import type { AudienceSummary } from '../../lib/access/readerView'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { authorizeRequest } from '../../edge/authorizeRequest'
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
@@ -62,6 +63,8 @@ export interface LocalServerOptions {
   assetRoutes: AssetRoutes
   /** The pages' inline-script hashes (.next/script-hashes.json), for the Content-Security-Policy. */
   scriptHashes: readonly string[]
+  /** The build's audiences (pipeline/planAggregates.ts audienceSummaries), for the reader's view. */
+  audiences: readonly AudienceSummary[]
   access?: CompiledAccess
   host?: string
   port?: number
@@ -85,6 +88,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const deps = {
     access,
     assetRoutes: options.assetRoutes,
+    audiences: options.audiences,
     clientId: options.auth.userPoolClientId,
     verifyIdToken: createIdTokenVerifier({
       userPoolId: options.auth.userPoolId,

@@ -6,6 +6,7 @@ import { sitePaths } from '../../pipeline/steps/paths'
 import { startLocalServer } from './localServer'
 import { readScriptHashesFile } from '../../edge/scriptHashesFile'
 import { ACCESS_LOG_ENV } from './accessLogFile'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
 
 export interface LocalStack {
   siteUrl: string
@@ -18,14 +19,14 @@ export interface LocalStack {
  * both on 127.0.0.1. Tests start their own on free ports (port 0).
  */
 export async function startLocalStack(
-  options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string } = {}
+  options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string; access?: CompiledAccess } = {}
 ): Promise<LocalStack> {
   // A build elsewhere (the audit build) is a project root's out/, beside its own .next/.
   const paths = sitePaths(options.outDir ? path.dirname(path.resolve(options.outDir)) : undefined)
   const outDir = options.outDir ? path.resolve(options.outDir) : paths.out
   const routesFile = paths.assetRoutes
-  if (!fs.existsSync(path.join(outDir, 'index.html')) || !fs.existsSync(routesFile)) {
-    throw new Error(`no built site at ${outDir} (or ${routesFile} is missing); run \`npm run build\` first`)
+  if (!fs.existsSync(path.join(outDir, 'index.html')) || !fs.existsSync(routesFile) || !fs.existsSync(paths.audiences)) {
+    throw new Error(`no built site at ${outDir} (or ${routesFile} or ${paths.audiences} is missing); run \`npm run build\` first`)
   }
   if (!fs.existsSync(paths.scriptHashes)) {
     throw new Error(`${paths.scriptHashes} is missing (the inline-script hashes of the site's Content-Security-Policy); run \`npm run build\` again`)
@@ -40,6 +41,9 @@ export async function startLocalStack(
       jwks,
       assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
       scriptHashes,
+      audiences: JSON.parse(fs.readFileSync(paths.audiences, 'utf8')),
+      // The rules the site was built with, when they are not the shipped ones (the audit build's).
+      access: options.access,
       port: options.sitePort ?? Number(process.env.PORT ?? 3000),
       // Off unless asked for, so tests and benches stay quiet; `npm start` asks for stdout.
       accessLog: options.accessLog ?? process.env[ACCESS_LOG_ENV],

@@ -8,7 +8,7 @@
 import type { PageMapItem } from 'nextra'
 import type { RawItem } from '../../../lib/navigation/shapePageMap'
 import { access } from '../../../lib/access'
-import { scopePageMap, sectionOfRoute } from '../../../lib/navigation/scopePageMap'
+import { type PageMapScope, scopePageMap, sectionOfRoute } from '../../../lib/navigation/scopePageMap'
 import { SECTIONS } from '../../../lib/navigation/siteNavigation'
 
 export const TOP_META = {
@@ -223,6 +223,12 @@ export const ALL_PAGE_ROUTES = {
   ],
 }
 
+/** The audience of a section's own rule, as a page-map scope: its pages, governed by its entry page. */
+export function sectionScope(id: string | null): PageMapScope | null {
+  const section = SECTIONS.find((candidate) => candidate.id === id)
+  return section ? { governedBy: section.href, sections: [{ id: section.id }] } : null
+}
+
 /**
  * The page map a page at `route` is built with (next.config.ts scopes each section's pages):
  * its own section and what every reader of the page may open, with the top-level `_meta` naming
@@ -230,6 +236,6 @@ export const ALL_PAGE_ROUTES = {
  */
 export function builtPageMap(route: string): PageMapItem[] {
   const topMeta = Object.fromEntries(Object.entries(TOP_META).filter(([key]) => !SECTIONS.some((section) => section.id === key)))
-  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], sectionOfRoute(route, SECTIONS), { sections: SECTIONS, topMeta, access })
+  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], sectionScope(sectionOfRoute(route, SECTIONS)), { sections: SECTIONS, topMeta, access })
   return scoped as unknown as PageMapItem[]
 }

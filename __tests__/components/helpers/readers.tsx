@@ -1,12 +1,18 @@
 /** Readers for component tests: the shipped users of access.config.ts, rendered without Amplify. */
+import path from 'node:path'
 import { render, type RenderOptions } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { access } from '../../../lib/access'
 import { AuthStateProvider, LOADING_AUTH, authStateFor, type AuthState } from '../../../lib/auth/AuthContext'
 import { readerViewFor, readerViewSources } from '../../../edge/readerViewFor'
+import { audienceSummaries, planAggregates } from '../../../pipeline/planAggregates'
+import { sourcePages } from '../../../pipeline/steps/checkLinks'
+
+/** The shipped site's audiences, as the build plans them from its pages (pipeline/planAggregates.ts). */
+export const SHIPPED_AUDIENCES = audienceSummaries(planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../../..')).map((page) => page.route) }))
 
 /** The view the authority gives each reader of the shipped configuration (no route manifests in component tests). */
-const sources = readerViewSources(access, {})
+const sources = readerViewSources(access, {}, SHIPPED_AUDIENCES)
 export const signedInAs = (username: string): AuthState => authStateFor(readerViewFor(sources, { username }))
 export const ANONYMOUS: AuthState = authStateFor(readerViewFor(sources, null))
 export const LOADING: AuthState = LOADING_AUTH

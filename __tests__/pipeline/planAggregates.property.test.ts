@@ -1,0 +1,185 @@
+/** @jest-environment node */
+/**
+ * The planner of derived files against access rules of any shape, over the real page tree: nested
+ * prefix rules, exact rules on pages, lists with shared members, groups. For each random
+ * configuration and each reader, both directions:
+ * - soundness: no search index, llms file or Markdown page that a reader can fetch holds a page
+ *   that reader may not open;
+ * - completeness: every page a reader may open is in a search index they can fetch, every docs
+ *   page is in an llms.txt they can fetch, and the reader's view names both, and a tab for the section.
+ * The same checker, run on the per-section grouping the build used before, finds leaks: so it can fail.
+ */
+import path from 'node:path'
+import fc from 'fast-check'
+import shipped from '../../access.config'
+import { compileAccess, decideAccess, type AccessConfig, type CompiledAccess, type PathRule } from '../../lib/access'
+import { normalisePath } from '../../lib/access/normalisePath'
+import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
+import type { AccessUser } from '../../lib/access/types'
+import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
+import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan } from '../../pipeline/planAggregates'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
+
+const ROUTES = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
+/** Every folder that holds a page (where a prefix rule may sit), and every page (where an exact rule may). */
+const FOLDERS = [...new Set(ROUTES.flatMap((route) => route.split('/').slice(1, -1).map((_, at, parts) => '/' + parts.slice(0, at + 1).join('/'))))]
+  .filter((folder) => folder.startsWith('/docs'))
+  .sort()
+const USERS = ['admin', 'ann', 'bob', 'cat', 'dan', 'eve']
+const GROUPS = ['g1', 'g2']
+const LISTS = ['fullAccessUsers', 'listA', 'listB', 'listC']
+
+/** An aggregate as a reader meets it: a file they can fetch or not, and the pages it holds. */
+interface Aggregate {
+  key: string
+  /** The route whose rule governs the file at the edge. */
+  route: string
+  pages: readonly string[]
+  kind: 'search' | 'llms' | 'markdown'
+}
+
+function aggregatesOf(plan: AggregatePlan, access: CompiledAccess): Aggregate[] {
+  const entry = (basePath: string) => `${basePath}pagefind-entry.json`
+  const searchRoutes = searchFileRoutes(plan, access, (spec) => [entry(spec.basePath), `${spec.basePath}index/en_1.pf_index`])
+  const routeOf = (key: string, routes: Record<string, string>) => routes[key] ?? (normalisePath(key) as string)
+  return [
+    ...plan.search.flatMap((spec) => [entry(spec.basePath), `${spec.basePath}index/en_1.pf_index`].map((key) => ({ key, route: routeOf(key, searchRoutes), pages: spec.pages, kind: 'search' as const }))),
+    ...plan.llms.map((file) => ({ key: file.key, route: routeOf(file.key, plan.routes), pages: file.pages, kind: 'llms' as const })),
+    ...plan.markdown.map((file) => ({ key: file.key, route: routeOf(file.key, plan.routes), pages: [file.route], kind: 'markdown' as const })),
+  ]
+}
+
+/** What is wrong with a set of aggregates for one reader; empty when sound and complete. */
+function violations(access: CompiledAccess, aggregates: readonly Aggregate[], user: NonNullable<AccessUser>): string[] {
+  const mayOpen = (route: string) => decideAccess(access, route, user) === 'allow'
+  const fetchable = aggregates.filter((aggregate) => mayOpen(aggregate.route))
+  const found: string[] = []
+  for (const aggregate of fetchable) {
+    for (const page of aggregate.pages) if (!mayOpen(page)) found.push(`${user.username} can fetch ${aggregate.key}, which holds ${page}`)
+  }
+  const isDocsPage = (route: string) => access.sections.some((section) => inSection(route, section.id))
+  for (const page of ROUTES.filter((route) => mayOpen(route) && decideAccess(access, route, null) !== 'allow')) {
+    const reach = (kind: Aggregate['kind']) => fetchable.some((aggregate) => aggregate.kind === kind && aggregate.pages.includes(page))
+    if (!reach('search')) found.push(`${user.username} may open ${page} but no search index they can fetch holds it`)
+    if (isDocsPage(page) && !reach('llms')) found.push(`${user.username} may open ${page} but no llms file they can fetch holds it`)
+  }
+  return found
+}
+
+/** The view the authority gives the reader names every index and llms.txt they can fetch, and a tab per section they may open any page of. */
+function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNullable<AccessUser>): string[] {
+  const view = readerViewFor(readerViewSources(access, {}, audienceSummaries(plan)), user)
+  const mayOpen = (route: string) => decideAccess(access, route, user) === 'allow'
+  const found: string[] = []
+  const expectedSearch = plan.search.filter((spec) => mayOpen(spec.governedBy)).map((spec) => spec.basePath)
+  if (JSON.stringify(view.search.map((index) => index.basePath)) !== JSON.stringify(expectedSearch)) found.push(`${user.username}'s view names the indexes ${JSON.stringify(view.search)}, not ${JSON.stringify(expectedSearch)}`)
+  for (const section of access.sections) {
+    const opens = ROUTES.some((route) => inSection(route, section.id) && mayOpen(route))
+    const tab = view.sections.find((candidate) => candidate.id === section.id)
+    if (opens !== Boolean(tab)) found.push(`${user.username}: section ${section.id} tab ${tab ? 'shown' : 'missing'}, though they ${opens ? 'may' : 'may not'} open a page of it`)
+    if (tab && !mayOpen(tab.href)) found.push(`${user.username}: the ${section.id} tab opens ${tab.href}, which they may not open`)
+  }
+  for (const llms of view.llms) if (!mayOpen(plan.routes[llms] ?? (normalisePath(llms) as string))) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
+  return found
+}
+
+const entriesArb = fc.subarray([...USERS.slice(1), ...GROUPS.map((group) => `group:${group}`)], { minLength: 1 })
+const requirementArb = fc.constantFrom(...LISTS, 'signedIn')
+const ruleArb: fc.Arbitrary<PathRule> = fc.oneof(
+  fc.record({ path: fc.constantFrom(...FOLDERS), match: fc.constant('prefix' as const), require: requirementArb }),
+  fc.record({ path: fc.constantFrom(...ROUTES), match: fc.constant('exact' as const), require: requirementArb })
+)
+const configArb: fc.Arbitrary<AccessConfig> = fc
+  .record({
+    lists: fc.tuple(entriesArb, entriesArb, entriesArb),
+    sectionReaders: fc.tuple(requirementArb.filter((r) => r !== 'signedIn'), requirementArb.filter((r) => r !== 'signedIn'), requirementArb.filter((r) => r !== 'signedIn')),
+    rules: fc.array(ruleArb, { maxLength: 5 }),
+    fallback: fc.constantFrom(...LISTS),
+  })
+  .map(({ lists, sectionReaders, rules, fallback }) => ({
+    ...shipped,
+    lists: { fullAccessUsers: 'admin', listA: lists[0].join(', '), listB: lists[1].join(', '), listC: lists[2].join(', ') },
+    sections: shipped.sections.map((section, at) => ({ ...section, readers: sectionReaders[at] })),
+    rules: [...rules, { path: '/', match: 'exact' as const, require: 'signedIn' as const }],
+    fallback,
+  }))
+const readerArb = fc.record({ username: fc.constantFrom(...USERS), groups: fc.subarray(GROUPS) })
+
+/** The grouping the build used before the planner: one llms file per section, search by section with pages of other rules left out. */
+function perSectionAggregates(access: CompiledAccess): Aggregate[] {
+  const requirement = (route: string) => {
+    const rule = access.rules.find((candidate) => (candidate.match === 'exact' ? candidate.path === route : route === candidate.path || route.startsWith(`${candidate.path}/`)))
+    return rule ? rule.require : access.fallback
+  }
+  return access.sections.flatMap((section) => {
+    const pages = ROUTES.filter((route) => inSection(route, section.id))
+    const indexNeeds = requirement(`${sectionPrefix(section.id)}/_pagefind/pagefind-entry.json`)
+    const indexed = pages.filter((route) => [indexNeeds, 'signedIn'].includes(requirement(route)))
+    return [
+      { key: `${sectionPrefix(section.id)}/llms-full.txt`, route: `${sectionPrefix(section.id)}/llms-full.txt`, pages, kind: 'llms' as const },
+      { key: `${sectionPrefix(section.id)}/_pagefind/pagefind-entry.json`, route: `${sectionPrefix(section.id)}/_pagefind/pagefind-entry.json`, pages: indexed, kind: 'search' as const },
+    ]
+  })
+}
+
+describe('the aggregate plan, for access rules of any shape', () => {
+  test('is sound and complete for every reader, and the reader view names what the reader can fetch', () => {
+    fc.assert(
+      fc.property(configArb, fc.array(readerArb, { minLength: 1, maxLength: 4 }), (config, readers) => {
+        const access = compileAccess(config, {})
+        const plan = planAggregates({ access, routes: ROUTES })
+        const aggregates = aggregatesOf(plan, access)
+        for (const reader of readers) {
+          expect(violations(access, aggregates, reader)).toEqual([])
+          expect(viewProblems(access, plan, reader)).toEqual([])
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  test('the same check finds leaks in the per-section grouping the build used before', () => {
+    const failed = fc.check(
+      fc.property(configArb, fc.array(readerArb, { minLength: 1, maxLength: 4 }), (config, readers) => {
+        const access = compileAccess(config, {})
+        return readers.every((reader) => violations(access, perSectionAggregates(access), reader).length === 0)
+      }),
+      { numRuns: 300 }
+    )
+    expect(failed.failed).toBe(true)
+  })
+
+  test("the issue's example: a finance folder inside internal, for support1 only", () => {
+    const config: AccessConfig = {
+      ...shipped,
+      lists: { ...shipped.lists, financeUsers: 'support1' },
+      rules: [{ path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' }, ...shipped.rules],
+    }
+    const access = compileAccess(config, {})
+    const plan = planAggregates({ access, routes: ROUTES })
+    const finance = plan.audiences.find((audience) => audience.pages.includes('/docs/internal/to-be-refined/finance/quill-crm-api'))!
+    expect(finance.base).toBe('/docs/internal/to-be-refined/finance/')
+    expect(finance.sections).toEqual([expect.objectContaining({ id: 'internal', entry: '/docs/internal/to-be-refined/finance' })])
+    const internal = plan.llms.find((file) => file.key === '/docs/internal/llms-full.txt')!
+    expect(internal.pages.some((page) => page.includes('/finance'))).toBe(false)
+    // The finance folder's own page is /docs/internal/to-be-refined/finance; its Markdown's path lies outside the folder, so the plan routes it to the page.
+    expect(plan.routes['/docs/internal/to-be-refined/finance.md']).toBe('/docs/internal/to-be-refined/finance')
+    for (const username of ['internal1', 'support1', 'admin', 'leads1']) expect(violations(access, aggregatesOf(plan, access), { username })).toEqual([])
+    // What the per-section grouping did: internal1 could fetch the finance pages' text, support1 could not find them.
+    const before = (username: string) => violations(access, perSectionAggregates(access), { username })
+    expect(before('internal1')).toContain('internal1 can fetch /docs/internal/llms-full.txt, which holds /docs/internal/to-be-refined/finance/quill-crm-api')
+    expect(before('support1')).toContain('support1 may open /docs/internal/to-be-refined/finance/quill-crm-api but no search index they can fetch holds it')
+  })
+
+  test('an exact rule on one page puts the page and its Markdown in files of its own, mapped to the page', () => {
+    const page = '/docs/internal/guidelines/secrets-management'
+    const access = compileAccess({ ...shipped, rules: [{ path: page, match: 'exact', require: 'fullAccessUsers' }, ...shipped.rules] }, {})
+    const plan = planAggregates({ access, routes: ROUTES })
+    const own = plan.audiences.find((audience) => audience.pages.includes(page))!
+    expect(own.pages).toEqual([page])
+    expect(own.base).toMatch(/^\/_audiences\/a[0-9a-f]{10}\/$/)
+    expect(plan.routes[`${page}.md`]).toBe(page)
+    expect(plan.routes[`${own.base}llms.txt`]).toBe(page)
+    expect(violations(access, aggregatesOf(plan, access), { username: 'internal1' })).toEqual([])
+  })
+})

@@ -1,0 +1,110 @@
+/**
+ * The page-map step, on the aggregate plan (pipeline/planAggregates.ts):
+ * - the page map each audience's pages are built with (Nextra inlines it into their JavaScript), so
+ *   it holds only what every reader of those pages may open;
+ * - one fragment per audience, holding that audience's pages and nothing else, which ships with the
+ *   audience's route manifest (under its rule) so that a reader who holds several audiences sees
+ *   all their pages in the sidebar (lib/navigation/mergePageMaps.ts).
+ */
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { PageMapItem } from 'nextra'
+import { access as shippedAccess } from '../lib/access'
+import type { CompiledAccess } from '../lib/access/compileAccess'
+import { normalisePath } from '../lib/access/normalisePath'
+import { filterPageMap } from '../lib/navigation/filterPageMap'
+import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
+import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
+import { inlineMetas, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
+import { SECTIONS } from '../lib/navigation/siteNavigation'
+import topMeta from '../pages/_meta'
+import { metaReader } from './readMeta'
+import { audienceIdOf, planAggregates, type AggregatePlan } from './planAggregates'
+
+export interface PageMapInputs {
+  access: CompiledAccess
+  /** The declared sections, in navbar order. */
+  sections: readonly SectionStub[]
+  /** The top-level `_meta` (pages/_meta.ts). */
+  topMeta: Record<string, unknown>
+  /** A folder's `_meta` data (pipeline/readMeta.ts). */
+  loadMeta: (folderRoute: string) => Record<string, unknown>
+}
+
+/** The canonical routes of the pages in Nextra's page map. */
+export function pageMapRoutes(raw: readonly RawItem[]): string[] {
+  return [...new Set(pageRoutes(raw).flatMap((route) => normalisePath(route) ?? []))]
+}
+
+const plans = new WeakMap<readonly RawItem[], AggregatePlan>()
+/** The plan of the pages in a page map: the same plan the build writes its other aggregates by. */
+function planOf(raw: RawItem[], access: CompiledAccess): AggregatePlan {
+  let plan = plans.get(raw)
+  if (!plan) plans.set(raw, (plan = planAggregates({ access, routes: pageMapRoutes(raw) })))
+  return plan
+}
+
+/** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with. */
+export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs): RawItem[] {
+  const audience = planOf(raw, inputs.access).audiences.find((candidate) => candidate.id === scope) ?? null
+  return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
+}
+
+const isMeta = (item: RawItem): item is { data: Record<string, unknown> } => 'data' in item && typeof item.data === 'object' && item.data !== null
+const isFolder = (item: RawItem): item is { name: string; route: string; children: RawItem[] } => 'children' in item
+
+/** Each folder's `_meta` keys (by folder route, `/` for the top) with their place in that `_meta`. */
+function metaOrder(items: readonly RawItem[], folderRoute = '/', order: Record<string, Record<string, number>> = {}): Record<string, Record<string, number>> {
+  for (const item of items) {
+    if (isMeta(item)) order[folderRoute] = Object.fromEntries(Object.keys(item.data).map((key, at) => [key, at]))
+    else if (isFolder(item)) metaOrder(item.children, item.route, order)
+  }
+  return order
+}
+
+/** The order entries of the keys a fragment holds, and of no other key. */
+function orderFor(items: readonly RawItem[], whole: Record<string, Record<string, number>>, folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
+  for (const item of items) {
+    if (isMeta(item)) order[folderRoute] = Object.fromEntries(Object.keys(item.data).map((key) => [key, whole[folderRoute]?.[key] ?? Number.MAX_SAFE_INTEGER]))
+    else if (isFolder(item)) orderFor(item.children, whole, item.route, order)
+  }
+  return order
+}
+
+/**
+ * One fragment per audience, keyed by the audience's rule (describeRule, as the route manifests
+ * group routes): the audience's own pages, in their folders, with the `_meta` entries of those
+ * pages only and each entry's place in its folder.
+ */
+export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
+  const shaped = shapePageMap(inlineMetas(raw, inputs.loadMeta))
+  const everyTab = { sections: inputs.sections, governedBy: '/' }
+  const whole = metaOrder(scopePageMap(shaped, everyTab, { ...inputs, access: { ...inputs.access, protectDocs: false } }))
+  const fragments = new Map<string, PageMapFragment>()
+  for (const audience of plan.audiences) {
+    const scoped = scopePageMap(shaped, audience, inputs)
+    const own = filterPageMap(scoped as unknown as PageMapItem[], (path) => {
+      const route = normalisePath(path)
+      return route !== null && audienceIdOf(inputs.access, route) === audience.id
+    }) as unknown as RawItem[]
+    fragments.set(audience.rule, { items: own, order: orderFor(own, whole) })
+  }
+  return fragments
+}
+
+/** Nextra's own page map of the pages under `pagesDir`, as it hands it to a page-map transform. */
+export async function readPageMap(pagesDir: string): Promise<RawItem[]> {
+  const nextraPageMap = path.join(path.dirname(require.resolve('nextra/package.json')), 'dist/server/page-map.js')
+  const { collectPageMap } = (await import(pathToFileURL(nextraPageMap).href)) as {
+    collectPageMap: (options: { dir: string; route: string; locale: string; transformPageMap: (pageMap: RawItem[]) => RawItem[] }) => Promise<string>
+  }
+  let collected: RawItem[] | null = null
+  await collectPageMap({ dir: pagesDir, route: '/', locale: '', transformPageMap: (pageMap) => (collected = pageMap) })
+  if (collected === null) throw new Error(`pageMaps: Nextra's collectPageMap did not hand over the page map of ${pagesDir}; its interface changed`)
+  return collected
+}
+
+/** The page-map step's inputs for the project at `root`: the shipped rules, sections and top-level `_meta`. */
+export function pageMapInputs(root: string, access: CompiledAccess = shippedAccess): PageMapInputs {
+  return { access, sections: SECTIONS, topMeta, loadMeta: metaReader(path.join(root, 'pages')) }
+}

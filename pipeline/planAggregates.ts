@@ -1,0 +1,280 @@
+/**
+ * The planner of derived files: the one place that decides which files built from several pages
+ * exist (search indexes, llms.txt, llms-full.txt, route manifests, page maps), what each holds and
+ * where each lives. Every build step that writes such a file takes this plan; none groups pages on
+ * its own.
+ *
+ * The unit is the audience: the pages one rule governs (a section's rule, an admin's finer rule on
+ * a folder or a page, the fallback). An aggregate holds the pages of exactly one audience and lives
+ * where that same rule governs it, so whoever can fetch it may open every page in it (soundness),
+ * and a reader who may open a page can fetch the aggregates of its audience (completeness). Rules
+ * can be finer than sections, so grouping by section would hand a folder's text to readers of the
+ * rest of its section.
+ *
+ * Pure: it reads the compiled rules and the page list, never the file system or the lists' members.
+ */
+import crypto from 'node:crypto'
+import type { CompiledAccess } from '../lib/access/compileAccess'
+import { describeRule, governingRuleOf, requirementOf, type GoverningRule } from '../lib/access/decideAccess'
+import { normalisePath } from '../lib/access/normalisePath'
+import { inSection, sectionPrefix } from '../lib/access/sectionPaths'
+import type { AudienceSummary } from '../lib/access/readerView'
+import type { Requirement } from '../lib/access/types'
+
+/** Where aggregates live whose rule governs no folder of its own (an exact rule, the fallback). */
+export const AUDIENCES_DIR = '/_audiences/'
+
+/** A section that an audience holds pages of, and the page a tab or home card opens for its readers. */
+export interface AudienceSection {
+  id: string
+  title: string
+  description: string
+  /** The section's own entry page when the audience holds it, else the audience's first page there. */
+  entry: string
+}
+
+export interface Audience {
+  /**
+   * Stable and safe to show its own readers: the section id for a section's rule, otherwise a hash
+   * of the rule (it appears in URLs and in the reader's view, so it must not spell out a path).
+   */
+  id: string
+  /** The rule in words (describeRule), for reports and errors; never shipped to a browser. */
+  rule: string
+  requirement: Requirement
+  /** The pages the rule governs, sorted by route. */
+  pages: string[]
+  /** The sections it holds pages of, in navbar order. */
+  sections: AudienceSection[]
+  /** URL folder of its aggregates, ending in `/`. */
+  base: string
+  /** A route the rule governs: the authority decides every file of the audience by it. */
+  governedBy: string
+}
+
+export interface SearchIndexSpec {
+  /** The audience id. */
+  id: string
+  /** Shown beside results: the audience's section titles, or "Home". */
+  title: string
+  /** URL path of the Pagefind bundle, ending in `/`. */
+  basePath: string
+  /** The bundle's directory relative to out/. */
+  outDir: string
+  /** The route whose rule the edge applies to every file of the bundle. */
+  governedBy: string
+  /** The pages it indexes. */
+  pages: string[]
+}
+
+export interface LlmsFile {
+  key: string
+  audience: string
+  full: boolean
+  /** The title and line at the top of the file. */
+  title: string
+  description: string
+  pages: string[]
+}
+
+export interface MarkdownFile {
+  key: string
+  route: string
+}
+
+export interface AggregatePlan {
+  audiences: Audience[]
+  /** Each page's audience id; public pages belong to none. */
+  audienceOf: Record<string, string>
+  search: SearchIndexSpec[]
+  llms: LlmsFile[]
+  markdown: MarkdownFile[]
+  /**
+   * Planned files that do not lie under their own rule's paths, with the route whose rule governs
+   * each (for the asset-route map). Search files are added once written (searchFileRoutes).
+   */
+  routes: Record<string, string>
+}
+
+/** Where a page's Markdown is published: beside the page, so it shares the page's URL folder. */
+export const markdownKeyOf = (route: string) => `${route}.md`
+
+export class AggregatePlanError extends Error {
+  constructor(message: string) {
+    super(`aggregate plan: ${message}`)
+    this.name = 'AggregatePlanError'
+  }
+}
+
+export interface PlanInputs {
+  access: CompiledAccess
+  /** Every page's canonical route (content/docs and the top-level MDX pages). */
+  routes: readonly string[]
+}
+
+const sameRule = (a: GoverningRule, b: GoverningRule) =>
+  a.kind === b.kind && (a.kind !== 'rule' || (b.kind === 'rule' && a.index === b.index))
+
+/** The audience a canonical route belongs to, as a key: 'public', or the rule in words. */
+export function audienceKey(access: CompiledAccess, route: string): string {
+  return describeRule(governingRuleOf(access, route))
+}
+
+/** The id of the audience a canonical route belongs to, or null for a public page (which none holds). */
+export function audienceIdOf(access: CompiledAccess, route: string): string | null {
+  const governing = governingRuleOf(access, route)
+  return governing.kind === 'public' ? null : audienceId(access, governing)
+}
+
+function audienceId(access: CompiledAccess, governing: GoverningRule): string {
+  if (governing.kind === 'rule') {
+    const section = access.sections.find((candidate) => candidate.id && governing.rule.match === 'prefix' && governing.rule.path === sectionPrefix(candidate.id) && governing.rule.require === candidate.readers)
+    if (section) return section.id
+  }
+  return 'a' + crypto.createHash('sha256').update(describeRule(governing)).digest('hex').slice(0, 10)
+}
+
+/** Shallow pages first (a folder's own page before the pages in it), then by route. */
+const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || a.localeCompare(b)
+
+/** The folder a prefix rule governs, if every aggregate file placed there is governed by that rule. */
+function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
+  if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
+  const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
+  const probes = ['llms.txt', 'llms-full.txt', '_pagefind/pagefind-entry.json', '_pagefind/index/x.pf_index']
+  const allGoverned = probes.every((name) => {
+    const route = normalisePath(base + name)
+    return route !== null && sameRule(governingRuleOf(access, route), governing)
+  })
+  return allGoverned ? base : null
+}
+
+export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
+  const groups = new Map<string, { governing: GoverningRule; pages: string[] }>()
+  const audienceOf: Record<string, string> = {}
+  for (const raw of [...new Set(routes)].sort()) {
+    const route = normalisePath(raw)
+    if (route === null || route !== raw) throw new AggregatePlanError(`page route "${raw}" is not canonical`)
+    const governing = governingRuleOf(access, route)
+    if (governing.kind === 'public') continue
+    const key = describeRule(governing)
+    if (!groups.has(key)) groups.set(key, { governing, pages: [] })
+    groups.get(key)!.pages.push(route)
+  }
+
+  const audiences: Audience[] = []
+  const plannedRoutes: Record<string, string> = {}
+  for (const { governing, pages } of groups.values()) {
+    const id = audienceId(access, governing)
+    const base = naturalBase(access, governing) ?? `${AUDIENCES_DIR}${id}/`
+    const sections = access.sections.flatMap((section): AudienceSection[] => {
+      const own = pages.filter((route) => inSection(route, section.id)).sort(byDepth)
+      if (own.length === 0) return []
+      const entry = own.includes(section.entry) ? section.entry : own[0]
+      return [{ id: section.id, title: section.title, description: section.description, entry }]
+    })
+    audiences.push({ id, rule: describeRule(governing), requirement: requirementOf(governing) as Requirement, pages, sections, base, governedBy: pages[0] })
+    for (const route of pages) audienceOf[route] = id
+  }
+  // What every signed-in reader holds first (the home page: the search box's first index, which
+  // every reader has), then the sections in navbar order, then the others by their first page.
+  const sectionOrder = (audience: Audience) => {
+    if (audience.requirement === 'signedIn') return -1
+    const at = access.sections.findIndex((section) => section.id === audience.id)
+    return at < 0 ? access.sections.length : at
+  }
+  audiences.sort((a, b) => sectionOrder(a) - sectionOrder(b) || a.pages[0].localeCompare(b.pages[0]))
+
+  /** A planned file that its own path does not put under its audience's rule gets a route that does. */
+  const place = (key: string, audience: Audience) => {
+    const own = normalisePath(key)
+    const wanted = governingRuleOf(access, audience.governedBy)
+    if (own === null || !sameRule(governingRuleOf(access, own), wanted)) plannedRoutes[key] = audience.governedBy
+  }
+
+  const search: SearchIndexSpec[] = audiences.map((audience) => ({
+    id: audience.id,
+    title: audience.sections.map((section) => section.title).join(' · ') || 'Home',
+    basePath: `${audience.base}_pagefind/`,
+    outDir: `${audience.base}_pagefind`.slice(1),
+    governedBy: audience.governedBy,
+    pages: audience.pages,
+  }))
+
+  // Markdown is for the docs pages: those of the sections.
+  const llms: LlmsFile[] = []
+  const markdown: MarkdownFile[] = []
+  for (const audience of audiences) {
+    const docs = audience.pages.filter((route) => access.sections.some((section) => inSection(route, section.id)))
+    if (docs.length === 0) continue
+    for (const route of docs) {
+      const key = markdownKeyOf(route)
+      markdown.push({ key, route })
+      place(key, { ...audience, governedBy: route })
+    }
+    const own = audience.sections.length === 1 && access.sections.some((section) => section.id === audience.id)
+    const title = audience.sections.map((section) => section.title).join(' · ')
+    const description = own ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
+    for (const full of [false, true]) {
+      const key = `${audience.base}${full ? 'llms-full.txt' : 'llms.txt'}`
+      llms.push({ key, audience: audience.id, full, title, description, pages: docs })
+      place(key, audience)
+    }
+  }
+
+  const plan: AggregatePlan = { audiences, audienceOf, search, llms, markdown, routes: plannedRoutes }
+  assertPlan(plan, access)
+  return plan
+}
+
+/**
+ * The plan's own check, independent of how it was made: every aggregate lies where, after the
+ * planned routes, one rule governs it, and that rule is the one of every page it holds.
+ */
+export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
+  const entry = (basePath: string) => `${basePath}pagefind-entry.json`
+  const routes = { ...plan.routes, ...searchFileRoutes(plan, access, (spec) => [entry(spec.basePath)]) }
+  const ruleOfFile = (key: string) => {
+    const route = routes[key] ?? normalisePath(key)
+    if (route === null) throw new AggregatePlanError(`${key} is not a valid path`)
+    return governingRuleOf(access, route)
+  }
+  const check = (key: string, pages: readonly string[]) => {
+    const files = ruleOfFile(key)
+    for (const page of pages) {
+      if (!sameRule(files, governingRuleOf(access, page))) {
+        throw new AggregatePlanError(`${key} (${describeRule(files)}) would hold ${page} (${describeRule(governingRuleOf(access, page))})`)
+      }
+    }
+  }
+  for (const spec of plan.search) check(entry(spec.basePath), spec.pages)
+  for (const file of plan.llms) check(file.key, file.pages)
+  for (const file of plan.markdown) check(file.key, [file.route])
+}
+
+/**
+ * The search files that need an asset route: every file of an index whose folder its own rule
+ * does not govern (the index of an exact rule, of the fallback, of the home page).
+ */
+export function searchFileRoutes(plan: AggregatePlan, access: CompiledAccess, keysOf: (spec: SearchIndexSpec) => string[]): Record<string, string> {
+  const routes: Record<string, string> = {}
+  for (const spec of plan.search) {
+    const wanted = governingRuleOf(access, spec.governedBy)
+    for (const key of keysOf(spec)) {
+      const own = normalisePath(key)
+      if (own === null || !sameRule(governingRuleOf(access, own), wanted)) routes[key] = spec.governedBy
+    }
+  }
+  return routes
+}
+
+/** The part of the plan the authority bakes in, to tell each reader what they may open. */
+export function audienceSummaries(plan: AggregatePlan): AudienceSummary[] {
+  return plan.audiences.map((audience) => ({
+    id: audience.id,
+    governedBy: audience.governedBy,
+    sections: audience.sections.map(({ id, entry }) => ({ id, entry })),
+    search: plan.search.find((spec) => spec.id === audience.id)?.basePath ?? null,
+    llms: plan.llms.find((file) => file.audience === audience.id && !file.full)?.key ?? null,
+  }))
+}

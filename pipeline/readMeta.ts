@@ -1,0 +1,57 @@
+/**
+ * Reads what a folder's `_meta` file exports, at build time, so the page maps can carry it as data.
+ *
+ * Nextra imports each `_meta` module whole into the page map, and the page map ships in every
+ * page's JavaScript: a folder's `_meta` would tell every reader of a page the names and titles of
+ * all the folder's pages, including those a finer rule keeps from them, and Nextra fails the build
+ * on a `_meta` key whose page the reader's page map leaves out. Inlined as data
+ * (lib/navigation/shapePageMap.ts inlineMetas), filterPageMap drops exactly those entries.
+ */
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { buildSync } from 'esbuild'
+
+const META_FILES = ['_meta.ts', '_meta.tsx', '_meta.js', '_meta.jsx', '_meta.mjs']
+
+export class MetaFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'MetaFileError'
+  }
+}
+
+/** Strings, numbers, booleans, null, arrays and plain objects: what a page map can hold as data. */
+function isPlainData(value: unknown): boolean {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true
+  if (Array.isArray(value)) return value.every(isPlainData)
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false
+  return Object.values(value as Record<string, unknown>).every(isPlainData)
+}
+
+function evaluate(file: string): Record<string, unknown> {
+  const built = buildSync({ entryPoints: [file], bundle: true, format: 'cjs', platform: 'node', write: false, packages: 'external', jsx: 'automatic', logLevel: 'silent' })
+  const module = { exports: {} as Record<string, unknown> }
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(file))
+  const data = (module.exports as { default?: unknown }).default
+  if (!isPlainData(data) || Array.isArray(data) || data === null || typeof data !== 'object') {
+    throw new MetaFileError(`${file}: its default export must be an object of plain data (titles as strings, settings as objects), so that each reader's page map can hold only their own entries`)
+  }
+  return data as Record<string, unknown>
+}
+
+/** A reader of the `_meta` data of a folder route under `pagesDir`, cached per file and modification time. */
+export function metaReader(pagesDir: string): (folderRoute: string) => Record<string, unknown> {
+  const cache = new Map<string, { mtimeMs: number; data: Record<string, unknown> }>()
+  return (folderRoute) => {
+    const dir = path.join(pagesDir, folderRoute)
+    const file = META_FILES.map((name) => path.join(dir, name)).find((candidate) => fs.existsSync(candidate))
+    if (!file) throw new MetaFileError(`no _meta file in ${dir}, though Nextra listed one`)
+    const { mtimeMs } = fs.statSync(file)
+    const cached = cache.get(file)
+    if (cached && cached.mtimeMs === mtimeMs) return cached.data
+    const data = evaluate(file)
+    cache.set(file, { mtimeMs, data })
+    return data
+  }
+}
