@@ -24,7 +24,9 @@ import { compileAccess, type CompiledAccess } from '../../lib/access/compileAcce
 import type { AccessConfig } from '../../lib/access/types'
 import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
-import { AUDIENCES, checkAgainstPool, diffAccess, whoSeesWhat, type AccessChange, type Pool, type PoolFindings } from './whoSeesWhat'
+import { planAggregates } from '../../pipeline/planAggregates'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 
 // The pinned SDK runs on this project's Node 20; its warning is about later SDK releases.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
@@ -130,10 +132,19 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n')
 }
 
-function printText(matrix: ReturnType<typeof whoSeesWhat>, findings: { source: string; found: PoolFindings } | null, changes: { rev: string; list: AccessChange[] } | null) {
-  const labels = AUDIENCES.map((audience) => audience.label)
+/** The audiences of a configuration over this project's pages, as the build would plan them. */
+function audiencesOf(access: CompiledAccess): ReturnType<typeof reportAudiences> {
+  return reportAudiences(access, planAggregates({ access, routes: sourcePages(process.cwd()).map((page) => page.route) }))
+}
+
+function printText(audiences: Audience[], finer: FinerRule[], matrix: ReturnType<typeof whoSeesWhat>, findings: { source: string; found: PoolFindings } | null, changes: { rev: string; list: AccessChange[] } | null) {
+  const labels = audiences.map((audience) => audience.label)
   console.log('Who sees what (access.config.ts; full-access entries open everything):\n')
   console.log(table([['entry', ...labels], ...matrix.map((row) => [`${row.kind} ${row.name}`, ...labels.map((label) => (row.opens.includes(label) ? 'yes' : '-'))])]))
+  if (finer.length) {
+    console.log('\nRules finer than a section, and the pages each governs:')
+    for (const { rule, pages } of finer) console.log(`  ${rule}: ${pages.length} page${pages.length === 1 ? '' : 's'}\n${pages.map((page) => `    ${page}`).join('\n')}`)
+  }
   if (findings) {
     const { unknownEntries, usersWithNothing, disabledButListed } = findings.found
     console.log(`\nAgainst ${findings.source}:`)
@@ -155,12 +166,19 @@ function printText(matrix: ReturnType<typeof whoSeesWhat>, findings: { source: s
 async function main() {
   const options = parseArgs(process.argv.slice(2))
   const access = compileAccess(accessConfig)
-  const matrix = whoSeesWhat(access)
+  const { audiences, finer } = audiencesOf(access)
+  const matrix = whoSeesWhat(access, audiences)
   const pool = options.pool ? await poolFor(options.pool) : null
-  const findings = pool ? { source: pool.source, found: checkAgainstPool(access, pool.pool) } : null
-  const changes = options.diff ? { rev: options.diff, list: diffAccess(await accessAtRevision(options.diff), access) } : null
-  if (options.json) console.log(JSON.stringify({ audiences: AUDIENCES, entries: matrix, pool: findings, changes }, null, 2))
-  else printText(matrix, findings, changes)
+  const findings = pool ? { source: pool.source, found: checkAgainstPool(access, pool.pool, audiences) } : null
+  let changes: { rev: string; list: AccessChange[] } | null = null
+  if (options.diff) {
+    const before = await accessAtRevision(options.diff)
+    // What either configuration tells apart: an audience that only one of them has is asked about too.
+    const both = [...audiences, ...audiencesOf(before).audiences.filter((old) => !audiences.some((audience) => audience.label === old.label))]
+    changes = { rev: options.diff, list: diffAccess(before, access, both) }
+  }
+  if (options.json) console.log(JSON.stringify({ audiences, finer, entries: matrix, pool: findings, changes }, null, 2))
+  else printText(audiences, finer, matrix, findings, changes)
   if (findings && (findings.found.unknownEntries.length || findings.found.disabledButListed.length)) process.exitCode = 2
 }
 

@@ -6,6 +6,7 @@
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { decideAccess } from '../../lib/access/decideAccess'
 import type { AccessUser } from '../../lib/access/types'
+import type { AggregatePlan } from '../../pipeline/planAggregates'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 
 /** What the report asks about: each section, and the pages outside every section (the docs root). */
@@ -18,6 +19,39 @@ export const AUDIENCES: readonly Audience[] = [
   ...SECTIONS.map((section) => ({ label: section.title, path: section.href })),
   { label: 'Other pages', path: '/docs' },
 ]
+
+/** A rule finer than a section (or outside every section) and the pages it governs, from the build's plan. */
+export interface FinerRule {
+  rule: string
+  pages: string[]
+}
+
+/**
+ * What the report asks about for a site's plan (pipeline/planAggregates.ts): each section's own
+ * pages, each audience that a rule finer than a section makes (labelled with its section and its
+ * path), and the pages no rule names. Audiences every signed-in reader opens (the home page) are
+ * left out: they tell nobody apart.
+ */
+export function reportAudiences(access: CompiledAccess, plan: Pick<AggregatePlan, 'audiences'>): { audiences: Audience[]; finer: FinerRule[] } {
+  const audiences: Audience[] = []
+  const finer: FinerRule[] = []
+  for (const audience of plan.audiences) {
+    if (audience.requirement === 'signedIn') continue
+    const section = access.sections.find((candidate) => candidate.id === audience.id)
+    if (section) {
+      audiences.push({ label: section.title, path: section.entry })
+      continue
+    }
+    if (audience.rule.startsWith('fallback')) {
+      audiences.push({ label: 'Other pages', path: audience.governedBy })
+      continue
+    }
+    const rulePath = audience.rule.split(' ')[1]
+    audiences.push({ label: `${audience.sections.map((entry) => entry.title).join(', ') || 'Outside sections'}: ${rulePath}`, path: audience.governedBy })
+    finer.push({ rule: audience.rule, pages: audience.pages })
+  }
+  return { audiences, finer }
+}
 
 export interface Entry {
   kind: 'user' | 'group'
