@@ -53,9 +53,10 @@ test('a list change rebuilds the authorizer alone (npm run deploy:access): the n
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-deploy-access-'))
   try {
     copyProject(root, work)
-    // The deployed site's asset routes, from the audit build; nothing of out/ is needed.
+    // The deployed site's asset routes and script hashes, from the audit build; nothing of out/ is needed.
     fs.mkdirSync(path.join(work, '.next'))
     fs.copyFileSync(path.join(dir, '.next/asset-routes.json'), path.join(work, '.next/asset-routes.json'))
+    fs.copyFileSync(path.join(dir, '.next/script-hashes.json'), path.join(work, '.next/script-hashes.json'))
     const site = JSON.parse(fs.readFileSync(path.join(dir, 'audit-site.json'), 'utf8'))
     execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
       cwd: work,

@@ -6,8 +6,8 @@
  *   npm run deploy:access                 check the lists, rebuild edge/dist, cdk deploy DocsSiteStack
  *   npm run deploy:access -- --no-deploy  check and rebuild only (CI, or to look before deploying)
  *
- * It needs the .next/asset-routes.json of the build that is deployed (the site's own build leaves
- * it there) and, for production, the DOCS_COGNITO_* settings of that build.
+ * It needs the .next/asset-routes.json and .next/script-hashes.json of the build that is deployed
+ * (the site's own build leaves them there) and, for production, the DOCS_COGNITO_* settings of that build.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,9 +21,9 @@ async function main() {
   const started = Date.now()
   const deploy = !process.argv.includes('--no-deploy')
   const access = compileAccess(accessConfig)
-  const { assetRoutes } = sitePaths()
-  if (!fs.existsSync(assetRoutes)) {
-    throw new Error(`${path.relative('.', assetRoutes)} is missing: build the site that is deployed first (npm run build:prod)`)
+  const { assetRoutes, scriptHashes } = sitePaths()
+  for (const file of [assetRoutes, scriptHashes]) {
+    if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
   const { file, bytes } = await buildEdge()
   const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')
