@@ -52,38 +52,61 @@ function viewSources(deps: AuthorizerDeps): ReaderViewSources {
  * (edge/accessLog.ts), handed to `log`; the adapter writes it. The reader view is never logged.
  */
 export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerDeps, log?: AccessLogSink): Promise<Outcome> {
-  const reader = async (): Promise<AccessUser> => {
+  if (request.path === READER_VIEW_PATH) {
     const token = readIdToken(request.cookieHeaders, deps.clientId)
-    return token === null ? null : await deps.verifyIdToken(token)
+    return { kind: 'view', view: readerViewFor(viewSources(deps), token === null ? null : await deps.verifyIdToken(token)) }
   }
-  if (request.path === READER_VIEW_PATH) return { kind: 'view', view: readerViewFor(viewSources(deps), await reader()) }
   const objectKey = objectKeyFor(request.path)
   const route = objectKey === null ? null : governingRoute(objectKey, deps.assetRoutes)
-  const answer = <T extends Exclude<Outcome, { kind: 'view' }>>(outcome: T, decision: Decision, user: AccessUser, reason?: RefusalReason): T => {
-    const record = log ? accessLogRecord(deps.access, { path: request.path, route, user, decision, outcome, reason }) : null
-    if (record) log!(record)
-    return outcome
-  }
   // Without a log nobody is asked who the reader is here; with one, the line names them.
-  if (objectKey === null || route === null) return answer({ kind: 'badRequest' }, 'deny', log ? await reader() : null, 'unreadable path')
+  if (objectKey === null || route === null) {
+    return logged(log, deps, request, route, { kind: 'badRequest' }, 'deny', log ? await readerOf(request, deps) : null, 'unreadable path')
+  }
 
   // Public files need no token; skipping verification keeps the sign-in page fast (a logged page names its reader).
   if (decideAccess(deps.access, route, null) === 'allow') {
-    return answer({ kind: 'serve', objectKey }, 'allow', log && isPageKey(objectKey) ? await reader() : null)
+    return logged(log, deps, request, route, { kind: 'serve', objectKey }, 'allow', log && isPageKey(objectKey) ? await readerOf(request, deps) : null)
   }
 
   // Cookies too large to read are not "signed out": sending the reader to sign in would only add
   // more cookies and loop. A page explains it instead; other files are refused.
   if (cookieHeaderBytes(request.cookieHeaders) > MAX_COOKIE_HEADER_BYTES) {
-    const outcome: Outcome = isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
-    return answer(outcome, 'deny', null, 'cookies too large')
+    const outcome: LoggedOutcome = isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
+    return logged(log, deps, request, route, outcome, 'deny', null, 'cookies too large')
   }
-  const user = await reader()
+  const token = readIdToken(request.cookieHeaders, deps.clientId)
+  const user = token === null ? null : await deps.verifyIdToken(token)
   const decision = decideAccess(deps.access, route, user)
-  if (decision === 'allow') return answer({ kind: 'serve', objectKey }, decision, user)
+  if (decision === 'allow') return logged(log, deps, request, route, { kind: 'serve', objectKey }, decision, user)
 
   const original = request.path + (request.query ? `?${request.query}` : '')
-  if (decision === 'login') return answer({ kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }, decision, user)
-  if (isPageKey(objectKey)) return answer({ kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
-  return answer({ kind: 'forbidden' }, decision, user)
+  if (decision === 'login') return logged(log, deps, request, route, { kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }, decision, user)
+  if (isPageKey(objectKey)) return logged(log, deps, request, route, { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
+  return logged(log, deps, request, route, { kind: 'forbidden' }, decision, user)
+}
+
+type LoggedOutcome = Exclude<Outcome, { kind: 'view' }>
+
+/** Hands the request's access-log record, if it has one, to `log`; returns the outcome. */
+function logged(
+  log: AccessLogSink | undefined,
+  deps: AuthorizerDeps,
+  request: ViewerRequest,
+  route: string | null,
+  outcome: LoggedOutcome,
+  decision: Decision,
+  user: AccessUser,
+  reason?: RefusalReason
+): Outcome {
+  if (log) {
+    const record = accessLogRecord(deps.access, { path: request.path, route, user, decision, outcome, reason })
+    if (record) log(record)
+  }
+  return outcome
+}
+
+/** The verified reader of a request, or null. */
+async function readerOf(request: ViewerRequest, deps: AuthorizerDeps): Promise<AccessUser> {
+  const token = readIdToken(request.cookieHeaders, deps.clientId)
+  return token === null ? null : await deps.verifyIdToken(token)
 }
