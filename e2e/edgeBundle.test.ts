@@ -57,6 +57,7 @@ test('a list change rebuilds the authorizer alone (npm run deploy:access): the n
     fs.mkdirSync(path.join(work, '.next'))
     fs.copyFileSync(path.join(dir, '.next/asset-routes.json'), path.join(work, '.next/asset-routes.json'))
     fs.copyFileSync(path.join(dir, '.next/script-hashes.json'), path.join(work, '.next/script-hashes.json'))
+    fs.copyFileSync(path.join(dir, '.next/audiences.json'), path.join(work, '.next/audiences.json'))
     const site = JSON.parse(fs.readFileSync(path.join(dir, 'audit-site.json'), 'utf8'))
     execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
       cwd: work,

@@ -2,7 +2,10 @@
 import { compileAccess } from '../../lib/access/compileAccess'
 import type { AccessConfig } from '../../lib/access/types'
 import shipped from '../../access.config'
-import { checkAgainstPool, diffAccess, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
+import path from 'node:path'
+import { planAggregates } from '../../pipeline/planAggregates'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
 
 const withLists = (lists: AccessConfig['lists']) => compileAccess({ ...shipped, lists: { ...shipped.lists, ...lists } })
 
@@ -46,4 +49,19 @@ test('a diff names who gains and who loses which section', () => {
     { kind: 'user', name: 'newpartner', gains: ['Leads API'], loses: [] },
   ])
   expect(diffAccess(before, before)).toEqual([])
+})
+
+test('a rule finer than a section gets a column of its own, and its pages are listed', () => {
+  const finance = '/docs/internal/to-be-refined/finance'
+  const access = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1, group:finance' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
+  const routes = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
+  const { audiences, finer } = reportAudiences(access, planAggregates({ access, routes }))
+  expect(audiences.map((audience) => audience.label)).toEqual(['Leads API', 'Internal', 'Twilio support', 'Other pages', `Internal: ${finance}`])
+  expect(finer).toEqual([{ rule: `prefix ${finance} -> financeUsers`, pages: [finance, `${finance}/quill-authentication`, `${finance}/quill-crm-api`, `${finance}/quill-money-api`] }])
+  const rows = whoSeesWhat(access, audiences)
+  expect(rows.find((row) => row.name === 'support1')!.opens).toEqual(['Twilio support', `Internal: ${finance}`])
+  expect(rows.find((row) => row.name === 'finance')).toEqual({ kind: 'group', name: 'finance', opens: [`Internal: ${finance}`] })
+  expect(rows.find((row) => row.name === 'internal1')!.opens).toEqual(['Internal'])
+  // With the shipped rules, the columns are the sections and the other pages.
+  expect(reportAudiences(compileAccess(shipped), planAggregates({ access: compileAccess(shipped), routes })).finer).toEqual([])
 })

@@ -97,7 +97,7 @@ test('the link check does read the generated pages: a missing image fails it', (
   placeAnchorPages(genPagesOutput(), project, SECTIONS)
   fs.rmSync(path.join(project, 'public/docs/leads/images/diagram-0.png'))
   expect(checkLinks(project)).toEqual([
-    { file: 'content/docs/leads/agent-batch-0.mdx', line: 14, target: '/docs/leads/images/diagram-0.png', problem: 'missing file: public/docs/leads/images/diagram-0.png does not exist' },
+    { file: 'content/docs/leads/agent-batch-0.mdx', line: 14, target: '/docs/leads/images/diagram-0.png', kind: 'missing', problem: 'missing file: public/docs/leads/images/diagram-0.png does not exist' },
   ])
 })
 

@@ -1,11 +1,10 @@
 /** @jest-environment node */
-import { execFileSync } from 'node:child_process'
 import { access } from '../../lib/access'
 import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
 import TOP_META from '../../pages/_meta'
 import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { ALL_PAGE_ROUTES, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'
+import { ALL_PAGE_ROUTES, normalizeWithNextra, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'
 
 const folder = (items: RawItem[], name: string) => items.find((item) => 'children' in item && item.name === name) as Extract<RawItem, { children: RawItem[] }>
 const topNames = (items: RawItem[]) => items.map((item) => ('data' in item ? '(meta)' : `${item.name}${'children' in item ? '/' : ''}`))
@@ -142,17 +141,6 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
     expect(sectionOfRoute('/', SECTIONS)).toBeNull()
   })
 })
-
-/** Nextra's own normalizePages (an ES module only, so run by Node beside Jest) on `list`, as the theme calls it for `route`. */
-function normalizeWithNextra(list: RawItem[], route: string) {
-  const script = `import { normalizePages } from 'nextra/normalize-pages'
-const { list, route } = JSON.parse(process.argv[1])
-const { docsDirectories, activePath, flatDocsDirectories } = normalizePages({ list, route })
-const strip = (item) => ({ route: item.route, title: item.title, withIndexPage: item.withIndexPage, children: item.children?.map(strip) })
-console.log(JSON.stringify({ docsDirectories: docsDirectories.map(strip), activePath: activePath.map((item) => item.route), flat: flatDocsDirectories.map((item) => item.route) }))`
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ list, route })], { encoding: 'utf8' })
-  return JSON.parse(output) as { docsDirectories: Array<{ route: string; title: string; withIndexPage?: boolean; children?: Array<{ route: string }> }>; activePath: string[]; flat: string[] }
-}
 
 describe("the shaped page map as Nextra's theme reads it", () => {
   test('a folder with an index page keeps its pages: the sidebar lists them, and a page inside has its breadcrumb and place in prev/next', () => {

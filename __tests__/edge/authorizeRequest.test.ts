@@ -174,7 +174,7 @@ describe('the reader view: what the authority tells a browser about its reader',
     const view = await viewOf('leads1')
     expect(view.username).toBe('leads1')
     expect(view.sections.map((section) => section.href)).toEqual(['/docs/leads/intro'])
-    expect(view.search.map((index) => index.basePath)).toEqual(['/docs/leads/_pagefind/', homeIndex])
+    expect(view.search.map((index) => index.basePath)).toEqual([homeIndex, '/docs/leads/_pagefind/'])
     expect(view.llms).toEqual(['/docs/leads/llms.txt'])
     expect(view.routeManifests.sort()).toEqual(['/_next/static/build1/_routes/aaaa1111.js', '/_next/static/build1/_routes/cccc3333.js'])
     const text = JSON.stringify(view)

@@ -15,7 +15,7 @@ const readable = (username: string | null) =>
 test('one index per audience: each section under its own path, the home page and the /docs root in folders of their own', () => {
   expect(index('/docs/leads/intro').basePath).toBe('/docs/leads/_pagefind/')
   expect(index('/docs/internal/data-lake').basePath).toBe('/docs/internal/_pagefind/')
-  expect(index('/docs/support-twilio').basePath).toBe('/docs/support-twilio/_pagefind/')
+  expect(index('/docs/support-twilio/sql-queries').basePath).toBe('/docs/support-twilio/_pagefind/')
   expect(index('/').pages).toEqual(['/'])
   expect(index('/').basePath).toMatch(/^\/_audiences\/a[0-9a-f]{10}\/_pagefind\/$/)
   expect(index('/docs').pages).toEqual(['/docs'])

@@ -21,8 +21,8 @@ async function main() {
   const started = Date.now()
   const deploy = !process.argv.includes('--no-deploy')
   const access = compileAccess(accessConfig)
-  const { assetRoutes, scriptHashes } = sitePaths()
-  for (const file of [assetRoutes, scriptHashes]) {
+  const { assetRoutes, audiences, scriptHashes } = sitePaths()
+  for (const file of [assetRoutes, audiences, scriptHashes]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
   const { file, bytes } = await buildEdge()

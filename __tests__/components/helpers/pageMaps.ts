@@ -5,6 +5,7 @@
  * `rawPageMap()` is what Nextra collects from the file system; `shapedPageMap()` is what the site
  * hands the theme after lib/navigation/shapePageMap, written out by hand.
  */
+import { execFileSync } from 'node:child_process'
 import type { PageMapItem } from 'nextra'
 import type { RawItem } from '../../../lib/navigation/shapePageMap'
 import { access } from '../../../lib/access'
@@ -239,3 +240,15 @@ export function builtPageMap(route: string): PageMapItem[] {
   const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], sectionScope(sectionOfRoute(route, SECTIONS)), { sections: SECTIONS, topMeta, access })
   return scoped as unknown as PageMapItem[]
 }
+
+/** Nextra's own normalizePages (an ES module only, so run by Node beside Jest) on `list`, as the theme calls it for `route`. */
+export function normalizeWithNextra(list: RawItem[], route: string) {
+  const script = `import { normalizePages } from 'nextra/normalize-pages'
+const { list, route } = JSON.parse(process.argv[1])
+const { docsDirectories, activePath, flatDocsDirectories } = normalizePages({ list, route })
+const strip = (item) => ({ route: item.route, title: item.title, withIndexPage: item.withIndexPage, children: item.children?.map(strip) })
+console.log(JSON.stringify({ docsDirectories: docsDirectories.map(strip), activePath: activePath.map((item) => item.route), flat: flatDocsDirectories.map((item) => item.route) }))`
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ list, route })], { encoding: 'utf8' })
+  return JSON.parse(output) as { docsDirectories: Array<{ route: string; title: string; withIndexPage?: boolean; children?: Array<{ route: string }> }>; activePath: string[]; flat: string[] }
+}
+

@@ -1,0 +1,126 @@
+/** @jest-environment node */
+/**
+ * The page maps under a rule finer than a section: a folder of the internal section given to a list
+ * of its own. Nextra collects `_meta` files as imports; the build inlines them as data, so each
+ * audience's page map names only its own entries, Nextra's validation accepts every one of them,
+ * and a reader who holds both audiences sees both, in the writer's order.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import shipped from '../../access.config'
+import { compileAccess } from '../../lib/access'
+import { mergePageMaps } from '../../lib/navigation/mergePageMaps'
+import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { SECTIONS } from '../../lib/navigation/siteNavigation'
+import { audiencePageMap, pageMapFragments, pageMapRoutes, type PageMapInputs } from '../../pipeline/pageMaps'
+import { planAggregates } from '../../pipeline/planAggregates'
+import { MetaFileError, metaReader } from '../../pipeline/readMeta'
+import { normalizeWithNextra } from '../components/helpers/pageMaps'
+
+const FINANCE = '/docs/internal/to-be-refined/finance'
+const access = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: FINANCE, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
+
+const page = (route: string, title: string) => ({ name: route.split('/').pop() as string, route, frontMatter: { title } })
+const index = (route: string, title: string) => ({ name: 'index', route, frontMatter: { title } })
+/** What Nextra collects: every `_meta` as the name of its import. */
+function rawPageMap(): RawItem[] {
+  return [
+    { data: 'meta_top' },
+    index('/', 'Home'),
+    {
+      name: 'docs',
+      route: '/docs',
+      children: [
+        index('/docs', 'Documentation'),
+        {
+          name: 'internal',
+          route: '/docs/internal',
+          children: [
+            { data: 'meta_internal' },
+            page('/docs/internal/intro', 'Internal introduction'),
+            {
+              name: 'to-be-refined',
+              route: '/docs/internal/to-be-refined',
+              children: [
+                { data: 'meta_refined' },
+                index('/docs/internal/to-be-refined', 'To be refined'),
+                page('/docs/internal/to-be-refined/active-directory', 'Active Directory notes'),
+                { name: 'finance', route: FINANCE, children: [{ data: 'meta_finance' }, index(FINANCE, 'Finance'), page(`${FINANCE}/quill-crm-api`, 'Quill CRM API')] },
+                page('/docs/internal/to-be-refined/zeta', 'Zeta notes'),
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]
+}
+const METAS: Record<string, Record<string, unknown>> = {
+  '/': { index: { title: 'Home', type: 'page', display: 'hidden' }, docs: { title: 'Docs', type: 'page', display: 'hidden' } },
+  '/docs/internal': { intro: 'Introduction', 'to-be-refined': 'To be refined' },
+  '/docs/internal/to-be-refined': { 'active-directory': 'Active Directory', finance: 'Finance', zeta: 'Zeta' },
+  [FINANCE]: { 'quill-crm-api': 'Quill CRM API' },
+}
+const inputs: PageMapInputs = { access, sections: SECTIONS, topMeta: METAS['/'], loadMeta: (route) => METAS[route] }
+const plan = planAggregates({ access, routes: pageMapRoutes(rawPageMap()) })
+const financeId = plan.audiences.find((audience) => audience.pages.includes(FINANCE))!.id
+
+const folder = (items: RawItem[], ...names: string[]): RawItem[] =>
+  names.reduce((level, name) => (level.find((item) => 'children' in item && item.name === name) as { children: RawItem[] }).children, items)
+const metaOf = (items: RawItem[]) => (items.find((item) => 'data' in item) as { data: Record<string, unknown> }).data
+const routesIn = (items: readonly RawItem[]): string[] => allRoutes(items).sort()
+const allRoutes = (items: readonly RawItem[]): string[] => items.flatMap((item) => ('children' in item ? allRoutes(item.children) : 'route' in item ? [item.route] : []))
+
+test("the internal audience's page map names nothing of the finance folder, and Nextra accepts it", () => {
+  const internal = audiencePageMap(rawPageMap(), 'internal', inputs)
+  expect(routesIn(internal).filter((route) => route.startsWith(FINANCE))).toEqual([])
+  expect(Object.keys(metaOf(folder(internal, 'internal', 'to-be-refined')))).toEqual(['active-directory', 'zeta'])
+  expect(JSON.stringify(internal)).not.toMatch(/finance|Quill/i)
+  expect(() => normalizeWithNextra(internal, '/docs/internal/to-be-refined/active-directory')).not.toThrow()
+})
+
+test("the finance audience's page map is its section's tab with just the folder, and Nextra accepts it", () => {
+  const finance = audiencePageMap(rawPageMap(), financeId, inputs)
+  expect(routesIn(finance).filter((route) => route.startsWith('/docs'))).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
+  expect(metaOf(finance)).toMatchObject({ internal: { title: 'Internal', type: 'page' } })
+  expect(Object.keys(metaOf(folder(finance, 'internal')))).toEqual(['to-be-refined'])
+  expect(Object.keys(metaOf(folder(finance, 'internal', 'to-be-refined')))).toEqual(['finance'])
+  expect(JSON.stringify(finance)).not.toMatch(/Active Directory|Internal introduction|Zeta/)
+  const normalized = normalizeWithNextra(finance, `${FINANCE}/quill-crm-api`)
+  expect(normalized.activePath).toEqual(['/docs/internal', '/docs/internal/to-be-refined', FINANCE, `${FINANCE}/quill-crm-api`])
+})
+
+test("each audience's fragment holds its own pages only; merged, a reader of both sees both in the writer's order", () => {
+  const fragments = pageMapFragments(rawPageMap(), plan, inputs)
+  const financeFragment = fragments.get(plan.audiences.find((audience) => audience.id === financeId)!.rule)!
+  const internalFragment = fragments.get('prefix /docs/internal -> internalUsers')!
+  expect(routesIn(financeFragment.items)).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
+  expect(routesIn(internalFragment.items).some((route) => route.startsWith(FINANCE))).toBe(false)
+  // The fragment places its keys among the folder's, by number, without naming the others.
+  expect(financeFragment.order['/docs/internal/to-be-refined']).toEqual({ finance: 1 })
+  const merged = mergePageMaps(audiencePageMap(rawPageMap(), 'internal', inputs), [internalFragment, financeFragment])
+  expect(Object.keys(metaOf(folder(merged, 'internal', 'to-be-refined')))).toEqual(['active-directory', 'finance', 'zeta'])
+  expect(routesIn(folder(merged, 'internal', 'to-be-refined'))).toEqual(['/docs/internal/to-be-refined/active-directory', FINANCE, `${FINANCE}/quill-crm-api`, '/docs/internal/to-be-refined/zeta'])
+  const normalized = normalizeWithNextra(merged, `${FINANCE}/quill-crm-api`)
+  expect(normalized.flat).toEqual(expect.arrayContaining(['/docs/internal/intro', `${FINANCE}/quill-crm-api`]))
+  // Merging what a page already has changes nothing.
+  expect(mergePageMaps(merged, [financeFragment])).toEqual(merged)
+})
+
+describe('reading a _meta file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-meta-'))
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  test('a real _meta.ts is read as the data it exports', () => {
+    const read = metaReader(path.resolve(__dirname, '../../pages'))
+    expect(read('/docs/internal/to-be-refined')).toMatchObject({ 'active-directory': 'Active Directory', finance: 'Finance' })
+  })
+
+  test('a _meta that exports more than plain data fails, naming its file', () => {
+    fs.mkdirSync(path.join(dir, 'guides'))
+    fs.writeFileSync(path.join(dir, 'guides/_meta.ts'), 'export default { intro: () => "Introduction" }\n')
+    expect(() => metaReader(dir)('/guides')).toThrow(MetaFileError)
+    expect(() => metaReader(dir)('/guides')).toThrow(/guides\/_meta\.ts: its default export must be an object of plain data/)
+  })
+})
