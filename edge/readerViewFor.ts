@@ -8,6 +8,9 @@ import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type Read
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import type { AccessUser } from '../lib/access/types'
 
+/** A home card's line for a section the reader may open only part of. */
+export const PART_OF_SECTION = 'The part of this section that your account may open.'
+
 export interface ReaderViewSources {
   access: CompiledAccess
   /** Route-manifest scripts (postbuild) and the route whose rule governs each. */
@@ -27,11 +30,13 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   const mayOpen = (path: string) => decideAccess(access, path, user) === 'allow'
   const audiences = sources.audiences.filter((audience) => mayOpen(audience.governedBy))
   // A section the reader may open in part (a folder an admin gave them) is a tab and a card too,
-  // opening the first page of theirs; the sections as the access declares them, in its order.
+  // opening the first page of theirs. Its description speaks of the whole section, pages the reader
+  // may not open included, so the card says only that part of it is theirs. The sections as the
+  // access declares them, in its order.
   const sections = access.sections.flatMap(({ id, title, description, entry }): ReaderSection[] => {
     if (mayOpen(entry)) return [{ id, title, description, href: entry }]
     const first = audiences.flatMap((audience) => audience.sections).find((section) => section.id === id)
-    return first ? [{ id, title, description, href: first.entry }] : []
+    return first ? [{ id, title, description: PART_OF_SECTION, href: first.entry }] : []
   })
   return {
     username: user.username,

@@ -78,6 +78,7 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
     const tab = view.sections.find((candidate) => candidate.id === section.id)
     if (opens !== Boolean(tab)) found.push(`${user.username}: section ${section.id} tab ${tab ? 'shown' : 'missing'}, though they ${opens ? 'may' : 'may not'} open a page of it`)
     if (tab && !mayOpen(tab.href)) found.push(`${user.username}: the ${section.id} tab opens ${tab.href}, which they may not open`)
+    if (tab && !mayOpen(section.entry) && tab.description === section.description) found.push(`${user.username}: the ${section.id} card describes the whole section, of which they may open only part`)
   }
   for (const llms of view.llms) if (!mayOpen(plan.routes[llms] ?? (normalisePath(llms) as string))) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
   return found
