@@ -8,7 +8,7 @@ import { setGroupMembership } from '../scripts/audit/cognitoSession'
 import { freshPagePerTest, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
-const { siteUrl, cognitoUrl } = siteEnv()
+const { siteUrl, cognitoUrl, homeIndex } = siteEnv()
 const currentPage = freshPagePerTest()
 let page: Page
 beforeEach(() => {
@@ -97,7 +97,7 @@ test('supportlead reads the support docs through the support-team group, and los
   expect(new URL(page.url()).pathname).toBe('/docs/support-twilio/intro')
   await page.locator('.nextra-nav-container').getByRole('link', { name: 'Twilio support', exact: true }).waitFor()
   const view = await page.evaluate(async () => (await fetch('/_reader.json')).json())
-  expect(view.search.map((index: { basePath: string }) => index.basePath)).toEqual(['/_pagefind/', '/docs/support-twilio/_pagefind/'])
+  expect(view.search.map((index: { basePath: string }) => index.basePath)).toEqual([homeIndex, '/docs/support-twilio/_pagefind/'])
   expect(await page.evaluate(async (url) => (await fetch(url)).status, supportIndex)).toBe(200)
 
   await setGroupMembership(cognitoUrl, 'supportlead', 'support-team', false)

@@ -7,8 +7,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
-import type { AudienceSummary } from '../lib/access/readerView'
-import { sitePaths } from '../pipeline/steps/paths'
 import { FINER_MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
@@ -18,10 +16,7 @@ let page: Page
 let requests: string[]
 let failed: string[]
 let errors: string[]
-const { siteUrl, outDir, markers, dir } = siteEnv()
-/** The build's audiences (the pages one rule governs), each with its search index. */
-const audiences = JSON.parse(fs.readFileSync(sitePaths(dir).audiences, 'utf8')) as AudienceSummary[]
-const HOME_INDEX = audiences.find((audience) => audience.governedBy === '/')!.search!
+const { siteUrl, outDir, markers, audiences, homeIndex } = siteEnv()
 
 const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
 
@@ -72,7 +67,7 @@ test('leads1 finds nothing for an internal-only word, and never requests another
   // The same box finds leads text, so "no results" above is not a broken search.
   await searchBox().fill('quote')
   await page.getByRole('option').first().waitFor()
-  expect(searchRequests()).toContain(`${HOME_INDEX}pagefind.js`)
+  expect(searchRequests()).toContain(`${homeIndex}pagefind.js`)
   expect(searchRequests()).toContain('/docs/leads/_pagefind/pagefind-entry.json')
   expect(requests.filter((path) => path.startsWith('/docs/internal/') || path.startsWith('/docs/support-twilio/'))).toEqual([])
   expect(failed).toEqual([])

@@ -128,7 +128,7 @@ export function audienceIdOf(access: CompiledAccess, route: string): string | nu
 
 function audienceId(access: CompiledAccess, governing: GoverningRule): string {
   if (governing.kind === 'rule') {
-    const section = access.sections.find((candidate) => candidate.id && governing.rule.match === 'prefix' && governing.rule.path === sectionPrefix(candidate.id) && governing.rule.require === candidate.readers)
+    const section = access.sections.find((candidate) => governing.rule.match === 'prefix' && governing.rule.path === sectionPrefix(candidate.id) && governing.rule.require === candidate.readers)
     if (section) return section.id
   }
   return 'a' + crypto.createHash('sha256').update(describeRule(governing)).digest('hex').slice(0, 10)

@@ -119,7 +119,7 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
 
 /** The plan in a writer's words: one line per audience that a rule finer than a section makes. */
 export function describePlan(plan: AggregatePlan): string {
-  const finer = plan.audiences.filter((audience) => !access.sections.some((section) => section.id === audience.id))
+  const finer = plan.audiences.filter((audience) => audience.sections.length > 0 && !access.sections.some((section) => section.id === audience.id))
   return [`${plan.audiences.length} audiences, ${plan.search.length} search indexes, ${plan.llms.length} llms files`, ...finer.map((audience) => `  ${audience.rule}: ${audience.pages.length} page${audience.pages.length === 1 ? '' : 's'}`)].join('\n')
 }
 

@@ -44,6 +44,15 @@ function unlink(file: string, line: number, target: string): void {
   fs.writeFileSync(file, lines.join('\n'))
 }
 
+/** Plants a marker in a page's front-matter title and at the end of its body. */
+function markPage(dest: string, file: string, marker: { title: string; body: string }): void {
+  const page = path.join(dest, file)
+  const source = fs.readFileSync(page, 'utf8')
+  const titled = source.replace(/^title: (.*)$/m, `title: $1 ${marker.title}`)
+  if (titled === source) throw new Error(`${file} has no front-matter title to mark`)
+  fs.writeFileSync(page, `${titled}\n\nAudit marker: ${marker.body}\n`)
+}
+
 /** The copy's access.config.ts: the audit configuration as data, which is all access.config.ts holds. */
 function writeAuditAccessConfig(dest: string): void {
   const source = `import type { AccessConfig } from './lib/access/types'\n\n// Written by scripts/audit/buildAuditSite.ts: the shipped configuration with rules finer than a section.\nconst config: AccessConfig = ${JSON.stringify(AUDIT_ACCESS_CONFIG, null, 2)}\n\nexport default config\n`
@@ -61,21 +70,10 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
 
   const markers = newMarkers()
   for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {
-    const page = path.join(dest, MARKED_PAGES[section])
-    const source = fs.readFileSync(page, 'utf8')
-    const titled = source.replace(/^title: (.*)$/m, `title: $1 ${markers.title[section]}`)
-    if (titled === source) throw new Error(`${MARKED_PAGES[section]} has no front-matter title to mark`)
-    fs.writeFileSync(page, `${titled}\n\nAudit marker: ${markers.body[section]}\n`)
-    const image = path.join(dest, MARKED_IMAGES[section])
-    fs.appendFileSync(image, `\n<!-- ${markers.body[section]} -->\n`)
+    markPage(dest, MARKED_PAGES[section], { title: markers.title[section], body: markers.body[section] })
+    fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.body[section]} -->\n`)
   }
-  for (const mark of Object.keys(FINER_MARKED_PAGES) as FinerMark[]) {
-    const page = path.join(dest, FINER_MARKED_PAGES[mark])
-    const source = fs.readFileSync(page, 'utf8')
-    const titled = source.replace(/^title: (.*)$/m, `title: $1 ${markers.finer[mark].title}`)
-    if (titled === source) throw new Error(`${FINER_MARKED_PAGES[mark]} has no front-matter title to mark`)
-    fs.writeFileSync(page, `${titled}\n\nAudit marker: ${markers.finer[mark].body}\n`)
-  }
+  for (const mark of Object.keys(FINER_MARKED_PAGES) as FinerMark[]) markPage(dest, FINER_MARKED_PAGES[mark], markers.finer[mark])
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(markers)
   writeAuditAccessConfig(dest)
