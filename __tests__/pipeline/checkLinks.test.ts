@@ -2,6 +2,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import shipped from '../../access.config'
+import { compileAccess } from '../../lib/access'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 
 /** A tiny site on disk: the checker reads files the way the build does. */
@@ -59,4 +61,25 @@ test("a _meta link ships in every page of its section's JavaScript, so it may on
     { file: 'content/docs/internal/_meta.ts', line: 2, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' },
     { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
   ])
+})
+
+test("an image its page's readers may not fetch fails, naming where it belongs: a restricted folder's page cannot use its section's images", () => {
+  const finance = '/docs/internal/to-be-refined/finance'
+  const rules = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
+  const root = site({
+    'content/docs/internal/to-be-refined/finance/quill.mdx': page(`![ledger](/docs/internal/images/ledger.svg) ![own](${finance}/images/own.svg)`),
+    'content/docs/internal/intro.mdx': page('![ledger](/docs/internal/images/ledger.svg)'),
+    'public/docs/internal/images/ledger.svg': '<svg/>',
+    [`public${finance}/images/own.svg`]: '<svg/>',
+  })
+  expect(checkLinks(root, undefined, rules)).toEqual([
+    {
+      file: 'content/docs/internal/to-be-refined/finance/quill.mdx',
+      line: 6,
+      target: '/docs/internal/images/ledger.svg',
+      kind: 'forbidden',
+      problem: `a page that needs "financeUsers" uses a file that needs "internalUsers"; its readers may not fetch it (move it under public${finance}/images/)`,
+    },
+  ])
+  expect(checkLinks(root)).toEqual([])
 })

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { access, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
+import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { assertContent } from './checkContent'
 
@@ -66,6 +66,13 @@ function metaSources(root: string): SourcePage[] {
   return metas.filter((meta) => fs.existsSync(path.join(root, meta.file)))
 }
 
+/** Where a page's own files belong: the folder its rule governs (a prefix rule's path), else its own folder. */
+function rulePathHint(rules: CompiledAccess, route: string): string {
+  const governing = governingRuleOf(rules, route)
+  const folder = governing.kind === 'rule' && governing.rule.match === 'prefix' ? governing.rule.path : route.slice(0, route.lastIndexOf('/'))
+  return `${folder}/images/`
+}
+
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
 export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePages(root), rules: CompiledAccess = access): LinkProblem[] {
@@ -88,6 +95,10 @@ export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePa
         const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
         if (isFile) {
           if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report('missing', `missing file: public${pathOnly} does not exist`)
+          // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
+          else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
+            report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (move it under public${rulePathHint(rules, page.route)})`)
+          }
           continue
         }
         const route = normalisePath(pathOnly.replace(/\.mdx?$/i, ''))
