@@ -56,7 +56,7 @@ const withNextra = nextra({
   // Images stay plain <img> under public/docs/<section>/, so each is served under its section's path and rule.
   staticImage: false,
   // Nextra's search data (every page's text by heading) feeds pipeline/steps/buildSearchIndexes.ts,
-  // which writes one Pagefind index per section; Nextra's own all-sections file never ships.
+  // which writes one Pagefind index per audience; Nextra's own all-pages file never ships.
   search: { codeblocks: false },
   defaultShowCopyCode: true,
   mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },

@@ -13,6 +13,7 @@ import { authorizeRequest } from '../edge/authorizeRequest'
 import { createIdTokenVerifier } from '../edge/tokenVerifier'
 import { sitePaths } from '../pipeline/steps/paths'
 import { openAccessLog } from '../scripts/server/accessLogFile'
+import { readAudiencesFile } from '../pipeline/steps/audiencesFile'
 import { CLIENT, POOL, cookiesFor, idClaims, newKeyPair, signJwt } from '../__tests__/edge/tokens'
 import { median, percentile, type Figure } from './table'
 
@@ -22,7 +23,7 @@ export async function edgeFigures(root = '.', durationMs = 3000): Promise<Figure
   const deps = {
     access,
     assetRoutes: fs.existsSync(built.assetRoutes) ? JSON.parse(fs.readFileSync(built.assetRoutes, 'utf8')) : {},
-    audiences: fs.existsSync(built.audiences) ? JSON.parse(fs.readFileSync(built.audiences, 'utf8')) : [],
+    audiences: fs.existsSync(built.audiences) ? readAudiencesFile(built.audiences) : [],
     clientId: CLIENT,
     verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: CLIENT, jwks: { keys: [key.jwk as never] }, fetchUnknownKeys: false }),
   }

@@ -3,8 +3,8 @@
  *
  * For the real site (Nextra's search data from the last `next build`: .next/static/chunks, or the
  * path given, or $SEARCH_BENCH_DATA) and for a generated site of 2,000 pages, builds the
- * per-section Pagefind indexes into a temporary directory with the build's own code
- * (lib/search + pipeline/steps/buildSearchIndexes), serves them from a static server on
+ * per-audience Pagefind indexes into a temporary directory with the build's own code
+ * (pipeline/planAggregates, lib/search and pipeline/steps/buildSearchIndexes), serves them from a static server on
  * 127.0.0.1, and drives headless Chromium (Debian's, as the browser tests do) through the
  * search box's own loader (lib/search/searchClient, bundled with esbuild):
  *

@@ -3,6 +3,7 @@
  * file as with DOCS_ACCESS_LOG=<file>: a signed-in reader's page and a refusal write one line each; an
  * allowed asset and the reader view write none; no line holds the token, a cookie or the query.
  */
+import { sitePaths } from '../pipeline/steps/paths'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,7 +13,7 @@ import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSess
 import { startLocalServer, type RunningServer } from '../scripts/server/localServer'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-const { dir, outDir, cognitoUrl, access } = siteEnv()
+const { dir, outDir, cognitoUrl, access, audiences } = siteEnv()
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-access-log-'))
 const logFile = path.join(logDir, 'access.log')
 let server: RunningServer
@@ -26,9 +27,9 @@ beforeAll(async () => {
     outDir,
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
     jwks,
-    assetRoutes: JSON.parse(fs.readFileSync(path.join(dir, '.next/asset-routes.json'), 'utf8')),
-    scriptHashes: readScriptHashesFile(path.join(dir, '.next/script-hashes.json')),
-    audiences: JSON.parse(fs.readFileSync(path.join(dir, '.next/audiences.json'), 'utf8')),
+    assetRoutes: JSON.parse(fs.readFileSync(sitePaths(dir).assetRoutes, 'utf8')),
+    scriptHashes: readScriptHashesFile(sitePaths(dir).scriptHashes),
+    audiences,
     access,
     port: 0,
     accessLog: logFile,

@@ -11,7 +11,7 @@ import { readScriptHashesFile } from '../edge/scriptHashesFile'
 import { sitePaths } from '../pipeline/steps/paths'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-const { dir, outDir, siteUrl, cognitoUrl, access } = siteEnv()
+const { dir, outDir, siteUrl, cognitoUrl, access, audiences } = siteEnv()
 const ROOT = path.resolve(__dirname, '..')
 const routesFile = path.join(dir, '.next/asset-routes.json')
 
@@ -52,7 +52,7 @@ test('a server that serves one protected file to anyone fails the live audit, wh
     // The mistake: the internal intro page's chunk is mapped to the sign-in page's rule.
     assetRoutes: { ...assetRoutes, [leakedKey]: '/login' },
     scriptHashes: readScriptHashesFile(sitePaths(dir).scriptHashes),
-    audiences: JSON.parse(fs.readFileSync(sitePaths(dir).audiences, 'utf8')),
+    audiences,
     access,
     port: 0,
   })

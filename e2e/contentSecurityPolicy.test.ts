@@ -102,12 +102,11 @@ async function expectNoViolation(page: Page, watch: Watch, visited: string[]) {
   }
 }
 
-test('the build has a handful of inline scripts, and a policy without their hashes would block each', () => {
-  // Next's export and the theme: the same few on every page (README: Security headers).
+test('the build has a handful of inline scripts', () => {
+  // Next's export and the theme: the same few on every page (README: Security headers). That a
+  // policy without their hashes blocks each is the control test below.
   expect(buildHashes.length).toBeGreaterThan(0)
   expect(buildHashes.length).toBeLessThanOrEqual(8)
-  const oldPolicyWithoutHashes = "script-src 'self' 'wasm-unsafe-eval'"
-  for (const hash of buildHashes) expect(directiveSources(oldPolicyWithoutHashes, 'script-src')).not.toContain(`'${hash}'`)
 })
 
 test('anonymous visitor: home, a docs page, sign-in, no access, not found and oversized cookies raise no violation', async () => {

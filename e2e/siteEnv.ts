@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { compileAccess } from '../lib/access/compileAccess'
 import { decideAccess } from '../lib/access/decideAccess'
-import type { AudienceSummary } from '../lib/access/readerView'
+import { readAudiencesFile } from '../pipeline/steps/audiencesFile'
+import { sitePaths } from '../pipeline/steps/paths'
 import type { AccessUser } from '../lib/access/types'
 import { AUDIT_SITE_FILE, type AuditSite } from '../scripts/audit/buildAuditSite'
 import type { Markers } from '../scripts/audit/markers'
@@ -16,7 +17,7 @@ export function siteEnv() {
   const site = JSON.parse(fs.readFileSync(path.join(dir, AUDIT_SITE_FILE), 'utf8')) as AuditSite
   // The rules and lists the audit build was made with, as the server applies them.
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
-  const audiences = JSON.parse(fs.readFileSync(path.join(dir, '.next/audiences.json'), 'utf8')) as AudienceSummary[]
+  const audiences = readAudiencesFile(sitePaths(dir).audiences, access)
   return {
     access,
     /** The build's audiences (the pages one rule governs), each with its search index. */

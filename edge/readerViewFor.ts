@@ -3,7 +3,7 @@
  * that only the authority holds. Served `private, no-store` (edge/cacheHeaders.ts).
  */
 import type { CompiledAccess } from '../lib/access/compileAccess'
-import { decideAccess, passes } from '../lib/access/decideAccess'
+import { decideAccess, governsOwnPath, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import type { AccessUser } from '../lib/access/types'
@@ -33,15 +33,17 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   // opening the first page of theirs. Its description speaks of the whole section, pages the reader
   // may not open included, so the card says only that part of it is theirs. The sections as the
   // access declares them, in its order.
-  const sections = access.sections.flatMap(({ id, title, description, entry }): ReaderSection[] => {
-    if (mayOpen(entry)) return [{ id, title, description, href: entry }]
+  const sections = access.sections.flatMap(({ id, title, description, entry, readers }): ReaderSection[] => {
+    if (passes(access, readers, user) && mayOpen(entry)) return [{ id, title, description, href: entry }]
     const first = audiences.flatMap((audience) => audience.sections).find((section) => section.id === id)
     return first ? [{ id, title, description: PART_OF_SECTION, href: first.entry }] : []
   })
   return {
     username: user.username,
     publicPaths,
-    open: access.rules.filter((rule) => passes(access, rule.require, user)).map(({ path, match }) => ({ path, match })),
+    // Only rules that govern their own path: one that an earlier rule shadows decides nothing, and
+    // its path may name a page the reader may not open.
+    open: access.rules.filter((rule, index) => passes(access, rule.require, user) && governsOwnPath(access, index)).map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
     sections,
     search: audiences.flatMap((audience) => (audience.search ? [{ id: audience.id, basePath: audience.search }] : [])),

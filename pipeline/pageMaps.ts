@@ -15,7 +15,7 @@ import { normalisePath } from '../lib/access/normalisePath'
 import { filterPageMap } from '../lib/navigation/filterPageMap'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
-import { inlineMetas, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
+import { inlineMetas, isFolder, isMeta, isMetaData, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import topMeta from '../pages/_meta'
 import { metaReader } from './readMeta'
@@ -46,27 +46,21 @@ function planOf(raw: RawItem[], access: CompiledAccess): AggregatePlan {
 
 /** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with. */
 export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs): RawItem[] {
-  const audience = planOf(raw, inputs.access).audiences.find((candidate) => candidate.id === scope) ?? null
+  const audience = scope === null ? null : planOf(raw, inputs.access).audiences.find((candidate) => candidate.id === scope)
+  if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" among the pages of the page map; the page-map loader and the plan disagree`)
   return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
 }
 
-const isMeta = (item: RawItem): item is { data: Record<string, unknown> } => 'data' in item && typeof item.data === 'object' && item.data !== null
-const isFolder = (item: RawItem): item is { name: string; route: string; children: RawItem[] } => 'children' in item
-
-/** Each folder's `_meta` keys (by folder route, `/` for the top) with their place in that `_meta`. */
-function metaOrder(items: readonly RawItem[], folderRoute = '/', order: Record<string, Record<string, number>> = {}): Record<string, Record<string, number>> {
+/**
+ * Each folder's `_meta` keys (by folder route, `/` at the top) with their place in that `_meta`;
+ * with `only`, just the keys that `only` holds, placed as in `whole`.
+ */
+function metaOrder(items: readonly RawItem[], whole?: PageMapFragment['order'], folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
   for (const item of items) {
-    if (isMeta(item)) order[folderRoute] = Object.fromEntries(Object.keys(item.data).map((key, at) => [key, at]))
-    else if (isFolder(item)) metaOrder(item.children, item.route, order)
-  }
-  return order
-}
-
-/** The order entries of the keys a fragment holds, and of no other key. */
-function orderFor(items: readonly RawItem[], whole: Record<string, Record<string, number>>, folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
-  for (const item of items) {
-    if (isMeta(item)) order[folderRoute] = Object.fromEntries(Object.keys(item.data).map((key) => [key, whole[folderRoute]?.[key] ?? Number.MAX_SAFE_INTEGER]))
-    else if (isFolder(item)) orderFor(item.children, whole, item.route, order)
+    if (isMetaData(item)) {
+      const keys = Object.keys(item.data)
+      order[folderRoute] = Object.fromEntries(keys.map((key, at) => [key, whole ? (whole[folderRoute]?.[key] ?? Number.MAX_SAFE_INTEGER) : at]))
+    } else if (isFolder(item)) metaOrder(item.children, whole, item.route, order)
   }
   return order
 }
@@ -78,8 +72,10 @@ function orderFor(items: readonly RawItem[], whole: Record<string, Record<string
  */
 export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
   const shaped = shapePageMap(inlineMetas(raw, inputs.loadMeta))
-  const everyTab = { sections: inputs.sections, governedBy: '/' }
-  const whole = metaOrder(scopePageMap(shaped, everyTab, { ...inputs, access: { ...inputs.access, protectDocs: false } }))
+  // The writer's order of everything, with a tab for every section at the top, as the reader's
+  // merged page map will have them.
+  const tabs = Object.fromEntries(inputs.sections.map((section) => [section.id, null]))
+  const whole = metaOrder(shaped.map((item) => (isMeta(item) ? { data: { ...tabs, ...inputs.topMeta } } : item)))
   const fragments = new Map<string, PageMapFragment>()
   for (const audience of plan.audiences) {
     const scoped = scopePageMap(shaped, audience, inputs)
@@ -87,7 +83,7 @@ export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: Pa
       const route = normalisePath(path)
       return route !== null && audienceIdOf(inputs.access, route) === audience.id
     }) as unknown as RawItem[]
-    fragments.set(audience.rule, { items: own, order: orderFor(own, whole) })
+    fragments.set(audience.rule, { items: own, order: metaOrder(own, whole) })
   }
   return fragments
 }

@@ -41,7 +41,15 @@ export interface Audience {
   id: string
   /** The rule in words (describeRule), for reports and errors; never shipped to a browser. */
   rule: string
-  requirement: Requirement
+  /**
+   * What governs it: a section's own rule (`section` names the section), a rule an admin wrote,
+   * the fallback (pages no rule names), or the public paths (pages anyone may read).
+   */
+  kind: 'section' | 'rule' | 'fallback' | 'public'
+  section: string | null
+  /** The rule's path (with a `/…` for a prefix rule), or null for the fallback and the public paths. */
+  path: string | null
+  requirement: Requirement | 'public'
   /** The pages the rule governs, sorted by route. */
   pages: string[]
   /** The sections it holds pages of, in navbar order. */
@@ -84,7 +92,7 @@ export interface MarkdownFile {
 
 export interface AggregatePlan {
   audiences: Audience[]
-  /** Each page's audience id; public pages belong to none. */
+  /** Each page's audience id. */
   audienceOf: Record<string, string>
   search: SearchIndexSpec[]
   llms: LlmsFile[]
@@ -112,26 +120,37 @@ export interface PlanInputs {
   routes: readonly string[]
 }
 
-const sameRule = (a: GoverningRule, b: GoverningRule) =>
-  a.kind === b.kind && (a.kind !== 'rule' || (b.kind === 'rule' && a.index === b.index))
-
-/** The audience a canonical route belongs to, as a key: 'public', or the rule in words. */
+/** The audience a canonical route belongs to, as a key: the rule that governs it, in words. */
 export function audienceKey(access: CompiledAccess, route: string): string {
   return describeRule(governingRuleOf(access, route))
 }
 
-/** The id of the audience a canonical route belongs to, or null for a public page (which none holds). */
-export function audienceIdOf(access: CompiledAccess, route: string): string | null {
-  const governing = governingRuleOf(access, route)
-  return governing.kind === 'public' ? null : audienceId(access, governing)
+/** One notion of "the same audience" for the planner, its check and every step: the same rule. */
+const sameRule = (a: GoverningRule, b: GoverningRule) => describeRule(a) === describeRule(b)
+
+/** The section whose own rule this is, if it is one. */
+function ownSection(access: CompiledAccess, governing: GoverningRule): string | null {
+  if (governing.kind !== 'rule') return null
+  const { rule } = governing
+  return access.sections.find((section) => rule.match === 'prefix' && rule.path === sectionPrefix(section.id) && rule.require === section.readers)?.id ?? null
+}
+
+/** The id of the audience a canonical route belongs to. */
+export function audienceIdOf(access: CompiledAccess, route: string): string {
+  return audienceId(access, governingRuleOf(access, route))
 }
 
 function audienceId(access: CompiledAccess, governing: GoverningRule): string {
-  if (governing.kind === 'rule') {
-    const section = access.sections.find((candidate) => governing.rule.match === 'prefix' && governing.rule.path === sectionPrefix(candidate.id) && governing.rule.require === candidate.readers)
-    if (section) return section.id
-  }
-  return 'a' + crypto.createHash('sha256').update(describeRule(governing)).digest('hex').slice(0, 10)
+  return ownSection(access, governing) ?? 'a' + crypto.createHash('sha256').update(describeRule(governing)).digest('hex').slice(0, 10)
+}
+
+/**
+ * The route an asset-route entry must give a planned file, or null when the file's own path is
+ * already governed by the rule of `governedBy` (a page of the file's audience).
+ */
+function routeFor(access: CompiledAccess, key: string, governedBy: string): string | null {
+  const own = normalisePath(key)
+  return own !== null && sameRule(governingRuleOf(access, own), governingRuleOf(access, governedBy)) ? null : governedBy
 }
 
 /** Shallow pages first (a folder's own page before the pages in it), then by route. */
@@ -156,7 +175,6 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     const route = normalisePath(raw)
     if (route === null || route !== raw) throw new AggregatePlanError(`page route "${raw}" is not canonical`)
     const governing = governingRuleOf(access, route)
-    if (governing.kind === 'public') continue
     const key = describeRule(governing)
     if (!groups.has(key)) groups.set(key, { governing, pages: [] })
     groups.get(key)!.pages.push(route)
@@ -173,23 +191,25 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
       const entry = own.includes(section.entry) ? section.entry : own[0]
       return [{ id: section.id, title: section.title, description: section.description, entry }]
     })
-    audiences.push({ id, rule: describeRule(governing), requirement: requirementOf(governing) as Requirement, pages, sections, base, governedBy: pages[0] })
+    const section = ownSection(access, governing)
+    const kind = section ? 'section' : governing.kind
+    const path = governing.kind === 'rule' ? `${governing.rule.path}${governing.rule.match === 'prefix' ? '/…' : ''}` : null
+    audiences.push({ id, rule: describeRule(governing), kind, section, path, requirement: requirementOf(governing), pages, sections, base, governedBy: pages[0] })
     for (const route of pages) audienceOf[route] = id
   }
   // What every signed-in reader holds first (the home page: the search box's first index, which
   // every reader has), then the sections in navbar order, then the others by their first page.
   const sectionOrder = (audience: Audience) => {
-    if (audience.requirement === 'signedIn') return -1
-    const at = access.sections.findIndex((section) => section.id === audience.id)
+    if (audience.requirement === 'signedIn' || audience.requirement === 'public') return -1
+    const at = access.sections.findIndex((section) => section.id === audience.section)
     return at < 0 ? access.sections.length : at
   }
   audiences.sort((a, b) => sectionOrder(a) - sectionOrder(b) || a.pages[0].localeCompare(b.pages[0]))
 
   /** A planned file that its own path does not put under its audience's rule gets a route that does. */
-  const place = (key: string, audience: Audience) => {
-    const own = normalisePath(key)
-    const wanted = governingRuleOf(access, audience.governedBy)
-    if (own === null || !sameRule(governingRuleOf(access, own), wanted)) plannedRoutes[key] = audience.governedBy
+  const place = (key: string, governedBy: string) => {
+    const route = routeFor(access, key, governedBy)
+    if (route !== null) plannedRoutes[key] = route
   }
 
   const search: SearchIndexSpec[] = audiences.map((audience) => ({
@@ -201,7 +221,7 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     pages: audience.pages,
   }))
 
-  // Markdown is for the docs pages: those of the sections.
+  // Markdown is for the docs pages: those of the sections (a public one's is public too).
   const llms: LlmsFile[] = []
   const markdown: MarkdownFile[] = []
   for (const audience of audiences) {
@@ -210,15 +230,14 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     for (const route of docs) {
       const key = markdownKeyOf(route)
       markdown.push({ key, route })
-      place(key, { ...audience, governedBy: route })
+      place(key, route)
     }
-    const own = audience.sections.length === 1 && access.sections.some((section) => section.id === audience.id)
     const title = audience.sections.map((section) => section.title).join(' · ')
-    const description = own ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
+    const description = audience.section ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
     for (const full of [false, true]) {
       const key = `${audience.base}${full ? 'llms-full.txt' : 'llms.txt'}`
       llms.push({ key, audience: audience.id, full, title, description, pages: docs })
-      place(key, audience)
+      place(key, audience.governedBy)
     }
   }
 
@@ -254,15 +273,14 @@ export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
 
 /**
  * The search files that need an asset route: every file of an index whose folder its own rule
- * does not govern (the index of an exact rule, of the fallback, of the home page).
+ * does not govern (the index of an exact rule, of the fallback, of the home page, of public pages).
  */
 export function searchFileRoutes(plan: AggregatePlan, access: CompiledAccess, keysOf: (spec: SearchIndexSpec) => string[]): Record<string, string> {
   const routes: Record<string, string> = {}
   for (const spec of plan.search) {
-    const wanted = governingRuleOf(access, spec.governedBy)
     for (const key of keysOf(spec)) {
-      const own = normalisePath(key)
-      if (own === null || !sameRule(governingRuleOf(access, own), wanted)) routes[key] = spec.governedBy
+      const route = routeFor(access, key, spec.governedBy)
+      if (route !== null) routes[key] = route
     }
   }
   return routes

@@ -109,8 +109,12 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
     expect(folder(scopeTo('internal'), 'internal')).toEqual(folder(shaped(), 'internal'))
   })
 
-  test('pages outside every section (home, docs root) keep only what every signed-in reader may open: the home page', () => {
-    const scoped = scopeTo(null)
+  test('a page with no audience keeps only the public pages: none here', () => {
+    expect(pageRoutes(scopeTo(null))).toEqual([])
+  })
+
+  test('the home page (every signed-in reader) keeps only what every signed-in reader may open: the home page', () => {
+    const scoped = scopePageMap(shaped(), { governedBy: '/', sections: [] }, { sections: SECTIONS, topMeta: TOP_META, access })
     expect(pageRoutes(scoped)).toEqual(['/'])
     const whole = JSON.stringify(scoped)
     for (const title of [...LEADS_TITLES, ...INTERNAL_TITLES, ...SUPPORT_TITLES]) expect(whole).not.toContain(`"title":"${title}"`)

@@ -2,7 +2,8 @@
 import path from 'node:path'
 import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
-import { access, decideAccess } from '../../lib/access'
+import shipped from '../../access.config'
+import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { OVERSIZED_COOKIES_PAGE, authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import { createIdTokenVerifier, groupsOf } from '../../edge/tokenVerifier'
@@ -217,5 +218,15 @@ describe('groups in the verified token', () => {
     expect(await request('/docs/internal/intro', viaGroup)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
     const forged = cookiesFor('pat', signJwt(idClaims('pat', { 'cognito:groups': ['support-team'] }), attackerKey))
     expect(await request('/docs/support-twilio/intro', forged)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/login/) })
+  })
+})
+
+describe('a file the build put under another rule than its own path keeps that rule in every spelling', () => {
+  const page = '/docs/internal/guidelines/secrets-management'
+  const restricted = compileAccess({ ...shipped, rules: [{ path: page, match: 'exact', require: 'fullAccessUsers' }, ...shipped.rules] }, {})
+  const restrictedDeps: AuthorizerDeps = { ...deps, access: restricted, assetRoutes: { [`${page}.md`]: page } }
+  test.each([`${page}.md`, `${page.toUpperCase()}.MD`, '/docs/internal/guidelines/Secrets-Management.md'])('internal1 is refused %s', async (spelling) => {
+    const outcome = await authorizeRequest({ path: spelling, query: '', cookieHeaders: [cookiesFor('internal1', tokenFor('internal1'))] }, restrictedDeps)
+    expect(outcome).toEqual({ kind: 'forbidden' })
   })
 })

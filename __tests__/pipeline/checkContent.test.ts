@@ -43,7 +43,7 @@ test('a folder no section declares fails, naming the folder and how to declare i
   expect(problem.path).toBe('content/docs/sales/')
   expect(problem.message).toBe(
     [
-      'content/docs/sales/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab and no search index.',
+      'content/docs/sales/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab.',
       '  To make it a section, declare it in `sections` of access.config.ts, with a list of its readers in `lists` (README, "Writing docs"):',
       "    lists: { …, salesUsers: 'user1, group:sales' },",
       "    sections: [ …, { id: 'sales', title: 'Sales', description: '…', entry: '/docs/sales/intro', readers: 'salesUsers' } ],",

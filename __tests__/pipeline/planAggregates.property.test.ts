@@ -7,17 +7,22 @@
  *   that reader may not open;
  * - completeness: every page a reader may open is in a search index they can fetch, every docs
  *   page is in an llms.txt they can fetch, and the reader's view names both, and a tab for the section.
+ * Public pages, a home page for a list only, a fallback for any signed-in reader and protection off
+ * are drawn too. Each file is governed as the edge governs it (the asset-route map, then its path).
  * The same checker, run on the per-section grouping the build used before, finds leaks: so it can fail.
  */
 import path from 'node:path'
 import fc from 'fast-check'
 import shipped from '../../access.config'
 import { compileAccess, decideAccess, type AccessConfig, type CompiledAccess, type PathRule } from '../../lib/access'
+import { governingRoute } from '../../lib/access/governingRoute'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { objectKeyFor } from '../../lib/access/objectKey'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
 import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan } from '../../pipeline/planAggregates'
+import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 const ROUTES = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
@@ -38,14 +43,25 @@ interface Aggregate {
   kind: 'search' | 'llms' | 'markdown'
 }
 
+/** Every planned file, governed as the edge governs it: through the asset-route map the build writes, then its own path. */
 function aggregatesOf(plan: AggregatePlan, access: CompiledAccess): Aggregate[] {
-  const entry = (basePath: string) => `${basePath}pagefind-entry.json`
-  const searchRoutes = searchFileRoutes(plan, access, (spec) => [entry(spec.basePath), `${spec.basePath}index/en_1.pf_index`])
-  const routeOf = (key: string, routes: Record<string, string>) => routes[key] ?? (normalisePath(key) as string)
+  const searchKeys = (spec: AggregatePlan['search'][number]) => [`${spec.basePath}pagefind-entry.json`, `${spec.basePath}index/en_1.pf_index`]
+  const assetRoutes = computeAssetRoutes({
+    access,
+    manifest: { pages: {} },
+    files: [],
+    readText: () => '',
+    publicRootFiles: [],
+    publicRoute: '/login',
+    loadable: {},
+    routeOfSource: () => null,
+    plannedRoutes: { ...plan.routes, ...searchFileRoutes(plan, access, searchKeys) },
+  })
+  const routeOf = (key: string) => governingRoute(objectKeyFor(key) as string, assetRoutes) as string
   return [
-    ...plan.search.flatMap((spec) => [entry(spec.basePath), `${spec.basePath}index/en_1.pf_index`].map((key) => ({ key, route: routeOf(key, searchRoutes), pages: spec.pages, kind: 'search' as const }))),
-    ...plan.llms.map((file) => ({ key: file.key, route: routeOf(file.key, plan.routes), pages: file.pages, kind: 'llms' as const })),
-    ...plan.markdown.map((file) => ({ key: file.key, route: routeOf(file.key, plan.routes), pages: [file.route], kind: 'markdown' as const })),
+    ...plan.search.flatMap((spec) => searchKeys(spec).map((key) => ({ key, route: routeOf(key), pages: spec.pages, kind: 'search' as const }))),
+    ...plan.llms.map((file) => ({ key: file.key, route: routeOf(file.key), pages: file.pages, kind: 'llms' as const })),
+    ...plan.markdown.map((file) => ({ key: file.key, route: routeOf(file.key), pages: [file.route], kind: 'markdown' as const })),
   ]
 }
 
@@ -58,7 +74,7 @@ function violations(access: CompiledAccess, aggregates: readonly Aggregate[], us
     for (const page of aggregate.pages) if (!mayOpen(page)) found.push(`${user.username} can fetch ${aggregate.key}, which holds ${page}`)
   }
   const isDocsPage = (route: string) => access.sections.some((section) => inSection(route, section.id))
-  for (const page of ROUTES.filter((route) => mayOpen(route) && decideAccess(access, route, null) !== 'allow')) {
+  for (const page of ROUTES.filter(mayOpen)) {
     const reach = (kind: Aggregate['kind']) => fetchable.some((aggregate) => aggregate.kind === kind && aggregate.pages.includes(page))
     if (!reach('search')) found.push(`${user.username} may open ${page} but no search index they can fetch holds it`)
     if (isDocsPage(page) && !reach('llms')) found.push(`${user.username} may open ${page} but no llms file they can fetch holds it`)
@@ -71,7 +87,8 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
   const view = readerViewFor(readerViewSources(access, {}, audienceSummaries(plan)), user)
   const mayOpen = (route: string) => decideAccess(access, route, user) === 'allow'
   const found: string[] = []
-  const expectedSearch = plan.search.filter((spec) => mayOpen(spec.governedBy)).map((spec) => spec.basePath)
+  // The indexes that hold a page the reader may open (each holds the pages of one rule, so all of them).
+  const expectedSearch = plan.search.filter((spec) => spec.pages.some(mayOpen)).map((spec) => spec.basePath)
   if (JSON.stringify(view.search.map((index) => index.basePath)) !== JSON.stringify(expectedSearch)) found.push(`${user.username}'s view names the indexes ${JSON.stringify(view.search)}, not ${JSON.stringify(expectedSearch)}`)
   for (const section of access.sections) {
     const opens = ROUTES.some((route) => inSection(route, section.id) && mayOpen(route))
@@ -95,14 +112,22 @@ const configArb: fc.Arbitrary<AccessConfig> = fc
     lists: fc.tuple(entriesArb, entriesArb, entriesArb),
     sectionReaders: fc.tuple(requirementArb.filter((r) => r !== 'signedIn'), requirementArb.filter((r) => r !== 'signedIn'), requirementArb.filter((r) => r !== 'signedIn')),
     rules: fc.array(ruleArb, { maxLength: 5 }),
-    fallback: fc.constantFrom(...LISTS),
+    // The home page: any signed-in reader, as shipped, or only a list's.
+    home: requirementArb,
+    fallback: fc.constantFrom(...LISTS, 'signedIn'),
+    // Pages an admin made public, besides the sign-in and error pages.
+    publicPages: fc.subarray(ROUTES, { maxLength: 2 }),
+    // Mostly on, as shipped; off, any signed-in reader may open everything.
+    protectDocs: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
   })
-  .map(({ lists, sectionReaders, rules, fallback }) => ({
+  .map(({ lists, sectionReaders, rules, home, fallback, publicPages, protectDocs }) => ({
     ...shipped,
+    protectDocs,
     lists: { fullAccessUsers: 'admin', listA: lists[0].join(', '), listB: lists[1].join(', '), listC: lists[2].join(', ') },
     sections: shipped.sections.map((section, at) => ({ ...section, readers: sectionReaders[at] })),
-    rules: [...rules, { path: '/', match: 'exact' as const, require: 'signedIn' as const }],
+    rules: [...rules, { path: '/', match: 'exact' as const, require: home }],
     fallback,
+    publicPaths: [...shipped.publicPaths, ...publicPages],
   }))
 const readerArb = fc.record({ username: fc.constantFrom(...USERS), groups: fc.subarray(GROUPS) })
 

@@ -87,11 +87,19 @@ describe('grouping records into per-audience indexes', () => {
     for (const spec of openPlan.search) expect(decideAccess(open, spec.governedBy, { username: 'outsider' })).toBe('allow')
   })
 
-  test('a public page is in no index, and is reported', () => {
+  test('public pages are an audience of their own: an index that anyone may load holds them and nothing else', () => {
     const data: NextraSearchData = { ...NEXTRA_DATA, '/login': { title: 'Sign in', data: { '': 'Sign in.' } } }
     const result = groupSearchRecords(data, planOf(data), access)
-    expect(result.groups.flatMap((g) => g.pages)).not.toContain('/login')
-    expect(result.skipped).toEqual([{ route: '/login', reason: 'a public page' }])
+    const publicIndex = result.groups.find((g) => g.pages.includes('/login'))!
+    expect(publicIndex.pages).toEqual(['/login'])
+    expect(decide(publicIndex.spec.governedBy, null)).toBe('allow')
+    expect(result.skipped).toEqual([])
+  })
+
+  test('a page the plan does not know is in no index, and is reported', () => {
+    const data: NextraSearchData = { ...NEXTRA_DATA, '/docs/leads/new': { title: 'New', data: { '': 'x' } } }
+    const result = groupSearchRecords(data, plan, access)
+    expect(result.skipped).toEqual([{ route: '/docs/leads/new', reason: 'not a page of the plan' }])
   })
 })
 

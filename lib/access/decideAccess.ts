@@ -18,6 +18,12 @@ export function governingRuleOf(access: CompiledAccess, route: string): Governin
   return index >= 0 ? { kind: 'rule', index, rule: access.rules[index] } : { kind: 'fallback', require: access.fallback }
 }
 
+/** Whether the rule at `index` decides its own path: no earlier rule takes it (a rule that one shadows decides nothing). */
+export function governsOwnPath(access: CompiledAccess, index: number): boolean {
+  const governing = governingRuleOf(access, access.rules[index].path)
+  return governing.kind === 'rule' && governing.index === index
+}
+
 /** What a governing rule requires. */
 export function requirementOf(governing: GoverningRule): Requirement | 'public' {
   if (governing.kind === 'public') return 'public'

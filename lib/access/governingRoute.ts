@@ -10,8 +10,20 @@ export type AssetRoutes = Readonly<Record<string, string>>
 
 const PAGE_CHUNK = /^\/_next\/static\/chunks\/pages(\/.*?)-[0-9a-f]{8,}\.js$/
 
+/**
+ * The map by lowercased key. A file the map puts under another rule than its own path's (a page's
+ * Markdown under an exact rule) must keep that rule in every spelling: on a case-insensitive file
+ * system `/A.MD` serves `/a.md`, while the fallback below would decide on the path's own rule.
+ */
+const lowercased = new WeakMap<AssetRoutes, ReadonlyMap<string, string>>()
+function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
+  let map = lowercased.get(assetRoutes)
+  if (!map) lowercased.set(assetRoutes, (map = new Map(Object.entries(assetRoutes).map(([key, route]) => [key.toLowerCase(), route]))))
+  return map
+}
+
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
-  const mapped = assetRoutes[objectKey]
+  const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
   // A page's own chunk is governed by that page even if the manifest missed it.
   const pageChunk = PAGE_CHUNK.exec(objectKey)

@@ -5,7 +5,7 @@ import type { AccessUser, Decision } from './types'
 
 export { compileAccess } from './compileAccess'
 export type { CompiledAccess } from './compileAccess'
-export { decideAccess, describeRule, governingRuleOf, readersOfMayOpen, requirementFor, requirementOf, type GoverningRule } from './decideAccess'
+export { decideAccess, describeRule, governingRuleOf, governsOwnPath, readersOfMayOpen, requirementFor, requirementOf, type GoverningRule } from './decideAccess'
 export { normalisePath, isUnderPrefix } from './normalisePath'
 export { AccessConfigError } from './errors'
 export type { AccessConfig, AccessUser, Decision, ListName, PathRule, Requirement } from './types'

@@ -4,7 +4,7 @@
  * own pages come as a fragment with its route manifest, which only that audience's readers can
  * fetch (pipeline/pageMaps.ts). The browser merges the fragments it was given into the page's map.
  */
-import type { RawItem } from './shapePageMap'
+import { isFolder, isMetaData, type RawFolder, type RawItem } from './shapePageMap'
 
 /** Fired on the window when an audience's fragment has arrived (in `self.__docsPageMaps`, from its route manifest). */
 export const PAGE_MAP_EVENT = 'docs:pagemap'
@@ -22,11 +22,6 @@ export interface PageMapFragment {
   order: Record<string, Record<string, number>>
 }
 
-type Meta = { data: Record<string, unknown> }
-type Folder = { name: string; route: string; children: RawItem[] }
-
-const isMeta = (item: RawItem): item is Meta => 'data' in item && typeof item.data === 'object' && item.data !== null
-const isFolder = (item: RawItem): item is Folder => 'children' in item
 
 function mergeLevel(levels: RawItem[][], route: string, order: Record<string, Record<string, number>>): RawItem[] {
   const meta: Record<string, unknown> = {}
@@ -35,7 +30,7 @@ function mergeLevel(levels: RawItem[][], route: string, order: Record<string, Re
   const children = new Map<string, RawItem[][]>()
   for (const level of levels) {
     for (const item of level) {
-      if (isMeta(item)) {
+      if (isMetaData(item)) {
         hasMeta = true
         for (const [key, value] of Object.entries(item.data)) if (!(key in meta)) meta[key] = value
         continue
@@ -58,7 +53,7 @@ function mergeLevel(levels: RawItem[][], route: string, order: Record<string, Re
   )
   // By name, a folder before the page of the same name (Nextra joins the two), as the build sorts.
   merged.sort((a, b) => {
-    const [nameA, nameB] = [(a as Folder).name, (b as Folder).name]
+    const [nameA, nameB] = [(a as RawFolder).name, (b as RawFolder).name]
     if (nameA !== nameB) return nameA < nameB ? -1 : 1
     return Number(!isFolder(a)) - Number(!isFolder(b))
   })

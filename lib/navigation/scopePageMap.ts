@@ -1,9 +1,9 @@
 import type { PageMapItem } from 'nextra'
 import type { CompiledAccess } from '../access/compileAccess'
-import { readersOfMayOpen } from '../access/decideAccess'
+import { decideAccess, readersOfMayOpen } from '../access/decideAccess'
 import { inSection, sectionPrefix } from '../access/sectionPaths'
 import { filterPageMap } from './filterPageMap'
-import type { RawItem, RawMeta } from './shapePageMap'
+import { isMeta, type RawItem, type RawMeta } from './shapePageMap'
 
 export interface SectionStub {
   id: string
@@ -14,7 +14,6 @@ export interface SectionStub {
 /** The `_meta` entry that makes a top-level section folder a navbar tab with its own sidebar. */
 const tabMeta = (section: SectionStub) => ({ title: section.title, type: 'page' })
 
-const isMeta = (item: RawItem): item is RawMeta => 'data' in item
 
 export interface ScopeOptions {
   sections: readonly SectionStub[]
@@ -41,7 +40,7 @@ export interface PageMapScope {
  * are left out entirely, tab and all; a reader's other tabs come from the authority at run time
  * (`withSectionTabs`).
  *
- * `scope` is null for pages that no audience holds (the public pages), built as the home page's.
+ * `scope` is null for a page that belongs to no audience; its page map holds only public pages.
  */
 export function scopePageMap(shaped: RawItem[], scope: PageMapScope | null, options: ScopeOptions): RawItem[] {
   const { sections, access } = options
@@ -52,8 +51,9 @@ export function scopePageMap(shaped: RawItem[], scope: PageMapScope | null, opti
   const topMeta = { ...Object.fromEntries(own.map((section) => [section.id, tabMeta(section)])), ...options.topMeta }
   const kept = shaped.filter((item) => isMeta(item) || !('children' in item && foreign.has(item.name)))
   const scoped = kept.map((item) => (isMeta(item) ? { data: topMeta } : item))
-  const readersOf = scope?.governedBy ?? '/'
-  return filterPageMap(scoped as unknown as PageMapItem[], (path) => readersOfMayOpen(access, readersOf, path)) as unknown as RawItem[]
+  // With no audience, what anyone may open: the public pages.
+  const mayOpen = scope ? (path: string) => readersOfMayOpen(access, scope.governedBy, path) : (path: string) => decideAccess(access, path, null) === 'allow'
+  return filterPageMap(scoped as unknown as PageMapItem[], mayOpen) as unknown as RawItem[]
 }
 
 /**

@@ -23,8 +23,11 @@ export interface RawMeta {
 }
 export type RawItem = RawFolder | RawPage | RawMeta
 
-const isFolder = (item: RawItem): item is RawFolder => 'children' in item
-const isPage = (item: RawItem): item is RawPage => 'route' in item && !('children' in item)
+export const isFolder = (item: RawItem): item is RawFolder => 'children' in item
+export const isPage = (item: RawItem): item is RawPage => 'route' in item && !('children' in item)
+export const isMeta = (item: RawItem): item is RawMeta => 'data' in item
+/** A `_meta` held as its data (not yet as the name of Nextra's import of it). */
+export const isMetaData = (item: RawItem): item is { data: Record<string, unknown> } => isMeta(item) && typeof item.data === 'object' && item.data !== null
 
 function liftIndexPages(items: RawItem[]): RawItem[] {
   const result: RawItem[] = []

@@ -5,7 +5,6 @@
  * document (lib/search/searchDocuments.ts). Pure: no file system, no Pagefind.
  */
 import type { CompiledAccess } from '../access/compileAccess'
-import { requirementFor } from '../access/decideAccess'
 import { normalisePath } from '../access/normalisePath'
 import { inSection } from '../access/sectionPaths'
 import { audienceKey, type AggregatePlan, type SearchIndexSpec } from '../../pipeline/planAggregates'
@@ -84,7 +83,7 @@ export function pageRecords(route: string, page: { title: string; data: Record<s
 
 /**
  * Every page's records, in the index of its audience (the pages one rule governs), as the plan
- * says (pipeline/planAggregates.ts). Public pages, which no index holds, are skipped and listed.
+ * says (pipeline/planAggregates.ts). A page the plan does not know is skipped and listed.
  * The result passes `assertGrouping`, which the build runs again before writing.
  */
 export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregatePlan, 'search' | 'audienceOf'>, access: CompiledAccess): GroupedRecords {
@@ -98,7 +97,7 @@ export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregateP
     }
     const group = groups.get(plan.audienceOf[route])
     if (!group) {
-      skipped.push({ route, reason: requirementFor(access, route) === 'public' ? 'a public page' : 'not a page of the plan' })
+      skipped.push({ route, reason: 'not a page of the plan' })
       continue
     }
     const sectionTitle = access.sections.find((section) => inSection(route, section.id))?.title ?? 'Home'

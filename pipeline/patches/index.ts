@@ -104,7 +104,7 @@ export function sectionPageMaps(config: BundlerConfig, options: SectionPageMapOp
   eachRule(config.module.rules, (rule) => {
     if (usesOf(rule).some((use) => NEXTRA_LOADERS.has(use.loader) && use.options?.isPageImport)) pageUse = rule.use
   })
-  if (!pageUse) throw new Error("patches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per section")
+  if (!pageUse) throw new Error("patches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per audience")
   const loader = { loader: PATCH_FILES.sectionPageMap, options: options as unknown as Record<string, unknown> }
   // Loaders run last to first: this one sees what Nextra's loader made of the page.
   const nextraAt = pageUse.findIndex((use) => NEXTRA_LOADERS.has(use.loader))

@@ -1,7 +1,8 @@
-// Webpack loaders that give each docs section its own, smaller page map (see lib/navigation/scopePageMap.ts).
+// Webpack loaders that give each audience's pages (the pages one access rule governs) their own
+// page map (see pipeline/pageMaps.ts and lib/navigation/scopePageMap.ts).
 //
 // As a page loader (runs after nextra/loader): rewrites the page's import of Nextra's one global
-// page map to `nextra-page-map-.mjs?scope=<section>`.
+// page map to `nextra-page-map-.mjs?scope=<audience id>`.
 // As a page-map loader (for `?scope=`): regenerates the page map with Nextra's own collector,
 // shaped and scoped, and drops the imports of `_meta` files that the scope no longer uses.
 const fs = require('fs')

@@ -1,4 +1,4 @@
-import { requirementFor, type CompiledAccess } from '../../lib/access'
+import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
@@ -8,12 +8,22 @@ export interface BuildManifest {
 }
 
 /**
+ * A route for code that readers of different lists share: one that any signed-in reader may open,
+ * whatever the lists (the home page in the shipped rules). If the rules have none (the home page
+ * itself needs a list), the sign-in page's route: such code is never a page's text (the leak audit
+ * checks exactly that), and every reader must be able to load it.
+ */
+export function sharedCodeRoute(access: CompiledAccess, publicRoute: string): string {
+  const rule = access.rules.find((candidate, index) => candidate.require === 'signedIn' && governsOwnPath(access, index))
+  return rule?.path ?? publicRoute
+}
+
+/**
  * Of the routes that use a file, the one whose rule is least restrictive: the file must reach
  * every reader of any of those pages, and nothing more. Routes with different lists fall back
- * to "any signed-in reader" (`/`): such a file is code shared across sections, never a page's
- * text, and the leak audit checks exactly that.
+ * to `shared` (sharedCodeRoute).
  */
-export function leastRestrictiveRoute(access: CompiledAccess, routes: Iterable<string>): string | null {
+export function leastRestrictiveRoute(access: CompiledAccess, routes: Iterable<string>, shared: string): string | null {
   const list = [...new Set(routes)].sort()
   if (list.length === 0) return null
   const requirements = list.map((route) => requirementFor(access, route))
@@ -21,7 +31,7 @@ export function leastRestrictiveRoute(access: CompiledAccess, routes: Iterable<s
   if (publicAt >= 0) return list[publicAt]
   const signedInAt = requirements.indexOf('signedIn')
   if (signedInAt >= 0) return list[signedInAt]
-  return new Set(requirements).size === 1 ? list[0] : '/'
+  return new Set(requirements).size === 1 ? list[0] : shared
 }
 
 export interface AssetRouteInputs {
@@ -54,6 +64,7 @@ export interface AssetRouteInputs {
  */
 export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, string> {
   const { access, manifest, files, publicRoute } = inputs
+  const shared = sharedCodeRoute(access, publicRoute)
   const users = new Map<string, Set<string>>()
   const use = (key: string, route: string) => {
     if (!users.has(key)) users.set(key, new Set())
@@ -73,7 +84,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
 
   const routes: Record<string, string> = {}
   for (const [key, routeSet] of users) {
-    const route = leastRestrictiveRoute(access, routeSet)
+    const route = leastRestrictiveRoute(access, routeSet, shared)
     if (route !== null) routes[key] = route
   }
 
@@ -84,7 +95,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     for (const mediaKey of media) {
       const name = mediaKey.slice(mediaKey.lastIndexOf('/') + 1)
       const referencing = referrers.filter((key) => inputs.readText(key).includes(name)).map((key) => routes[key])
-      const route = leastRestrictiveRoute(access, referencing)
+      const route = leastRestrictiveRoute(access, referencing, shared)
       if (route !== null) routes[mediaKey] = route
     }
   }
@@ -97,7 +108,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     const route = inputs.routeOfSource(importer) ?? publicRoute
     for (const file of chunkFiles) {
       const key = `/_next/${file}`
-      routes[key] = leastRestrictiveRoute(access, [route, ...(routes[key] ? [routes[key]] : [])]) as string
+      routes[key] = leastRestrictiveRoute(access, [route, ...(routes[key] ? [routes[key]] : [])], shared) as string
     }
   }
   return routes

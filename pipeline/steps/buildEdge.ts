@@ -17,6 +17,7 @@ import type { BakedEdgeConfig } from '../../edge/bakedConfig'
 import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import type { AudienceSummary } from '../../lib/access/readerView'
+import { readAudiencesFile } from './audiencesFile'
 import { jwksFor } from './jwksFor'
 import { sitePaths, type SitePaths } from './paths'
 
@@ -32,7 +33,7 @@ export interface EdgeBundle {
  */
 export async function buildEdge(options: { paths?: SitePaths; scriptHashes?: readonly string[]; assetRoutes?: Record<string, string>; audiences?: AudienceSummary[] } = {}): Promise<EdgeBundle> {
   const paths = options.paths ?? sitePaths()
-  compileAccess(accessConfig)
+  const access = compileAccess(accessConfig)
   const auth = readAuthSettings(process.env as AuthEnv)
   if (!options.scriptHashes && !fs.existsSync(paths.scriptHashes)) throw new Error(`${paths.scriptHashes} is missing; run the site build first (npm run build)`)
   const scriptHashes = [...(options.scriptHashes ?? readScriptHashesFile(paths.scriptHashes))]
@@ -45,7 +46,8 @@ export async function buildEdge(options: { paths?: SitePaths; scriptHashes?: rea
     auth,
     jwks: await jwksFor(auth),
     assetRoutes: lastBuild(options.assetRoutes, paths.assetRoutes),
-    audiences: lastBuild(options.audiences, paths.audiences),
+    // Alone, only over a build made with these path rules (pipeline/steps/audiencesFile.ts says why).
+    audiences: options.audiences ?? readAudiencesFile(paths.audiences, access),
     // The list overrides as this build saw them: the bundle holds the lists, the browser never does.
     accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
     scriptHashes,

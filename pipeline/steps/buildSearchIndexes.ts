@@ -12,7 +12,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
 import type { AggregatePlan } from '../planAggregates'
-import { assertGrouping, groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
+import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
 /**
  * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
@@ -74,10 +74,9 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
     for (const { spec, records, pages } of groups) {
       const dir = path.join(outRoot, spec.outDir)
       fs.rmSync(dir, { recursive: true, force: true })
-      if (records.length === 0) {
-        // An index without records has no language, and merging it would break every reader's search.
-        throw new Error(`search index ${spec.id} has no pages; every index needs at least one page (${spec.basePath})`)
-      }
+      // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
+      // without records has no language, and merging it would break every reader's search.
+      if (records.length === 0) continue
       // One document per page, so a page's excerpt data is one file that all its sections share.
       const documents = searchDocuments(records)
       const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
@@ -107,8 +106,8 @@ export interface BuildResult {
 
 /** Groups, checks and writes every index. Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced. */
 export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan }): Promise<BuildResult> {
+  // Grouping runs the build's check (assertGrouping) before anything is written.
   const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
-  assertGrouping(groups, options.access)
   const stats = await writeSearchIndexes(groups, options.outRoot)
   return { stats, skipped }
 }

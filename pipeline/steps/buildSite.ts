@@ -25,6 +25,7 @@ import { access } from '../../lib/access'
 import type { NextraSearchData } from '../../lib/search/searchRecords'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
+import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
@@ -103,15 +104,17 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
     if (!written) throw new Error(`build: the search step wrote no index "${spec.id}"`)
     return listFiles(path.join(paths.out, written.dir)).map((key) => spec.basePath + key.slice(1))
   }
-  const plannedRoutes = { ...plan.routes, ...searchFileRoutes(plan, access, indexFiles) }
+  // The indexes the search step wrote: an audience whose pages all stay out of search has none.
+  const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
+  const plannedRoutes = { ...plan.routes, ...searchFileRoutes(searched, access, indexFiles) }
   const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'pages')), plan, pageMapInputs(paths.root))
   const routes = await step(
     'routes',
     () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes, pageMaps }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
-  const audiences = audienceSummaries(plan)
-  fs.writeFileSync(paths.audiences, JSON.stringify(audiences, null, 1) + '\n')
+  const audiences = audienceSummaries(searched)
+  writeAudiencesFile(paths.audiences, access, audiences)
   const scripts = await step('scripts', () => writeInlineScriptHashes(paths), describeInlineScripts)
   await step('edge', () => buildEdge({ paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }), describeEdgeBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
@@ -119,7 +122,7 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
 
 /** The plan in a writer's words: one line per audience that a rule finer than a section makes. */
 export function describePlan(plan: AggregatePlan): string {
-  const finer = plan.audiences.filter((audience) => audience.sections.length > 0 && !access.sections.some((section) => section.id === audience.id))
+  const finer = plan.audiences.filter((audience) => audience.kind === 'rule' && audience.sections.length > 0)
   return [`${plan.audiences.length} audiences, ${plan.search.length} search indexes, ${plan.llms.length} llms files`, ...finer.map((audience) => `  ${audience.rule}: ${audience.pages.length} page${audience.pages.length === 1 ? '' : 's'}`)].join('\n')
 }
 

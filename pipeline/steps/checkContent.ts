@@ -4,7 +4,7 @@
  *
  * - an entry directly under content/docs/ that is not a declared section's folder, `_meta.*` or the
  *   /docs index page. Its pages would belong to no section: the fallback rule would show them to
- *   full-access readers only, with no tab and no search index, and nothing else would say so;
+ *   full-access readers only, with no tab, and nothing else would say so;
  * - a page or folder whose name is not a slug (lowercase letters, digits, hyphens, underscores;
  *   no dot but a page's extension). `NewPage.mdx` would be served at `/docs/leads/NewPage`, a
  *   route the rules, the link check and the edge all know only as `/docs/leads/newpage`.
@@ -68,7 +68,7 @@ export class UndeclaredSectionError extends ContentError {
     const lines =
       kind === 'folder'
         ? [
-            `${entry}/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab and no search index.`,
+            `${entry}/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab.`,
             ...declare,
             `  or move its pages into a declared section's folder (${folders}).`,
           ]

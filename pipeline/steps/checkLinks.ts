@@ -66,11 +66,11 @@ function metaSources(root: string): SourcePage[] {
   return metas.filter((meta) => fs.existsSync(path.join(root, meta.file)))
 }
 
-/** Where a page's own files belong: the folder its rule governs (a prefix rule's path), else its own folder. */
-function rulePathHint(rules: CompiledAccess, route: string): string {
+/** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
+function filesHint(rules: CompiledAccess, route: string): string {
   const governing = governingRuleOf(rules, route)
-  const folder = governing.kind === 'rule' && governing.rule.match === 'prefix' ? governing.rule.path : route.slice(0, route.lastIndexOf('/'))
-  return `${folder}/images/`
+  if (governing.kind === 'rule' && governing.rule.match === 'prefix') return `move it under public${governing.rule.path}/images/`
+  return 'move it under a folder whose rule admits every reader of the page'
 }
 
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
@@ -97,7 +97,7 @@ export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePa
           if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report('missing', `missing file: public${pathOnly} does not exist`)
           // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
           else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
-            report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (move it under public${rulePathHint(rules, page.route)})`)
+            report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
           }
           continue
         }

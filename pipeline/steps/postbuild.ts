@@ -56,8 +56,8 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
   const { out } = paths
   if (!fs.existsSync(out)) throw new PostbuildError(`${out} does not exist; run \`next build\` first`)
   // Nextra copies its page map (every page's title and front matter) and its search data (every
-  // page's text) into the static chunks. Pages are built against their section's own page map and
-  // search has one index per section, so the global files must go.
+  // page's text) into the static chunks. Pages are built against their audience's own page map and
+  // search has one index per audience, so the global files must go.
   for (const key of listFiles(out).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
     fs.rmSync(path.join(out, key))
   }

@@ -36,19 +36,15 @@ export function reportAudiences(access: CompiledAccess, plan: Pick<AggregatePlan
   const audiences: Audience[] = []
   const finer: FinerRule[] = []
   for (const audience of plan.audiences) {
-    if (audience.requirement === 'signedIn') continue
-    const section = access.sections.find((candidate) => candidate.id === audience.id)
-    if (section) {
-      audiences.push({ label: section.title, path: section.entry })
-      continue
+    if (audience.requirement === 'signedIn' || audience.kind === 'public') continue
+    const section = access.sections.find((candidate) => candidate.id === audience.section)
+    if (section) audiences.push({ label: section.title, path: section.entry })
+    else if (audience.kind === 'fallback') audiences.push({ label: 'Other pages', path: audience.governedBy })
+    else {
+      const where = audience.sections.map((entry) => entry.title).join(', ') || 'Outside sections'
+      audiences.push({ label: `${where}: ${audience.path}`, path: audience.governedBy })
+      finer.push({ rule: audience.rule, pages: audience.pages })
     }
-    if (audience.rule.startsWith('fallback')) {
-      audiences.push({ label: 'Other pages', path: audience.governedBy })
-      continue
-    }
-    const rulePath = audience.rule.split(' ')[1]
-    audiences.push({ label: `${audience.sections.map((entry) => entry.title).join(', ') || 'Outside sections'}: ${rulePath}`, path: audience.governedBy })
-    finer.push({ rule: audience.rule, pages: audience.pages })
   }
   return { audiences, finer }
 }

@@ -7,6 +7,8 @@ import { startLocalServer } from './localServer'
 import { readScriptHashesFile } from '../../edge/scriptHashesFile'
 import { ACCESS_LOG_ENV } from './accessLogFile'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { access as shippedAccess } from '../../lib/access'
+import { readAudiencesFile } from '../../pipeline/steps/audiencesFile'
 
 export interface LocalStack {
   siteUrl: string
@@ -41,7 +43,7 @@ export async function startLocalStack(
       jwks,
       assetRoutes: JSON.parse(fs.readFileSync(routesFile, 'utf8')),
       scriptHashes,
-      audiences: JSON.parse(fs.readFileSync(paths.audiences, 'utf8')),
+      audiences: readAudiencesFile(paths.audiences, options.access ?? shippedAccess),
       // The rules the site was built with, when they are not the shipped ones (the audit build's).
       access: options.access,
       port: options.sitePort ?? Number(process.env.PORT ?? 3000),

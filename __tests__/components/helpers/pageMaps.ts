@@ -237,7 +237,9 @@ export function sectionScope(id: string | null): PageMapScope | null {
  */
 export function builtPageMap(route: string): PageMapItem[] {
   const topMeta = Object.fromEntries(Object.entries(TOP_META).filter(([key]) => !SECTIONS.some((section) => section.id === key)))
-  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], sectionScope(sectionOfRoute(route, SECTIONS)), { sections: SECTIONS, topMeta, access })
+  // A section's pages are its audience; a page outside every section is its own rule's.
+  const scope = sectionScope(sectionOfRoute(route, SECTIONS)) ?? { governedBy: route, sections: [] }
+  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], scope, { sections: SECTIONS, topMeta, access })
   return scoped as unknown as PageMapItem[]
 }
 

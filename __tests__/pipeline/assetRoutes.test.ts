@@ -1,0 +1,33 @@
+/** @jest-environment node */
+import shipped from '../../access.config'
+import { compileAccess, decideAccess, type AccessConfig } from '../../lib/access'
+import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
+
+/** A chunk the leads and internal pages share, mapped under a set of rules. */
+function sharedChunkRoute(config: AccessConfig): { access: ReturnType<typeof compileAccess>; route: string } {
+  const access = compileAccess(config, {})
+  const routes = computeAssetRoutes({
+    access,
+    manifest: { pages: { '/docs/leads/intro': ['static/chunks/shared-0123456789abcdef.js'], '/docs/internal/intro': ['static/chunks/shared-0123456789abcdef.js'] } },
+    files: [],
+    readText: () => '',
+    publicRootFiles: [],
+    publicRoute: '/login',
+    loadable: {},
+    routeOfSource: () => null,
+    plannedRoutes: {},
+  })
+  return { access, route: routes['/_next/static/chunks/shared-0123456789abcdef.js'] }
+}
+
+test('code that readers of different lists share reaches every signed-in reader, and no anonymous visitor', () => {
+  const { access, route } = sharedChunkRoute(shipped)
+  expect(route).toBe('/')
+  for (const username of ['leads1', 'internal1']) expect(decideAccess(access, route, { username })).toBe('allow')
+  expect(decideAccess(access, route, null)).toBe('login')
+})
+
+test('when the home page itself needs a list, shared code does not take its rule: every reader can still load it', () => {
+  const { access, route } = sharedChunkRoute({ ...shipped, rules: [{ path: '/', match: 'exact', require: 'leadsUsers' }] })
+  for (const username of ['leads1', 'internal1']) expect([username, decideAccess(access, route, { username })]).toEqual([username, 'allow'])
+})

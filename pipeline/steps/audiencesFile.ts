@@ -1,0 +1,50 @@
+/**
+ * The build's audiences as the authority needs them (pipeline/planAggregates.ts audienceSummaries),
+ * in `.next/audiences.json`, with a fingerprint of the rules they were planned for.
+ *
+ * Everything in out/ built from several pages follows the path rules of its build. An authorizer
+ * rebuilt later (npm run deploy:access) with other path rules over that out/ would serve files that
+ * the new rules' readers may not open: a folder restricted after the build is still in its
+ * section's search index and llms files. So an authorizer is built only on the rules the site was.
+ * The lists are not in the fingerprint: nothing in out/ depends on them.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import type { AudienceSummary } from '../../lib/access/readerView'
+
+export class RulesChangedError extends Error {
+  constructor(file: string) {
+    super(
+      `the path rules in access.config.ts (rules, sections, public paths, fallback or DOCS_PROTECT) differ from those the site in out/ was built with (${path.relative('.', file)}); ` +
+        'files built from several pages follow the rules of their build, so run the whole build again (npm run build:prod) and deploy it'
+    )
+    this.name = 'RulesChangedError'
+  }
+}
+
+/** What in the compiled access the files of out/ depend on: every rule and its requirement, not the lists' members. */
+export function rulesFingerprint(access: CompiledAccess): string {
+  const shape = {
+    protectDocs: access.protectDocs,
+    rules: access.rules,
+    fallback: access.fallback,
+    publicPaths: [...access.publicPaths].sort(),
+    sections: access.sections.map(({ id, entry, readers }) => ({ id, entry, readers })),
+  }
+  return crypto.createHash('sha256').update(JSON.stringify(shape)).digest('hex')
+}
+
+export function writeAudiencesFile(file: string, access: CompiledAccess, audiences: readonly AudienceSummary[]): void {
+  fs.writeFileSync(file, JSON.stringify({ rules: rulesFingerprint(access), audiences }, null, 1) + '\n')
+}
+
+/** The audiences of the build at `file`; with `access`, only if that build was made with the same path rules. */
+export function readAudiencesFile(file: string, access?: CompiledAccess): AudienceSummary[] {
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing; run the site build first (npm run build)`)
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { rules?: string; audiences?: AudienceSummary[] }
+  if (!Array.isArray(saved.audiences)) throw new Error(`${file} holds no audiences; run the site build again (npm run build)`)
+  if (access && saved.rules !== rulesFingerprint(access)) throw new RulesChangedError(file)
+  return saved.audiences
+}
