@@ -59,11 +59,18 @@ test('a list change rebuilds the authorizer alone (npm run deploy:access): the n
     fs.copyFileSync(path.join(dir, '.next/script-hashes.json'), path.join(work, '.next/script-hashes.json'))
     fs.copyFileSync(path.join(dir, '.next/audiences.json'), path.join(work, '.next/audiences.json'))
     const site = JSON.parse(fs.readFileSync(path.join(dir, 'audit-site.json'), 'utf8'))
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
-      cwd: work,
-      env: { ...process.env, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${site.cognitoPort}`, DOCS_LEADS_USERS: 'leads2' },
-      stdio: 'pipe',
-    })
+    const deployAccess = () =>
+      execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
+        cwd: work,
+        env: { ...process.env, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${site.cognitoPort}`, DOCS_LEADS_USERS: 'leads2' },
+        stdio: 'pipe',
+      })
+    // With other path rules than the build's (the shipped ones; the audit build adds finer rules),
+    // it refuses: the site's search indexes and llms files follow the rules they were built with.
+    expect(deployAccess).toThrow(/path rules in access.config.ts .* differ from those the site in out\/ was built with/)
+    // With the build's rules and only a list changed, it rebuilds the authorizer.
+    fs.copyFileSync(path.join(dir, 'access.config.ts'), path.join(work, 'access.config.ts'))
+    deployAccess()
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const rebuilt = require(path.join(work, 'edge/dist/index.js')).handler
     const leads1 = amplifyCookieHeader('leads1', await signInIdToken(cognitoUrl, 'leads1', PASSWORD))

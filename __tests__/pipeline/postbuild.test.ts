@@ -9,9 +9,13 @@ import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
 
 const BUILD_ID = 'b1'
 
+const made: string[] = []
+afterAll(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
+
 /** A small `next build` output: one page per audience, Nextra's global files, and a home search index. */
 function builtSite(): SitePaths {
   const paths = sitePaths(fs.mkdtempSync(path.join(os.tmpdir(), 'postbuild-')))
+  made.push(paths.root)
   const write = (file: string, text: string) => {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)

@@ -82,12 +82,13 @@ export function scanServed(file: ServedFile, context: ScanContext, findings: Rol
 /**
  * `mayKnowPath` for a role: a path it may open, or a folder above a page it may open. `pages` are
  * the site's page routes; `mayOpen` is the authority's decision for the role. A page's Markdown
- * (`<route>.md`) and its own JavaScript chunk (`<route>-<hash>.js`) name the page itself.
+ * (`<route>.md`), its source file's name (`<route>.mdx`, in its chunk) and its own JavaScript chunk
+ * (`<route>-<hash>.js`) name the page itself.
  */
 export function knownPaths(pages: readonly string[], mayOpen: (path: string) => boolean): (path: string) => boolean {
   const openPages = pages.filter(mayOpen)
   return (found) => {
-    const route = normalisePath(found.replace(/\.md$/, '').replace(/-[0-9a-f]{8,}\.js$/, ''))
+    const route = normalisePath(found.replace(/\.mdx?$/, '').replace(/-[0-9a-f]{8,}\.js$/, ''))
     if (route === null) return false
     return mayOpen(route) || openPages.some((page) => page.startsWith(`${route}/`))
   }

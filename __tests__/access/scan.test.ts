@@ -1,0 +1,29 @@
+/** @jest-environment node */
+import { knownPaths, noFindings, scanServed, sectionPathsIn } from '../../scripts/audit/scan'
+
+const FINANCE = '/docs/internal/to-be-refined/finance'
+const PAGES = ['/docs/internal/intro', '/docs/internal/to-be-refined', `${FINANCE}`, `${FINANCE}/quill-crm-api`, '/docs/leads/intro']
+/** A reader who may open the finance folder and nothing else of the internal section. */
+const financeOnly = knownPaths(PAGES, (route) => route === FINANCE || route.startsWith(`${FINANCE}/`))
+
+test('the paths a body names, in every spelling a file may hold them', () => {
+  const body = `{"route":"${FINANCE}/quill-crm-api"} href="\\u002Fdocs\\u002Finternal\\u002Fintro" next=%2Fdocs%2Finternal%2Fto-be-refined`
+  expect(sectionPathsIn(body, 'internal').sort()).toEqual(['/docs/internal/intro', '/docs/internal/to-be-refined', `${FINANCE}/quill-crm-api`])
+})
+
+test('a reader may know the pages it may open, their Markdown, source file and chunk, and the folders above them; nothing else', () => {
+  for (const known of [`${FINANCE}/quill-crm-api`, `${FINANCE}/quill-crm-api.md`, `${FINANCE}/quill-crm-api.mdx`, `${FINANCE}/quill-crm-api-0123456789abcdef.js`, '/docs/internal/to-be-refined', '/docs/internal']) {
+    expect([known, financeOnly(known)]).toEqual([known, true])
+  }
+  for (const unknown of ['/docs/internal/intro', '/docs/internal/intro.md', '/docs/internal/to-be-refined/active-directory', '/docs/leads/intro']) {
+    expect([unknown, financeOnly(unknown)]).toEqual([unknown, false])
+  }
+})
+
+test('a served file that names a page its reader may not open is a route leak, named with the file', () => {
+  const findings = noFindings()
+  const context = { role: 'support1', usernames: [], sections: ['internal', 'leads'], mayKnowPath: financeOnly }
+  scanServed({ key: '/a.js', status: 200, cacheControl: 'private, no-cache', body: `"${FINANCE}/quill-crm-api" "/docs/internal/intro"`, protected: true }, context, findings)
+  expect(findings.routesLeaked).toEqual(['/docs/internal/intro in /a.js'])
+  expect([...findings.ownRoutesSeen]).toEqual(['internal'])
+})
