@@ -1,22 +1,12 @@
 /** @jest-environment node */
 import shipped from '../../access.config'
 import { compileAccess, decideAccess, type AccessConfig } from '../../lib/access'
-import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
+import { assetRoutesOf } from './helpers/assetRoutes'
 
 /** A chunk the leads and internal pages share, mapped under a set of rules. */
 function sharedChunkRoute(config: AccessConfig): { access: ReturnType<typeof compileAccess>; route: string } {
   const access = compileAccess(config, {})
-  const routes = computeAssetRoutes({
-    access,
-    manifest: { pages: { '/docs/leads/intro': ['static/chunks/shared-0123456789abcdef.js'], '/docs/internal/intro': ['static/chunks/shared-0123456789abcdef.js'] } },
-    files: [],
-    readText: () => '',
-    publicRootFiles: [],
-    publicRoute: '/login',
-    loadable: {},
-    routeOfSource: () => null,
-    plannedRoutes: {},
-  })
+  const routes = assetRoutesOf(access, { pages: { '/docs/leads/intro': ['static/chunks/shared-0123456789abcdef.js'], '/docs/internal/intro': ['static/chunks/shared-0123456789abcdef.js'] } })
   return { access, route: routes['/_next/static/chunks/shared-0123456789abcdef.js'] }
 }
 

@@ -22,7 +22,7 @@ import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
 import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan } from '../../pipeline/planAggregates'
-import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
+import { assetRoutesOf } from './helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 const ROUTES = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
@@ -46,17 +46,7 @@ interface Aggregate {
 /** Every planned file, governed as the edge governs it: through the asset-route map the build writes, then its own path. */
 function aggregatesOf(plan: AggregatePlan, access: CompiledAccess): Aggregate[] {
   const searchKeys = (spec: AggregatePlan['search'][number]) => [`${spec.basePath}pagefind-entry.json`, `${spec.basePath}index/en_1.pf_index`]
-  const assetRoutes = computeAssetRoutes({
-    access,
-    manifest: { pages: {} },
-    files: [],
-    readText: () => '',
-    publicRootFiles: [],
-    publicRoute: '/login',
-    loadable: {},
-    routeOfSource: () => null,
-    plannedRoutes: { ...plan.routes, ...searchFileRoutes(plan, access, searchKeys) },
-  })
+  const assetRoutes = assetRoutesOf(access, { plannedRoutes: { ...plan.routes, ...searchFileRoutes(plan, access, searchKeys) } })
   const routeOf = (key: string) => governingRoute(objectKeyFor(key) as string, assetRoutes) as string
   return [
     ...plan.search.flatMap((spec) => searchKeys(spec).map((key) => ({ key, route: routeOf(key), pages: spec.pages, kind: 'search' as const }))),

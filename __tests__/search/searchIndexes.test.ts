@@ -4,7 +4,7 @@ import { access, decide } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { planAggregates, searchFileRoutes } from '../../pipeline/planAggregates'
-import { computeAssetRoutes } from '../../pipeline/steps/assetRoutes'
+import { assetRoutesOf } from '../pipeline/helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
 const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
@@ -25,17 +25,7 @@ test('one index per audience: each section under its own path, the home page and
 test('the files of the indexes outside their rule\'s folders are mapped to a page of their audience; a section index needs no entry', () => {
   const home = index('/')
   const files = [`${home.basePath}pagefind.js`, `${home.basePath}pagefind-entry.json`, `${home.basePath}fragment/en_1.pf_fragment`, '/docs/leads/_pagefind/pagefind.js']
-  const routes = computeAssetRoutes({
-    plannedRoutes: searchFileRoutes(plan, access, (spec) => files.filter((key) => key.startsWith(spec.basePath))),
-    access,
-    manifest: { pages: {} },
-    files,
-    readText: () => '',
-    publicRootFiles: [],
-    publicRoute: '/login',
-    loadable: {},
-    routeOfSource: () => null,
-  })
+  const routes = assetRoutesOf(access, { files, plannedRoutes: searchFileRoutes(plan, access, (spec) => files.filter((key) => key.startsWith(spec.basePath))) })
   expect(routes[`${home.basePath}fragment/en_1.pf_fragment`]).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind.js']).toBeUndefined()
 })
