@@ -36,24 +36,17 @@ export function pageMapRoutes(raw: readonly RawItem[]): string[] {
   return [...new Set(pageRoutes(raw).flatMap((route) => normalisePath(route) ?? []))]
 }
 
-const plans = new WeakMap<readonly RawItem[], AggregatePlan>()
-/** The plan of the pages in a page map: the same plan the build writes its other aggregates by. */
-function planOf(raw: RawItem[], access: CompiledAccess): AggregatePlan {
-  let plan = plans.get(raw)
-  if (!plan) plans.set(raw, (plan = planAggregates({ access, routes: pageMapRoutes(raw) })))
-  return plan
-}
-
 /** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with. */
 export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs): RawItem[] {
-  const audience = scope === null ? null : planOf(raw, inputs.access).audiences.find((candidate) => candidate.id === scope)
+  // The plan of the page map's pages: the same plan the build writes its other aggregates by.
+  const audience = scope === null ? null : planAggregates({ access: inputs.access, routes: pageMapRoutes(raw) }).audiences.find((candidate) => candidate.id === scope)
   if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" among the pages of the page map; the page-map loader and the plan disagree`)
   return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
 }
 
 /**
  * Each folder's `_meta` keys (by folder route, `/` at the top) with their place in that `_meta`;
- * with `only`, just the keys that `only` holds, placed as in `whole`.
+ * given `whole` (the order of the whole page map), each key's place there instead.
  */
 function metaOrder(items: readonly RawItem[], whole?: PageMapFragment['order'], folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
   for (const item of items) {

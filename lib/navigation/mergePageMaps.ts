@@ -22,7 +22,6 @@ export interface PageMapFragment {
   order: Record<string, Record<string, number>>
 }
 
-
 function mergeLevel(levels: RawItem[][], route: string, order: Record<string, Record<string, number>>): RawItem[] {
   const meta: Record<string, unknown> = {}
   let hasMeta = false

@@ -79,7 +79,7 @@ export function shapePageMap(pageMap: RawItem[], docsFolder = 'docs'): RawItem[]
  */
 export function inlineMetas(items: RawItem[], loadMeta: (folderRoute: string) => Record<string, unknown>, folderRoute = '/'): RawItem[] {
   return items.map((item) => {
-    if ('data' in item) return typeof item.data === 'string' ? { data: loadMeta(folderRoute) } : item
+    if (isMeta(item)) return typeof item.data === 'string' ? { data: loadMeta(folderRoute) } : item
     if (isFolder(item)) return { ...item, children: inlineMetas(item.children, loadMeta, item.route) }
     return item
   })
