@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import Router from 'next/router'
 
-/** SPEC §9: zoom attaches this long after a route change, once the new content has rendered. */
+/** Zoom attaches this long after a route change, once the new content has rendered. */
 export const ZOOM_DELAY_MS = 1000
 export const ZOOM_OPTIONS = { margin: 0, scrollOffset: 40 }
 export const ZOOM_SELECTOR = 'main img, article img'

@@ -49,7 +49,7 @@ interface State {
   error: unknown
 }
 
-/** SPEC §8: a crashed page or a failed chunk load shows what happened and a way out, never a blank page. */
+/** A crashed page or a failed chunk load shows what happened and a way out, never a blank page. */
 export class PageErrorBoundary extends Component<{ children: ReactNode; reload?: () => void }, State> {
   state: State = { error: null }
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import Router from 'next/router'
 import type NProgressModule from 'nprogress'
 
-/** SPEC §9: the bar appears only for a route change slower than this. */
+/** The bar appears only for a route change slower than this, so quick changes do not flash it. */
 export const PROGRESS_DELAY_MS = 200
 export const PROGRESS_OPTIONS = { minimum: 0.08, speed: 200, trickleSpeed: 800, trickleRate: 0.02, showSpinner: false }
 

@@ -4,7 +4,7 @@ import { useReadableSections } from './useReadableSections'
 
 export const COPYRIGHT_YEAR = 2025
 
-/** SPEC §2: link columns, the logo in light and dark, and the copyright line. */
+/** Link columns, the logo in light and dark, and the copyright line. */
 export function SiteFooter() {
   const sections = useReadableSections()
   return (

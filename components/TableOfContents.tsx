@@ -2,7 +2,7 @@ import type { Heading } from 'nextra'
 import { PageMarkdownActions } from './PageMarkdownActions'
 import { PageSourceLinks } from './PageSourceLinks'
 
-/** SPEC §3: the table of contents lists heading levels 2 to 3 only. */
+/** The table of contents lists heading levels 2 to 3 only. */
 export const TOC_MIN_DEPTH = 2
 export const TOC_MAX_DEPTH = 3
 

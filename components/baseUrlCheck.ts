@@ -1,6 +1,6 @@
 /**
  * Inline scripts for every HTML page, for the two ways a page's scripts can fail before React
- * starts (SPEC §8), so the reader never gets a blank or frozen page:
+ * starts, so the reader never gets a blank or frozen page:
  *  - the site is served under a base path it was not built for: every script 404s, and a banner
  *    says so;
  *  - one page chunk fails (offline, or a deploy replaced it): Next waits for it forever, so the

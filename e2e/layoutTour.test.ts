@@ -34,7 +34,7 @@ test('an image in the content zooms on click and closes again', async () => {
   await open('/docs/leads/intro')
   const image = page.locator('main img[src="/docs/leads/images/quote-flow.svg"]')
   await image.waitFor()
-  await page.waitForTimeout(1200) // zoom attaches 1000 ms after the page renders (SPEC §9)
+  await page.waitForTimeout(1200) // zoom attaches 1000 ms after the page renders
   await image.click()
   await page.locator('.medium-zoom-image--opened').waitFor()
   await page.screenshot({ path: path.join(SHOTS, 'zoom-open.png') })

@@ -6,6 +6,11 @@ const SEGMENTS = ['docs', 'leads', 'internal', 'support-twilio', 'intro', 'endpo
 const USERS = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider']
 
 const segmentsArb = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 0, maxLength: 5 })
+/** Path pieces that have each once made a canonical route read as another route when normalised again. */
+const TRICKY = ['%3f', '%23', '%25', '%2541', '.html', '..html', '...html', 'index', 'index.html', 'INDEX.HTML', 'a.html', '.', '..', '%2e', '//']
+const trickyPathArb = fc
+  .array(fc.oneof(fc.constantFrom(...TRICKY, ...SEGMENTS), fc.string({ maxLength: 6 })), { maxLength: 6 })
+  .chain((pieces) => fc.constantFrom(pieces.join('/'), pieces.join(''), '/docs/leads/' + pieces.join('/')))
 const userArb = fc.constantFrom(...USERS).map((name) => (name === null ? null : { username: name }))
 
 /** One spelling trick applied to a path made of segments. */
@@ -55,6 +60,16 @@ describe('no spelling of a path is allowed where its canonical route is not', ()
         }
       }),
       { numRuns: 3000 }
+    )
+  })
+
+  test('the canonical route is a fixed point: normalising it again gives the same route', () => {
+    fc.assert(
+      fc.property(fc.oneof(trickyPathArb, fc.string({ maxLength: 40 }), fc.webPath()), (raw) => {
+        const route = normalisePath(raw)
+        if (route !== null) expect(normalisePath(route)).toBe(route)
+      }),
+      { numRuns: 5000 }
     )
   })
 })

@@ -48,7 +48,7 @@ beforeEach(() => {
   newPageLoad()
 })
 
-describe('announcement bar contract (SPEC §2, §4: dismissible, stays dismissed until its id changes)', () => {
+describe('announcement bar: dismissible, stays dismissed until its id changes', () => {
   test('theme.config gives Nextra the announcement, dismissible, keyed by its id', () => {
     expect(themeConfig.banner).toEqual({ key: `announcement-${ANNOUNCEMENT.id}`, content: ANNOUNCEMENT.text, dismissible: true })
     expect(bannerKey(ANNOUNCEMENT.id)).toBe(`announcement-${ANNOUNCEMENT.id}`)

@@ -37,7 +37,7 @@ beforeEach(() => {
 })
 afterEach(() => jest.useRealTimers())
 
-describe('ImageZoom (SPEC §9: zoom set up 1000 ms after a page renders; margin 0, scroll offset 40)', () => {
+describe('ImageZoom: zoom set up 1000 ms after a page renders; margin 0, scroll offset 40', () => {
   test('the constants are the SPEC ones', () => {
     expect(ZOOM_DELAY_MS).toBe(1000)
     expect(ZOOM_OPTIONS).toEqual({ margin: 0, scrollOffset: 40 })

@@ -44,7 +44,7 @@ beforeEach(() => {
 
 const lastAuthenticatorProps = () => authenticatorProps[authenticatorProps.length - 1]
 
-describe('login page: the sign-in form (SPEC §2: username only, no sign-up)', () => {
+describe('login page: the sign-in form (username only, no sign-up)', () => {
   test('an anonymous reader gets the sign-in form, with username sign-in and no sign-up', () => {
     renderAs(READERS.anonymous, <LoginPage />)
     expect(screen.getByText('AUTHENTICATOR')).toBeInTheDocument()
@@ -76,7 +76,7 @@ describe('login page: the sign-in form (SPEC §2: username only, no sign-up)', (
   })
 })
 
-describe('login page: where a signed-in reader goes (SPEC §4: a signed-in user is redirected)', () => {
+describe('login page: a signed-in reader is sent on', () => {
   test.each<[string, string | string[] | undefined, string]>([
     ['a page on this site', '/docs/leads/intro', '/docs/leads/intro'],
     ['a page with query and hash', '/docs/leads/intro?tab=curl#auth', '/docs/leads/intro?tab=curl#auth'],

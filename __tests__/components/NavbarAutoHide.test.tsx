@@ -14,7 +14,7 @@ beforeEach(() => {
   document.body.classList.remove('navbar-hidden')
 })
 
-describe('NavbarAutoHide (SPEC §2: hides on scroll down, shows on scroll up or near the top)', () => {
+describe('NavbarAutoHide: hides on scroll down, shows on scroll up or near the top', () => {
   test('uses the class the stylesheet hides and a 64 px reveal zone', () => {
     expect(NAVBAR_HIDDEN_CLASS).toBe('navbar-hidden')
     expect(NAVBAR_REVEAL_TOP_PX).toBe(64)

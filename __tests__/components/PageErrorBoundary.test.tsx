@@ -18,7 +18,7 @@ function makePage(error: Error) {
   return { Page, state }
 }
 
-describe('PageErrorBoundary (SPEC §8)', () => {
+describe('PageErrorBoundary: a crash or a failed chunk shows a way out', () => {
   test('renders the page when nothing throws', () => {
     render(
       <PageErrorBoundary>

@@ -23,7 +23,7 @@ const content = () => screen.queryByText('Secret page content')
 
 beforeEach(() => resetMockRouter())
 
-describe('RouteGuard (SPEC §4 access flow)', () => {
+describe('RouteGuard: the access flow', () => {
   test('while the reader is loading the page renders as built (the edge served it), with no redirect', () => {
     resetMockRouter({ pathname: '/docs/leads/intro' })
     renderGuard(LOADING)

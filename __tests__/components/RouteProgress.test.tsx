@@ -24,7 +24,7 @@ afterEach(() => {
   jest.useRealTimers()
 })
 
-describe('RouteProgress (SPEC §9: a bar only for route changes slower than 200 ms)', () => {
+describe('RouteProgress: a bar only for route changes slower than 200 ms', () => {
   test('the delay is the SPEC value', async () => {
     expect(PROGRESS_DELAY_MS).toBe(200)
   })

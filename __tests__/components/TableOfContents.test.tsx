@@ -16,7 +16,7 @@ const toc: Heading[] = [
   { depth: 6, value: 'Error codes', id: 'error-codes' },
 ]
 
-describe('TableOfContents (SPEC §3: heading levels 2 to 3 only)', () => {
+describe('TableOfContents: heading levels 2 to 3 only', () => {
   test('lists only depth 2 and 3 headings, in order, as links to their anchors', () => {
     render(<TableOfContents toc={toc} />)
     const links = screen.getAllByRole('link')

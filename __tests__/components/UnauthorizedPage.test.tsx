@@ -24,7 +24,7 @@ beforeEach(() => {
 })
 afterEach(() => Object.defineProperty(window, 'location', { configurable: true, value: realLocation }))
 
-describe('unauthorized page (SPEC §2: shown to a denied reader, no content)', () => {
+describe('unauthorized page: shown to a denied reader, with no content', () => {
   test('tells a signed-in reader who they are and which page they may not read', () => {
     resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/leads/intro' } })
     renderAs(READERS.internal1, <UnauthorizedPage />)

@@ -61,7 +61,7 @@ describe('UserMenu', () => {
     expect(assign).toHaveBeenCalledWith('/login')
   })
 
-  test('by default signs out of Amplify and clears the token cookies even when the revoke call fails (SPEC §4)', async () => {
+  test('by default signs out of Amplify and clears the token cookies even when the revoke call fails', async () => {
     amplifyAuth.signOut.mockRejectedValue(new Error('A network error has occurred.'))
     const cookie = 'CognitoIdentityServiceProvider.localdocsweb000000000000000.leads1.idToken'
     document.cookie = `${cookie}=abc; path=/`

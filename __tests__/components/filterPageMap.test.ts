@@ -9,7 +9,7 @@ const userOf = (reader: Reader) => (reader === 'anonymous' ? null : { username: 
 const filtered = (reader: Reader) => filterPageMap(shapedPageMap(), (path) => decide(path, userOf(reader)) === 'allow')
 const { home, docsRoot, leads, internal, supportTwilio } = ALL_PAGE_ROUTES
 
-/** SPEC §6 with the shipped access.config.ts: which pages each reader's navigation keeps. */
+/** With the shipped access.config.ts: which pages each reader's navigation keeps. */
 const expected: Record<Reader, { routes: string[]; topMeta: string[] }> = {
   admin: {
     routes: [...docsRoot, ...home, ...internal, ...leads, ...supportTwilio],

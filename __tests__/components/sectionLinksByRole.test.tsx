@@ -16,7 +16,7 @@ const LEADS = '/docs/leads/intro'
 const INTERNAL = '/docs/internal/intro'
 const SUPPORT = '/docs/support-twilio/intro'
 
-/** SPEC §6: the sections each shipped reader may open, in navbar order. */
+/** The sections each shipped reader may open, in navbar order. */
 const allowedSections: Record<ReaderName, string[]> = {
   admin: [LEADS, INTERNAL, SUPPORT],
   leads1: [LEADS],
@@ -81,7 +81,7 @@ describe('section links while the reader is still loading', () => {
   })
 })
 
-describe('footer and home page details (SPEC §2)', () => {
+describe('footer and home page details', () => {
   test('the footer has the logo in light and dark and the copyright line', () => {
     renderAs(READERS.leads1, <SiteFooter />)
     const logos = screen.getAllByRole('img', { name: 'Platform Docs' })

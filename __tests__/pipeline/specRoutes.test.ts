@@ -2,7 +2,7 @@
 import path from 'node:path'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
-/** SPEC §2, every route, with `{product}` = `platform`. */
+/** Every route the site this product replaces had, with `{product}` = `platform`. */
 const internal = [
   'intro',
   'architecture',
@@ -58,7 +58,7 @@ const SPEC_ROUTES = [
   ...internal,
 ]
 
-test('every route of SPEC §2 is a page, with its exact slug', () => {
+test('every route of the replaced site is a page, with its exact slug', () => {
   const routes = new Set(sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route))
   expect(SPEC_ROUTES.filter((route) => !routes.has(route))).toEqual([])
   expect(SPEC_ROUTES.length).toBeGreaterThan(95)

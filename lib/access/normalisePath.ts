@@ -3,8 +3,10 @@
  * so that no spelling of a path (`%2e%2e`, `//`, `/DOCS/`, `.html`, `/index`, a trailing slash)
  * can reach a file under a different rule than its canonical route.
  *
- * Returns null for a path that cannot be read safely (bad percent-encoding, NUL, backslash,
- * or `..` climbing above the root); callers treat null as a denial.
+ * Returns null for a path that cannot be read safely (bad or double percent-encoding, NUL,
+ * backslash, `..` climbing above the root, or a spelling that would read as another route once
+ * normalised again, such as `a.html.html` or `index/index`); callers treat null as a denial.
+ * So the route returned is its own canonical form.
  */
 export function normalisePath(raw: string): string | null {
   const withoutSuffix = raw.split(/[?#]/, 1)[0]
@@ -14,9 +16,11 @@ export function normalisePath(raw: string): string | null {
   } catch {
     return null
   }
-  // A second encoding layer would be decoded by nothing downstream, but deciding on a
-  // still-encoded dot or slash would let the rules and the file system disagree.
-  if (/%(2e|2f|5c)/i.test(decoded)) return null
+  // A `%` left after decoding is a second encoding layer, which nothing downstream decodes:
+  // deciding on a still-encoded dot or slash would let the rules and the file system disagree.
+  // A decoded `?` or `#` would become a query or fragment the next time the route is read.
+  // No file is named with any of them.
+  if (/[%?#]/.test(decoded)) return null
   if (decoded.includes('\0') || decoded.includes('\\')) return null
   if (!decoded.startsWith('/')) decoded = '/' + decoded
 
@@ -34,10 +38,13 @@ export function normalisePath(raw: string): string | null {
   const last = segments.length - 1
   if (last >= 0 && /\.html$/i.test(segments[last])) {
     segments[last] = segments[last].slice(0, -'.html'.length)
+    if (['', '.', '..'].includes(segments[last])) return null
   }
   if (segments.length > 0 && segments[segments.length - 1].toLowerCase() === 'index') {
     segments.pop()
   }
+  const left = segments[segments.length - 1]
+  if (left !== undefined && (/\.html$/i.test(left) || left.toLowerCase() === 'index')) return null
   return ('/' + segments.join('/')).toLowerCase()
 }
 
