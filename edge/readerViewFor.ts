@@ -6,6 +6,7 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess, governsOwnPath, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
+import { sectionPrefix } from '../lib/access/sectionPaths'
 import type { AccessUser } from '../lib/access/types'
 
 /** A home card's line for a section the reader may open only part of. */
@@ -31,10 +32,13 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   const audiences = sources.audiences.filter((audience) => mayOpen(audience.governedBy))
   // A section the reader may open in part (a folder an admin gave them) is a tab and a card too,
   // opening the first page of theirs. Its description speaks of the whole section, pages the reader
-  // may not open included, so the card says only that part of it is theirs. The sections as the
-  // access declares them, in its order.
-  const sections = access.sections.flatMap(({ id, title, description, entry, readers }): ReaderSection[] => {
-    if (passes(access, readers, user) && mayOpen(entry)) return [{ id, title, description, href: entry }]
+  // may not open included, so the card says only that part of it is theirs. A reader of the section
+  // is one the rule on its folder lets in (whichever list that rule names now), or who holds every
+  // audience with pages in it. The sections as the access declares them, in its order.
+  const sections = access.sections.flatMap(({ id, title, description, entry }): ReaderSection[] => {
+    const ofSection = sources.audiences.filter((audience) => audience.sections.some((section) => section.id === id))
+    const whole = mayOpen(sectionPrefix(id)) || (ofSection.length > 0 && ofSection.every((audience) => audiences.includes(audience)))
+    if (whole && mayOpen(entry)) return [{ id, title, description, href: entry }]
     const first = audiences.flatMap((audience) => audience.sections).find((section) => section.id === id)
     return first ? [{ id, title, description: PART_OF_SECTION, href: first.entry }] : []
   })

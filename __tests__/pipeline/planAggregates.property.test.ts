@@ -86,6 +86,8 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
     if (opens !== Boolean(tab)) found.push(`${user.username}: section ${section.id} tab ${tab ? 'shown' : 'missing'}, though they ${opens ? 'may' : 'may not'} open a page of it`)
     if (tab && !mayOpen(tab.href)) found.push(`${user.username}: the ${section.id} tab opens ${tab.href}, which they may not open`)
     if (tab && !mayOpen(section.entry) && tab.description === section.description) found.push(`${user.username}: the ${section.id} card describes the whole section, of which they may open only part`)
+    const opensAll = ROUTES.filter((route) => inSection(route, section.id)).every(mayOpen)
+    if (tab && opensAll && tab.description !== section.description) found.push(`${user.username}: the ${section.id} card says only part of the section is theirs, though they may open all of it`)
   }
   for (const llms of view.llms) if (!mayOpen(plan.routes[llms] ?? (normalisePath(llms) as string))) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
   return found
