@@ -118,8 +118,9 @@ describe('leak audit of the built site', () => {
         }
         for (const [title, routes] of titles) {
           if (!body.includes(title)) continue
-          // A folder's title on the way to a page the role may open names what its path already does.
-          const readable = routes.find((route) => context.mayKnowPath(route))
+          // Only a page the role may open may show its title: a folder on the way to such a page
+          // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
+          const readable = routes.find((route) => mayOpen(role, route))
           if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
           else report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
         }

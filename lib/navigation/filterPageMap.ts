@@ -5,17 +5,25 @@ import type { PageMapItem } from 'nextra'
  * is removed, folders left empty disappear, and `_meta` keys that name removed entries go too
  * (Nextra rejects a `_meta` key whose page is missing). No link to a forbidden page is
  * rendered, so Next never prefetches one.
+ *
+ * A folder kept for a page inside it that the reader may open, though they may not open the
+ * folder's own route, loses its `_meta` entry: the writer's title for it is the title of a page
+ * they may not open (its index page). Nextra then names it from its slug, which the path of the
+ * page inside already tells. Section folders at the top are tabs, titled from the section.
  */
-export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => boolean): PageMapItem[] {
+export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => boolean, nested = false): PageMapItem[] {
   const kept: PageMapItem[] = []
   const removed = new Set<string>()
+  const untitled = new Set<string>()
   for (const item of items) {
     if ('data' in item) {
       kept.push(item)
     } else if ('children' in item) {
-      const children = filterPageMap(item.children, mayOpen)
-      if (children.some((child) => !('data' in child))) kept.push({ ...item, children })
-      else removed.add(item.name)
+      const children = filterPageMap(item.children, mayOpen, true)
+      if (children.some((child) => !('data' in child))) {
+        kept.push({ ...item, children })
+        if (nested && !mayOpen(item.route)) untitled.add(item.name)
+      } else removed.add(item.name)
     } else if (mayOpen(item.route)) {
       kept.push(item)
     } else {
@@ -32,6 +40,7 @@ export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => b
       if (typeof href === 'string' && href.startsWith('/') && !mayOpen(href)) continue
       // Keys for separators and external links have no page of their own; keep them.
       if (removed.has(key) && !survivingNames.has(key)) continue
+      if (untitled.has(key)) continue
       data[key] = value
     }
     return { data } as PageMapItem
