@@ -1,13 +1,15 @@
 /**
- * Rules finer than a section, as readers meet them in Chromium. The audit build gives the internal
- * section's finance folder to support1 alone (who may open nothing else of the section) and
- * restricts the secrets-management page to full access (scripts/audit/markers.ts FINER_RULES).
+ * Rules finer than a section, as readers meet them in Chromium. The finance audit profile gives
+ * the internal section's finance folder to support1 alone (who may open nothing else of the
+ * section) and restricts the secrets-management page to full access (scripts/audit/markers.ts
+ * AUDIT_PROFILES). The leak audit and search tests hold for every profile; these name its pages.
  */
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
-const { siteUrl } = siteEnv()
+const { siteUrl, profile } = siteEnv()
+if (profile !== 'finance') throw new Error(`e2e/finerRules.test.ts walks the finance audit profile's pages; this build is of the "${profile}" profile`)
 const FINANCE = '/docs/internal/to-be-refined/finance'
 let browser: Browser
 

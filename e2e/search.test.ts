@@ -7,7 +7,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
-import { FINER_MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { sourcePages } from '../pipeline/steps/checkLinks'
+import { audienceIdOf } from '../pipeline/planAggregates'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
@@ -16,7 +18,10 @@ let page: Page
 let requests: string[]
 let failed: string[]
 let errors: string[]
-const { siteUrl, outDir, markers, audiences, homeIndex } = siteEnv()
+const { siteUrl, outDir, markers, audiences, homeIndex, access, decide, dir, finerMarked } = siteEnv()
+const pages = sourcePages(dir)
+/** The route of a content file. */
+const routeOfFile = (file: string) => pages.find((page) => page.file === file)!.route
 
 const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
 
@@ -104,7 +109,10 @@ test('internal1 opens a heading result and lands on that heading', async () => {
     const top = document.getElementById('enrichment-watermark-reconciliation')?.getBoundingClientRect().top ?? -1
     return window.scrollY > 0 && top >= 0 && top < 400
   }, undefined, { timeout: 5000 })
-  expect(requests.filter((path) => path.startsWith('/docs/leads/') || path.startsWith('/docs/support-twilio/'))).toEqual([])
+  // Only the indexes of audiences internal1 holds.
+  const held = audiences.filter((audience) => audience.search && decide(audience.governedBy, { username: 'internal1' }) === 'allow').map((audience) => audience.search as string)
+  expect(requests.filter((path) => path.includes('/_pagefind/') && !held.some((base) => path.startsWith(base)))).toEqual([])
+  expect(requests.filter((path) => path.includes('/_pagefind/')).length).toBeGreaterThan(0)
   expect(failed).toEqual([])
   expect(errors).toEqual([])
 })
@@ -137,7 +145,7 @@ function indexText(dir: string): string {
 
 test('each built index holds its own audience\'s marked text and no other\'s (decompressed)', () => {
   const sections = Object.keys(markers.body) as MarkedSection[]
-  const finer = Object.keys(FINER_MARKED_PAGES) as FinerMark[]
+  const finer = Object.keys(finerMarked) as FinerMark[]
   const found: Record<string, string[]> = {}
   for (const audience of audiences) {
     const text = indexText(path.join(outDir, audience.search!.slice(1))).toLowerCase()
@@ -152,18 +160,14 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
       ]),
     ]
   }
-  // The audit build's rules (scripts/audit/markers.ts): the finance folder and the secrets page
-  // are audiences of their own inside the internal section, each with its own index.
-  const governedBy = (match: (route: string) => boolean) => audiences.find((audience) => match(audience.governedBy))!.id
-  expect(found).toEqual({
-    [governedBy((route) => route === '/')]: [],
-    leads: ['body:leads', 'title:leads'],
-    internal: ['body:internal', 'title:internal'],
-    'support-twilio': ['body:support-twilio', 'title:support-twilio'],
-    [governedBy((route) => route === '/docs')]: [],
-    [governedBy((route) => route.startsWith('/docs/internal/to-be-refined/finance'))]: ['body:folder', 'title:folder'],
-    [governedBy((route) => route === '/docs/internal/guidelines/secrets-management')]: ['body:page', 'title:page'],
-  })
+  // Each marked page is in its own audience's index (the pages its rule governs) and no other;
+  // the finer rules' pages are audiences of their own, apart from their sections'.
+  const expected: Record<string, string[]> = Object.fromEntries(audiences.map((audience) => [audience.id, []]))
+  const place = (file: string, name: string) => expected[audienceIdOf(access, routeOfFile(file)) as string].push(`body:${name}`, `title:${name}`)
+  for (const section of sections) place(MARKED_PAGES[section], section)
+  for (const mark of finer) place(finerMarked[mark], mark)
+  for (const mark of finer) expect(audienceIdOf(access, routeOfFile(finerMarked[mark]))).not.toBe(routeOfFile(finerMarked[mark]).split('/')[2])
+  expect(found).toEqual(expected)
   // No search bundle anywhere else in out/ (a stray one would fall to another path's rule).
   const bundles = fs.readdirSync(outDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === 'pagefind-entry.json')
@@ -172,14 +176,12 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
 })
 
 test('each audience of a rule finer than a section finds its pages in search, and no one else does', async () => {
-  const cases: Array<[username: string, mark: FinerMark, expected: boolean]> = [
-    ['support1', 'folder', true],
-    ['admin', 'page', true],
-    ['admin', 'folder', true],
-    ['internal1', 'folder', false],
-    ['internal1', 'page', false],
-    ['support1', 'page', false],
-  ]
+  const cases = ['admin', 'leads1', 'internal1', 'support1'].flatMap((username) =>
+    (Object.keys(finerMarked) as FinerMark[]).map((mark) => [username, mark, decide(routeOfFile(finerMarked[mark]), { username }) === 'allow'] as const)
+  )
+  // The profile proves something only if each finer page is found by one of them and kept from another.
+  for (const mark of Object.keys(finerMarked)) expect(cases.filter(([, m, found]) => m === mark && found).length).toBeGreaterThan(0)
+  for (const mark of Object.keys(finerMarked)) expect(cases.filter(([, m, found]) => m === mark && !found).length).toBeGreaterThan(0)
   const first = page
   for (const [username, mark, expected] of cases) {
     // A fresh browser for each reader: nothing of the last one's search stays.

@@ -30,6 +30,10 @@ export function siteEnv() {
     siteUrl,
     cognitoUrl,
     markers: JSON.parse(fs.readFileSync(path.join(dir, 'audit-markers.json'), 'utf8')) as Markers,
+    /** The audit profile the build was made with (scripts/audit/markers.ts AUDIT_PROFILES). */
+    profile: site.profile,
+    /** The content files that hold the finer rules' markers. */
+    finerMarked: site.finerMarked,
   }
 }
 

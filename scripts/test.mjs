@@ -35,10 +35,10 @@ if (!fs.existsSync(CHROMIUM)) {
 const totals = { passed: 0, failed: 0 }
 let failedSteps = []
 
-function jest(title, args) {
+function jest(title, args, jestEnv = env) {
   step(title)
   const results = path.join(os.tmpdir(), `jest-results-${process.pid}-${totals.passed + totals.failed}.json`)
-  const run = spawnSync(process.execPath, ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${results}`], { stdio: 'inherit', env })
+  const run = spawnSync(process.execPath, ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${results}`], { stdio: 'inherit', env: jestEnv })
   if (fs.existsSync(results)) {
     const summary = JSON.parse(fs.readFileSync(results, 'utf8'))
     totals.passed += summary.numPassedTests
@@ -58,18 +58,23 @@ if (spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit'],
 
 jest('unit, component, integration and infra tests', ['-c', 'jest.config.js'])
 
-const auditDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-audit-'))
-try {
-  step('building the site with audit markers (a temporary copy; the working tree is untouched)')
-  execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir], { stdio: 'inherit', env })
-  env.AUDIT_SITE_DIR = auditDir
-  jest('leak audit, attacks and browser tests against the built site', ['-c', 'e2e/jest.config.js'])
-} catch (error) {
-  failedSteps.push('audit build')
-  totals.failed += 1
-} finally {
-  fs.rmSync(auditDir, { recursive: true, force: true })
+/** Builds the audit site of `profile` in a temporary folder and runs `files` of e2e/ against it. */
+function auditBuild(profile, title, files) {
+  const auditDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-audit-'))
+  try {
+    step(`building the site with audit markers, ${profile} profile (a temporary copy; the working tree is untouched)`)
+    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir, profile], { stdio: 'inherit', env })
+    jest(title, ['-c', 'e2e/jest.config.js', ...files], { ...env, AUDIT_SITE_DIR: auditDir })
+  } catch (error) {
+    failedSteps.push(`audit build (${profile})`)
+    totals.failed += 1
+  } finally {
+    fs.rmSync(auditDir, { recursive: true, force: true })
+  }
 }
+
+auditBuild('finance', 'leak audit, attacks and browser tests against the built site', [])
+auditBuild('sql-folder', 'leak audit and search against a build whose finer rules have another shape', ['e2e/leakAudit.test.ts', 'e2e/search.test.ts'])
 
 console.log(`\n${failedSteps.length ? `Failed steps: ${failedSteps.join(', ')}` : 'All steps passed.'}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)

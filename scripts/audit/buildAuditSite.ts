@@ -1,10 +1,11 @@
 /**
  * Builds the site in a temporary copy of the project with a unique marker planted in one page
  * (body and title) and one image of each section, for the leak audit and the browser tests. The
- * copy's access.config.ts adds rules finer than a section (scripts/audit/markers.ts FINER_RULES),
- * whose pages get markers too, and its links that the link check names under those rules are
- * unlinked, as a writer would: so the audit proves aggregates follow rules of any shape.
- * Never touches the working tree. Usage: tsx scripts/audit/buildAuditSite.ts <destDir>
+ * copy's access.config.ts adds the rules finer than a section of an audit profile
+ * (scripts/audit/markers.ts AUDIT_PROFILES), whose pages get markers too, and the links that the
+ * link check names under those rules are removed, as a writer would: so the audit proves
+ * aggregates follow rules of more than one shape.
+ * Never touches the working tree. Usage: tsx scripts/audit/buildAuditSite.ts <destDir> [profile]
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -13,7 +14,8 @@ import { copyProject } from './copyProject'
 import { listEnvVar } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
-import { AUDIT_ACCESS_CONFIG, FINER_MARKED_PAGES, MARKED_IMAGES, MARKED_PAGES, newMarkers, type FinerMark, type MarkedSection, type Markers } from './markers'
+import type { AccessConfig } from '../../lib/access/types'
+import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -25,20 +27,27 @@ export interface AuditSite {
   cognitoPort: number
   /** The list overrides the build (and so the authorizer) saw: the audit's lists plus a marker username each. */
   accessEnv: Record<string, string>
-  /** The access configuration the copy was built with (the shipped one and the finer rules). */
-  accessConfig: typeof AUDIT_ACCESS_CONFIG
+  /** The audit profile the copy was built with. */
+  profile: AuditProfileName
+  /** The access configuration the copy was built with (the shipped one and the profile's finer rules). */
+  accessConfig: AccessConfig
+  /** The content files that hold the finer rules' markers. */
+  finerMarked: Record<FinerMark, string>
 }
 
 /** Every list of the audit's configuration, plus the list's marker username. */
-function auditAccessEnv(markers: Markers): Record<string, string> {
-  return Object.fromEntries(Object.entries(AUDIT_ACCESS_CONFIG.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
+function auditAccessEnv(config: AccessConfig, markers: Markers): Record<string, string> {
+  return Object.fromEntries(Object.entries(config.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
 }
 
-/** Replaces `[text](target)` at a line by its text: what a writer does with a link the link check names. */
+/**
+ * Removes `[text](target)` at a line, words and all: what a writer does with a link the link check
+ * names. The words go too, since a link's text is often the other page's title.
+ */
 function unlink(file: string, line: number, target: string): void {
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const unlinked = lines[line - 1].replace(new RegExp(`\\[([^\\]]*)\\]\\(\\s*${escaped}\\s*\\)`, 'g'), '$1')
+  const unlinked = lines[line - 1].replace(new RegExp(`\\[([^\\]]*)\\]\\(\\s*${escaped}\\s*\\)`, 'g'), '')
   if (unlinked === lines[line - 1]) throw new Error(`${file}:${line}: no Markdown link to ${target} to unlink`)
   lines[line - 1] = unlinked
   fs.writeFileSync(file, lines.join('\n'))
@@ -54,8 +63,8 @@ function markPage(dest: string, file: string, marker: { title: string; body: str
 }
 
 /** The copy's access.config.ts: the audit configuration as data, which is all access.config.ts holds. */
-function writeAuditAccessConfig(dest: string): void {
-  const source = `import type { AccessConfig } from './lib/access/types'\n\n// Written by scripts/audit/buildAuditSite.ts: the shipped configuration with rules finer than a section.\nconst config: AccessConfig = ${JSON.stringify(AUDIT_ACCESS_CONFIG, null, 2)}\n\nexport default config\n`
+function writeAuditAccessConfig(dest: string, config: AccessConfig): void {
+  const source = `import type { AccessConfig } from './lib/access/types'\n\n// Written by scripts/audit/buildAuditSite.ts: the shipped configuration with rules finer than a section.\nconst config: AccessConfig = ${JSON.stringify(config, null, 2)}\n\nexport default config\n`
   fs.writeFileSync(path.join(dest, 'access.config.ts'), source)
 }
 
@@ -65,24 +74,26 @@ export function freePort(): number {
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))
 }
 
-export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT): void {
+export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT, profile: AuditProfileName = 'finance'): void {
   copyProject(root, dest)
 
-  const markers = newMarkers()
+  const config = auditAccessConfig(profile)
+  const finerMarked = AUDIT_PROFILES[profile].marked
+  const markers = newMarkers(config)
   for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {
     markPage(dest, MARKED_PAGES[section], { title: markers.title[section], body: markers.body[section] })
-    fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.body[section]} -->\n`)
+    fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.image[section]} -->\n`)
   }
-  for (const mark of Object.keys(FINER_MARKED_PAGES) as FinerMark[]) markPage(dest, FINER_MARKED_PAGES[mark], markers.finer[mark])
+  for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
-  const accessEnv = auditAccessEnv(markers)
-  writeAuditAccessConfig(dest)
-  const problems = checkLinks(dest, undefined, compileAccess(AUDIT_ACCESS_CONFIG, accessEnv))
+  const accessEnv = auditAccessEnv(config, markers)
+  writeAuditAccessConfig(dest, config)
+  const problems = checkLinks(dest, undefined, compileAccess(config, accessEnv))
   for (const problem of problems) {
     if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
     unlink(path.join(dest, problem.file), problem.line, problem.target)
   }
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, accessConfig: AUDIT_ACCESS_CONFIG } satisfies AuditSite))
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked } satisfies AuditSite))
 
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,
@@ -99,11 +110,11 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
 }
 
 if (require.main === module) {
-  const dest = process.argv[2]
-  if (!dest) {
-    console.error('usage: tsx scripts/audit/buildAuditSite.ts <destDir>')
+  const [dest, profile = 'finance'] = process.argv.slice(2)
+  if (!dest || !AUDIT_PROFILE_NAMES.includes(profile as AuditProfileName)) {
+    console.error(`usage: tsx scripts/audit/buildAuditSite.ts <destDir> [${AUDIT_PROFILE_NAMES.join('|')}]`)
     process.exit(2)
   }
-  buildAuditSite(process.cwd(), path.resolve(dest), freePort())
+  buildAuditSite(process.cwd(), path.resolve(dest), freePort(), profile as AuditProfileName)
   console.log(`buildAuditSite: built ${path.resolve(dest, 'out')} with markers in ${path.resolve(dest, 'audit-markers.json')}`)
 }

@@ -2,27 +2,60 @@ import crypto from 'node:crypto'
 import shipped from '../../access.config'
 import type { AccessConfig, ListName, PathRule } from '../../lib/access/types'
 
+/** The two pages of an audit profile whose rules are finer than a section: one in a folder, one on its own. */
+export type FinerMark = 'folder' | 'page'
+
+export interface AuditProfile {
+  /** Lists the profile adds to the shipped ones. */
+  lists: Record<ListName, string>
+  /** Rules finer than a section, put before the shipped ones (the first rule that matches decides). */
+  rules: PathRule[]
+  /** Where the audit plants the finer markers: a page of the restricted folder, and the restricted page. */
+  marked: Record<FinerMark, string>
+}
+
 /**
- * Rules finer than a section that the audit build adds to the shipped ones, so the audit proves
- * that every file built from several pages follows the rule of each page in it: a folder of the
- * internal section given to a list of its own, whose reader (support1) may open nothing else of
- * the section, and one internal page restricted to full access.
+ * Rules finer than a section that an audit build adds to the shipped ones, so the audit proves
+ * that every file built from several pages follows the rule of each page in it. Each profile is a
+ * configuration of another shape, and `npm test` audits a build of each:
+ * - finance: a folder of the internal section given to a list of its own, whose reader (support1)
+ *   may open nothing else of the section, and one internal page restricted to full access;
+ * - sql-folder: a folder of the Twilio support section given to an internal reader and a group,
+ *   which the section's own readers (support1) lose, and one leads page given to a group alone.
  */
-export const FINER_LISTS: Record<ListName, string> = { auditFolderUsers: 'support1' }
-export const FINER_RULES: PathRule[] = [
-  { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'auditFolderUsers' },
-  { path: '/docs/internal/guidelines/secrets-management', match: 'exact', require: 'fullAccessUsers' },
-]
+export const AUDIT_PROFILES = {
+  finance: {
+    lists: { auditFolderUsers: 'support1' },
+    rules: [
+      { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'auditFolderUsers' },
+      { path: '/docs/internal/guidelines/secrets-management', match: 'exact', require: 'fullAccessUsers' },
+    ],
+    marked: {
+      folder: 'content/docs/internal/to-be-refined/finance/quill-money-api.mdx',
+      page: 'content/docs/internal/guidelines/secrets-management.mdx',
+    },
+  },
+  'sql-folder': {
+    lists: { auditSqlUsers: 'internal1, group:dba', auditQuoteUsers: 'group:support-team' },
+    rules: [
+      { path: '/docs/support-twilio/sql-queries', match: 'prefix', require: 'auditSqlUsers' },
+      { path: '/docs/leads/endpoints/get-quote-fees', match: 'exact', require: 'auditQuoteUsers' },
+    ],
+    marked: {
+      folder: 'content/docs/support-twilio/sql-queries/overall.mdx',
+      page: 'content/docs/leads/endpoints/get-quote-fees.mdx',
+    },
+  },
+} as const satisfies Record<string, AuditProfile>
 
-/** The audit build's access configuration: the shipped one with the finer rules first. */
-export const AUDIT_ACCESS_CONFIG: AccessConfig = { ...shipped, lists: { ...shipped.lists, ...FINER_LISTS }, rules: [...FINER_RULES, ...shipped.rules] }
+export type AuditProfileName = keyof typeof AUDIT_PROFILES
+export const AUDIT_PROFILE_NAMES = Object.keys(AUDIT_PROFILES) as AuditProfileName[]
 
-/** Where the audit plants markers for the finer rules: a page of the folder, and the page itself. */
-export const FINER_MARKED_PAGES = {
-  folder: 'content/docs/internal/to-be-refined/finance/quill-money-api.mdx',
-  page: 'content/docs/internal/guidelines/secrets-management.mdx',
-} as const
-export type FinerMark = keyof typeof FINER_MARKED_PAGES
+/** An audit build's access configuration: the shipped one with the profile's lists, and its finer rules first. */
+export function auditAccessConfig(name: AuditProfileName): AccessConfig {
+  const profile: AuditProfile = AUDIT_PROFILES[name]
+  return { ...shipped, lists: { ...shipped.lists, ...profile.lists }, rules: [...profile.rules, ...shipped.rules] }
+}
 
 /** Where the audit build plants its markers: one page of each section, chosen to cover a nested page and two category index pages. */
 export const MARKED_PAGES = {
@@ -41,8 +74,10 @@ export const MARKED_IMAGES = {
 export type MarkedSection = keyof typeof MARKED_PAGES
 
 export interface Markers {
-  /** Text planted in the body of the marked page and in the section's image. */
+  /** Text planted in the body of the marked page. */
   body: Record<MarkedSection, string>
+  /** Text planted in the section's marked image, which follows its own path's rule. */
+  image: Record<MarkedSection, string>
   /** Text planted in the marked page's title (front matter), which Nextra puts into page maps. */
   title: Record<MarkedSection, string>
   /** Planted in the body and title of each finer rule's page. */
@@ -51,12 +86,12 @@ export interface Markers {
   usernames: Record<ListName, string>
 }
 
-export function newMarkers(): Markers {
+export function newMarkers(config: AccessConfig): Markers {
   const token = () => crypto.randomBytes(6).toString('hex')
   const sections = Object.keys(MARKED_PAGES) as MarkedSection[]
   const make = (kind: string) =>
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
-  const usernames = Object.fromEntries(Object.keys(AUDIT_ACCESS_CONFIG.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
-  const finer = Object.fromEntries((Object.keys(FINER_MARKED_PAGES) as FinerMark[]).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
-  return { body: make('leakbody'), title: make('leaktitle'), finer, usernames }
+  const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
+  const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), finer, usernames }
 }
