@@ -12,9 +12,12 @@ export type GoverningRule =
   | { kind: 'rule'; index: number; rule: PathRule }
   | { kind: 'fallback'; require: Requirement }
 
+/** Whether a rule matches a canonical route: its path exactly, or (prefix) its path or below it. */
+export const ruleMatches = (rule: PathRule, route: string): boolean => (rule.match === 'exact' ? route === rule.path : isUnderPrefix(route, rule.path))
+
 export function governingRuleOf(access: CompiledAccess, route: string): GoverningRule {
   if (access.publicPaths.has(route)) return { kind: 'public' }
-  const index = access.rules.findIndex((rule) => (rule.match === 'exact' ? route === rule.path : isUnderPrefix(route, rule.path)))
+  const index = access.rules.findIndex((rule) => ruleMatches(rule, route))
   return index >= 0 ? { kind: 'rule', index, rule: access.rules[index] } : { kind: 'fallback', require: access.fallback }
 }
 

@@ -3,7 +3,8 @@
  * made, as typed values, so no step can run before what it needs exists:
  *
  *   links     every page, once every internal link and image resolves
- *   plan      which files built from several pages exist, what each holds and where it lives:
+ *   plan      every rule decides some page or file (pipeline/steps/checkRules.ts); then which files
+ *             built from several pages exist, what each holds and where it lives:
  *             one set per audience, the pages one rule governs (pipeline/planAggregates.ts);
  *             next build's page maps and route manifests follow the same plan
  *   next      `next build`: out/, with its build id and Nextra's search data
@@ -30,6 +31,7 @@ import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
 import { assertLinks } from './checkLinks'
+import { assertRulesDecide, publicFileRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './postbuild'
@@ -90,7 +92,10 @@ export function planFor(pages: readonly { route: string }[]): AggregatePlan {
 
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
-  const plan = await step('plan', () => planFor(pages), describePlan)
+  const plan = await step('plan', () => {
+    assertRulesDecide(access, [...pages.map((page) => page.route), ...publicFileRoutes(paths.root)])
+    return planFor(pages)
+  }, describePlan)
   const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}`)
   const search = await step(
     'search',

@@ -1,0 +1,64 @@
+/** @jest-environment node */
+import path from 'node:path'
+import shipped from '../../access.config'
+import { compileAccess } from '../../lib/access/compileAccess'
+import type { PathRule } from '../../lib/access/types'
+import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { assertRulesDecide, publicFileRoutes, RuleCoverageError, ruleProblems } from '../../pipeline/steps/checkRules'
+
+const root = path.resolve(__dirname, '../..')
+const routes = [...sourcePages(root).map((page) => page.route), ...publicFileRoutes(root)]
+const withRules = (rules: PathRule[]) =>
+  compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
+
+test('every rule of the shipped configuration decides a page or file of this site', () => {
+  expect(ruleProblems(compileAccess(shipped, {}), routes)).toEqual([])
+})
+
+test('a folder rule, a page rule and a rule for a file under public/ each decide something', () => {
+  const access = withRules([
+    { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' },
+    { path: '/docs/internal/guidelines/secrets-management', match: 'exact', require: 'fullAccessUsers' },
+    { path: '/docs/internal/images/data-lake-overview.svg', match: 'exact', require: 'fullAccessUsers' },
+  ])
+  expect(() => assertRulesDecide(access, routes)).not.toThrow()
+})
+
+test('a rule whose path has a typo fails the build, naming the rule and what to check', () => {
+  const access = withRules([{ path: '/docs/internal/to-be-refind/finance', match: 'prefix', require: 'financeUsers' }])
+  expect(() => assertRulesDecide(access, routes)).toThrow(RuleCoverageError)
+  expect(() => assertRulesDecide(access, routes)).toThrow(
+    'rule "prefix /docs/internal/to-be-refind/finance -> financeUsers" matches no page or file: none is at or under /docs/internal/to-be-refind/finance'
+  )
+})
+
+test('an exact rule on a page that does not exist matches nothing', () => {
+  const problems = ruleProblems(withRules([{ path: '/docs/internal/guidelines/secret-management', match: 'exact', require: 'fullAccessUsers' }]), routes)
+  expect(problems).toEqual([expect.stringContaining('rule "exact /docs/internal/guidelines/secret-management -> fullAccessUsers" matches no page or file: none is at /docs/internal/guidelines/secret-management.')])
+})
+
+test('a finer rule put after a broader one is shadowed: the build names both and says to reorder', () => {
+  const access = withRules([
+    { path: '/docs/internal', match: 'prefix', require: 'internalUsers' },
+    { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' },
+  ])
+  const problems = ruleProblems(access, routes)
+  expect(problems).toHaveLength(2)
+  expect(problems[0]).toBe(
+    'rule "prefix /docs/internal/to-be-refined/finance -> financeUsers" is shadowed: the earlier rule "prefix /docs/internal -> internalUsers" decides every page it matches, and the first rule that matches decides. Put the finer rule before it in `rules`.'
+  )
+  // The section's own rule, after the admin's copy of it, decides nothing either.
+  expect(problems[1]).toContain('rule "prefix /docs/internal -> internalUsers" is shadowed')
+})
+
+test('a rule that decides only some of the pages it matches is fine', () => {
+  const access = withRules([
+    { path: '/docs/internal/to-be-refined/finance/quill-crm-api', match: 'exact', require: 'fullAccessUsers' },
+    { path: '/docs/internal/to-be-refined', match: 'prefix', require: 'financeUsers' },
+  ])
+  expect(ruleProblems(access, routes)).toEqual([])
+})
+
+test('files under public/ are named by their routes', () => {
+  expect(publicFileRoutes(root)).toEqual(expect.arrayContaining(['/docs/internal/images/data-lake-overview.svg']))
+})
