@@ -42,13 +42,21 @@ test('a finer rule put after a broader one is shadowed: the build names both and
     { path: '/docs/internal', match: 'prefix', require: 'internalUsers' },
     { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' },
   ])
-  const problems = ruleProblems(access, routes)
-  expect(problems).toHaveLength(2)
-  expect(problems[0]).toBe(
-    'rule "prefix /docs/internal/to-be-refined/finance -> financeUsers" is shadowed: the earlier rule "prefix /docs/internal -> internalUsers" decides every page it matches, and the first rule that matches decides. Put the finer rule before it in `rules`.'
-  )
-  // The section's own rule, after the admin's copy of it, decides nothing either.
-  expect(problems[1]).toContain('rule "prefix /docs/internal -> internalUsers" is shadowed')
+  expect(ruleProblems(access, routes)).toEqual([
+    'rule "prefix /docs/internal/to-be-refined/finance -> financeUsers" is shadowed: the earlier rule "prefix /docs/internal -> internalUsers" decides every page it matches, and the first rule that matches decides. Put the finer rule before it in `rules`.',
+  ])
+})
+
+test('a rule that gives a whole section to another list is the admin\'s choice: the section\'s own rule it shadows is no problem', () => {
+  expect(ruleProblems(withRules([{ path: '/docs/leads', match: 'prefix', require: 'internalUsers' }]), routes)).toEqual([])
+})
+
+test('a rule shadowed by one that requires the same changes nothing it meant to, and is no problem', () => {
+  const access = withRules([
+    { path: '/docs/internal', match: 'prefix', require: 'internalUsers' },
+    { path: '/docs/internal/intro', match: 'exact', require: 'internalUsers' },
+  ])
+  expect(ruleProblems(access, routes)).toEqual([])
 })
 
 test('a rule that decides only some of the pages it matches is fine', () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
-import { describeRule, governingRuleOf, ruleMatches } from '../../lib/access/decideAccess'
+import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 export class RuleCoverageError extends Error {
@@ -34,7 +34,12 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
       return
     }
     if (matched.some((route) => { const governing = governingRuleOf(access, route); return governing.kind === 'rule' && governing.index === index })) return
-    const earlier = governingRuleOf(access, matched[0])
+    // A section's own rule comes after the admin's rules; one that an admin's rule on the whole
+    // section shadows is the admin's choice of its readers, written as the admin meant it.
+    if (index >= access.rules.length - access.sections.length) return
+    // Shadowed by rules that require the same, it changes nothing it meant to change.
+    const earlier = matched.map((route) => governingRuleOf(access, route)).find((governing) => requirementOf(governing) !== rule.require)
+    if (earlier === undefined) return
     problems.push(
       `${named} is shadowed: the earlier rule "${describeRule(earlier)}" decides every page it matches, and the first rule that matches decides. ` +
         'Put the finer rule before it in `rules`.'
