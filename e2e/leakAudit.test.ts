@@ -82,6 +82,8 @@ describe('leak audit of the built site', () => {
   const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
   const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(pages, env.finerMarked[mark]))
   const pageRoutes = pages.map((page) => page.route)
+  /** The source text of the pages a role may open, as the audit build wrote them. */
+  const proseOf = (role: Role) => pages.filter((page) => mayOpen(role, page.route)).map((page) => fs.readFileSync(path.join(env.dir, page.file), 'utf8')).join('\n')
 
   beforeAll(async () => {
     for (const role of ROLES) {
@@ -99,6 +101,7 @@ describe('leak audit of the built site', () => {
         finerSeen: new Set(),
         ownTitlesSeen: new Set(),
       }
+      const prose = proseOf(role)
       for (const key of [READER_VIEW_PATH, ...files]) {
         const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
         const body = readBody(Buffer.from(await response.arrayBuffer()))
@@ -134,7 +137,9 @@ describe('leak audit of the built site', () => {
           // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
           const readable = routes.find((route) => mayOpen(role, route))
           if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
-          else report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
+          // Unless a page the role may open says the same words in its own text ("phones in
+          // RingCentral and Twilio"): that is the writer's prose, not the other page's title.
+          else if (!prose.includes(title)) report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
         }
       }
       reports.push(report)
