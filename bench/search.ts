@@ -248,6 +248,8 @@ window.benchReady = true
 interface SiteRun {
   site: string
   stats: IndexStats[]
+  /** Each index's audience in words: its section, or the rule that governs it (`exact / -> signedIn`, `public`). */
+  labels: Record<string, string>
   skipped: number
   runs: Array<{ role: string; strategy: string; indexes: number; firstQuery: string; loadMs: number; firstMs: number; bytes: Counter['bytes']; total: number; raw: number; latencies: number[]; cachedLatencies: number[]; replayLatencies: number[]; typedLatencies: number[]; requestsPerQuery: number; hitRate: number; loadFailed: boolean; failures: number }>
 }
@@ -347,7 +349,8 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
     } finally {
       await server.stop()
     }
-    return { site, stats, skipped: skipped.length, runs, dataBytes }
+    const labels = Object.fromEntries(plan.audiences.map((audience) => [audience.id, audience.kind === 'section' ? audience.id : audience.rule]))
+    return { site, stats, labels, skipped: skipped.length, runs, dataBytes }
   } finally {
     fs.rmSync(root, { recursive: true, force: true })
   }
@@ -422,7 +425,7 @@ export async function searchFigures(): Promise<Figure[]> {
   const method = 'headless Chromium, static server on 127.0.0.1 gzipping as production does, bytes sent counted by the server'
   const figures: Figure[] = []
   for (const r of results) {
-    for (const s of r.stats) figures.push({ group: 'search', name: `${r.site}: index ${s.id} (index data)`, value: +(r.dataBytes[s.id] / 1024).toFixed(1), unit: 'kB', method: 'bytes on disk' })
+    for (const s of r.stats) figures.push({ group: 'search', name: `${r.site}: index ${r.labels[s.id] ?? s.id} (index data)`, value: +(r.dataBytes[s.id] / 1024).toFixed(1), unit: 'kB', method: 'bytes on disk' })
     for (const run of r.runs) {
       if (run.latencies.length === 0) continue
       const name = `${r.site}: ${run.role}, ${run.strategy}`
