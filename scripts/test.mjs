@@ -74,7 +74,9 @@ function auditBuild(profile, title, files) {
 }
 
 auditBuild('finance', 'leak audit, attacks and browser tests against the built site', [])
-auditBuild('sql-folder', 'leak audit and search against a build whose finer rules have another shape', ['e2e/leakAudit.test.ts', 'e2e/search.test.ts'])
+for (const profile of ['sql-folder', 'widened']) {
+  auditBuild(profile, `leak audit and search against a build whose finer rules have another shape (${profile})`, ['e2e/leakAudit.test.ts', 'e2e/search.test.ts'])
+}
 
 console.log(`\n${failedSteps.length ? `Failed steps: ${failedSteps.join(', ')}` : 'All steps passed.'}`)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`)

@@ -21,7 +21,9 @@ export interface AuditProfile {
  * - finance: a folder of the internal section given to a list of its own, whose reader (support1)
  *   may open nothing else of the section, and one internal page restricted to full access;
  * - sql-folder: a folder of the Twilio support section given to an internal reader and a group,
- *   which the section's own readers (support1) lose, and one leads page given to a group alone.
+ *   which the section's own readers (support1) lose, and one leads page given to a group alone;
+ * - widened: a folder of the internal section opened to every signed-in reader, and one leads page
+ *   given to the Twilio section's readers instead of the leads readers.
  */
 export const AUDIT_PROFILES = {
   finance: {
@@ -44,6 +46,17 @@ export const AUDIT_PROFILES = {
     marked: {
       folder: 'content/docs/support-twilio/sql-queries/overall.mdx',
       page: 'content/docs/leads/endpoints/get-quote-fees.mdx',
+    },
+  },
+  widened: {
+    lists: {},
+    rules: [
+      { path: '/docs/internal/architecture', match: 'prefix', require: 'signedIn' },
+      { path: '/docs/leads/environments', match: 'exact', require: 'twilioSupportUsers' },
+    ],
+    marked: {
+      folder: 'content/docs/internal/architecture/design-and-architecture.mdx',
+      page: 'content/docs/leads/environments.mdx',
     },
   },
 } as const satisfies Record<string, AuditProfile>
