@@ -123,6 +123,27 @@ describe('list parsing and merging', () => {
     expect(decideAccess(compiled, '/docs/leads/intro', as('group:partners'))).toBe('deny')
   })
 
+  test('a rule may require one group directly: its members and full-access readers pass, nobody else', () => {
+    const compiled = compileAccess({
+      ...base,
+      lists: { ...base.lists, fullAccessUsers: 'boss, group:docs-admins' },
+      rules: [{ path: '/docs/leads/finance', match: 'prefix', require: 'group:finance' }, ...base.rules],
+    })
+    const reader = (groups: string[]) => ({ username: 'pat', groups })
+    expect(decideAccess(compiled, '/docs/leads/finance/q3', reader(['finance']))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/finance/q3', reader(['docs-admins']))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/finance/q3', as('boss'))).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/finance/q3', as('lee'))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/finance/q3', as('finance'))).toBe('deny')
+    expect(decideAccess(compiled, '/docs/leads/intro', reader(['finance']))).toBe('deny')
+  })
+
+  test('a direct group requirement names exactly one group', () => {
+    const rule = (require: string) => ({ ...base, rules: [{ path: '/docs/x', match: 'prefix' as const, require }] })
+    expect(() => compileAccess(rule('group:a, group:b'))).toThrow('"group:a, group:b" must name one group, like "group:finance"')
+    expect(() => compileAccess(rule('group:'))).toThrow('list "group:" has "group:" with no group name')
+  })
+
   test('with protectDocs off any signed-in user reads everything, anonymous still signs in', () => {
     const compiled = compileAccess({ ...base, protectDocs: false })
     expect(decideAccess(compiled, '/docs/leads/intro', as('nobody'))).toBe('allow')

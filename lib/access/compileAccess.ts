@@ -1,6 +1,6 @@
 import { AccessConfigError } from './errors'
 import { normalisePath } from './normalisePath'
-import { parseUserList, type ListEntries } from './parseUserList'
+import { GROUP_PREFIX, parseUserList, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
 import { inSection, sectionPrefix } from './sectionPaths'
 import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
@@ -76,9 +76,18 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
     parsed[name] = parseUserList(name, raw)
   }
+  // A rule, a section or the fallback may require one group directly (`require: 'group:finance'`):
+  // it reads as a list of that one entry, to which full-access entries are merged like any list's.
+  const required = [...(config.rules ?? []).map((rule) => rule?.require), ...(Array.isArray(config.sections) ? config.sections.map((section) => section?.readers) : []), config.fallback]
+  for (const requirement of required) {
+    if (typeof requirement !== 'string' || !requirement.startsWith(GROUP_PREFIX) || listNames.includes(requirement)) continue
+    parsed[requirement] = parseUserList(requirement, requirement)
+    if (parsed[requirement].users.length > 0 || parsed[requirement].groups.length !== 1) throw new AccessConfigError(`"${requirement}" must name one group, like "group:finance"`)
+    listNames.push(requirement)
+  }
   const checkRequirement = (requirement: unknown, where: string): Requirement => {
     if (requirement === 'signedIn' || listNames.includes(requirement as string)) return requirement as Requirement
-    throw new AccessConfigError(`${where} names an unknown list "${String(requirement)}"; known lists: ${listNames.join(', ')}, or "signedIn"`)
+    throw new AccessConfigError(`${where} names an unknown list "${String(requirement)}"; known lists: ${listNames.join(', ')}, "signedIn", or one group as "group:<name>"`)
   }
   const sections = checkSections(config.sections, listNames)
 

@@ -22,7 +22,7 @@ export interface SectionDeclaration {
   readers: ListName
 }
 
-/** What a path rule requires: a named list, or merely being signed in. */
+/** What a path rule requires: a named list, one group as `group:<name>` (with full access merged in), or merely being signed in. */
 export type Requirement = ListName | 'signedIn'
 
 /** A rule applies to `path` itself and, with `match: 'prefix'`, to every path below it on a segment boundary. */
