@@ -94,7 +94,8 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
 }
 
 const entriesArb = fc.subarray([...USERS.slice(1), ...GROUPS.map((group) => `group:${group}`)], { minLength: 1 })
-const requirementArb = fc.constantFrom(...LISTS, 'signedIn')
+// A list, one group required directly, or any signed-in reader.
+const requirementArb = fc.constantFrom(...LISTS, `group:${GROUPS[0]}`, 'signedIn')
 const ruleArb: fc.Arbitrary<PathRule> = fc.oneof(
   fc.record({ path: fc.constantFrom(...FOLDERS), match: fc.constant('prefix' as const), require: requirementArb }),
   fc.record({ path: fc.constantFrom(...ROUTES), match: fc.constant('exact' as const), require: requirementArb })
