@@ -87,3 +87,32 @@ describe('filterPageMap inside a section', () => {
     expect(map).toEqual(shapedPageMap())
   })
 })
+
+describe('a folder kept for a page inside it that the reader may not open itself', () => {
+  const map = [
+    { data: { docs: { title: 'Docs', type: 'page' } } },
+    {
+      name: 'docs',
+      route: '/docs',
+      children: [
+        { data: { zeta: { title: 'Secret plans', display: 'hidden' }, alpha: 'Alpha' } },
+        { name: 'alpha', route: '/docs/alpha' },
+        { name: 'zeta', route: '/docs/zeta', children: [{ name: 'open', route: '/docs/zeta/open' }] },
+        { name: 'zeta', route: '/docs/zeta', frontMatter: { title: 'Secret plans' } },
+      ],
+    },
+  ] as unknown as PageMapItem[]
+  const mayOpen = (path: string) => path !== '/docs/zeta'
+
+  test('keeps its place and its other fields, with a title from its slug instead of its index page\'s', () => {
+    const text = JSON.stringify(filterPageMap(map, mayOpen))
+    expect(text).not.toContain('Secret plans')
+    const docs = (filterPageMap(map, mayOpen)[1] as unknown as { children: Array<{ data?: Record<string, unknown> }> }).children
+    expect(docs[0].data).toEqual({ zeta: { title: 'Zeta', display: 'hidden' }, alpha: 'Alpha' })
+    expect(Object.keys(docs[0].data!)).toEqual(['zeta', 'alpha'])
+  })
+
+  test('a reader who may open the folder keeps the writer\'s title', () => {
+    expect(JSON.stringify(filterPageMap(map, () => true))).toContain('Secret plans')
+  })
+})

@@ -85,8 +85,8 @@ test("the finance audience's page map is its section's tab with just the folder,
   expect(routesIn(finance).filter((route) => route.startsWith('/docs'))).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
   expect(metaOf(finance)).toMatchObject({ internal: { title: 'Internal', type: 'page' } })
   // The folder above finance is on the path, but its title is its index page's, which finance
-  // readers may not open: Nextra names it from its slug.
-  expect(Object.keys(metaOf(folder(finance, 'internal')))).toEqual([])
+  // readers may not open: it keeps its place and is named from its slug.
+  expect(metaOf(folder(finance, 'internal'))).toEqual({ 'to-be-refined': 'To Be Refined' })
   expect(Object.keys(metaOf(folder(finance, 'internal', 'to-be-refined')))).toEqual(['finance'])
   expect(JSON.stringify(finance)).not.toMatch(/Active Directory|Internal introduction|Zeta|To be refined/)
   const normalized = normalizeWithNextra(finance, `${FINANCE}/quill-crm-api`)

@@ -1,4 +1,5 @@
 import type { PageMapItem } from 'nextra'
+import { withSlugTitle } from './slugTitle'
 
 /**
  * The page map as one reader may see it: every page and navbar link that `mayOpen` refuses
@@ -7,9 +8,10 @@ import type { PageMapItem } from 'nextra'
  * rendered, so Next never prefetches one.
  *
  * A folder kept for a page inside it that the reader may open, though they may not open the
- * folder's own route, loses its `_meta` entry: the writer's title for it is the title of a page
- * they may not open (its index page). Nextra then names it from its slug, which the path of the
- * page inside already tells. Section folders at the top are tabs, titled from the section.
+ * folder's own route, keeps its `_meta` entry (its place, `display` and the rest) but not its
+ * title: the writer's title for it is the title of a page they may not open (its index page). It
+ * is named from its slug instead, which the path of the page inside already tells. Section
+ * folders at the top are tabs, titled from the section.
  */
 export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => boolean, nested = false): PageMapItem[] {
   const kept: PageMapItem[] = []
@@ -40,8 +42,7 @@ export function filterPageMap(items: PageMapItem[], mayOpen: (path: string) => b
       if (typeof href === 'string' && href.startsWith('/') && !mayOpen(href)) continue
       // Keys for separators and external links have no page of their own; keep them.
       if (removed.has(key) && !survivingNames.has(key)) continue
-      if (untitled.has(key)) continue
-      data[key] = value
+      data[key] = untitled.has(key) ? withSlugTitle(value, key) : value
     }
     return { data } as PageMapItem
   })

@@ -5,6 +5,7 @@
  * fetch (pipeline/pageMaps.ts). The browser merges the fragments it was given into the page's map.
  */
 import { isFolder, isMetaData, type RawFolder, type RawItem } from './shapePageMap'
+import { hasSlugTitle } from './slugTitle'
 
 /** Fired on the window when an audience's fragment has arrived (in `self.__docsPageMaps`, from its route manifest). */
 export const PAGE_MAP_EVENT = 'docs:pagemap'
@@ -31,7 +32,9 @@ function mergeLevel(levels: RawItem[][], route: string, order: Record<string, Re
     for (const item of level) {
       if (isMetaData(item)) {
         hasMeta = true
-        for (const [key, value] of Object.entries(item.data)) if (!(key in meta)) meta[key] = value
+        // A writer's title wins over the slug title that stands in for it where the reader of a
+        // page may not open the folder (lib/navigation/filterPageMap.ts).
+        for (const [key, value] of Object.entries(item.data)) if (!(key in meta) || hasSlugTitle(meta[key], key)) meta[key] = value
         continue
       }
       if (!('name' in item)) continue
