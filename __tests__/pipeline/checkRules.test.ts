@@ -3,11 +3,10 @@ import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import type { PathRule } from '../../lib/access/types'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
-import { assertRulesDecide, publicFileRoutes, RuleCoverageError, ruleProblems } from '../../pipeline/steps/checkRules'
+import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
-const routes = [...sourcePages(root).map((page) => page.route), ...publicFileRoutes(root)]
+const routes = siteRoutes(root)
 const withRules = (rules: PathRule[]) =>
   compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
 
@@ -43,7 +42,7 @@ test('a finer rule put after a broader one is shadowed: the build names both and
     { path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' },
   ])
   expect(ruleProblems(access, routes)).toEqual([
-    'rule "prefix /docs/internal/to-be-refined/finance -> financeUsers" is shadowed: the earlier rule "prefix /docs/internal -> internalUsers" decides every page it matches, and the first rule that matches decides. Put the finer rule before it in `rules`.',
+    'rule "prefix /docs/internal/to-be-refined/finance -> financeUsers" is shadowed: earlier rules decide every page it matches ("prefix /docs/internal -> internalUsers"), and the first rule that matches decides. Put it before them in `rules`, or remove it.',
   ])
 })
 
@@ -67,6 +66,28 @@ test('a rule that decides only some of the pages it matches is fine', () => {
   expect(ruleProblems(access, routes)).toEqual([])
 })
 
-test('files under public/ are named by their routes', () => {
+test('files under public/ are named by their routes; one whose path cannot be served fails, naming it', () => {
   expect(publicFileRoutes(root)).toEqual(expect.arrayContaining(['/docs/internal/images/data-lake-overview.svg']))
+  expect(() => publicFileRoute('docs/leads/images/100%.svg')).toThrow("public/docs/leads/images/100%.svg: this file's path cannot be served")
+})
+
+test('a rule shadowed by several earlier rules names each of them', () => {
+  const finance = '/docs/internal/to-be-refined/finance'
+  const access = withRules([
+    { path: finance, match: 'exact', require: 'internalUsers' },
+    { path: `${finance}/quill-authentication`, match: 'exact', require: 'signedIn' },
+    { path: `${finance}/quill-crm-api`, match: 'exact', require: 'signedIn' },
+    { path: `${finance}/quill-money-api`, match: 'exact', require: 'signedIn' },
+    { path: finance, match: 'prefix', require: 'financeUsers' },
+  ])
+  expect(ruleProblems(access, routes)).toEqual([
+    `rule "prefix ${finance} -> financeUsers" is shadowed: earlier rules decide every page it matches ("exact ${finance} -> internalUsers", "exact ${finance}/quill-authentication -> signedIn", "exact ${finance}/quill-crm-api -> signedIn", "exact ${finance}/quill-money-api -> signedIn"), and the first rule that matches decides. Put it before them in \`rules\`, or remove it.`,
+  ])
+})
+
+test('a rule on a public page decides nothing, and says so', () => {
+  const access = compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/docs/leads/intro'], rules: [{ path: '/docs/leads/intro', match: 'exact', require: 'fullAccessUsers' }, ...shipped.rules] }, {})
+  expect(ruleProblems(access, routes)).toEqual([
+    'rule "exact /docs/leads/intro -> fullAccessUsers" decides nothing: every path it matches is in publicPaths, which anyone may read. Remove it, or the path from publicPaths.',
+  ])
 })

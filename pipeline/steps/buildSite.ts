@@ -31,7 +31,7 @@ import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
 import { assertLinks } from './checkLinks'
-import { assertRulesDecide, publicFileRoutes } from './checkRules'
+import { assertRulesDecide, siteRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './postbuild'
@@ -93,7 +93,7 @@ export function planFor(pages: readonly { route: string }[]): AggregatePlan {
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
   const plan = await step('plan', () => {
-    assertRulesDecide(access, [...pages.map((page) => page.route), ...publicFileRoutes(paths.root)])
+    assertRulesDecide(access, siteRoutes(paths.root, pages))
     return planFor(pages)
   }, describePlan)
   const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}`)

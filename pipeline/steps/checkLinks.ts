@@ -33,20 +33,30 @@ function listMdx(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name))
 }
 
+/** A content or public file whose path no request can reach as itself. */
+export class UnservablePathError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: this file's path cannot be served (its name reads as another path, or holds a %, ? or #); rename it`)
+    this.name = 'UnservablePathError'
+  }
+}
+
 export function sourcePages(root: string): SourcePage[] {
   const pages: SourcePage[] = []
   const add = (dir: string, mount: string) => {
     for (const file of listMdx(path.join(root, dir))) {
       const relative = path.relative(path.join(root, dir), file).split(path.sep).join('/')
       const route = normalisePath(mount + relative.replace(/\.mdx?$/, ''))
-      if (route !== null) pages.push({ file: path.relative(root, file), route })
+      if (route === null) throw new UnservablePathError(path.relative(root, file))
+      pages.push({ file: path.relative(root, file), route })
     }
   }
   add('content/docs', '/docs/')
   // pages/docs is the symlink to content/docs; only the top-level MDX of pages/ is its own.
   for (const file of fs.readdirSync(path.join(root, 'pages')).filter((name) => /\.mdx?$/.test(name))) {
     const route = normalisePath('/' + file.replace(/\.mdx?$/, ''))
-    if (route !== null) pages.push({ file: `pages/${file}`, route })
+    if (route === null) throw new UnservablePathError(`pages/${file}`)
+    pages.push({ file: `pages/${file}`, route })
   }
   return pages
 }

@@ -1,6 +1,6 @@
 /**
  * Every rule of the access configuration decides something. A rule whose path has a typo, or that
- * an earlier rule shadows (the first rule that matches decides), restricts nothing: the pages the
+ * earlier rules shadow (the first rule that matches decides), restricts nothing: the pages the
  * admin meant to restrict stay readable by whoever the broader rule admits. That is a broken state
  * the build must not ship silently, so it fails, naming the rule and what to change.
  */
@@ -9,6 +9,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { sourcePages, UnservablePathError } from './checkLinks'
 
 export class RuleCoverageError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -18,11 +19,15 @@ export class RuleCoverageError extends Error {
 }
 
 /**
- * What is wrong with each rule that decides none of `routes` (the site's pages and public files),
- * in the rules' order; empty when every rule decides at least one.
+ * What is wrong with each rule that would restrict nothing, in the rules' order; empty when there
+ * is none. `routes` are the site's pages and public files (siteRoutes). A rule is wrong when it
+ * matches none of them, or when earlier rules (or public paths) decide every one it matches and
+ * one of those requires something else. Not wrong: a section's own rule that an admin's rule on
+ * the section overrides, which is the admin's choice of its readers.
  */
 export function ruleProblems(access: CompiledAccess, routes: readonly string[]): string[] {
   const problems: string[] = []
+  const firstSectionRule = access.rules.length - access.sections.length
   access.rules.forEach((rule, index) => {
     const named = `rule "${describeRule({ kind: 'rule', index, rule })}"`
     const matched = routes.filter((route) => ruleMatches(rule, route))
@@ -33,19 +38,29 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
       )
       return
     }
-    if (matched.some((route) => { const governing = governingRuleOf(access, route); return governing.kind === 'rule' && governing.index === index })) return
-    // A section's own rule comes after the admin's rules; one that an admin's rule on the whole
-    // section shadows is the admin's choice of its readers, written as the admin meant it.
-    if (index >= access.rules.length - access.sections.length) return
-    // Shadowed by rules that require the same, it changes nothing it meant to change.
-    const earlier = matched.map((route) => governingRuleOf(access, route)).find((governing) => requirementOf(governing) !== rule.require)
-    if (earlier === undefined) return
+    const governing = matched.map((route) => governingRuleOf(access, route))
+    if (index >= firstSectionRule || governing.some((other) => other.kind === 'rule' && other.index === index)) return
+    // Shadowed only by rules that require the same, it changes nothing it meant to change.
+    const differing = governing.filter((other) => requirementOf(other) !== rule.require)
+    if (differing.length === 0) return
+    if (governing.every((other) => other.kind === 'public')) {
+      problems.push(`${named} decides nothing: every path it matches is in publicPaths, which anyone may read. Remove it, or the path from publicPaths.`)
+      return
+    }
+    const earlier = [...new Set(differing.map((other) => `"${describeRule(other)}"`))].join(', ')
     problems.push(
-      `${named} is shadowed: the earlier rule "${describeRule(earlier)}" decides every page it matches, and the first rule that matches decides. ` +
-        'Put the finer rule before it in `rules`.'
+      `${named} is shadowed: earlier rules decide every page it matches (${earlier}), and the first rule that matches decides. ` +
+        'Put it before them in `rules`, or remove it.'
     )
   })
   return problems
+}
+
+/** The route a file under `public/` is served at, from its path relative to `public/`. */
+export function publicFileRoute(relative: string): string {
+  const route = normalisePath('/' + relative.split(path.sep).join('/'))
+  if (route === null) throw new UnservablePathError(`public/${relative}`)
+  return route
 }
 
 /** The routes of the files under `public/`, which ship as they are and follow their own path's rule. */
@@ -55,10 +70,15 @@ export function publicFileRoutes(root: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .flatMap((entry) => normalisePath('/' + path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')) ?? [])
+    .map((entry) => publicFileRoute(path.relative(dir, path.join(entry.parentPath, entry.name))))
 }
 
-/** Fails with every rule that decides none of `routes`. */
+/** Every route of the site that a rule may decide: its pages and its public files. */
+export function siteRoutes(root: string, pages: readonly { route: string }[] = sourcePages(root)): string[] {
+  return [...pages.map((page) => page.route), ...publicFileRoutes(root)]
+}
+
+/** Fails with every rule that would restrict nothing. */
 export function assertRulesDecide(access: CompiledAccess, routes: readonly string[]): void {
   const problems = ruleProblems(access, routes)
   if (problems.length > 0) throw new RuleCoverageError(problems)
