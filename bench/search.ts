@@ -8,7 +8,7 @@
  * 127.0.0.1, and drives headless Chromium (Debian's, as the browser tests do) through the
  * search box's own loader (lib/search/searchClient, bundled with esbuild):
  *
- * - index size per section: bytes on disk (index data only, and the whole bundle);
+ * - index size per audience (the pages one rule governs): bytes on disk (index data only, and the whole bundle);
  * - first-query download: a fresh browser context (empty cache) loads search for a reader and
  *   runs one query, fetching the excerpts of the top 8 results; bytes are counted by the server,
  *   by kind, as sent: the server gzips what production's CDN gzips (scripts/server/compression,

@@ -140,8 +140,14 @@ describe('list parsing and merging', () => {
 
   test('a direct group requirement names exactly one group', () => {
     const rule = (require: string) => ({ ...base, rules: [{ path: '/docs/x', match: 'prefix' as const, require }] })
-    expect(() => compileAccess(rule('group:a, group:b'))).toThrow('"group:a, group:b" must name one group, like "group:finance"')
-    expect(() => compileAccess(rule('group:'))).toThrow('list "group:" has "group:" with no group name')
+    const oneGroup = 'one group is written "group:<name>", with no spaces or commas'
+    expect(() => compileAccess(rule('group:a, group:b'))).toThrow(`rule 1 (/docs/x) requires "group:a, group:b"; ${oneGroup}`)
+    expect(() => compileAccess(rule('group:fin,'))).toThrow(`rule 1 (/docs/x) requires "group:fin,"; ${oneGroup}`)
+    expect(() => compileAccess(rule('group:'))).toThrow(`rule 1 (/docs/x) requires "group:"; ${oneGroup}`)
+    expect(() => compileAccess({ ...base, fallback: 'group:a b' })).toThrow(`fallback requires "group:a b"; ${oneGroup}`)
+    // A section may be read by one group too.
+    const sections = [{ id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'group:sales' }]
+    expect(decideAccess(compileAccess({ ...base, sections }), '/docs/sales/intro', { username: 'pat', groups: ['sales'] })).toBe('allow')
   })
 
   test('with protectDocs off any signed-in user reads everything, anonymous still signs in', () => {

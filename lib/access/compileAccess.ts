@@ -39,7 +39,7 @@ const SECTION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** The rule a section adds: everything under `/docs/<id>` needs the section's readers. */
 export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: sectionPrefix(section.id), match: 'prefix', require: section.readers })
 
-function checkSections(sections: unknown, knownLists: readonly string[]): SectionDeclaration[] {
+function checkSections(sections: unknown, checkReaders: (readers: unknown, where: string) => ListName): SectionDeclaration[] {
   if (!Array.isArray(sections)) throw new AccessConfigError('sections must be a list of section declarations')
   const seen = new Set<string>()
   return sections.map((section: SectionDeclaration, index) => {
@@ -54,10 +54,7 @@ function checkSections(sections: unknown, knownLists: readonly string[]): Sectio
     if (entry === null || entry !== section.entry || entry === sectionPrefix(section.id) || !inSection(entry, section.id)) {
       throw new AccessConfigError(`${where}: entry "${String(section.entry)}" must be a canonical page path under ${sectionPrefix(section.id)}/`)
     }
-    if (!knownLists.includes(section.readers)) {
-      throw new AccessConfigError(`${where} names an unknown list "${String(section.readers)}"; known lists: ${knownLists.join(', ')}`)
-    }
-    return { id: section.id, title: section.title, description: section.description, entry, readers: section.readers }
+    return { id: section.id, title: section.title, description: section.description, entry, readers: checkReaders(section.readers, where) }
   })
 }
 
@@ -76,20 +73,23 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
     parsed[name] = parseUserList(name, raw)
   }
-  // A rule, a section or the fallback may require one group directly (`require: 'group:finance'`):
-  // it reads as a list of that one entry, to which full-access entries are merged like any list's.
-  const required = [...(config.rules ?? []).map((rule) => rule?.require), ...(Array.isArray(config.sections) ? config.sections.map((section) => section?.readers) : []), config.fallback]
-  for (const requirement of required) {
-    if (typeof requirement !== 'string' || !requirement.startsWith(GROUP_PREFIX) || listNames.includes(requirement)) continue
-    parsed[requirement] = parseUserList(requirement, requirement)
-    if (parsed[requirement].users.length > 0 || parsed[requirement].groups.length !== 1) throw new AccessConfigError(`"${requirement}" must name one group, like "group:finance"`)
-    listNames.push(requirement)
+  const declared = [...listNames]
+  // What a rule, a section or the fallback requires: a declared list, 'signedIn' (not for a
+  // section), or one group written `group:<name>`, which reads as a list of that one entry, with
+  // the full-access entries merged in like any list's.
+  const checkRequirement = (requirement: unknown, where: string, signedIn = true): Requirement => {
+    if ((signedIn && requirement === 'signedIn') || listNames.includes(requirement as string)) return requirement as Requirement
+    if (typeof requirement === 'string' && requirement.startsWith(GROUP_PREFIX)) {
+      if (!/^group:[^\s,]+$/.test(requirement)) {
+        throw new AccessConfigError(`${where} requires "${requirement}"; one group is written "group:<name>", with no spaces or commas (several entries make a list in \`lists\`)`)
+      }
+      parsed[requirement] = { users: [], groups: [requirement.slice(GROUP_PREFIX.length)] }
+      listNames.push(requirement)
+      return requirement
+    }
+    throw new AccessConfigError(`${where} names an unknown list "${String(requirement)}"; known lists: ${declared.join(', ')}${signedIn ? ', "signedIn"' : ''}, or one group as "group:<name>"`)
   }
-  const checkRequirement = (requirement: unknown, where: string): Requirement => {
-    if (requirement === 'signedIn' || listNames.includes(requirement as string)) return requirement as Requirement
-    throw new AccessConfigError(`${where} names an unknown list "${String(requirement)}"; known lists: ${listNames.join(', ')}, "signedIn", or one group as "group:<name>"`)
-  }
-  const sections = checkSections(config.sections, listNames)
+  const sections = checkSections(config.sections, (readers, where) => checkRequirement(readers, where, false))
 
   const rules = [...config.rules, ...sections.map(sectionRule)].map((rule, index) => {
     const where = `rule ${index + 1} (${rule.path})`

@@ -18,7 +18,7 @@ export interface SectionDeclaration {
   description: string
   /** The page the tab and card open, under `/docs/<id>/`. */
   entry: string
-  /** The list whose entries may read the section. */
+  /** The list whose entries may read the section, or one group as `group:<name>`. */
   readers: ListName
 }
 

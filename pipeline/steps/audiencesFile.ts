@@ -6,7 +6,9 @@
  * rebuilt later (npm run deploy:access) with other path rules over that out/ would serve files that
  * the new rules' readers may not open: a folder restricted after the build is still in its
  * section's search index and llms files. So an authorizer is built only on the rules the site was.
- * The lists are not in the fingerprint: nothing in out/ depends on them.
+ * The lists' members are not in the fingerprint: nothing in out/ depends on them. A rule that
+ * requires one group directly (`group:finance`) names it in the rule, so changing that is a rule
+ * change; who is in the group is Cognito's, and changes nothing here.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
