@@ -19,19 +19,19 @@ import { normalisePath } from '../lib/access/normalisePath'
 import { slugTitle } from '../lib/navigation/slugTitle'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
-import { SEEDED_USERS } from '../scripts/cognito/seed'
+import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { listFiles } from '../pipeline/steps/siteFiles'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
 import { sourcePages } from '../pipeline/steps/checkLinks'
+import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider'] as const
+// supportlead is in the support-team group, so rules that require a group are audited too.
+const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
 type Role = (typeof ROLES)[number]
 
-/** The route of a content file. */
-const routeOfFile = (pages: ReturnType<typeof sourcePages>, file: string) => pages.find((page) => page.file === file)!.route
 
 /**
  * Distinctive titles and the pages that carry each: a readable file that holds one tells of those
@@ -67,7 +67,7 @@ interface RoleReport extends RoleFindings {
 describe('leak audit of the built site', () => {
   const env = siteEnv()
   const files = listFiles(env.outDir)
-  const pages = sourcePages(env.dir)
+  const { pages, routeOfFile } = env
   const titles = distinctiveTitles(env.dir)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
@@ -75,13 +75,13 @@ describe('leak audit of the built site', () => {
   /** What anonymous could not fetch: the protected responses. */
   const protectedKeys = new Set<string>()
 
-  const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role }) === 'allow'
+  const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
   /** Whether a role may read a section's marked page. */
-  const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(pages, MARKED_PAGES[section]))
+  const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(MARKED_PAGES[section]))
   /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
-  const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, MARKED_IMAGES[section].replace(/^public/, ''))
+  const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
   const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
-  const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(pages, env.finerMarked[mark]))
+  const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
   const pageRoutes = pages.map((page) => page.route)
   /** The source text of the pages a role may open, as the audit build wrote them. */
   const proseOf = (role: Role) => pages.filter((page) => mayOpen(role, page.route)).map((page) => fs.readFileSync(path.join(env.dir, page.file), 'utf8')).join('\n')
@@ -187,7 +187,7 @@ describe('leak audit of the built site', () => {
     // The profile proves something only if each finer rule changes who reads its page: the roles
     // that may read it are not those that may open its section's entry page.
     for (const mark of finerMarks) {
-      const section = env.access.sections.find((candidate) => routeOfFile(pages, env.finerMarked[mark]).startsWith(`/docs/${candidate.id}/`))!
+      const section = env.sectionOf(routeOfFile(env.finerMarked[mark]))
       const readers = ROLES.filter((role) => mayReadFiner(role, mark))
       expect([mark, readers]).not.toEqual([mark, ROLES.filter((role) => mayOpen(role, section.entry))])
     }

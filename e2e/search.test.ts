@@ -8,20 +8,17 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
-import { sourcePages } from '../pipeline/steps/checkLinks'
 import { audienceIdOf } from '../pipeline/planAggregates'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
+import { seededGroupsOf } from '../scripts/cognito/seed'
 
 let browser: Browser
 let page: Page
 let requests: string[]
 let failed: string[]
 let errors: string[]
-const { siteUrl, outDir, markers, audiences, homeIndex, access, decide, dir, finerMarked } = siteEnv()
-const pages = sourcePages(dir)
-/** The route of a content file. */
-const routeOfFile = (file: string) => pages.find((page) => page.file === file)!.route
+const { siteUrl, outDir, markers, audiences, homeIndex, access, decide, finerMarked, routeOfFile, sectionOf } = siteEnv()
 
 const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
 
@@ -170,7 +167,7 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
   const place = (file: string, name: string) => expected[audienceIdOf(access, routeOfFile(file)) as string].push(`body:${name}`, `title:${name}`)
   for (const section of sections) place(MARKED_PAGES[section], section)
   for (const mark of finer) place(finerMarked[mark], mark)
-  for (const mark of finer) expect(audienceIdOf(access, routeOfFile(finerMarked[mark]))).not.toBe(routeOfFile(finerMarked[mark]).split('/')[2])
+  for (const mark of finer) expect(audienceIdOf(access, routeOfFile(finerMarked[mark]))).not.toBe(sectionOf(routeOfFile(finerMarked[mark])).id)
   expect(found).toEqual(expected)
   // No search bundle anywhere else in out/ (a stray one would fall to another path's rule).
   const bundles = fs.readdirSync(outDir, { recursive: true, withFileTypes: true })
@@ -180,16 +177,16 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
 })
 
 test('each audience of a rule finer than a section finds its pages in search, and no one else does', async () => {
-  const cases = ['admin', 'leads1', 'internal1', 'support1'].flatMap((username) =>
-    (Object.keys(finerMarked) as FinerMark[]).map((mark) => [username, mark, decide(routeOfFile(finerMarked[mark]), { username }) === 'allow'] as const)
+  const cases = ['admin', 'leads1', 'internal1', 'support1', 'supportlead'].flatMap((username) =>
+    (Object.keys(finerMarked) as FinerMark[]).map((mark) => [username, mark, decide(routeOfFile(finerMarked[mark]), { username, groups: seededGroupsOf(username) }) === 'allow'] as const)
   )
   // The profile proves something only if each finer rule changes who finds its page: not the
   // readers of its section's entry page.
   for (const mark of Object.keys(finerMarked) as FinerMark[]) {
     const route = routeOfFile(finerMarked[mark])
-    const entry = access.sections.find((section) => route.startsWith(`/docs/${section.id}/`))!.entry
+    const entry = sectionOf(route).entry
     const finders = cases.filter(([, m, found]) => m === mark && found).map(([username]) => username)
-    expect([mark, finders]).not.toEqual([mark, cases.filter(([username, m]) => m === mark && decide(entry, { username }) === 'allow').map(([username]) => username)])
+    expect([mark, finders]).not.toEqual([mark, cases.filter(([username, m]) => m === mark && decide(entry, { username, groups: seededGroupsOf(username) }) === 'allow').map(([username]) => username)])
   }
   const first = page
   for (const [username, mark, expected] of cases) {

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { compileAccess } from '../lib/access/compileAccess'
 import { decideAccess } from '../lib/access/decideAccess'
+import { inSection } from '../lib/access/sectionPaths'
+import { sourcePages } from '../pipeline/steps/checkLinks'
 import { readAudiencesFile } from '../pipeline/steps/audiencesFile'
 import { sitePaths } from '../pipeline/steps/paths'
 import type { AccessUser } from '../lib/access/types'
@@ -18,6 +20,7 @@ export function siteEnv() {
   // The rules and lists the audit build was made with, as the server applies them.
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
   const audiences = readAudiencesFile(sitePaths(dir).audiences, access)
+  const pages = sourcePages(dir)
   return {
     access,
     /** The build's audiences (the pages one rule governs), each with its search index. */
@@ -34,6 +37,20 @@ export function siteEnv() {
     profile: site.profile,
     /** The content files that hold the finer rules' markers. */
     finerMarked: site.finerMarked,
+    /** The audit build's pages, each with its content file. */
+    pages,
+    /** The route of a content file of the audit build. */
+    routeOfFile: (file: string) => {
+      const page = pages.find((candidate) => candidate.file === file)
+      if (!page) throw new Error(`the audit build has no page ${file}`)
+      return page.route
+    },
+    /** The declared section a route belongs to. */
+    sectionOf: (route: string) => {
+      const section = access.sections.find((candidate) => inSection(route, candidate.id))
+      if (!section) throw new Error(`${route} is in no section`)
+      return section
+    },
   }
 }
 
