@@ -24,7 +24,6 @@ import { listFiles } from '../pipeline/steps/siteFiles'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
-import { sourcePages } from '../pipeline/steps/checkLinks'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
 
@@ -38,12 +37,13 @@ type Role = (typeof ROLES)[number]
  * pages. One- and two-word titles ("Environments") occur as ordinary words in other pages' text;
  * titles of three words or more are distinctive enough that finding one means a page map leaked.
  */
-function distinctiveTitles(root: string): Map<string, string[]> {
+function distinctiveTitles(sources: ReadonlyMap<string, string>): Map<string, string[]> {
   const titles = new Map<string, string[]>()
-  for (const page of sourcePages(root).filter((candidate) => candidate.route.startsWith('/docs/'))) {
-    const title = /^title: (.+)$/m.exec(fs.readFileSync(path.join(root, page.file), 'utf8'))?.[1]?.trim()
+  for (const [route, source] of sources) {
+    if (!route.startsWith('/docs/')) continue
+    const title = /^title: (.+)$/m.exec(source)?.[1]?.trim()
     if (!title || title.split(/\s+/).length < 3) continue
-    titles.set(title, [...(titles.get(title) ?? []), page.route])
+    titles.set(title, [...(titles.get(title) ?? []), route])
   }
   return titles
 }
@@ -68,7 +68,9 @@ describe('leak audit of the built site', () => {
   const env = siteEnv()
   const files = listFiles(env.outDir)
   const { pages, routeOfFile } = env
-  const titles = distinctiveTitles(env.dir)
+  /** Each page's source, as the audit build wrote it, by route: read once. */
+  const sources = new Map(pages.map((page) => [page.route, fs.readFileSync(path.join(env.dir, page.file), 'utf8')]))
+  const titles = distinctiveTitles(sources)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
   const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
@@ -83,8 +85,8 @@ describe('leak audit of the built site', () => {
   const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
   const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
   const pageRoutes = pages.map((page) => page.route)
-  /** The source text of the pages a role may open, as the audit build wrote them. */
-  const proseOf = (role: Role) => pages.filter((page) => mayOpen(role, page.route)).map((page) => fs.readFileSync(path.join(env.dir, page.file), 'utf8')).join('\n')
+  /** The source text of the pages a role may open. */
+  const proseOf = (role: Role) => [...sources].filter(([route]) => mayOpen(role, route)).map(([, source]) => source).join('\n')
 
   beforeAll(async () => {
     for (const role of ROLES) {
