@@ -10,6 +10,7 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { sourcePages, UnservablePathError } from './checkLinks'
+import { listFiles } from './siteFiles'
 
 export class RuleCoverageError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -66,11 +67,7 @@ export function publicFileRoute(relative: string): string {
 /** The routes of the files under `public/`, which ship as they are and follow their own path's rule. */
 export function publicFileRoutes(root: string): string[] {
   const dir = path.join(root, 'public')
-  if (!fs.existsSync(dir)) return []
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => publicFileRoute(path.relative(dir, path.join(entry.parentPath, entry.name))))
+  return fs.existsSync(dir) ? listFiles(dir).map((key) => publicFileRoute(key.slice(1))) : []
 }
 
 /** Every route of the site that a rule may decide: its pages and its public files. */
