@@ -29,7 +29,8 @@ function isPlainData(value: unknown): boolean {
   return Object.values(value as Record<string, unknown>).every(isPlainData)
 }
 
-function evaluate(file: string): Record<string, unknown> {
+/** A `_meta` file's default export, evaluated as the build does; MetaFileError when it is not plain data. */
+export function readMetaFile(file: string): Record<string, unknown> {
   const built = buildSync({ entryPoints: [file], bundle: true, format: 'cjs', platform: 'node', write: false, packages: 'external', jsx: 'automatic', logLevel: 'silent' })
   const module = { exports: {} as Record<string, unknown> }
   new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(file))
@@ -50,7 +51,7 @@ export function metaReader(pagesDir: string): (folderRoute: string) => Record<st
     const { mtimeMs } = fs.statSync(file)
     const cached = cache.get(file)
     if (cached && cached.mtimeMs === mtimeMs) return cached.data
-    const data = evaluate(file)
+    const data = readMetaFile(file)
     cache.set(file, { mtimeMs, data })
     return data
   }

@@ -7,7 +7,12 @@
  *   full-access readers only, with no tab, and nothing else would say so;
  * - a page or folder whose name is not a slug (lowercase letters, digits, hyphens, underscores;
  *   no dot but a page's extension). `NewPage.mdx` would be served at `/docs/leads/NewPage`, a
- *   route the rules, the link check and the edge all know only as `/docs/leads/newpage`.
+ *   route the rules, the link check and the edge all know only as `/docs/leads/newpage`;
+ * - two pages of one route (`intro.md` and `intro.mdx`, or `api.mdx` and `api/index.mdx`): Next
+ *   would serve one of them and warn about the other among its build output;
+ * - a page whose front matter Nextra cannot read (./checkFrontMatter.ts), and a `_meta` file that
+ *   does not compile or names no page (./checkMetaFiles.ts). Nextra would fail on either later,
+ *   with a parser's message that names no file.
  *
  * Each problem is an error of its own type that names the file or folder and the fix; the build
  * reports all of them at once, in one BadContentError.
@@ -15,15 +20,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { access } from '../../lib/access'
+import { checkFrontMatter } from './checkFrontMatter'
+import { checkMetaFile, META_FILE } from './checkMetaFiles'
+import { ContentError } from './contentError'
+
+export { ContentError } from './contentError'
 
 export const DOCS_DIR = 'content/docs'
-
-/** One problem in content/docs/, with the path (relative to the project) it is about. */
-export abstract class ContentError extends Error {
-  constructor(readonly path: string, message: string) {
-    super(message)
-  }
-}
 
 /** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores. */
 const SLUG = /^[a-z0-9_-]+$/
@@ -104,6 +107,14 @@ export class BadSlugError extends ContentError {
   }
 }
 
+/** Two pages that would be served at one route; names the second, in path order, and the first. */
+export class DuplicatePageError extends ContentError {
+  constructor(file: string, readonly other: string, route: string) {
+    super(file, `${file}: ${other} is served at the same route, ${route}, and only one of them can be; merge the two pages, or rename one (and the links and the _meta.ts key that name it).`)
+    this.name = 'DuplicatePageError'
+  }
+}
+
 /** Every content problem, each named; thrown by assertContent, so the build reports them all at once. */
 export class BadContentError extends Error {
   constructor(readonly problems: readonly ContentError[]) {
@@ -122,37 +133,77 @@ function entryPageOf(folder: string): string {
   return names.includes('intro') ? 'intro' : (names[0] ?? 'intro')
 }
 
-/** The names of a declared section's folder, recursively: every folder, and every page. */
-function checkSlugs(root: string, folder: string, problems: ContentError[]): void {
+/** A page's front matter, read as Nextra reads it. */
+function checkPage(root: string, file: string, problems: ContentError[]): void {
+  const problem = checkFrontMatter(file, fs.readFileSync(path.join(root, file), 'utf8'))
+  if (problem) problems.push(problem)
+}
+
+/** A file that is a folder's `_meta` (or the `_meta.json` Nextra 3 refuses). */
+const isMetaFile = (name: string) => META_FILE.test(name) || name === '_meta.json'
+
+/** The route a page under content/docs/ is served at: its path without the extension, and a folder's index page at the folder's. */
+const routeOf = (file: string) => '/docs/' + file.slice(DOCS_DIR.length + 1).replace(PAGE, '').replace(/(^|\/)index$/, '')
+
+/** Each page after the first of its route, in path order. */
+function duplicatePages(pages: readonly string[]): ContentError[] {
+  const first = new Map<string, string>()
+  const problems: ContentError[] = []
+  for (const file of [...pages].sort()) {
+    const route = routeOf(file).replace(/\/$/, '')
+    const other = first.get(route)
+    if (other) problems.push(new DuplicatePageError(file, other, route))
+    else first.set(route, file)
+  }
+  return problems
+}
+
+/**
+ * A declared section's folder, recursively: every folder's and page's name, every page's front
+ * matter, every `_meta`. `pages` gathers the pages whose names pass.
+ */
+function checkFolder(root: string, folder: string, problems: ContentError[], pages: string[]): void {
   for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const relative = `${folder}/${entry.name}`
     if (entry.isDirectory()) {
       if (!SLUG.test(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
-      else checkSlugs(root, relative, problems)
-    } else if (PAGE.test(entry.name) && !SLUG.test(entry.name.replace(PAGE, ''))) {
-      problems.push(new BadSlugError(relative, 'page'))
+      else checkFolder(root, relative, problems, pages)
+    } else if (PAGE.test(entry.name)) {
+      if (!SLUG.test(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
+      else {
+        pages.push(relative)
+        checkPage(root, relative, problems)
+      }
+    } else if (isMetaFile(entry.name)) {
+      problems.push(...checkMetaFile(root, relative))
     }
   }
 }
 
 /**
- * Every problem under `root`/content/docs/, in path order. `sections` are the declared section ids
+ * Every problem under `root`/content/docs/, in path order, then pages that share a route. `sections` are the declared section ids
  * (access.config.ts by default).
  */
 export function checkContent(root: string, sections: readonly string[] = access.sections.map((section) => section.id)): ContentError[] {
   const docs = path.join(root, DOCS_DIR)
   if (!fs.existsSync(docs)) return []
   const problems: ContentError[] = []
+  const pages: string[] = []
   for (const entry of fs.readdirSync(docs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const relative = `${DOCS_DIR}/${entry.name}`
     if (entry.isDirectory()) {
-      if (sections.includes(entry.name)) checkSlugs(root, relative, problems)
+      if (sections.includes(entry.name)) checkFolder(root, relative, problems, pages)
       else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(path.join(docs, entry.name))))
-    } else if (!META.test(entry.name) && !INDEX_PAGE.test(entry.name) && !isHiddenFile(entry)) {
+    } else if (INDEX_PAGE.test(entry.name)) {
+      pages.push(relative)
+      checkPage(root, relative, problems)
+    } else if (isMetaFile(entry.name)) {
+      problems.push(...checkMetaFile(root, relative))
+    } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
       problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
     }
   }
-  return problems
+  return [...problems, ...duplicatePages(pages)]
 }
 
 /** Throws a BadContentError naming every problem, if there is one. */

@@ -1,0 +1,131 @@
+/**
+ * A folder's `_meta` file must compile to plain data and name only what the folder holds, or the
+ * build fails late. Nextra checks the keys only while it prerenders a page, on that page's page map:
+ * a key that names no page fails on whichever page comes first, with a message that names the key
+ * but not the file. Each key here must name a page of the folder (`<key>.mdx` or `<key>.md`) or a
+ * folder in it that holds pages; an entry that is no page (a separator, a menu or a link) names
+ * nothing, and `*` holds every entry's defaults. The check reads the folder as it is on disk, not
+ * any reader's view of it, so an entry for a page that a finer rule hides from some readers stays
+ * valid (each reader's page map drops it).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { MetaFileError, readMetaFile } from '../readMeta'
+import { ContentError, locate } from './contentError'
+
+/** The `_meta` files Nextra reads; the others it ignores or refuses. */
+export const META_FILE = /^_meta\.[jt]sx?$/
+const PAGE = /\.mdx?$/
+
+/** A `_meta` file that does not compile, or whose default export is not plain data. */
+export class BadMetaFileError extends ContentError {
+  constructor(file: string, problem: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}${problem}`)
+    this.name = 'BadMetaFileError'
+  }
+}
+
+/** A `_meta` key that names no page or folder of its folder. */
+export class UnknownMetaKeyError extends ContentError {
+  constructor(file: string, readonly key: string, holds: readonly string[], line?: number, column?: number) {
+    const folder = path.posix.dirname(file)
+    const within = key.includes('.items.') ? `the folder ${folder}/${key.split('.items.')[0]}/` : `${folder}/`
+    const listed = holds.length > 0 ? `it holds ${holds.join(', ')}` : 'it holds no page'
+    super(
+      file,
+      `${locate(file, line, column)}the key "${key}" names no page or folder in ${within} (${listed}). ` +
+        "Make the key a page's file name without its extension, or a folder's name, or remove it; an entry that is not a page needs type: 'separator', type: 'menu' or an href."
+    )
+    this.name = 'UnknownMetaKeyError'
+  }
+}
+
+/** A `_meta.json`, which Nextra 3 refuses. */
+export class MetaJsonError extends ContentError {
+  constructor(file: string) {
+    const renamed = file.replace(/\.json$/, '.ts')
+    super(file, `${file}: Nextra 3 does not read _meta.json; move its entries to ${renamed} as \`export default { … }\`, and delete this file.`)
+    this.name = 'MetaJsonError'
+  }
+}
+
+/** Whether Nextra's page map keeps a folder: it holds a page or a `_meta` file, at any depth. */
+function holdsPages(dir: string): boolean {
+  return fs.readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? holdsPages(path.join(dir, entry.name)) : PAGE.test(entry.name) || META_FILE.test(entry.name)))
+}
+
+/** What a key of the folder's `_meta` may name: its pages (`intro.mdx`) and the folders that hold pages (`endpoints/`). */
+function folderItems(dir: string): { names: Set<string>; shown: string[] } {
+  const names = new Set<string>()
+  const shown: string[] = []
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.isDirectory() ? holdsPages(path.join(dir, entry.name)) : PAGE.test(entry.name)) {
+      names.add(entry.isDirectory() ? entry.name : entry.name.replace(PAGE, ''))
+      shown.push(entry.isDirectory() ? `${entry.name}/` : entry.name)
+    }
+  }
+  return { names, shown }
+}
+
+/**
+ * Where a key is written in the file: the first property of that name at or after line `from`
+ * (counting from 1), at the start of a line or after `{` or `,`.
+ */
+function keyPosition(lines: readonly string[], key: string, from = 1): { line?: number; column?: number } {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const pattern = new RegExp(`(^\\s*|[{,]\\s*)(['"\`]?)${escaped}\\2\\s*:`)
+  for (let index = from - 1; index < lines.length; index++) {
+    const match = pattern.exec(lines[index])
+    if (match) return { line: index + 1, column: match.index + match[1].length + 1 }
+  }
+  return {}
+}
+
+interface EsbuildFailure {
+  errors: { text: string; location: { line: number; column: number } | null }[]
+}
+
+const isEsbuildFailure = (error: unknown): error is EsbuildFailure => Array.isArray((error as Partial<EsbuildFailure>)?.errors)
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** An entry that Nextra shows without a page of its own. */
+const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
+
+/** The problems of one `_meta` file; `file` is relative to `root`. */
+export function checkMetaFile(root: string, file: string): ContentError[] {
+  if (file.endsWith('.json')) return [new MetaJsonError(file)]
+  const absolute = path.join(root, file)
+  let data: Record<string, unknown>
+  try {
+    data = readMetaFile(absolute)
+  } catch (error) {
+    if (isEsbuildFailure(error) && error.errors.length > 0) {
+      const [first] = error.errors
+      return [new BadMetaFileError(file, `this _meta file does not compile: ${first.text}. It should read \`export default { intro: 'Introduction', … }\`.`, first.location?.line, first.location ? first.location.column + 1 : undefined)]
+    }
+    if (error instanceof MetaFileError) {
+      return [new BadMetaFileError(file, 'its default export must be an object of plain data: each key a page or folder name, each value a title or an object of settings (strings, numbers, booleans, lists and objects; no functions or components).')]
+    }
+    return [new BadMetaFileError(file, `this _meta file fails when it runs: ${error instanceof Error ? error.message : String(error)}`)]
+  }
+  const lines = fs.readFileSync(absolute, 'utf8').split('\n')
+  const items = folderItems(path.dirname(absolute))
+  const problems: ContentError[] = []
+  const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
+  for (const [key, value] of Object.entries(data)) {
+    if (key === '*') continue
+    if (!items.names.has(key)) {
+      if (!isOwnEntry(value)) unknown(key, items.shown, keyPosition(lines, key))
+      continue
+    }
+    // A menu's items name pages of the folder it is named after, unless they are links.
+    if (isObject(value) && value.type === 'menu' && isObject(value.items) && fs.statSync(path.join(path.dirname(absolute), key), { throwIfNoEntry: false })?.isDirectory()) {
+      const children = folderItems(path.join(path.dirname(absolute), key))
+      for (const [item, entry] of Object.entries(value.items)) {
+        if (!children.names.has(item) && !(isObject(entry) && entry.href)) unknown(`${key}.items.${item}`, children.shown, keyPosition(lines, item, keyPosition(lines, key).line))
+      }
+    }
+  }
+  return problems
+}

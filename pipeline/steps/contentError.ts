@@ -1,0 +1,15 @@
+/**
+ * The base of every content problem the build's first step reports (./checkContent.ts): it names
+ * the file or folder, relative to the project, and its message says what to do.
+ */
+export abstract class ContentError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(message)
+  }
+}
+
+/** `file:line:column: ` where a problem has a place in the file, `file: ` where it has none. */
+export function locate(file: string, line?: number, column?: number): string {
+  if (line === undefined) return `${file}: `
+  return column === undefined ? `${file}:${line}: ` : `${file}:${line}:${column}: `
+}
