@@ -90,6 +90,19 @@ export interface MarkdownFile {
   route: string
 }
 
+/**
+ * One audience's page catalog, for the AI tools' server (mcp/): each docs page's title, line and
+ * last-updated date, and the audience's page-map fragment (its sidebar), like llms.txt but as data.
+ */
+export interface CatalogFile {
+  key: string
+  audience: string
+  pages: string[]
+}
+
+/** The catalog's file name in its audience's folder. */
+export const CATALOG_FILE = 'pages.json'
+
 export interface AggregatePlan {
   audiences: Audience[]
   /** Each page's audience id. */
@@ -97,6 +110,7 @@ export interface AggregatePlan {
   search: SearchIndexSpec[]
   llms: LlmsFile[]
   markdown: MarkdownFile[]
+  catalogs: CatalogFile[]
   /**
    * Planned files that do not lie under their own rule's paths, with the route whose rule governs
    * each (for the asset-route map). Search files are added once written (searchFileRoutes).
@@ -160,7 +174,7 @@ const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').len
 function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
   if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
   const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
-  const probes = ['llms.txt', 'llms-full.txt', '_pagefind/pagefind-entry.json', '_pagefind/index/x.pf_index']
+  const probes = ['llms.txt', 'llms-full.txt', CATALOG_FILE, '_pagefind/pagefind-entry.json', '_pagefind/index/x.pf_index']
   const allGoverned = probes.every((name) => {
     const route = normalisePath(base + name)
     return route !== null && sameRule(governingRuleOf(access, route), governing)
@@ -224,6 +238,7 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
   // Markdown is for the docs pages: those of the sections (a public one's is public too).
   const llms: LlmsFile[] = []
   const markdown: MarkdownFile[] = []
+  const catalogs: CatalogFile[] = []
   for (const audience of audiences) {
     const docs = audience.pages.filter((route) => access.sections.some((section) => inSection(route, section.id)))
     if (docs.length === 0) continue
@@ -239,9 +254,12 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
       llms.push({ key, audience: audience.id, full, title, description, pages: docs })
       place(key, audience.governedBy)
     }
+    const catalog = `${audience.base}${CATALOG_FILE}`
+    catalogs.push({ key: catalog, audience: audience.id, pages: docs })
+    place(catalog, audience.governedBy)
   }
 
-  const plan: AggregatePlan = { audiences, audienceOf, search, llms, markdown, routes: plannedRoutes }
+  const plan: AggregatePlan = { audiences, audienceOf, search, llms, markdown, catalogs, routes: plannedRoutes }
   assertPlan(plan, access)
   return plan
 }
@@ -269,6 +287,7 @@ export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
   for (const spec of plan.search) check(entry(spec.basePath), spec.pages)
   for (const file of plan.llms) check(file.key, file.pages)
   for (const file of plan.markdown) check(file.key, [file.route])
+  for (const file of plan.catalogs) check(file.key, file.pages)
 }
 
 /**
@@ -294,5 +313,8 @@ export function audienceSummaries(plan: AggregatePlan): AudienceSummary[] {
     sections: audience.sections.map(({ id, entry }) => ({ id, entry })),
     search: plan.search.find((spec) => spec.id === audience.id)?.basePath ?? null,
     llms: plan.llms.find((file) => file.audience === audience.id && !file.full)?.key ?? null,
+    llmsFull: plan.llms.find((file) => file.audience === audience.id && file.full)?.key ?? null,
+    catalog: plan.catalogs.find((file) => file.audience === audience.id)?.key ?? null,
+    title: audience.sections.map((section) => section.title).join(' · ') || 'Home',
   }))
 }

@@ -18,8 +18,8 @@ test('front matter is removed; its title and description are read', () => {
 test("llms.txt lists a section's pages with titles, descriptions and .md links", () => {
   expect(
     llmsTxt({ title: 'Leads API', description: 'Quotes.' }, [
-      { route: '/docs/leads/intro', title: 'Leads API introduction', description: 'What it does.', body: '' },
-      { route: '/docs/leads/environments', title: 'Environments', description: null, body: '' },
+      { route: '/docs/leads/intro', title: 'Leads API introduction', description: 'What it does.' },
+      { route: '/docs/leads/environments', title: 'Environments', description: null },
     ])
   ).toBe('# Leads API\n\n> Quotes.\n\n## Pages\n\n- [Leads API introduction](/docs/leads/intro.md): What it does.\n- [Environments](/docs/leads/environments.md)\n')
 })

@@ -42,8 +42,13 @@ export interface AudienceSummary {
   sections: Array<{ id: string; entry: string }>
   /** Its search index's base path, if it has one. */
   search: string | null
-  /** Its llms.txt, if it has one. */
+  /** Its llms.txt, if it has one, and its llms-full.txt beside it. */
   llms: string | null
+  llmsFull: string | null
+  /** Its page catalog for the AI tools' server (pipeline/planAggregates.ts CatalogFile), if it has one. */
+  catalog: string | null
+  /** Its sections' titles, or "Home": how an index of its llms files names it. */
+  title: string
 }
 
 export interface ReaderView {

@@ -6,12 +6,17 @@
  *   own path would fall under another rule, e.g. a page that an exact rule restricts);
  * - `llms.txt`: one audience's pages (the pages one rule governs) with titles, descriptions and
  *   `.md` links; `/docs/<section>/llms.txt` for a section's own rule;
- * - `llms-full.txt`: the same pages in one file.
- * There is no site-wide llms.txt: it would name pages a reader may not open.
+ * - `llms-full.txt`: the same pages in one file;
+ * - `pages.json`: the same pages as data for the AI tools' server (mcp/): title, line, last-updated
+ *   date, and the audience's sidebar (its page-map fragment, pipeline/pageMaps.ts).
+ * No file here lists every audience: the authority writes the root `/llms.txt` per reader instead
+ * (edge/rootLlmsTxt.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { markdownKeyOf, type AggregatePlan } from '../planAggregates'
+import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
+import type { LastUpdated } from '../lastUpdated'
 import { sourcePages, type SourcePage } from './checkLinks'
 import type { SitePaths } from './paths'
 
@@ -21,6 +26,22 @@ export interface MarkdownPage {
   description: string | null
   /** The MDX source without its front matter. */
   body: string
+  /** The page file's last commit (pipeline/lastUpdated.ts), ISO 8601; null when git has none. */
+  lastUpdated: string | null
+}
+
+/** An audience's `pages.json`: what the AI tools' server lists and names of its pages (mcp/). */
+export interface PageCatalog {
+  pages: Array<Omit<MarkdownPage, 'body'>>
+  /** The audience's sidebar: its own pages in their folders, in the writer's order. */
+  pageMap: PageMapFragment
+}
+
+/** What the catalogs need besides the pages' sources. */
+export interface CatalogInputs {
+  /** Each audience's page-map fragment, by its rule (pipeline/pageMaps.ts pageMapFragments). */
+  pageMaps: ReadonlyMap<string, PageMapFragment>
+  lastUpdated: LastUpdated
 }
 
 /** Splits `---`-fenced front matter (flat `key: value` lines) from the body. */
@@ -35,7 +56,7 @@ export function splitFrontMatter(source: string): { fields: Record<string, strin
   return { fields, body: source.slice(match[0].length).replace(/^\s*\n/, '') }
 }
 
-export function llmsTxt(section: { title: string; description: string }, pages: readonly MarkdownPage[]): string {
+export function llmsTxt(section: { title: string; description: string }, pages: ReadonlyArray<Pick<MarkdownPage, 'route' | 'title' | 'description'>>): string {
   const lines = pages.map((page) => `- [${page.title}](${markdownKeyOf(page.route)})${page.description ? `: ${page.description}` : ''}`)
   return `# ${section.title}\n\n> ${section.description}\n\n## Pages\n\n${lines.join('\n')}\n`
 }
@@ -46,7 +67,13 @@ export function llmsFullTxt(section: { title: string; description: string }, pag
 }
 
 /** Every file to write, keyed by its path under out/. */
-export function markdownFiles(root: string, plan: Pick<AggregatePlan, 'markdown' | 'llms'>, pages: readonly SourcePage[] = sourcePages(root)): Map<string, string> {
+export function markdownFiles(
+  root: string,
+  plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
+  pages: readonly SourcePage[] = sourcePages(root),
+  /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
+  catalogInputs?: CatalogInputs
+): Map<string, string> {
   const read = new Map<string, MarkdownPage>()
   const pageOf = (route: string): MarkdownPage => {
     const cached = read.get(route)
@@ -54,7 +81,8 @@ export function markdownFiles(root: string, plan: Pick<AggregatePlan, 'markdown'
     const source = pages.find((page) => page.route === route)
     if (!source) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
     const { fields, body } = splitFrontMatter(fs.readFileSync(path.join(root, source.file), 'utf8'))
-    const page = { route, title: fields.title || route, description: fields.description || null, body }
+    const time = catalogInputs?.lastUpdated[source.file]
+    const page = { route, title: fields.title || route, description: fields.description || null, body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
     read.set(route, page)
     return page
   }
@@ -64,13 +92,20 @@ export function markdownFiles(root: string, plan: Pick<AggregatePlan, 'markdown'
     const own = file.pages.map(pageOf)
     files.set(file.key, file.full ? llmsFullTxt(file, own) : llmsTxt(file, own))
   }
+  for (const file of catalogInputs ? plan.catalogs : []) {
+    const rule = plan.audiences.find((audience) => audience.id === file.audience)?.rule
+    const pageMap = rule === undefined ? undefined : catalogInputs!.pageMaps.get(rule)
+    if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
+    const catalog: PageCatalog = { pages: file.pages.map(pageOf).map(({ body: _body, ...page }) => page), pageMap }
+    files.set(file.key, JSON.stringify(catalog))
+  }
   return files
 }
 
 /** Writes the Markdown of the plan's pages (the link check's) and each audience's llms files into out/. */
-export function writeMarkdown(paths: SitePaths, plan: AggregatePlan, pages: readonly SourcePage[]): { pages: number; files: number } {
+export function writeMarkdown(paths: SitePaths, plan: AggregatePlan, pages: readonly SourcePage[], catalogInputs: CatalogInputs): { pages: number; files: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const files = markdownFiles(paths.root, plan, pages)
+  const files = markdownFiles(paths.root, plan, pages, catalogInputs)
   for (const [key, text] of files) {
     fs.mkdirSync(path.dirname(path.join(paths.out, key)), { recursive: true })
     fs.writeFileSync(path.join(paths.out, key), text)

@@ -9,7 +9,7 @@
  *             next build's page maps and route manifests follow the same plan
  *   next      `next build`: out/, with its build id and Nextra's search data
  *   search    one Pagefind index per audience, written into out/
- *   markdown  each docs page as Markdown, and each audience's llms files
+ *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
  *   scripts   the sha256 of each inline script of out/'s pages, for the Content-Security-Policy
@@ -24,6 +24,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import type { NextraSearchData } from '../../lib/search/searchRecords'
+import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
@@ -102,7 +103,12 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
     () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  await step('markdown', () => writeMarkdown(paths, plan, pages), ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms files`)
+  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'pages')), plan, pageMapInputs(paths.root))
+  await step(
+    'markdown',
+    () => writeMarkdown(paths, plan, pages, { pageMaps, lastUpdated: readLastUpdated(paths.root) }),
+    ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
+  )
   // The files the search step wrote, named as the edge sees them.
   const indexFiles = (spec: SearchIndexSpec) => {
     const written = search.stats.find((stats) => stats.id === spec.id)
@@ -112,7 +118,6 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
   const plannedRoutes = { ...plan.routes, ...searchFileRoutes(searched, access, indexFiles) }
-  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'pages')), plan, pageMapInputs(paths.root))
   const routes = await step(
     'routes',
     () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes, pageMaps }),
