@@ -1,6 +1,8 @@
 import { useConfig } from 'nextra-theme-docs'
 
-export const SITE_NAME = 'Platform Docs'
+import { SITE_NAME } from '../lib/siteName'
+
+export { SITE_NAME }
 
 /**
  * The theme's `head` slot. Nextra 3's docs theme sets no <title>; this gives every docs page

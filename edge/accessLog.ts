@@ -11,11 +11,15 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { describeRule, governingRuleOf } from '../lib/access/decideAccess'
 import type { AccessUser, Decision } from '../lib/access/types'
 
-/** The outcome kinds a line can report (the reader view, /_reader.json, is never logged). */
-export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest'
+/**
+ * The outcome kinds a line can report (the reader view, /_reader.json, is never logged). The AI
+ * tools' server (mcp/) writes `tool` for each tool call and `unauthorized` for a request without a
+ * valid token, in the same shape.
+ */
+export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest' | 'tool' | 'unauthorized'
 
 /** Why a request was refused before the rules were asked. */
-export type RefusalReason = 'unreadable path' | 'cookies too large'
+export type RefusalReason = 'unreadable path' | 'cookies too large' | 'no valid token' | 'bad input'
 
 export interface AccessLogRecord {
   /** When the authorizer decided, ISO 8601 in UTC. */
@@ -34,6 +38,11 @@ export interface AccessLogRecord {
   rule: string | null
   /** Present when the request was refused before the rules were asked. */
   reason?: RefusalReason
+  /** The AI tool's call: the tool's name (never its arguments: a query can hold anything). */
+  tool?: string
+  /** The routes a tool call answered with; a page refused by the rules is under `refused`. */
+  routes?: string[]
+  refused?: string[]
 }
 
 /** Writes one record; the adapter's part. */

@@ -4,7 +4,8 @@ import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
 import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readIdToken } from './readIdToken'
-import { readerViewFor, readerViewSources, type ReaderViewSources } from './readerViewFor'
+import { audiencesOf, readerViewFor, readerViewSources, type ReaderViewSources } from './readerViewFor'
+import { ROOT_LLMS_PATH, rootLlmsTxt } from './rootLlmsTxt'
 import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
@@ -13,6 +14,7 @@ import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } fr
 export type Outcome =
   | { kind: 'serve'; objectKey: string }
   | { kind: 'view'; view: ReaderView }
+  | { kind: 'llms'; text: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'forbidden' }
   | { kind: 'badRequest' }
@@ -56,6 +58,10 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
     const token = readIdToken(request.cookieHeaders, deps.clientId)
     return { kind: 'view', view: readerViewFor(viewSources(deps), token === null ? null : await deps.verifyIdToken(token)) }
   }
+  if (request.path === ROOT_LLMS_PATH) {
+    const user = await readerOf(request, deps)
+    return { kind: 'llms', text: rootLlmsTxt(audiencesOf(viewSources(deps), user), user) }
+  }
   const objectKey = objectKeyFor(request.path)
   const route = objectKey === null ? null : governingRoute(objectKey, deps.assetRoutes)
   // Without a log nobody is asked who the reader is here; with one, the line names them.
@@ -85,7 +91,7 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
   return logged(log, deps, request, route, { kind: 'forbidden' }, decision, user)
 }
 
-type LoggedOutcome = Exclude<Outcome, { kind: 'view' }>
+type LoggedOutcome = Exclude<Outcome, { kind: 'view' } | { kind: 'llms' }>
 
 /** Hands the request's access-log record, if it has one, to `log`; returns the outcome. */
 function logged(

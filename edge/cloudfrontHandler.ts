@@ -28,6 +28,8 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
         return { ...request, uri: outcome.objectKey }
       case 'view':
         return respond('200', 'OK', { 'content-type': 'application/json; charset=utf-8', 'cache-control': CACHE_CONTROL.readerView }, JSON.stringify(outcome.view))
+      case 'llms':
+        return respond('200', 'OK', { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.readerView }, outcome.text)
       case 'redirect':
         return respond('302', 'Found', { location: outcome.location })
       case 'forbidden':

@@ -24,12 +24,20 @@ export function readerViewSources(access: CompiledAccess, assetRoutes: AssetRout
   return { access, routeManifests: Object.entries(assetRoutes).filter(([key]) => isRouteManifestKey(key)), audiences }
 }
 
+/**
+ * The audiences (the pages one rule governs) whose files the reader may open, in the plan's order:
+ * the reader view names these, and the AI tools' server (mcp/) reads only these.
+ */
+export function audiencesOf(sources: Pick<ReaderViewSources, 'access' | 'audiences'>, user: AccessUser): AudienceSummary[] {
+  return sources.audiences.filter((audience) => decideAccess(sources.access, audience.governedBy, user) === 'allow')
+}
+
 export function readerViewFor(sources: ReaderViewSources, user: AccessUser): ReaderView {
   const { access } = sources
   const publicPaths = [...access.publicPaths]
   if (user === null) return anonymousView(publicPaths)
   const mayOpen = (path: string) => decideAccess(access, path, user) === 'allow'
-  const audiences = sources.audiences.filter((audience) => mayOpen(audience.governedBy))
+  const audiences = audiencesOf(sources, user)
   // A section the reader may open in part (a folder an admin gave them) is a tab and a card too,
   // opening the first page of theirs. Its description speaks of the whole section, pages the reader
   // may not open included, so the card says only that part of it is theirs. A reader of the section

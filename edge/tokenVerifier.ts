@@ -44,7 +44,21 @@ const refuseFetch: Fetcher = {
 /** Verified tokens remembered per warm Lambda instance; a page load sends the same token for every file. */
 export const VERIFIED_CACHE_SIZE = 1000
 
+/** A verified reader and when their token expires (the AI tools' server reports it to the MCP SDK). */
+export interface VerifiedReader {
+  user: NonNullable<AccessUser>
+  expiresAtMs: number
+}
+
+/** Turns an ID token into a reader with its expiry, or null, exactly as VerifyIdToken decides. */
+export type VerifyIdTokenClaims = (token: string) => Promise<VerifiedReader | null>
+
 export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken {
+  const verify = createIdTokenClaimsVerifier(settings)
+  return async (token) => (await verify(token))?.user ?? null
+}
+
+export function createIdTokenClaimsVerifier(settings: VerifierSettings): VerifyIdTokenClaims {
   const jwksCache = settings.fetchUnknownKeys ? undefined : new SimpleJwksCache({ fetcher: refuseFetch })
   const verifier = CognitoJwtVerifier.create(
     { userPoolId: settings.userPoolId, clientId: settings.clientId, tokenUse: 'id' },
@@ -53,19 +67,19 @@ export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken
   verifier.cacheJwks(settings.jwks)
   // Keyed by the whole token, signature included, so only the exact bytes verified before hit;
   // an entry is used only until the token's own expiry.
-  const verified = new Map<string, { user: NonNullable<AccessUser>; expiresAtMs: number }>()
+  const verified = new Map<string, VerifiedReader>()
   return async (token) => {
     const hit = verified.get(token)
-    if (hit && hit.expiresAtMs > Date.now()) return hit.user
+    if (hit && hit.expiresAtMs > Date.now()) return hit
     if (hit) verified.delete(token)
     try {
       const payload = await verifier.verify(token)
       const username = payload['cognito:username']
       if (typeof username !== 'string' || username.length === 0) return null
-      const user = { username, groups: groupsOf(payload, settings.groupsClaim) }
+      const reader = { user: { username, groups: groupsOf(payload, settings.groupsClaim) }, expiresAtMs: payload.exp * 1000 }
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
-      verified.set(token, { user, expiresAtMs: payload.exp * 1000 })
-      return user
+      verified.set(token, reader)
+      return reader
     } catch {
       return null
     }

@@ -17,7 +17,12 @@ import { gzipOnce, shouldGzip } from './compression'
 import { openAccessLog } from './accessLogFile'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
-import { createIdTokenVerifier } from '../../edge/tokenVerifier'
+import { createIdTokenClaimsVerifier, createIdTokenVerifier } from '../../edge/tokenVerifier'
+import { issuerFor } from '../../lib/auth/authSettings'
+import { createDocsMcpHandler, isMcpPath, MAX_BODY_BYTES, type DocsMcpHandler } from '../../mcp/mcpHandler'
+import { sendWebResponse, toWebRequest } from '../../mcp/nodeHttp'
+import { searchIndexes } from '../../mcp/searchDocs'
+import { localSiteFiles } from '../../mcp/siteFiles'
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -77,6 +82,11 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
+/** The verifier settings of the local Cognito's tokens, for the site's cookie and the AI tools' bearer token alike. */
+function verifierSettings(options: LocalServerOptions, access: CompiledAccess) {
+  return { userPoolId: options.auth.userPoolId, clientId: options.auth.userPoolClientId, jwks: options.jwks, fetchUnknownKeys: false, groupsClaim: access.groupsClaim }
+}
+
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(options.outDir)
   const headers = securityHeaders({
@@ -90,16 +100,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     assetRoutes: options.assetRoutes,
     audiences: options.audiences,
     clientId: options.auth.userPoolClientId,
-    verifyIdToken: createIdTokenVerifier({
-      userPoolId: options.auth.userPoolId,
-      clientId: options.auth.userPoolClientId,
-      jwks: options.jwks,
-      fetchUnknownKeys: false,
-      groupsClaim: access.groupsClaim,
-    }),
+    verifyIdToken: createIdTokenVerifier(verifierSettings(options, access)),
   }
   const notFoundPage = path.join(outDir, '404.html')
   const accessLog = openAccessLog(options.accessLog)
+  // The AI tools' server on the same origin (mcp/); made once the server knows its own URL.
+  let mcp: DocsMcpHandler | null = null
+  const files = localSiteFiles(outDir)
+  const search = searchIndexes(files)
 
   const server = http.createServer({ maxHeaderSize: CLOUDFRONT_MAX_REQUEST_HEADER_BYTES }, async (request, response) => {
     const send = (status: number, extra: Record<string, string | number>, body?: Buffer | string) => {
@@ -107,6 +115,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       response.end(request.method === 'HEAD' ? undefined : body)
     }
     try {
+      if (mcp && isMcpPath((request.url ?? '/').split('?', 1)[0])) {
+        const answer = await mcp.handle(await toWebRequest(request, siteUrl, MAX_BODY_BYTES))
+        if (answer) return await sendWebResponse(response, answer, headers)
+      }
       if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, { allow: 'GET, HEAD' }, 'Method Not Allowed')
       const raw = request.url ?? '/'
       const at = raw.indexOf('?')
@@ -121,6 +133,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       switch (outcome.kind) {
         case 'view':
           return send(200, { 'content-type': CONTENT_TYPES['.json'], 'cache-control': CACHE_CONTROL.readerView }, JSON.stringify(outcome.view))
+        case 'llms':
+          return send(200, { 'content-type': CONTENT_TYPES['.txt'], 'cache-control': CACHE_CONTROL.readerView }, outcome.text)
         case 'redirect':
           return send(302, { location: outcome.location, 'cache-control': CACHE_CONTROL.never })
         case 'forbidden':
@@ -163,6 +177,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   })
 
   const host = options.host ?? '127.0.0.1'
+  let siteUrl = ''
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 3000, host, resolve)
@@ -171,14 +186,21 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     throw error
   })
   const { port } = server.address() as AddressInfo
+  siteUrl = `http://${host}:${port}`
+  mcp = createDocsMcpHandler({
+    site: { access, assetRoutes: options.assetRoutes, audiences: options.audiences, files, search, siteUrl },
+    verifyReader: createIdTokenClaimsVerifier(verifierSettings(options, access)),
+    authorizationServers: [issuerFor(options.auth)],
+    log: accessLog?.write,
+  })
   return {
-    url: `http://${host}:${port}`,
+    url: siteUrl,
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
         server.close(() => {
           accessLog?.close()
-          resolve()
+          void mcp?.close().finally(resolve)
         })
       }),
   }
