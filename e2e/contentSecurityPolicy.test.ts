@@ -103,7 +103,7 @@ async function expectNoViolation(page: Page, watch: Watch, visited: string[]) {
 }
 
 test('the build has a handful of inline scripts', () => {
-  // Next's export and the theme: the same few on every page (README: Security headers). That a
+  // Next's export and the theme: the same few on every page (docs/security.md, "Content-Security-Policy"). That a
   // policy without their hashes blocks each is the control test below.
   expect(buildHashes.length).toBeGreaterThan(0)
   expect(buildHashes.length).toBeLessThanOrEqual(8)

@@ -1,6 +1,6 @@
 /**
- * "Edit this page" and "Report a problem", each built from one setting given at build time (the
- * README says where). Unset, the link is not shown.
+ * "Edit this page" and "Report a problem", each built from one setting given at build time
+ * (docs/deploy.md, "CDK settings", says where). Unset, the link is not shown.
  * - DOCS_SOURCE_URL: where the repository's files are browsed, e.g.
  *   https://github.com/company/docs/blob/main; a page's link is that plus its file's path.
  * - DOCS_REPORT_URL: the issue tracker or a mail address, with `{path}` where the page's path goes,

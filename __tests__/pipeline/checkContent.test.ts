@@ -47,7 +47,7 @@ test('a folder no section declares fails, naming the folder and how to declare i
   expect(problem.message).toBe(
     [
       'content/docs/sales/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab.',
-      '  To make it a section, declare it in `sections` of access.config.ts, with a list of its readers in `lists` (README, "Writing docs"):',
+      '  To make it a section, declare it in `sections` of access.config.ts, with a list of its readers in `lists` (docs/access.md, "Add a section"):',
       "    lists: { …, salesUsers: 'user1, group:sales' },",
       "    sections: [ …, { id: 'sales', title: 'Sales', description: '…', entry: '/docs/sales/intro', readers: 'salesUsers' } ],",
       "  or move its pages into a declared section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/).",
@@ -69,7 +69,7 @@ test('a page or other file directly under content/docs/ fails, naming it', () =>
     "content/docs/notes.txt: only section folders (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/), _meta.ts and index.mdx may be directly under content/docs/; move this file into a section's folder or delete it.",
     [
       'content/docs/pricing.mdx: a page directly under content/docs/ belongs to no section (only index.mdx, the /docs page, may be there).',
-      "  Move it into a declared section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/), or make a section for it: a folder content/docs/pricing/ with this page in it, declared in `sections` of access.config.ts (README, \"Writing docs\").",
+      "  Move it into a declared section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/), or make a section for it: a folder content/docs/pricing/ with this page in it, declared in `sections` of access.config.ts (docs/access.md, \"Add a section\").",
     ].join('\n'),
   ])
 })

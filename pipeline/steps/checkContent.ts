@@ -64,7 +64,7 @@ export class UndeclaredSectionError extends ContentError {
     const id = sectionIdFor(kind === 'page' ? name.replace(PAGE, '') : name)
     const rename = id === name ? '' : ` (and rename the folder to ${DOCS_DIR}/${id}/: a section id is a lowercase slug)`
     const declare = [
-      `  To make it a section, declare it in \`sections\` of access.config.ts, with a list of its readers in \`lists\`${rename} (README, "Writing docs"):`,
+      `  To make it a section, declare it in \`sections\` of access.config.ts, with a list of its readers in \`lists\`${rename} (docs/access.md, "Add a section"):`,
       `    lists: { …, ${camel(id)}Users: 'user1, group:${id}' },`,
       `    sections: [ …, { id: '${id}', title: '${title(id)}', description: '…', entry: '/docs/${id}/${entryPage}', readers: '${camel(id)}Users' } ],`,
     ]
@@ -78,7 +78,7 @@ export class UndeclaredSectionError extends ContentError {
         : kind === 'page'
           ? [
               `${entry}: a page directly under ${DOCS_DIR}/ belongs to no section (only index.mdx, the /docs page, may be there).`,
-              `  Move it into a declared section's folder (${folders}), or make a section for it: a folder ${DOCS_DIR}/${id}/ with this page in it, declared in \`sections\` of access.config.ts (README, "Writing docs").`,
+              `  Move it into a declared section's folder (${folders}), or make a section for it: a folder ${DOCS_DIR}/${id}/ with this page in it, declared in \`sections\` of access.config.ts (docs/access.md, "Add a section").`,
             ]
           : [`${entry}: only section folders (${folders}), _meta.ts and index.mdx may be directly under ${DOCS_DIR}/; move this file into a section's folder or delete it.`]
     super(kind === 'folder' ? `${entry}/` : entry, lines.join('\n'))
