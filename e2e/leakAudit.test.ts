@@ -9,6 +9,9 @@
  * - usernames: a marker username added to every list, and every seeded user but the role itself;
  * - paths of pages it may not open, plain or escaped (manifests, page maps, stubs, search, llms);
  * - protected responses that a shared cache may keep.
+ * The same counts are made of everything the AI tools' server (/mcp) answers each role, through the
+ * MCP SDK's own client: every tool, every page of the build asked for by route, and searches for
+ * every marker, title and section.
  * Compressed files (Pagefind's) are read decompressed. The build's rules are its audit profile's
  * (scripts/audit/markers.ts AUDIT_PROFILES), and so are the decisions here; every expectation is
  * computed from them, so the audit holds for any profile.
@@ -26,6 +29,8 @@ import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from 
 import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
+import { connectMcp, type McpAnswer } from './mcpSession'
+import { MCP_PATH } from '../mcp/mcpHandler'
 
 // supportlead is in the support-team group, so rules that require a group are audited too.
 const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
@@ -73,6 +78,21 @@ describe('leak audit of the built site', () => {
   const titles = distinctiveTitles(sources)
   const sections = Object.keys(env.markers.body) as MarkedSection[]
   const reports: RoleReport[] = []
+  /** The same findings in what each role's AI tool receives from /mcp. */
+  const mcpReports: RoleReport[] = []
+  const emptyReport = (role: Role): RoleReport => ({
+    role: role ?? 'anonymous',
+    allowed: 0,
+    denied: 0,
+    markersLeaked: [],
+    finerLeaked: [],
+    titlesLeaked: [],
+    ...noFindings(),
+    ownMarkersSeen: new Set(),
+    ownImagesSeen: new Set(),
+    finerSeen: new Set(),
+    ownTitlesSeen: new Set(),
+  })
   const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
   /** What anonymous could not fetch: the protected responses. */
   const protectedKeys = new Set<string>()
@@ -91,71 +111,40 @@ describe('leak audit of the built site', () => {
   beforeAll(async () => {
     for (const role of ROLES) {
       const cookie = role === null ? undefined : amplifyCookieHeader(role, await signInIdToken(env.cognitoUrl, role, PASSWORD))
-      const report: RoleReport = {
-        role: role ?? 'anonymous',
-        allowed: 0,
-        denied: 0,
-        markersLeaked: [],
-        finerLeaked: [],
-        titlesLeaked: [],
-        ...noFindings(),
-        ownMarkersSeen: new Set(),
-        ownImagesSeen: new Set(),
-        finerSeen: new Set(),
-        ownTitlesSeen: new Set(),
-      }
+      const report = emptyReport(role)
       const prose = proseOf(role)
+      const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) }
       for (const key of [READER_VIEW_PATH, ...files]) {
         const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
         const body = readBody(Buffer.from(await response.arrayBuffer()))
         if (role === null && response.status !== 200) protectedKeys.add(key)
         const isProtected = protectedKeys.has(key) || key === READER_VIEW_PATH
-        const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) }
         scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
         if (response.status !== 200) {
           report.denied++
           continue
         }
         report.allowed++
-        for (const section of sections) {
-          const found = body.includes(env.markers.body[section]) || body.includes(env.markers.title[section])
-          if (!found) continue
-          if (mayRead(role, section)) report.ownMarkersSeen.add(section)
-          else report.markersLeaked.push(`${section} in ${key}`)
-        }
-        for (const section of sections) {
-          if (!body.includes(env.markers.image[section])) continue
-          if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
-          else report.markersLeaked.push(`${section}'s image in ${key}`)
-        }
-        for (const mark of finerMarks) {
-          const { body: marker, title } = env.markers.finer[mark]
-          if (!body.includes(marker) && !body.includes(title)) continue
-          if (mayReadFiner(role, mark)) report.finerSeen.add(mark)
-          else report.finerLeaked.push(`${mark} in ${key}`)
-        }
-        for (const [title, routes] of titles) {
-          if (!body.includes(title)) continue
-          // Only a page the role may open may show its title: a folder on the way to such a page
-          // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
-          const readable = routes.find((route) => mayOpen(role, route))
-          if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
-          // Unless a page the role may open says the same words in its own text ("phones in
-          // RingCentral and Twilio"): that is the writer's prose, not the other page's title (page
-          // maps are proven by the planted title markers, which no prose holds). Or the title is
-          // just a path the role may know, in words.
-          else if (!prose.includes(title) && !routes.some((route) => context.mayKnowPath(route) && slugTitle(route.split('/').pop() ?? '') === title)) {
-            report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
-          }
-        }
+        inspect(key, body, role, prose, context.mayKnowPath, report)
       }
       reports.push(report)
+
+      // The same reader's AI tool: every answer of /mcp, scanned as a served file is.
+      const tool = emptyReport(role)
+      for (const answer of await mcpAnswers(role)) {
+        // The client hides HTTP headers; e2e/mcpServer.test.ts checks that every /mcp answer is no-store.
+        scanServed({ key: `${MCP_PATH} ${answer.key}`, status: 200, cacheControl: null, body: answer.body, protected: false }, context, tool)
+        if (answer.isError) tool.denied++
+        else tool.allowed++
+        inspect(`${MCP_PATH} ${answer.key}`, answer.body, role, prose, context.mayKnowPath, tool)
+      }
+      mcpReports.push(tool)
     }
-    console.log(
+    const table = (title: string, rows: RoleReport[]) =>
       [
-        `Leak audit: ${files.length} files in out/, ${titles.size} distinctive page titles`,
+        title,
         'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
-        ...reports.map((r) =>
+        ...rows.map((r) =>
           [
             r.role.padEnd(10),
             String(r.allowed).padStart(7),
@@ -169,20 +158,96 @@ describe('leak audit of the built site', () => {
           ].join('  ')
         ),
       ].join('\n')
+    console.log(
+      [
+        table(`Leak audit: ${files.length} files in out/, ${titles.size} distinctive page titles`, reports),
+        table(`AI tools (${MCP_PATH}): each role's tool answers (allowed = answers, denied = refusals)`, mcpReports),
+      ].join('\n\n')
     )
-  }, 300000)
+  }, 600000)
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s receives no marker of a section it may not read', (_name, role) => {
-    const report = reports.find((r) => r.role === (role ?? 'anonymous'))!
-    expect(report.markersLeaked).toEqual([])
+  /** What one readable body holds that `role` may not know, added to `report` (and what it may know, to prove the search finds it). */
+  function inspect(key: string, body: string, role: Role, prose: string, mayKnowPath: (path: string) => boolean, report: RoleReport) {
+    for (const section of sections) {
+      const found = body.includes(env.markers.body[section]) || body.includes(env.markers.title[section])
+      if (!found) continue
+      if (mayRead(role, section)) report.ownMarkersSeen.add(section)
+      else report.markersLeaked.push(`${section} in ${key}`)
+    }
+    for (const section of sections) {
+      if (!body.includes(env.markers.image[section])) continue
+      if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
+      else report.markersLeaked.push(`${section}'s image in ${key}`)
+    }
+    for (const mark of finerMarks) {
+      const { body: marker, title } = env.markers.finer[mark]
+      if (!body.includes(marker) && !body.includes(title)) continue
+      if (mayReadFiner(role, mark)) report.finerSeen.add(mark)
+      else report.finerLeaked.push(`${mark} in ${key}`)
+    }
+    for (const [title, routes] of titles) {
+      if (!body.includes(title)) continue
+      // Only a page the role may open may show its title: a folder on the way to such a page
+      // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
+      const readable = routes.find((route) => mayOpen(role, route))
+      if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
+      // Unless a page the role may open says the same words in its own text ("phones in
+      // RingCentral and Twilio"): that is the writer's prose, not the other page's title (page
+      // maps are proven by the planted title markers, which no prose holds). Or the title is
+      // just a path the role may know, in words.
+      else if (!prose.includes(title) && !routes.some((route) => mayKnowPath(route) && slugTitle(route.split('/').pop() ?? '') === title)) {
+        report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
+      }
+    }
+  }
+
+  /**
+   * Everything a role's AI tool can be told: who it is, its page tree (whole and per section), every
+   * page of the build by route, and searches for every marker, distinctive title and section. An
+   * anonymous tool gets the server's refusal.
+   */
+  async function mcpAnswers(role: Role): Promise<McpAnswer[]> {
+    if (role === null) {
+      const response = await fetch(env.siteUrl + MCP_PATH, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_docs', arguments: { query: 'quote' } } }),
+      })
+      expect(response.status).toBe(401)
+      return [{ key: 'tools/call without a token', isError: true, body: await response.text(), structured: undefined, text: '' }]
+    }
+    const tool = await connectMcp(await signInIdToken(env.cognitoUrl, role, PASSWORD))
+    try {
+      const markerQueries = [
+        ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),
+        ...finerMarks.flatMap((mark) => [env.markers.finer[mark].body, env.markers.finer[mark].title]),
+      ]
+      const queries = [...markerQueries, ...titles.keys(), ...SECTIONS.map((section) => section.title), ...usernames]
+      const answers: McpAnswer[] = [await tool.call('whoami'), await tool.call('list_pages')]
+      for (const section of SECTIONS) answers.push(await tool.call('list_pages', { section: section.id }))
+      for (const route of pageRoutes) answers.push(await tool.call('get_page', { path: route }))
+      for (const query of queries) answers.push(await tool.call('search_docs', { query, limit: 25 }))
+      return answers
+    } finally {
+      await tool.close()
+    }
+  }
+
+  /** Each role's findings in the served files, and in its AI tool's answers. */
+  const KINDS = ['files', 'AI tool'] as const
+  const reportOf = (kind: (typeof KINDS)[number], role: Role) => (kind === 'files' ? reports : mcpReports).find((r) => r.role === (role ?? 'anonymous'))!
+  const eachKindAndRole = KINDS.flatMap((kind) => ROLES.map((role) => [kind, role ?? 'anonymous', role] as const))
+
+  test.each(eachKindAndRole)('%s: %s receives no marker of a section it may not read', (kind, _name, role) => {
+    expect(reportOf(kind, role).markersLeaked).toEqual([])
   })
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s receives no content of a page that a rule finer than its section keeps from it', (_name, role) => {
-    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.finerLeaked).toEqual([])
+  test.each(eachKindAndRole)('%s: %s receives no content of a page that a rule finer than its section keeps from it', (kind, _name, role) => {
+    expect(reportOf(kind, role).finerLeaked).toEqual([])
   })
 
-  test('every role that may open a finer rule\'s page receives its content (so 0 finer leaks means something)', () => {
-    for (const report of reports) {
+  test('every role that may open a finer rule\'s page receives its content, in files and through its AI tool (so 0 finer leaks means something)', () => {
+    for (const report of [...reports, ...mcpReports]) {
       const role = report.role === 'anonymous' ? null : (report.role as Role)
       expect([report.role, [...report.finerSeen].sort()]).toEqual([report.role, finerMarks.filter((mark) => mayReadFiner(role, mark)).sort()])
     }
@@ -195,21 +260,31 @@ describe('leak audit of the built site', () => {
     }
   })
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no title of a page it may not open', (_name, role) => {
-    const report = reports.find((r) => r.role === (role ?? 'anonymous'))!
-    expect(report.titlesLeaked).toEqual([])
+  test.each(eachKindAndRole)('%s: %s can read no title of a page it may not open', (kind, _name, role) => {
+    expect(reportOf(kind, role).titlesLeaked).toEqual([])
   })
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no username but its own', (_name, role) => {
-    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.usernamesLeaked).toEqual([])
+  test.each(eachKindAndRole)('%s: %s can read no username but its own', (kind, _name, role) => {
+    expect(reportOf(kind, role).usernamesLeaked).toEqual([])
   })
 
-  test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s can read no route of a section it may not open', (_name, role) => {
-    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.routesLeaked).toEqual([])
+  test.each(eachKindAndRole)('%s: %s can read no route of a section it may not open', (kind, _name, role) => {
+    expect(reportOf(kind, role).routesLeaked).toEqual([])
   })
 
   test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected response that a shared cache may keep', (_name, role) => {
-    expect(reports.find((r) => r.role === (role ?? 'anonymous'))!.sharedCacheable).toEqual([])
+    expect(reportOf('files', role).sharedCacheable).toEqual([])
+  })
+
+  test('every role\'s AI tool finds the markers, titles and routes of what it may open (so 0 leaks through /mcp means something)', () => {
+    for (const report of mcpReports) {
+      const role = report.role === 'anonymous' ? null : (report.role as Role)
+      expect([report.role, [...report.ownMarkersSeen].sort()]).toEqual([report.role, sections.filter((section) => mayRead(role, section)).sort()])
+      const titled = new Set([...titles.values()].flat().filter((route) => mayOpen(role, route)).map((route) => route.split('/')[2]))
+      expect([report.role, [...report.ownTitlesSeen].sort()]).toEqual([report.role, [...titled].sort()])
+      const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+      expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
+    }
   })
 
   test('every role finds the routes of every section it may open a page of (so 0 foreign routes means something), and its own name in its view', () => {

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { freshPagePerTest, signInThroughForm } from './browser'
 import { PASSWORD, siteEnv } from './siteEnv'
+import { seededGroupsOf } from '../scripts/cognito/seed'
 
 const { siteUrl, cognitoUrl, markers } = siteEnv()
 const currentPage = freshPagePerTest()
@@ -31,8 +32,21 @@ test.each(['/docs/leads/endpoints/create-quote.md', '/docs/leads/llms.txt', '/do
   }
 )
 
-test('no site-wide llms.txt', async () => {
-  expect((await fetch(siteUrl + '/llms.txt', { headers: { cookie: await as('admin') } })).status).toBe(404)
+test('/llms.txt at the root lists the llms files of exactly the audiences the reader holds, per reader and never cached', async () => {
+  const { audiences, decide } = siteEnv()
+  for (const username of [null, 'leads1', 'internal1', 'support1', 'admin']) {
+    const response = await fetch(siteUrl + '/llms.txt', { headers: username ? { cookie: await as(username) } : {} })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    const text = await response.text()
+    expect(text).toMatch(/^# Platform Docs\n\n> /)
+    const listed = [...text.matchAll(/\]\((\/[^)]+)\)/g)].map((match) => match[1]).sort()
+    const user = username === null ? null : { username, groups: seededGroupsOf(username) }
+    const held = audiences.filter((audience) => decide(audience.governedBy, user) === 'allow')
+    expect([username, listed]).toEqual([username, held.flatMap((audience) => [audience.llms, audience.llmsFull]).filter((key): key is string => key !== null).sort()])
+    // Each file it lists is one the reader can fetch.
+    for (const key of listed) expect([key, (await fetch(siteUrl + key, { headers: username ? { cookie: await as(username) } : {} })).status]).toEqual([key, 200])
+  }
 })
 
 test('"Copy page" puts the page\'s Markdown on the clipboard', async () => {

@@ -23,8 +23,11 @@ export const MAX_LIMIT = 25
 /** What a tool call adds to the access log, for the server's adapter to write. */
 export type ToolLog = (record: Pick<AccessLogRecord, 'decision' | 'tool' | 'routes' | 'refused' | 'reason'>) => void
 
-/** The answer to a page the reader may not open, and to one that does not exist. */
-export const noPage = (route: string) => `There is no page at ${route} that you can open. Use search_docs or list_pages to find pages.`
+/**
+ * The answer to a page the reader may not open, and to one that does not exist. It does not repeat
+ * the path: an answer names only pages the reader may open.
+ */
+export const NO_PAGE = 'There is no page at that path that you can open. Use search_docs or list_pages to find pages.'
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const
 
@@ -65,7 +68,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
         }))
         log({ decision: 'allow', tool: 'search_docs', routes: hits.map((hit) => hit.route) })
         const lines = results.map((result, at) => `${at + 1}. ${result.title} (${result.section})\n   ${result.route}\n   ${result.snippet}`)
-        return { ...text(results.length ? lines.join('\n') : `No pages you can open match "${query}".`), structuredContent: { results } }
+        return { ...text(results.length ? lines.join('\n') : 'No pages you can open match this search.'), structuredContent: { results } }
       } catch (error) {
         log({ decision: 'allow', tool: 'search_docs', reason: 'bad input' })
         return failure(exposable(error))
@@ -98,7 +101,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
           // The log tells the admin which it was; the reader is told the same for both.
           const refused = decideAccess(access, route, docs.user) !== 'allow'
           log({ decision: refused ? 'deny' : 'allow', tool: 'get_page', routes: [], ...(refused ? { refused: [route] } : {}) })
-          return failure(noPage(route))
+          return failure(NO_PAGE)
         }
         log({ decision: 'allow', tool: 'get_page', routes: [route] })
         const { summary } = page
@@ -126,7 +129,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
         const wanted = section === undefined ? tree : tree.filter((node) => node.route === `/docs/${section.trim()}`)
         if (section !== undefined && wanted.length === 0) {
           log({ decision: 'allow', tool: 'list_pages', routes: [] })
-          return failure(`You have no section "${section}". Call whoami for the sections you can open.`)
+          return failure('You can open no section with that id. Call whoami for the sections you can open.')
         }
         const routes: string[] = []
         const lines: string[] = []

@@ -57,6 +57,12 @@ export interface DocsMcpHandler {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } })
 
+/** Every answer at MCP_PATH is one reader's (or a refusal that depends on the request): no cache may keep it. */
+function noStore(response: Response): Response {
+  response.headers.set('cache-control', 'no-store')
+  return response
+}
+
 export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
   const { site } = options
   const resource = new URL(MCP_PATH, site.siteUrl).href
@@ -109,9 +115,9 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
         authInfo = await verifyBearerToken(request.headers.get('authorization'), { verifier, resourceMetadataUrl })
       } catch (error) {
         write(null, { decision: 'login', outcome: 'unauthorized', reason: 'no valid token' })
-        return bearerAuthChallengeResponse(error, { resourceMetadataUrl })
+        return noStore(bearerAuthChallengeResponse(error, { resourceMetadataUrl }))
       }
-      return mcp.fetch(request, { authInfo })
+      return noStore(await mcp.fetch(request, { authInfo }))
     },
     close: () => mcp.close(),
   }
