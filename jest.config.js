@@ -8,5 +8,5 @@ module.exports = createJestConfig({
   setupFilesAfterEnv: ['<rootDir>/__tests__/setup.ts'],
   testMatch: ['<rootDir>/__tests__/**/*.test.ts?(x)', '<rootDir>/infra/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/.next/', '/out/'],
-  modulePathIgnorePatterns: ['<rootDir>/.next/', '<rootDir>/out/', '<rootDir>/infra/cdk.out/'],
+  modulePathIgnorePatterns: ['<rootDir>/.next/', '<rootDir>/out/', '<rootDir>/infra/cdk.out/', '<rootDir>/e2e/inspector/'],
 })

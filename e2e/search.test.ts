@@ -12,6 +12,7 @@ import { audienceIdOf } from '../pipeline/planAggregates'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 import { seededGroupsOf } from '../scripts/cognito/seed'
+import { mcpReaderAs } from './mcpSession'
 
 let browser: Browser
 let page: Page
@@ -205,3 +206,22 @@ test('each audience of a rule finer than a section finds its pages in search, an
   }
   page = first
 }, 120_000)
+
+test.each([
+  ['leads1', '/docs/leads/intro', 'quote'],
+  ['internal1', '/docs/internal/intro', 'deployment'],
+  ['support1', '/docs/support-twilio/intro', 'call'],
+])("%s's AI tool: search_docs answers with the search box's results, in its order", async (username, entry, term) => {
+  await signInThroughForm(page, username, entry)
+  await search(term)
+  const box = await page.locator('.nextra-nav-container .site-search-panel [role="option"] a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  const tool = await mcpReaderAs(username)
+  try {
+    const answer = await tool.call('search_docs', { query: term, limit: 8 })
+    const routes = (answer.structured as { results: Array<{ route: string }> }).results.map((result) => result.route)
+    expect(box.length).toBeGreaterThan(1)
+    expect(routes).toEqual(box)
+  } finally {
+    await tool.close()
+  }
+})

@@ -16,14 +16,13 @@ export async function toWebRequest(request: IncomingMessage, origin: string, max
   if (method !== 'GET' && method !== 'HEAD') {
     const chunks: Buffer[] = []
     let size = 0
+    // Past the limit the rest is read and dropped, so the client that is still sending gets its 413.
     for await (const chunk of request as AsyncIterable<Buffer>) {
-      chunks.push(chunk)
+      if (size <= maxBodyBytes) chunks.push(chunk)
       size += chunk.length
-      if (size > maxBodyBytes) break
     }
     body = Buffer.concat(chunks).subarray(0, maxBodyBytes + 1)
-    // What is left unread is dropped: the answer is 413, and the connection closes after it.
-    if (size > maxBodyBytes) headers.set('content-length', String(body.length))
+    headers.set('content-length', String(body.length))
   }
   return new Request(new URL(request.url ?? '/', origin), { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) })
 }

@@ -21,6 +21,13 @@ if (!fs.existsSync('node_modules/.package-lock.json')) {
   execFileSync('npm', [install, '--no-audit', '--no-fund'], { stdio: 'inherit', env })
 }
 
+// The MCP Inspector's CLI (an independent MCP client for e2e/mcpServer.test.ts) and the Node 22 it
+// needs: an install of its own, from its own lock (scripts/inspectorInstall.ts says why).
+if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
+  step('installing the MCP Inspector CLI (npm ci in e2e/inspector)')
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), stdio: 'inherit', env })
+}
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 if (!fs.existsSync(CHROMIUM)) {
   const command = 'apt-get update && apt-get install -y chromium'

@@ -4,6 +4,7 @@ import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
 import { ACCESS_LOG_ENV } from './accessLogFile'
+import { MCP_PATH } from '../../mcp/mcpHandler'
 
 async function main() {
   // The access log goes to stdout unless DOCS_ACCESS_LOG names a file (or `off`).
@@ -20,6 +21,10 @@ async function main() {
     const groups = seededGroupsOf(username)
     console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
   }
+  const mcpUrl = `${stack.siteUrl}${MCP_PATH}`
+  console.log(`\nAI tools (MCP): ${mcpUrl}, with a reader's ID token as the bearer token. For Claude Code:`)
+  console.log(`  claude mcp add --transport http platform-docs ${mcpUrl} --header "Authorization: Bearer <ID token>"`)
+  console.log('  (an ID token: sign in on the site, then copy the idToken cookie; docs/ai-tools.md says more)')
   const logTo = accessLog === '-' ? 'below, one JSON line per page request and per refusal' : accessLog === '' || accessLog === 'off' ? 'off' : accessLog
   console.log(`\nAccess log: ${logTo} (${ACCESS_LOG_ENV}=<file>, - for stdout, off for none)`)
   console.log('\nPress Ctrl-C to stop.')
