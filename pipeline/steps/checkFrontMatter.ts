@@ -4,13 +4,17 @@
  * throws a parser's error that names no file. This check reads it with the same two parsers, the
  * ones Nextra itself resolves, so it accepts exactly what the build will.
  */
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import { ContentError, locate } from './contentError'
 
 /** The parsers Nextra itself loads (its own dependencies, whatever else the project holds). */
 const fromNextra = createRequire(require.resolve('nextra/package.json'))
 const grayMatter = fromNextra('gray-matter') as (source: string, options?: object) => { data: unknown }
-const yaml = fromNextra('yaml') as { parse: (source: string) => unknown }
+/** `yaml`'s Node build, by its `main` file: a test runner that resolves as a browser would get its ES module build. */
+const yamlPackage = fromNextra.resolve('yaml/package.json')
+const yaml = fromNextra(path.join(path.dirname(yamlPackage), (JSON.parse(fs.readFileSync(yamlPackage, 'utf8')) as { main: string }).main)) as { parse: (source: string) => unknown }
 
 const HOW = 'Front matter is `key: value` lines between two `---` lines; quote a value that holds ": " or starts with [, {, \' or " (title: "Leads: the API").'
 

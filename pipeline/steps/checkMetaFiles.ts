@@ -10,8 +10,14 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { MetaFileError, readMetaFile } from '../readMeta'
+import type * as ReadMeta from '../readMeta'
 import { ContentError, locate } from './contentError'
+
+/**
+ * ../readMeta.ts loads esbuild, which cannot load in a browser-like test environment where the
+ * link check is imported too (the components' tests): it loads when the first `_meta` is read.
+ */
+const readMeta = () => require('../readMeta') as typeof ReadMeta
 
 /** The `_meta` files Nextra reads; the others it ignores or refuses. */
 export const META_FILE = /^_meta\.[jt]sx?$/
@@ -96,6 +102,7 @@ const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separ
 export function checkMetaFile(root: string, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
   const absolute = path.join(root, file)
+  const { MetaFileError, readMetaFile } = readMeta()
   let data: Record<string, unknown>
   try {
     data = readMetaFile(absolute)
