@@ -230,3 +230,21 @@ describe('a file the build put under another rule than its own path keeps that r
     expect(outcome).toEqual({ kind: 'forbidden' })
   })
 })
+
+describe('/llms.txt at the root is written for the one reader who asks', () => {
+  test('a reader gets the llms files of the audiences they hold and no other; a visitor, where to sign in', async () => {
+    const leads = await request('/llms.txt', cookiesFor('leads1', tokenFor('leads1')))
+    expect(leads.kind).toBe('llms')
+    const text = (leads as { text: string }).text
+    expect(text).toContain('](/docs/leads/llms.txt)')
+    expect(text).toContain('](/docs/leads/llms-full.txt)')
+    expect(text).toContain('leads1')
+    expect(text).not.toMatch(/\/docs\/(internal|support-twilio)/)
+    const visitor = (await request('/llms.txt')) as { kind: string; text: string }
+    expect(visitor.kind).toBe('llms')
+    expect(visitor.text).toContain('/login')
+    expect(visitor.text).not.toContain('/docs/')
+    const admin = (await request('/llms.txt', cookiesFor('admin', tokenFor('admin')))) as { text: string }
+    for (const section of ['leads', 'internal', 'support-twilio']) expect(admin.text).toContain(`](/docs/${section}/llms.txt)`)
+  })
+})

@@ -17,6 +17,7 @@ import { audiencePageMap, pageMapFragments, pageMapRoutes, type PageMapInputs } 
 import { planAggregates } from '../../pipeline/planAggregates'
 import { MetaFileError, metaReader } from '../../pipeline/readMeta'
 import { normalizeWithNextra } from '../components/helpers/pageMaps'
+import { pageTree, type PageTreeNode } from '../../mcp/pageTree'
 
 const FINANCE = '/docs/internal/to-be-refined/finance'
 const access = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: FINANCE, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
@@ -131,4 +132,16 @@ describe('reading a _meta file', () => {
     expect(() => metaReader(dir)('/guides')).toThrow(MetaFileError)
     expect(() => metaReader(dir)('/guides')).toThrow(/guides\/_meta\.ts: its default export must be an object of plain data/)
   })
+})
+
+test("the AI tools' page tree (mcp/pageTree.ts): a finance reader's holds the finance folder alone under slug-titled folders; a reader of both gets the writer's titles and order", () => {
+  const fragments = pageMapFragments(rawPageMap(), plan, inputs)
+  const finance = fragments.get(plan.audiences.find((audience) => audience.id === financeId)!.rule)!
+  const internal = fragments.get('prefix /docs/internal -> internalUsers')!
+  const flat = (nodes: PageTreeNode[], depth = 0): string[] => nodes.flatMap((node) => [`${'  '.repeat(depth)}${node.title} ${node.route}`, ...flat(node.children ?? [], depth + 1)])
+  expect(flat(pageTree([finance]))).toEqual(['Internal /docs/internal', '  To Be Refined /docs/internal/to-be-refined', `    Finance ${FINANCE}`, `      Quill CRM API ${FINANCE}/quill-crm-api`])
+  const both = flat(pageTree([internal, finance]))
+  expect(both).toContain('  To be refined /docs/internal/to-be-refined')
+  expect(both.indexOf(`    Finance ${FINANCE}`)).toBeGreaterThan(both.indexOf('  To be refined /docs/internal/to-be-refined'))
+  expect(flat(pageTree([internal]))).not.toContain(`    Finance ${FINANCE}`)
 })

@@ -3,10 +3,11 @@
  * The planner of derived files against access rules of any shape, over the real page tree: nested
  * prefix rules, exact rules on pages, lists with shared members, groups. For each random
  * configuration and each reader, both directions:
- * - soundness: no search index, llms file or Markdown page that a reader can fetch holds a page
- *   that reader may not open;
+ * - soundness: no search index, llms file, page catalog or Markdown page that a reader can fetch
+ *   holds a page that reader may not open;
  * - completeness: every page a reader may open is in a search index they can fetch, every docs
- *   page is in an llms.txt they can fetch, and the reader's view names both, and a tab for the section.
+ *   page is in an llms.txt and a page catalog they can fetch, and the reader's view names both,
+ *   and a tab for the section; the AI tools' server finds every catalog of the reader's audiences.
  * Public pages, a home page for a list only, a fallback for any signed-in reader and protection off
  * are drawn too. Each file is governed as the edge governs it (the asset-route map, then its path).
  * The same checker, run on the per-section grouping the build used before, finds leaks: so it can fail.
@@ -20,7 +21,7 @@ import { normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
-import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
+import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan } from '../../pipeline/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
@@ -40,7 +41,7 @@ interface Aggregate {
   /** The route whose rule governs the file at the edge. */
   route: string
   pages: readonly string[]
-  kind: 'search' | 'llms' | 'markdown'
+  kind: 'search' | 'llms' | 'markdown' | 'catalog'
 }
 
 /** Every planned file, governed as the edge governs it: through the asset-route map the build writes, then its own path. */
@@ -52,6 +53,7 @@ function aggregatesOf(plan: AggregatePlan, access: CompiledAccess): Aggregate[] 
     ...plan.search.flatMap((spec) => searchKeys(spec).map((key) => ({ key, route: routeOf(key), pages: spec.pages, kind: 'search' as const }))),
     ...plan.llms.map((file) => ({ key: file.key, route: routeOf(file.key), pages: file.pages, kind: 'llms' as const })),
     ...plan.markdown.map((file) => ({ key: file.key, route: routeOf(file.key), pages: [file.route], kind: 'markdown' as const })),
+    ...plan.catalogs.map((file) => ({ key: file.key, route: routeOf(file.key), pages: file.pages, kind: 'catalog' as const })),
   ]
 }
 
@@ -68,6 +70,7 @@ function violations(access: CompiledAccess, aggregates: readonly Aggregate[], us
     const reach = (kind: Aggregate['kind']) => fetchable.some((aggregate) => aggregate.kind === kind && aggregate.pages.includes(page))
     if (!reach('search')) found.push(`${user.username} may open ${page} but no search index they can fetch holds it`)
     if (isDocsPage(page) && !reach('llms')) found.push(`${user.username} may open ${page} but no llms file they can fetch holds it`)
+    if (isDocsPage(page) && !reach('catalog')) found.push(`${user.username} may open ${page} but no page catalog they can fetch holds it`)
   }
   return found
 }
@@ -89,7 +92,12 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
     const opensAll = ROUTES.filter((route) => inSection(route, section.id)).every(mayOpen)
     if (tab && opensAll && tab.description !== section.description) found.push(`${user.username}: the ${section.id} card says only part of the section is theirs, though they may open all of it`)
   }
-  for (const llms of view.llms) if (!mayOpen(plan.routes[llms] ?? (normalisePath(llms) as string))) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
+  const canFetch = (key: string) => mayOpen(plan.routes[key] ?? (normalisePath(key) as string))
+  for (const llms of view.llms) if (!canFetch(llms)) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
+  // The AI tools' server reads the catalogs of the audiences it finds for the reader.
+  for (const audience of audiencesOf(readerViewSources(access, {}, audienceSummaries(plan)), user)) {
+    if (audience.catalog && !canFetch(audience.catalog)) found.push(`${user.username} holds ${audience.id}, whose catalog ${audience.catalog} they cannot fetch`)
+  }
   return found
 }
 
