@@ -1,8 +1,8 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, server, search, browser, build, build-1000,
- * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search and
- * browser (a few minutes); the build groups take many minutes and run when named. Page weight
+ * bench/results.json. Groups: size, edge, server, search, mcp, browser, build, build-1000,
+ * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search, mcp
+ * and browser (a few minutes); the build groups take many minutes and run when named. Page weight
  * reads the last `npm run build`; run it first.
  *
  * build-vs-docusaurus(-1000) builds ours and Docusaurus 3.10 with Rspack on the same 80 (1,000)
@@ -18,6 +18,7 @@ import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'
 import { edgeFigures } from './edge'
+import { mcpFigures } from './mcp'
 import { pageWeightFigures } from './pageWeight'
 import { searchFigures } from './search'
 import { serverFigures } from './server'
@@ -37,6 +38,8 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
     for (let run = 0; run < RUNS; run++) runs.push(await searchFigures())
     return medianOverRuns(runs)
   },
+  // The AI tools' server on 2,000 generated pages, server-side (bench/mcp.ts).
+  mcp: () => mcpFigures(RUNS),
   browser: () => browserFigures(RUNS),
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
   build: () => buildFigures('real site', 0, RUNS),
@@ -53,7 +56,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown bench group(s): ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}`)
   const figures: Figure[] = []
   const failed: string[] = []
-  for (const group of wanted.length ? wanted : ['size', 'edge', 'server', 'search', 'browser']) {
+  for (const group of wanted.length ? wanted : ['size', 'edge', 'server', 'search', 'mcp', 'browser']) {
     process.stderr.write(`bench: ${group}…\n`)
     try {
       figures.push(...(await GROUPS[group]()))

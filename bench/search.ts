@@ -113,7 +113,7 @@ export function generatedSite(pages = 2000, seed = 7): { data: NextraSearchData;
 // ---------------------------------------------------------------------------------------------
 // Queries: words and short phrases that occur in the site, deterministic.
 
-function queriesFor(data: NextraSearchData, count: number, seed = 11): string[] {
+export function queriesFor(data: NextraSearchData, count: number, seed = 11): string[] {
   const random = prng(seed)
   const words = [...new Set(Object.values(data).flatMap((page) => Object.values(page.data).join(' ').toLowerCase().match(/[a-z]{5,}/g) ?? []))].sort()
   const queries: string[] = []
