@@ -56,3 +56,22 @@ test('a folder that a finer rule restricts has llms files of its own; the sectio
   const quill = fs.readFileSync(path.join(root, 'content/docs/internal/to-be-refined/finance/quill-crm-api.mdx'), 'utf8').split('\n').filter((line) => line.length > 40)[0]
   expect(files.get('/docs/internal/llms-full.txt')).not.toContain(quill)
 })
+
+test("each audience's page catalog names its own pages with their titles, lines and dates, and carries its own sidebar fragment", () => {
+  const plan = planFor(access)
+  const fragment = (rule: string) => ({ items: [{ name: rule, route: '/', frontMatter: {} }], order: {} })
+  const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, fragment(audience.rule)]))
+  const files = markdownFiles(root, plan, sourcePages(root), { pageMaps, lastUpdated: { 'content/docs/leads/intro.mdx': Date.UTC(2026, 10, 1) } })
+  const leads = JSON.parse(files.get('/docs/leads/pages.json') as string)
+  expect(leads.pages.map((page: { route: string }) => page.route)).toEqual(plan.catalogs.find((file) => file.key === '/docs/leads/pages.json')!.pages)
+  expect(leads.pages.find((page: { route: string }) => page.route === '/docs/leads/intro')).toEqual({
+    route: '/docs/leads/intro',
+    title: 'Leads API introduction',
+    description: expect.any(String),
+    lastUpdated: '2026-11-01T00:00:00.000Z',
+  })
+  expect(leads.pageMap).toEqual(fragment('prefix /docs/leads -> leadsUsers'))
+  expect(files.get('/docs/leads/pages.json')).not.toMatch(/\/docs\/(internal|support-twilio)/)
+  // Without page maps a catalog cannot be written, and the build says which.
+  expect(() => markdownFiles(root, plan, sourcePages(root), { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
+})

@@ -92,9 +92,10 @@ export function markdownFiles(
     const own = file.pages.map(pageOf)
     files.set(file.key, file.full ? llmsFullTxt(file, own) : llmsTxt(file, own))
   }
-  for (const file of catalogInputs ? plan.catalogs : []) {
+  for (const file of plan.catalogs) {
+    if (!catalogInputs) break
     const rule = plan.audiences.find((audience) => audience.id === file.audience)?.rule
-    const pageMap = rule === undefined ? undefined : catalogInputs!.pageMaps.get(rule)
+    const pageMap = rule === undefined ? undefined : catalogInputs.pageMaps.get(rule)
     if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
     const catalog: PageCatalog = { pages: file.pages.map(pageOf).map(({ body: _body, ...page }) => page), pageMap }
     files.set(file.key, JSON.stringify(catalog))
