@@ -5,7 +5,10 @@
  *   DocsAuthStack  (eu-west-2)  Cognito user pool + public web client.
  *   DocsSiteStack  (us-east-1)  private S3 bucket, CloudFront (OAC), Lambda@Edge
  *                               viewer-request authorizer, security headers,
- *                               and the upload of out/ (with invalidation).
+ *                               the upload of out/ (with invalidation), and the
+ *                               AI tools' server at /mcp: a Lambda function URL
+ *                               that only this distribution may call (OAC; the
+ *                               why is in lib/mcp-origin.ts).
  *   Lambda@Edge must live in us-east-1, hence two stacks. They share no
  *   references: the authorizer has the pool config baked in by its build.
  *
@@ -13,14 +16,15 @@
  *   npx cdk bootstrap aws://ACCOUNT/eu-west-2 aws://ACCOUNT/us-east-1)
  *   1. npx cdk deploy DocsAuthStack
  *      -> note the UserPoolId / UserPoolClientId outputs.
- *   2. Build the site and the authorizer with those ids (from the repo root):
- *        npm run build        -> out/
- *        npm run build:edge   -> edge/dist/
+ *   2. Build the site, the authorizer and the AI tools' server with those ids
+ *      (from the repo root):
+ *        npm run build        -> out/, edge/dist/, mcp/dist/
  *   3. npx cdk deploy DocsSiteStack --exclusively
- *      -> uploads out/, publishes a new authorizer version, invalidates /*.
+ *      -> uploads out/, publishes a new authorizer version and server, invalidates /*.
  *
  * Settings (context `-c key=value`, or env var):
  *   edgeCodeDir / EDGE_CODE_DIR   default ../edge/dist (relative to infra/)
+ *   mcpCodeDir  / MCP_CODE_DIR    default ../mcp/dist  (relative to infra/)
  *   siteDir     / SITE_DIR        default ../out       (relative to infra/)
  *   domainName  / DOMAIN_NAME     optional, with certificateArn / CERTIFICATE_ARN
  *                                 (ACM certificate in us-east-1)

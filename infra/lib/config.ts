@@ -14,6 +14,8 @@ export const PLACEHOLDER_ACCOUNT = '111111111111';
 export interface InfraConfig {
   /** Absolute path to the built Lambda@Edge authorizer (folder with index.js). */
   readonly edgeCodeDir: string;
+  /** Absolute path to the built AI tools' server (folder with index.js; pipeline/steps/buildMcp.ts). */
+  readonly mcpCodeDir: string;
   /** Absolute path to the Next.js static export (folder with index.html). */
   readonly siteDir: string;
   /** Optional custom domain for the distribution (needs certificateArn too). */
@@ -26,9 +28,10 @@ export interface InfraConfig {
   readonly federation?: FederationConfig;
   /**
    * Put an AWS WAF web ACL (AWS managed common rule set) in front of the distribution. Off by
-   * default: every request already passes the viewer-request authorizer, the site is static files
-   * read with GET and HEAD only, and a web ACL costs a monthly fee per ACL and rule plus a fee per
-   * request (infra/lib/web-acl.ts, README "Deploy").
+   * default: every request for a file already passes the viewer-request authorizer, the site is
+   * static files read with GET and HEAD only, the AI tools' server at /mcp verifies a bearer token on
+   * every request, and a web ACL costs a monthly fee per ACL and rule plus a fee per request
+   * (infra/lib/web-acl.ts, README "Deploy").
    */
   readonly waf?: boolean;
 }
@@ -60,13 +63,15 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * Resolves the app settings. Defaults: edgeCodeDir = <infra>/../edge/dist,
- * siteDir = <infra>/../out. Paths passed via context/env are resolved
- * against the current working directory (infra/ when run through `cdk`).
+ * mcpCodeDir = <infra>/../mcp/dist, siteDir = <infra>/../out. Paths passed via
+ * context/env are resolved against the current working directory (infra/ when
+ * run through `cdk`).
  */
 export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
   const cwd = opts.cwd ?? process.cwd();
   const env: Readonly<Record<string, string | undefined>> = opts.env ?? process.env;
   const edge = nonEmpty(opts.read('edgeCodeDir', 'EDGE_CODE_DIR'));
+  const mcp = nonEmpty(opts.read('mcpCodeDir', 'MCP_CODE_DIR'));
   const site = nonEmpty(opts.read('siteDir', 'SITE_DIR'));
   const domainName = nonEmpty(opts.read('domainName', 'DOMAIN_NAME'));
   const certificateArn = nonEmpty(opts.read('certificateArn', 'CERTIFICATE_ARN'));
@@ -89,6 +94,7 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
 
   return {
     edgeCodeDir: edge ? path.resolve(cwd, edge) : path.resolve(opts.infraDir, '..', 'edge', 'dist'),
+    mcpCodeDir: mcp ? path.resolve(cwd, mcp) : path.resolve(opts.infraDir, '..', 'mcp', 'dist'),
     siteDir: site ? path.resolve(cwd, site) : path.resolve(opts.infraDir, '..', 'out'),
     domainName,
     certificateArn,
@@ -135,11 +141,11 @@ export function readScriptHashes(edgeCodeDir: string): string[] {
 }
 
 /**
- * Both directories are packaged as assets at synth time, so they must exist
+ * The three directories are packaged as assets at synth time, so they must exist
  * before `cdk synth`/`cdk deploy`. Throws MissingBuildOutputError naming the
  * missing directory and the command that creates it.
  */
-export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'siteDir'>): void {
+export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mcpCodeDir' | 'siteDir'>): void {
   const problems: string[] = [];
   if (!isDir(config.edgeCodeDir)) {
     problems.push(
@@ -153,6 +159,12 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'si
     );
   } else if (!isFile(path.join(config.edgeCodeDir, SCRIPT_HASHES_FILE))) {
     problems.push(missingScriptHashes(config.edgeCodeDir));
+  }
+  if (!isFile(path.join(config.mcpCodeDir, 'index.js'))) {
+    problems.push(
+      `AI tools' server bundle not found: ${path.join(config.mcpCodeDir, 'index.js')}\n` +
+        '  Create it with `npm run build` (or pass -c mcpCodeDir=<dir>).',
+    );
   }
   if (!isDir(config.siteDir)) {
     problems.push(

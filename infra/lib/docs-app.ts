@@ -23,8 +23,9 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
 
   const site = new DocsSiteStack(app, 'DocsSiteStack', {
     env: { account: config.account, region: SITE_REGION },
-    description: 'Docs site: private S3 bucket, CloudFront + Lambda@Edge authorizer',
+    description: "Docs site: private S3 bucket, CloudFront + Lambda@Edge authorizer, the AI tools' server",
     edgeCodeDir: config.edgeCodeDir,
+    mcpCodeDir: config.mcpCodeDir,
     siteDir: config.siteDir,
     domainName: config.domainName,
     certificateArn: config.certificateArn,

@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { AUTH_REGION, readScriptHashes } from './config';
 import { ACCESS_LOG_PREFIXES, AccessLogBucket } from './access-logs';
 import { DocsWebAcl } from './web-acl';
+import { DocsMcpOrigin } from './mcp-origin';
 import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 import { CACHE_CONTROL, HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders';
 
@@ -27,6 +28,8 @@ export const HASHED_ASSETS_GLOB = `${HASHED_ASSET_PREFIX.slice(1)}*`;
 export interface DocsSiteStackProps extends cdk.StackProps {
   /** Folder with the built authorizer (index.js exporting `handler`). */
   readonly edgeCodeDir: string;
+  /** Folder with the built AI tools' server (index.js exporting `handler`; mcp/lambda.ts). */
+  readonly mcpCodeDir: string;
   /** Folder with the Next.js static export. */
   readonly siteDir: string;
   /** Optional custom domain; requires certificateArn (ACM, us-east-1). */
@@ -64,12 +67,16 @@ export function contentSecurityPolicy(scriptHashes: readonly string[], authRegio
 /**
  * Site stack (must be us-east-1 because of Lambda@Edge): private S3 bucket,
  * CloudFront distribution with origin access control, the viewer-request
- * authorizer, security headers, and the deployment of the static export.
+ * authorizer, security headers, the deployment of the static export, and the
+ * AI tools' server at /mcp (a Lambda function URL behind the same distribution,
+ * infra/lib/mcp-origin.ts).
  */
 export class DocsSiteStack extends cdk.Stack {
   public readonly bucket: s3.Bucket;
   public readonly distribution: cloudfront.Distribution;
   public readonly authorizer: cloudfront.experimental.EdgeFunction;
+  /** The AI tools' server and its two behaviors (infra/lib/mcp-origin.ts). */
+  public readonly mcp: DocsMcpOrigin;
   /** Receives the distribution's and the site bucket's access logs (infra/lib/access-logs.ts). */
   public readonly logBucket: s3.Bucket;
   public readonly webAcl?: DocsWebAcl;
@@ -150,8 +157,10 @@ export class DocsSiteStack extends cdk.Stack {
       },
     });
 
-    // Every behavior must run the authorizer; keep this in one place so any
-    // behavior added later gets it too.
+    // Every behavior that serves the bucket must run the authorizer; keep this in
+    // one place so any behavior added later gets it too. The AI tools' server's
+    // behaviors (below) are the exception: they serve nothing from the bucket,
+    // and the function verifies the reader's bearer token itself.
     const edgeLambdas: cloudfront.EdgeLambda[] = [
       {
         functionVersion: this.authorizer.currentVersion,
@@ -165,6 +174,12 @@ export class DocsSiteStack extends cdk.Stack {
 
     // Opt-in (infra/lib/web-acl.ts says why it is off by default).
     this.webAcl = props.waf ? new DocsWebAcl(this, 'WebAcl') : undefined;
+
+    this.mcp = new DocsMcpOrigin(this, 'Mcp', {
+      codeDir: props.mcpCodeDir,
+      bucket: this.bucket,
+      siteUrl: props.domainName ? `https://${props.domainName}` : undefined,
+    });
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Access-controlled docs site',
@@ -215,6 +230,8 @@ export class DocsSiteStack extends cdk.Stack {
         responseHeadersPolicy: securityHeaders,
         edgeLambdas,
       },
+      // /mcp and its resource metadata, to the function URL (the web ACL covers them too).
+      additionalBehaviors: this.mcp.behaviors(securityHeaders),
       // Deliberately NO 403 -> index.html mapping: that SPA trick would turn
       // the authorizer's denials into 200 pages. Only real misses map to 404.
       errorResponses: [
@@ -247,9 +264,11 @@ export class DocsSiteStack extends cdk.Stack {
         id: 'AwsSolutions-CFR2',
         reason:
           'AWS WAF is opt-in (-c waf=on or WAF=on attaches a web ACL with the AWS managed common rule set; ' +
-          'infra/lib/web-acl.ts): every request already passes the viewer-request authorizer before anything is ' +
-          'served, the distribution serves static files with GET and HEAD only and forwards no query strings, ' +
-          'cookies or headers to the origin, and a web ACL adds fees per ACL, rule and request.',
+          'infra/lib/web-acl.ts): every request for a file passes the viewer-request authorizer before anything is ' +
+          'served, and the bucket is read with GET and HEAD only, with no query strings, cookies or headers ' +
+          "forwarded; the AI tools' server at /mcp verifies the reader's bearer token on every request before it " +
+          'reads anything, takes bodies of 64 KB at most and is forwarded only its own headers; and a web ACL adds ' +
+          'fees per ACL, rule and request.',
       });
     }
     if (!certificate) {

@@ -15,13 +15,17 @@ export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/0
 
 /**
  * A temporary folder with the build outputs synth packages (an authorizer with its script hashes,
- * a site), and a synth of both stacks with cdk.json's feature flags, as `cdk synth` does.
+ * the AI tools' server, a site), and a synth of both stacks with cdk.json's feature flags, as
+ * `cdk synth` does.
  */
 export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => { app: cdk.App } & DocsStacks; cleanup: () => void } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-fixture-'));
   const edgeCodeDir = path.join(root, 'edge-dist');
   const siteDir = path.join(root, 'out');
+  const mcpCodeDir = path.join(root, 'mcp-dist');
   fs.mkdirSync(edgeCodeDir);
+  fs.mkdirSync(mcpCodeDir);
+  fs.writeFileSync(path.join(mcpCodeDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
   fs.mkdirSync(siteDir);
   fs.writeFileSync(path.join(edgeCodeDir, 'index.js'), 'exports.handler = async (event) => event.Records[0].cf.request;\n');
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
@@ -31,7 +35,7 @@ export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => {
   return {
     synth: (overrides = {}) => {
       const app = new cdk.App({ context, outdir: fs.mkdtempSync(path.join(root, 'cdkout-')) });
-      const stacks = buildDocsStacks(app, { edgeCodeDir, siteDir, account: '111111111111', ...overrides });
+      const stacks = buildDocsStacks(app, { edgeCodeDir, mcpCodeDir, siteDir, account: '111111111111', ...overrides });
       app.synth();
       return { app, ...stacks };
     },

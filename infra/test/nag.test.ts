@@ -98,6 +98,10 @@ test('the acknowledgments, construct by construct', () => {
     'DocsSiteStack/AccessLogs/Bucket': ['AwsSolutions-S1'],
     'DocsSiteStack/Authorizer': [basicExecution],
     'DocsSiteStack/Distribution': ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR4'],
+    // The AI tools' server (infra/lib/mcp-origin.ts): its function reads the site bucket's objects,
+    // and its body-hash Lambda@Edge function logs in every region, as the authorizer does.
+    'DocsSiteStack/Mcp/Server': [basicExecution, 'AwsSolutions-IAM5[Resource::<SiteBucket397A1860.Arn>/*]'],
+    'DocsSiteStack/Mcp/BodyHash': [basicExecution],
     // aws-cdk-lib's BucketDeployment function, shared by both uploads.
     'DocsSiteStack/Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C512MiB': [
       basicExecution,

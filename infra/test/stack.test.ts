@@ -27,6 +27,7 @@ const FIXTURE_SCRIPT_HASHES = [
 
 let tmpRoot: string;
 let edgeDir: string;
+let mcpDir: string;
 let siteDir: string;
 
 /** Same feature flags as `cdk synth` uses. */
@@ -44,6 +45,7 @@ function synthStacks(overrides: Partial<InfraConfig> = {}): DocsStacks {
   });
   return buildDocsStacks(app, {
     edgeCodeDir: edgeDir,
+    mcpCodeDir: mcpDir,
     siteDir,
     account: '111111111111',
     ...overrides,
@@ -74,7 +76,10 @@ beforeAll(() => {
   tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-test-'));
   edgeDir = path.join(tmpRoot, 'edge-dist');
   siteDir = path.join(tmpRoot, 'out');
+  mcpDir = path.join(tmpRoot, 'mcp-dist');
   fs.mkdirSync(edgeDir);
+  fs.mkdirSync(mcpDir);
+  fs.writeFileSync(path.join(mcpDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
   fs.mkdirSync(siteDir);
   fs.writeFileSync(
     path.join(edgeDir, 'index.js'),
@@ -142,7 +147,8 @@ describe('stacks (in-process synth)', () => {
   });
 
   test('OAC exists and the bucket policy only lets this distribution read (plus TLS-only deny)', () => {
-    site.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    // One for the bucket, one for the AI tools' server's function URL (mcp.test.ts).
+    site.resourceCountIs('AWS::CloudFront::OriginAccessControl', 2);
     site.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: {
         OriginAccessControlOriginType: 's3',
@@ -152,12 +158,12 @@ describe('stacks (in-process synth)', () => {
     });
     site.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: {
-        Origins: [
+        Origins: Match.arrayWith([
           Match.objectLike({
             OriginAccessControlId: Match.anyValue(),
             S3OriginConfig: { OriginAccessIdentity: '' },
           }),
-        ],
+        ]),
       },
     });
 
@@ -191,7 +197,8 @@ describe('stacks (in-process synth)', () => {
 
   test('default behavior: HTTPS redirect, a cache policy behind the authorizer, viewer-request Lambda@Edge, security headers', () => {
     site.resourceCountIs('AWS::CloudFront::Distribution', 1);
-    const versionIds = Object.keys(site.findResources('AWS::Lambda::Version'));
+    // The authorizer's, and the AI tools' server's body hash (mcp.test.ts).
+    const versionIds = Object.keys(site.findResources('AWS::Lambda::Version')).filter((id) => id.startsWith('Authorizer'));
     expect(versionIds).toHaveLength(1);
     site.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: {
@@ -210,10 +217,17 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('every additional cache behavior (if any) also runs the authorizer at viewer-request', () => {
+  test('every additional cache behavior runs the authorizer at viewer-request, but the AI tools\' server\'s two, which go to its function only', () => {
     const dist = Object.values(site.findResources('AWS::CloudFront::Distribution'))[0] as any;
     const behaviors: any[] = dist.Properties.DistributionConfig.CacheBehaviors ?? [];
+    const mcpPaths = ['/mcp', '/.well-known/oauth-protected-resource/mcp'];
+    expect(behaviors.map((b) => b.PathPattern).filter((p) => mcpPaths.includes(p)).sort()).toEqual([...mcpPaths].sort());
+    const s3OriginId = dist.Properties.DistributionConfig.DefaultCacheBehavior.TargetOriginId;
     for (const b of behaviors) {
+      if (mcpPaths.includes(b.PathPattern)) {
+        expect(b.TargetOriginId).not.toBe(s3OriginId);
+        continue;
+      }
       expect(b.LambdaFunctionAssociations).toEqual(
         expect.arrayContaining([expect.objectContaining({ EventType: 'viewer-request' })]),
       );
@@ -431,6 +445,7 @@ describe('configuration and build-output checks', () => {
   test('defaults resolve to ../edge/dist and ../out relative to infra/', () => {
     const config = resolveInfraConfig({ infraDir: INFRA_DIR, read: () => undefined, env: {} });
     expect(config.edgeCodeDir).toBe(path.join(REPO_DIR, 'edge', 'dist'));
+    expect(config.mcpCodeDir).toBe(path.join(REPO_DIR, 'mcp', 'dist'));
     expect(config.siteDir).toBe(path.join(REPO_DIR, 'out'));
     expect(config.account).toBe('111111111111');
     expect(config.domainName).toBeUndefined();
@@ -475,7 +490,7 @@ describe('configuration and build-output checks', () => {
     const missing = path.join(tmpRoot, 'does-not-exist', 'edge', 'dist');
     let error: unknown;
     try {
-      assertBuildOutputs({ edgeCodeDir: missing, siteDir });
+      assertBuildOutputs({ edgeCodeDir: missing, mcpCodeDir: mcpDir, siteDir });
     } catch (e) {
       error = e;
     }
@@ -487,7 +502,7 @@ describe('configuration and build-output checks', () => {
 
   test('missing site dir fails with a clear message naming it and `npm run build`', () => {
     const missing = path.join(tmpRoot, 'does-not-exist', 'out');
-    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, siteDir: missing })).toThrow(
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir: missing })).toThrow(
       new RegExp(`${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
     );
   });
@@ -495,7 +510,7 @@ describe('configuration and build-output checks', () => {
   test('edge dir without the script hashes is rejected, naming the file and `npm run build`', () => {
     const oldEdge = fs.mkdtempSync(path.join(tmpRoot, 'old-edge-'));
     fs.writeFileSync(path.join(oldEdge, 'index.js'), 'exports.handler = async () => ({});\n');
-    for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, siteDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
+    for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, mcpCodeDir: mcpDir, siteDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
       let error: unknown;
       try {
         check();
@@ -511,10 +526,17 @@ describe('configuration and build-output checks', () => {
     expect(() => synthStacks({ edgeCodeDir: oldEdge })).toThrow(/not a sha256 hash source: "sha256-short"/);
   });
 
+  test("a missing AI tools' server bundle is rejected, naming it and `npm run build`", () => {
+    const emptyMcp = fs.mkdtempSync(path.join(tmpRoot, 'empty-mcp-'));
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: emptyMcp, siteDir })).toThrow(
+      new RegExp(`${path.join(emptyMcp, 'index.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
+    );
+  });
+
   test('edge dir without index.js is rejected; complete outputs pass', () => {
     const emptyEdge = fs.mkdtempSync(path.join(tmpRoot, 'empty-edge-'));
-    expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, siteDir })).toThrow(/index\.js/);
-    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, siteDir })).not.toThrow();
+    expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, mcpCodeDir: mcpDir, siteDir })).toThrow(/index\.js/);
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir })).not.toThrow();
   });
 });
 
@@ -528,6 +550,7 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
       encoding: 'utf8',
       env: hermeticEnv({
         EDGE_CODE_DIR: missing,
+        MCP_CODE_DIR: mcpDir,
         SITE_DIR: siteDir,
         CDK_OUTDIR: fs.mkdtempSync(path.join(tmpRoot, 'entry-fail-')),
       }),
@@ -545,7 +568,7 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
       encoding: 'utf8',
       env: hermeticEnv({
         CDK_OUTDIR: outdir,
-        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), edgeCodeDir: edgeDir, siteDir }),
+        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir }),
       }),
     });
     if (res.status !== 0) throw new Error(`bin/app.ts failed: ${describeFailure(res)}`);
@@ -566,6 +589,8 @@ describe('CDK CLI', () => {
       '--no-notices',
       '-c',
       `edgeCodeDir=${edgeDir}`,
+      '-c',
+      `mcpCodeDir=${mcpDir}`,
       '-c',
       `siteDir=${siteDir}`,
       '-o',
@@ -593,6 +618,7 @@ describe('CDK CLI', () => {
     const outdir = fs.mkdtempSync(path.join(tmpRoot, 'cli-out-'));
     const context = {
       edgeCodeDir: edgeDir,
+      mcpCodeDir: mcpDir,
       siteDir,
       idpType: 'saml',
       idpName: 'CompanySSO',

@@ -15,6 +15,7 @@
  *   scripts   the sha256 of each inline script of out/'s pages, for the Content-Security-Policy
  *             (after every step that writes HTML; no later step does)
  *   edge      the authorizer, with those routes baked in
+ *   mcp       the AI tools' server for Lambda, with the same configuration baked in
  *   csp       out/ as it ships against the policy as it ships: the build fails, naming the page,
  *             on an inline script the policy does not allow (pipeline/steps/inlineScriptHashes.ts)
  */
@@ -29,6 +30,7 @@ import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
+import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
 import { assertLinks } from './checkLinks'
@@ -126,7 +128,9 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const audiences = audienceSummaries(searched)
   writeAudiencesFile(paths.audiences, access, audiences)
   const scripts = await step('scripts', () => writeInlineScriptHashes(paths), describeInlineScripts)
-  await step('edge', () => buildEdge({ paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }), describeEdgeBundle)
+  const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }
+  await step('edge', () => buildEdge(baked), describeEdgeBundle)
+  await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
 }
 

@@ -1,7 +1,8 @@
 /**
  * Where the build reads and writes, for a project root. The build steps and the scripts that read
- * the build's output (local stack, edge bundle, deploy, live audit, benchmarks) take their paths
- * from here; the tests' audit build has the same layout under its own root.
+ * the build's output (local stack, edge and AI tools' server bundles, deploy, live audit,
+ * benchmarks) take their paths from here; the tests' audit build has the same layout under its own
+ * root.
  */
 import path from 'node:path'
 
@@ -21,6 +22,8 @@ export interface SitePaths {
   scriptHashes: string
   /** The bundled Lambda@Edge authorizer. */
   edgeDist: string
+  /** The bundled AI tools' server, a Lambda function behind a function URL (mcp/lambda.ts). */
+  mcpDist: string
   /** Files served as they are (images under public/docs/<section>/, logos). */
   public: string
 }
@@ -36,6 +39,7 @@ export function sitePaths(root = process.cwd()): SitePaths {
     audiences: path.join(absolute, '.next/audiences.json'),
     scriptHashes: path.join(absolute, '.next/script-hashes.json'),
     edgeDist: path.join(absolute, 'edge/dist'),
+    mcpDist: path.join(absolute, 'mcp/dist'),
     public: path.join(absolute, 'public'),
   }
 }

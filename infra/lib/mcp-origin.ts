@@ -1,0 +1,212 @@
+import * as cdk from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { FORWARDED_AUTHORIZATION, FORWARDED_HOST } from '../../mcp/functionUrl';
+import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler';
+
+/**
+ * How a request for the AI tools' server reaches its function, and why this way.
+ *
+ * The server is a Lambda function (mcp/lambda.ts) behind a function URL with AWS_IAM auth, and
+ * the only principal allowed to invoke it is CloudFront on behalf of this distribution (origin
+ * access control, OAC): nobody can call the function URL directly, and every request to it has
+ * passed the distribution (and its web ACL, when WAF is on). That leaves two things to solve:
+ *
+ * - OAC signs each origin request with SigV4 in the Authorization header, overwriting the
+ *   reader's `Authorization: Bearer <ID token>`; and no origin request policy may forward
+ *   Authorization anyway. So a CloudFront Function at viewer request (which sees every viewer
+ *   header) moves it to FORWARDED_AUTHORIZATION, and the host the reader used to FORWARDED_HOST
+ *   (for the full URLs the server answers with); the origin request policy forwards those two and
+ *   the MCP headers, nothing else (no cookies: the site's sign-in cookies never reach the function).
+ *   The function reads the token from that header only.
+ * - Lambda does not accept unsigned payloads: a POST reaches a function URL behind OAC only with
+ *   the SHA-256 of its body in x-amz-content-sha256, which the MCP clients do not send. A
+ *   Lambda@Edge function at origin request, with the body included, sets it (CloudFront signs
+ *   after that trigger, so the signature covers it). A body Lambda@Edge sees truncated (over
+ *   1 MB; the server refuses anything over 64 KB) is refused with 413 there.
+ *
+ * The other designs, and why not: a function URL with auth NONE and a secret header from
+ * CloudFront leaves the function invocable by anyone who finds its URL (each request is an
+ * invocation, refused or not) and puts a long-lived secret in the template; API Gateway has no
+ * equivalent of OAC either (a REST API behind CloudFront also needs a shared secret or a WAF rule
+ * on a header) and adds its own 29 s timeout and per-request cost. OAC costs a CloudFront Function
+ * and a small Lambda@Edge function on /mcp only.
+ *
+ * These behaviors do not run the viewer-request authorizer: the function verifies the reader's
+ * bearer token itself, as the authorizer verifies the cookie (the same verifier and rules, baked in
+ * from the same build), and the paths serve nothing from the bucket.
+ *
+ * One window to know of: the function caches the objects it read per warm instance, which is sound
+ * because each site build bakes new asset routes into the function's bundle, so a deploy of a new
+ * site replaces the function. CloudFormation may update the function before the upload of out/
+ * has finished (the function cannot wait for the upload: the upload invalidates this
+ * distribution, which needs the function URL); an instance that starts in that minute can keep a
+ * mix of old and new files until Lambda recycles it.
+ */
+export interface DocsMcpOriginProps {
+  /** Folder with the bundled server (index.js exporting `handler`; npm run build makes it). */
+  readonly codeDir: string;
+  /** The site's bucket, which the server reads (GetObject, and ListBucket so a missing key is a 404). */
+  readonly bucket: s3.IBucket;
+  /** The site's canonical origin (`https://docs.example.com`) when it has a custom domain. */
+  readonly siteUrl?: string;
+}
+
+/**
+ * The CloudFront Function at viewer request on the AI tools' server's paths (cloudfront-js-2.0):
+ * the reader's Authorization and Host move to the headers the function reads; anything a viewer
+ * sent under those names is dropped first.
+ */
+export const MCP_VIEWER_REQUEST_CODE = `function handler(event) {
+  var request = event.request;
+  var headers = request.headers;
+  delete headers['${FORWARDED_AUTHORIZATION}'];
+  delete headers['${FORWARDED_HOST}'];
+  if (headers.authorization) {
+    headers['${FORWARDED_AUTHORIZATION}'] = { value: headers.authorization.value };
+    delete headers.authorization;
+  }
+  if (headers.host) headers['${FORWARDED_HOST}'] = { value: headers.host.value };
+  return request;
+}
+`;
+
+/**
+ * The Lambda@Edge function at origin request on MCP_PATH (Node.js, inline): the SHA-256 of the body
+ * in x-amz-content-sha256, which Lambda requires of a signed POST, PUT, PATCH or DELETE.
+ */
+export const MCP_BODY_HASH_CODE = `'use strict';
+const crypto = require('crypto');
+exports.handler = async (event) => {
+  const request = event.Records[0].cf.request;
+  const body = request.body;
+  if (body && body.inputTruncated) {
+    return {
+      status: '413',
+      statusDescription: 'Payload Too Large',
+      headers: {
+        'content-type': [{ key: 'Content-Type', value: 'text/plain; charset=utf-8' }],
+        'cache-control': [{ key: 'Cache-Control', value: 'no-store' }],
+      },
+      body: 'Payload Too Large',
+    };
+  }
+  const bytes = body && body.data ? Buffer.from(body.data, body.encoding === 'base64' ? 'base64' : 'utf8') : Buffer.alloc(0);
+  request.headers['x-amz-content-sha256'] = [{ key: 'x-amz-content-sha256', value: crypto.createHash('sha256').update(bytes).digest('hex') }];
+  return request;
+};
+`;
+
+/** The headers the function needs: the MCP transport's, and the two the viewer-request function sets. */
+export const MCP_FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', FORWARDED_AUTHORIZATION, FORWARDED_HOST];
+
+/** The AI tools' server and what puts it behind the distribution: its function, its URL, and the behaviors for its two paths. */
+export class DocsMcpOrigin extends Construct {
+  public readonly server: lambda.Function;
+  public readonly url: lambda.FunctionUrl;
+  public readonly viewerRequest: cloudfront.Function;
+  public readonly bodyHash: cloudfront.experimental.EdgeFunction;
+  private readonly origin: cloudfront.IOrigin;
+  private readonly requestPolicy: cloudfront.OriginRequestPolicy;
+
+  constructor(scope: Construct, id: string, props: DocsMcpOriginProps) {
+    super(scope, id);
+    const stack = cdk.Stack.of(this);
+
+    this.server = new lambda.Function(this, 'Server', {
+      description: "Docs site AI tools' server (MCP at /mcp), behind CloudFront only",
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      code: lambda.Code.fromAsset(props.codeDir),
+      // Search runs Pagefind's WebAssembly in the function; CPU grows with memory, and the first
+      // search of a warm instance loads an index.
+      memorySize: 1024,
+      timeout: cdk.Duration.seconds(20),
+      environment: {
+        DOCS_SITE_BUCKET: props.bucket.bucketName,
+        ...(props.siteUrl ? { DOCS_SITE_URL: props.siteUrl } : {}),
+      },
+    });
+    // Read only, and only objects: GetObject on the site's keys, and ListBucket so that S3 answers a
+    // missing key with 404 (NoSuchKey), not 403, and a real denial stays an error. grantRead would
+    // add GetObject*, GetBucket* and List* (ACLs, tags, versions, bucket policy), which the server never reads.
+    this.server.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects('*')] }));
+    this.server.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.bucket.bucketArn] }));
+    const validations = cdk.Validations.of(this.server);
+    validations.acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        "The AI tools' server's role has the AWS managed basic execution policy (CloudWatch Logs CreateLogGroup, " +
+        'CreateLogStream and PutLogEvents, where the access log goes) and, beside it, s3:GetObject on the site ' +
+        "bucket's objects and s3:ListBucket on that bucket only; it calls no other AWS API.",
+    });
+    validations.acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(props.bucket.node.defaultChild as cdk.CfnElement)}.Arn>/*]`,
+      reason:
+        "The AI tools' server reads the site's files by key (page catalogs, Markdown, search indexes), each decided " +
+        'by the access rules first: s3:GetObject on every object of the site bucket, and no other action, on no ' +
+        'other bucket. The keys change with every build, so no narrower resource can be named.',
+    });
+
+    this.url = this.server.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM, invokeMode: lambda.InvokeMode.BUFFERED });
+    // OAC: CloudFront signs every origin request, and only this distribution may invoke the URL.
+    this.origin = origins.FunctionUrlOrigin.withOriginAccessControl(this.url, { readTimeout: cdk.Duration.seconds(30) });
+
+    this.viewerRequest = new cloudfront.Function(this, 'ViewerRequest', {
+      comment: "Docs AI tools' server: the reader's Authorization and Host to the headers the function reads",
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(MCP_VIEWER_REQUEST_CODE),
+    });
+
+    this.bodyHash = new cloudfront.experimental.EdgeFunction(this, 'BodyHash', {
+      description: "Docs AI tools' server: x-amz-content-sha256 of the body, for the function URL behind OAC",
+      runtime: lambda.Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline(MCP_BODY_HASH_CODE),
+      memorySize: 128,
+      timeout: cdk.Duration.seconds(5),
+    });
+    cdk.Validations.of(this.bodyHash).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        "The body-hash function's role has only the AWS managed basic execution policy: CloudWatch Logs " +
+        'CreateLogGroup, CreateLogStream and PutLogEvents, nothing else. Lambda@Edge writes its logs in the region ' +
+        'of each edge location that runs it, so a policy scoped to named log groups would have to list every ' +
+        'region anyway; the function reads nothing and calls no AWS API.',
+    });
+
+    this.requestPolicy = new cloudfront.OriginRequestPolicy(this, 'RequestPolicy', {
+      comment: "Docs AI tools' server: the MCP headers and the reader's token, no cookies",
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...MCP_FORWARDED_HEADERS),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
+    });
+  }
+
+  /** The distribution's behaviors for MCP_PATH and RESOURCE_METADATA_PATH: never cached, no authorizer. */
+  public behaviors(responseHeadersPolicy: cloudfront.IResponseHeadersPolicy): Record<string, cloudfront.BehaviorOptions> {
+    const common = {
+      origin: this.origin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: this.requestPolicy,
+      responseHeadersPolicy,
+      compress: false,
+      functionAssociations: [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+    };
+    return {
+      [MCP_PATH]: {
+        ...common,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+        edgeLambdas: [{ functionVersion: this.bodyHash.currentVersion, eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST, includeBody: true }],
+      },
+      // GET only (OPTIONS for a browser client's preflight): no body, so nothing to hash.
+      [RESOURCE_METADATA_PATH]: { ...common, allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS },
+    };
+  }
+}

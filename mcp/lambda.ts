@@ -1,0 +1,89 @@
+/**
+ * The Lambda entry of the AI tools' server, behind a function URL that only the site's CloudFront
+ * distribution may call (infra/lib/mcp-origin.ts). pipeline/steps/buildMcp.ts bakes in the same
+ * configuration as the edge authorizer's (auth settings, the pool's keys, asset routes, audiences,
+ * list overrides), so both decide with the same rules and lists. What only the deployment knows
+ * comes from the environment, which the CDK stack sets:
+ *
+ *   DOCS_SITE_BUCKET  the site's bucket, read with s3:GetObject
+ *   DOCS_SITE_URL     the site's origin when it has a custom domain (https://docs.example.com);
+ *                     unset, full URLs use the host the reader reached CloudFront by, which
+ *                     CloudFront forwards (mcp/functionUrl.ts FORWARDED_HOST)
+ *
+ * The access log goes to CloudWatch Logs with console.log, one `accessLogLine` a line, as the
+ * edge's does.
+ */
+import accessConfig from '../access.config'
+import { logToConsole, type AccessLogSink } from '../edge/accessLog'
+import type { BakedEdgeConfig } from '../edge/bakedConfig'
+import { createIdTokenClaimsVerifier, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
+import { compileAccess } from '../lib/access/compileAccess'
+import { issuerFor } from '../lib/auth/authSettings'
+import { createMcpFunction, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
+import { s3SiteFiles } from './s3SiteFiles'
+import { searchIndexes } from './searchDocs'
+import { localSiteFiles, memoSiteFiles, type SiteFiles } from './siteFiles'
+// Resolved by esbuild to the JSON that buildMcp.ts writes (the edge's configuration; the script hashes go unused here).
+import baked from 'edge-baked-config'
+
+/** What the server reads of the baked configuration. */
+export type BakedMcpConfig = Omit<BakedEdgeConfig, 'scriptHashes'>
+
+export const SITE_BUCKET_ENV = 'DOCS_SITE_BUCKET'
+export const SITE_URL_ENV = 'DOCS_SITE_URL'
+
+const config = baked as BakedMcpConfig
+const access = compileAccess(accessConfig, config.accessEnv)
+
+/** What a test or a benchmark may give instead of the bucket, the pool and CloudWatch Logs. */
+export interface McpFunctionDeps {
+  files?: SiteFiles
+  verifyReader?: VerifyIdTokenClaims
+  siteUrl?: string
+  log?: AccessLogSink
+}
+
+function siteUrlFromEnv(): string | undefined {
+  const value = process.env[SITE_URL_ENV]?.trim()
+  if (!value) return undefined
+  const url = new URL(value)
+  if (url.protocol !== 'https:' || url.origin !== value.replace(/\/$/, '')) throw new Error(`${SITE_URL_ENV} "${value}" is not an https origin like https://docs.example.com`)
+  return url.origin
+}
+
+/** The server over the bundle's configuration; each dependency not given is the deployment's. */
+export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
+  let files = deps.files
+  if (!files) {
+    const bucket = process.env[SITE_BUCKET_ENV]
+    if (!bucket) throw new Error(`${SITE_BUCKET_ENV} is not set: the CDK stack names the site's bucket there`)
+    // Each object is read once per warm instance. Sound because every site build bakes new asset
+    // routes (they name its build id) into this bundle, so a deploy of a new site also deploys a
+    // new function, whose instances start empty (see infra/lib/mcp-origin.ts for the one window).
+    files = memoSiteFiles(s3SiteFiles(bucket))
+  }
+  return createMcpFunction({
+    site: { access, assetRoutes: config.assetRoutes, audiences: config.audiences, files, search: searchIndexes(files) },
+    siteUrl: deps.siteUrl ?? siteUrlFromEnv(),
+    verifyReader:
+      deps.verifyReader ??
+      createIdTokenClaimsVerifier({
+        userPoolId: config.auth.userPoolId,
+        clientId: config.auth.userPoolClientId,
+        jwks: config.jwks,
+        fetchUnknownKeys: config.auth.mode === 'production',
+        groupsClaim: access.groupsClaim,
+      }),
+    authorizationServers: [issuerFor(config.auth)],
+    log: deps.log ?? logToConsole,
+  })
+}
+
+// Made during the Lambda init phase when deployed; on first use anywhere else (tests require the
+// bundle without the deployment's environment).
+let deployed: McpFunction | null = process.env[SITE_BUCKET_ENV] ? createHandler() : null
+
+export const handler = async (event: FunctionUrlEvent): Promise<FunctionUrlResult> => (deployed ??= createHandler()).handle(event)
+
+/** out/ on this machine, for tests and the cold-start benchmark that run the bundle over a local build. */
+export { localSiteFiles }

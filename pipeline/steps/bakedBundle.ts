@@ -1,0 +1,98 @@
+/**
+ * What the authority's two AWS bundles hold and how they are made: the Lambda@Edge authorizer
+ * (pipeline/steps/buildEdge.ts) and the AI tools' server (pipeline/steps/buildMcp.ts) decide with
+ * the same inputs, so both bake the one configuration made here, from the same build's files, and
+ * are bundled the same way.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { build } from 'esbuild'
+import accessConfig from '../../access.config'
+import type { BakedEdgeConfig } from '../../edge/bakedConfig'
+import { readScriptHashesFile } from '../../edge/scriptHashesFile'
+import { accessEnvFor } from '../../lib/access/accessEnv'
+import { compileAccess } from '../../lib/access/compileAccess'
+import type { AudienceSummary } from '../../lib/access/readerView'
+import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
+import { readAudiencesFile } from './audiencesFile'
+import { jwksFor } from './jwksFor'
+import { sitePaths, type SitePaths } from './paths'
+
+/** The site build hands its results over; alone, a step reads them from the last build's files. */
+export interface BakeOptions {
+  paths?: SitePaths
+  scriptHashes?: readonly string[]
+  assetRoutes?: Record<string, string>
+  audiences?: AudienceSummary[]
+}
+
+/** The module name a bundle imports its baked configuration by (edge/baked-config.d.ts). */
+export const BAKED_CONFIG_MODULE = 'edge-baked-config'
+
+/**
+ * The configuration both bundles bake in: the auth settings and the pool's keys, this build's asset
+ * routes and audiences, the list overrides as this build saw them (the bundles hold the lists, the
+ * browser never does) and the pages' inline-script hashes.
+ */
+export async function bakeConfig(options: BakeOptions = {}): Promise<BakedEdgeConfig> {
+  const paths = options.paths ?? sitePaths()
+  const access = compileAccess(accessConfig)
+  const auth = readAuthSettings(process.env as AuthEnv)
+  const lastBuild = <T>(given: T | undefined, file: string, read: (file: string) => T): T => {
+    if (given) return given
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing; run the site build first (npm run build)`)
+    return read(file)
+  }
+  // The last build's files first: a missing one is named before the pool's keys are fetched.
+  const scriptHashes = [...lastBuild(options.scriptHashes, paths.scriptHashes, readScriptHashesFile)]
+  const assetRoutes = lastBuild(options.assetRoutes, paths.assetRoutes, (file) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>)
+  // Alone, only over a build made with these path rules (pipeline/steps/audiencesFile.ts says why).
+  const audiences = options.audiences ?? readAudiencesFile(paths.audiences, access)
+  return {
+    auth,
+    jwks: await jwksFor(auth),
+    assetRoutes,
+    audiences,
+    accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
+    scriptHashes,
+  }
+}
+
+export interface Bundle {
+  file: string
+  bytes: number
+  gzipBytes: number
+}
+
+/**
+ * Bundles `entry` into `outDir`/index.js (CommonJS for the Lambda Node.js runtime, which the
+ * bundle's `handler` export is named to) with `baked` as its BAKED_CONFIG_MODULE. `outDir` is
+ * emptied first; `external` packages are left to the runtime.
+ */
+export async function bundleWithConfig(options: { entry: string; outDir: string; baked: BakedEdgeConfig; external?: string[] }): Promise<Bundle> {
+  fs.rmSync(options.outDir, { recursive: true, force: true })
+  fs.mkdirSync(options.outDir, { recursive: true })
+  const bakedFile = path.join(options.outDir, 'baked-config.json')
+  fs.writeFileSync(bakedFile, JSON.stringify(options.baked))
+  const file = path.join(options.outDir, 'index.js')
+  try {
+    await build({
+      entryPoints: [options.entry],
+      outfile: file,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      minify: true,
+      legalComments: 'none',
+      alias: { [BAKED_CONFIG_MODULE]: bakedFile },
+      external: options.external,
+      logLevel: 'warning',
+    })
+  } finally {
+    fs.rmSync(bakedFile)
+  }
+  const code = fs.readFileSync(file)
+  return { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length }
+}

@@ -1,0 +1,38 @@
+/**
+ * Bundles the AI tools' server for Lambda into mcp/dist/index.js (mcp/lambda.ts, behind a function
+ * URL), with the configuration the edge authorizer bakes (pipeline/steps/bakedBundle.ts): the
+ * same build's asset routes, audiences and list overrides, so the server and the edge decide
+ * alike. A step of the site build (pipeline/steps/buildSite.ts), after the edge; alone
+ * (`tsx pipeline/steps/buildMcp.ts`) it reads the last build's files, as buildEdge.ts does.
+ *
+ * The AWS SDK stays out of the bundle: the Lambda Node.js runtime ships v3, and the project does
+ * not install @aws-sdk/client-s3 (mcp/s3SiteFiles.ts).
+ */
+import path from 'node:path'
+import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
+import { sitePaths } from './paths'
+
+export type McpBundle = Bundle
+
+export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
+  const paths = options.paths ?? sitePaths()
+  return bundleWithConfig({
+    entry: path.join(paths.root, 'mcp/lambda.ts'),
+    outDir: paths.mcpDist,
+    baked: await bakeConfig({ ...options, paths }),
+    external: ['@aws-sdk/*'],
+  })
+}
+
+export const describeMcpBundle = ({ file, bytes, gzipBytes }: McpBundle) =>
+  `${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda limit 50 MB zipped)`
+
+if (require.main === module) {
+  buildMcp().then(
+    (bundle) => console.log(`buildMcp: ${describeMcpBundle(bundle)}`),
+    (error) => {
+      console.error(`buildMcp: ${error instanceof Error ? error.message : error}`)
+      process.exit(1)
+    }
+  )
+}
