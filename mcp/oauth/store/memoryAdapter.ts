@@ -1,0 +1,93 @@
+/**
+ * The authorization server's storage for local runs: Maps in this process, fresh each start like
+ * the local Cognito, so a restart signs every AI tool out.
+ *
+ * oidc-provider's own in-memory adapter would do for oidc-provider, but it cannot answer by
+ * account, and the site needs that locally too ("sign out everywhere" and the list of connected
+ * tools). This store keeps the same StoredItem records as the DynamoDB one and looks things up by
+ * scanning them, which is what an index query means at local sizes; one contract test suite runs
+ * against both stores.
+ */
+import type { AdapterPayload, Clock, ConnectedTool, OAuthStore, OidcAdapter } from './oauthStore'
+import { byNewestGrant, connectedTool, isLive, itemKey, keyPrefix, payloadOf, toStoredItem, epochSeconds, type IndexedField, type StoredItem } from './storedItem'
+
+export interface MemoryOAuthStoreOptions {
+  now?: Clock
+}
+
+export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptions = {}): OAuthStore {
+  const items = new Map<string, StoredItem>()
+
+  /** The live item under `pk`; an expired one is dropped on the way, as DynamoDB's TTL would. */
+  function live(pk: string): StoredItem | undefined {
+    const item = items.get(pk)
+    if (item && !isLive(item, now())) {
+      items.delete(pk)
+      return undefined
+    }
+    return item
+  }
+
+  /** Live items whose indexed `field` equals `value`, optionally of one model only. */
+  function withField(field: IndexedField, value: string, model?: string): StoredItem[] {
+    const found: StoredItem[] = []
+    for (const pk of [...items.keys()]) {
+      const item = live(pk)
+      if (item && item[field] === value && (model === undefined || pk.startsWith(keyPrefix(model)))) found.push(item)
+    }
+    return found
+  }
+
+  const removeAll = (found: StoredItem[]) => found.forEach((item) => items.delete(item.pk))
+
+  const revokeByGrantId = async (grantId: string) => removeAll(withField('grantId', grantId))
+
+  function adapterFor(model: string): OidcAdapter {
+    const findOne = async (field: IndexedField, value: string): Promise<AdapterPayload | undefined> => {
+      const [item] = withField(field, value, model)
+      return item && payloadOf(item)
+    }
+    return {
+      async upsert(id, payload, expiresIn) {
+        items.set(itemKey(model, id), toStoredItem(model, id, payload, expiresIn, now()))
+      },
+      async find(id) {
+        const item = live(itemKey(model, id))
+        return item && payloadOf(item)
+      },
+      findByUserCode: (userCode) => findOne('userCode', userCode),
+      findByUid: (uid) => findOne('uid', uid),
+      async consume(id) {
+        const item = live(itemKey(model, id))
+        // The first consumption is the one that counts, as in the DynamoDB store.
+        if (item && item.consumed === undefined) item.consumed = epochSeconds(now())
+      },
+      async destroy(id) {
+        items.delete(itemKey(model, id))
+      },
+      revokeByGrantId,
+    }
+  }
+
+  return {
+    adapterFor,
+    async revokeByAccountId(accountId) {
+      removeAll(withField('accountId', accountId))
+    },
+    async grantsOfAccount(accountId): Promise<ConnectedTool[]> {
+      return withField('accountId', accountId, 'Grant').map(connectedTool).sort(byNewestGrant)
+    },
+    async revokeGrant(accountId, grantId) {
+      const grant = live(itemKey('Grant', grantId))
+      if (!grant || grant.accountId !== accountId) return false
+      items.delete(grant.pk)
+      await revokeByGrantId(grantId)
+      return true
+    },
+  }
+}
+
+/** The `adapter` option of oidc-provider's Provider, backed by a fresh in-process store. */
+export function memoryAdapterFactory(options: MemoryOAuthStoreOptions = {}): (model: string) => OidcAdapter {
+  return createMemoryOAuthStore(options).adapterFor
+}
