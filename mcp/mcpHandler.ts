@@ -21,6 +21,7 @@ import type { AccessLogRecord, AccessLogSink } from '../edge/accessLog'
 import type { VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import type { AccessUser } from '../lib/access/types'
 import { SITE_NAME } from '../lib/siteName'
+import { DOCS_SCOPE } from '../lib/aiTools/oauthPaths'
 import { registerDocsTools } from './docsTools'
 import { readerDocs, type DocsSite } from './readerDocs'
 
@@ -71,6 +72,8 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
     resource,
     authorization_servers: [...options.authorizationServers],
     bearer_methods_supported: ['header'],
+    // The scope a client asks the authorization server for (its one scope: reading the docs).
+    scopes_supported: [DOCS_SCOPE],
     resource_name: SERVER_INFO.title,
     resource_documentation: new URL('/', site.siteUrl).href,
   }
@@ -97,6 +100,9 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
     },
     {
       maxRequestBodySize: MAX_BODY_BYTES,
+      // The docs change only at a deploy, and a function URL answers whole responses only: no
+      // subscription streams (one would hang until the function's timeout).
+      maxSubscriptions: 0,
       // Reporting only: the SDK has already answered the client with a JSON-RPC error.
       onerror: (error) => console.error(`mcp: ${error.message}`),
     }
@@ -115,7 +121,7 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
         authInfo = await verifyBearerToken(request.headers.get('authorization'), { verifier, resourceMetadataUrl })
       } catch (error) {
         write(null, { decision: 'login', outcome: 'unauthorized', reason: 'no valid token' })
-        return noStore(bearerAuthChallengeResponse(error, { resourceMetadataUrl }))
+        return noStore(bearerAuthChallengeResponse(error, { resourceMetadataUrl, requiredScopes: [DOCS_SCOPE] }))
       }
       return noStore(await mcp.fetch(request, { authInfo }))
     },

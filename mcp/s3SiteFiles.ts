@@ -2,9 +2,9 @@
  * The site's files in its S3 bucket, for the AI tools' server on AWS (mcp/lambda.ts): the objects
  * the site build uploaded, each under its `/`-rooted key without the leading slash.
  *
- * The client is the AWS SDK for JavaScript v3 that the Lambda Node.js runtime ships: the project
- * does not install @aws-sdk/client-s3, so the bundle leaves it external (pipeline/steps/buildMcp.ts)
- * and this file types the little of it that it uses.
+ * The client is the AWS SDK for JavaScript v3 that the Lambda Node.js runtime ships, so the bundle
+ * leaves @aws-sdk/client-s3 external (pipeline/steps/buildMcp.ts) and stays small; the project pins
+ * the same major version for its own tools, and this file types the little of it that it uses.
  */
 import type { SiteFiles } from './siteFiles'
 

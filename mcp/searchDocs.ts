@@ -44,7 +44,9 @@ const contentType = (key: string) => (key.endsWith('.js') ? 'text/javascript' : 
 export function siteFilesLoader(files: SiteFiles, basePaths: readonly string[], failures: string[]): PagefindLoader {
   const fetchFile = async (input: unknown): Promise<Response> => {
     const key = String(input instanceof URL ? input.pathname : input).split('?', 1)[0]
-    const bytes = basePaths.some((base) => key.startsWith(base)) ? await files.read(key) : null
+    // A read that fails (a missing file, or a store that throws) is remembered: Pagefind would
+    // swallow it and answer with fewer results.
+    const bytes = basePaths.some((base) => key.startsWith(base)) ? await files.read(key).catch(() => null) : null
     if (bytes === null) {
       failures.push(key)
       return new Response('Not Found', { status: 404 })

@@ -1,9 +1,10 @@
 /**
  * `npm run deploy:access`: after an edit to access.config.ts's lists, or to the DOCS_*_USERS
- * overrides, rebuild and redeploy the edge authorizer alone. Only the authorizer holds the lists
- * (no file of out/ depends on them), so the site is not rebuilt or uploaded again.
+ * overrides, rebuild and redeploy the two functions that hold the lists: the edge authorizer and
+ * the AI tools' server (mcp/). No file of out/ depends on the lists, so the site is not rebuilt or
+ * uploaded again.
  *
- *   npm run deploy:access                 check the lists, rebuild edge/dist, cdk deploy DocsSiteStack
+ *   npm run deploy:access                 check the lists, rebuild edge/dist and mcp/dist, cdk deploy DocsSiteStack
  *   npm run deploy:access -- --no-deploy  check and rebuild only (CI, or to look before deploying)
  *
  * It needs the .next/asset-routes.json and .next/script-hashes.json of the build that is deployed
@@ -15,6 +16,7 @@ import path from 'node:path'
 import accessConfig from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { buildEdge } from '../../pipeline/steps/buildEdge'
+import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 
 async function main() {
@@ -26,12 +28,14 @@ async function main() {
     if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
   const { file, bytes } = await buildEdge()
+  // The AI tools' server decides with the same lists: a reader removed from one must lose /mcp too.
+  const mcp = await buildMcp()
   const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')
-  console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB, ${path.relative('.', mcp.file)} ${(mcp.bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
   const cdk = spawnSync('npx', ['cdk', 'deploy', 'DocsSiteStack', '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
   if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
-  console.log(`deploy:access: the new authorizer is deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)
+  console.log(`deploy:access: the new authorizer and AI tools' server are deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)
 }
 
 main().catch((error) => {
