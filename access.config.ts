@@ -29,10 +29,19 @@ const config: AccessConfig = {
   ],
   rules: [{ path: '/', match: 'exact', require: 'signedIn' }],
   fallback: 'fullAccessUsers',
-  publicPaths: ['/login', '/unauthorized', '/404', '/session-too-large'],
+  // The AI tools' consent and connections pages hold no docs; what they show comes from the
+  // authorization server, which asks for the reader's sign-in itself.
+  publicPaths: ['/login', '/unauthorized', '/404', '/session-too-large', '/authorize', '/connected-tools'],
   // Groups from a federated identity provider arrive in this claim (mapped in infra/); user-pool
   // groups always arrive in cognito:groups.
   groupsClaim: 'custom:groups',
+  // Readers' AI tools sign in through the site's own sign-in (mcp/oauth/). Tools on the reader's
+  // computer (Claude Code, VS Code, Cursor) redirect to a loopback port; hosted apps must be listed.
+  aiTools: {
+    hostedRedirectUris: ['https://claude.ai/api/mcp/auth_callback', 'https://chatgpt.com/connector_platform_oauth_redirect'],
+    accessTokenMinutes: 15,
+    refreshTokenDays: 30,
+  },
 }
 
 export default config

@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
+import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 
-/** Navbar item: who is signed in, and a way to sign out. */
+/** Navbar item: who is signed in, their connected AI tools, and a way to sign out. */
 export function UserMenu({ signOut = signOutEverywhere }: { signOut?: () => Promise<void> }) {
   const { username, isAuthenticated } = useAuth()
   const [busy, setBusy] = useState(false)
@@ -17,6 +18,9 @@ export function UserMenu({ signOut = signOutEverywhere }: { signOut?: () => Prom
       <span className="user-menu-name" title="Signed in as">
         {username}
       </span>
+      <a className="user-menu-tools" href={CONNECTED_TOOLS_PAGE} title="The AI tools that read the docs as you">
+        AI tools
+      </a>
       <button type="button" className="user-menu-signout" onClick={onSignOut} disabled={busy}>
         Sign out
       </button>

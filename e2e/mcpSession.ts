@@ -27,17 +27,21 @@ export async function connectMcp(token: string | null, siteUrl = siteEnv().siteU
   const client = new Client({ name: 'docs-e2e', version: '1.0.0' })
   const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` }
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', siteUrl), { requestInit: { headers } }))
+  return mcpReaderOf(client)
+}
+
+/** A connected client's tools, with every answer in the shape the tests read. */
+export function mcpReaderOf(client: Client): McpReader {
   return {
     async call(tool, args = {}) {
       const result = await client.callTool({ name: tool, arguments: args })
       const content = (result.content ?? []) as Array<{ type: string; text?: string }>
-      const text = content.map((part) => part.text ?? '').join('\n')
       return {
         key: `${tool} ${JSON.stringify(args)}`,
         isError: result.isError === true,
         body: JSON.stringify({ content: result.content, structuredContent: result.structuredContent }),
         structured: result.structuredContent as Record<string, unknown> | undefined,
-        text,
+        text: content.map((part) => part.text ?? '').join('\n'),
       }
     },
     close: () => client.close(),

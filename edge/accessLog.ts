@@ -14,9 +14,10 @@ import type { AccessUser, Decision } from '../lib/access/types'
 /**
  * The outcome kinds a line can report (the reader view, /_reader.json, is never logged). The AI
  * tools' server (mcp/) writes `tool` for each tool call and `unauthorized` for a request without a
- * valid token, in the same shape.
+ * valid token, and its authorization server `oauth` for each grant, refresh, refusal and
+ * revocation, in the same shape.
  */
-export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest' | 'tool' | 'unauthorized'
+export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest' | 'tool' | 'unauthorized' | 'oauth'
 
 /** Why a request was refused before the rules were asked. */
 export type RefusalReason = 'unreadable path' | 'cookies too large' | 'no valid token' | 'bad input'
@@ -43,6 +44,11 @@ export interface AccessLogRecord {
   /** The routes a tool call answered with; a page refused by the rules is under `refused`. */
   routes?: string[]
   refused?: string[]
+  /** An AI tool's sign-in: what happened, the client ID, the host its codes go to, and why (never a code or a token). */
+  event?: 'grant' | 'refresh' | 'refusal' | 'revocation'
+  client?: string
+  redirectHost?: string
+  detail?: string
 }
 
 /** Writes one record; the adapter's part. */

@@ -34,6 +34,8 @@ describe('UserMenu', () => {
     renderAs(READERS.leads1, <UserMenu signOut={jest.fn()} />)
     expect(screen.getByText('leads1')).toHaveAttribute('title', 'Signed in as')
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeEnabled()
+    // The reader's connected AI tools, where they can disconnect them.
+    expect(screen.getByRole('link', { name: 'AI tools' })).toHaveAttribute('href', '/connected-tools')
   })
 
   test.each([

@@ -45,7 +45,8 @@ function navbarTabs(container: HTMLElement): Array<[string, string | null]> {
   const navbar = container.querySelector('.nextra-nav-container nav') as HTMLElement
   return within(navbar)
     .getAllByRole('link')
-    .filter((link) => link.getAttribute('href') !== '/')
+    // The home link, and the user menu's link to the reader's AI tools, are not tabs.
+    .filter((link) => link.getAttribute('href') !== '/' && !link.closest('.user-menu'))
     .map((link) => [link.textContent ?? '', link.getAttribute('href')])
 }
 

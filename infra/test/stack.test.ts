@@ -360,7 +360,8 @@ describe('stacks (in-process synth)', () => {
     const { startLocalServer } = await import('../../scripts/server/localServer')
     const { LOCAL_COGNITO } = await import('../../lib/auth/authSettings')
     // Every file public, so an anonymous request is served and shows the header of a served file.
-    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), scriptHashes: [], audiences: [], port: 0 })
+    // Files only: the AI tools' sign-in (an ES-module library jest cannot load) is not what this reads.
+    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), scriptHashes: [], audiences: [], port: 0, aiToolSignIn: false })
     try {
       for (const key of keys) {
         const response = await fetch(`${server.url}/${key}`)

@@ -55,6 +55,22 @@ export interface AccessConfig {
   fallback: Requirement
   /** Readable by anyone, signed in or not (the sign-in screen and error pages). */
   publicPaths: string[]
+  /** How readers' AI tools may sign in to the docs (mcp/oauth/); absent: the defaults of aiToolsSettings. */
+  aiTools?: AiToolsConfig
+}
+
+/**
+ * What an admin sets for AI tools that sign in as their reader (mcp/oauth/aiToolsSettings.ts
+ * checks it). Tools that run on the reader's computer redirect to a loopback address on any port
+ * and need no entry here.
+ */
+export interface AiToolsConfig {
+  /** Redirect URIs of hosted AI apps allowed to receive a reader's sign-in, exactly as each app registers it. */
+  hostedRedirectUris: string[]
+  /** How long an AI tool's access token lives, in minutes (at most 15, the site's own token lifetime). */
+  accessTokenMinutes?: number
+  /** How long an AI tool stays connected without being used, in days (each use renews it). */
+  refreshTokenDays?: number
 }
 
 /**

@@ -1,12 +1,16 @@
 import { AMPLIFY_COOKIE_PREFIX } from './amplifyCookies'
+import { revokeConnections } from '../aiTools/oauthRequests'
 
 /**
- * Signs out and always clears the local tokens: a reader who clicked "Sign out" must not stay
+ * Signs out everywhere (every session of the reader, and every AI tool they connected) and always
+ * clears the local tokens: a reader who clicked "Sign out" must not stay
  * signed in because the revoke call failed or the network dropped. Callers then load /login
  * afresh, so no component keeps a stale user.
  */
 export async function signOutEverywhere(): Promise<void> {
   try {
+    // The reader's AI tools lose their grants too (while the sign-in cookies still say who the reader is).
+    await revokeConnections().catch(() => undefined)
     const { amplifySignOut } = await import('./amplifySession')
     await amplifySignOut()
   } catch {

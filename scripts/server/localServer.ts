@@ -18,11 +18,18 @@ import { openAccessLog } from './accessLogFile'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
 import { createIdTokenClaimsVerifier, createIdTokenVerifier } from '../../edge/tokenVerifier'
-import { issuerFor } from '../../lib/auth/authSettings'
 import { createDocsMcpHandler, isMcpPath, MAX_BODY_BYTES, type DocsMcpHandler } from '../../mcp/mcpHandler'
 import { sendWebResponse, toWebRequest } from '../../mcp/nodeHttp'
 import { searchIndexes } from '../../mcp/searchDocs'
 import { localSiteFiles } from '../../mcp/siteFiles'
+import type { AuthorizationServer } from '../../mcp/oauth/authorizationServer'
+import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
+import { freshAuthorizationKeys } from '../../mcp/oauth/freshKeys'
+import { cognitoReaderCheck } from '../../mcp/oauth/readerCheck'
+import { createMemoryOAuthStore } from '../../mcp/oauth/store/memoryAdapter'
+import { readIdToken } from '../../edge/readIdToken'
+import { issuerFor } from '../../lib/auth/authSettings'
+import shippedConfig from '../../access.config'
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -75,6 +82,15 @@ export interface LocalServerOptions {
   port?: number
   /** The access log's destination (scripts/server/accessLogFile.ts): a file, `-` for stdout; unset or `off`: none. */
   accessLog?: string
+  /** How AI tools may sign in (access.config.ts aiTools); the shipped settings when left out. */
+  aiTools?: AiToolsSettings
+  /** Fetches AI tools' Client ID Metadata Documents (tests serve their own); the library's guarded fetch when left out. */
+  clientMetadataFetch?: typeof fetch
+  /**
+   * Whether AI tools may sign in through the site (mcp/oauth/); on unless a caller that reads only
+   * the site's files turns it off (its library is an ES module, which jest's CommonJS cannot load).
+   */
+  aiToolSignIn?: boolean
 }
 
 export interface RunningServer {
@@ -106,6 +122,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const accessLog = openAccessLog(options.accessLog)
   // The AI tools' server on the same origin (mcp/); made once the server knows its own URL.
   let mcp: DocsMcpHandler | null = null
+  let oauth: AuthorizationServer | null = null
   const files = localSiteFiles(outDir)
   const search = searchIndexes(files)
 
@@ -115,7 +132,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       response.end(request.method === 'HEAD' ? undefined : body)
     }
     try {
-      if (mcp && isMcpPath((request.url ?? '/').split('?', 1)[0])) {
+      const pathname = (request.url ?? '/').split('?', 1)[0]
+      if (oauth?.handles(pathname)) return await oauth.handle(request, response)
+      if (mcp && isMcpPath(pathname)) {
         const answer = await mcp.handle(await toWebRequest(request, siteUrl, MAX_BODY_BYTES))
         if (answer) return await sendWebResponse(response, answer, headers)
       }
@@ -187,10 +206,27 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   })
   const { port } = server.address() as AddressInfo
   siteUrl = `http://${host}:${port}`
+  // The AI tools' sign-in: fresh keys and an empty store each start, like the local Cognito.
+  const signIn = options.aiToolSignIn === false ? null : await (await import('../../mcp/oauth/authorizationServer')).createAuthorizationServer({
+    siteUrl,
+    settings: options.aiTools ?? aiToolsSettings(shippedConfig.aiTools),
+    store: createMemoryOAuthStore(),
+    keys: freshAuthorizationKeys(),
+    readerOfCookies: async (cookieHeaders) => {
+      const token = readIdToken(cookieHeaders, options.auth.userPoolClientId)
+      return token === null ? null : deps.verifyIdToken(token)
+    },
+    checkReader: cognitoReaderCheck(options.auth, access.groupsClaim),
+    log: accessLog?.write,
+    ...(options.clientMetadataFetch ? { fetch: options.clientMetadataFetch } : {}),
+  })
+  oauth = signIn
+  const idTokens = createIdTokenClaimsVerifier(verifierSettings(options, access))
   mcp = createDocsMcpHandler({
     site: { access, assetRoutes: options.assetRoutes, audiences: options.audiences, files, search, siteUrl },
-    verifyReader: createIdTokenClaimsVerifier(verifierSettings(options, access)),
-    authorizationServers: [issuerFor(options.auth)],
+    // A pasted sign-in (a Cognito ID token, a JWT) or a token the site's own sign-in gave the tool.
+    verifyReader: (token) => (token.split('.').length === 3 ? idTokens(token) : (signIn?.verifyAccessToken(token) ?? Promise.resolve(null))),
+    authorizationServers: signIn ? [signIn.issuer] : [issuerFor(options.auth)],
     log: accessLog?.write,
   })
   return {

@@ -1,0 +1,17 @@
+/**
+ * The paths of the AI tools' sign-in that the site's pages call (the consent page, the connected
+ * tools page, sign-out), shared with the authorization server (mcp/oauth/authorizationServer.ts).
+ */
+export const ISSUER_PATH = '/oauth'
+/** Where a tool's sign-in waits for its reader; the consent page's API lives under it. */
+export const INTERACTION_PATH = `${ISSUER_PATH}/interaction/`
+/** The reader's own AI-tool connections: listed, and revoked one by one or all at once. */
+export const CONNECTIONS_PATH = `${ISSUER_PATH}/connections`
+/** The static page where a reader allows or denies a tool (pages/authorize.tsx). */
+export const CONSENT_PAGE = '/authorize'
+/** The static page where a reader sees and revokes their tools (pages/connected-tools.tsx). */
+export const CONNECTED_TOOLS_PAGE = '/connected-tools'
+/** The header the site's pages send with each change, which no cross-site form can send. */
+export const CONSENT_HEADER = 'x-docs-consent'
+/** The one scope an AI tool's token carries: reading the docs its reader may read. */
+export const DOCS_SCOPE = 'docs:read'
