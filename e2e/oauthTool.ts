@@ -149,10 +149,14 @@ export interface SignedInTool extends McpReader {
  * A tool that starts with no token, meets /mcp's 401, signs in through `consent`, and connects.
  * With `clientMetadataUrl` it registers by a Client ID Metadata Document, else by DCR.
  */
-export async function signToolIn(consent: ReaderConsent, options: { siteUrl?: string; clientMetadataUrl?: string; redirectUri?: string } = {}): Promise<SignedInTool> {
+export async function signToolIn(
+  consent: ReaderConsent,
+  options: { siteUrl?: string; clientMetadataUrl?: string; loopback?: Awaited<ReturnType<typeof loopbackReceiver>> } = {}
+): Promise<SignedInTool> {
   const siteUrl = options.siteUrl ?? siteEnv().siteUrl
-  const loopback = await loopbackReceiver()
-  const auth = new ToolAuth(options.redirectUri ?? loopback.redirectUri, options.clientMetadataUrl)
+  // A tool registered by a metadata document has its redirect fixed in the document, so its port too.
+  const loopback = options.loopback ?? (await loopbackReceiver())
+  const auth = new ToolAuth(loopback.redirectUri, options.clientMetadataUrl)
   const mcpUrl = new URL('/mcp', siteUrl)
   try {
     const first = new Client({ name: 'e2e-tool', version: '1.0.0' })
@@ -174,6 +178,6 @@ export async function signToolIn(consent: ReaderConsent, options: { siteUrl?: st
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }))
     return { auth, callback, ...mcpReaderOf(client) }
   } finally {
-    loopback.close()
+    if (!options.loopback) loopback.close()
   }
 }

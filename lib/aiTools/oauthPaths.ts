@@ -3,6 +3,8 @@
  * tools page, sign-out), shared with the authorization server (mcp/oauth/authorizationServer.ts).
  */
 export const ISSUER_PATH = '/oauth'
+/** RFC 8414's place for the metadata of an issuer with a path. */
+export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorization-server${ISSUER_PATH}`
 /** Where a tool's sign-in waits for its reader; the consent page's API lives under it. */
 export const INTERACTION_PATH = `${ISSUER_PATH}/interaction/`
 /** The reader's own AI-tool connections: listed, and revoked one by one or all at once. */

@@ -20,12 +20,10 @@ import type { VerifiedReader } from '../../edge/tokenVerifier'
 import type { AccessUser } from '../../lib/access/types'
 import { redirectProblem, type AiToolsSettings } from './aiToolsSettings'
 import { errorPage } from './pages'
-import { CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH } from '../../lib/aiTools/oauthPaths'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH } from '../../lib/aiTools/oauthPaths'
 import type { CheckReader } from './readerCheck'
 import type { OAuthStore } from './store/oauthStore'
 
-/** RFC 8414's place for the metadata of an issuer with a path. */
-export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorization-server${ISSUER_PATH}`
 export interface AuthorizationServerOptions {
   siteUrl: string
   settings: AiToolsSettings

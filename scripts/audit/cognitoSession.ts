@@ -28,3 +28,14 @@ export async function setGroupMembership(cognitoUrl: string, username: string, g
   })
   if (!response.ok) throw new Error(`${target} ${username} ${group} failed: ${response.status}`)
 }
+
+/** Disables a user of the local Cognito's pool, or enables them again (what an admin does in the console). */
+export async function setUserEnabled(cognitoUrl: string, username: string, enabled: boolean): Promise<void> {
+  const target = enabled ? 'AdminEnableUser' : 'AdminDisableUser'
+  const response = await fetch(cognitoUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${target}` },
+    body: JSON.stringify({ UserPoolId: LOCAL_COGNITO.userPoolId, Username: username }),
+  })
+  if (!response.ok) throw new Error(`${target} ${username} failed: ${response.status}`)
+}
