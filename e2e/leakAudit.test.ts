@@ -9,9 +9,9 @@
  * - usernames: a marker username added to every list, and every seeded user but the role itself;
  * - paths of pages it may not open, plain or escaped (manifests, page maps, stubs, search, llms);
  * - protected responses that a shared cache may keep.
- * The same counts are made of everything the AI tools' server (/mcp) answers each role, through the
- * MCP SDK's own client: every tool, every page of the build asked for by route, and searches for
- * every marker, title and section.
+ * The same counts are made of everything the AI tools' server (/mcp) answers each role's AI tool,
+ * signed in as that role through the site's own sign-in, through the MCP SDK's own client: every
+ * tool, every page of the build asked for by route, and searches for every marker, title and section.
  * Compressed files (Pagefind's) are read decompressed. The build's rules are its audit profile's
  * (scripts/audit/markers.ts AUDIT_PROFILES), and so are the decisions here; every expectation is
  * computed from them, so the audit holds for any profile.
@@ -29,8 +29,19 @@ import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from 
 import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
-import { connectMcp, type McpAnswer } from './mcpSession'
-import { MCP_PATH } from '../mcp/mcpHandler'
+import type { McpAnswer } from './mcpSession'
+import { signToolIn, withCookies } from './oauthTool'
+import { MCP_PATH, RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
+import { ROOT_LLMS_PATH } from '../edge/rootLlmsTxt'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiTools/oauthPaths'
+
+/**
+ * What the servers write per request rather than serve from out/: the reader's view, the root
+ * llms.txt and the reader's AI-tool connections (each written for the one reader who asks), and
+ * the public metadata of /mcp and of the authorization server.
+ */
+const PER_READER = [READER_VIEW_PATH, ROOT_LLMS_PATH, CONNECTIONS_PATH]
+const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH]
 
 // supportlead is in the support-team group, so rules that require a group are audited too.
 const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
@@ -114,22 +125,8 @@ describe('leak audit of the built site', () => {
       const report = emptyReport(role)
       const prose = proseOf(role)
       const context = { role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) }
-      for (const key of [READER_VIEW_PATH, ...files]) {
-        const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
-        const body = readBody(Buffer.from(await response.arrayBuffer()))
-        if (role === null && response.status !== 200) protectedKeys.add(key)
-        const isProtected = protectedKeys.has(key) || key === READER_VIEW_PATH
-        scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
-        if (response.status !== 200) {
-          report.denied++
-          continue
-        }
-        report.allowed++
-        inspect(key, body, role, prose, context.mayKnowPath, report)
-      }
-      reports.push(report)
-
-      // The same reader's AI tool: every answer of /mcp, scanned as a served file is.
+      // The reader's AI tool first (so the reader's connections below name it): every answer of
+      // /mcp, scanned as a served file is.
       const tool = emptyReport(role)
       for (const answer of await mcpAnswers(role)) {
         // The client hides HTTP headers; e2e/mcpServer.test.ts checks that every /mcp answer is no-store.
@@ -139,6 +136,21 @@ describe('leak audit of the built site', () => {
         inspect(`${MCP_PATH} ${answer.key}`, answer.body, role, prose, context.mayKnowPath, tool)
       }
       mcpReports.push(tool)
+
+      for (const key of [...GENERATED, ...files]) {
+        const response = await fetch(env.siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+        const body = readBody(Buffer.from(await response.arrayBuffer()))
+        if (role === null && response.status !== 200) protectedKeys.add(key)
+        const isProtected = protectedKeys.has(key) || PER_READER.includes(key)
+        scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
+        if (response.status !== 200) {
+          report.denied++
+          continue
+        }
+        report.allowed++
+        inspect(key, body, role, prose, context.mayKnowPath, report)
+      }
+      reports.push(report)
     }
     const table = (title: string, rows: RoleReport[]) =>
       [
@@ -216,7 +228,8 @@ describe('leak audit of the built site', () => {
       expect(response.status).toBe(401)
       return [{ key: 'tools/call without a token', isError: true, body: await response.text(), structured: undefined, text: '' }]
     }
-    const tool = await connectMcp(await signInIdToken(env.cognitoUrl, role, PASSWORD))
+    // The tool signs in as its reader through the site's own sign-in and consent (no pasted token).
+    const tool = await signToolIn(withCookies(role))
     try {
       const markerQueries = [
         ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),
