@@ -24,6 +24,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
+import accessConfig from '../../access.config'
+import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import type { NextraSearchData } from '../../lib/search/searchRecords'
 import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
@@ -97,6 +99,8 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(paths.root, pages))
+    // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
+    aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
   const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}`)
