@@ -22,9 +22,9 @@ async function main() {
     console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
   }
   const mcpUrl = `${stack.siteUrl}${MCP_PATH}`
-  console.log(`\nAI tools (MCP): ${mcpUrl}, with a reader's ID token as the bearer token. For Claude Code:`)
-  console.log(`  claude mcp add --transport http platform-docs ${mcpUrl} --header "Authorization: Bearer <ID token>"`)
-  console.log('  (an ID token: sign in on the site, then copy the idToken cookie; docs/ai-tools.md says more)')
+  console.log(`\nAI tools (MCP): ${mcpUrl}; a tool signs in through the site's sign-in page. For Claude Code:`)
+  console.log(`  claude mcp add --transport http platform-docs ${mcpUrl}`)
+  console.log('  (then /mcp in Claude Code to sign in; docs/ai-tools.md has VS Code, Cursor and the others)')
   const logTo = accessLog === '-' ? 'below, one JSON line per page request and per refusal' : accessLog === '' || accessLog === 'off' ? 'off' : accessLog
   console.log(`\nAccess log: ${logTo} (${ACCESS_LOG_ENV}=<file>, - for stdout, off for none)`)
   console.log('\nPress Ctrl-C to stop.')
