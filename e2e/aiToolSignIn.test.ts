@@ -6,29 +6,20 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONSENT_HEADER, DOCS_SCOPE, INTERACTION_PATH } from '../lib/aiTools/oauthPaths'
 import { RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
 import { amplifyCookieHeader, setUserEnabled, signInIdToken } from '../scripts/audit/cognitoSession'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
-import { launchBrowser, signInThroughForm } from './browser'
+import { freshPagePerTest, signInThroughForm } from './browser'
 import { inBrowser, loopbackReceiver, signToolIn, withCookies, type SignedInTool } from './oauthTool'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const { decide, access, pages } = siteEnv()
-let browser: Browser
+const currentPage = freshPagePerTest()
 let page: Page
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-beforeEach(async () => {
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-})
-afterEach(async () => {
-  await page.context().close()
+beforeEach(() => {
+  page = currentPage()
 })
 
 const opens = (username: string) => {
