@@ -44,7 +44,8 @@ export interface FunctionUrlResult {
 
 /** Headers that describe the hop from CloudFront, not the reader's request. */
 const HOP_HEADERS = new Set(['authorization', 'host', 'content-length', 'connection', FORWARDED_AUTHORIZATION, FORWARDED_HOST])
-const isHopHeader = (name: string) => HOP_HEADERS.has(name) || name.startsWith('x-amz-')
+/** Whether a (lower-case) request header describes the hop from CloudFront rather than the reader's request. */
+export const isHopHeader = (name: string) => HOP_HEADERS.has(name) || name.startsWith('x-amz-')
 
 /** A host name, with an optional port: nothing that could make a URL point elsewhere. */
 const HOST = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?$/i
@@ -77,6 +78,8 @@ export function toWebRequest(event: FunctionUrlEvent, siteUrl: string): Request 
 }
 
 const TEXT = /^(text\/|application\/(json|javascript|xml)\b)|\+(json|xml)\b/i
+/** Whether a body of this Content-Type goes back as it is (text) rather than in base64. */
+export const isTextType = (contentType: string | null | undefined) => TEXT.test(contentType ?? '')
 
 /** The function URL result for a Response: text as it is, anything else base64. */
 export async function toFunctionUrlResult(response: Response, method: string): Promise<FunctionUrlResult> {
@@ -86,7 +89,7 @@ export async function toFunctionUrlResult(response: Response, method: string): P
   })
   const cookies = response.headers.getSetCookie()
   const bytes = method.toUpperCase() === 'HEAD' ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer())
-  const text = TEXT.test(response.headers.get('content-type') ?? '') || bytes.length === 0
+  const text = isTextType(response.headers.get('content-type')) || bytes.length === 0
   return {
     statusCode: response.status,
     headers,
@@ -110,6 +113,12 @@ export interface McpFunctionOptions {
   siteUrl?: string
   verifyReader: VerifyIdTokenClaims
   authorizationServers: readonly string[]
+  /**
+   * The verifier and authorization servers for readers who reach the site at `siteUrl`, when they
+   * depend on it (the site's own sign-in issues tokens per origin); `verifyReader` and
+   * `authorizationServers` otherwise.
+   */
+  readerAuthFor?: (siteUrl: string) => { verifyReader: VerifyIdTokenClaims; authorizationServers: readonly string[] }
   log?: AccessLogSink
 }
 
@@ -119,7 +128,7 @@ export interface McpFunction {
 }
 
 /** The distribution's names are few (its own and the custom domain); more than this is not CloudFront. */
-const MAX_SITE_URLS = 4
+export const MAX_SITE_URLS = 4
 
 export function createMcpFunction(options: McpFunctionOptions): McpFunction {
   // One server per origin the readers use, so the resource metadata names the URL they connected
@@ -128,7 +137,7 @@ export function createMcpFunction(options: McpFunctionOptions): McpFunction {
   const serverFor = (siteUrl: string): DocsMcpHandler | null => {
     let server = servers.get(siteUrl)
     if (!server && servers.size < MAX_SITE_URLS) {
-      server = createDocsMcpHandler({ ...options, site: { ...options.site, siteUrl } })
+      server = createDocsMcpHandler({ ...options, ...options.readerAuthFor?.(siteUrl), site: { ...options.site, siteUrl } })
       servers.set(siteUrl, server)
     }
     return server ?? null

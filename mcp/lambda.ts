@@ -10,16 +10,22 @@
  *                     unset, full URLs use the host the reader reached CloudFront by, which
  *                     CloudFront forwards (mcp/functionUrl.ts FORWARDED_HOST)
  *
+ * The same function answers the AI tools' sign-in (/oauth, /oauth/* and its RFC 8414 metadata):
+ * mcp/oauth/lambdaSignIn.ts, with its table and keys secret from the environment too. /mcp takes a
+ * pasted Cognito ID token (a JWT) or an access token the sign-in issued (opaque).
+ *
  * The access log goes to CloudWatch Logs with console.log, one `accessLogLine` a line, as the
  * edge's does.
  */
 import accessConfig from '../access.config'
 import { logToConsole, type AccessLogSink } from '../edge/accessLog'
 import type { BakedEdgeConfig } from '../edge/bakedConfig'
-import { createIdTokenClaimsVerifier, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
+import { readIdToken } from '../edge/readIdToken'
+import { createIdTokenClaimsVerifier, createIdTokenVerifier, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import { compileAccess } from '../lib/access/compileAccess'
-import { issuerFor } from '../lib/auth/authSettings'
-import { createMcpFunction, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
+import { AUTHORIZATION_SERVER_METADATA_PATH, ISSUER_PATH } from '../lib/aiTools/oauthPaths'
+import { createMcpFunction, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
+import type { LambdaSignIn, SignInParts } from './oauth/lambdaSignIn'
 import { s3SiteFiles } from './s3SiteFiles'
 import { searchIndexes } from './searchDocs'
 import { localSiteFiles, memoSiteFiles, type SiteFiles } from './siteFiles'
@@ -38,10 +44,19 @@ const access = compileAccess(accessConfig, config.accessEnv)
 /** What a test or a benchmark may give instead of the bucket, the pool and CloudWatch Logs. */
 export interface McpFunctionDeps {
   files?: SiteFiles
+  /** Verifies every bearer token (pasted or site-issued) in place of the pool and the sign-in. */
   verifyReader?: VerifyIdTokenClaims
   siteUrl?: string
   log?: AccessLogSink
+  /** The sign-in's store, keys and reader check in place of the table, the secret and the pool. */
+  signIn?: SignInParts
 }
+
+/** Whether the AI tools' sign-in answers `pathname` (as the authorization server's handles()). */
+export const isSignInPath = (pathname: string) => pathname === AUTHORIZATION_SERVER_METADATA_PATH || pathname === ISSUER_PATH || pathname.startsWith(`${ISSUER_PATH}/`)
+
+/** A JWT (the site's Cognito ID token, pasted) has three parts; the sign-in's tokens are opaque. */
+const isJwt = (token: string) => token.split('.').length === 3
 
 function siteUrlFromEnv(): string | undefined {
   const value = process.env[SITE_URL_ENV]?.trim()
@@ -62,21 +77,65 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
     // new function, whose instances start empty (see infra/lib/mcp-origin.ts for the one window).
     files = memoSiteFiles(s3SiteFiles(bucket))
   }
-  return createMcpFunction({
-    site: { access, assetRoutes: config.assetRoutes, audiences: config.audiences, files, search: searchIndexes(files) },
-    siteUrl: deps.siteUrl ?? siteUrlFromEnv(),
-    verifyReader:
-      deps.verifyReader ??
-      createIdTokenClaimsVerifier({
-        userPoolId: config.auth.userPoolId,
-        clientId: config.auth.userPoolClientId,
-        jwks: config.jwks,
-        fetchUnknownKeys: config.auth.mode === 'production',
+  const siteUrl = deps.siteUrl ?? siteUrlFromEnv()
+  const log = deps.log ?? logToConsole
+  const verifierSettings = {
+    userPoolId: config.auth.userPoolId,
+    clientId: config.auth.userPoolClientId,
+    jwks: config.jwks,
+    fetchUnknownKeys: config.auth.mode === 'production',
+    groupsClaim: access.groupsClaim,
+  }
+  const idTokens = createIdTokenClaimsVerifier(verifierSettings)
+  const cookieReader = createIdTokenVerifier(verifierSettings)
+
+  // The sign-in, made on the first request that needs it (its library and clients load then).
+  let signIn: Promise<LambdaSignIn> | null = null
+  const signInOnce = () =>
+    (signIn ??= import('./oauth/lambdaSignIn').then(({ createLambdaSignIn }) =>
+      createLambdaSignIn({
+        aiTools: accessConfig.aiTools,
+        auth: config.auth,
         groupsClaim: access.groupsClaim,
+        readerOfCookies: async (cookieHeaders) => {
+          const token = readIdToken(cookieHeaders, config.auth.userPoolClientId)
+          return token === null ? null : cookieReader(token)
+        },
+        log,
+        parts: deps.signIn,
       }),
-    authorizationServers: [issuerFor(config.auth)],
-    log: deps.log ?? logToConsole,
+    ))
+
+  const mcp = createMcpFunction({
+    site: { access, assetRoutes: config.assetRoutes, audiences: config.audiences, files, search: searchIndexes(files) },
+    siteUrl,
+    verifyReader: deps.verifyReader ?? idTokens,
+    authorizationServers: [],
+    // The resource metadata names the site's own sign-in, at the origin the reader used.
+    readerAuthFor: (origin) => ({
+      authorizationServers: [new URL(ISSUER_PATH, origin).href],
+      verifyReader:
+        deps.verifyReader ??
+        (async (token) => (isJwt(token) ? idTokens(token) : (await (await signInOnce()).serverFor(origin)).verifyAccessToken(token))),
+    }),
+    log,
   })
+
+  return {
+    async handle(event) {
+      if (!isSignInPath(event.rawPath)) return mcp.handle(event)
+      const origin = siteUrl ?? viewerSiteUrl(event)
+      if (origin === null) return { statusCode: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Bad Request', isBase64Encoded: false }
+      try {
+        return await (await signInOnce()).handle(event, origin)
+      } catch (error) {
+        signIn = null
+        console.error(`oauth: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+        return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'The sign-in service is unavailable.', isBase64Encoded: false }
+      }
+    },
+    close: () => mcp.close(),
+  }
 }
 
 // Made during the Lambda init phase when deployed; on first use anywhere else (tests require the

@@ -1,12 +1,19 @@
 import * as cdk from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { FORWARDED_AUTHORIZATION, FORWARDED_HOST } from '../../mcp/functionUrl';
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler';
+import { OAUTH_KEYS_SECRET_ENV, OAUTH_TABLE_ENV } from '../../mcp/oauth/lambdaSignInEnv';
+import { OAUTH_TABLE_SCHEMA } from '../../mcp/oauth/store/tableSchema';
+import { readUserPoolFile } from '../../mcp/userPoolFile';
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONSENT_HEADER, ISSUER_PATH } from '../../lib/aiTools/oauthPaths';
+import { MissingBuildOutputError } from './config';
 
 /**
  * How a request for the AI tools' server reaches its function, and why this way.
@@ -20,9 +27,15 @@ import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler';
  *   reader's `Authorization: Bearer <ID token>`; and no origin request policy may forward
  *   Authorization anyway. So a CloudFront Function at viewer request (which sees every viewer
  *   header) moves it to FORWARDED_AUTHORIZATION, and the host the reader used to FORWARDED_HOST
- *   (for the full URLs the server answers with); the origin request policy forwards those two and
- *   the MCP headers, nothing else (no cookies: the site's sign-in cookies never reach the function).
+ *   (for the full URLs the server answers with); /mcp's origin request policy forwards those two and
+ *   the MCP headers, nothing else (no cookies: the site's sign-in cookies never reach /mcp).
  *   The function reads the token from that header only.
+ * - The AI tools' sign-in (/oauth, /oauth/* and its RFC 8414 metadata) runs in the same function
+ *   (mcp/oauth/lambdaSignIn.ts). Its behaviors have a policy of their own that forwards every
+ *   cookie and query string: the consent API learns the reader from the site's sign-in cookies,
+ *   and the library keeps each sign-in in its own cookies, which come back as Set-Cookie. Its
+ *   grants, codes, tokens and clients live in a DynamoDB table, its keys derive from a Secrets
+ *   Manager secret (docs/deploy.md, "The AI tools' sign-in on AWS").
  * - Lambda does not accept unsigned payloads: a POST reaches a function URL behind OAC only with
  *   the SHA-256 of its body in x-amz-content-sha256, which the MCP clients do not send. A
  *   Lambda@Edge function at origin request, with the body included, sets it (CloudFront signs
@@ -104,21 +117,72 @@ exports.handler = async (event) => {
 /** The headers the function needs: the MCP transport's, and the two the viewer-request function sets. */
 export const MCP_FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', FORWARDED_AUTHORIZATION, FORWARDED_HOST];
 
-/** The AI tools' server and what puts it behind the distribution: its function, its URL, and the behaviors for its two paths. */
+/**
+ * The headers the AI tools' sign-in needs (/oauth): the two the viewer-request function sets, the
+ * body's type, the consent page's header, and what a browser-based client's CORS requests carry.
+ * Its cookies (the site's sign-in, and the library's interaction and session cookies) and query
+ * strings are forwarded whole by the sign-in's own policy.
+ */
+export const SIGN_IN_FORWARDED_HEADERS = ['accept', 'content-type', 'origin', 'access-control-request-method', 'access-control-request-headers', CONSENT_HEADER, FORWARDED_AUTHORIZATION, FORWARDED_HOST];
+
+/** The sign-in's paths: its RFC 8414 metadata, the issuer itself, and everything under it. */
+export const SIGN_IN_PATHS = { metadata: AUTHORIZATION_SERVER_METADATA_PATH, issuer: ISSUER_PATH, below: `${ISSUER_PATH}/*` } as const;
+
+/** What the function does with the sign-in table: by key, and Query on its indexes (mcp/oauth/store/dynamoAdapter.ts). */
+export const SIGN_IN_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** The AI tools' server and what puts it behind the distribution: its function, its URL, its sign-in's table and keys, and the behaviors for its paths. */
 export class DocsMcpOrigin extends Construct {
   public readonly server: lambda.Function;
   public readonly url: lambda.FunctionUrl;
   public readonly viewerRequest: cloudfront.Function;
   public readonly bodyHash: cloudfront.experimental.EdgeFunction;
+  /** The sign-in's grants, codes, tokens and clients (mcp/oauth/store/tableSchema.ts). */
+  public readonly signInTable: dynamodb.Table;
+  /** The random strings the sign-in's keys derive from (mcp/oauth/keysSecret.ts). */
+  public readonly signInKeys: secretsmanager.Secret;
   private readonly origin: cloudfront.IOrigin;
   private readonly requestPolicy: cloudfront.OriginRequestPolicy;
+  private readonly signInRequestPolicy: cloudfront.OriginRequestPolicy;
 
   constructor(scope: Construct, id: string, props: DocsMcpOriginProps) {
     super(scope, id);
     const stack = cdk.Stack.of(this);
+    const userPool = readUserPoolFile(props.codeDir);
+    if (!userPool) throw new MissingBuildOutputError(`Cannot synthesize the docs infrastructure:\n- The AI tools' server in ${props.codeDir} names no user pool; rebuild it with \`npm run build\`.`);
+
+    // The sign-in's table: every oidc-provider model in one table, items dying by their TTL. Kept on
+    // stack deletion (it holds the readers' connections), restorable to any second of the last 35 days.
+    this.signInTable = new dynamodb.Table(this, 'SignInTable', {
+      partitionKey: { name: OAUTH_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: OAUTH_TABLE_SCHEMA.ttlAttribute,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: cdk.RemovalPolicy.RETAIN,
+    });
+    for (const index of Object.values(OAUTH_TABLE_SCHEMA.indexes)) {
+      this.signInTable.addGlobalSecondaryIndex({ indexName: index.indexName, partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING }, projectionType: dynamodb.ProjectionType.ALL });
+    }
+
+    // Generated by Secrets Manager when the stack creates it: no key is in the repository, the
+    // bundle or the template. docs/deploy.md says how to rotate it.
+    this.signInKeys = new secretsmanager.Secret(this, 'SignInKeys', {
+      description: "Docs site AI tools' sign-in: the random strings its cookie and signing keys derive from (mcp/oauth/keysSecret.ts)",
+      generateSecretString: { secretStringTemplate: JSON.stringify({}), generateStringKey: 'current', passwordLength: 64, excludePunctuation: true },
+    });
+    cdk.Validations.of(this.signInKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "Rotated by hand, as docs/deploy.md describes, not on a schedule: a rotation moves the current string to \"previous\" " +
+        'so cookies signed before it still verify, and new instances must take it before the previous one is dropped; ' +
+        'the keys sign only short-lived sign-in cookies (10 minutes), and access and refresh tokens are opaque ' +
+        'records in the table, which a key rotation neither needs nor affects.',
+    });
 
     this.server = new lambda.Function(this, 'Server', {
-      description: "Docs site AI tools' server (MCP at /mcp), behind CloudFront only",
+      description: "Docs site AI tools' server (MCP at /mcp) and their sign-in (/oauth), behind CloudFront only",
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
@@ -130,8 +194,29 @@ export class DocsMcpOrigin extends Construct {
       environment: {
         DOCS_SITE_BUCKET: props.bucket.bucketName,
         ...(props.siteUrl ? { DOCS_SITE_URL: props.siteUrl } : {}),
+        [OAUTH_TABLE_ENV]: this.signInTable.tableName,
+        [OAUTH_KEYS_SECRET_ENV]: this.signInKeys.secretArn,
       },
+      // The AWS Parameters and Secrets Lambda Extension: the function reads the keys secret with
+      // an HTTP call on localhost, so its bundle needs no Secrets Manager client.
+      paramsAndSecrets: lambda.ParamsAndSecretsLayerVersion.fromVersion(lambda.ParamsAndSecretsVersions.V1_0_103),
     });
+    // The sign-in's table by key, and Query on its four indexes by name: nothing else, on nothing else.
+    this.server.addToRolePolicy(new iam.PolicyStatement({ actions: SIGN_IN_TABLE_ACTIONS, resources: [this.signInTable.tableArn] }));
+    this.server.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: Object.values(OAUTH_TABLE_SCHEMA.indexes).map((index) => `${this.signInTable.tableArn}/index/${index.indexName}`),
+      }),
+    );
+    this.signInKeys.grantRead(this.server);
+    // At every refresh of a tool's token the sign-in asks the user pool about the reader (mcp/oauth/readerCheck.ts).
+    this.server.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'],
+        resources: [`arn:${stack.partition}:cognito-idp:${userPool.region}:${stack.account}:userpool/${userPool.userPoolId}`],
+      }),
+    );
     // Read only, and only objects: GetObject on the site's keys, and ListBucket so that S3 answers a
     // missing key with 404 (NoSuchKey), not 403, and a real denial stays an error. grantRead would
     // add GetObject*, GetBucket* and List* (ACLs, tags, versions, bucket policy), which the server never reads.
@@ -143,7 +228,8 @@ export class DocsMcpOrigin extends Construct {
       reason:
         "The AI tools' server's role has the AWS managed basic execution policy (CloudWatch Logs CreateLogGroup, " +
         'CreateLogStream and PutLogEvents, where the access log goes) and, beside it, s3:GetObject on the site ' +
-        "bucket's objects and s3:ListBucket on that bucket only; it calls no other AWS API.",
+        "bucket's objects and s3:ListBucket on that bucket only, its sign-in table's item actions and Query on its " +
+        'named indexes, GetSecretValue on its keys secret, and two Cognito reads on the one user pool.',
     });
     validations.acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(props.bucket.node.defaultChild as cdk.CfnElement)}.Arn>/*]`,
@@ -186,9 +272,17 @@ export class DocsMcpOrigin extends Construct {
       cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
       queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
     });
+    // The sign-in reads the reader from the site's sign-in cookies and keeps its interaction in its
+    // own cookies, and its endpoints take query strings (the authorization request).
+    this.signInRequestPolicy = new cloudfront.OriginRequestPolicy(this, 'SignInRequestPolicy', {
+      comment: "Docs AI tools' sign-in: every cookie and query string, the moved headers, CORS and the consent header",
+      headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList(...SIGN_IN_FORWARDED_HEADERS),
+      cookieBehavior: cloudfront.OriginRequestCookieBehavior.all(),
+      queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.all(),
+    });
   }
 
-  /** The distribution's behaviors for MCP_PATH and RESOURCE_METADATA_PATH: never cached, no authorizer. */
+  /** The distribution's behaviors for MCP_PATH, RESOURCE_METADATA_PATH and the sign-in's paths: never cached, no authorizer. */
   public behaviors(responseHeadersPolicy: cloudfront.IResponseHeadersPolicy): Record<string, cloudfront.BehaviorOptions> {
     const common = {
       origin: this.origin,
@@ -199,14 +293,16 @@ export class DocsMcpOrigin extends Construct {
       compress: false,
       functionAssociations: [{ function: this.viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
     };
+    const hashBody = [{ functionVersion: this.bodyHash.currentVersion, eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST, includeBody: true }];
+    const signIn = { originRequestPolicy: this.signInRequestPolicy };
     return {
-      [MCP_PATH]: {
-        ...common,
-        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-        edgeLambdas: [{ functionVersion: this.bodyHash.currentVersion, eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST, includeBody: true }],
-      },
+      [MCP_PATH]: { ...common, allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL, edgeLambdas: hashBody },
       // GET only (OPTIONS for a browser client's preflight): no body, so nothing to hash.
       [RESOURCE_METADATA_PATH]: { ...common, allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS },
+      // The sign-in: its cookies and query strings forwarded (and its Set-Cookie back), bodies hashed as /mcp's are.
+      [SIGN_IN_PATHS.below]: { ...common, ...signIn, allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL, edgeLambdas: hashBody },
+      [SIGN_IN_PATHS.issuer]: { ...common, ...signIn, allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL, edgeLambdas: hashBody },
+      [SIGN_IN_PATHS.metadata]: { ...common, ...signIn, allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS },
     };
   }
 }

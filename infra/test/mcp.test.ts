@@ -9,8 +9,10 @@ import * as crypto from 'node:crypto';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { FORWARDED_AUTHORIZATION, FORWARDED_HOST } from '../../mcp/functionUrl';
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler';
-import { MCP_BODY_HASH_CODE, MCP_FORWARDED_HEADERS, MCP_VIEWER_REQUEST_CODE } from '../lib/mcp-origin';
-import { CERTIFICATE_ARN, synthFixture } from './fixtures';
+import { MCP_BODY_HASH_CODE, MCP_FORWARDED_HEADERS, MCP_VIEWER_REQUEST_CODE, SIGN_IN_FORWARDED_HEADERS, SIGN_IN_PATHS, SIGN_IN_TABLE_ACTIONS } from '../lib/mcp-origin';
+import { OAUTH_TABLE_SCHEMA } from '../../mcp/oauth/store/tableSchema';
+import { CONSENT_HEADER } from '../../lib/aiTools/oauthPaths';
+import { CERTIFICATE_ARN, USER_POOL, synthFixture } from './fixtures';
 
 jest.setTimeout(180_000);
 
@@ -54,16 +56,35 @@ test('the server: Node.js 24 on arm64 from mcp/dist, told the site bucket, and n
   });
 });
 
-test('its role reads the site bucket and nothing else: GetObject on its objects, ListBucket on it', () => {
+test('its role reads the site bucket, uses its sign-in table and keys secret, and asks the one user pool about readers: nothing else', () => {
   const serverId = logicalId('AWS::Lambda::Function', 'McpServer');
   const roleRef = (site.findResources('AWS::Lambda::Function')[serverId] as any).Properties.Role['Fn::GetAtt'][0];
   const policies = Object.values(site.findResources('AWS::IAM::Policy')).filter((policy: any) => policy.Properties.Roles.some((role: any) => role.Ref === roleRef));
   expect(policies).toHaveLength(1);
   const bucketId = logicalId('AWS::S3::Bucket', 'SiteBucket');
-  expect((policies[0] as any).Properties.PolicyDocument.Statement).toEqual([
+  const tableId = logicalId('AWS::DynamoDB::Table', 'McpSignInTable');
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  // Each statement's actions in order, whatever order CDK writes them in.
+  const statements = ((policies[0] as any).Properties.PolicyDocument.Statement as any[]).map((statement) => ({ ...statement, Action: [statement.Action].flat().sort() }));
+  const expected = [
     { Effect: 'Allow', Action: 's3:GetObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] } },
     { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] } },
-  ]);
+    { Effect: 'Allow', Action: SIGN_IN_TABLE_ACTIONS, Resource: tableArn },
+    // Query on the four indexes by name, not index/*.
+    {
+      Effect: 'Allow',
+      Action: 'dynamodb:Query',
+      Resource: expect.arrayContaining(Object.values(OAUTH_TABLE_SCHEMA.indexes).map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] }))),
+    },
+    { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], Resource: { Ref: logicalId('AWS::SecretsManager::Secret', 'McpSignInKeys') } },
+    {
+      Effect: 'Allow',
+      Action: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'],
+      Resource: `arn:aws:cognito-idp:${USER_POOL.region}:111111111111:userpool/${USER_POOL.userPoolId}`,
+    },
+  ].map((statement) => ({ ...statement, Action: [statement.Action].flat().sort() }));
+  expect(statements).toHaveLength(expected.length);
+  expect(statements).toEqual(expect.arrayContaining(expected));
   // Beside it, only the basic execution policy (CloudWatch Logs).
   const role = site.findResources('AWS::IAM::Role')[roleRef] as any;
   expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toContain('service-role/AWSLambdaBasicExecutionRole');
@@ -119,7 +140,7 @@ test('the resource metadata: GET, HEAD and OPTIONS, never cached, to the same fu
   expect(metadata.LambdaFunctionAssociations).toBeUndefined();
 });
 
-test('the origin request policy forwards the MCP headers and the two moved ones: no cookie, no query, no Authorization', () => {
+test("/mcp's origin request policy forwards the MCP headers and the two moved ones: no cookie, no query, no Authorization", () => {
   site.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
     OriginRequestPolicyConfig: {
       HeadersConfig: { HeaderBehavior: 'whitelist', Headers: MCP_FORWARDED_HEADERS },
@@ -130,6 +151,72 @@ test('the origin request policy forwards the MCP headers and the two moved ones:
   expect(MCP_FORWARDED_HEADERS).toEqual(expect.arrayContaining([FORWARDED_AUTHORIZATION, FORWARDED_HOST, 'mcp-protocol-version', 'content-type', 'accept']));
   expect(MCP_FORWARDED_HEADERS.map((name) => name.toLowerCase())).not.toContain('authorization');
   expect(MCP_FORWARDED_HEADERS.map((name) => name.toLowerCase())).not.toContain('cookie');
+});
+
+describe("the AI tools' sign-in", () => {
+  test('its table: one key, the four indexes projecting everything, on-demand, TTL on expiresAt, encrypted with the AWS managed KMS key, point-in-time recovery, retained', () => {
+    const tableId = logicalId('AWS::DynamoDB::Table', 'McpSignInTable');
+    site.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    const table = (site.findResources('AWS::DynamoDB::Table')[tableId] as any).Properties;
+    expect(table).toMatchObject({
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: OAUTH_TABLE_SCHEMA.ttlAttribute, Enabled: true },
+      // Enabled with no key named: KMS with the AWS managed key (aws/dynamodb).
+      SSESpecification: { SSEEnabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    expect(table.GlobalSecondaryIndexes.map((index: any) => [index.IndexName, index.KeySchema, index.Projection]).sort()).toEqual(
+      Object.values(OAUTH_TABLE_SCHEMA.indexes)
+        .map((index) => [index.indexName, [{ AttributeName: index.partitionKey, KeyType: 'HASH' }], { ProjectionType: 'ALL' }])
+        .sort(),
+    );
+  });
+
+  test('its keys: a secret Secrets Manager generates (nothing of it in the template), named to the function with the table', () => {
+    site.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { SecretStringTemplate: '{}', GenerateStringKey: 'current', PasswordLength: 64, ExcludePunctuation: true },
+    });
+    const secret = Object.values(site.findResources('AWS::SecretsManager::Secret'))[0] as any;
+    expect(secret.Properties.SecretString).toBeUndefined();
+    const server = site.findResources('AWS::Lambda::Function')[logicalId('AWS::Lambda::Function', 'McpServer')] as any;
+    expect(server.Properties.Environment.Variables).toMatchObject({
+      DOCS_OAUTH_TABLE: { Ref: logicalId('AWS::DynamoDB::Table', 'McpSignInTable') },
+      DOCS_OAUTH_KEYS_SECRET: { Ref: logicalId('AWS::SecretsManager::Secret', 'McpSignInKeys') },
+    });
+    // The Parameters and Secrets extension, through which the function reads the secret.
+    expect(JSON.stringify(server.Properties.Layers)).toContain('AWS-Parameters-and-Secrets-Lambda-Extension-Arm64');
+  });
+
+  test('/oauth, /oauth/* and its metadata: the same function, never cached, HTTPS only, no authorizer, cookies and query strings forwarded', () => {
+    const signInPolicy = { Ref: logicalId('AWS::CloudFront::OriginRequestPolicy', 'McpSignInRequestPolicy') };
+    for (const path of [SIGN_IN_PATHS.issuer, SIGN_IN_PATHS.below, SIGN_IN_PATHS.metadata]) {
+      const signIn = behavior(path);
+      expect(signIn).toMatchObject({
+        TargetOriginId: behavior(MCP_PATH).TargetOriginId,
+        CachePolicyId: CACHING_DISABLED,
+        ViewerProtocolPolicy: 'https-only',
+        OriginRequestPolicyId: signInPolicy,
+        FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [logicalId('AWS::CloudFront::Function', 'McpViewerRequest'), 'FunctionARN'] } }],
+      });
+      // No authorizer: only the body hash, and only where bodies are taken.
+      expect((signIn.LambdaFunctionAssociations ?? []).map((association: any) => association.EventType)).toEqual(path === SIGN_IN_PATHS.metadata ? [] : ['origin-request']);
+    }
+    expect(behavior(SIGN_IN_PATHS.below).AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
+    expect(behavior(SIGN_IN_PATHS.metadata).AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    site.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+      OriginRequestPolicyConfig: {
+        HeadersConfig: { HeaderBehavior: 'whitelist', Headers: SIGN_IN_FORWARDED_HEADERS },
+        CookiesConfig: { CookieBehavior: 'all' },
+        QueryStringsConfig: { QueryStringBehavior: 'all' },
+      },
+    });
+    expect(SIGN_IN_FORWARDED_HEADERS).toEqual(expect.arrayContaining([FORWARDED_AUTHORIZATION, FORWARDED_HOST, CONSENT_HEADER, 'content-type']));
+    expect(SIGN_IN_FORWARDED_HEADERS.map((name) => name.toLowerCase())).not.toContain('authorization');
+    // /mcp still gets no cookie.
+    expect(behavior(MCP_PATH).OriginRequestPolicyId).toEqual({ Ref: logicalId('AWS::CloudFront::OriginRequestPolicy', 'McpRequestPolicy') });
+  });
 });
 
 test('WAF, when on, covers the whole distribution, /mcp included', () => {

@@ -80,6 +80,7 @@ beforeAll(() => {
   fs.mkdirSync(edgeDir);
   fs.mkdirSync(mcpDir);
   fs.writeFileSync(path.join(mcpDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
+  fs.writeFileSync(path.join(mcpDir, 'user-pool.json'), JSON.stringify({ region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' }));
   fs.mkdirSync(siteDir);
   fs.writeFileSync(
     path.join(edgeDir, 'index.js'),
@@ -217,10 +218,10 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('every additional cache behavior runs the authorizer at viewer-request, but the AI tools\' server\'s two, which go to its function only', () => {
+  test('every additional cache behavior runs the authorizer at viewer-request, but the AI tools\' server\'s and their sign-in\'s, which go to its function only', () => {
     const dist = Object.values(site.findResources('AWS::CloudFront::Distribution'))[0] as any;
     const behaviors: any[] = dist.Properties.DistributionConfig.CacheBehaviors ?? [];
-    const mcpPaths = ['/mcp', '/.well-known/oauth-protected-resource/mcp'];
+    const mcpPaths = ['/mcp', '/.well-known/oauth-protected-resource/mcp', '/oauth', '/oauth/*', '/.well-known/oauth-authorization-server/oauth'];
     expect(behaviors.map((b) => b.PathPattern).filter((p) => mcpPaths.includes(p)).sort()).toEqual([...mcpPaths].sort());
     const s3OriginId = dist.Properties.DistributionConfig.DefaultCacheBehavior.TargetOriginId;
     for (const b of behaviors) {

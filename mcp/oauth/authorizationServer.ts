@@ -14,7 +14,7 @@
  * - Who the reader is comes only from the site's verified sign-in cookie, at the consent step.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import Provider, { errors, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider'
+import Provider, { errors, type AdapterPayload, type KoaContextWithOIDC, type SigningAlgorithm } from 'oidc-provider'
 import type { AccessLogRecord, AccessLogSink } from '../../edge/accessLog'
 import type { VerifiedReader } from '../../edge/tokenVerifier'
 import type { AccessUser } from '../../lib/access/types'
@@ -103,7 +103,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     // The docs scope is also the resource's (getResourceServerInfo above); it is listed here because
     // clients register with the scopes they will ask for, and registration checks them against this.
     scopes: ['offline_access', DOCS_SCOPE],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+      // The library's default (RS256) must be an algorithm of the keys given: on AWS they are ES256 (keysSecret.ts).
+      id_token_signed_response_alg: (options.keys.jwks.keys[0] as { alg?: SigningAlgorithm } | undefined)?.alg ?? 'RS256',
+    },
     // Every client's redirect URIs are checked when it registers (the library calls this validator with the whole metadata).
     extraClientMetadata: {
       properties: ['docs_redirect_policy'],

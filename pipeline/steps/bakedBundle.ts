@@ -68,9 +68,10 @@ export interface Bundle {
 /**
  * Bundles `entry` into `outDir`/index.js (CommonJS for the Lambda Node.js runtime, which the
  * bundle's `handler` export is named to) with `baked` as its BAKED_CONFIG_MODULE. `outDir` is
- * emptied first; `external` packages are left to the runtime.
+ * emptied first; `external` packages are left to the runtime; `keepNames` keeps class and function
+ * names through minification, for code that reads them.
  */
-export async function bundleWithConfig(options: { entry: string; outDir: string; baked: BakedEdgeConfig; external?: string[] }): Promise<Bundle> {
+export async function bundleWithConfig(options: { entry: string; outDir: string; baked: BakedEdgeConfig; external?: string[]; keepNames?: boolean }): Promise<Bundle> {
   fs.rmSync(options.outDir, { recursive: true, force: true })
   fs.mkdirSync(options.outDir, { recursive: true })
   const bakedFile = path.join(options.outDir, 'baked-config.json')
@@ -85,6 +86,7 @@ export async function bundleWithConfig(options: { entry: string; outDir: string;
       target: 'node20',
       format: 'cjs',
       minify: true,
+      keepNames: options.keepNames ?? false,
       legalComments: 'none',
       alias: { [BAKED_CONFIG_MODULE]: bakedFile },
       external: options.external,

@@ -5,23 +5,24 @@
  * alike. A step of the site build (pipeline/steps/buildSite.ts), after the edge; alone
  * (`tsx pipeline/steps/buildMcp.ts`) it reads the last build's files, as buildEdge.ts does.
  *
- * The AWS SDK stays out of the bundle: the Lambda Node.js runtime ships v3, and the project does
- * not install @aws-sdk/client-s3 (mcp/s3SiteFiles.ts).
+ * The AWS SDK stays out of the bundle: the Lambda Node.js runtime ships v3 (mcp/s3SiteFiles.ts).
+ * The AI tools' sign-in (oidc-provider) is in it, loaded on first use (mcp/oauth/lambdaSignIn.ts).
  */
 import path from 'node:path'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
+import { writeUserPoolFile } from '../../mcp/userPoolFile'
 
 export type McpBundle = Bundle
 
 export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
   const paths = options.paths ?? sitePaths()
-  return bundleWithConfig({
-    entry: path.join(paths.root, 'mcp/lambda.ts'),
-    outDir: paths.mcpDist,
-    baked: await bakeConfig({ ...options, paths }),
-    external: ['@aws-sdk/*'],
-  })
+  const baked = await bakeConfig({ ...options, paths })
+  // keepNames: oidc-provider names each stored model by its class's name (the store's keys, mcp/oauth/store/).
+  const bundle = await bundleWithConfig({ entry: path.join(paths.root, 'mcp/lambda.ts'), outDir: paths.mcpDist, baked, external: ['@aws-sdk/*'], keepNames: true })
+  // The pool the function asks about readers, for the stack's IAM policy (mcp/userPoolFile.ts).
+  writeUserPoolFile(paths.mcpDist, baked.auth)
+  return bundle
 }
 
 export const describeMcpBundle = ({ file, bytes, gzipBytes }: McpBundle) =>
