@@ -32,6 +32,8 @@ beforeAll(async () => {
     audiences,
     access,
     port: 0,
+    // Pages and files only: the AI tools' sign-in (an ES-module library jest cannot load) is not under test here.
+    aiToolSignIn: false,
     accessLog: logFile,
   })
   token = await signInIdToken(cognitoUrl, 'leads1', PASSWORD)

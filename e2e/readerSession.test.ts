@@ -23,7 +23,8 @@ async function manifestRoutes(): Promise<string[]> {
 
 test('the sign-in page gives an anonymous visitor a route manifest of the public pages only', async () => {
   await page.goto(siteUrl + '/login')
-  expect((await manifestRoutes()).sort()).toEqual(['/404', '/_error', '/login', '/session-too-large', '/unauthorized'])
+  // The public pages (the sign-in, error and AI-tool pages) and Next's error page.
+  expect((await manifestRoutes()).sort()).toEqual([...siteEnv().access.publicPaths, '/_error'].sort())
 })
 
 test("leads1's route manifest holds the leads pages and the home page, and no other section", async () => {

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, type BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, waitUntilTableExists, DynamoDBClient, PutItemCommand, type BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb'
 import { createDynamoOAuthStore } from '../../../mcp/oauth/store/dynamoAdapter'
 import { createMemoryOAuthStore } from '../../../mcp/oauth/store/memoryAdapter'
 import { createTableInput, OAUTH_TABLE_SCHEMA } from '../../../mcp/oauth/store/tableSchema'
@@ -37,6 +37,8 @@ function dynamoClient(endpoint: string) {
 async function freshTable(): Promise<string> {
   const tableName = `oauth-${++local.tables}`
   await local.client!.send(new CreateTableCommand(createTableInput(tableName)))
+  // A busy machine can still report the table CREATING; wait until it is ACTIVE.
+  await waitUntilTableExists({ client: local.client!, maxWaitTime: 30, minDelay: 0.05, maxDelay: 0.2 }, { TableName: tableName })
   return tableName
 }
 
