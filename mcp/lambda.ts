@@ -23,7 +23,8 @@ import type { BakedEdgeConfig } from '../edge/bakedConfig'
 import { readIdToken } from '../edge/readIdToken'
 import { createIdTokenClaimsVerifier, createIdTokenVerifier, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import { compileAccess } from '../lib/access/compileAccess'
-import { AUTHORIZATION_SERVER_METADATA_PATH, ISSUER_PATH } from '../lib/aiTools/oauthPaths'
+import { ISSUER_PATH, isSignInPath } from '../lib/aiTools/oauthPaths'
+import { bearerReader } from './bearerTokens'
 import { createMcpFunction, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
 import type { LambdaSignIn, SignInParts } from './oauth/lambdaSignIn'
 import { s3SiteFiles } from './s3SiteFiles'
@@ -52,11 +53,7 @@ export interface McpFunctionDeps {
   signIn?: SignInParts
 }
 
-/** Whether the AI tools' sign-in answers `pathname` (as the authorization server's handles()). */
-export const isSignInPath = (pathname: string) => pathname === AUTHORIZATION_SERVER_METADATA_PATH || pathname === ISSUER_PATH || pathname.startsWith(`${ISSUER_PATH}/`)
 
-/** A JWT (the site's Cognito ID token, pasted) has three parts; the sign-in's tokens are opaque. */
-const isJwt = (token: string) => token.split('.').length === 3
 
 function siteUrlFromEnv(): string | undefined {
   const value = process.env[SITE_URL_ENV]?.trim()
@@ -114,9 +111,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
     // The resource metadata names the site's own sign-in, at the origin the reader used.
     readerAuthFor: (origin) => ({
       authorizationServers: [new URL(ISSUER_PATH, origin).href],
-      verifyReader:
-        deps.verifyReader ??
-        (async (token) => (isJwt(token) ? idTokens(token) : (await (await signInOnce()).serverFor(origin)).verifyAccessToken(token))),
+      verifyReader: deps.verifyReader ?? bearerReader(idTokens, async (token) => (await (await signInOnce()).serverFor(origin)).verifyAccessToken(token)),
     }),
     log,
   })

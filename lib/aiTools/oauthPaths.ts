@@ -17,3 +17,6 @@ export const CONNECTED_TOOLS_PAGE = '/connected-tools'
 export const CONSENT_HEADER = 'x-docs-consent'
 /** The one scope an AI tool's token carries: reading the docs its reader may read. */
 export const DOCS_SCOPE = 'docs:read'
+
+/** Whether the AI tools' sign-in (the authorization server) answers `pathname`. */
+export const isSignInPath = (pathname: string) => pathname === AUTHORIZATION_SERVER_METADATA_PATH || pathname === ISSUER_PATH || pathname.startsWith(`${ISSUER_PATH}/`)

@@ -20,7 +20,7 @@ import type { VerifiedReader } from '../../edge/tokenVerifier'
 import type { AccessUser } from '../../lib/access/types'
 import { redirectProblem, type AiToolsSettings } from './aiToolsSettings'
 import { errorPage } from './pages'
-import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH } from '../../lib/aiTools/oauthPaths'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
 import type { CheckReader } from './readerCheck'
 import type { OAuthStore } from './store/oauthStore'
 
@@ -247,7 +247,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
 
   return {
     issuer,
-    handles: (pathname) => pathname === AUTHORIZATION_SERVER_METADATA_PATH || pathname === ISSUER_PATH || pathname.startsWith(`${ISSUER_PATH}/`),
+    handles: isSignInPath,
     async handle(request, response) {
       const url = new URL(request.url ?? '/', options.siteUrl)
       try {

@@ -20,6 +20,7 @@ import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
 import { createIdTokenClaimsVerifier, createIdTokenVerifier } from '../../edge/tokenVerifier'
 import { createDocsMcpHandler, isMcpPath, MAX_BODY_BYTES, type DocsMcpHandler } from '../../mcp/mcpHandler'
 import { sendWebResponse, toWebRequest } from '../../mcp/nodeHttp'
+import { bearerReader } from '../../mcp/bearerTokens'
 import { searchIndexes } from '../../mcp/searchDocs'
 import { localSiteFiles } from '../../mcp/siteFiles'
 import type { AuthorizationServer } from '../../mcp/oauth/authorizationServer'
@@ -224,8 +225,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const idTokens = createIdTokenClaimsVerifier(verifierSettings(options, access))
   mcp = createDocsMcpHandler({
     site: { access, assetRoutes: options.assetRoutes, audiences: options.audiences, files, search, siteUrl },
-    // A pasted sign-in (a Cognito ID token, a JWT) or a token the site's own sign-in gave the tool.
-    verifyReader: (token) => (token.split('.').length === 3 ? idTokens(token) : (signIn?.verifyAccessToken(token) ?? Promise.resolve(null))),
+    verifyReader: bearerReader(idTokens, signIn ? (token) => signIn.verifyAccessToken(token) : null),
     authorizationServers: signIn ? [signIn.issuer] : [issuerFor(options.auth)],
     log: accessLog?.write,
   })
