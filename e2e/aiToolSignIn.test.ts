@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
-import { AUTHORIZATION_SERVER_METADATA_PATH, CONSENT_HEADER, DOCS_SCOPE, INTERACTION_PATH } from '../lib/aiTools/oauthPaths'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, DOCS_SCOPE, INTERACTION_PATH } from '../lib/aiTools/oauthPaths'
 import { RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
 import { amplifyCookieHeader, setUserEnabled, signInIdToken } from '../scripts/audit/cognitoSession'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
@@ -113,6 +113,13 @@ async function codeFor(username: string) {
   } finally {
     loopback.close()
   }
+}
+
+/** Disconnects every tool of the reader, through the connections API the connected-tools page calls. */
+async function revokeAll(username: string) {
+  const cookie = amplifyCookieHeader(username, await signInIdToken(cognitoUrl, username, PASSWORD))
+  const response = await fetch(`${siteUrl}${CONNECTIONS_PATH}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', [CONSENT_HEADER]: '1' }, body: '{}' })
+  expect(response.status).toBe(200)
 }
 
 const refresh = async (tool: SignedInTool, site = siteUrl) =>
@@ -268,6 +275,8 @@ test("a reader who is disabled in the user pool gets their tool no new token", a
 
 test('Sign out everywhere on the site ends the reader\'s tools at once; the connected-tools page lists and disconnects them', async () => {
   await signInThroughForm(page, 'leads3', '/docs/leads/intro')
+  // Tools an earlier test connected for leads3 go first, so the page lists exactly this test's two.
+  await revokeAll('leads3')
   const kept = await signToolIn(inBrowser(page, 'leads3'))
   const dropped = await signToolIn(inBrowser(page, 'leads3'))
   const token = async (tool: SignedInTool) => (await tool.auth.tokens())?.access_token as string
