@@ -26,7 +26,8 @@ test("search_docs through the bundle finds a section's marked page for its reade
       toolCallEvent('search_docs', { query: env.markers.body.internal }, internal1),
       toolCallEvent('search_docs', { query: env.markers.body.internal }, leads1),
       toolCallEvent('search_docs', { query: env.markers.body.leads }, leads1),
-      toolCallEvent('whoami', {}, 'not-a-token'),
+      // A token that is not a valid sign-in (JWT-shaped, so no sign-in store is asked: this run has none).
+      toolCallEvent('whoami', {}, 'not.a.token'),
     ],
   })
   const [found, refused, own] = answers.slice(0, 3).map((answer) => toolResult(answer.result).structuredContent as Results)
