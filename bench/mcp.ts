@@ -9,6 +9,8 @@
  * measured server-side, for a reader of every section and a reader of one:
  * - search_docs: 200 distinct queries after one warm-up query (p50, p95);
  * - get_page: 500 pages drawn at random from those the reader may open (p50, p95).
+ * - the function's cold start: the bundle the last `npm run build` made (mcp/dist), required in a
+ *   fresh Node process, to its first answer (bench/mcpColdStart.ts).
  * Pass BENCH_RUNS runs; each figure is the median over runs.
  */
 import fs from 'node:fs'
@@ -26,6 +28,7 @@ import { searchIndexes } from '../mcp/searchDocs'
 import { localSiteFiles } from '../mcp/siteFiles'
 import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../__tests__/edge/tokens'
 import { generatedPlan, generatedSite, queriesFor } from './search'
+import { measureMcpColdStart } from './mcpColdStart'
 import { percentile, type Figure } from './table'
 
 const PAGES = 2000
@@ -106,7 +109,19 @@ export async function mcpFigures(runs: number): Promise<Figure[]> {
     const site = await writeSite(dir)
     const results: Array<Record<string, number>> = []
     for (let at = 0; at < runs; at++) results.push(await run(dir, site))
-    return Object.keys(results[0]).map((name) => {
+    const cold = await measureMcpColdStart({ runs })
+    const coldRuns = [...cold.runs].sort((a, b) => a - b)
+    const coldStart: Figure = {
+      group: 'mcp',
+      name: 'cold start to the first answer (whoami)',
+      value: cold.ms,
+      min: coldRuns[0],
+      max: coldRuns[coldRuns.length - 1],
+      runs,
+      unit: 'ms',
+      method: `the last build's mcp/dist bundle required in a fresh Node process, to its first answer over out/ (require ${cold.requireMs} ms, first search ${cold.firstSearchMs} ms); Lambda's own start and S3 reads come on top; median of ${runs} runs`,
+    }
+    return [coldStart, ...Object.keys(results[0]).map((name) => {
       const values = results.map((result) => result[name]).sort((a, b) => a - b)
       const reader = name.startsWith('admin') ? 'a reader of every section' : 'a reader of one section'
       return {
@@ -119,7 +134,7 @@ export async function mcpFigures(runs: number): Promise<Figure[]> {
         unit: 'ms',
         method: `${PAGES} generated pages; server-side time of one MCP request (${name.includes('search') ? `${QUERIES} distinct queries after a warm-up` : `${READS} pages`}); median of ${runs} runs`,
       }
-    })
+    })]
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
