@@ -90,6 +90,9 @@ export const inBrowser = (page: Page, username: string, button: 'Allow' | 'Deny'
   await page.waitForURL(/\/authorize\?uid=/)
   await consent.waitFor()
   await page.getByRole('button', { name: button }).click()
+  // Allowed or denied, the browser ends on the tool's loopback page; wait for it, so the page's next
+  // navigation does not cut this one short.
+  await page.waitForURL((url) => url.hostname === '127.0.0.1' && url.pathname === '/callback')
 }
 
 /** Cookies a response set, as a Cookie header (the few this flow needs; no attributes are honoured). */

@@ -47,8 +47,12 @@ const HOP_HEADERS = new Set(['authorization', 'host', 'content-length', 'connect
 /** Whether a (lower-case) request header describes the hop from CloudFront rather than the reader's request. */
 export const isHopHeader = (name: string) => HOP_HEADERS.has(name) || name.startsWith('x-amz-')
 
-/** A host name, with an optional port: nothing that could make a URL point elsewhere. */
-const HOST = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?$/i
+/**
+ * A host name and nothing else: no port (readers reach the distribution on 443 only, and each
+ * distinct origin gets a server of its own, so a port must not mint new ones), nothing that could
+ * make a URL point elsewhere.
+ */
+const HOST = /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/i
 
 /**
  * The site's origin as the reader reached it, from the host CloudFront forwarded (HTTPS only: the

@@ -121,10 +121,18 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
       if (!isSignInPath(event.rawPath)) return mcp.handle(event)
       const origin = siteUrl ?? viewerSiteUrl(event)
       if (origin === null) return { statusCode: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Bad Request', isBase64Encoded: false }
+      let started: LambdaSignIn
       try {
-        return await (await signInOnce()).handle(event, origin)
+        started = await signInOnce()
       } catch (error) {
+        // Only a sign-in that could not start is made again on the next request.
         signIn = null
+        console.error(`oauth: the sign-in could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+        return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'The sign-in service is unavailable.', isBase64Encoded: false }
+      }
+      try {
+        return await started.handle(event, origin)
+      } catch (error) {
         console.error(`oauth: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
         return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'The sign-in service is unavailable.', isBase64Encoded: false }
       }

@@ -52,8 +52,8 @@ export default function AuthorizePage() {
           ) : (
             <>
               <p>
-                <strong>{request.client}</strong> wants to sign in to the docs as you, <strong>{request.reader}</strong>. It reads the
-                docs you can read, and nothing else.
+                <strong>{request.client}</strong> (the name the tool gives itself) wants to sign in to the docs as you,{' '}
+                <strong>{request.reader}</strong>. It reads the docs you can read, and nothing else.
               </p>
               {request.redirectHost ? (
                 <p>

@@ -69,7 +69,7 @@ export interface AiToolsConfig {
   hostedRedirectUris: string[]
   /** How long an AI tool's access token lives, in minutes (at most 15, the site's own token lifetime). */
   accessTokenMinutes?: number
-  /** How long an AI tool stays connected without being used, in days (each use renews it). */
+  /** How long an AI tool stays connected after its reader allowed it, in days; then it signs in again. */
   refreshTokenDays?: number
 }
 

@@ -1,5 +1,5 @@
 import { AMPLIFY_COOKIE_PREFIX } from './amplifyCookies'
-import { revokeConnections } from '../aiTools/oauthRequests'
+import { NotSignedInError, revokeConnections } from '../aiTools/oauthRequests'
 
 /**
  * Signs out everywhere (every session of the reader, and every AI tool they connected) and always
@@ -9,9 +9,14 @@ import { revokeConnections } from '../aiTools/oauthRequests'
  */
 export async function signOutEverywhere(): Promise<void> {
   try {
-    // The reader's AI tools lose their grants too (while the sign-in cookies still say who the reader is).
-    await revokeConnections().catch(() => undefined)
-    const { amplifySignOut } = await import('./amplifySession')
+    // The reader's AI tools lose their grants too, while the sign-in cookies still say who the reader
+    // is; an ID token that has just expired is renewed first, so the tools are not left connected.
+    const session = await import('./amplifySession')
+    await revokeConnections().catch(async (error: unknown) => {
+      if (!(error instanceof NotSignedInError) || (await session.refreshSession()) !== 'renewed') return
+      await revokeConnections().catch(() => undefined)
+    })
+    const { amplifySignOut } = session
     await amplifySignOut()
   } catch {
     // The server call failing is no reason to keep the session; the cookies go below.

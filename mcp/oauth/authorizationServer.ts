@@ -37,6 +37,8 @@ export interface AuthorizationServerOptions {
   log?: AccessLogSink
   /** Fetches Client ID Metadata Documents (tests serve theirs; production keeps the library's guarded fetch). */
   fetch?: typeof fetch
+  /** Whether requests arrive through a proxy that sets X-Forwarded-Proto and -Host (the Lambda adapter). */
+  behindProxy?: boolean
 }
 
 export interface AuthorizationServer {
@@ -48,11 +50,15 @@ export interface AuthorizationServer {
   verifyAccessToken(token: string): Promise<VerifiedReader | null>
 }
 
-/** What the server keeps of the reader per grant: as verified at consent, then at each refresh. */
+/**
+ * What the server keeps of the reader per grant: as verified at consent, then at each refresh. It
+ * carries the grant's and the reader's ids, so revoking either removes it with the grant.
+ */
 interface GrantReader extends AdapterPayload {
   username: string
   groups: string[]
 }
+const readerRecord = (grantId: string, reader: NonNullable<AccessUser>): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])] })
 const GRANT_READER = 'DocsGrantReader'
 
 const hostOf = (uri: string | undefined) => {
@@ -128,7 +134,24 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       Interaction: 600,
       Session: 600,
     },
-    rotateRefreshToken: true,
+    // A refresh asks the user pool about the reader again here, before the library uses up the old
+    // refresh token: if the pool cannot be asked, the tool gets an error and keeps a refresh token
+    // it can retry with; a reader who is gone gets invalid_grant and the grant ends.
+    rotateRefreshToken: async (ctx) => {
+      const refreshToken = ctx.oidc.entities.RefreshToken
+      const grantId = refreshToken?.grantId
+      const reader = grantId ? ((await readers.find(grantId)) as GrantReader | undefined) : undefined
+      if (!grantId || !reader) throw new errors.InvalidGrant('the grant has no reader')
+      const now = await options.checkReader(reader.username)
+      if (now === null) {
+        await store.revokeGrant(reader.username, grantId)
+        log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId, detail: 'the reader is disabled or deleted' })
+        throw new errors.InvalidGrant('the reader can no longer sign in')
+      }
+      await readers.upsert(grantId, readerRecord(grantId, now), settings.refreshTokenSeconds)
+      log({ user: now.username, decision: 'allow', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId })
+      return true
+    },
     // A tool's grant outlives the short sign-in session; its refresh token is what keeps it.
     expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -137,22 +160,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const grantId = ctx.oidc.result?.consent?.grantId
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined
     },
-    extraTokenClaims: async (ctx, token) => {
+    // The reader as verified at consent, or at the last refresh (rotateRefreshToken above).
+    extraTokenClaims: async (_ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.grantId) return undefined
       const reader = (await readers.find(token.grantId)) as GrantReader | undefined
       if (!reader) throw new errors.InvalidGrant('the grant has no reader')
-      if (ctx.oidc.params?.grant_type !== 'refresh_token') return { username: reader.username, groups: reader.groups }
-      // A refresh: ask the user pool about the reader again.
-      const now = await options.checkReader(reader.username)
-      if (now === null) {
-        await ctx.oidc.provider.Grant.adapter.destroy(token.grantId)
-        await store.adapterFor('RefreshToken').revokeByGrantId(token.grantId)
-        log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refresh', client: token.clientId, detail: 'the reader is disabled or deleted' })
-        throw new errors.InvalidGrant('the reader can no longer sign in')
-      }
-      await readers.upsert(token.grantId, { username: now.username, groups: [...(now.groups ?? [])] }, settings.refreshTokenSeconds)
-      log({ user: now.username, decision: 'allow', outcome: 'oauth', event: 'refresh', client: token.clientId })
-      return { username: now.username, groups: now.groups ?? [] }
+      return { username: reader.username, groups: reader.groups }
     },
     renderError: async (ctx, out) => {
       ctx.type = 'html'
@@ -160,7 +173,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
     ...(options.fetch ? { fetch: options.fetch as never } : {}),
   })
-  provider.proxy = true
+  // Behind CloudFront the request's scheme and host arrive in X-Forwarded-* (set by the Lambda
+  // adapter, never by the viewer); the local server is reached directly and trusts none.
+  provider.proxy = options.behindProxy === true
   provider.on('authorization.error', (ctx: KoaContextWithOIDC, error: Error & { error?: string; error_description?: string }) =>
     log({ user: 'anonymous', decision: 'deny', outcome: 'oauth', event: 'refusal', client: ctx.oidc?.client?.clientId, redirectHost: hostOf(ctx.oidc?.params?.redirect_uri as string | undefined), detail: error.error_description ?? error.message })
   )
@@ -214,12 +229,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       return json(response, 200, { redirectTo })
     }
     const grant = new provider.Grant({ accountId: reader.username, clientId: String(details.params.client_id) })
-    // What the tool asked for, of the two scopes there are: the library checks the grant against the request.
-    const asked = String(details.params.scope ?? '').split(' ').filter((scope) => scope === DOCS_SCOPE || scope === 'offline_access')
+    // What the tool asked for, of the scopes there are: the library checks the grant against the request.
+    const asked = String(details.params.scope ?? '').split(' ').filter((scope) => ['openid', 'offline_access', DOCS_SCOPE].includes(scope))
     if (asked.length > 0) grant.addOIDCScope(asked.join(' '))
     grant.addResourceScope(resource, DOCS_SCOPE)
     const grantId = await grant.save()
-    await readers.upsert(grantId, { username: reader.username, groups: [...(reader.groups ?? [])] }, settings.refreshTokenSeconds)
+    await readers.upsert(grantId, readerRecord(grantId, reader), settings.refreshTokenSeconds)
     log({ user: reader.username, decision: 'allow', outcome: 'oauth', event: 'grant', client: about.clientId, redirectHost: about.redirectHost })
     const redirectTo = await provider.interactionResult(request, response, { login: { accountId: reader.username }, consent: { grantId } }, { mergeWithLastSubmission: false })
     return json(response, 200, { redirectTo })

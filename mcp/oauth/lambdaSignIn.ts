@@ -78,7 +78,7 @@ export function createLambdaSignIn(options: LambdaSignInOptions): LambdaSignIn {
     if (!server) {
       if (servers.size >= MAX_SITE_URLS) return Promise.reject(new Error(`more than ${MAX_SITE_URLS} site origins`))
       server = keysOnce().then((given) =>
-        createAuthorizationServer({ siteUrl, settings, store, keys: given, readerOfCookies: options.readerOfCookies, checkReader, log: options.log, ...(parts.fetch ? { fetch: parts.fetch } : {}) }),
+        createAuthorizationServer({ siteUrl, settings, store, keys: given, readerOfCookies: options.readerOfCookies, checkReader, log: options.log, behindProxy: true, ...(parts.fetch ? { fetch: parts.fetch } : {}) }),
       )
       server.catch(() => servers.delete(siteUrl))
       servers.set(siteUrl, server)
