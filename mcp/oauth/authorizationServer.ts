@@ -46,7 +46,7 @@ export interface AuthorizationServer {
   /** Whether this server answers `pathname`. */
   handles(pathname: string): boolean
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>
-  /** The reader of an access token issued for /mcp, or null (unknown, expired, revoked, or for another audience). */
+  /** The reader of an access token issued for /mcp, or null (unknown, expired, revoked, or for another audience); throws when the store fails. */
   verifyAccessToken(token: string): Promise<VerifiedReader | null>
 }
 
@@ -284,7 +284,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       }
     },
     async verifyAccessToken(token) {
-      const found = await provider.AccessToken.find(token).catch(() => undefined)
+      // A store that cannot be read is an error (the tool should retry), not "no such token" (it would sign in again).
+      const found = await provider.AccessToken.find(token)
       if (!found || found.isExpired) return null
       const audiences = Array.isArray(found.aud) ? found.aud : [found.aud]
       if (!audiences.includes(resource)) return null
