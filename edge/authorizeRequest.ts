@@ -3,8 +3,8 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
 import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
-import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readIdToken } from './readIdToken'
-import { audiencesOf, readerViewFor, readerViewSources, type ReaderViewSources } from './readerViewFor'
+import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies, readIdToken } from './readIdToken'
+import { audiencesOf, readerViewFor, viewSourcesOf } from './readerViewFor'
 import { ROOT_LLMS_PATH, rootLlmsTxt } from './rootLlmsTxt'
 import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
@@ -39,13 +39,6 @@ export interface ViewerRequest {
 /** Public page that explains oversized sign-in cookies and offers to clear them (pages/session-too-large.tsx). */
 export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 
-const sourcesByDeps = new WeakMap<AuthorizerDeps, ReaderViewSources>()
-function viewSources(deps: AuthorizerDeps): ReaderViewSources {
-  let sources = sourcesByDeps.get(deps)
-  if (!sources) sourcesByDeps.set(deps, (sources = readerViewSources(deps.access, deps.assetRoutes, deps.audiences)))
-  return sources
-}
-
 /**
  * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the
  * path serves, find whose rule governs it, verify the reader, decide, and say what to answer.
@@ -54,13 +47,10 @@ function viewSources(deps: AuthorizerDeps): ReaderViewSources {
  * (edge/accessLog.ts), handed to `log`; the adapter writes it. The reader view is never logged.
  */
 export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerDeps, log?: AccessLogSink): Promise<Outcome> {
-  if (request.path === READER_VIEW_PATH) {
-    const token = readIdToken(request.cookieHeaders, deps.clientId)
-    return { kind: 'view', view: readerViewFor(viewSources(deps), token === null ? null : await deps.verifyIdToken(token)) }
-  }
+  if (request.path === READER_VIEW_PATH) return { kind: 'view', view: readerViewFor(viewSourcesOf(deps), await readerOf(request, deps)) }
   if (request.path === ROOT_LLMS_PATH) {
     const user = await readerOf(request, deps)
-    return { kind: 'llms', text: rootLlmsTxt(audiencesOf(viewSources(deps), user), user) }
+    return { kind: 'llms', text: rootLlmsTxt(audiencesOf(viewSourcesOf(deps), user), user) }
   }
   const objectKey = objectKeyFor(request.path)
   const route = objectKey === null ? null : governingRoute(objectKey, deps.assetRoutes)
@@ -112,7 +102,4 @@ function logged(
 }
 
 /** The verified reader of a request, or null. */
-async function readerOf(request: ViewerRequest, deps: AuthorizerDeps): Promise<AccessUser> {
-  const token = readIdToken(request.cookieHeaders, deps.clientId)
-  return token === null ? null : await deps.verifyIdToken(token)
-}
+const readerOf = (request: ViewerRequest, deps: AuthorizerDeps): Promise<AccessUser> => readerOfCookies(request.cookieHeaders, deps.clientId, deps.verifyIdToken)

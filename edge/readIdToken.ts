@@ -1,4 +1,6 @@
 import { parseCookies, readAmplifyCookies } from '../lib/auth/amplifyCookies'
+import type { AccessUser } from '../lib/access/types'
+import type { VerifyIdToken } from './tokenVerifier'
 
 /**
  * Finds the Amplify ID token in the Cookie headers. The username in a cookie name only locates
@@ -15,4 +17,10 @@ export function readIdToken(cookieHeaders: readonly string[], clientId: string):
   const token = readAmplifyCookies(parseCookies(cookieHeaders), clientId)?.idToken
   if (!token || token.length > MAX_TOKEN_BYTES) return null
   return token
+}
+
+/** The verified reader of the sign-in cookies, or null when there is none (or none valid). */
+export async function readerOfCookies(cookieHeaders: readonly string[], clientId: string, verifyIdToken: VerifyIdToken): Promise<AccessUser> {
+  const token = readIdToken(cookieHeaders, clientId)
+  return token === null ? null : verifyIdToken(token)
 }

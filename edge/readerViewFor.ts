@@ -24,6 +24,22 @@ export function readerViewSources(access: CompiledAccess, assetRoutes: AssetRout
   return { access, routeManifests: Object.entries(assetRoutes).filter(([key]) => isRouteManifestKey(key)), audiences }
 }
 
+/** What a server knows of the build (the edge's and the AI tools' servers alike). */
+export interface BuildFacts {
+  access: CompiledAccess
+  assetRoutes: AssetRoutes
+  audiences: readonly AudienceSummary[]
+}
+
+const sourcesByFacts = new WeakMap<BuildFacts, ReaderViewSources>()
+
+/** readerViewSources of a server's facts, made once per facts object (it does not change while the server runs). */
+export function viewSourcesOf(facts: BuildFacts): ReaderViewSources {
+  let sources = sourcesByFacts.get(facts)
+  if (!sources) sourcesByFacts.set(facts, (sources = readerViewSources(facts.access, facts.assetRoutes, facts.audiences)))
+  return sources
+}
+
 /**
  * The audiences (the pages one rule governs) whose files the reader may open, in the plan's order:
  * the reader view names these, and the AI tools' server (mcp/) reads only these.

@@ -54,9 +54,11 @@ export interface VerifiedReader {
 export type VerifyIdTokenClaims = (token: string) => Promise<VerifiedReader | null>
 
 export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken {
-  const verify = createIdTokenClaimsVerifier(settings)
-  return async (token) => (await verify(token))?.user ?? null
+  return readerOnly(createIdTokenClaimsVerifier(settings))
 }
+
+/** The reader alone of a claims verifier, sharing its caches (a server that checks cookies and bearer tokens keeps one). */
+export const readerOnly = (verify: VerifyIdTokenClaims): VerifyIdToken => async (token) => (await verify(token))?.user ?? null
 
 export function createIdTokenClaimsVerifier(settings: VerifierSettings): VerifyIdTokenClaims {
   const jwksCache = settings.fetchUnknownKeys ? undefined : new SimpleJwksCache({ fetcher: refuseFetch })

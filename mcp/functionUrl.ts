@@ -103,7 +103,8 @@ export async function toFunctionUrlResult(response: Response, method: string): P
   }
 }
 
-const plain = (statusCode: number, body: string): FunctionUrlResult => ({
+/** A plain-text answer that nothing may keep (refusals and failures). */
+export const plainResult = (statusCode: number, body: string): FunctionUrlResult => ({
   statusCode,
   headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
   body,
@@ -148,16 +149,16 @@ export function createMcpFunction(options: McpFunctionOptions): McpFunction {
   }
   return {
     async handle(event) {
-      if (!isMcpPath(event.rawPath)) return plain(404, 'Not Found')
+      if (!isMcpPath(event.rawPath)) return plainResult(404, 'Not Found')
       try {
         const siteUrl = options.siteUrl ?? viewerSiteUrl(event)
         const server = siteUrl === null ? null : serverFor(siteUrl)
-        if (siteUrl === null || server === null) return plain(400, 'Bad Request')
+        if (siteUrl === null || server === null) return plainResult(400, 'Bad Request')
         const answer = await server.handle(toWebRequest(event, siteUrl))
-        return answer ? await toFunctionUrlResult(answer, event.requestContext.http.method) : plain(404, 'Not Found')
+        return answer ? await toFunctionUrlResult(answer, event.requestContext.http.method) : plainResult(404, 'Not Found')
       } catch (error) {
         console.error(`mcp: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-        return plain(500, 'Internal Server Error')
+        return plainResult(500, 'Internal Server Error')
       }
     },
     async close() {

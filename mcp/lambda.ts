@@ -20,12 +20,12 @@
 import accessConfig from '../access.config'
 import { logToConsole, type AccessLogSink } from '../edge/accessLog'
 import type { BakedEdgeConfig } from '../edge/bakedConfig'
-import { readIdToken } from '../edge/readIdToken'
-import { createIdTokenClaimsVerifier, createIdTokenVerifier, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
+import { readerOfCookies } from '../edge/readIdToken'
+import { createIdTokenClaimsVerifier, readerOnly, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import { compileAccess } from '../lib/access/compileAccess'
 import { ISSUER_PATH, isSignInPath } from '../lib/aiTools/oauthPaths'
 import { bearerReader } from './bearerTokens'
-import { createMcpFunction, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
+import { createMcpFunction, plainResult, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
 import type { LambdaSignIn, SignInParts } from './oauth/lambdaSignIn'
 import { s3SiteFiles } from './s3SiteFiles'
 import { searchIndexes } from './searchDocs'
@@ -38,6 +38,7 @@ export type BakedMcpConfig = Omit<BakedEdgeConfig, 'scriptHashes'>
 
 export const SITE_BUCKET_ENV = 'DOCS_SITE_BUCKET'
 export const SITE_URL_ENV = 'DOCS_SITE_URL'
+const SIGN_IN_UNAVAILABLE = 'The sign-in service is unavailable.'
 
 const config = baked as BakedMcpConfig
 const access = compileAccess(accessConfig, config.accessEnv)
@@ -84,7 +85,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
     groupsClaim: access.groupsClaim,
   }
   const idTokens = createIdTokenClaimsVerifier(verifierSettings)
-  const cookieReader = createIdTokenVerifier(verifierSettings)
+  const cookieReader = readerOnly(idTokens)
 
   // The sign-in, made on the first request that needs it (its library and clients load then).
   let signIn: Promise<LambdaSignIn> | null = null
@@ -94,10 +95,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
         aiTools: accessConfig.aiTools,
         auth: config.auth,
         groupsClaim: access.groupsClaim,
-        readerOfCookies: async (cookieHeaders) => {
-          const token = readIdToken(cookieHeaders, config.auth.userPoolClientId)
-          return token === null ? null : cookieReader(token)
-        },
+        readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, config.auth.userPoolClientId, cookieReader),
         log,
         parts: deps.signIn,
       }),
@@ -120,7 +118,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
     async handle(event) {
       if (!isSignInPath(event.rawPath)) return mcp.handle(event)
       const origin = siteUrl ?? viewerSiteUrl(event)
-      if (origin === null) return { statusCode: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Bad Request', isBase64Encoded: false }
+      if (origin === null) return plainResult(400, 'Bad Request')
       let started: LambdaSignIn
       try {
         started = await signInOnce()
@@ -128,13 +126,13 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
         // Only a sign-in that could not start is made again on the next request.
         signIn = null
         console.error(`oauth: the sign-in could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-        return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'The sign-in service is unavailable.', isBase64Encoded: false }
+        return plainResult(503, SIGN_IN_UNAVAILABLE)
       }
       try {
         return await started.handle(event, origin)
       } catch (error) {
         console.error(`oauth: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-        return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'The sign-in service is unavailable.', isBase64Encoded: false }
+        return plainResult(503, SIGN_IN_UNAVAILABLE)
       }
     },
     close: () => mcp.close(),

@@ -4,7 +4,7 @@
  * (readerViewFor), the audiences it names (audiencesOf), and every file read decided as the edge
  * decides it (readerFiles). No rule, list or section is read here that the edge does not read.
  */
-import { audiencesOf, readerViewFor, readerViewSources, type ReaderViewSources } from '../edge/readerViewFor'
+import { audiencesOf, readerViewFor, viewSourcesOf } from '../edge/readerViewFor'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess } from '../lib/access/decideAccess'
 import type { AssetRoutes } from '../lib/access/governingRoute'
@@ -13,7 +13,7 @@ import type { AudienceSummary, ReaderView } from '../lib/access/readerView'
 import type { AccessUser } from '../lib/access/types'
 import type { SearchHit } from '../lib/search/searchClient'
 import type { PageCatalog } from '../pipeline/steps/buildMarkdown'
-import { markdownKeyOf } from '../pipeline/planAggregates'
+import { audienceIdOf, markdownKeyOf } from '../pipeline/planAggregates'
 import { pageTree, type PageTreeNode } from './pageTree'
 import type { SearchIndexes } from './searchDocs'
 import { readerFiles, type SiteFiles } from './siteFiles'
@@ -50,31 +50,20 @@ export interface ReaderDocs {
   urlOf(path: string): string
 }
 
-const sourcesBySite = new WeakMap<DocsSite, ReaderViewSources>()
-function sourcesOf(site: DocsSite): ReaderViewSources {
-  let sources = sourcesBySite.get(site)
-  if (!sources) sourcesBySite.set(site, (sources = readerViewSources(site.access, site.assetRoutes, site.audiences)))
-  return sources
-}
-
 export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): ReaderDocs {
-  const sources = sourcesOf(site)
+  const sources = viewSourcesOf(site)
   const view = readerViewFor(sources, user)
   const held = audiencesOf(sources, user)
   const files = readerFiles(site.files, site.access, site.assetRoutes, user)
   const mayOpen = (route: string) => decideAccess(site.access, route, user) === 'allow'
   const urlOf = (path: string) => new URL(path, site.siteUrl).href
 
-  let catalogs: Promise<PageCatalog[]> | null = null
-  const readCatalogs = () =>
-    (catalogs ??= Promise.all(
-      held.flatMap((audience) => (audience.catalog ? [audience.catalog] : [])).map(async (key) => {
-        const bytes = await files.read(key)
-        // The reader holds the audience, so its catalog is theirs to read; a missing one is a broken deploy.
-        if (bytes === null) throw new Error(`${key} is missing from the site; deploy the whole build again`)
-        return JSON.parse(bytes.toString('utf8')) as PageCatalog
-      })
-    ))
+  const readCatalog = async (key: string): Promise<PageCatalog> => {
+    const bytes = await files.read(key)
+    // The reader holds the audience, so its catalog is theirs to read; a missing one is a broken deploy.
+    if (bytes === null) throw new Error(`${key} is missing from the site; deploy the whole build again`)
+    return JSON.parse(bytes.toString('utf8')) as PageCatalog
+  }
 
   return {
     user,
@@ -91,7 +80,9 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
     async page(route) {
       const bytes = await files.read(markdownKeyOf(route))
       if (bytes === null) return null
-      const summary = (await readCatalogs()).flatMap((catalog) => catalog.pages).find((page) => page.route === route)
+      // Only the catalog of the page's own audience (the rule that governs it), which the reader holds.
+      const key = held.find((audience) => audience.id === audienceIdOf(site.access, route))?.catalog
+      const summary = key ? (await readCatalog(key)).pages.find((page) => page.route === route) : undefined
       return {
         markdown: bytes.toString('utf8'),
         summary: {
@@ -104,7 +95,8 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
       }
     },
     async tree() {
-      return pageTree((await readCatalogs()).map((catalog) => catalog.pageMap))
+      const keys = held.flatMap((audience) => (audience.catalog ? [audience.catalog] : []))
+      return pageTree((await Promise.all(keys.map(readCatalog))).map((catalog) => catalog.pageMap))
     },
   }
 }

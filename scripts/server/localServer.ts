@@ -17,7 +17,7 @@ import { gzipOnce, shouldGzip } from './compression'
 import { openAccessLog } from './accessLogFile'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
 import { cognitoOriginFor, securityHeaders } from '../../edge/securityHeaders'
-import { createIdTokenClaimsVerifier, createIdTokenVerifier } from '../../edge/tokenVerifier'
+import { createIdTokenClaimsVerifier, readerOnly } from '../../edge/tokenVerifier'
 import { createDocsMcpHandler, isMcpPath, MAX_BODY_BYTES, type DocsMcpHandler } from '../../mcp/mcpHandler'
 import { sendWebResponse, toWebRequest } from '../../mcp/nodeHttp'
 import { bearerReader } from '../../mcp/bearerTokens'
@@ -28,7 +28,7 @@ import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSe
 import { freshAuthorizationKeys } from '../../mcp/oauth/freshKeys'
 import { cognitoReaderCheck } from '../../mcp/oauth/readerCheck'
 import { createMemoryOAuthStore } from '../../mcp/oauth/store/memoryAdapter'
-import { readIdToken } from '../../edge/readIdToken'
+import { readerOfCookies } from '../../edge/readIdToken'
 import { issuerFor } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
 
@@ -99,11 +99,6 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** The verifier settings of the local Cognito's tokens, for the site's cookie and the AI tools' bearer token alike. */
-function verifierSettings(options: LocalServerOptions, access: CompiledAccess) {
-  return { userPoolId: options.auth.userPoolId, clientId: options.auth.userPoolClientId, jwks: options.jwks, fetchUnknownKeys: false, groupsClaim: access.groupsClaim }
-}
-
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(options.outDir)
   const headers = securityHeaders({
@@ -112,12 +107,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     scriptHashes: options.scriptHashes,
   })
   const access = options.access ?? shippedAccess
+  // One verifier of the local Cognito's ID tokens, for the site's cookie and the AI tools' bearer token alike.
+  const idTokens = createIdTokenClaimsVerifier({ userPoolId: options.auth.userPoolId, clientId: options.auth.userPoolClientId, jwks: options.jwks, fetchUnknownKeys: false, groupsClaim: access.groupsClaim })
   const deps = {
     access,
     assetRoutes: options.assetRoutes,
     audiences: options.audiences,
     clientId: options.auth.userPoolClientId,
-    verifyIdToken: createIdTokenVerifier(verifierSettings(options, access)),
+    verifyIdToken: readerOnly(idTokens),
   }
   const notFoundPage = path.join(outDir, '404.html')
   const accessLog = openAccessLog(options.accessLog)
@@ -213,16 +210,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     settings: options.aiTools ?? aiToolsSettings(shippedConfig.aiTools),
     store: createMemoryOAuthStore(),
     keys: freshAuthorizationKeys(),
-    readerOfCookies: async (cookieHeaders) => {
-      const token = readIdToken(cookieHeaders, options.auth.userPoolClientId)
-      return token === null ? null : deps.verifyIdToken(token)
-    },
+    readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, deps.clientId, deps.verifyIdToken),
     checkReader: cognitoReaderCheck(options.auth, access.groupsClaim),
     log: accessLog?.write,
     ...(options.clientMetadataFetch ? { fetch: options.clientMetadataFetch } : {}),
   })
   oauth = signIn
-  const idTokens = createIdTokenClaimsVerifier(verifierSettings(options, access))
   mcp = createDocsMcpHandler({
     site: { access, assetRoutes: options.assetRoutes, audiences: options.audiences, files, search, siteUrl },
     verifyReader: bearerReader(idTokens, signIn ? (token) => signIn.verifyAccessToken(token) : null),
