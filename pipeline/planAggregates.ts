@@ -21,6 +21,25 @@ import { inSection, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AudienceSummary } from '../lib/access/readerView'
 import type { Requirement } from '../lib/access/types'
 
+/** The docs' root page (content/docs/index.mdx), which lists the sections. */
+export const DOCS_ROOT = '/docs'
+
+/**
+ * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
+ * audience's llms files and page catalog. The root page belongs to no section, but it is a page
+ * readers open like the others, decided by the rule that governs it (the fallback, as shipped).
+ */
+export const isDocsPage = (access: Pick<CompiledAccess, 'sections'>, route: string) =>
+  route === DOCS_ROOT || access.sections.some((section) => inSection(route, section.id))
+
+/**
+ * How an index of an audience's files names it: its sections' titles; "Documentation" for one that
+ * holds only the docs' root page among its docs pages; "Home" for one with no docs page.
+ */
+export function audienceTitle(audience: Pick<Audience, 'sections' | 'pages'>): string {
+  return audience.sections.map((section) => section.title).join(' · ') || (audience.pages.includes(DOCS_ROOT) ? 'Documentation' : 'Home')
+}
+
 /** Where aggregates live whose rule governs no folder of its own (an exact rule, the fallback). */
 export const AUDIENCES_DIR = '/_audiences/'
 
@@ -228,26 +247,26 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
 
   const search: SearchIndexSpec[] = audiences.map((audience) => ({
     id: audience.id,
-    title: audience.sections.map((section) => section.title).join(' · ') || 'Home',
+    title: audienceTitle(audience),
     basePath: `${audience.base}_pagefind/`,
     outDir: `${audience.base}_pagefind`.slice(1),
     governedBy: audience.governedBy,
     pages: audience.pages,
   }))
 
-  // Markdown is for the docs pages: those of the sections (a public one's is public too).
+  // Markdown is for the docs pages: the docs' root and those of the sections (a public one's is public too).
   const llms: LlmsFile[] = []
   const markdown: MarkdownFile[] = []
   const catalogs: CatalogFile[] = []
   for (const audience of audiences) {
-    const docs = audience.pages.filter((route) => access.sections.some((section) => inSection(route, section.id)))
+    const docs = audience.pages.filter((route) => isDocsPage(access, route))
     if (docs.length === 0) continue
     for (const route of docs) {
       const key = markdownKeyOf(route)
       markdown.push({ key, route })
       place(key, route)
     }
-    const title = audience.sections.map((section) => section.title).join(' · ')
+    const title = audienceTitle(audience)
     const description = audience.section ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
     for (const full of [false, true]) {
       const key = `${audience.base}${full ? 'llms-full.txt' : 'llms.txt'}`
@@ -315,6 +334,6 @@ export function audienceSummaries(plan: AggregatePlan): AudienceSummary[] {
     llms: plan.llms.find((file) => file.audience === audience.id && !file.full)?.key ?? null,
     llmsFull: plan.llms.find((file) => file.audience === audience.id && file.full)?.key ?? null,
     catalog: plan.catalogs.find((file) => file.audience === audience.id)?.key ?? null,
-    title: audience.sections.map((section) => section.title).join(' · ') || 'Home',
+    title: audienceTitle(audience),
   }))
 }

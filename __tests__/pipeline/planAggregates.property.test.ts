@@ -6,7 +6,8 @@
  * - soundness: no search index, llms file, page catalog or Markdown page that a reader can fetch
  *   holds a page that reader may not open;
  * - completeness: every page a reader may open is in a search index they can fetch, every docs
- *   page is in an llms.txt and a page catalog they can fetch, and the reader's view names both,
+ *   page (the docs' root /docs and every section's page) is in an llms.txt and a page catalog they
+ *   can fetch, and the reader's view names both,
  *   and a tab for the section; the AI tools' server finds every catalog of the reader's audiences.
  * Public pages, a home page for a list only, a fallback for any signed-in reader and protection off
  * are drawn too. Each file is governed as the edge governs it (the asset-route map, then its path).
@@ -65,7 +66,8 @@ function violations(access: CompiledAccess, aggregates: readonly Aggregate[], us
   for (const aggregate of fetchable) {
     for (const page of aggregate.pages) if (!mayOpen(page)) found.push(`${user.username} can fetch ${aggregate.key}, which holds ${page}`)
   }
-  const isDocsPage = (route: string) => access.sections.some((section) => inSection(route, section.id))
+  // The docs' root page (/docs) is a docs page like those of the sections, though it is in none.
+  const isDocsPage = (route: string) => route === '/docs' || access.sections.some((section) => inSection(route, section.id))
   for (const page of ROUTES.filter(mayOpen)) {
     const reach = (kind: Aggregate['kind']) => fetchable.some((aggregate) => aggregate.kind === kind && aggregate.pages.includes(page))
     if (!reach('search')) found.push(`${user.username} may open ${page} but no search index they can fetch holds it`)
@@ -174,6 +176,33 @@ describe('the aggregate plan, for access rules of any shape', () => {
       { numRuns: 300 }
     )
     expect(failed.failed).toBe(true)
+  })
+
+  test('the docs root page /docs is in the llms files and page catalog of exactly the audience of its rule', () => {
+    // As shipped, no rule names /docs: the fallback (fullAccessUsers) governs it.
+    const shippedAccess = compileAccess(shipped, {})
+    const draws: AccessConfig[] = [
+      shipped,
+      // An admin opens the docs root to every signed-in reader, or to a list, with an exact rule or a prefix rule on /docs.
+      { ...shipped, rules: [{ path: '/docs', match: 'exact', require: 'signedIn' }, ...shipped.rules] },
+      { ...shipped, lists: { ...shipped.lists, listA: 'ann' }, rules: [{ path: '/docs', match: 'exact', require: 'listA' }, ...shipped.rules] },
+      { ...shipped, lists: { ...shipped.lists, listA: 'ann' }, rules: [{ path: '/docs', match: 'prefix', require: 'listA' }, ...shipped.rules] },
+      { ...shipped, fallback: 'signedIn' },
+    ]
+    expect(decideAccess(shippedAccess, '/docs', { username: 'admin' })).toBe('allow')
+    expect(decideAccess(shippedAccess, '/docs', { username: 'leads1' })).toBe('deny')
+    for (const config of draws) {
+      const access = compileAccess(config, {})
+      const plan = planAggregates({ access, routes: ROUTES })
+      const audience = plan.audiences.find((candidate) => candidate.pages.includes('/docs'))!
+      const holding = (files: ReadonlyArray<{ pages: readonly string[]; audience: string }>) => files.filter((file) => file.pages.includes('/docs')).map((file) => file.audience)
+      expect(holding(plan.llms)).toEqual([audience.id, audience.id])
+      expect(holding(plan.catalogs)).toEqual([audience.id])
+      expect(plan.markdown.filter((file) => file.route === '/docs').map((file) => file.key)).toEqual(['/docs.md'])
+      // Its own title, not an empty one, where the audience holds no section.
+      expect(audienceSummaries(plan).find((summary) => summary.id === audience.id)!.title).not.toBe('')
+      for (const username of ['admin', 'ann', 'leads1', 'internal1']) expect(violations(access, aggregatesOf(plan, access), { username })).toEqual([])
+    }
   })
 
   test("the issue's example: a finance folder inside internal, for support1 only", () => {
