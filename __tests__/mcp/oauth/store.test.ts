@@ -11,7 +11,7 @@ import { CreateTableCommand, waitUntilTableExists, DynamoDBClient, PutItemComman
 import { createDynamoOAuthStore } from '../../../mcp/oauth/store/dynamoAdapter'
 import { createMemoryOAuthStore } from '../../../mcp/oauth/store/memoryAdapter'
 import { createTableInput, OAUTH_TABLE_SCHEMA } from '../../../mcp/oauth/store/tableSchema'
-import { OAuthStoreCorruptItemError, OAuthStoreRevocationIncompleteError } from '../../../mcp/oauth/store/errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreCorruptItemError, OAuthStoreRevocationIncompleteError } from '../../../mcp/oauth/store/errors'
 import type { AdapterPayload, Clock, OAuthStore } from '../../../mcp/oauth/store/oauthStore'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -122,7 +122,7 @@ describe.each(stores)('$name', ({ create }) => {
     expect(await store.adapterFor('Client').find('registered-tool')).toEqual({ client_id: 'registered-tool' })
   })
 
-  test('consume marks the item consumed at the first consumption and leaves an absent item absent', async () => {
+  test('consume marks the item consumed once: a second consumption is refused as reuse, and an absent item stays absent', async () => {
     const codes = store.adapterFor('AuthorizationCode')
     await codes.upsert('c1', { kind: 'AuthorizationCode', grantId: 'g1' }, 60)
     expect((await codes.find('c1'))?.consumed).toBeUndefined()
@@ -130,11 +130,21 @@ describe.each(stores)('$name', ({ create }) => {
     after(5_000)
     await codes.consume('c1')
     after(5_000)
-    await codes.consume('c1')
+    await expect(codes.consume('c1')).rejects.toThrow(new OAuthStoreAlreadyConsumedError('AuthorizationCode:c1'))
     expect(await codes.find('c1')).toEqual({ kind: 'AuthorizationCode', grantId: 'g1', consumed: seconds(START + 5_000) })
 
     await codes.consume('never-saved')
     expect(await codes.find('never-saved')).toBeUndefined()
+  })
+
+  test('of two simultaneous consumptions of one refresh token exactly one succeeds; the other is told it was reuse', async () => {
+    const refreshTokens = store.adapterFor('RefreshToken')
+    for (const id of ['r1', 'r2', 'r3']) await refreshTokens.upsert(id, { kind: 'RefreshToken', grantId: 'g1', accountId: 'reader-1' }, 60)
+    for (const id of ['r1', 'r2', 'r3']) {
+      const outcomes = await Promise.allSettled([refreshTokens.consume(id), refreshTokens.consume(id)])
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
+      expect(outcomes.find((outcome) => outcome.status === 'rejected')).toEqual({ status: 'rejected', reason: new OAuthStoreAlreadyConsumedError(`RefreshToken:${id}`) })
+    }
   })
 
   test('destroy removes that item only', async () => {

@@ -26,7 +26,7 @@ import type { AdapterPayload, Clock, ConnectedTool, OAuthStore, OidcAdapter } fr
 import { OAUTH_TABLE_SCHEMA, type OAuthIndex } from './tableSchema'
 import { byNewestGrant, connectedTool, epochSeconds, isLive, itemKey, keyPrefix, payloadOf, toStoredItem, type StoredItem } from './storedItem'
 import { fromDynamoItem, keyOf, toDynamoItem, type DynamoItem } from './dynamoItem'
-import { OAuthStoreRevocationIncompleteError } from './errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreRevocationIncompleteError } from './errors'
 
 export interface DynamoOAuthStoreOptions {
   client: DynamoDBClient
@@ -121,21 +121,24 @@ export function createDynamoOAuthStore({ client, tableName, now = Date.now, quer
       findByUserCode: (userCode) => findOne('userCode', userCode),
       findByUid: (uid) => findOne('uid', uid),
       async consume(id) {
-        // oidc-provider detects reuse itself, by reading `consumed` before it consumes, so this only
-        // records the first consumption; it neither fails on a second one nor creates an absent item.
+        const pk = itemKey(model, id)
+        // Conditional on the item being unconsumed, so of two requests that both read a token
+        // unused (a race) exactly one consumes it; the other learns it was reuse.
         try {
           await client.send(
             new UpdateItemCommand({
               TableName: tableName,
-              Key: keyOf(itemKey(model, id)),
-              UpdateExpression: 'SET #consumed = if_not_exists(#consumed, :now)',
-              ConditionExpression: 'attribute_exists(#pk)',
+              Key: keyOf(pk),
+              UpdateExpression: 'SET #consumed = :now',
+              ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#consumed)',
               ExpressionAttributeNames: { '#consumed': names.consumed, '#pk': names.pk },
               ExpressionAttributeValues: { ':now': { N: String(epochSeconds(now())) } },
             }),
           )
         } catch (error) {
           if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error
+          // Absent (never saved, destroyed, or expired) stays absent, as before; present means consumed.
+          if (await get(pk)) throw new OAuthStoreAlreadyConsumedError(pk)
         }
       },
       async destroy(id) {

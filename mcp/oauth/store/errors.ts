@@ -30,3 +30,14 @@ export class OAuthStoreRevocationIncompleteError extends OAuthStoreError {
     super(`revocation incomplete: DynamoDB did not delete ${remainingKeys.length} item(s) after retries`)
   }
 }
+
+/**
+ * consume() found the item already consumed: a second use of a one-time code or refresh token,
+ * which two requests racing with the same token also reach (only one consume can win). The
+ * authorization server treats it as reuse, as oidc-provider treats a token it reads as consumed.
+ */
+export class OAuthStoreAlreadyConsumedError extends OAuthStoreError {
+  constructor(readonly key: string) {
+    super(`the stored OAuth item ${key} was already consumed`)
+  }
+}

@@ -9,6 +9,7 @@
  * against both stores.
  */
 import type { AdapterPayload, Clock, ConnectedTool, OAuthStore, OidcAdapter } from './oauthStore'
+import { OAuthStoreAlreadyConsumedError } from './errors'
 import { byNewestGrant, connectedTool, isLive, itemKey, keyPrefix, payloadOf, toStoredItem, epochSeconds, type IndexedField, type StoredItem } from './storedItem'
 
 export interface MemoryOAuthStoreOptions {
@@ -59,8 +60,11 @@ export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptio
       findByUid: (uid) => findOne('uid', uid),
       async consume(id) {
         const item = live(itemKey(model, id))
-        // The first consumption is the one that counts, as in the DynamoDB store.
-        if (item && item.consumed === undefined) item.consumed = epochSeconds(now())
+        if (!item) return
+        // Only one consumption can win, as in the DynamoDB store: two requests that both read the
+        // token unused (a race) must not both use it.
+        if (item.consumed !== undefined) throw new OAuthStoreAlreadyConsumedError(item.pk)
+        item.consumed = epochSeconds(now())
       },
       async destroy(id) {
         items.delete(itemKey(model, id))

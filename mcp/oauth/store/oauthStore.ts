@@ -35,7 +35,11 @@ export interface OidcAdapter {
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined>
   /** Session by its fixed uid (tokens bound to a session refer to it by uid). */
   findByUid(uid: string): Promise<AdapterPayload | undefined>
-  /** Marks the item consumed; later finds carry `consumed`. An absent item is left absent. */
+  /**
+   * Marks the item consumed; later finds carry `consumed`. An absent item is left absent. Throws
+   * OAuthStoreAlreadyConsumedError when the item was consumed already, atomically: of concurrent
+   * calls exactly one succeeds.
+   */
   consume(id: string): Promise<void>
   destroy(id: string): Promise<void>
   /** Removes every item that carries this grantId, whatever its model. */
