@@ -4,6 +4,7 @@ import withRspack from 'next-rspack'
 import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
 import { checkSiteLinks } from './lib/siteLinks'
+import { allowedConnectors } from './lib/aiTools/connectLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { normalisePath } from './lib/access/normalisePath'
@@ -49,6 +50,9 @@ if (auth.federation) {
   inlinedEnv.DOCS_FEDERATED_PROVIDER = auth.federation.provider
   inlinedEnv.DOCS_COGNITO_DOMAIN = auth.federation.domain
 }
+// The hosted AI apps (claude.ai, ChatGPT) whose connector steps the AI tools page shows: the ids of
+// those the admin allowed in aiTools.hostedRedirectUris, never the URIs or any list.
+inlinedEnv.DOCS_AI_CONNECTORS = allowedConnectors(accessConfig.aiTools?.hostedRedirectUris ?? []).join(',')
 
 const withNextra = nextra({
   theme: './theme.tsx',
@@ -98,7 +102,7 @@ const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) =
  * page-map transforms, the access rules, the patches) would not invalidate cached modules.
  * Listed here.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'pipeline/', 'pages/_meta.ts']
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'lib/aiTools/connectLinks.ts', 'pipeline/', 'pages/_meta.ts']
 
 function configSourceFiles(): string[] {
   return [path.resolve('next.config.ts'), ...CONFIG_SOURCES.flatMap((source) =>

@@ -1,6 +1,7 @@
 import { useRouter } from 'next/router'
 import { useState } from 'react'
 import { inSection } from '../lib/access/sectionPaths'
+import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { useAuth } from '../lib/auth/AuthContext'
 
 type CopyState = 'idle' | 'copied' | 'failed'
@@ -9,7 +10,8 @@ type CopyState = 'idle' | 'copied' | 'failed'
  * "Copy page" and "View as Markdown" for a page of a section the reader may open: the page's
  * Markdown (`<route>.md`, written by pipeline/steps/buildMarkdown.ts under the section's path, so
  * the edge applies the section's rule to it). Shown once the authority has named the reader's
- * sections.
+ * sections. Beside them, "Connect an AI tool" leads to the AI tools page, where the reader connects
+ * their tool to the docs in one step.
  */
 export function PageMarkdownActions() {
   const { pathname } = useRouter()
@@ -33,6 +35,7 @@ export function PageMarkdownActions() {
         Copy page
       </button>
       <a href={markdownUrl}>View as Markdown</a>
+      <a href={CONNECTED_TOOLS_PAGE}>Connect an AI tool</a>
       <span role="status" className="page-markdown-status">
         {state === 'copied' ? 'Copied as Markdown' : state === 'failed' ? 'Could not copy the page' : ''}
       </span>

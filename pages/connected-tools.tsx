@@ -1,10 +1,14 @@
 import Head from 'next/head'
 import { useCallback, useEffect, useState } from 'react'
+import { ConnectAiTool } from '../components/ConnectAiTool'
 import { SiteChrome } from '../components/SiteChrome'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, connections, revokeConnections, type Connection } from '../lib/aiTools/oauthRequests'
 
-/** The reader's AI tools that may read the docs as them, each with a way to disconnect it. */
+/**
+ * How to connect an AI tool in one step, then the reader's AI tools that may read the docs as
+ * them, each with a way to disconnect it.
+ */
 export default function ConnectedToolsPage() {
   const [listed, setListed] = useState<Connection[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -36,11 +40,13 @@ export default function ConnectedToolsPage() {
   return (
     <>
       <Head>
-        <title>Connected AI tools – Platform Docs</title>
+        <title>AI tools – Platform Docs</title>
       </Head>
-      <SiteChrome title="Connected AI tools">
+      <SiteChrome title="AI tools">
         <main id="reach-skip-nav" className="status-page">
-          <h1>Connected AI tools</h1>
+          <h1>AI tools</h1>
+          <ConnectAiTool />
+          <h2>Your connected tools</h2>
           {problem ? <p role="alert">{problem}</p> : null}
           {listed === null ? (
             <p role="status">Loading...</p>

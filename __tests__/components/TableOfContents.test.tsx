@@ -62,6 +62,8 @@ describe('Copy page and View as Markdown', () => {
     renderAs(READERS.leads1, <TableOfContents toc={toc} />)
     expect(screen.getByRole('link', { name: 'View as Markdown' })).toHaveAttribute('href', '/docs/leads/intro.md')
     expect(screen.getByRole('button', { name: 'Copy page' })).toBeInTheDocument()
+    // And the way to connect the reader's AI tool to the docs, on the AI tools page.
+    expect(screen.getByRole('link', { name: 'Connect an AI tool' })).toHaveAttribute('href', '/connected-tools')
   })
 
   test('nothing is offered before the reader is known, or outside the reader\'s sections', () => {
