@@ -14,10 +14,12 @@ import type { AccessUser, Decision } from '../lib/access/types'
 /**
  * The outcome kinds a line can report (the reader view, /_reader.json, is never logged). The AI
  * tools' server (mcp/) writes `tool` for each tool call and `unauthorized` for a request without a
- * valid token, and its authorization server `oauth` for each grant, refresh, refusal and
- * revocation, in the same shape.
+ * valid token (`error` when the token could not be checked: the store failed), and its
+ * authorization server `oauth` for each grant, refresh, refusal and revocation, in the same shape.
+ * A one-time token used twice is `refresh-reuse` or `code-reuse`, with the reader and the client:
+ * a sign of a stolen token, where `revocation` is a client's or reader's routine disconnect.
  */
-export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest' | 'tool' | 'unauthorized' | 'oauth'
+export type LoggedOutcome = 'serve' | 'redirect' | 'forbidden' | 'badRequest' | 'tool' | 'unauthorized' | 'oauth' | 'error'
 
 /** Why a request was refused before the rules were asked. */
 export type RefusalReason = 'unreadable path' | 'cookies too large' | 'no valid token' | 'bad input'
@@ -45,7 +47,7 @@ export interface AccessLogRecord {
   routes?: string[]
   refused?: string[]
   /** An AI tool's sign-in: what happened, the client ID, the host its codes go to, and why (never a code or a token). */
-  event?: 'grant' | 'refresh' | 'refusal' | 'revocation'
+  event?: 'grant' | 'refresh' | 'refusal' | 'revocation' | 'refresh-reuse' | 'code-reuse'
   client?: string
   redirectHost?: string
   detail?: string

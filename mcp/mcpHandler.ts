@@ -120,7 +120,13 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
       try {
         authInfo = await verifyBearerToken(request.headers.get('authorization'), { verifier, resourceMetadataUrl })
       } catch (error) {
-        write(null, { decision: 'login', outcome: 'unauthorized', reason: 'no valid token' })
+        if (error instanceof OAuthError) write(null, { decision: 'login', outcome: 'unauthorized', reason: 'no valid token' })
+        else {
+          // The token could not be checked (the sign-in store failed): not the tool's fault, so no
+          // 401 that would send it to sign in again; the SDK answers 500 and the tool retries.
+          console.error(`mcp: the bearer token could not be checked: ${error instanceof Error ? error.message : String(error)}`)
+          write(null, { decision: 'deny', outcome: 'error', detail: 'the bearer token could not be checked' })
+        }
         return noStore(bearerAuthChallengeResponse(error, { resourceMetadataUrl, requiredScopes: [DOCS_SCOPE] }))
       }
       return noStore(await mcp.fetch(request, { authInfo }))

@@ -86,6 +86,30 @@ test.each([
   await expect(clientAs('leads1', overrides)).rejects.toThrow(/401|Unauthorized|invalid_token/i)
 })
 
+test('a token that cannot be checked (the sign-in store fails) answers 500, never 401, and is logged as an error with its cause', async () => {
+  const failing = createDocsMcpHandler({
+    site: { access, assetRoutes: {}, audiences, files, search, siteUrl: SITE },
+    verifyReader: async () => {
+      throw new Error('DynamoDB: ProvisionedThroughputExceededException')
+    },
+    authorizationServers: [`${SITE}/oauth`],
+    log: (record) => log.push(record),
+  })
+  const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined)
+  try {
+    const response = await failing.handle(new Request(`${SITE}${MCP_PATH}`, { method: 'POST', headers: { authorization: 'Bearer opaque-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' }))
+    expect(response?.status).toBe(500)
+    expect(response?.headers.get('www-authenticate')).toBeNull()
+    expect(log.at(-1)).toMatchObject({ user: 'anonymous', path: MCP_PATH, outcome: 'error', decision: 'deny' })
+    expect(log.at(-1)?.reason).toBeUndefined()
+    expect(errors.mock.calls.map((call) => String(call[0])).join('\n')).toContain('ProvisionedThroughputExceededException')
+    expect(JSON.stringify(log.at(-1))).not.toContain('opaque-token')
+  } finally {
+    errors.mockRestore()
+    await failing.close()
+  }
+})
+
 test('whoami names the reader and the sections their view names; the tools are the four documented ones', async () => {
   const { client } = await clientAs('leads1')
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_page', 'list_pages', 'search_docs', 'whoami'])
