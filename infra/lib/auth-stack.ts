@@ -3,6 +3,25 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { TOKEN_MINUTES } from '../../lib/auth/authSettings';
 import { GROUPS_ATTRIBUTE, hostedDomainOf, type FederationConfig } from './federation';
+import { GroupsClaimGuard } from './groups-claim-guard';
+
+/** The ID-token claim that carries a federated provider's groups (access.config.ts `groupsClaim`). */
+export const GROUPS_CLAIM = `custom:${GROUPS_ATTRIBUTE}`;
+
+/**
+ * What a reader may write about themselves with their own access token (UpdateUserAttributes):
+ * nothing that decides access. Access follows `cognito:username` (not an attribute), pool groups
+ * (`cognito:groups`, set by administrators) and, with a provider, GROUPS_CLAIM. A client without a
+ * list may write every standard attribute (CDK documents every custom one too), so the list is
+ * spelled out. `locale` is there only so that it is never empty (which could read as no list); no
+ * code reads it. With a provider, GROUPS_CLAIM must be writable too: Cognito fails a federated
+ * sign-in through a client that cannot write a mapped attribute (infra/lib/groups-claim-guard.ts
+ * says why that is safe here, and what else must hold).
+ */
+export function readerWritableAttributes(federated: boolean): cognito.ClientAttributes {
+  const attributes = new cognito.ClientAttributes().withStandardAttributes({ locale: true });
+  return federated ? attributes.withCustomAttributes(GROUPS_ATTRIBUTE) : attributes;
+}
 
 export interface DocsAuthStackProps extends cdk.StackProps {
   /** An OIDC or SAML identity provider (infra/lib/federation.ts); none by default. */
@@ -44,6 +63,7 @@ export class DocsAuthStack extends cdk.Stack {
       deletionProtection: true,
       removalPolicy: cdk.RemovalPolicy.RETAIN,
       // Holds a federated provider's groups (custom:groups in the ID token); unused without one.
+      // Only the provider's attribute mapping sets it for readers (readerWritableAttributes, GroupsClaimGuard).
       ...(props?.federation ? { customAttributes: { [GROUPS_ATTRIBUTE]: new cognito.StringAttribute({ mutable: true, maxLen: 2048 }) } } : {}),
     });
 
@@ -94,6 +114,8 @@ export class DocsAuthStack extends cdk.Stack {
         ? {
             oAuth: {
               flows: { authorizationCodeGrant: true },
+              // Never aws.cognito.signin.user.admin: a token from the hosted domain cannot call
+              // UpdateUserAttributes, so a federated reader cannot write their own groups.
               scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
               callbackUrls: [...federation.callbackUrls],
               logoutUrls: [...federation.logoutUrls],
@@ -104,6 +126,8 @@ export class DocsAuthStack extends cdk.Stack {
         cognito.UserPoolClientIdentityProvider.COGNITO,
         ...(federation ? [cognito.UserPoolClientIdentityProvider.custom(federation.name)] : []),
       ],
+      // Never a claim that decides access (readerWritableAttributes says why it holds what it does).
+      writeAttributes: readerWritableAttributes(federation !== undefined),
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       // A disabled user or a revoked session keeps access until the ID token expires; the
@@ -114,6 +138,9 @@ export class DocsAuthStack extends cdk.Stack {
     });
 
     if (provider) this.userPoolClient.node.addDependency(provider);
+    // The web client may write GROUPS_CLAIM (Cognito's rule for mapped attributes), and a reader
+    // signed in with a username holds a token that could: their ID tokens never carry it.
+    if (federation) new GroupsClaimGuard(this, 'GroupsClaimGuard', { userPool: this.userPool, claim: GROUPS_CLAIM });
 
     new cdk.CfnOutput(this, 'UserPoolId', {
       value: this.userPool.userPoolId,
@@ -138,7 +165,7 @@ export class DocsAuthStack extends cdk.Stack {
   /** The provider, with its groups attribute mapped to custom:groups. */
   private addIdentityProvider(federation: FederationConfig): cognito.IUserPoolIdentityProvider {
     const attributeMapping: cognito.AttributeMapping = {
-      custom: { [`custom:${GROUPS_ATTRIBUTE}`]: cognito.ProviderAttribute.other(federation.groupsAttribute) },
+      custom: { [GROUPS_CLAIM]: cognito.ProviderAttribute.other(federation.groupsAttribute) },
     };
     if (federation.type === 'oidc') {
       return new cognito.UserPoolIdentityProviderOidc(this, 'OidcProvider', {

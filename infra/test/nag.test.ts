@@ -122,6 +122,10 @@ test('the acknowledgments, construct by construct', () => {
   // acknowledgments go away.
   const everything = byPath(fixture.synth({ domainName: 'docs.example.com', certificateArn: CERTIFICATE_ARN, waf: true }).app);
   expect(everything['DocsSiteStack/Distribution']).toEqual(['AwsSolutions-CFR1']);
+  // With a provider, the pre token generation function that keeps the groups claim to the directory's
+  // users (infra/lib/groups-claim-guard.ts) logs through the basic execution policy too.
+  const federated = byPath(fixture.synth({ federation: OIDC_PROVIDER }).app);
+  expect(federated['DocsAuthStack/GroupsClaimGuard/Function']).toEqual([basicExecution]);
 });
 
 test('the pack is live: a bucket without logging or a TLS-only policy is reported', () => {
