@@ -70,7 +70,8 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
   if (!files) {
     const bucket = process.env[SITE_BUCKET_ENV]
     if (!bucket) throw new Error(`${SITE_BUCKET_ENV} is not set: the CDK stack names the site's bucket there`)
-    // Each object is read once per warm instance. Sound because every site build bakes new asset
+    // Each object is kept once read, up to a bound in bytes (MEMO_MAX_BYTES, sized to the
+    // function's memory), and no miss is kept. Sound because every site build bakes new asset
     // routes (they name its build id) into this bundle, so a deploy of a new site also deploys a
     // new function, whose instances start empty (see infra/lib/mcp-origin.ts for the one window).
     files = memoSiteFiles(s3SiteFiles(bucket))

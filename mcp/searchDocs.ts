@@ -70,7 +70,14 @@ export interface SearchIndexes {
   search(basePaths: readonly string[], query: string, limit: number): Promise<SearchHit[]>
 }
 
-/** One search session per set of indexes, shared by every reader who holds exactly that set. */
+/**
+ * One search session per set of indexes, shared by every reader who holds exactly that set. Not
+ * bounded by an LRU: a session's memory is never given back (above), so letting one go and opening
+ * it again would only grow the instance. Its number is bounded all the same, and not by what a reader
+ * asks: the set is the indexes of the audiences the reader holds, which the rules and lists decide
+ * (and the groups of a verified token), so there are at most as many as distinct sets of audiences
+ * among the readers, a handful as shipped.
+ */
 export function searchIndexes(files: SiteFiles): SearchIndexes {
   const sessions = new Map<string, Promise<{ run: (query: string, limit: number) => Promise<SearchHit[]> }>>()
   const open = (basePaths: readonly string[]) => {

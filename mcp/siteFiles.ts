@@ -33,19 +33,80 @@ export function localSiteFiles(outDir: string): SiteFiles {
   }
 }
 
-/** Keeps each object once read: a deploy replaces the function along with the site (mcp/lambda.ts). */
-export function memoSiteFiles(files: SiteFiles): SiteFiles {
-  const cache = new Map<string, Promise<Buffer | null>>()
+/**
+ * How many bytes of the site's objects a warm instance keeps: 64 MiB, a sixteenth of the function's
+ * 1024 MB (infra/lib/mcp-origin.ts). The rest is for what cannot be bounded here: Node and the
+ * bundle (about 100 MB), the sign-in's library, and the Pagefind instances (mcp/searchDocs.ts),
+ * whose memory is never given back. The objects the server reads of the shipped site (Markdown,
+ * page catalogs, search bundles) come to about 1.1 MB for its 100 docs pages, some 11 kB a page,
+ * so a warm instance keeps all of a site of a few thousand pages, and of a larger one its most read.
+ */
+export const MEMO_MAX_BYTES = 64 * 1024 * 1024
+
+/**
+ * What an entry costs beyond its object's bytes: the key (UTF-16) and, as a round figure, the
+ * map's entry and the Buffer's own object. Counting it means many tiny objects fill the cache too.
+ */
+const ENTRY_OVERHEAD_BYTES = 200
+
+/** The cache's own accounting, for tests and logs. */
+export interface MemoUsage {
+  entries: number
+  /** The bytes charged for what it keeps now: never above its bound. */
+  bytes: number
+  maxBytes: number
+}
+
+export interface MemoSiteFiles extends SiteFiles {
+  usage(): MemoUsage
+}
+
+/**
+ * Keeps objects once read, up to `maxBytes` (least recently read goes first): a deploy replaces the
+ * function along with the site (mcp/lambda.ts), so a kept object stays right. A miss is never kept:
+ * the keys a reader can make the server ask for are theirs to choose, and a missing one is rare
+ * (get_page reads only pages its catalogs name, mcp/readerDocs.ts). An object larger than a
+ * quarter of the bound is read each time rather than push out most of the cache. Reads of one
+ * key at the same time share one read of the store.
+ */
+export function memoSiteFiles(files: SiteFiles, maxBytes: number = MEMO_MAX_BYTES): MemoSiteFiles {
+  // A Map iterates in insertion order: re-inserting on each hit puts the least recently read first.
+  const kept = new Map<string, { body: Buffer; cost: number }>()
+  const pending = new Map<string, Promise<Buffer | null>>()
+  let bytes = 0
+  const keep = (key: string, body: Buffer) => {
+    const cost = body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES
+    if (cost > maxBytes / 4 || kept.has(key)) return
+    for (const [oldest, entry] of kept) {
+      if (bytes + cost <= maxBytes) break
+      kept.delete(oldest)
+      bytes -= entry.cost
+    }
+    kept.set(key, { body, cost })
+    bytes += cost
+  }
   return {
     read(key) {
-      let hit = cache.get(key)
-      if (!hit) {
-        hit = files.read(key)
-        cache.set(key, hit)
-        hit.catch(() => cache.delete(key))
+      const hit = kept.get(key)
+      if (hit) {
+        kept.delete(key)
+        kept.set(key, hit)
+        return Promise.resolve(hit.body)
       }
-      return hit
+      let reading = pending.get(key)
+      if (!reading) {
+        reading = files.read(key).then((body) => {
+          if (body !== null) keep(key, body)
+          return body
+        })
+        pending.set(key, reading)
+        // Settled either way, the next read asks the cache or the store again (a failure is not kept).
+        const done = () => pending.delete(key)
+        reading.then(done, done)
+      }
+      return reading
     },
+    usage: () => ({ entries: kept.size, bytes, maxBytes }),
   }
 }
 
