@@ -6,6 +6,7 @@
 import { mergePageMaps, type PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { isFolder, isMetaData, isPage, type RawItem } from '../lib/navigation/shapePageMap'
 import { slugTitle } from '../lib/navigation/slugTitle'
+import { DOCS_ROOT } from '../pipeline/planAggregates'
 
 export interface PageTreeNode {
   title: string
@@ -41,7 +42,16 @@ function level(items: readonly RawItem[]): PageTreeNode[] {
   return [...byName.entries()].sort(([a], [b]) => place(a) - place(b) || a.localeCompare(b)).map(([, node]) => node)
 }
 
-/** The reader's page tree: one node per section they hold pages of, in navbar order. */
+/**
+ * The reader's page tree: the docs' root page first when they may open it, then one node per
+ * section they hold pages of, in navbar order. The top-level `_meta` hides the root page from the
+ * navbar (each section is a tab of its own), but it is a page the reader opens like the others.
+ */
 export function pageTree(fragments: readonly PageMapFragment[]): PageTreeNode[] {
-  return level(mergePageMaps([], fragments) as RawItem[])
+  const merged = mergePageMaps([], fragments) as RawItem[]
+  const root = merged.find((item) => isPage(item) && item.route === DOCS_ROOT)
+  const sections = level(merged).filter((node) => node.route !== DOCS_ROOT)
+  if (!root || !isPage(root)) return sections
+  const title = typeof root.frontMatter?.title === 'string' ? root.frontMatter.title : slugTitle(root.name)
+  return [{ title, route: DOCS_ROOT }, ...sections]
 }

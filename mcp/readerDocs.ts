@@ -13,7 +13,7 @@ import type { AudienceSummary, ReaderView } from '../lib/access/readerView'
 import type { AccessUser } from '../lib/access/types'
 import type { SearchHit } from '../lib/search/searchClient'
 import type { PageCatalog } from '../pipeline/steps/buildMarkdown'
-import { audienceIdOf, markdownKeyOf } from '../pipeline/planAggregates'
+import { markdownKeyOf } from '../pipeline/planAggregates'
 import { pageTree, type PageTreeNode } from './pageTree'
 import type { SearchIndexes } from './searchDocs'
 import { readerFiles, type SiteFiles } from './siteFiles'
@@ -50,6 +50,19 @@ export interface ReaderDocs {
   urlOf(path: string): string
 }
 
+/** A page catalog as read, with its pages by route. */
+interface CatalogIndex {
+  catalog: PageCatalog
+  byRoute: ReadonlyMap<string, PageCatalog['pages'][number]>
+}
+
+/**
+ * Each catalog parsed once per object read (memoSiteFiles hands out the same Buffer while it keeps
+ * it), held weakly: it goes when the cache lets the object go, so the cache's bound limits how many
+ * are held (not counted in its bytes: a catalog is a few kB of titles and routes per section).
+ */
+const parsedCatalogs = new WeakMap<Buffer, CatalogIndex>()
+
 export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): ReaderDocs {
   const sources = viewSourcesOf(site)
   const view = readerViewFor(sources, user)
@@ -58,12 +71,21 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
   const mayOpen = (route: string) => decideAccess(site.access, route, user) === 'allow'
   const urlOf = (path: string) => new URL(path, site.siteUrl).href
 
-  const readCatalog = async (key: string): Promise<PageCatalog> => {
+  const readCatalog = async (key: string): Promise<CatalogIndex> => {
     const bytes = await files.read(key)
     // The reader holds the audience, so its catalog is theirs to read; a missing one is a broken deploy.
     if (bytes === null) throw new Error(`${key} is missing from the site; deploy the whole build again`)
-    return JSON.parse(bytes.toString('utf8')) as PageCatalog
+    let parsed = parsedCatalogs.get(bytes)
+    if (!parsed) {
+      const catalog = JSON.parse(bytes.toString('utf8')) as PageCatalog
+      parsedCatalogs.set(bytes, (parsed = { catalog, byRoute: new Map(catalog.pages.map((page) => [page.route, page])) }))
+    }
+    return parsed
   }
+  // Every catalog of the audiences the reader holds, in the plan's order: the same reads whatever
+  // page a tool asks about.
+  const catalogKeys = held.flatMap((audience) => (audience.catalog ? [audience.catalog] : []))
+  const catalogs = () => Promise.all(catalogKeys.map(readCatalog))
 
   return {
     user,
@@ -78,25 +100,23 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
       })
     },
     async page(route) {
+      // Decided from the reader's own catalogs before any other read: a page they may not open, one
+      // that does not exist and one they may open all read the same catalogs, and only a page the
+      // catalogs name is read. So neither the answer nor its time tells a refused page from a
+      // missing one, and no path a reader makes up reaches the store.
+      const summary = (await catalogs()).map((catalog) => catalog.byRoute.get(route)).find((page) => page !== undefined)
+      // Each catalog holds pages of one audience the reader holds; asked again all the same.
+      if (summary === undefined || !mayOpen(route)) return null
       const bytes = await files.read(markdownKeyOf(route))
-      if (bytes === null) return null
-      // Only the catalog of the page's own audience (the rule that governs it), which the reader holds.
-      const key = held.find((audience) => audience.id === audienceIdOf(site.access, route))?.catalog
-      const summary = key ? (await readCatalog(key)).pages.find((page) => page.route === route) : undefined
+      // The catalog names the page, so its Markdown was built beside it: missing, the deploy is broken.
+      if (bytes === null) throw new Error(`${markdownKeyOf(route)} is missing from the site; deploy the whole build again`)
       return {
         markdown: bytes.toString('utf8'),
-        summary: {
-          title: summary?.title ?? route,
-          route,
-          url: urlOf(route),
-          description: summary?.description ?? null,
-          lastUpdated: summary?.lastUpdated ?? null,
-        },
+        summary: { title: summary.title, route, url: urlOf(route), description: summary.description ?? null, lastUpdated: summary.lastUpdated ?? null },
       }
     },
     async tree() {
-      const keys = held.flatMap((audience) => (audience.catalog ? [audience.catalog] : []))
-      return pageTree((await Promise.all(keys.map(readCatalog))).map((catalog) => catalog.pageMap))
+      return pageTree((await catalogs()).map(({ catalog }) => catalog.pageMap))
     },
   }
 }

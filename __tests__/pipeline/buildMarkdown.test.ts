@@ -28,10 +28,15 @@ const root = path.resolve(__dirname, '../..')
 const planFor = (access: CompiledAccess) => planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
 
 test("the real content: every section page as Markdown, and each section's llms files name only that section's pages", () => {
-  const files = markdownFiles(root, planFor(access))
+  const plan = planFor(access)
+  const files = markdownFiles(root, plan)
   expect(files.get('/docs/leads/endpoints/create-quote.md')).toMatch(/^# /)
   expect(files.get('/docs/leads/endpoints.md')).toBeDefined()
-  expect([...files.keys()].every((key) => /^\/docs\/(leads|internal|support-twilio)\//.test(key))).toBe(true)
+  // The docs root page's files lie with the audience of its rule (the fallback, as shipped), which holds it alone.
+  const docsRoot = plan.audiences.find((audience) => audience.pages.includes('/docs'))!
+  expect(docsRoot.pages).toEqual(['/docs'])
+  const rootFiles = [`${docsRoot.base}llms.txt`, `${docsRoot.base}llms-full.txt`]
+  expect([...files.keys()].every((key) => /^\/docs\/(leads|internal|support-twilio)\//.test(key) || key === '/docs.md' || rootFiles.includes(key))).toBe(true)
   expect(files.has('/llms.txt')).toBe(false)
   for (const [section, others] of [['leads', ['internal', 'support-twilio']], ['support-twilio', ['leads', 'internal']]] as const) {
     for (const name of ['llms.txt', 'llms-full.txt']) {
@@ -41,6 +46,18 @@ test("the real content: every section page as Markdown, and each section's llms 
     }
   }
   expect(files.get('/docs/leads/llms-full.txt')).not.toMatch(/^title:/m)
+})
+
+test('the docs root page /docs has its Markdown and is in the llms files of its own audience, and in no section\'s', () => {
+  const plan = planFor(access)
+  const files = markdownFiles(root, plan)
+  expect(files.get('/docs.md')).toMatch(/^# Documentation$/m)
+  const docsRoot = plan.audiences.find((audience) => audience.pages.includes('/docs'))!
+  expect(files.get(`${docsRoot.base}llms.txt`)).toBe(
+    '# Documentation\n\n> Part of Documentation: 1 page.\n\n## Pages\n\n- [Documentation](/docs.md): The root of the documentation, with every section.\n'
+  )
+  expect(files.get(`${docsRoot.base}llms-full.txt`)).toContain('<!-- /docs -->')
+  for (const section of ['leads', 'internal', 'support-twilio']) expect(files.get(`/docs/${section}/llms.txt`)).not.toContain('](/docs.md)')
 })
 
 test('a folder that a finer rule restricts has llms files of its own; the section\'s hold none of its pages or text', () => {
