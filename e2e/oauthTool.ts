@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client'
 import { CONSENT_HEADER } from '../lib/aiTools/oauthPaths'
-import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { sessionCookieHeader, signInSession } from '../scripts/audit/cognitoSession'
 import { PASSWORD, siteEnv } from './siteEnv'
 import { mcpReaderOf, type McpReader } from './mcpSession'
 
@@ -105,7 +105,8 @@ const setCookies = (response: Response) => response.headers.getSetCookie().map((
  */
 export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allow'): ReaderConsent => async (authorizationUrl) => {
   const { cognitoUrl } = siteEnv()
-  const site = amplifyCookieHeader(username, await signInIdToken(cognitoUrl, username, PASSWORD))
+  // The whole sign-in, as the browser holds it: the consent keeps its session with the grant.
+  const site = sessionCookieHeader(username, await signInSession(cognitoUrl, username, PASSWORD))
   const jar: string[] = []
   let next = authorizationUrl.href
   // To the interaction: the library answers with redirects and its interaction cookies.

@@ -1,4 +1,4 @@
-import { parseCookies, readAmplifyCookies } from '../lib/auth/amplifyCookies'
+import { decodeCookiePart, parseCookies, readAmplifyCookies, userTokenCookie } from '../lib/auth/amplifyCookies'
 import type { AccessUser } from '../lib/access/types'
 import type { VerifyIdToken } from './tokenVerifier'
 
@@ -23,4 +23,17 @@ export function readIdToken(cookieHeaders: readonly string[], clientId: string):
 export async function readerOfCookies(cookieHeaders: readonly string[], clientId: string, verifyIdToken: VerifyIdToken): Promise<AccessUser> {
   const token = readIdToken(cookieHeaders, clientId)
   return token === null ? null : verifyIdToken(token)
+}
+
+/**
+ * The refresh token Amplify keeps for `username` in the Cookie headers, or null. The AI tools'
+ * sign-in keeps it with a grant (the reader's user-pool session), so it reads the cookie of the
+ * verified reader only; whether it is really theirs the user pool says when it is used.
+ */
+export function readRefreshToken(cookieHeaders: readonly string[], clientId: string, username: string): string | null {
+  const total = cookieHeaderBytes(cookieHeaders)
+  if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return null
+  const raw = parseCookies(cookieHeaders).get(userTokenCookie(clientId, username, 'refreshToken'))
+  const token = raw === undefined ? null : decodeCookiePart(raw)
+  return token && token.length <= MAX_TOKEN_BYTES ? token : null
 }

@@ -60,7 +60,11 @@ export function readAmplifyCookies(
   }
 }
 
-/** The Cookie header for a signed-in user, holding only what the edge reads (tools and tests). */
-export function amplifyCookieHeader(clientId: string, username: string, idToken: string): string {
-  return `${lastAuthUserCookie(clientId)}=${encodeURIComponent(username)}; ${encodeURIComponent(userTokenCookie(clientId, username, 'idToken'))}=${idToken}`
+/**
+ * The Cookie header for a signed-in user, holding only what the edge reads (tools and tests); with
+ * `refreshToken`, also the session the AI tools' consent keeps with a grant.
+ */
+export function amplifyCookieHeader(clientId: string, username: string, idToken: string, refreshToken?: string): string {
+  const header = `${lastAuthUserCookie(clientId)}=${encodeURIComponent(username)}; ${encodeURIComponent(userTokenCookie(clientId, username, 'idToken'))}=${idToken}`
+  return refreshToken === undefined ? header : `${header}; ${encodeURIComponent(userTokenCookie(clientId, username, 'refreshToken'))}=${refreshToken}`
 }

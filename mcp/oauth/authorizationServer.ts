@@ -20,9 +20,13 @@ import type { VerifiedReader } from '../../edge/tokenVerifier'
 import type { AccessUser } from '../../lib/access/types'
 import { redirectProblem, type AiToolsSettings } from './aiToolsSettings'
 import { errorPage } from './pages'
+import { createRateLimiter, type RateLimit } from './rateLimit'
+import { registrationProblem } from './registrationPolicy'
+import { UNGRANTED_CLIENT_SECONDS } from '../../lib/aiTools/registrationLimits'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
 import type { CheckReader } from './readerCheck'
-import type { OAuthStore } from './store/oauthStore'
+import { OAuthStoreAlreadyConsumedError } from './store/errors'
+import type { AdapterPayload as StoredPayload, OAuthStore, OidcAdapter } from './store/oauthStore'
 
 export interface AuthorizationServerOptions {
   siteUrl: string
@@ -33,12 +37,19 @@ export interface AuthorizationServerOptions {
   keys: { jwks: { keys: object[] }; cookies: string[] }
   /** The reader of the site's sign-in cookies, verified as the edge verifies them; null when none. */
   readerOfCookies: (cookieHeaders: readonly string[]) => Promise<AccessUser>
+  /** The user-pool session (refresh token) of `username` in the site's sign-in cookies, or null. Kept with the grant; never logged or returned. */
+  poolSessionOf: (cookieHeaders: readonly string[], username: string) => string | null
   checkReader: CheckReader
   log?: AccessLogSink
   /** Fetches Client ID Metadata Documents (tests serve theirs; production keeps the library's guarded fetch). */
   fetch?: typeof fetch
   /** Whether requests arrive through a proxy that sets X-Forwarded-Proto and -Host (the Lambda adapter). */
   behindProxy?: boolean
+  /**
+   * Registrations (POST /oauth/reg) one source address may make in a window; over it, 429. The local
+   * server sets REGISTRATION_RATE; on AWS the WAF counts them before the request arrives, so none.
+   */
+  registrationRate?: RateLimit
 }
 
 export interface AuthorizationServer {
@@ -57,9 +68,19 @@ export interface AuthorizationServer {
 interface GrantReader extends AdapterPayload {
   username: string
   groups: string[]
+  /**
+   * The reader's user-pool session: the refresh token of the site sign-in they consented from. Each
+   * refresh asks the pool to renew it (readerCheck.ts), so an admin's global sign-out, which
+   * revokes it, ends the grant. A secret: stored (DynamoDB, encrypted at rest), never logged or sent.
+   */
+  poolSession?: string
 }
-const readerRecord = (grantId: string, reader: NonNullable<AccessUser>): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])] })
+const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: string): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])], poolSession })
 const GRANT_READER = 'DocsGrantReader'
+/** Dynamic Client Registration's endpoint (the library's default route under the issuer). */
+const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
+/** Every scope a tool may ask for; anything else is refused before consent (extraParams.scope). */
+const GRANTABLE_SCOPES: readonly string[] = ['openid', 'offline_access', DOCS_SCOPE]
 
 const hostOf = (uri: string | undefined) => {
   try {
@@ -78,8 +99,55 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const log = (fields: Omit<AccessLogRecord, 'time' | 'path' | 'route' | 'rule'> & { path?: string }) =>
     options.log?.({ time: new Date().toISOString(), path: ISSUER_PATH, route: null, rule: null, ...fields })
 
+  /** A one-time token used twice: a sign of theft (or a tool that lost its answer), never routine. */
+  const logReuse = (grantType: unknown, token: Pick<StoredPayload, 'accountId' | 'clientId'> | undefined, clientId?: string) =>
+    log({
+      user: token?.accountId ?? 'anonymous',
+      decision: 'deny',
+      outcome: 'oauth',
+      event: grantType === 'refresh_token' ? 'refresh-reuse' : 'code-reuse',
+      client: token?.clientId ?? clientId,
+      detail: `a ${grantType === 'refresh_token' ? 'refresh token' : 'code'} was used twice: the grant is revoked`,
+    })
+
+  /**
+   * The library detects reuse by reading a token as consumed before it uses it; two requests with
+   * one refresh token can both read it unused (the pool check in rotateRefreshToken runs between
+   * that read and consume). The store's consume lets only one of them win; the other is reuse, and
+   * ends as the library ends reuse it sees itself (OAuth 2.1's rule): the whole grant is revoked,
+   * and the request gets invalid_grant.
+   */
+  const consumedOnce = (model: string, adapter: OidcAdapter): OidcAdapter => ({
+    ...adapter,
+    async consume(id) {
+      try {
+        await adapter.consume(id)
+      } catch (error) {
+        if (!(error instanceof OAuthStoreAlreadyConsumedError)) throw error
+        const used = await adapter.find(id)
+        if (used?.grantId && used.accountId) await store.revokeGrant(used.accountId, used.grantId)
+        const grantType = model === 'RefreshToken' ? 'refresh_token' : 'authorization_code'
+        logReuse(grantType, used)
+        throw new errors.InvalidGrant(`${grantType === 'refresh_token' ? 'refresh token' : 'authorization code'} already used`)
+      }
+    },
+  })
+  /** The reader each refresh checked, for that refresh's access token (a racing reuse may revoke the stored record meanwhile). */
+  const checkedAtRefresh = new WeakMap<object, GrantReader>()
+
+  /**
+   * oidc-provider saves a registered client with no lifetime; here it gets UNGRANTED_CLIENT_SECONDS,
+   * so a registration that no reader allows is removed (DynamoDB's TTL on AWS, the memory store's
+   * sweep locally). The reader's Allow saves it again with the grant's lifetime (interaction below).
+   * Client ID Metadata Document clients are never saved: their document is fetched and cached.
+   */
+  const registrationsExpire = (model: string, adapter: OidcAdapter): OidcAdapter =>
+    model !== 'Client' ? adapter : { ...adapter, upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn ?? UNGRANTED_CLIENT_SECONDS) }
+  const clients = store.adapterFor('Client')
+  const registrations = options.registrationRate ? createRateLimiter(options.registrationRate) : null
+
   const provider = new Provider(issuer, {
-    adapter: (name: string) => store.adapterFor(name),
+    adapter: (name: string) => consumedOnce(name, registrationsExpire(name, store.adapterFor(name))),
     jwks: options.keys.jwks as never,
     cookies: { keys: options.keys.cookies },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
@@ -106,6 +174,11 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       },
     },
     pkce: { required: () => true },
+    // Public clients with the authorization code only: discovery advertises no more, and a
+    // registration asking for more (implicit, id_token, a client secret) is invalid_client_metadata.
+    // The grant types follow (authorization_code and refresh_token alone).
+    responseTypes: ['code'],
+    clientAuthMethods: ['none'],
     // The docs scope is also the resource's (getResourceServerInfo above); it is listed here because
     // clients register with the scopes they will ask for, and registration checks them against this.
     scopes: ['offline_access', DOCS_SCOPE],
@@ -117,13 +190,41 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       // The library's default (RS256) must be an algorithm of the keys given: on AWS they are ES256 (keysSecret.ts).
       id_token_signed_response_alg: (options.keys.jwks.keys[0] as { alg?: SigningAlgorithm } | undefined)?.alg ?? 'RS256',
     },
-    // Every client's redirect URIs are checked when it registers (the library calls this validator with the whole metadata).
+    // Every client's sizes and redirect URIs are checked when it registers (the library calls this
+    // validator with the whole metadata, for a registration and a metadata document alike).
     extraClientMetadata: {
       properties: ['docs_redirect_policy'],
       validator: (_ctx, key, _value, metadata) => {
         if (key !== 'docs_redirect_policy') return
+        const tooMuch = registrationProblem(metadata)
+        if (tooMuch) throw new errors.InvalidClientMetadata(tooMuch)
         const problem = redirectProblem((metadata.redirect_uris as string[] | undefined) ?? [], settings)
         if (problem) throw new errors.InvalidRedirectUri(problem)
+      },
+    },
+    /**
+     * The scopes a tool may ask for, checked with the rest of the authorization request, so that a
+     * request the server would not grant is refused before the reader sees the consent page (the
+     * error goes to the tool's redirect URI, naming the scope). extraParams validators may assign a
+     * parameter's value; this one settles the scope the consent page grants:
+     * - a tool that names no docs scope (no scope at all, or offline_access alone) is given
+     *   docs:read, RFC 6749 §3.3's default: the one thing a token of this server is for;
+     * - offline_access stays when the tool asked for it. The library drops it from a request
+     *   without prompt=consent (OpenID Connect's rule, so that a refresh token follows the user's
+     *   explicit consent); here every request ends on the consent page, whatever its prompt.
+     */
+    extraParams: {
+      scope: (ctx: KoaContextWithOIDC, value: string | undefined) => {
+        const raw = (ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown> | undefined) : ctx.query)?.scope
+        const asked = (typeof raw === 'string' ? raw : (value ?? '')).split(' ').filter(Boolean)
+        const unknown = asked.filter((scope) => !GRANTABLE_SCOPES.includes(scope))
+        if (unknown.length > 0) throw new errors.InvalidScope(`this server grants ${GRANTABLE_SCOPES.join(', ')} only`, unknown.join(' '))
+        const client = ctx.oidc.client!
+        const registered = client.scope ? client.scope.split(' ') : GRANTABLE_SCOPES
+        const granted = new Set((value ?? '').split(' ').filter(Boolean))
+        if (asked.includes('offline_access') && client.grantTypeAllowed('refresh_token') && registered.includes('offline_access')) granted.add('offline_access')
+        granted.add(DOCS_SCOPE)
+        ctx.oidc.params!.scope = [...granted].join(' ')
       },
     },
     ttl: {
@@ -133,6 +234,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       Grant: settings.refreshTokenSeconds,
       Interaction: 600,
       Session: 600,
+      // It only reads the client's registration back; it ends with a registration no reader allowed.
+      RegistrationAccessToken: UNGRANTED_CLIENT_SECONDS,
     },
     // A refresh asks the user pool about the reader again here, before the library uses up the old
     // refresh token: if the pool cannot be asked, the tool gets an error and keeps a refresh token
@@ -142,28 +245,33 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const grantId = refreshToken?.grantId
       const reader = grantId ? ((await readers.find(grantId)) as GrantReader | undefined) : undefined
       if (!grantId || !reader) throw new errors.InvalidGrant('the grant has no reader')
-      const now = await options.checkReader(reader.username)
-      if (now === null) {
+      // A grant made before sessions were kept has none to ask about: it ends, and the tool signs in again.
+      const now = reader.poolSession ? await options.checkReader(reader.username, reader.poolSession) : { ended: 'the grant keeps no site sign-in (granted before they were kept)' }
+      if ('ended' in now) {
         await store.revokeGrant(reader.username, grantId)
-        log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId, detail: 'the reader is disabled or deleted' })
+        log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId, detail: now.ended })
         throw new errors.InvalidGrant('the reader can no longer sign in')
       }
-      await readers.upsert(grantId, readerRecord(grantId, now), settings.refreshTokenSeconds)
-      log({ user: now.username, decision: 'allow', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId })
+      const record = readerRecord(grantId, now.reader, reader.poolSession!)
+      await readers.upsert(grantId, record, settings.refreshTokenSeconds)
+      checkedAtRefresh.set(ctx, record)
+      log({ user: now.reader.username, decision: 'allow', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId })
       return true
     },
     // A tool's grant outlives the short sign-in session; its refresh token is what keeps it.
     expiresWithSession: async () => false,
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // A refresh token goes to a tool that asked for offline_access (the library's rule, OpenID
+    // Connect's): others, which asked for none, get an access token alone and sign in again.
+    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     // Consent is asked every time, so every code is issued to the reader who is signed in now.
     loadExistingGrant: async (ctx) => {
       const grantId = ctx.oidc.result?.consent?.grantId
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined
     },
     // The reader as verified at consent, or at the last refresh (rotateRefreshToken above).
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.grantId) return undefined
-      const reader = (await readers.find(token.grantId)) as GrantReader | undefined
+      const reader = checkedAtRefresh.get(ctx) ?? ((await readers.find(token.grantId)) as GrantReader | undefined)
       if (!reader) throw new errors.InvalidGrant('the grant has no reader')
       return { username: reader.username, groups: reader.groups }
     },
@@ -182,7 +290,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   provider.on('grant.error', (ctx: KoaContextWithOIDC, error: Error & { error_description?: string }) =>
     log({ user: 'anonymous', decision: 'deny', outcome: 'oauth', event: 'refusal', client: ctx.oidc?.client?.clientId, detail: error.error_description ?? error.message })
   )
-  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => log({ user: 'anonymous', decision: 'allow', outcome: 'oauth', event: 'revocation', client: ctx.oidc?.client?.clientId, detail: `a grant (${grantId.slice(0, 6)}…) revoked by its client` }))
+  // The library revokes a grant when its client revokes a token (the revocation endpoint), and when
+  // a code or refresh token is used again at the token endpoint: the latter is reuse, logged apart.
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+    const { entities, route, params, client } = ctx.oidc ?? {}
+    const token = (entities?.RefreshToken ?? entities?.AccessToken ?? entities?.AuthorizationCode) as { accountId?: string; clientId?: string } | undefined
+    if (route === 'token') return logReuse(params?.grant_type, token, client?.clientId)
+    log({ user: token?.accountId ?? 'anonymous', decision: 'allow', outcome: 'oauth', event: 'revocation', client: client?.clientId, detail: `a grant (${grantId.slice(0, 6)}…) revoked by its client` })
+  })
   const callback = provider.callback()
 
   const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -228,13 +343,27 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const redirectTo = await provider.interactionResult(request, response, { error: 'access_denied', error_description: 'The reader denied access' }, { mergeWithLastSubmission: false })
       return json(response, 200, { redirectTo })
     }
+    // The grant keeps the reader's user-pool session, so what ends that session (an admin's global
+    // sign-out) ends the grant at the tool's next refresh. The pool is asked once now: the session
+    // must be live and the reader's own, or no grant is made.
+    const poolSession = options.poolSessionOf(cookiesOf(request), reader.username)
+    const now = poolSession ? await options.checkReader(reader.username, poolSession) : { ended: 'the sign-in cookies hold no user-pool session' }
+    if ('ended' in now) {
+      log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refusal', client: about.clientId, redirectHost: about.redirectHost, detail: now.ended })
+      return json(response, 401, { error: 'sign_in', message: 'Sign in to the docs site again, then allow the tool.' })
+    }
     const grant = new provider.Grant({ accountId: reader.username, clientId: String(details.params.client_id) })
-    // What the tool asked for, of the scopes there are: the library checks the grant against the request.
-    const asked = String(details.params.scope ?? '').split(' ').filter((scope) => ['openid', 'offline_access', DOCS_SCOPE].includes(scope))
+    // What the tool asked for, which the authorization request has already held to GRANTABLE_SCOPES
+    // (docs:read included, asked or not: extraParams.scope): the library checks the grant against it.
+    const asked = String(details.params.scope ?? '').split(' ').filter((scope) => GRANTABLE_SCOPES.includes(scope))
     if (asked.length > 0) grant.addOIDCScope(asked.join(' '))
     grant.addResourceScope(resource, DOCS_SCOPE)
     const grantId = await grant.save()
-    await readers.upsert(grantId, readerRecord(grantId, reader), settings.refreshTokenSeconds)
+    await readers.upsert(grantId, readerRecord(grantId, now.reader, poolSession!), settings.refreshTokenSeconds)
+    // A registration the reader allowed lives as long as this grant (it would expire a day after it
+    // was made, registrationsExpire above). A metadata document's client is not stored: nothing to keep.
+    const registered = await clients.find(String(details.params.client_id))
+    if (registered) await clients.upsert(String(details.params.client_id), registered, settings.refreshTokenSeconds)
     log({ user: reader.username, decision: 'allow', outcome: 'oauth', event: 'grant', client: about.clientId, redirectHost: about.redirectHost })
     const redirectTo = await provider.interactionResult(request, response, { login: { accountId: reader.username }, consent: { grantId } }, { mergeWithLastSubmission: false })
     return json(response, 200, { redirectTo })
@@ -271,6 +400,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           return await interaction(request, response, decodeURIComponent(uid), action)
         }
         if (url.pathname === CONNECTIONS_PATH) return await connections(request, response)
+        if (registrations && request.method === 'POST' && url.pathname === REGISTRATION_PATH) {
+          const decided = registrations.take(request.socket.remoteAddress ?? 'unknown')
+          if (!decided.allowed) {
+            log({ user: 'anonymous', decision: 'deny', outcome: 'oauth', event: 'refusal', detail: 'too many registrations from one address' })
+            response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(decided.retryAfterSeconds) })
+            return void response.end(JSON.stringify({ error: 'too_many_requests', error_description: `at most ${options.registrationRate!.limit} registrations in ${options.registrationRate!.windowSeconds} seconds from one address; retry after ${decided.retryAfterSeconds} seconds` }))
+          }
+        }
         // The library is mounted at ISSUER_PATH: it sees the path below it, and the mount from originalUrl.
         const below = url.pathname === AUTHORIZATION_SERVER_METADATA_PATH ? '/.well-known/openid-configuration' : url.pathname.slice(ISSUER_PATH.length) || '/'
         Object.assign(request, { originalUrl: `${ISSUER_PATH}${below}${url.search}`, url: `${below}${url.search}` })

@@ -23,6 +23,7 @@ import { createAuthorizationServer, type AuthorizationServer } from './authoriza
 import { keysFromSecret, type AuthorizationKeys } from './keysSecret'
 import { OAUTH_KEYS_SECRET_ENV, OAUTH_TABLE_ENV } from './lambdaSignInEnv'
 import { cognitoReaderCheck, type CheckReader } from './readerCheck'
+import { readRefreshToken } from '../../edge/readIdToken'
 import { createDynamoOAuthStore } from './store/dynamoAdapter'
 import type { OAuthStore } from './store/oauthStore'
 
@@ -64,6 +65,8 @@ export function createLambdaSignIn(options: LambdaSignInOptions): LambdaSignIn {
   const settings = aiToolsSettings(options.aiTools)
   const store = parts.store ?? createDynamoOAuthStore({ client: new DynamoDBClient({}), tableName: required(env[OAUTH_TABLE_ENV], OAUTH_TABLE_ENV, 'the sign-in table') })
   const checkReader = parts.checkReader ?? cognitoReaderCheck(options.auth, options.groupsClaim)
+  // The reader's user-pool session, from the cookies of the site's web client (the one the pool is asked with).
+  const poolSessionOf = (cookieHeaders: readonly string[], username: string) => readRefreshToken(cookieHeaders, options.auth.userPoolClientId, username)
   // Read once per instance; a failed read is tried again by the next request.
   let keys: Promise<AuthorizationKeys> | null = null
   const keysOnce = () =>
@@ -78,7 +81,7 @@ export function createLambdaSignIn(options: LambdaSignInOptions): LambdaSignIn {
     if (!server) {
       if (servers.size >= MAX_SITE_URLS) return Promise.reject(new Error(`more than ${MAX_SITE_URLS} site origins`))
       server = keysOnce().then((given) =>
-        createAuthorizationServer({ siteUrl, settings, store, keys: given, readerOfCookies: options.readerOfCookies, checkReader, log: options.log, behindProxy: true, ...(parts.fetch ? { fetch: parts.fetch } : {}) }),
+        createAuthorizationServer({ siteUrl, settings, store, keys: given, readerOfCookies: options.readerOfCookies, poolSessionOf, checkReader, log: options.log, behindProxy: true, ...(parts.fetch ? { fetch: parts.fetch } : {}) }),
       )
       server.catch(() => servers.delete(siteUrl))
       servers.set(siteUrl, server)

@@ -1,32 +1,92 @@
 /**
- * The reader as the user pool knows them now: whether they still exist and are enabled, and their
- * groups. The authorization server asks at every refresh of an AI tool's token, so a reader who
- * was disabled or deleted gets no new token, and one whose groups changed gets the new ones.
+ * The reader as the user pool knows them now. The authorization server asks at consent and at
+ * every refresh of an AI tool's token, so what an admin does in the pool reaches the tool at its
+ * next refresh (within one access-token lifetime):
+ *
+ * - a deleted or disabled reader gets no new token, and one whose groups changed gets the new ones;
+ * - a reader whose password an admin reset (AdminResetUserPassword: RESET_REQUIRED) or who has
+ *   not yet set one (FORCE_CHANGE_PASSWORD) gets none;
+ * - a reader whose site sign-in an admin ended (AdminUserGlobalSignOut) gets none: the grant keeps
+ *   the reader's user-pool session (the refresh token of the browser sign-in they consented from),
+ *   and the pool is asked to renew it. The pool refuses a session that a global sign-out revoked,
+ *   or that has run its 30 days; the tokens it renews are thrown away, and nothing the browser
+ *   holds changes (the web client does not rotate refresh tokens).
+ *
  * (A reader who signs out everywhere on the site revokes their tools' grants outright.)
  */
-import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider'
+import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider'
 import type { AccessUser } from '../../lib/access/types'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { groupsOf } from '../../edge/tokenVerifier'
 
-/** The reader now, or null when the pool has no enabled user of that name. Throws when the pool cannot be asked. */
-export type CheckReader = (username: string) => Promise<NonNullable<AccessUser> | null>
+/** The reader now; or why their tools get no new token (a sentence for the access log). */
+export type ReaderNow = { reader: NonNullable<AccessUser> } | { ended: string }
 
-export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPoolId' | 'endpoint' | 'mode'>, groupsClaim: string | null): CheckReader {
+/**
+ * Asks the pool about `username`, whose user-pool session (a refresh token) is `poolSession`.
+ * Throws when the pool cannot be asked (the tool keeps a token to retry with); answers `ended`
+ * only for what the pool said.
+ */
+export type CheckReader = (username: string, poolSession: string) => Promise<ReaderNow>
+
+/** User statuses that mean the reader must set a new password before they may sign in. */
+const PASSWORD_PENDING = new Set(['RESET_REQUIRED', 'FORCE_CHANGE_PASSWORD'])
+
+/** What the pool answers a refresh token that can no longer be used: revoked, expired, or its user gone. */
+const SESSION_ENDED = new Set(['NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException'])
+
+const nameOf = (error: unknown) => (error as { name?: unknown } | null)?.name
+
+/** `cognito:username` of an ID token the pool has just issued to us (over TLS, so not verified again). */
+function usernameOf(idToken: string | undefined): string | null {
+  const part = idToken?.split('.')[1]
+  if (!part) return null
+  try {
+    const username = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>)['cognito:username']
+    return typeof username === 'string' ? username : null
+  } catch {
+    return null
+  }
+}
+
+export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPoolId' | 'userPoolClientId' | 'endpoint' | 'mode'>, groupsClaim: string | null): CheckReader {
   const client = new CognitoIdentityProviderClient({
     region: auth.region,
     // The local Cognito takes any credentials; on AWS the function's role signs the calls.
     ...(auth.mode === 'local' ? { endpoint: auth.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   })
-  return async (username) => {
-    let user
+
+  /** The user, or null when the pool has none of that name. */
+  const userOf = async (username: string) => {
     try {
-      user = await client.send(new AdminGetUserCommand({ UserPoolId: auth.userPoolId, Username: username }))
+      return await client.send(new AdminGetUserCommand({ UserPoolId: auth.userPoolId, Username: username }))
     } catch (error) {
-      if ((error as { name?: string }).name === 'UserNotFoundException') return null
+      if (nameOf(error) === 'UserNotFoundException') return null
       throw error
     }
-    if (user.Enabled === false) return null
+  }
+
+  /** Whose the session is, renewed on the site's web client (public: no IAM), or null when the pool refuses it. */
+  const ownerOf = async (poolSession: string): Promise<string | null> => {
+    let renewed
+    try {
+      renewed = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: auth.userPoolClientId, AuthParameters: { REFRESH_TOKEN: poolSession } }))
+    } catch (error) {
+      if (SESSION_ENDED.has(String(nameOf(error)))) return null
+      throw error
+    }
+    const owner = usernameOf(renewed.AuthenticationResult?.IdToken)
+    if (owner === null) throw new Error('the user pool renewed a session but sent no readable ID token')
+    return owner
+  }
+
+  return async (username, poolSession) => {
+    const [user, owner] = await Promise.all([userOf(username), ownerOf(poolSession)])
+    if (user === null) return { ended: 'the reader is deleted' }
+    if (user.Enabled === false) return { ended: 'the reader is disabled' }
+    if (PASSWORD_PENDING.has(user.UserStatus ?? '')) return { ended: `the reader must set a new password (${user.UserStatus})` }
+    if (owner === null) return { ended: "the reader's site sign-in was ended (an admin's global sign-out) or has expired" }
+    if (owner !== username) return { ended: "the kept sign-in is not the reader's" }
     const groups: string[] = []
     let next: string | undefined
     do {
@@ -35,6 +95,6 @@ export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPool
       next = page.NextToken
     } while (next)
     const attributes = Object.fromEntries((user.UserAttributes ?? []).map((attribute) => [attribute.Name, attribute.Value]))
-    return { username, groups: groupsOf({ 'cognito:groups': groups, ...attributes }, groupsClaim) }
+    return { reader: { username, groups: groupsOf({ 'cognito:groups': groups, ...attributes }, groupsClaim) } }
   }
 }

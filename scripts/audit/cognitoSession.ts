@@ -3,14 +3,24 @@ import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 
 /** Signs in against the local Cognito the way the site's login does (USER_PASSWORD_AUTH) and returns the ID token. */
 export async function signInIdToken(cognitoUrl: string, username: string, password: string): Promise<string> {
+  return (await signInSession(cognitoUrl, username, password)).idToken
+}
+
+/** A sign-in's ID token and refresh token, as the site's login keeps them in its cookies. */
+export async function signInSession(cognitoUrl: string, username: string, password: string): Promise<{ idToken: string; refreshToken: string }> {
   const response = await fetch(cognitoUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
     body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: LOCAL_COGNITO.userPoolClientId, AuthParameters: { USERNAME: username, PASSWORD: password } }),
   })
-  const body = (await response.json()) as { AuthenticationResult?: { IdToken: string }; message?: string }
+  const body = (await response.json()) as { AuthenticationResult?: { IdToken: string; RefreshToken: string }; message?: string }
   if (!response.ok || !body.AuthenticationResult) throw new Error(`sign-in as ${username} failed: ${body.message ?? response.status}`)
-  return body.AuthenticationResult.IdToken
+  return { idToken: body.AuthenticationResult.IdToken, refreshToken: body.AuthenticationResult.RefreshToken }
+}
+
+/** The Cookie header of a whole sign-in (ID and refresh token), as the browser holds it after /login. */
+export function sessionCookieHeader(username: string, session: { idToken: string; refreshToken: string }, clientId: string = LOCAL_COGNITO.userPoolClientId): string {
+  return cookieHeaderFor(clientId, username, session.idToken, session.refreshToken)
 }
 
 /** The Cookie header Amplify's CookieStorage produces for a signed-in user (only what the edge reads). */

@@ -5,7 +5,8 @@
  *   client ──► proxy (public port) ──► cognito-local (127.0.0.1, random internal port)
  *
  * The proxy answers CORS (the site calls it from http://127.0.0.1:3000), implements
- * GetTokensFromRefreshToken (Amplify's refresh call) and GlobalSignOut, maps cognito-local's
+ * GetTokensFromRefreshToken (Amplify's refresh call), GlobalSignOut, and the admin's
+ * AdminUserGlobalSignOut and AdminResetUserPassword, maps cognito-local's
  * sign-in errors onto the ones AWS returns, and forwards everything else untouched.
  *
  * Every start is clean: the pool lives in a fresh temp directory that stop() removes.
@@ -198,6 +199,43 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
         }
       },
     }
+
+    /** The pool's user for an admin call (UserPoolId, Username), or the error AWS answers. */
+    const adminUser = async (body: Record<string, unknown>) => {
+      if (typeof body.UserPoolId !== 'string' || typeof body.Username !== 'string' || !body.Username) {
+        return { error: awsError('InvalidParameterException', 'UserPoolId and Username are required') }
+      }
+      try {
+        const pool = await cognito.getUserPool(ctx, body.UserPoolId)
+        const user = await pool.getUserByUsername(ctx, body.Username)
+        return user ? { pool, user } : { error: awsError('UserNotFoundException', 'User does not exist.') }
+      } catch (err) {
+        const code = (err as { code?: unknown }).code
+        if (typeof code === 'string') return { error: awsError(code, (err as Error).message) }
+        throw err
+      }
+    }
+    // Missing from cognito-local; calls signed by an admin (the local Cognito takes any credentials).
+    Object.assign(gaps, {
+      // As AWS: every refresh token of the user stops working (the ID and access tokens already
+      // issued live until they expire).
+      AdminUserGlobalSignOut: async (body: Record<string, unknown>): Promise<JsonReply> => {
+        const found = await adminUser(body)
+        if ('error' in found) return found.error!
+        await found.pool.saveUser(ctx, { ...found.user, RefreshTokens: [] })
+        return { status: 200, body: {} }
+      },
+      // As AWS: the password no longer signs in (PasswordResetRequiredException) until the user
+      // sets a new one with a code (ConfirmForgotPassword); the status is RESET_REQUIRED. AWS does
+      // not document revoking the user's refresh tokens, so they are left as they are: what ends
+      // an AI tool's grant is the status, which the site's authorization server reads.
+      AdminResetUserPassword: async (body: Record<string, unknown>): Promise<JsonReply> => {
+        const found = await adminUser(body)
+        if ('error' in found) return found.error!
+        await found.pool.saveUser(ctx, { ...found.user, UserStatus: 'RESET_REQUIRED', UserLastModifiedDate: new Date() })
+        return { status: 200, body: {} }
+      },
+    })
 
     proxy = http.createServer((req, res) => {
       handle(req, res).catch((err: unknown) => {

@@ -28,7 +28,9 @@ import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSe
 import { freshAuthorizationKeys } from '../../mcp/oauth/freshKeys'
 import { cognitoReaderCheck } from '../../mcp/oauth/readerCheck'
 import { createMemoryOAuthStore } from '../../mcp/oauth/store/memoryAdapter'
-import { readerOfCookies } from '../../edge/readIdToken'
+import type { RateLimit } from '../../mcp/oauth/rateLimit'
+import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits'
+import { readerOfCookies, readRefreshToken } from '../../edge/readIdToken'
 import { issuerFor } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
 
@@ -92,6 +94,12 @@ export interface LocalServerOptions {
    * the site's files turns it off (its library is an ES module, which jest's CommonJS cannot load).
    */
   aiToolSignIn?: boolean
+  /**
+   * How many AI-tool registrations one address may make in a window (429 past it): REGISTRATION_RATE,
+   * the WAF's figure on AWS, unless a caller that registers many tools from one address (the
+   * browser tests) sets its own.
+   */
+  registrationRate?: RateLimit
 }
 
 export interface RunningServer {
@@ -211,8 +219,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     store: createMemoryOAuthStore(),
     keys: freshAuthorizationKeys(),
     readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, deps.clientId, deps.verifyIdToken),
+    poolSessionOf: (cookieHeaders, username) => readRefreshToken(cookieHeaders, deps.clientId, username),
     checkReader: cognitoReaderCheck(options.auth, access.groupsClaim),
     log: accessLog?.write,
+    registrationRate: options.registrationRate ?? REGISTRATION_RATE,
     ...(options.clientMetadataFetch ? { fetch: options.clientMetadataFetch } : {}),
   })
   oauth = signIn
