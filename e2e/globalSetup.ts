@@ -26,7 +26,10 @@ export default async function globalSetup() {
   const { compileAccess } = await import('../lib/access/compileAccess')
   // The rules the audit build was made with (the shipped ones and finer ones), as its edge bundle has them.
   const access = site.accessConfig ? compileAccess(site.accessConfig, process.env) : undefined
-  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT, access })
+  // The browser tests and the leak audit register hundreds of tools from 127.0.0.1, far past the
+  // real limit per address (REGISTRATION_RATE), which __tests__/mcp/oauth/registration.test.ts tests.
+  const registrationRate = { limit: 100_000, windowSeconds: 300 }
+  const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT, access, registrationRate })
   globalThis.__E2E_STACK__ = stack
   process.env.AUDIT_SITE_DIR = dir
   process.env.E2E_SITE_URL = stack.siteUrl

@@ -9,6 +9,7 @@ import { ACCESS_LOG_ENV } from './accessLogFile'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { access as shippedAccess } from '../../lib/access'
 import { readAudiencesFile } from '../../pipeline/steps/audiencesFile'
+import type { RateLimit } from '../../mcp/oauth/rateLimit'
 
 export interface LocalStack {
   siteUrl: string
@@ -21,7 +22,7 @@ export interface LocalStack {
  * both on 127.0.0.1. Tests start their own on free ports (port 0).
  */
 export async function startLocalStack(
-  options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string; access?: CompiledAccess } = {}
+  options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string; access?: CompiledAccess; registrationRate?: RateLimit } = {}
 ): Promise<LocalStack> {
   // A build elsewhere (the audit build) is a project root's out/, beside its own .next/.
   const paths = sitePaths(options.outDir ? path.dirname(path.resolve(options.outDir)) : undefined)
@@ -49,6 +50,7 @@ export async function startLocalStack(
       port: options.sitePort ?? Number(process.env.PORT ?? 3000),
       // Off unless asked for, so tests and benches stay quiet; `npm start` asks for stdout.
       accessLog: options.accessLog ?? process.env[ACCESS_LOG_ENV],
+      registrationRate: options.registrationRate,
     })
     return {
       siteUrl: site.url,

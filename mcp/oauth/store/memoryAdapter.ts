@@ -16,8 +16,29 @@ export interface MemoryOAuthStoreOptions {
   now?: Clock
 }
 
-export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptions = {}): OAuthStore {
+/** The local store, which also says how many items it holds (expired ones included), for tests of its sweep. */
+export interface MemoryOAuthStore extends OAuthStore {
+  itemCount(): number
+}
+
+/**
+ * How often a write also drops every expired item. Reads drop the expired items they meet, but an
+ * item nobody reads again (a registration no reader allowed, an interaction left on its consent
+ * page) would stay: the sweep is what DynamoDB's TTL deletion is on AWS, so memory stays bounded by
+ * what is live.
+ */
+export const SWEEP_INTERVAL_MS = 60_000
+
+export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptions = {}): MemoryOAuthStore {
   const items = new Map<string, StoredItem>()
+  let sweptAtMs = now()
+
+  function sweepIfDue(): void {
+    const at = now()
+    if (at - sweptAtMs < SWEEP_INTERVAL_MS) return
+    sweptAtMs = at
+    for (const [pk, item] of items) if (!isLive(item, at)) items.delete(pk)
+  }
 
   /** The live item under `pk`; an expired one is dropped on the way, as DynamoDB's TTL would. */
   function live(pk: string): StoredItem | undefined {
@@ -50,6 +71,7 @@ export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptio
     }
     return {
       async upsert(id, payload, expiresIn) {
+        sweepIfDue()
         items.set(itemKey(model, id), toStoredItem(model, id, payload, expiresIn, now()))
       },
       async find(id) {
@@ -75,6 +97,7 @@ export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptio
 
   return {
     adapterFor,
+    itemCount: () => items.size,
     async revokeByAccountId(accountId) {
       removeAll(withField('accountId', accountId))
     },
