@@ -7,9 +7,10 @@ import { execFile } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { CreateTableCommand, waitUntilTableExists, DynamoDBClient, PutItemCommand, type BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, waitUntilTableExists, DynamoDBClient, GetItemCommand, PutItemCommand, type BatchWriteItemCommandInput } from '@aws-sdk/client-dynamodb'
 import { createDynamoOAuthStore } from '../../../mcp/oauth/store/dynamoAdapter'
-import { createMemoryOAuthStore } from '../../../mcp/oauth/store/memoryAdapter'
+import { createMemoryOAuthStore, SWEEP_INTERVAL_MS } from '../../../mcp/oauth/store/memoryAdapter'
+import { UNGRANTED_CLIENT_SECONDS } from '../../../lib/aiTools/registrationLimits'
 import { createTableInput, OAUTH_TABLE_SCHEMA } from '../../../mcp/oauth/store/tableSchema'
 import { OAuthStoreAlreadyConsumedError, OAuthStoreCorruptItemError, OAuthStoreRevocationIncompleteError } from '../../../mcp/oauth/store/errors'
 import type { AdapterPayload, Clock, OAuthStore } from '../../../mcp/oauth/store/oauthStore'
@@ -120,6 +121,20 @@ describe.each(stores)('$name', ({ create }) => {
     expect(await store.grantsOfAccount('reader-1')).toEqual([])
     after(365 * 24 * 3600 * 1000)
     expect(await store.adapterFor('Client').find('registered-tool')).toEqual({ client_id: 'registered-tool' })
+  })
+
+  test('a registration no reader allowed is gone after its day; one saved again when allowed lives for the grant', async () => {
+    const clients = store.adapterFor('Client')
+    const day = UNGRANTED_CLIENT_SECONDS * 1000
+    await clients.upsert('ignored-tool', { client_id: 'ignored-tool' }, UNGRANTED_CLIENT_SECONDS)
+    await clients.upsert('allowed-tool', { client_id: 'allowed-tool' }, UNGRANTED_CLIENT_SECONDS)
+    after(day - 3600_000)
+    await clients.upsert('allowed-tool', { client_id: 'allowed-tool' }, 30 * 86400)
+    after(3600_000)
+    expect(await clients.find('ignored-tool')).toBeUndefined()
+    expect(await clients.find('allowed-tool')).toEqual({ client_id: 'allowed-tool' })
+    after(30 * day - 3600_000)
+    expect(await clients.find('allowed-tool')).toBeUndefined()
   })
 
   test('consume marks the item consumed once: a second consumption is refused as reuse, and an absent item stays absent', async () => {
@@ -247,7 +262,35 @@ describe.each(stores)('$name', ({ create }) => {
   })
 })
 
+describe('local store only', () => {
+  test('expired items nobody reads again are swept on a later write, so memory holds what is live', async () => {
+    let nowMs = START
+    const store = createMemoryOAuthStore({ now: () => nowMs })
+    for (let i = 0; i < 500; i++) await store.adapterFor('Client').upsert(`ignored-${i}`, { client_id: `ignored-${i}` }, UNGRANTED_CLIENT_SECONDS)
+    await store.adapterFor('Client').upsert('kept', { client_id: 'kept' })
+    expect(store.itemCount()).toBe(501)
+    nowMs += UNGRANTED_CLIENT_SECONDS * 1000
+    await store.adapterFor('Interaction').upsert('i1', { uid: 'u1' }, 1)
+    expect(store.itemCount()).toBe(2)
+    // A write scans at most once a sweep interval: the expired interaction stays until the next one.
+    nowMs += SWEEP_INTERVAL_MS - 1
+    await store.adapterFor('Interaction').upsert('i2', { uid: 'u2' }, 600)
+    expect(store.itemCount()).toBe(3)
+    nowMs += 1
+    await store.adapterFor('Interaction').upsert('i3', { uid: 'u3' }, 600)
+    expect(store.itemCount()).toBe(3)
+  })
+})
+
 describe('DynamoDB store only', () => {
+  test("a registration's expiry is the table's TTL attribute, by which DynamoDB deletes it", async () => {
+    const tableName = await freshTable()
+    const store = createDynamoOAuthStore({ client: local.client!, tableName, now: () => START })
+    await store.adapterFor('Client').upsert('ignored-tool', { client_id: 'ignored-tool' }, UNGRANTED_CLIENT_SECONDS)
+    const { Item } = await local.client!.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'Client:ignored-tool' } } }))
+    expect(Item?.[OAUTH_TABLE_SCHEMA.ttlAttribute]).toEqual({ N: String(seconds(START) + UNGRANTED_CLIENT_SECONDS) })
+  })
+
   test('the table is created from OAUTH_TABLE_SCHEMA: key pk, a string-keyed index for each lookup', () => {
     const input = createTableInput('oauth')
     expect(input.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }])
