@@ -5,7 +5,9 @@
  * The reader's part (sign-in and consent) happens in Chromium (`inBrowser`) or, for the leak
  * audit's many roles, by the same requests a browser makes (`withCookies`).
  */
+import { spawn } from 'node:child_process'
 import http from 'node:http'
+import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client'
@@ -183,5 +185,36 @@ export async function signToolIn(
     return { auth, callback, ...mcpReaderOf(client) }
   } finally {
     if (!options.loopback) loopback.close()
+  }
+}
+
+/**
+ * A site server of the test's own over the audit build (e2e/fixtures/ownSiteServer.ts), in a child
+ * process, sharing the shared server's local Cognito; `settings` are the fixture's (OWN_SERVER).
+ */
+export async function startOwnSiteServer(settings: Record<string, unknown>): Promise<{ url: string; stop(): Promise<void> }> {
+  const { dir, cognitoUrl } = siteEnv()
+  const server = spawn(process.execPath, ['--import', 'tsx', 'e2e/fixtures/ownSiteServer.ts'], {
+    cwd: path.resolve(__dirname, '..'),
+    env: { ...process.env, OWN_SERVER: JSON.stringify({ dir, cognitoUrl, accessTokenSeconds: 900, documents: {}, ...settings }) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    server.stdout!.on('data', (chunk) => {
+      out += chunk
+      const line = out.split('\n').find((candidate) => candidate.startsWith('{"url"'))
+      if (line) resolve((JSON.parse(line) as { url: string }).url)
+    })
+    server.on('exit', (code) => reject(new Error(`the own site server exited (${code})`)))
+  })
+  return {
+    url,
+    async stop() {
+      if (server.exitCode !== null) return
+      const exited = new Promise((resolve) => server.once('exit', resolve))
+      server.stdin!.end()
+      await exited
+    },
   }
 }

@@ -28,6 +28,7 @@ import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSe
 import { freshAuthorizationKeys } from '../../mcp/oauth/freshKeys'
 import { cognitoReaderCheck } from '../../mcp/oauth/readerCheck'
 import { createMemoryOAuthStore } from '../../mcp/oauth/store/memoryAdapter'
+import type { OAuthStore } from '../../mcp/oauth/store/oauthStore'
 import type { RateLimit } from '../../mcp/oauth/rateLimit'
 import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits'
 import { readerOfCookies, readRefreshToken } from '../../edge/readIdToken'
@@ -100,6 +101,8 @@ export interface LocalServerOptions {
    * browser tests) sets its own.
    */
   registrationRate?: RateLimit
+  /** Where the AI tools' sign-in keeps grants and tokens; a fresh in-memory store when left out (tests give the DynamoDB one). */
+  oauthStore?: OAuthStore
 }
 
 export interface RunningServer {
@@ -216,7 +219,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const signIn = options.aiToolSignIn === false ? null : await (await import('../../mcp/oauth/authorizationServer')).createAuthorizationServer({
     siteUrl,
     settings: options.aiTools ?? aiToolsSettings(shippedConfig.aiTools),
-    store: createMemoryOAuthStore(),
+    store: options.oauthStore ?? createMemoryOAuthStore(),
     keys: freshAuthorizationKeys(),
     readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, deps.clientId, deps.verifyIdToken),
     poolSessionOf: (cookieHeaders, username) => readRefreshToken(cookieHeaders, deps.clientId, username),
