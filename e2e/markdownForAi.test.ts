@@ -4,6 +4,7 @@ import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSess
 import { freshPagePerTest, signInThroughForm } from './browser'
 import { PASSWORD, siteEnv } from './siteEnv'
 import { seededGroupsOf } from '../scripts/cognito/seed'
+import { mcpReaderAs } from './mcpSession'
 
 const { siteUrl, cognitoUrl, markers } = siteEnv()
 const currentPage = freshPagePerTest()
@@ -47,6 +48,28 @@ test('/llms.txt at the root lists the llms files of exactly the audiences the re
     // Each file it lists is one the reader can fetch.
     for (const key of listed) expect([key, (await fetch(siteUrl + key, { headers: username ? { cookie: await as(username) } : {} })).status]).toEqual([key, 200])
   }
+})
+
+test('the docs root page /docs is a docs page like the others: its Markdown, llms files and the AI tools list and read it for exactly the readers who may open it', async () => {
+  const { decide } = siteEnv()
+  for (const username of ['admin', 'leads1', 'internal1', 'support1']) {
+    const cookie = await as(username)
+    const mayOpen = decide('/docs', { username, groups: seededGroupsOf(username) }) === 'allow'
+    expect([username, (await fetch(siteUrl + '/docs.md', { headers: { cookie }, redirect: 'manual' })).status]).toEqual([username, mayOpen ? 200 : 403])
+    // Every llms.txt the reader's root /llms.txt lists, and the pages they link.
+    const root = await (await fetch(siteUrl + '/llms.txt', { headers: { cookie } })).text()
+    const listed = [...root.matchAll(/\]\((\/[^)]+\/llms\.txt)\)/g)].map((match) => match[1])
+    const linked = (await Promise.all(listed.map(async (key) => (await fetch(siteUrl + key, { headers: { cookie } })).text()))).join('\n')
+    expect([username, linked.includes('](/docs.md)')]).toEqual([username, mayOpen])
+    const tool = await mcpReaderAs(username)
+    const tree = await tool.call('list_pages')
+    expect([username, tree.text.split('\n').includes('- Documentation: /docs')]).toEqual([username, mayOpen])
+    const read = await tool.call('get_page', { path: '/docs' })
+    expect([username, read.isError]).toEqual([username, !mayOpen])
+    if (mayOpen) expect(read.text).toContain('All documentation sections.')
+    await tool.close()
+  }
+  expect((await fetch(siteUrl + '/docs.md', { redirect: 'manual' })).status).toBe(302)
 })
 
 test('"Copy page" puts the page\'s Markdown on the clipboard', async () => {
