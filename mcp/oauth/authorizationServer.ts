@@ -79,6 +79,19 @@ const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSess
 const GRANT_READER = 'DocsGrantReader'
 /** Dynamic Client Registration's endpoint (the library's default route under the issuer). */
 const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
+/**
+ * Whether the library's router would take `pathname` for the registration endpoint: it matches
+ * without regard to case, a trailing slash or percent-encoding, so the limiter must too.
+ */
+const isRegistrationPath = (pathname: string) => {
+  let decoded = pathname
+  try {
+    decoded = decodeURIComponent(pathname)
+  } catch {
+    // Not valid percent-encoding: the router does not match it either.
+  }
+  return decoded.toLowerCase().replace(/\/+$/, '') === REGISTRATION_PATH
+}
 /** Every scope a tool may ask for; anything else is refused before consent (extraParams.scope). */
 const GRANTABLE_SCOPES: readonly string[] = ['openid', 'offline_access', DOCS_SCOPE]
 
@@ -400,7 +413,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           return await interaction(request, response, decodeURIComponent(uid), action)
         }
         if (url.pathname === CONNECTIONS_PATH) return await connections(request, response)
-        if (registrations && request.method === 'POST' && url.pathname === REGISTRATION_PATH) {
+        if (registrations && request.method === 'POST' && isRegistrationPath(url.pathname)) {
           const decided = registrations.take(request.socket.remoteAddress ?? 'unknown')
           if (!decided.allowed) {
             log({ user: 'anonymous', decision: 'deny', outcome: 'oauth', event: 'refusal', detail: 'too many registrations from one address' })

@@ -122,5 +122,10 @@ describe(`at most ${REGISTRATION_RATE.limit} registrations in ${REGISTRATION_RAT
     const retryAfter = Number(refused.headers.get('retry-after'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(REGISTRATION_RATE.windowSeconds)
+    // The library's router takes these for the registration endpoint too; so does the limit.
+    for (const variant of ['/oauth/reg/', '/oauth/REG', '/oauth/%72eg']) {
+      const response = await fetch(limited.url + variant, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(toolMetadata()) })
+      expect([variant, response.status]).toEqual([variant, 429])
+    }
   })
 })
