@@ -53,7 +53,9 @@ export function ConnectAiTool() {
       <CopyLine text={url} what="the URL" />
       <h3>Claude Code</h3>
       <CopyLine text={claudeCodeCommand(url)} what="the command" />
-      <p>Then run /mcp in Claude Code to sign in.</p>
+      <p>
+        Then run <code>/mcp</code> in Claude Code to sign in.
+      </p>
       <h3>Cursor and VS Code</h3>
       <p className="connect-install-links">
         <a href={cursorInstallLink(url)}>Add to Cursor</a>
