@@ -57,11 +57,14 @@ interface CatalogIndex {
 }
 
 /**
- * Each catalog parsed once per object read (memoSiteFiles hands out the same Buffer while it keeps
- * it), held weakly: it goes when the cache lets the object go, so the cache's bound limits how many
- * are held (not counted in its bytes: a catalog is a few kB of titles and routes per section).
+ * Each catalog parsed once while its bytes stay the same, per site's files: get_page reads every
+ * catalog the reader holds, and parsing them all each time would cost more than the read itself.
+ * Bounded by the build, not by what readers ask: one entry per catalog the plan names (their bytes
+ * and parsed pages, some 100 to 200 bytes a page). The bytes are compared, so a store that reads
+ * afresh each time (out/ on this machine, rebuilt while the server runs) is never answered from
+ * an older catalog.
  */
-const parsedCatalogs = new WeakMap<Buffer, CatalogIndex>()
+const parsedCatalogs = new WeakMap<SiteFiles, Map<string, CatalogIndex & { bytes: Buffer }>>()
 
 export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): ReaderDocs {
   const sources = viewSourcesOf(site)
@@ -75,12 +78,14 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
     const bytes = await files.read(key)
     // The reader holds the audience, so its catalog is theirs to read; a missing one is a broken deploy.
     if (bytes === null) throw new Error(`${key} is missing from the site; deploy the whole build again`)
-    let parsed = parsedCatalogs.get(bytes)
-    if (!parsed) {
-      const catalog = JSON.parse(bytes.toString('utf8')) as PageCatalog
-      parsedCatalogs.set(bytes, (parsed = { catalog, byRoute: new Map(catalog.pages.map((page) => [page.route, page])) }))
-    }
-    return parsed
+    let parsed = parsedCatalogs.get(site.files)
+    if (!parsed) parsedCatalogs.set(site.files, (parsed = new Map()))
+    const known = parsed.get(key)
+    if (known && (known.bytes === bytes || known.bytes.equals(bytes))) return known
+    const catalog = JSON.parse(bytes.toString('utf8')) as PageCatalog
+    const index = { bytes, catalog, byRoute: new Map(catalog.pages.map((page) => [page.route, page])) }
+    parsed.set(key, index)
+    return index
   }
   // Every catalog of the audiences the reader holds, in the plan's order: the same reads whatever
   // page a tool asks about.
