@@ -19,6 +19,7 @@ import type { Page } from 'playwright-core'
 import type { AccessLogRecord } from '../edge/accessLog'
 import { LOCAL_COGNITO } from '../lib/auth/authSettings'
 import { AUTHORIZATION_SERVER_METADATA_PATH } from '../lib/aiTools/oauthPaths'
+import { amplifyCookieHeader, sessionCookieHeader, signInIdToken, signInSession } from '../scripts/audit/cognitoSession'
 import { freshPagePerTest } from './browser'
 import { inBrowser, signToolIn, startOwnSiteServer, withCookies, type SignedInTool } from './oauthTool'
 import { PASSWORD, siteEnv } from './siteEnv'
@@ -142,7 +143,20 @@ describe.each(['memory', 'DynamoDB'] as const)('a refresh token is used once, on
 })
 
 describe("an admin's response reaches the reader's AI tools at their next refresh", () => {
-  const { state, oauthLines } = ownServer('memory')
+  const { state, oauthLines, logText } = ownServer('memory')
+
+  test("a consent without the reader's own user-pool session grants nothing: sign in again", async () => {
+    const idOnly = amplifyCookieHeader('leads1', await signInIdToken(cognitoUrl, 'leads1', PASSWORD))
+    await expect(signToolIn(withCookies('leads1', 'allow', idOnly), { siteUrl: state.url })).rejects.toThrow(/answered 401: .*sign_in/)
+    // Another reader's session under leads1's name: the pool says whose it is.
+    const theirs = await signInSession(cognitoUrl, 'leads2', PASSWORD)
+    const borrowed = sessionCookieHeader('leads1', { idToken: await signInIdToken(cognitoUrl, 'leads1', PASSWORD), refreshToken: theirs.refreshToken })
+    await expect(signToolIn(withCookies('leads1', 'allow', borrowed), { siteUrl: state.url })).rejects.toThrow(/answered 401: .*sign_in/)
+    const refusals = (await oauthLines('refusal', 2)).filter((line) => line.user === 'leads1' && line.event === 'refusal').map((line) => line.detail)
+    expect(refusals).toEqual(['the sign-in cookies hold no user-pool session', "the kept sign-in is not the reader's"])
+    expect(logText()).not.toContain(theirs.refreshToken)
+  })
+
   const admin = new CognitoIdentityProviderClient({ region: LOCAL_COGNITO.region, endpoint: cognitoUrl, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } })
   afterAll(() => admin.destroy())
   const { userPoolId } = LOCAL_COGNITO

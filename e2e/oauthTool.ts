@@ -105,10 +105,10 @@ const setCookies = (response: Response) => response.headers.getSetCookie().map((
  * the interaction, post the decision with the reader's sign-in cookies and the consent header,
  * follow the result to the loopback). The browser test proves the page makes exactly these.
  */
-export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allow'): ReaderConsent => async (authorizationUrl) => {
+export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allow', siteCookies?: string): ReaderConsent => async (authorizationUrl) => {
   const { cognitoUrl } = siteEnv()
-  // The whole sign-in, as the browser holds it: the consent keeps its session with the grant.
-  const site = sessionCookieHeader(username, await signInSession(cognitoUrl, username, PASSWORD))
+  // The whole sign-in, as the browser holds it (the consent keeps its session with the grant), unless the test gives other cookies.
+  const site = siteCookies ?? sessionCookieHeader(username, await signInSession(cognitoUrl, username, PASSWORD))
   const jar: string[] = []
   let next = authorizationUrl.href
   // To the interaction: the library answers with redirects and its interaction cookies.
