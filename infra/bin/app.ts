@@ -28,8 +28,11 @@
  *   siteDir     / SITE_DIR        default ../out       (relative to infra/)
  *   domainName  / DOMAIN_NAME     optional, with certificateArn / CERTIFICATE_ARN
  *                                 (ACM certificate in us-east-1)
- *   waf         / WAF             on: an AWS WAF web ACL (AWS managed common
- *                                 rule set) in front of the distribution; default off
+ *   waf         / WAF             on: the AWS managed common rule set in the
+ *                                 distribution's AWS WAF web ACL; default off
+ *   wafRegistrationLimit / WAF_REGISTRATION_LIMIT
+ *                                 the web ACL's rate rule on AI-tool registrations
+ *                                 (POST /oauth/reg); default on, even with waf off
  *
  * cdk-nag's AwsSolutions rules run on every synth and deploy: an unacknowledged
  * error stops it (each acknowledgment is beside its construct in lib/, with its

@@ -34,6 +34,12 @@ export interface InfraConfig {
    * (infra/lib/web-acl.ts, README "Deploy").
    */
   readonly waf?: boolean;
+  /**
+   * The AWS WAF rate rule on AI-tool registrations (POST /oauth/reg, lib/aiTools/registrationLimits.ts).
+   * On by default, and deployed even with `waf` off (a web ACL with this rule alone); off only where
+   * its fee matters more than a bound on registrations (infra/lib/web-acl.ts, docs/deploy.md).
+   */
+  readonly wafRegistrationLimit?: boolean;
 }
 
 /** Reads one setting: CDK context (`-c key=value`) first, then an env var. */
@@ -87,10 +93,8 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
     );
   }
 
-  const waf = nonEmpty(opts.read('waf', 'WAF'))?.toLowerCase();
-  if (waf !== undefined && !['on', 'off', 'true', 'false'].includes(waf)) {
-    throw new Error(`waf is "${waf}"; use "on" or "off" (default off).`);
-  }
+  const waf = onOff('waf', opts.read('waf', 'WAF'), false);
+  const wafRegistrationLimit = onOff('wafRegistrationLimit', opts.read('wafRegistrationLimit', 'WAF_REGISTRATION_LIMIT'), true);
 
   return {
     edgeCodeDir: edge ? path.resolve(cwd, edge) : path.resolve(opts.infraDir, '..', 'edge', 'dist'),
@@ -100,8 +104,19 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
     certificateArn,
     account: nonEmpty(env.CDK_DEFAULT_ACCOUNT) ?? PLACEHOLDER_ACCOUNT,
     federation: readFederation(opts.read),
-    waf: waf === 'on' || waf === 'true',
+    waf,
+    wafRegistrationLimit,
   };
+}
+
+/** An on/off setting: on, off, true or false (any case), or unset for the default. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const setting = nonEmpty(value)?.toLowerCase();
+  if (setting === undefined) return fallback;
+  if (!['on', 'off', 'true', 'false'].includes(setting)) {
+    throw new Error(`${name} is "${setting}"; use "on" or "off" (default ${fallback ? 'on' : 'off'}).`);
+  }
+  return setting === 'on' || setting === 'true';
 }
 
 function isDir(p: string): boolean {

@@ -32,6 +32,7 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
     authRegion: AUTH_REGION,
     hostedDomain: config.federation ? hostedDomainOf(config.federation, AUTH_REGION) : undefined,
     waf: config.waf,
+    wafRegistrationLimit: config.wafRegistrationLimit,
   });
   site.addStackDependency(auth, 'The site and edge builds need the user pool ids');
 

@@ -39,8 +39,10 @@ export interface DocsSiteStackProps extends cdk.StackProps {
   readonly authRegion?: string;
   /** The pool's hosted domain, when a federated provider signs in through it (CSP connect-src). */
   readonly hostedDomain?: string;
-  /** An AWS WAF web ACL with the AWS managed common rule set in front of the distribution (infra/lib/web-acl.ts). */
+  /** The AWS managed common rule set in the distribution's web ACL (infra/lib/web-acl.ts); default off. */
   readonly waf?: boolean;
+  /** The web ACL's rate rule on AI-tool registrations (infra/lib/web-acl.ts); default on, even with `waf` off. */
+  readonly wafRegistrationLimit?: boolean;
 }
 
 /**
@@ -172,8 +174,10 @@ export class DocsSiteStack extends cdk.Stack {
       ? acm.Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
       : undefined;
 
-    // Opt-in (infra/lib/web-acl.ts says why it is off by default).
-    this.webAcl = props.waf ? new DocsWebAcl(this, 'WebAcl') : undefined;
+    // The rate rule on AI-tool registrations ships by default, in a web ACL of its own when the
+    // managed rules are off (opt-in: infra/lib/web-acl.ts says why); no web ACL only when both are off.
+    const webAclRules = { managedRules: props.waf ?? false, registrationLimit: props.wafRegistrationLimit ?? true };
+    this.webAcl = webAclRules.managedRules || webAclRules.registrationLimit ? new DocsWebAcl(this, 'WebAcl', webAclRules) : undefined;
 
     this.mcp = new DocsMcpOrigin(this, 'Mcp', {
       codeDir: props.mcpCodeDir,
@@ -263,12 +267,14 @@ export class DocsSiteStack extends cdk.Stack {
       cdk.Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'AWS WAF is opt-in (-c waf=on or WAF=on attaches a web ACL with the AWS managed common rule set; ' +
-          'infra/lib/web-acl.ts): every request for a file passes the viewer-request authorizer before anything is ' +
-          'served, and the bucket is read with GET and HEAD only, with no query strings, cookies or headers ' +
-          "forwarded; the AI tools' server at /mcp verifies the reader's bearer token on every request before it " +
-          'reads anything, takes bodies of 64 KB at most and is forwarded only its own headers; and a web ACL adds ' +
-          'fees per ACL, rule and request.',
+          'No web ACL, only when both of its rules are turned off (infra/lib/web-acl.ts): the managed rule set is ' +
+          'opt-in (-c waf=on), and the rate rule on AI tool registrations, on by default, was turned off ' +
+          '(-c wafRegistrationLimit=off) by an operator who accepts unbounded registrations (each a small record that ' +
+          'expires within a day unless its reader allows it) to save the fee. Every request for a file passes the ' +
+          'viewer-request authorizer before anything is served, and the bucket is read with GET and HEAD only, with ' +
+          "no query strings, cookies or headers forwarded; the AI tools' server at /mcp verifies the reader's bearer " +
+          'token on every request before it reads anything, takes bodies of 64 KB at most and is forwarded only its ' +
+          'own headers.',
       });
     }
     if (!certificate) {

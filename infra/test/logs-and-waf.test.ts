@@ -2,13 +2,15 @@
  * @jest-environment node
  *
  * What cdk-nag's findings asked for: access logs of the distribution and the site bucket in a
- * dedicated log bucket, and an AWS WAF web ACL when the `waf` setting turns it on.
+ * dedicated log bucket; and the distribution's AWS WAF web ACL: the rate rule on AI-tool
+ * registrations by default, the AWS managed common rule set when the `waf` setting turns it on.
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as path from 'node:path';
 import { ACCESS_LOG_PREFIXES } from '../lib/access-logs';
 import { resolveInfraConfig } from '../lib/config';
-import { COUNTED_COMMON_RULES } from '../lib/web-acl';
+import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits';
+import { COUNTED_COMMON_RULES, REGISTRATION_PATH, REGISTRATION_RULE_NAME, wafRateOf } from '../lib/web-acl';
 import { synthFixture } from './fixtures';
 
 jest.setTimeout(180_000);
@@ -77,43 +79,124 @@ describe('access logs', () => {
   });
 });
 
-describe('AWS WAF (opt-in)', () => {
-  test('off by default: no web ACL, none on the distribution', () => {
-    site.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    site.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: Match.absent() }) });
+/** The registration rate rule as it must be in the template, with its priority. */
+const registrationRule = (priority: number) => ({
+  Name: REGISTRATION_RULE_NAME,
+  Priority: priority,
+  Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'registration-rate' } } },
+  Statement: {
+    RateBasedStatement: {
+      Limit: 20,
+      EvaluationWindowSec: 300,
+      AggregateKeyType: 'IP',
+      ScopeDownStatement: {
+        AndStatement: {
+          Statements: [
+            { ByteMatchStatement: { FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+            {
+              ByteMatchStatement: {
+                FieldToMatch: { UriPath: {} },
+                PositionalConstraint: 'STARTS_WITH',
+                SearchString: '/oauth/reg',
+                TextTransformations: [
+                  { Priority: 0, Type: 'URL_DECODE' },
+                  { Priority: 1, Type: 'NORMALIZE_PATH' },
+                  { Priority: 2, Type: 'LOWERCASE' },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
+  VisibilityConfig: { CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true, MetricName: 'docs-site-ai-tool-registration-rate' },
+});
+
+const commonRuleSet = (priority: number) =>
+  Match.objectLike({
+    Name: 'AWSManagedRulesCommonRuleSet',
+    Priority: priority,
+    OverrideAction: { None: {} },
+    Statement: {
+      ManagedRuleGroupStatement: {
+        VendorName: 'AWS',
+        Name: 'AWSManagedRulesCommonRuleSet',
+        RuleActionOverrides: [{ Name: 'SizeRestrictions_Cookie_HEADER', ActionToUse: { Count: {} } }],
+      },
+    },
   });
 
-  test('on: a CloudFront-scope web ACL with the AWS managed common rule set, its cookie-size rule counting only, on the distribution', () => {
+describe('AWS WAF: the rate rule on AI-tool registrations (on by default), the managed rules (opt-in)', () => {
+  const onTheDistribution = (template: Template) =>
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ WebACLId: { 'Fn::GetAtt': [logicalId(template, 'AWS::WAFv2::WebACL', 'WebAcl'), 'Arn'] } }),
+    });
+
+  test(`by default: a CloudFront-scope web ACL with the rate rule alone (${REGISTRATION_RATE.limit} POSTs to /oauth/reg in ${REGISTRATION_RATE.windowSeconds} s per address, then 429), allowing the rest, on the distribution`, () => {
+    site.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    site.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      DefaultAction: { Allow: {} },
+      VisibilityConfig: Match.objectLike({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true }),
+      Rules: [registrationRule(0)],
+      CustomResponseBodies: {
+        'registration-rate': {
+          ContentType: 'APPLICATION_JSON',
+          Content: JSON.stringify({ error: 'too_many_requests', error_description: 'at most 20 registrations in 300 seconds from one address; try again later' }),
+        },
+      },
+    });
+    onTheDistribution(site);
+    expect(REGISTRATION_PATH).toBe('/oauth/reg');
+  });
+
+  test('waf on: the rate rule first, then the AWS managed common rule set with its cookie-size rule counting only, in the one web ACL', () => {
     const withWaf = Template.fromStack(fixture.synth({ waf: true }).site);
     withWaf.resourceCountIs('AWS::WAFv2::WebACL', 1);
     withWaf.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'CLOUDFRONT',
       DefaultAction: { Allow: {} },
-      VisibilityConfig: Match.objectLike({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true }),
-      Rules: [
-        Match.objectLike({
-          OverrideAction: { None: {} },
-          Statement: {
-            ManagedRuleGroupStatement: {
-              VendorName: 'AWS',
-              Name: 'AWSManagedRulesCommonRuleSet',
-              RuleActionOverrides: [{ Name: 'SizeRestrictions_Cookie_HEADER', ActionToUse: { Count: {} } }],
-            },
-          },
-        }),
-      ],
+      Rules: [registrationRule(0), commonRuleSet(1)],
     });
     expect(COUNTED_COMMON_RULES).toEqual(['SizeRestrictions_Cookie_HEADER']);
-    withWaf.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({ WebACLId: { 'Fn::GetAtt': [logicalId(withWaf, 'AWS::WAFv2::WebACL', 'WebAcl'), 'Arn'] } }),
-    });
+    onTheDistribution(withWaf);
   });
 
-  test('the setting: -c waf=on or WAF=on (or true); off, false or unset is off; anything else names the choices', () => {
-    const waf = (value: string | undefined) =>
-      resolveInfraConfig({ infraDir: path.resolve(__dirname, '..'), read: (key) => (key === 'waf' ? value : undefined), env: {} }).waf;
+  test('waf on and the rate rule off: the managed rule set alone', () => {
+    const managedOnly = Template.fromStack(fixture.synth({ waf: true, wafRegistrationLimit: false }).site);
+    managedOnly.hasResourceProperties('AWS::WAFv2::WebACL', { Rules: [commonRuleSet(0)], CustomResponseBodies: Match.absent() });
+    onTheDistribution(managedOnly);
+  });
+
+  test('both off: no web ACL, none on the distribution', () => {
+    const none = Template.fromStack(fixture.synth({ wafRegistrationLimit: false }).site);
+    none.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    none.hasResourceProperties('AWS::CloudFront::Distribution', { DistributionConfig: Match.objectLike({ WebACLId: Match.absent() }) });
+  });
+
+  test("the figure is WAF's to take: one of its windows (60, 120, 300, 600 s) and a limit of at least 10, or synth says why", () => {
+    expect(wafRateOf(REGISTRATION_RATE)).toEqual({ limit: REGISTRATION_RATE.limit, evaluationWindowSec: REGISTRATION_RATE.windowSeconds });
+    expect(() => wafRateOf({ limit: 20, windowSeconds: 240 })).toThrow('A WAF rate rule counts over 60, 120, 300, 600 seconds, not 240');
+    expect(() => wafRateOf({ limit: 5, windowSeconds: 300 })).toThrow("A WAF rate rule's limit is a whole number of at least 10, not 5");
+  });
+
+  const setting = (key: 'waf' | 'wafRegistrationLimit') => (value: string | undefined) =>
+    resolveInfraConfig({ infraDir: path.resolve(__dirname, '..'), read: (name) => (name === key ? value : undefined), env: {} })[key];
+
+  test('the setting waf: -c waf=on or WAF=on (or true); off, false or unset is off; anything else names the choices', () => {
+    const waf = setting('waf');
     expect([waf('on'), waf('ON'), waf('true'), waf(' on ')]).toEqual([true, true, true, true]);
     expect([waf(undefined), waf(''), waf('off'), waf('false')]).toEqual([false, false, false, false]);
     expect(() => waf('yes')).toThrow('waf is "yes"; use "on" or "off" (default off).');
+  });
+
+  test('the setting wafRegistrationLimit: on unless -c wafRegistrationLimit=off or WAF_REGISTRATION_LIMIT=off (or false)', () => {
+    const limit = setting('wafRegistrationLimit');
+    expect([limit(undefined), limit(''), limit('on'), limit('true')]).toEqual([true, true, true, true]);
+    expect([limit('off'), limit('OFF'), limit('false')]).toEqual([false, false, false]);
+    expect(() => limit('no')).toThrow('wafRegistrationLimit is "no"; use "on" or "off" (default on).');
+    const fromEnv = resolveInfraConfig({ infraDir: path.resolve(__dirname, '..'), read: (_key, envKey) => (envKey === 'WAF_REGISTRATION_LIMIT' ? 'off' : undefined), env: {} });
+    expect(fromEnv.wafRegistrationLimit).toBe(false);
   });
 });

@@ -60,7 +60,8 @@ function acknowledgments(app: cdk.App): Acknowledgment[] {
 }
 
 const SETTINGS: Array<[string, Partial<InfraConfig>]> = [
-  ['the defaults (*.cloudfront.net, no WAF, no identity provider)', {}],
+  ['the defaults (*.cloudfront.net, a web ACL with the registration rate rule alone, no identity provider)', {}],
+  ['no web ACL at all (waf off and the registration rate rule off)', { wafRegistrationLimit: false }],
   ['a custom domain and certificate, WAF on and an OIDC provider', { domainName: 'docs.example.com', certificateArn: CERTIFICATE_ARN, waf: true, federation: OIDC_PROVIDER }],
   ['a SAML provider', { federation: SAML_PROVIDER }],
 ];
@@ -97,7 +98,8 @@ test('the acknowledgments, construct by construct', () => {
     'DocsAuthStack/UserPool': ['AwsSolutions-COG1', 'AwsSolutions-COG2', 'AwsSolutions-COG8'],
     'DocsSiteStack/AccessLogs/Bucket': ['AwsSolutions-S1'],
     'DocsSiteStack/Authorizer': [basicExecution],
-    'DocsSiteStack/Distribution': ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR4'],
+    // A web ACL by default (the registration rate rule), so no CFR2; CFR4 without a certificate.
+    'DocsSiteStack/Distribution': ['AwsSolutions-CFR1', 'AwsSolutions-CFR4'],
     // The AI tools' server (infra/lib/mcp-origin.ts): its function reads the site bucket's objects,
     // and its body-hash Lambda@Edge function logs in every region, as the authorizer does.
     'DocsSiteStack/Mcp/Server': [basicExecution, 'AwsSolutions-IAM5[Resource::<SiteBucket397A1860.Arn>/*]'],
@@ -118,10 +120,12 @@ test('the acknowledgments, construct by construct', () => {
       'AwsSolutions-L1',
     ].sort(),
   });
-  // With a certificate the distribution enforces TLSv1.2_2021, with a web ACL it has WAF: those two
-  // acknowledgments go away.
+  // With a certificate the distribution enforces TLSv1.2_2021: CFR4 goes away. With both web ACL
+  // rules turned off there is no WAF: CFR2 comes back, with its reason.
   const everything = byPath(fixture.synth({ domainName: 'docs.example.com', certificateArn: CERTIFICATE_ARN, waf: true }).app);
   expect(everything['DocsSiteStack/Distribution']).toEqual(['AwsSolutions-CFR1']);
+  const noWebAcl = byPath(fixture.synth({ wafRegistrationLimit: false }).app);
+  expect(noWebAcl['DocsSiteStack/Distribution']).toEqual(['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR4']);
   // With a provider, the pre token generation function that keeps the groups claim to the directory's
   // users (infra/lib/groups-claim-guard.ts) logs through the basic execution policy too.
   const federated = byPath(fixture.synth({ federation: OIDC_PROVIDER }).app);
