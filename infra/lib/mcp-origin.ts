@@ -210,10 +210,13 @@ export class DocsMcpOrigin extends Construct {
       }),
     );
     this.signInKeys.grantRead(this.server);
-    // At every refresh of a tool's token the sign-in asks the user pool about the reader (mcp/oauth/readerCheck.ts).
+    // At consent and every refresh of a tool's token the sign-in asks the user pool about the reader
+    // (mcp/oauth/readerCheck.ts): AdminGetUser for the user's status; the session kept with the grant
+    // is renewed with InitiateAuth on the site's public web client, which needs no IAM, and the
+    // groups come from the ID token that renewal returns.
     this.server.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'],
+        actions: ['cognito-idp:AdminGetUser'],
         resources: [`arn:${stack.partition}:cognito-idp:${userPool.region}:${stack.account}:userpool/${userPool.userPoolId}`],
       }),
     );

@@ -79,7 +79,7 @@ test('its role reads the site bucket, uses its sign-in table and keys secret, an
     { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'], Resource: { Ref: logicalId('AWS::SecretsManager::Secret', 'McpSignInKeys') } },
     {
       Effect: 'Allow',
-      Action: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminListGroupsForUser'],
+      Action: 'cognito-idp:AdminGetUser',
       Resource: `arn:aws:cognito-idp:${USER_POOL.region}:111111111111:userpool/${USER_POOL.userPoolId}`,
     },
   ].map((statement) => ({ ...statement, Action: [statement.Action].flat().sort() }));

@@ -3,7 +3,8 @@
  * every refresh of an AI tool's token, so what an admin does in the pool reaches the tool at its
  * next refresh (within one access-token lifetime):
  *
- * - a deleted or disabled reader gets no new token, and one whose groups changed gets the new ones;
+ * - a deleted or disabled reader gets no new token, and one whose groups changed gets the new ones
+ *   (as the ID token the pool issues now carries them);
  * - a reader whose password an admin reset (AdminResetUserPassword: RESET_REQUIRED) or who has
  *   not yet set one (FORCE_CHANGE_PASSWORD) gets none;
  * - a reader whose site sign-in an admin ended (AdminUserGlobalSignOut) gets none: the grant keeps
@@ -14,7 +15,7 @@
  *
  * (A reader who signs out everywhere on the site revokes their tools' grants outright.)
  */
-import { AdminGetUserCommand, AdminListGroupsForUserCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider'
+import { AdminGetUserCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider'
 import type { AccessUser } from '../../lib/access/types'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { groupsOf } from '../../edge/tokenVerifier'
@@ -37,13 +38,13 @@ const SESSION_ENDED = new Set(['NotAuthorizedException', 'UserNotFoundException'
 
 const nameOf = (error: unknown) => (error as { name?: unknown } | null)?.name
 
-/** `cognito:username` of an ID token the pool has just issued to us (over TLS, so not verified again). */
-function usernameOf(idToken: string | undefined): string | null {
+/** The claims of an ID token the pool has just issued to us (over TLS, so not verified again), or null. */
+function claimsOf(idToken: string | undefined): Record<string, unknown> | null {
   const part = idToken?.split('.')[1]
   if (!part) return null
   try {
-    const username = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>)['cognito:username']
-    return typeof username === 'string' ? username : null
+    const claims: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
+    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null
   } catch {
     return null
   }
@@ -66,35 +67,33 @@ export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPool
     }
   }
 
-  /** Whose the session is, renewed on the site's web client (public: no IAM), or null when the pool refuses it. */
-  const ownerOf = async (poolSession: string): Promise<string | null> => {
-    let renewed
+  /**
+   * The claims of an ID token the pool issues now for the session, renewed on the site's web client
+   * (public: no IAM), or null when the pool refuses the session.
+   */
+  const renewed = async (poolSession: string): Promise<Record<string, unknown> | null> => {
+    let answer
     try {
-      renewed = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: auth.userPoolClientId, AuthParameters: { REFRESH_TOKEN: poolSession } }))
+      answer = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: auth.userPoolClientId, AuthParameters: { REFRESH_TOKEN: poolSession } }))
     } catch (error) {
       if (SESSION_ENDED.has(String(nameOf(error)))) return null
       throw error
     }
-    const owner = usernameOf(renewed.AuthenticationResult?.IdToken)
-    if (owner === null) throw new Error('the user pool renewed a session but sent no readable ID token')
-    return owner
+    const claims = claimsOf(answer.AuthenticationResult?.IdToken)
+    if (claims === null) throw new Error('the user pool renewed a session but sent no readable ID token')
+    return claims
   }
 
   return async (username, poolSession) => {
-    const [user, owner] = await Promise.all([userOf(username), ownerOf(poolSession)])
+    const [user, claims] = await Promise.all([userOf(username), renewed(poolSession)])
     if (user === null) return { ended: 'the reader is deleted' }
     if (user.Enabled === false) return { ended: 'the reader is disabled' }
     if (PASSWORD_PENDING.has(user.UserStatus ?? '')) return { ended: `the reader must set a new password (${user.UserStatus})` }
-    if (owner === null) return { ended: "the reader's site sign-in was ended (an admin's global sign-out) or has expired" }
-    if (owner !== username) return { ended: "the kept sign-in is not the reader's" }
-    const groups: string[] = []
-    let next: string | undefined
-    do {
-      const page = await client.send(new AdminListGroupsForUserCommand({ UserPoolId: auth.userPoolId, Username: username, NextToken: next }))
-      for (const group of page.Groups ?? []) if (group.GroupName) groups.push(group.GroupName)
-      next = page.NextToken
-    } while (next)
-    const attributes = Object.fromEntries((user.UserAttributes ?? []).map((attribute) => [attribute.Name, attribute.Value]))
-    return { reader: { username, groups: groupsOf({ 'cognito:groups': groups, ...attributes }, groupsClaim) } }
+    if (claims === null) return { ended: "the reader's site sign-in was ended (an admin's global sign-out) or has expired" }
+    if (claims['cognito:username'] !== username) return { ended: "the kept sign-in is not the reader's" }
+    // The groups as the ID token the pool issues now carries them, as the browser's next token will:
+    // the same claims the edge reads, after the same pre token generation trigger (the groups-claim
+    // guard, docs/security.md), never the stored attributes.
+    return { reader: { username, groups: groupsOf(claims, groupsClaim) } }
   }
 }
