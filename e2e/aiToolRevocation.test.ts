@@ -15,6 +15,7 @@ import {
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider'
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb'
 import type { Page } from 'playwright-core'
 import type { AccessLogRecord } from '../edge/accessLog'
 import { LOCAL_COGNITO } from '../lib/auth/authSettings'
@@ -43,7 +44,7 @@ interface ServerMetadata {
 function ownServer(store: 'memory' | 'DynamoDB') {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-ai-revocation-'))
   const logFile = path.join(logDir, 'access.log')
-  const state = { url: '', metadata: undefined as unknown as ServerMetadata }
+  const state = { url: '', metadata: undefined as unknown as ServerMetadata, dynamo: undefined as { endpoint: string; tableName: string } | undefined }
   let server: Awaited<ReturnType<typeof startOwnSiteServer>> | undefined
   let table: import('node:net').Server | undefined
   beforeAll(async () => {
@@ -53,6 +54,7 @@ function ownServer(store: 'memory' | 'DynamoDB') {
       await new Promise<void>((resolve) => table!.listen(0, '127.0.0.1', resolve))
       dynamo = { endpoint: `http://127.0.0.1:${(table.address() as AddressInfo).port}`, tableName: 'docs-oauth' }
     }
+    state.dynamo = dynamo
     server = await startOwnSiteServer({ accessLog: logFile, dynamo })
     state.url = server.url
     state.metadata = (await (await fetch(server.url + AUTHORIZATION_SERVER_METADATA_PATH)).json()) as ServerMetadata
@@ -95,6 +97,27 @@ const mcpStatus = async (siteUrl: string, token: string | undefined) =>
 
 describe.each(['memory', 'DynamoDB'] as const)('a refresh token is used once, on the %s store', (store) => {
   const { state, oauthLines, logText } = ownServer(store)
+
+  const onDynamo = store === 'DynamoDB' ? test : test.skip
+  onDynamo("the reader's kept site sign-in is stored in the grant's record alone, which ends with the grant, not 30 days after the last refresh", async () => {
+    const session = await signInSession(cognitoUrl, 'leads2', PASSWORD)
+    const tool = await signToolIn(withCookies('leads2', 'allow', sessionCookieHeader('leads2', session)), { siteUrl: state.url })
+    try {
+      // A refresh a second or more after consent: a record kept 30 days from it would outlive the grant.
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+      expect((await refresh(state.metadata, await clientIdOf(tool), await refreshTokenOf(tool))).status).toBe(200)
+      const client = new DynamoDBClient({ endpoint: state.dynamo!.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } })
+      const { Items = [] } = await client.send(new ScanCommand({ TableName: state.dynamo!.tableName }))
+      client.destroy()
+      const holding = Items.filter((item) => JSON.stringify(item).includes(session.refreshToken))
+      expect(holding.map((item) => item.pk.S!.split(':')[0])).toEqual(['DocsGrantReader'])
+      const grantId = JSON.parse(holding[0].payload.S!).grantId as string
+      const grant = Items.find((item) => item.pk.S === `Grant:${grantId}`)!
+      expect(Number(holding[0].expiresAt.N)).toBeLessThanOrEqual(Number(grant.expiresAt.N))
+    } finally {
+      await tool.close()
+    }
+  })
 
   test('of two simultaneous refreshes with one refresh token exactly one succeeds; afterwards neither chain works, and the log says refresh-reuse', async () => {
     const tool = await signToolIn(withCookies('internal1'), { siteUrl: state.url })

@@ -266,7 +266,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         throw new errors.InvalidGrant('the reader can no longer sign in')
       }
       const record = readerRecord(grantId, now.reader, reader.poolSession!)
-      await readers.upsert(grantId, record, settings.refreshTokenSeconds)
+      // The record (it holds the reader's session) ends with the grant, not 30 days after this refresh.
+      const grantExp = ctx.oidc.entities.Grant?.exp
+      const remaining = typeof grantExp === 'number' ? Math.max(1, grantExp - Math.floor(Date.now() / 1000)) : settings.refreshTokenSeconds
+      await readers.upsert(grantId, record, Math.min(remaining, settings.refreshTokenSeconds))
       checkedAtRefresh.set(ctx, record)
       log({ user: now.reader.username, decision: 'allow', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId })
       return true
