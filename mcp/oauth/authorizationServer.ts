@@ -8,9 +8,12 @@
  * - Authorization code with PKCE S256 only; the `resource` parameter (RFC 8707) can name /mcp alone.
  * - Redirect URIs: a loopback address on any port, or a hosted app's URI the admin listed
  *   (access.config.ts aiTools); anything else is refused with an error page, never a redirect.
- * - Access tokens are opaque, stored, and live at most 15 minutes; refresh tokens rotate. Each
- *   refresh asks the user pool about the reader again (readerCheck.ts): a disabled or deleted reader
- *   gets none, and changed groups take effect.
+ * - Access tokens are opaque, stored, and live at most 15 minutes; refresh tokens rotate, and each
+ *   is good once: a second use, even racing the first, ends the grant (consumedOnce below).
+ * - The grant keeps the reader's user-pool session (the refresh-token cookie of the sign-in they
+ *   consented from). Consent and each refresh ask the pool about the reader with it
+ *   (readerCheck.ts): a reader who is disabled, deleted, signed out by an admin, or must set a new
+ *   password gets no new token and the grant ends; changed groups take effect.
  * - Who the reader is comes only from the site's verified sign-in cookie, at the consent step.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -252,7 +255,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
     // A refresh asks the user pool about the reader again here, before the library uses up the old
     // refresh token: if the pool cannot be asked, the tool gets an error and keeps a refresh token
-    // it can retry with; a reader who is gone gets invalid_grant and the grant ends.
+    // it can retry with; a reader who is gone, or whose site sign-in has ended, gets invalid_grant
+    // and the grant ends.
     rotateRefreshToken: async (ctx) => {
       const refreshToken = ctx.oidc.entities.RefreshToken
       const grantId = refreshToken?.grantId
