@@ -5,6 +5,7 @@
  *   second use ends the whole grant, and the log says `refresh-reuse`, with the reader and client;
  * - an admin's global sign-out or password reset reaches the tool at its next refresh.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -19,10 +20,10 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb'
 import type { Page } from 'playwright-core'
 import type { AccessLogRecord } from '../edge/accessLog'
 import { LOCAL_COGNITO } from '../lib/auth/authSettings'
-import { AUTHORIZATION_SERVER_METADATA_PATH } from '../lib/aiTools/oauthPaths'
+import { AUTHORIZATION_SERVER_METADATA_PATH, DOCS_SCOPE } from '../lib/aiTools/oauthPaths'
 import { amplifyCookieHeader, sessionCookieHeader, signInIdToken, signInSession } from '../scripts/audit/cognitoSession'
 import { freshPagePerTest } from './browser'
-import { inBrowser, signToolIn, startOwnSiteServer, withCookies, type SignedInTool } from './oauthTool'
+import { inBrowser, loopbackReceiver, signToolIn, startOwnSiteServer, withCookies, type SignedInTool } from './oauthTool'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -38,6 +39,8 @@ beforeEach(() => {
 interface ServerMetadata {
   token_endpoint: string
   revocation_endpoint: string
+  registration_endpoint: string
+  authorization_endpoint: string
 }
 
 /** A server of this file's own, with its access log, on the in-memory store or DynamoDB (dynalite in this process). */
@@ -139,6 +142,32 @@ describe.each(['memory', 'DynamoDB'] as const)('a refresh token is used once, on
       expect(logText()).not.toContain(stolen)
     } finally {
       await tool.close()
+    }
+  })
+
+  test('of two simultaneous exchanges of one code exactly one succeeds; the grant ends, logged as code-reuse with the reader', async () => {
+    const loopback = await loopbackReceiver()
+    try {
+      const registered = await fetch(state.metadata.registration_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Code reuse tool', redirect_uris: [loopback.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+      })
+      const { client_id: clientId } = (await registered.json()) as { client_id: string }
+      const verifier = crypto.randomBytes(32).toString('base64url')
+      const url = new URL(state.metadata.authorization_endpoint)
+      for (const [name, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: loopback.redirectUri, scope: `${DOCS_SCOPE} offline_access`, resource: `${state.url}/mcp`, code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })) url.searchParams.set(name, value)
+      await withCookies('internal1')(url)
+      const code = (await loopback.received).get('code')!
+      const exchange = () => fetch(state.metadata.token_endpoint, form({ grant_type: 'authorization_code', code, redirect_uri: loopback.redirectUri, code_verifier: verifier, client_id: clientId }))
+      const answers = await Promise.all([exchange(), exchange()])
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400])
+      const won = (await answers.find((answer) => answer.status === 200)!.json()) as { access_token: string }
+      expect(await mcpStatus(state.url, won.access_token)).toBe(401)
+      const reuse = (await oauthLines('code-reuse')).filter((line) => line.event === 'code-reuse' && line.client === clientId)
+      expect(reuse).toEqual([expect.objectContaining({ user: 'internal1', decision: 'deny' })])
+    } finally {
+      loopback.close()
     }
   })
 

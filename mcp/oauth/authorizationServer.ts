@@ -147,7 +147,21 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         throw new errors.InvalidGrant(`${grantType === 'refresh_token' ? 'refresh token' : 'authorization code'} already used`)
       }
     },
+    // The library's grant.revoked event comes once the grant is gone, and a reused code's request
+    // holds no token that names the reader: note whose grant this request destroys, for the log.
+    ...(model === 'Grant'
+      ? {
+          async destroy(id: string) {
+            const ctx = Provider.ctx
+            const accountId = ctx ? (await adapter.find(id))?.accountId : undefined
+            if (ctx && accountId) revokedReaders.set(ctx, accountId)
+            await adapter.destroy(id)
+          },
+        }
+      : {}),
   })
+  /** The reader whose grant a request revoked (the Grant adapter's destroy, above). */
+  const revokedReaders = new WeakMap<object, string>()
   /** The reader each refresh checked, for that refresh's access token (a racing reuse may revoke the stored record meanwhile). */
   const checkedAtRefresh = new WeakMap<object, GrantReader>()
 
@@ -314,9 +328,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   // a code or refresh token is used again at the token endpoint: the latter is reuse, logged apart.
   provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
     const { entities, route, params, client } = ctx.oidc ?? {}
-    const token = (entities?.RefreshToken ?? entities?.AccessToken ?? entities?.AuthorizationCode) as { accountId?: string; clientId?: string } | undefined
+    const found = (entities?.RefreshToken ?? entities?.AccessToken ?? entities?.AuthorizationCode) as { accountId?: string; clientId?: string } | undefined
+    const token = { clientId: found?.clientId, accountId: found?.accountId ?? revokedReaders.get(ctx) }
     if (route === 'token') return logReuse(params?.grant_type, token, client?.clientId)
-    log({ user: token?.accountId ?? 'anonymous', decision: 'allow', outcome: 'oauth', event: 'revocation', client: client?.clientId, detail: `a grant (${grantId.slice(0, 6)}…) revoked by its client` })
+    log({ user: token.accountId ?? 'anonymous', decision: 'allow', outcome: 'oauth', event: 'revocation', client: client?.clientId, detail: `a grant (${grantId.slice(0, 6)}…) revoked by its client` })
   })
   const callback = provider.callback()
 
