@@ -2,16 +2,20 @@ import '../components/signInStyles'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { SiteChrome } from '../components/SiteChrome'
 import { Authenticator } from '@aws-amplify/ui-react'
-import { signIn, signInWithRedirect, type SignInInput } from 'aws-amplify/auth'
+import type { SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
 import { useEffect, useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
+import { configureAmplify } from '../lib/auth/configureAmplify'
+import { signIn, signInWithRedirect } from '../lib/auth/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
-// Configures Amplify; the sign-in page is the one page that needs it up front.
-import '../lib/auth/amplifySession'
+
+// The sign-in page is the one page that needs Amplify up front. Only its configuration: the
+// session's renewal and sign-out (lib/auth/amplifySession.ts) load when the page needs them.
+configureAmplify(siteAuthSettings)
 
 /**
  * cognito-local has no SRP, so local mode signs in with USER_PASSWORD_AUTH. Production keeps

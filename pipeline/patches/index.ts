@@ -59,6 +59,10 @@ export const PATCH_FILES = {
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
   lazyQrCode: here('lazyQrCode.cjs'),
+  lazyAuthenticatorScreens: here('lazyAuthenticatorScreens.cjs'),
+  styleTokens: here('styleTokens.cjs'),
+  lazyAuth: path.join(__dirname, '../../lib/auth/lazyAuth.ts'),
+  amplifyForUi: path.join(__dirname, '../../lib/auth/amplifyForUi.ts'),
   noPageGitLookups: here('noPageGitLookups.cjs'),
   noServerTraces: here('noServerTraces.cjs'),
 } as const
@@ -176,6 +180,52 @@ export function lazyQrCode(config: BundlerConfig): void {
   })
 }
 
+/** The Authenticator's screens other than sign-in, loaded when the reader reaches one (lazyAuthenticatorScreens.cjs). */
+export const AUTHENTICATOR_SCREEN_USERS = /@aws-amplify[\\/]ui-react[\\/]dist[\\/]esm[\\/]components[\\/]Authenticator[\\/](Router[\\/]Router|shared[\\/]SignInSignUpTabs|Authenticator|hooks[\\/]useCustomComponents[\\/]defaultComponents)\.mjs$/
+export function lazyAuthenticatorScreens(config: BundlerConfig): void {
+  config.module.rules.push({ test: AUTHENTICATOR_SCREEN_USERS, enforce: 'pre', use: [{ loader: PATCH_FILES.lazyAuthenticatorScreens }] })
+}
+
+/** Amplify UI's style props read the default theme's names, built once, not the whole theme on each render (styleTokens.cjs). */
+export function styleTokens(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /@aws-amplify[\\/]ui-react[\\/]dist[\\/]esm[\\/](hooks[\\/]useTheme|components[\\/]ThemeProvider[\\/]ThemeContext|primitives[\\/]shared[\\/]responsive[\\/]utils)\.mjs$/,
+    enforce: 'pre',
+    use: [{ loader: PATCH_FILES.styleTokens }],
+  })
+}
+
+/**
+ * Amplify UI's files get `aws-amplify/auth` loaded on first use (lib/auth/lazyAuth.ts): the
+ * sign-in form draws without the Cognito flows, which load when the reader submits it.
+ */
+export const AMPLIFY_UI_FILES = /@aws-amplify[\\/]ui(-react(-core)?)?[\\/]dist[\\/]esm[\\/]/
+export function lazyAuth(config: BundlerConfig): void {
+  config.module.rules.push({ test: AMPLIFY_UI_FILES, resolve: { alias: { 'aws-amplify/auth$': PATCH_FILES.lazyAuth, 'aws-amplify$': PATCH_FILES.amplifyForUi } } })
+}
+
+/**
+ * XState's React bindings use the `use-sync-external-store` shim, for React before 18; React 18
+ * has the hook itself, which the package's own non-shim entry uses.
+ */
+export const XSTATE_REACT_FILES = /node_modules[\\/]@xstate[\\/]react[\\/]/
+export function noSyncExternalStoreShim(config: BundlerConfig): void {
+  config.module.rules.push({ test: XSTATE_REACT_FILES, resolve: { alias: { 'use-sync-external-store/shim/with-selector$': 'use-sync-external-store/with-selector' } } })
+}
+
+/**
+ * Amplify's modules import the SHA-256 library for nothing but its side effects, which it has
+ * none of (`import '@aws-crypto/sha256-js'`, left by Amplify's build where a module's own use was
+ * compiled away), and the package does not say it is free of them, so the bundler kept it, with
+ * the `buffer` polyfill and tslib it brings: on the sign-in page and in the session code every
+ * page loads to renew a session. Marked side-effect free, it stays only where it is used
+ * (signing in with SRP, which loads with the reader's first submit).
+ */
+export const SIDE_EFFECT_FREE_PACKAGES = /node_modules[\\/]@aws-crypto[\\/]sha256-js[\\/]/
+export function sideEffectFreeSha256(config: BundlerConfig): void {
+  config.module.rules.push({ test: SIDE_EFFECT_FREE_PACKAGES, sideEffects: false })
+}
+
 /**
  * Next's trace of its own server's files, which a static export never deploys (noServerTraces.cjs).
  * Called where next.config.ts loads: the trace runs in `next build`'s main process, which may not
@@ -201,5 +251,10 @@ export function applyPatches(config: BundlerConfig, options: PatchOptions): Bund
   lightHeadlessUi(config)
   plainImages(config)
   lazyQrCode(config)
+  lazyAuthenticatorScreens(config)
+  styleTokens(config)
+  lazyAuth(config)
+  sideEffectFreeSha256(config)
+  noSyncExternalStoreShim(config)
   return config
 }
