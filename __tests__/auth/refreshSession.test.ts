@@ -3,7 +3,7 @@ import { refreshSession } from '../../lib/auth/amplifySession'
 
 jest.mock('aws-amplify/auth', () => ({ fetchAuthSession: jest.fn(), signOut: jest.fn() }))
 // Amplify's own configuration is not under test (and warns about the local endpoint).
-jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+jest.mock('@aws-amplify/core', () => ({ ...jest.requireActual('@aws-amplify/core'), Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
 const { fetchAuthSession } = jest.requireMock('aws-amplify/auth') as { fetchAuthSession: jest.Mock }
 
 const prefix = 'CognitoIdentityServiceProvider.localdocsweb000000000000000'

@@ -33,7 +33,7 @@ jest.mock('aws-amplify/auth', () => ({
 }))
 jest.mock('aws-amplify/auth/enable-oauth-listener', () => ({}))
 // Amplify's own configuration is not under test (and warns about the local endpoint).
-jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+jest.mock('@aws-amplify/core', () => ({ ...jest.requireActual('@aws-amplify/core'), Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
 const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signIn: jest.Mock; signInWithRedirect: jest.Mock }
 
 beforeEach(() => {

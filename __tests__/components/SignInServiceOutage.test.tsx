@@ -30,7 +30,7 @@ jest.mock('@aws-amplify/ui-react', () => ({
 }))
 jest.mock('aws-amplify/auth', () => ({ signIn: jest.fn(), signInWithRedirect: jest.fn(), signOut: jest.fn() }))
 jest.mock('aws-amplify/auth/enable-oauth-listener', () => ({}))
-jest.mock('aws-amplify', () => ({ Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
+jest.mock('@aws-amplify/core', () => ({ ...jest.requireActual('@aws-amplify/core'), Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
 jest.mock('../../lib/auth/amplifySession', () => ({ refreshSession: jest.fn(), amplifySignOut: jest.fn() }))
 const { refreshSession } = jest.requireMock('../../lib/auth/amplifySession') as { refreshSession: jest.Mock<Promise<RenewalOutcome>> }
 
