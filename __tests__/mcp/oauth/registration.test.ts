@@ -9,9 +9,13 @@ import { authorize, register, registeredClient, startHarness, toolMetadata, type
 
 jest.setTimeout(60_000)
 
+const DOCUMENT = 'https://tool.example/oauth/client.json'
+const OVERSIZED_DOCUMENT = 'https://tool.example/oauth/oversized.json'
+const documentOf = (clientId: string, extra: Record<string, unknown> = {}) => ({ client_id: clientId, ...toolMetadata(), client_name: 'Metadata document tool', ...extra })
+
 let harness: Harness
 beforeAll(async () => {
-  harness = await startHarness()
+  harness = await startHarness({ documents: { [DOCUMENT]: documentOf(DOCUMENT), [OVERSIZED_DOCUMENT]: documentOf(OVERSIZED_DOCUMENT, { client_name: 'a'.repeat(LIMITS.clientNameChars + 1) }) } })
 })
 afterAll(async () => {
   await harness?.stop()
@@ -102,6 +106,17 @@ test(`a registration no reader allowed is gone after ${UNGRANTED_CLIENT_SECONDS 
   expect((await readBack()).status).toBe(401)
   // The allowed one lives as long as its grant.
   expect((await authorize(harness, granted, { scope: 'docs:read' }, { decision: 'none' })).consentShown).toBe(true)
+})
+
+test('a Client ID Metadata Document tool signs in, and again a day later (its document is fetched, never stored); one past a limit is refused with an error page', async () => {
+  expect((await authorize(harness, DOCUMENT, { scope: 'docs:read offline_access' })).callback.get('code')).toEqual(expect.any(String))
+  await harness.advance(UNGRANTED_CLIENT_SECONDS + 3600)
+  expect((await authorize(harness, DOCUMENT, { scope: 'docs:read' }, { decision: 'none' })).consentShown).toBe(true)
+  const url = new URL(harness.metadata.authorization_endpoint)
+  for (const [name, value] of Object.entries({ response_type: 'code', client_id: OVERSIZED_DOCUMENT, redirect_uri: toolMetadata().redirect_uris[0], code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })) url.searchParams.set(name, value)
+  const refused = await fetch(url, { redirect: 'manual' })
+  expect([refused.status, refused.headers.get('location')]).toEqual([400, null])
+  expect(await refused.text()).toContain(`client_name must be at most ${LIMITS.clientNameChars} characters`)
 })
 
 describe(`at most ${REGISTRATION_RATE.limit} registrations in ${REGISTRATION_RATE.windowSeconds} s from one address`, () => {
