@@ -6,7 +6,8 @@
  */
 import { authorize, registeredClient, startHarness, token, LOOPBACK, type Harness } from './harness'
 
-jest.setTimeout(60_000)
+// Generous: each harness is a Node process that loads oidc-provider, slow on a busy machine.
+jest.setTimeout(180_000)
 
 let harness: Harness
 let resource: string

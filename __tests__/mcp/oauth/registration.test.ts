@@ -7,7 +7,8 @@
 import { CLIENT_METADATA_LIMITS as LIMITS, REGISTRATION_RATE, UNGRANTED_CLIENT_SECONDS } from '../../../lib/aiTools/registrationLimits'
 import { authorize, register, registeredClient, startHarness, toolMetadata, type Harness } from './harness'
 
-jest.setTimeout(60_000)
+// Generous: each harness is a Node process that loads oidc-provider, slow on a busy machine.
+jest.setTimeout(180_000)
 
 const DOCUMENT = 'https://tool.example/oauth/client.json'
 const OVERSIZED_DOCUMENT = 'https://tool.example/oauth/oversized.json'
