@@ -4,8 +4,13 @@
  * consent page, and issues access tokens for /mcp alone.
  *
  * - Discovery (RFC 8414) at ISSUER_PATH's well-known URL; the resource metadata of /mcp names it.
- * - Clients: Client ID Metadata Documents and Dynamic Client Registration; public clients only.
+ * - Clients: Client ID Metadata Documents and Dynamic Client Registration; public clients only,
+ *   within the limits of lib/aiTools/registrationLimits.ts (registrationPolicy.ts). A registration
+ *   that no reader allows within a day expires (registrationsExpire below); the local server also
+ *   limits registrations per address (registrationRate), the WAF does on AWS.
  * - Authorization code with PKCE S256 only; the `resource` parameter (RFC 8707) can name /mcp alone.
+ * - Scopes: docs:read (given to a tool that names none), offline_access (a refresh token), openid;
+ *   any other is refused before the consent page (extraParams.scope below), so Allow always ends in a code.
  * - Redirect URIs: a loopback address on any port, or a hosted app's URI the admin listed
  *   (access.config.ts aiTools); anything else is refused with an error page, never a redirect.
  * - Access tokens are opaque, stored, and live at most 15 minutes; refresh tokens rotate, and each
