@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { AMPLIFY_UI_FILES, applyPatches, HEADLESS_UI_USERS, PATCH_FILES, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../pipeline/patches'
+import { AMPLIFY_UI_FILES, applyPatches, HEADLESS_UI_USERS, PATCH_FILES, PICK_BY_USER, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../pipeline/patches'
 
 const nextraDir = path.dirname(require.resolve('nextra/package.json'))
 const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
@@ -401,6 +401,31 @@ describe('noSyncExternalStoreShim', () => {
     expect(typeof require('react').useSyncExternalStore).toBe('function')
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     expect(typeof require('use-sync-external-store/with-selector').useSyncExternalStoreWithSelector).toBe('function')
+  })
+})
+
+describe('smallPickBy', () => {
+  const utils = path.join(process.cwd(), 'node_modules/@aws-amplify/ui/dist/esm/machines/authenticator/utils.mjs')
+
+  test("the authenticator machine's one call: a form's values and a predicate of (value, key)", () => {
+    const source = fs.readFileSync(utils, 'utf8')
+    expect(source).toContain("import pickBy from 'lodash/pickBy.js';")
+    expect([...source.matchAll(/\bpickBy\(/g)]).toHaveLength(1)
+    expect(source).toContain('pickBy(formValues, selectUserAttributes)')
+    expect(source).toMatch(/const selectUserAttributes = \(_, key\) =>/)
+    expect(PICK_BY_USER.test(utils)).toBe(true)
+  })
+
+  test("answers such a call as lodash's pickBy does", async () => {
+    const { default: ours } = await import('../../pipeline/patches/pickBy')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const lodash = require('lodash/pickBy.js') as typeof ours
+    const byKey = (_: unknown, key: string) => key === 'email' || key.startsWith('custom:')
+    const byValue = (value: unknown) => value !== ''
+    const inherited = Object.assign(Object.create({ email: 'inherited@example.com' }), { username: 'reader', 'custom:team': 'docs' })
+    for (const values of [{ username: 'reader', email: 'a@example.com', 'custom:team': 'docs', phone_number: '', country_code: '+44' }, {}, inherited, null, undefined]) {
+      for (const predicate of [byKey, byValue]) expect(ours(values as object, predicate)).toEqual(lodash(values as object, predicate))
+    }
   })
 })
 

@@ -61,6 +61,7 @@ export const PATCH_FILES = {
   lazyQrCode: here('lazyQrCode.cjs'),
   lazyAuthenticatorScreens: here('lazyAuthenticatorScreens.cjs'),
   styleTokens: here('styleTokens.cjs'),
+  pickBy: here('pickBy.ts'),
   lazyAuth: path.join(__dirname, '../../lib/auth/lazyAuth.ts'),
   amplifyForUi: path.join(__dirname, '../../lib/auth/amplifyForUi.ts'),
   noPageGitLookups: here('noPageGitLookups.cjs'),
@@ -213,6 +214,12 @@ export function noSyncExternalStoreShim(config: BundlerConfig): void {
   config.module.rules.push({ test: XSTATE_REACT_FILES, resolve: { alias: { 'use-sync-external-store/shim/with-selector$': 'use-sync-external-store/with-selector' } } })
 }
 
+/** The authenticator machine's one lodash `pickBy` call, without lodash's iteratee machinery (pickBy.ts). */
+export const PICK_BY_USER = /@aws-amplify[\\/]ui[\\/]dist[\\/]esm[\\/]machines[\\/]authenticator[\\/]utils\.mjs$/
+export function smallPickBy(config: BundlerConfig): void {
+  config.module.rules.push({ test: PICK_BY_USER, resolve: { alias: { 'lodash/pickBy.js$': PATCH_FILES.pickBy } } })
+}
+
 /**
  * Amplify's modules import the SHA-256 library for nothing but its side effects, which it has
  * none of (`import '@aws-crypto/sha256-js'`, left by Amplify's build where a module's own use was
@@ -256,5 +263,6 @@ export function applyPatches(config: BundlerConfig, options: PatchOptions): Bund
   lazyAuth(config)
   sideEffectFreeSha256(config)
   noSyncExternalStoreShim(config)
+  smallPickBy(config)
   return config
 }

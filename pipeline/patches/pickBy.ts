@@ -1,0 +1,19 @@
+/**
+ * `lodash/pickBy.js` as Amplify UI's authenticator machine sees it (next.config aliases it here:
+ * pipeline/patches, `smallPickBy`). It picks a sign-up form's user attributes,
+ * `pickBy(formValues, selectUserAttributes)`: a plain object and a function of (value, key). For
+ * that, lodash's own brings its whole iteratee machinery (deep equality, property paths, its map
+ * and stack caches), about 2 kB of gzip JavaScript on the sign-in page. This is lodash's answer
+ * for such a call: the object's enumerable string keys, its own and inherited, whose value the
+ * predicate accepts. __tests__/pipeline/patches.test.ts compares it with lodash's and checks
+ * that the installed Amplify UI still calls it that way.
+ */
+export default function pickBy<T extends object>(object: T | null | undefined, predicate: (value: unknown, key: string) => unknown): Partial<T> {
+  const picked: Record<string, unknown> = {}
+  if (object == null) return picked as Partial<T>
+  for (const key in object) {
+    const value = (object as Record<string, unknown>)[key]
+    if (predicate(value, key)) picked[key] = value
+  }
+  return picked as Partial<T>
+}
