@@ -9,7 +9,7 @@ import { useRouter } from 'next/router'
 import { useEffect, useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import { configureAmplify } from '../lib/auth/configureAmplify'
-import { signIn, signInWithRedirect } from '../lib/auth/lazyAuth'
+import { loadAuth, signIn, signInWithRedirect } from '../lib/auth/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
 
@@ -28,6 +28,11 @@ const services =
           signIn({ ...input, options: { ...input.options, authFlowType: 'USER_PASSWORD_AUTH' } })) as typeof signIn,
       }
     : undefined
+
+/** Fetches Amplify's sign-in code ahead of the submit; a failed fetch is tried again then. */
+function preloadSignIn() {
+  loadAuth().catch(() => {})
+}
 
 /** "Sign in with <provider>", when the pool federates with the company's identity provider. */
 function FederatedSignIn({ provider }: { provider: string }) {
@@ -74,7 +79,9 @@ export default function LoginPage() {
         <title>Sign in – Platform Docs</title>
       </Head>
       <SiteChrome title="Sign in" sectionTabs={false}>
-        <main id="reach-skip-nav" className="login-page">
+        {/* The sign-in code loads after the form is drawn: as soon as the reader starts on the form,
+            so that it is there by the time they submit it. */}
+        <main id="reach-skip-nav" className="login-page" onFocusCapture={preloadSignIn}>
           <h1 className="login-title">Sign in to the documentation</h1>
           {isAuthenticated ? (
             <p role="status">Signed in. Taking you to your docs…</p>
