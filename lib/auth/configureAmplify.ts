@@ -56,9 +56,9 @@ export function configureAmplify(settings: AuthSettings): void {
     },
   }
   // What `Amplify.configure` of the `aws-amplify` package does with a user pool, without the
-  // identity pool's credentials provider (AWS credentials for the reader, which nothing here
-  // asks for) that it also sets up: that and its SigV4 code were a third of the Amplify code the
-  // sign-in page and every session renewal loaded. The tokens are kept in cookies, for the edge.
+  // identity pool's credentials provider it also sets up (AWS credentials for the reader, which
+  // nothing here asks for): about 1.6 kB of gzip JavaScript on the sign-in page and in every
+  // session renewal. The tokens are kept in cookies, for the edge.
   cognitoUserPoolsTokenProvider.setAuthConfig(config.Auth!)
   cognitoUserPoolsTokenProvider.setKeyValueStorage(new CookieStorage(tokenCookieOptions(settings)))
   Amplify.configure(config, { Auth: { tokenProvider: cognitoUserPoolsTokenProvider } })

@@ -6,8 +6,8 @@
  * maths, new password, TOTP and passkey set-up, forgotten password, sign-up, attribute checks),
  * and the sign-in page downloaded and ran all of them before the form could be used. Only
  * `getCurrentUser` runs when the form starts (it finds no reader and shows the form); every other
- * call answers a reader's action, so Amplify's auth module loads then: the first submit fetches
- * that chunk, when the form is already drawn.
+ * call answers a reader's action, so Amplify's auth module loads after the form is drawn: when the
+ * reader focuses the form (pages/login.tsx calls `loadAuth`), or else on the first call.
  *
  * Each name Amplify UI imports from `aws-amplify/auth` must be exported here:
  * __tests__/pipeline/patches.test.ts compares them with the installed Amplify UI.
