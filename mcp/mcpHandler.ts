@@ -22,10 +22,11 @@ import type { VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import type { AccessUser } from '../lib/access/types'
 import { SITE_NAME } from '../lib/siteName'
 import { DOCS_SCOPE } from '../lib/aiTools/oauthPaths'
+import { MCP_PATH, MCP_SERVER_NAME } from '../lib/aiTools/connectLinks'
 import { registerDocsTools } from './docsTools'
 import { readerDocs, type DocsSite } from './readerDocs'
 
-export const MCP_PATH = '/mcp'
+export { MCP_PATH }
 /** RFC 9728's place for the metadata of the resource at MCP_PATH. */
 export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`
 /** Whether the AI tools' server answers `pathname` (the site's other paths go to the authorizer). */
@@ -34,7 +35,7 @@ export const isMcpPath = (pathname: string) => pathname === MCP_PATH || pathname
 /** The largest request body read: a tool call is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024
 
-export const SERVER_INFO = { name: 'platform-docs', title: SITE_NAME, version: '1.0.0' }
+export const SERVER_INFO = { name: MCP_SERVER_NAME, title: SITE_NAME, version: '1.0.0' }
 
 const INSTRUCTIONS =
   `${SITE_NAME}: the company's internal engineering and support documentation, limited to what the signed-in user may read. ` +

@@ -6,9 +6,9 @@
  * tool settings, baked in as two ids.
  */
 
-/** Where the site serves its MCP server (mcp/mcpHandler.ts MCP_PATH, which the browser does not import). */
+/** Where the site serves its MCP server (mcp/mcpHandler.ts answers it; the browser imports this module, not that one). */
 export const MCP_PATH = '/mcp'
-/** The name tools list the server under (mcp/mcpHandler.ts SERVER_INFO.name; scripts/server/serve.ts prints the same). */
+/** The name tools list the server under (mcp/mcpHandler.ts SERVER_INFO.name). */
 export const MCP_SERVER_NAME = 'platform-docs'
 
 /** The site's MCP URL on `origin` (the reader's window.location.origin). */

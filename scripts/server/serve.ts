@@ -4,7 +4,7 @@ import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
 import { ACCESS_LOG_ENV } from './accessLogFile'
-import { MCP_PATH } from '../../mcp/mcpHandler'
+import { claudeCodeCommand, mcpUrlOf } from '../../lib/aiTools/connectLinks'
 
 async function main() {
   // The access log goes to stdout unless DOCS_ACCESS_LOG names a file (or `off`).
@@ -21,9 +21,9 @@ async function main() {
     const groups = seededGroupsOf(username)
     console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
   }
-  const mcpUrl = `${stack.siteUrl}${MCP_PATH}`
+  const mcpUrl = mcpUrlOf(stack.siteUrl)
   console.log(`\nAI tools (MCP): ${mcpUrl}; a tool signs in through the site's sign-in page. For Claude Code:`)
-  console.log(`  claude mcp add --transport http platform-docs ${mcpUrl}`)
+  console.log(`  ${claudeCodeCommand(mcpUrl)}`)
   console.log('  (then /mcp in Claude Code to sign in; docs/ai-tools.md has VS Code, Cursor and the others)')
   const logTo = accessLog === '-' ? 'below, one JSON line per page request and per refusal' : accessLog === '' || accessLog === 'off' ? 'off' : accessLog
   console.log(`\nAccess log: ${logTo} (${ACCESS_LOG_ENV}=<file>, - for stdout, off for none)`)
