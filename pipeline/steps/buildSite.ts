@@ -2,6 +2,10 @@
  * `npm run build`: the whole site build, in one process. Each step takes what the steps before it
  * made, as typed values, so no step can run before what it needs exists:
  *
+ *   content   where pages are, their names, front matter and `_meta` files (./checkContent.ts),
+ *             then every page's MDX compiled with Nextra's compiler in worker threads, or read
+ *             from the compile cache (pipeline/compile/): a page that does not compile fails
+ *             here with its file:line:column, before anything is bundled
  *   links     every page, once every internal link and image resolves
  *   plan      every rule decides some page or file (pipeline/steps/checkRules.ts); then which files
  *             built from several pages exist, what each holds and where it lives:
@@ -18,6 +22,9 @@
  *   mcp       the AI tools' server for Lambda, with the same configuration baked in
  *   csp       out/ as it ships against the policy as it ships: the build fails, naming the page,
  *             on an inline script the policy does not allow (pipeline/steps/inlineScriptHashes.ts)
+ *
+ * Each step prints a line when it starts (with its counts where they are known then) and one when
+ * it ends; the build ends with the time of each step.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -35,6 +42,8 @@ import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
+import { describeCompile } from '../compile/compilePages'
+import { checkAndCompile } from './checkContent'
 import { assertLinks } from './checkLinks'
 import { assertRulesDecide, siteRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
@@ -83,11 +92,40 @@ export async function nextBuild(paths: SitePaths, pages: number): Promise<NextBu
   }
 }
 
-async function step<T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string): Promise<T> {
+/** The time each step of one build took, in the order they ran. */
+export interface PhaseTimes {
+  phases: { name: string; seconds: number }[]
+}
+
+/** Runs one build step: a line when it starts, one when it ends with what it made, and its time kept in `times`. */
+async function runStep<T>(times: PhaseTimes, name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting = ''): Promise<T> {
+  console.log(`build: ${name}${starting ? `: ${starting}` : ''}…`)
   const started = Date.now()
-  const result = await run()
-  console.log(`build: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${describe(result)}`)
-  return result
+  try {
+    const result = await run()
+    console.log(`build: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${describe(result)}`)
+    return result
+  } finally {
+    times.phases.push({ name, seconds: (Date.now() - started) / 1000 })
+  }
+}
+
+/** The build's last lines: each step's time and share, and the total. */
+export function formatPhaseTimes(times: PhaseTimes): string {
+  const total = times.phases.reduce((sum, phase) => sum + phase.seconds, 0)
+  const width = Math.max(5, ...times.phases.map((phase) => phase.name.length))
+  const row = (name: string, seconds: number, share: string) => `  ${name.padEnd(width)}  ${seconds.toFixed(1).padStart(7)} s  ${share.padStart(4)}`
+  return [
+    'build: time per step',
+    ...times.phases.map((phase) => row(phase.name, phase.seconds, total > 0 ? `${Math.round((phase.seconds / total) * 100)}%` : '')),
+    row('total', total, ''),
+  ].join('\n')
+}
+
+/** The pages `next build` rendered: the HTML files in out/. */
+export function renderedPages(out: string): number {
+  if (!fs.existsSync(out)) return 0
+  return fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.html')).length
 }
 
 /** The plan of this build's derived files, from the link check's pages. */
@@ -96,6 +134,24 @@ export function planFor(pages: readonly { route: string }[]): AggregatePlan {
 }
 
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
+  const times: PhaseTimes = { phases: [] }
+  try {
+    await buildSteps(paths, times)
+  } finally {
+    console.log(formatPhaseTimes(times))
+  }
+}
+
+async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
+  const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
+  await step(
+    'content',
+    () =>
+      checkAndCompile(paths.root, {
+        onStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
+      }),
+    describeCompile
+  )
   const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(paths.root, pages))
@@ -103,7 +159,7 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
     aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
-  const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}`)
+  const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}, ${renderedPages(paths.out)} pages rendered into out/`, `${pages.length} pages`)
   const search = await step(
     'search',
     () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),

@@ -12,7 +12,10 @@
  *   would serve one of them and warn about the other among its build output;
  * - a page whose front matter Nextra cannot read (./checkFrontMatter.ts), and a `_meta` file that
  *   does not compile or names no page (./checkMetaFiles.ts). Nextra would fail on either later,
- *   with a parser's message that names no file.
+ *   with a parser's message that names no file;
+ * - with checkAndCompile, the build's first step: a page whose MDX does not compile, at the place
+ *   the compiler names (../compile/compilePages.ts). `next build` would fail on it deep in the
+ *   bundler, with a stack and no usable line.
  *
  * Each problem is an error of its own type that names the file or folder and the fix; the build
  * reports all of them at once, in one BadContentError.
@@ -23,6 +26,7 @@ import { access } from '../../lib/access'
 import { checkFrontMatter } from './checkFrontMatter'
 import { checkMetaFile, META_FILE } from './checkMetaFiles'
 import { ContentError } from './contentError'
+import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 
 export { ContentError } from './contentError'
 
@@ -115,10 +119,14 @@ export class DuplicatePageError extends ContentError {
   }
 }
 
-/** Every content problem, each named; thrown by assertContent, so the build reports them all at once. */
+/**
+ * Every content problem, each named; thrown by assertContent and checkAndCompile, so the build
+ * reports them all at once. Pages that do not compile are followed by one line on how to fix MDX.
+ */
 export class BadContentError extends Error {
   constructor(readonly problems: readonly ContentError[]) {
-    super([...problems.map((problem) => problem.message), `checkContent: ${problems.length} problem(s) under ${DOCS_DIR}/; fix them before building`].join('\n'))
+    const hint = problems.some((problem) => problem instanceof MdxCompileError) ? [MDX_FIX_HINT] : []
+    super([...problems.map((problem) => problem.message), ...hint, `checkContent: ${problems.length} problem(s) under ${DOCS_DIR}/; fix them before building`].join('\n'))
     this.name = 'BadContentError'
   }
 }
@@ -210,4 +218,18 @@ export function checkContent(root: string, sections: readonly string[] = access.
 export function assertContent(root: string, sections?: readonly string[]): void {
   const problems = checkContent(root, sections)
   if (problems.length > 0) throw new BadContentError(problems)
+}
+
+/**
+ * The build's first step, and the dev server's check: every content problem (checkContent), then
+ * every page compiled with Nextra's compiler, or read from the compile cache. Throws one
+ * BadContentError naming all of them. A page the content check already names is not compiled, so
+ * one mistake in front matter is reported once.
+ */
+export async function checkAndCompile(root: string, options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
+  const problems = checkContent(root, options.sections)
+  const report = await compilePages(root, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
+  const all = [...problems, ...report.problems]
+  if (all.length > 0) throw new BadContentError(all)
+  return report
 }

@@ -1,0 +1,136 @@
+/**
+ * @jest-environment node
+ *
+ * Every page's MDX is compiled with Nextra's compiler before anything is bundled
+ * (pipeline/compile/): a page that does not compile is named as `file:line:column: <message>`, with
+ * no stack, and an unchanged page is never compiled twice. The compile runs in worker threads
+ * (plain ESM, outside Jest's module system) with this project's compiler, against small sites.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
+import { compilerPackages } from '../../pipeline/compile/fingerprint'
+import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
+import { copyProject } from '../../scripts/audit/copyProject'
+
+jest.setTimeout(120_000)
+
+const project = path.resolve(__dirname, '../..')
+const roots: string[] = []
+afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
+
+const page = (title: string, body: string) => `---\ntitle: ${title}\ndescription: D\n---\n\n# ${title}\n\n${body}\n`
+
+/** A site on disk with these pages and the project's next.config.ts (its Nextra options). */
+function site(pages: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-'))
+  roots.push(root)
+  fs.copyFileSync(path.join(project, 'next.config.ts'), path.join(root, 'next.config.ts'))
+  fs.mkdirSync(path.join(root, 'pages'))
+  for (const [file, text] of Object.entries({ 'content/docs/index.mdx': page('Docs', 'Start here.'), ...pages })) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    fs.writeFileSync(path.join(root, file), text)
+  }
+  return root
+}
+
+const VALID = {
+  'content/docs/leads/intro.mdx': page('Intro', 'Some `code`, a [link](/docs/leads/setup), and a <Callout type="info">callout</Callout>.\n\n```js\nconst quote = { id: 42 }\n```'),
+  'content/docs/leads/setup.mdx': page('Setup', 'Costs are {1 + 1} pounds.'),
+}
+
+/** The problems a failing check names, line by line. */
+async function failure(root: string): Promise<string[]> {
+  const thrown = await checkAndCompile(root).then(
+    () => null,
+    (error: unknown) => error
+  )
+  expect(thrown).toBeInstanceOf(BadContentError)
+  return (thrown as BadContentError).message.split('\n')
+}
+
+test('a page with an unclosed JSX tag or an unclosed { expression fails the check at its line and column, with the compiler’s message and no stack', async () => {
+  const root = site({
+    ...VALID,
+    // Line 8 (after four lines of front matter, a blank line, the heading and one more) opens the tag; the page ends without closing it.
+    'content/docs/leads/callout.mdx': page('Callout', '<Callout type="info">\n\nNever closed.'),
+    // Line 10: the paragraph ends (column 32) inside the expression that opens at column 15.
+    'content/docs/leads/pricing.mdx': page('Pricing', 'Prices below.\n\nCost is about {price per month.\n\nMore text.'),
+  })
+  expect(await failure(root)).toEqual([
+    'content/docs/leads/callout.mdx:8:1: Expected a closing tag for `<Callout>` (8:1-8:22)',
+    'content/docs/leads/pricing.mdx:10:32: Unexpected end of file in expression, expected a corresponding closing brace for `{`',
+    MDX_FIX_HINT,
+    'checkContent: 2 problem(s) under content/docs/; fix them before building',
+  ])
+})
+
+test('a page whose expression is not JavaScript is named at the expression, with the parser’s reason', async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('Intro', 'The fee is {amount pounds} a month.') })
+  const [line] = await failure(root)
+  expect(line).toBe('content/docs/leads/intro.mdx:8:19: Could not parse expression with acorn: Unexpected content after expression')
+})
+
+test('a page whose front matter the content check refuses is reported once, by that check, not compiled', async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: [Leads\n---\n\n# Intro\n' })
+  const lines = await failure(root)
+  expect(lines.filter((line) => line.startsWith('content/docs/leads/intro.mdx'))).toHaveLength(1)
+  expect(lines[0]).toMatch(/^content\/docs\/leads\/intro\.mdx:2: the front matter is not valid/)
+  expect(lines).not.toContain(MDX_FIX_HINT)
+})
+
+test('a valid site passes; a second run compiles nothing, and a changed page or compiler input compiles again', async () => {
+  const root = site(VALID)
+  const first = await checkAndCompile(root)
+  expect(first).toMatchObject({ pages: 3, compiled: 3, fromCache: 0 })
+  expect(first.problems).toEqual([])
+
+  expect(await checkAndCompile(root)).toMatchObject({ pages: 3, compiled: 0, fromCache: 3 })
+
+  fs.appendFileSync(path.join(root, 'content/docs/leads/setup.mdx'), '\nOne more line.\n')
+  expect(await checkAndCompile(root)).toMatchObject({ compiled: 1, fromCache: 2 })
+
+  // next.config.ts holds the site's Nextra options: any edit of it may change every page's output.
+  fs.appendFileSync(path.join(root, 'next.config.ts'), '\n// an edit\n')
+  expect(await checkAndCompile(root)).toMatchObject({ compiled: 3, fromCache: 0 })
+  // One entry per page: the entries the old options wrote are gone.
+  expect(fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json'))).toHaveLength(3)
+})
+
+test('the fingerprint holds the installed version of the compiler, its plugins and the highlighter, so an upgrade of any compiles every page again', () => {
+  const installed = (name: string) => `${name}@${JSON.parse(fs.readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')).version}`
+  const packages = compilerPackages(project).map((entry) => entry.split(' ')[0])
+  for (const name of ['nextra', '@mdx-js/mdx', 'micromark', 'remark-gfm', 'rehype-pretty-code', 'shiki', '@shikijs/twoslash']) expect(packages).toContain(installed(name))
+})
+
+test('a cached failure is still reported, and the page compiles again once fixed', async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('Intro', '<Steps>\n\nUnclosed.') })
+  const report = await compilePages(root)
+  expect(report.problems.map((problem) => problem.message)).toEqual(['content/docs/leads/intro.mdx:8:1: Expected a closing tag for `<Steps>` (8:1-8:8)'])
+  expect(report.problems[0]).toBeInstanceOf(MdxCompileError)
+  const again = await compilePages(root)
+  expect(again).toMatchObject({ compiled: 0, fromCache: 2 })
+  expect(again.problems.map((problem) => problem.message)).toEqual(report.problems.map((problem) => problem.message))
+
+  fs.writeFileSync(path.join(root, 'content/docs/leads/intro.mdx'), page('Intro', '<Steps>\n\nClosed.\n\n</Steps>'))
+  expect(await compilePages(root)).toMatchObject({ compiled: 1, fromCache: 1, problems: [] })
+})
+
+test('`npm run build` fails on a page that does not compile before `next build` starts, naming the place, with no stack', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-build-'))
+  roots.push(dir)
+  copyProject(project, dir)
+  fs.writeFileSync(path.join(dir, 'content/docs/leads/broken.mdx'), page('Broken', 'Fees are {amount.'))
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  expect(build.status).toBe(1)
+  expect(build.stderr).toContain('content/docs/leads/broken.mdx:8:18: Unexpected end of file in expression, expected a corresponding closing brace for `{`')
+  expect(build.stderr).toContain(MDX_FIX_HINT)
+  expect(build.stderr).not.toMatch(/^\s+at /m)
+  expect(build.stdout).toMatch(/^build: content: \d+ pages to check, \d+ to compile, \d+ from cache$/m)
+  expect(build.stdout).not.toContain('build: next build')
+  expect(fs.existsSync(path.join(dir, '.next'))).toBe(false)
+  // The build still says where its time went.
+  expect(build.stdout).toMatch(/^build: time per step\n {2}content +\d+\.\d s/m)
+})

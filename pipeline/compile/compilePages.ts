@@ -1,0 +1,242 @@
+/**
+ * Compiles every page's MDX before anything is bundled, so that a page that does not compile fails
+ * the build (and shows in `npm run dev`) as `file:line:column: <the compiler's message>`, not deep
+ * inside `next build` without a usable place.
+ *
+ * Each page is compiled with Nextra's own compiler and the options its loader uses
+ * (./compileWorker.mjs), in a pool of worker threads, one per core. Results are kept on disk in
+ * .cache/mdx/, one file per page version, keyed by the page's path and bytes and by the compiler's
+ * fingerprint (./fingerprint.ts): an unchanged page is never compiled twice, and an entry that
+ * other compiler inputs wrote is never read. A success keeps Nextra's output (the module's code,
+ * title, front matter and search data) for the steps that will render from it.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { transformSync } from 'esbuild'
+import { ContentError, locate } from '../steps/contentError'
+import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
+
+export const CACHE_DIR = '.cache/mdx'
+
+/** What Nextra's compileMdx returns for a page (node_modules/nextra/dist/server/compile.d.ts). */
+export interface CompiledPage {
+  result: string
+  title?: string
+  frontMatter?: Record<string, unknown>
+  structurizedData?: Record<string, string>
+  searchIndexKey?: string
+  readingTime?: unknown
+  hasJsxInH1?: boolean
+}
+
+interface CompileFailure {
+  reason: string
+  line?: number
+  column?: number
+  /** A parser's message, the same for the same input: cached like a success. */
+  deterministic: boolean
+}
+
+type CacheEntry = { ok: true; output: CompiledPage } | { ok: false; error: CompileFailure }
+
+/** A page whose MDX does not compile: where the compiler stopped, and its message. */
+export class MdxCompileError extends ContentError {
+  constructor(file: string, readonly reason: string, readonly line?: number, readonly column?: number) {
+    super(file, `${locate(file, line, column)}${reason}`)
+    this.name = 'MdxCompileError'
+  }
+}
+
+/** The one-line fix that follows the list of pages that do not compile. */
+export const MDX_FIX_HINT =
+  'fix the MDX at each place named: close every JSX tag (<Callout>…</Callout>, or <br />), close every { expression }, or write a literal {, } or < as \\{, \\} or \\<; docs/writing.md, "When a page does not compile"'
+
+/** A worker that stopped: not the page's fault, so nothing is cached and the run fails. */
+export class CompileWorkerError extends Error {
+  constructor(reason: string) {
+    super(`the MDX compile worker stopped: ${reason}`)
+    this.name = 'CompileWorkerError'
+  }
+}
+
+export interface PageSource {
+  /** Relative to the project, with `/`. */
+  file: string
+  route: string
+}
+
+export interface CompileReport {
+  pages: number
+  compiled: number
+  fromCache: number
+  problems: MdxCompileError[]
+  /** Wall time, ms. */
+  ms: number
+}
+
+const PAGE = /\.mdx?$/
+
+/** A page's route as Nextra's loader computes it, from its path under pages/ (content/docs is pages/docs). */
+function routeOf(file: string): string {
+  const underPages = file.startsWith('content/') ? file.slice('content/'.length) : file.replace(/^pages\//, '')
+  return ('/' + underPages.replace(PAGE, '').replace(/(^|\/)index$/, '')).replace(/\/$/, '') || '/'
+}
+
+/** Every page Next builds from MDX: everything under content/, and pages/'s own top-level pages (pages/docs links to content/docs). */
+export function mdxPages(root: string): PageSource[] {
+  const files: string[] = []
+  const content = path.join(root, 'content')
+  if (fs.existsSync(content)) {
+    for (const entry of fs.readdirSync(content, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile() && PAGE.test(entry.name)) files.push(path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    }
+  }
+  const pages = path.join(root, 'pages')
+  if (fs.existsSync(pages)) {
+    for (const entry of fs.readdirSync(pages, { withFileTypes: true })) if (entry.isFile() && PAGE.test(entry.name)) files.push(`pages/${entry.name}`)
+  }
+  return files.sort().map((file) => ({ file, route: routeOf(file) }))
+}
+
+const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+
+/** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. */
+function writeAtomically(file: string, data: string): void {
+  const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
+  fs.writeFileSync(partial, data)
+  fs.renameSync(partial, file)
+}
+
+function readEntry(file: string): CacheEntry | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as CacheEntry
+  } catch {
+    return null // Absent, or unreadable: compiled again.
+  }
+}
+
+/**
+ * The site's highlighter as an ES module the workers can import: its TypeScript transpiled, kept
+ * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves).
+ */
+function highlighterModule(): string {
+  const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
+  const dir = path.join(COMPILER_ROOT, '.cache/compiler')
+  const file = path.join(dir, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dir, { recursive: true })
+    writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
+  }
+  return file
+}
+
+interface Job {
+  page: PageSource
+  source: string
+  resolve: (entry: CacheEntry) => void
+  reject: (error: Error) => void
+}
+
+/** Compiles `jobs` in `size` workers; each worker takes the next page when it finishes one. */
+async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
+  const queue = [...jobs]
+  const highlighter = highlighterModule()
+  const workerFile = path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs')
+  const runWorker = () =>
+    new Promise<void>((resolve, reject) => {
+      const worker = new Worker(workerFile, {
+        workerData: { highlighter: pathToFileURL(highlighter).href },
+        // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdout: true,
+      })
+      let current: Job | undefined
+      const next = () => {
+        current = queue.shift()
+        if (!current) return void worker.terminate().then(() => resolve())
+        worker.postMessage({ id: 0, file: path.join(root, current.page.file), route: current.page.route, source: current.source })
+      }
+      worker.on('message', (message: { ready?: true; ok?: boolean; output?: CompiledPage; error?: CompileFailure }) => {
+        if (message.ready) return next()
+        const job = current!
+        job.resolve(message.ok ? { ok: true, output: message.output! } : { ok: false, error: message.error! })
+        next()
+      })
+      worker.on('error', (error) => {
+        const failure = new CompileWorkerError(error instanceof Error ? error.message : String(error))
+        current?.reject(failure)
+        reject(failure)
+      })
+      worker.on('exit', (code) => {
+        if (current && code !== 0) reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
+      })
+    })
+  await Promise.all(Array.from({ length: size }, runWorker))
+}
+
+export interface CompileOptions {
+  /** Pages to leave out: the content check already names a problem in each (front matter, name). */
+  skip?: ReadonlySet<string>
+  /** Workers at most; os.availableParallelism() by default. */
+  workers?: number
+  /** Told once the cache has been read: how many pages are to compile and how many come from it. */
+  onStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
+}
+
+/**
+ * Compiles every MDX page under `root` that is not in the cache; each page that does not compile is
+ * one MdxCompileError, in path order. Entries no page of this run uses (older versions of pages,
+ * another compiler's) are removed.
+ */
+export async function compilePages(root: string, options: CompileOptions = {}): Promise<CompileReport> {
+  const started = Date.now()
+  const cacheDir = path.join(root, CACHE_DIR)
+  fs.mkdirSync(cacheDir, { recursive: true })
+  const fingerprint = compilerFingerprint(root)
+  const pages = mdxPages(root).filter((page) => !options.skip?.has(page.file))
+  const entries = new Map<string, CacheEntry>()
+  const jobs: Job[] = []
+  const keys = new Map<string, string>()
+  for (const page of pages) {
+    const source = fs.readFileSync(path.join(root, page.file), 'utf8')
+    const key = sha256(JSON.stringify([fingerprint, page.file, sha256(source)]))
+    keys.set(page.file, key)
+    const cached = readEntry(path.join(cacheDir, `${key}.json`))
+    if (cached) entries.set(page.file, cached)
+    else {
+      jobs.push({
+        page,
+        source,
+        resolve: (entry) => {
+          entries.set(page.file, entry)
+          if (entry.ok || entry.error.deterministic) writeAtomically(path.join(cacheDir, `${key}.json`), JSON.stringify(entry))
+        },
+        reject: () => {},
+      })
+    }
+  }
+  options.onStart?.({ pages: pages.length, toCompile: jobs.length, fromCache: pages.length - jobs.length })
+  if (jobs.length > 0) {
+    const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
+    await runPool(root, jobs, size)
+  }
+  const used = new Set([...keys.values()].map((key) => `${key}.json`))
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
+  }
+  const problems = pages.flatMap((page) => {
+    const entry = entries.get(page.file)
+    return entry && !entry.ok ? [new MdxCompileError(page.file, entry.error.reason, entry.error.line, entry.error.column)] : []
+  })
+  return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, ms: Date.now() - started }
+}
+
+/** One line of counts, for the build's progress and the dev server. */
+export function describeCompile(report: CompileReport): string {
+  const failed = report.problems.length ? `, ${report.problems.length} do not compile` : ''
+  return `${report.pages} pages: ${report.compiled} compiled, ${report.fromCache} from cache${failed}`
+}

@@ -1,0 +1,76 @@
+/**
+ * What a page's compiled output depends on besides its own bytes. A cache entry is keyed by this
+ * fingerprint, so an upgrade of the compiler, a plugin or the highlighter, or an edit of the
+ * options, never reads an entry another set of inputs wrote:
+ *
+ * - the installed version of every package Nextra's compiler loads: nextra and all of its
+ *   dependencies, transitively (@mdx-js/mdx, micromark, the remark and rehype plugins, Shiki,
+ *   rehype-pretty-code, twoslash…), read from each package.json as installed;
+ * - the bytes of the files that choose the options or run inside the compile: the worker (which
+ *   holds the loader's call), the site's highlighter, and the site's next.config.ts (its Nextra
+ *   options; a site without one, a test's, has none);
+ * - the mode: pages are compiled as `next build` compiles them, for production.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * The project the compiler's code comes from: the worker, the highlighter and node_modules. It is
+ * the site's own project, except when a build runs this project's pipeline on another site's
+ * folder (a test's small site); that site's next.config.ts is still its own.
+ */
+export const COMPILER_ROOT = path.resolve(__dirname, '../..')
+
+/** Files of the compiler's project whose bytes change what a page compiles to. */
+export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/onDemandHighlighter.ts'] as const
+/** The site's own file that does: it holds the site's Nextra options. */
+export const SITE_CONFIG = 'next.config.ts'
+
+/** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
+const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki'] as const
+
+export class MissingCompilerPackageError extends Error {
+  constructor(name: string, from: string) {
+    super(`the MDX compile needs the package "${name}", which is not installed (looked up from ${from}); run npm ci`)
+    this.name = 'MissingCompilerPackageError'
+  }
+}
+
+/** The package.json Node would load for `name` from `dir`: its node_modules, then each parent's. */
+function packageJsonOf(name: string, dir: string): string | null {
+  for (let current = dir; ; current = path.dirname(current)) {
+    const candidate = path.join(current, 'node_modules', name, 'package.json')
+    if (fs.existsSync(candidate)) return candidate
+    if (path.dirname(current) === current) return null
+  }
+}
+
+/** `name@version` of each package the compiler can load from `root`, sorted, with where it is installed. */
+export function compilerPackages(root: string): string[] {
+  const seen = new Map<string, string>()
+  const queue: [string, string][] = ROOT_PACKAGES.map((name) => [name, root])
+  while (queue.length > 0) {
+    const [name, from] = queue.shift()!
+    const file = packageJsonOf(name, from)
+    if (!file) {
+      if (ROOT_PACKAGES.includes(name as (typeof ROOT_PACKAGES)[number])) throw new MissingCompilerPackageError(name, from)
+      continue // An optional dependency of another platform, never loaded here.
+    }
+    const real = fs.realpathSync(file)
+    if (seen.has(real)) continue
+    const json = JSON.parse(fs.readFileSync(real, 'utf8')) as { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }
+    seen.set(real, `${name}@${json.version ?? '?'} ${path.relative(root, path.dirname(file))}`)
+    for (const dependency of Object.keys({ ...json.dependencies, ...json.optionalDependencies })) queue.push([dependency, path.dirname(real)])
+  }
+  return [...seen.values()].sort()
+}
+
+const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+
+/** The fingerprint of everything but the page that a page's compiled output depends on, for the site in `root`. */
+export function compilerFingerprint(root: string): string {
+  const hashOf = (file: string) => (fs.existsSync(file) ? sha256(fs.readFileSync(file)) : 'none')
+  const files = [...COMPILER_FILES.map((file) => `${file} ${hashOf(path.join(COMPILER_ROOT, file))}`), `site ${SITE_CONFIG} ${hashOf(path.join(root, SITE_CONFIG))}`]
+  return sha256(JSON.stringify({ mode: 'production', packages: compilerPackages(COMPILER_ROOT), files }))
+}
