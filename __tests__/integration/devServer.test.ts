@@ -5,6 +5,9 @@
  * Cognito and `next dev` on free ports; Chromium signs in as leads1 through the login form and
  * opens a docs page; then the page's MDX is edited and the open page must show the edit without
  * the test reloading it (Next's Fast Refresh or its own full reload: either will do).
+ *
+ * It also runs the build's content check at start and on each edit: a page that does not compile
+ * is named in its terminal as the build names it, and the server keeps running.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -123,6 +126,42 @@ test('a DOCS_DEV_COGNITO_PORT that is not a port number stops the dev stack with
   expect(code).toBe(1)
   expect(output).toContain('DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "92x9"')
 })
+
+/** Waits until the dev stack's output (from `from` on) matches `pattern`, failing early when it exits. */
+async function waitForOutput(pattern: RegExp, child: ChildProcess, from = 0, ms = COMPILE_MS): Promise<string> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const match = output.slice(from).match(pattern)
+    if (match) return match[0]
+    if (exited(child)) throw new DevServerError(`the dev stack exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}`)
+    await sleep(200)
+  }
+  throw new DevServerError(`the dev stack did not print ${pattern} within ${ms / 1000} s`)
+}
+
+test('a page that does not compile is named in the terminal with its line and column, as the build names it, and the server keeps running', () =>
+  withDevOutput(async () => {
+    output = ''
+    const dev = startDev({ PORT: String(freePort()), DOCS_DEV_COGNITO_PORT: String(freePort()) })
+    try {
+      await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
+      const broken = path.join(dir, 'content/docs/leads/broken.mdx')
+      const mark = output.length
+      fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nNever closed.\n')
+      expect(await waitForOutput(/^content\/docs\/leads\/broken\.mdx:.*$/m, dev, mark)).toBe('content/docs/leads/broken.mdx:7:1: Expected a closing tag for `<Callout>` (7:1-7:22)')
+      expect(output.slice(mark)).toContain('checkContent: 1 problem(s) under content/docs/; fix them before building')
+      expect(output.slice(mark)).not.toMatch(/^\s+at /m)
+
+      const fixed = output.length
+      fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nClosed now.\n\n</Callout>\n')
+      // Only the edited page is compiled again.
+      await waitForOutput(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems/, dev, fixed)
+      expect(exited(dev)).toBe(false)
+      fs.rmSync(broken)
+    } finally {
+      await stopTree(dev)
+    }
+  }))
 
 test('an edit to a page’s MDX shows in the open page without the test reloading it', () =>
   withDevOutput(async () => {

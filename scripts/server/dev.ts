@@ -8,6 +8,10 @@
  * 9229; 0 picks a free one), so a test can run its own dev server beside another. Next is given the
  * Cognito's endpoint as DOCS_COGNITO_ENDPOINT, which next.config.ts inlines into the browser's
  * Amplify config.
+ *
+ * It runs the build's content check at start and after each change of a page (./contentWatch.ts):
+ * a page whose MDX does not compile is named in the terminal as the build names it,
+ * `file:line:column: <the compiler's message>`, and the server keeps running.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -17,6 +21,7 @@ import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer } from './localServer'
+import { formatContentCheck, watchContent } from './contentWatch'
 import { audienceSummaries } from '../../pipeline/planAggregates'
 import { planFor } from '../../pipeline/steps/buildSite'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
@@ -52,7 +57,14 @@ async function main() {
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authority.url },
   })
+  // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
+  const content = watchContent(
+    process.cwd(),
+    (result) => (result.ok ? console.log : console.error)(formatContentCheck(result)),
+    (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
+  )
   const stop = async (code: number) => {
+    content.stop()
     next.kill('SIGTERM')
     await authority.stop()
     await cognito.stop()
