@@ -38,14 +38,15 @@ export async function buildFigures(label: string, generated: number, runs: numbe
     const clean: RunFigures[] = []
     const rebuild: RunFigures[] = []
     for (let run = 0; run < runs; run++) {
-      fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true })
+      // A clean build: no bundler cache, and no MDX compile cache (pipeline/compile/).
+      for (const cache of ['.next', '.cache']) fs.rmSync(path.join(dir, cache), { recursive: true, force: true })
       clean.push(await measure('npm', ['run', 'build', '--silent'], dir, ENV))
       fs.appendFileSync(edited, `\nEdited for rebuild ${run}.\n`)
       rebuild.push(await measure('npm', ['run', 'build', '--silent'], dir, ENV))
     }
     const pages = countPages(dir)
     return [
-      ...summarise('build', `${label} (${pages} pages), clean`, clean, 'npm run build in a fresh copy, no .next'),
+      ...summarise('build', `${label} (${pages} pages), clean`, clean, 'npm run build in a fresh copy, no .next or .cache'),
       ...summarise('build', `${label} (${pages} pages), rebuild after one-page edit`, rebuild, 'npm run build again after appending to one page (warm .next/cache)'),
     ]
   } finally {

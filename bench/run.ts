@@ -1,6 +1,6 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, server, search, mcp, browser, build, build-1000,
+ * bench/results.json. Groups: size, edge, server, search, mcp, browser, compile, build, build-1000,
  * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search, mcp
  * and browser (a few minutes); the build groups take many minutes and run when named. Page weight
  * reads the last `npm run build`; run it first.
@@ -17,6 +17,7 @@ import { sitePaths } from '../pipeline/steps/paths'
 import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'
+import { compileFigures } from './compile'
 import { edgeFigures } from './edge'
 import { mcpFigures } from './mcp'
 import { pageWeightFigures } from './pageWeight'
@@ -41,6 +42,8 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   // The AI tools' server on 2,000 generated pages, server-side (bench/mcp.ts).
   mcp: () => mcpFigures(RUNS),
   browser: () => browserFigures(RUNS),
+  // The build's MDX compile alone, cold and warm cache: the real site, then 1,000 pages (bench/compile.ts).
+  compile: async () => [...(await compileFigures('real site', 0, RUNS)), ...(await compileFigures('generated', 1000 - 101, RUNS))],
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
   build: () => buildFigures('real site', 0, RUNS),
   'build-1000': async () => [...(await buildFigures('generated', 1000 - 101, RUNS))],
