@@ -105,6 +105,17 @@ test('the fingerprint holds the installed version of the compiler, its plugins a
   for (const name of ['nextra', '@mdx-js/mdx', 'micromark', 'remark-gfm', 'rehype-pretty-code', 'shiki', '@shikijs/twoslash']) expect(packages).toContain(installed(name))
 })
 
+test('the worker compiles with the Nextra options next.config.ts gives the loader, so it fails where next build would', () => {
+  const config = fs.readFileSync(path.join(project, 'next.config.ts'), 'utf8')
+  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/compileWorker.mjs'), 'utf8')
+  const block = config.match(/nextra\(\{\n([\s\S]*?)\n\}\)/)?.[1] ?? ''
+  const options = new Map([...block.matchAll(/^ {2}(\w+): (.*?),?$/gm)].map(([, key, value]) => [key, value]))
+  // Options that do not reach the MDX compiler: the theme, and the page map's transform.
+  for (const key of ['theme', 'themeConfig', 'transformPageMap']) options.delete(key)
+  expect([...options.keys()].sort()).toEqual(['defaultShowCopyCode', 'mdxOptions', 'search', 'staticImage'])
+  for (const [key, value] of options) expect(worker).toContain(`${key}: ${value}`)
+})
+
 test('a cached failure is still reported, and the page compiles again once fixed', async () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('Intro', '<Steps>\n\nUnclosed.') })
   const report = await compilePages(root)

@@ -16,7 +16,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { transformSync } from 'esbuild'
+import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../steps/contentError'
 import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
 
@@ -124,6 +124,9 @@ function readEntry(file: string): CacheEntry | null {
  * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves).
  */
 function highlighterModule(): string {
+  // Loaded here, not with this module: esbuild cannot load in the browser-like environment of the
+  // components' tests, which import the content check through the link check.
+  const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
   const dir = path.join(COMPILER_ROOT, '.cache/compiler')
   const file = path.join(dir, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
