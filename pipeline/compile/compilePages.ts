@@ -155,8 +155,12 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
         workerData: { highlighter: pathToFileURL(highlighter).href },
         // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
         env: { ...process.env, NODE_ENV: 'production' },
+        // Nextra's own warnings ("`title` is not defined") are next build's to print; read and dropped.
         stdout: true,
+        stderr: true,
       })
+      worker.stdout.resume()
+      worker.stderr.resume()
       let current: Job | undefined
       const next = () => {
         current = queue.shift()
