@@ -5,6 +5,7 @@ import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
 import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
+import nextraPageOptions from './pipeline/compile/nextraPageOptions.json'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { normalisePath } from './lib/access/normalisePath'
@@ -57,12 +58,15 @@ inlinedEnv.DOCS_AI_CONNECTORS = allowedConnectors(accessConfig.aiTools?.hostedRe
 const withNextra = nextra({
   theme: './theme.tsx',
   themeConfig: './theme.config.tsx',
-  // Images stay plain <img> under public/docs/<section>/, so each is served under its section's path and rule.
-  staticImage: false,
-  // Nextra's search data (every page's text by heading) feeds pipeline/steps/buildSearchIndexes.ts,
-  // which writes one Pagefind index per audience; Nextra's own all-pages file never ships.
-  search: { codeblocks: false },
-  defaultShowCopyCode: true,
+  // The options that reach the MDX compiler, shared with the content check's compile workers
+  // (pipeline/compile/compileWorker.mjs), so a page fails there exactly where it would fail here:
+  // - staticImage false: images stay plain <img> under public/docs/<section>/, so each is served
+  //   under its section's path and rule;
+  // - search without code blocks: Nextra's search data (every page's text by heading) feeds
+  //   pipeline/steps/buildSearchIndexes.ts, which writes one Pagefind index per audience; Nextra's
+  //   own all-pages file never ships;
+  // - defaultShowCopyCode: every code block has a copy button.
+  ...nextraPageOptions,
   mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
   transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
 })

@@ -105,15 +105,19 @@ test('the fingerprint holds the installed version of the compiler, its plugins a
   for (const name of ['nextra', '@mdx-js/mdx', 'micromark', 'remark-gfm', 'rehype-pretty-code', 'shiki', '@shikijs/twoslash']) expect(packages).toContain(installed(name))
 })
 
-test('the worker compiles with the Nextra options next.config.ts gives the loader, so it fails where next build would', () => {
+test('next.config.ts gives Nextra the compile options the worker uses, from their one file, and sets none of its own that reach the compiler', () => {
   const config = fs.readFileSync(path.join(project, 'next.config.ts'), 'utf8')
-  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/compileWorker.mjs'), 'utf8')
   const block = config.match(/nextra\(\{\n([\s\S]*?)\n\}\)/)?.[1] ?? ''
-  const options = new Map([...block.matchAll(/^ {2}(\w+): (.*?),?$/gm)].map(([, key, value]) => [key, value]))
-  // Options that do not reach the MDX compiler: the theme, and the page map's transform.
-  for (const key of ['theme', 'themeConfig', 'transformPageMap']) options.delete(key)
-  expect([...options.keys()].sort()).toEqual(['defaultShowCopyCode', 'mdxOptions', 'search', 'staticImage'])
-  for (const [key, value] of options) expect(worker).toContain(`${key}: ${value}`)
+  expect(block).toContain('...nextraPageOptions,')
+  expect(config).toContain("import nextraPageOptions from './pipeline/compile/nextraPageOptions.json'")
+  const options = [...block.matchAll(/^ {2}(\w+):/gm)].map(([, key]) => key)
+  // Options that do not reach the MDX compiler: the theme, and the page map's transform; mdxOptions
+  // holds the highlighter, which the worker imports from the same module.
+  expect(options.filter((key) => !['theme', 'themeConfig', 'transformPageMap'].includes(key))).toEqual(['mdxOptions'])
+  expect(block).toMatch(/mdxOptions: \{ rehypePrettyCodeOptions: \{ getHighlighter: onDemandHighlighter \} \}/)
+  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/compileWorker.mjs'), 'utf8')
+  expect(worker).toContain("new URL('./nextraPageOptions.json', import.meta.url)")
+  expect(worker).toContain('mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } }')
 })
 
 test('a cached failure is still reported, and the page compiles again once fixed', async () => {

@@ -11,6 +11,7 @@
  * Messages in: { id, file (absolute), route, source } (the bytes the cache key was made from). Out: { id, ok: true, output } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }.
  */
+import { readFileSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 
 const { compileMdx } = await import('nextra/compile')
@@ -20,14 +21,12 @@ const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js'
 const { onDemandHighlighter } = await import(workerData.highlighter)
 
 /**
- * next.config.ts's `nextra({...})` options that reach the compiler, merged as the loader merges
- * them (Nextra's DEFAULT_CONFIG, then the site's): keep these two in step. next.config.ts is part
- * of the cache's fingerprint, so editing it recompiles every page.
+ * The options next.config.ts gives `nextra({...})` that reach the compiler (one file for both:
+ * nextraPageOptions.json), merged as the loader merges them (Nextra's DEFAULT_CONFIG, then the
+ * site's). That file and next.config.ts are part of the cache's fingerprint.
  */
 const SITE = {
-  staticImage: false,
-  search: { codeblocks: false },
-  defaultShowCopyCode: true,
+  ...JSON.parse(readFileSync(new URL('./nextraPageOptions.json', import.meta.url), 'utf8')),
   codeHighlight: true,
   mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
 }
