@@ -1,23 +1,23 @@
 import { useRouter } from 'next/router'
 import { useState } from 'react'
-import { inSection } from '../lib/access/sectionPaths'
+import { DOCS_ROOT, inSection } from '../lib/access/sectionPaths'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { useAuth } from '../lib/auth/AuthContext'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
 /**
- * "Copy page" and "View as Markdown" for a page of a section the reader may open: the page's
- * Markdown (`<route>.md`, written by pipeline/steps/buildMarkdown.ts under the section's path, so
- * the edge applies the section's rule to it). Shown once the authority has named the reader's
- * sections. Beside them, "Connect an AI tool" leads to the AI tools page, where the reader connects
+ * "Copy page" and "View as Markdown" for a docs page the reader has open: the page's Markdown
+ * (`<route>.md`, written by pipeline/steps/buildMarkdown.ts beside the page, so the edge applies
+ * the page's rule to it). Shown on the docs' root page, which the edge served only to a reader who
+ * may open it, and on the pages of the sections the authority has named as the reader's. Beside them, "Connect an AI tool" leads to the AI tools page, where the reader connects
  * their tool to the docs in one step.
  */
 export function PageMarkdownActions() {
   const { pathname } = useRouter()
   const { view } = useAuth()
   const [state, setState] = useState<CopyState>('idle')
-  if (!view?.sections.some((section) => inSection(pathname, section.id))) return null
+  if (!view || (pathname !== DOCS_ROOT && !view.sections.some((section) => inSection(pathname, section.id)))) return null
   const markdownUrl = `${pathname}.md`
   const copy = async () => {
     try {

@@ -17,12 +17,11 @@ import crypto from 'node:crypto'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, type GoverningRule } from '../lib/access/decideAccess'
 import { normalisePath } from '../lib/access/normalisePath'
-import { inSection, sectionPrefix } from '../lib/access/sectionPaths'
+import { DOCS_ROOT, inSection, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AudienceSummary } from '../lib/access/readerView'
 import type { Requirement } from '../lib/access/types'
 
-/** The docs' root page (content/docs/index.mdx), which lists the sections. */
-export const DOCS_ROOT = '/docs'
+export { DOCS_ROOT }
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its

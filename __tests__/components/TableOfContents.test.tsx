@@ -66,6 +66,13 @@ describe('Copy page and View as Markdown', () => {
     expect(screen.getByRole('link', { name: 'Connect an AI tool' })).toHaveAttribute('href', '/connected-tools')
   })
 
+  test("the docs' root page offers its Markdown too (the edge served the page, so the reader may open it)", () => {
+    resetMockRouter({ pathname: '/docs' })
+    renderAs(READERS.admin, <TableOfContents toc={toc} />)
+    expect(screen.getByRole('link', { name: 'View as Markdown' })).toHaveAttribute('href', '/docs.md')
+    expect(screen.getByRole('link', { name: 'Connect an AI tool' })).toHaveAttribute('href', '/connected-tools')
+  })
+
   test('nothing is offered before the reader is known, or outside the reader\'s sections', () => {
     render(<TableOfContents toc={toc} />)
     expect(screen.queryByRole('button', { name: 'Copy page' })).toBeNull()
