@@ -50,6 +50,7 @@ if (links.reportUrl) inlinedEnv.DOCS_REPORT_URL = links.reportUrl
 if (auth.federation) {
   inlinedEnv.DOCS_FEDERATED_PROVIDER = auth.federation.provider
   inlinedEnv.DOCS_COGNITO_DOMAIN = auth.federation.domain
+  inlinedEnv.DOCS_FEDERATED_CLIENT_ID = auth.federation.clientId
 }
 // The hosted AI apps (claude.ai, ChatGPT) whose connector steps the AI tools page shows: the ids of
 // those the admin allowed in aiTools.hostedRedirectUris, never the URIs or any list.

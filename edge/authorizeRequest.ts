@@ -3,7 +3,7 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
 import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
-import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies, readIdToken } from './readIdToken'
+import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies } from './readIdToken'
 import { audiencesOf, readerViewFor, viewSourcesOf } from './readerViewFor'
 import { ROOT_LLMS_PATH, rootLlmsTxt } from './rootLlmsTxt'
 import type { VerifyIdToken } from './tokenVerifier'
@@ -24,7 +24,8 @@ export interface AuthorizerDeps {
   assetRoutes: AssetRoutes
   /** The build's audiences (pipeline/planAggregates.ts): what the reader's view names. */
   audiences: readonly AudienceSummary[]
-  clientId: string
+  /** The app clients whose sessions count (lib/auth/authSettings.ts sessionClientIds); one id is one client. */
+  clientId: string | readonly string[]
   verifyIdToken: VerifyIdToken
 }
 
@@ -70,8 +71,7 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
     const outcome: LoggedOutcome = isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
     return logged(log, deps, request, route, outcome, 'deny', null, 'cookies too large')
   }
-  const token = readIdToken(request.cookieHeaders, deps.clientId)
-  const user = token === null ? null : await deps.verifyIdToken(token)
+  const user = await readerOf(request, deps)
   const decision = decideAccess(deps.access, route, user)
   if (decision === 'allow') return logged(log, deps, request, route, { kind: 'serve', objectKey }, decision, user)
 

@@ -8,6 +8,7 @@ import { compileAccess } from '../lib/access/compileAccess'
 import { createViewerRequestHandler } from './cloudfrontHandler'
 import { cognitoOriginFor, securityHeaders } from './securityHeaders'
 import { createIdTokenVerifier } from './tokenVerifier'
+import { sessionClientIds } from '../lib/auth/authSettings'
 import type { BakedEdgeConfig } from './bakedConfig'
 // Resolved by esbuild to the JSON that buildEdge.ts writes.
 import baked from 'edge-baked-config'
@@ -15,16 +16,18 @@ import baked from 'edge-baked-config'
 const config = baked as BakedEdgeConfig
 
 const access = compileAccess(accessConfig, config.accessEnv)
+// The username form's client and, with a federated provider, the provider's: a session of either is a reader's.
+const clientIds = sessionClientIds(config.auth)
 
 export const handler = createViewerRequestHandler(
   {
     access,
     assetRoutes: config.assetRoutes,
     audiences: config.audiences,
-    clientId: config.auth.userPoolClientId,
+    clientId: clientIds,
     verifyIdToken: createIdTokenVerifier({
       userPoolId: config.auth.userPoolId,
-      clientId: config.auth.userPoolClientId,
+      clientId: clientIds,
       jwks: config.jwks,
       fetchUnknownKeys: config.auth.mode === 'production',
       groupsClaim: access.groupsClaim,

@@ -6,7 +6,11 @@ import type { AccessUser } from '../lib/access/types'
 
 export interface VerifierSettings {
   userPoolId: string
-  clientId: string
+  /**
+   * The app clients whose ID tokens are accepted (their `aud`): the web client, and with a federated
+   * provider the federated client too (lib/auth/authSettings.ts sessionClientIds).
+   */
+  clientId: string | readonly string[]
   /** The pool's keys, baked in at build time (Lambda@Edge has no environment) or read at start-up. */
   jwks: Jwks
   /**
@@ -63,7 +67,7 @@ export const readerOnly = (verify: VerifyIdTokenClaims): VerifyIdToken => async 
 export function createIdTokenClaimsVerifier(settings: VerifierSettings): VerifyIdTokenClaims {
   const jwksCache = settings.fetchUnknownKeys ? undefined : new SimpleJwksCache({ fetcher: refuseFetch })
   const verifier = CognitoJwtVerifier.create(
-    { userPoolId: settings.userPoolId, clientId: settings.clientId, tokenUse: 'id' },
+    { userPoolId: settings.userPoolId, clientId: typeof settings.clientId === 'string' ? settings.clientId : [...settings.clientId], tokenUse: 'id' },
     jwksCache ? { jwksCache } : undefined
   )
   verifier.cacheJwks(settings.jwks)

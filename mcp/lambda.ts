@@ -23,6 +23,7 @@ import type { BakedEdgeConfig } from '../edge/bakedConfig'
 import { readerOfCookies } from '../edge/readIdToken'
 import { createIdTokenClaimsVerifier, readerOnly, type VerifyIdTokenClaims } from '../edge/tokenVerifier'
 import { compileAccess } from '../lib/access/compileAccess'
+import { sessionClientIds } from '../lib/auth/authSettings'
 import { ISSUER_PATH, isSignInPath } from '../lib/aiTools/oauthPaths'
 import { bearerReader } from './bearerTokens'
 import { createMcpFunction, plainResult, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
@@ -80,7 +81,8 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
   const log = deps.log ?? logToConsole
   const verifierSettings = {
     userPoolId: config.auth.userPoolId,
-    clientId: config.auth.userPoolClientId,
+    // Either app client's ID tokens (lib/auth/authSettings.ts sessionClientIds).
+    clientId: sessionClientIds(config.auth),
     jwks: config.jwks,
     fetchUnknownKeys: config.auth.mode === 'production',
     groupsClaim: access.groupsClaim,
@@ -96,7 +98,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
         aiTools: accessConfig.aiTools,
         auth: config.auth,
         groupsClaim: access.groupsClaim,
-        readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, config.auth.userPoolClientId, cookieReader),
+        readerOfCookies: (cookieHeaders) => readerOfCookies(cookieHeaders, sessionClientIds(config.auth), cookieReader),
         log,
         parts: deps.signIn,
       }),

@@ -6,9 +6,11 @@ import type { SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
-import { configureAmplify } from '../lib/auth/configureAmplify'
+import type { AuthSettings } from '../lib/auth/authSettings'
+import { amplifyClientId, configureAmplify, prepareFederatedSignIn, switchAmplifyClient } from '../lib/auth/configureAmplify'
+import { clearAmplifyCookies } from '../lib/auth/amplifyCookies'
 import { loadAuth, signIn, signInWithRedirect } from '../lib/auth/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
@@ -18,16 +20,22 @@ import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
 configureAmplify(siteAuthSettings)
 
 /**
- * cognito-local has no SRP, so local mode signs in with USER_PASSWORD_AUTH. Production keeps
- * the Authenticator's default (SRP), so the password never leaves the browser.
+ * What the Authenticator's sign-in does, where it differs from its default:
+ * - cognito-local has no SRP, so local mode signs in with USER_PASSWORD_AUTH. Production keeps the
+ *   default (SRP), so the password never leaves the browser.
+ * - With a federated provider, Amplify may be on the federated client (the reader's earlier
+ *   session, or a redirect they started); the username form signs in through the web client, the
+ *   only one that takes a username (lib/auth/sessionClient.ts).
  */
-const services =
-  siteAuthSettings.mode === 'local'
-    ? {
-        handleSignIn: ((input: SignInInput) =>
-          signIn({ ...input, options: { ...input.options, authFlowType: 'USER_PASSWORD_AUTH' } })) as typeof signIn,
-      }
-    : undefined
+function signInServices(settings: AuthSettings) {
+  if (settings.mode !== 'local' && !settings.federation) return undefined
+  return {
+    handleSignIn: ((input: SignInInput) => {
+      if (settings.federation) switchAmplifyClient(settings, settings.userPoolClientId)
+      return signIn(settings.mode === 'local' ? { ...input, options: { ...input.options, authFlowType: 'USER_PASSWORD_AUTH' } } : input)
+    }) as typeof signIn,
+  }
+}
 
 /** Fetches Amplify's sign-in code ahead of the submit; a failed fetch is tried again then. */
 function preloadSignIn() {
@@ -40,6 +48,8 @@ function FederatedSignIn({ provider }: { provider: string }) {
   const start = async () => {
     setBusy(true)
     try {
+      // Through the federated client, marked so the return to /login exchanges the code with it.
+      prepareFederatedSignIn(siteAuthSettings)
       await signInWithRedirect({ provider: { custom: provider } })
     } catch {
       setBusy(false)
@@ -60,13 +70,26 @@ export default function LoginPage() {
   const { isAuthenticated, recheck, renewal } = useAuth()
   const next = safeNextPath(router.query.next)
   const federation = siteAuthSettings.federation
+  const services = useMemo(() => signInServices(siteAuthSettings), [federation])
 
   // Amplify stores the tokens in cookies on sign-in (or on the way back from the provider); then
-  // the session is read again.
-  useEffect(() => Hub.listen('auth', ({ payload }) => (payload.event === 'signedIn' || payload.event === 'signInWithRedirect') && recheck()), [recheck])
-  // Only a federated sign-in comes back here with a code to exchange; the listener does that.
+  // the session is read again. A session another app client may still hold goes: one at a time.
+  useEffect(
+    () =>
+      Hub.listen('auth', ({ payload }) => {
+        if (payload.event !== 'signedIn' && payload.event !== 'signInWithRedirect') return
+        const clientId = amplifyClientId()
+        if (federation && clientId) clearAmplifyCookies(document, clientId)
+        recheck()
+      }),
+    [federation, recheck]
+  )
+  // Only a federated sign-in comes back here with a code to exchange; the listener does that, with
+  // the federated client configureAmplify chose for the return. Not loaded on other visits: Amplify
+  // runs it at the next configuration with OAuth, which the button's switch to the federated
+  // client would then be, just as the redirect it starts marks a sign-in in flight.
   useEffect(() => {
-    if (federation) import('aws-amplify/auth/enable-oauth-listener')
+    if (federation && amplifyClientId() === federation.clientId) import('aws-amplify/auth/enable-oauth-listener')
   }, [federation])
 
   useEffect(() => {

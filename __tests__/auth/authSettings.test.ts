@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { LOCAL_COGNITO, issuerFor, readAuthSettings } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, issuerFor, readAuthSettings, sessionClientIds } from '../../lib/auth/authSettings'
 import { jwksFor, localCognitoJwks } from '../../pipeline/steps/jwksFor'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -61,10 +61,24 @@ describe('the keys a production edge bundle trusts', () => {
   })
 })
 
-test('a federated provider needs its name and the hosted domain together, and the domain must be a host name', () => {
-  const federated = { DOCS_FEDERATED_PROVIDER: 'CompanySSO', DOCS_COGNITO_DOMAIN: 'company-docs.auth.eu-west-2.amazoncognito.com' }
-  expect(readAuthSettings(federated).federation).toEqual({ provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com' })
+test('a federated provider needs its name, the hosted domain and the federated client together, and the domain must be a host name', () => {
+  const federated = {
+    DOCS_FEDERATED_PROVIDER: 'CompanySSO',
+    DOCS_COGNITO_DOMAIN: 'company-docs.auth.eu-west-2.amazoncognito.com',
+    DOCS_FEDERATED_CLIENT_ID: 'federatedclient00000000000',
+  }
+  expect(readAuthSettings(federated).federation).toEqual({ provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com', clientId: 'federatedclient00000000000' })
   expect(readAuthSettings({}).federation).toBeUndefined()
   expect(() => readAuthSettings({ DOCS_FEDERATED_PROVIDER: 'CompanySSO' })).toThrow('must be set together')
+  expect(() => readAuthSettings({ ...federated, DOCS_FEDERATED_CLIENT_ID: '' })).toThrow('must be set together')
+  expect(() => readAuthSettings({ ...federated, DOCS_FEDERATED_CLIENT_ID: 'not a client' })).toThrow('DOCS_FEDERATED_CLIENT_ID "not a client" is not a Cognito app client id')
   expect(() => readAuthSettings({ ...federated, DOCS_COGNITO_DOMAIN: 'https://x/y' })).toThrow('is not a host name')
+})
+
+test('the sessions the site accepts: the web client\'s, and with a provider the federated client\'s; a production build refuses one client for both', () => {
+  const production = { DOCS_AUTH_MODE: 'production', DOCS_COGNITO_USER_POOL_ID: 'eu-west-2_AbC123xyz', DOCS_COGNITO_CLIENT_ID: 'webclient0000000000000000' }
+  const federation = { DOCS_FEDERATED_PROVIDER: 'CompanySSO', DOCS_COGNITO_DOMAIN: 'company-docs.auth.eu-west-2.amazoncognito.com', DOCS_FEDERATED_CLIENT_ID: 'federatedclient00000000000' }
+  expect(sessionClientIds(readAuthSettings(production))).toEqual(['webclient0000000000000000'])
+  expect(sessionClientIds(readAuthSettings({ ...production, ...federation }))).toEqual(['webclient0000000000000000', 'federatedclient00000000000'])
+  expect(() => readAuthSettings({ ...production, ...federation, DOCS_FEDERATED_CLIENT_ID: 'webclient0000000000000000' })).toThrow('not the web client')
 })

@@ -37,3 +37,22 @@ test("the expiry is read on this computer's clock: Amplify's clock drift (server
   // A computer 16 minutes ahead sees the token expire 16 minutes later on its own clock.
   expect(readSessionCookies(cookie, CLIENT)?.expiresAtMs).toBe(2000000000000 + 960000)
 })
+
+describe('with a federated provider: two app clients, one session', () => {
+  const FEDERATED = 'federatedclient00000000000'
+  const fed = `CognitoIdentityServiceProvider.${FEDERATED}`
+  const clients = [CLIENT, FEDERATED]
+  const federatedUser = 'CompanySSO_alice'
+
+  test("a federated reader's session is found in the federated client's cookies", () => {
+    const cookie = `${fed}.LastAuthUser=${federatedUser}; ${fed}.${federatedUser}.idToken=${token({ 'cognito:username': federatedUser, exp: 2000000000 })}; ${fed}.${federatedUser}.refreshToken=r`
+    expect(readSessionCookies(cookie, clients)).toEqual({ username: federatedUser, expiresAtMs: 2000000000000, canRefresh: true })
+    // Not among the clients read: nobody.
+    expect(readSessionCookies(cookie, CLIENT)).toBeNull()
+  })
+
+  test("a username reader's session is still the web client's", () => {
+    const cookie = `${prefix}.LastAuthUser=leads1; ${prefix}.leads1.idToken=${token({ 'cognito:username': 'leads1', exp: 2000000000 })}`
+    expect(readSessionCookies(cookie, clients)?.username).toBe('leads1')
+  })
+})

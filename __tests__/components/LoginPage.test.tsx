@@ -8,6 +8,7 @@ import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNex
 import { access } from '../../lib/access'
 import { READER_VIEW_PATH } from '../../lib/access/readerView'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
+import { FEDERATED_REDIRECT_KEY } from '../../lib/auth/sessionClient'
 import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { LOADING, READERS, SHIPPED_AUDIENCES, renderAs } from './helpers/readers'
 
@@ -35,6 +36,9 @@ jest.mock('aws-amplify/auth/enable-oauth-listener', () => ({}))
 // Amplify's own configuration is not under test (and warns about the local endpoint).
 jest.mock('@aws-amplify/core', () => ({ ...jest.requireActual('@aws-amplify/core'), Amplify: { configure: jest.fn(), getConfig: jest.fn(() => ({})) } }))
 const amplifyAuth = jest.requireMock('aws-amplify/auth') as { signIn: jest.Mock; signInWithRedirect: jest.Mock }
+const amplifyCore = jest.requireMock('@aws-amplify/core') as { Amplify: { configure: jest.Mock } }
+/** The app client Amplify was last configured with. */
+const lastConfiguredClient = () => amplifyCore.Amplify.configure.mock.calls.at(-1)?.[0]?.Auth?.Cognito?.userPoolClientId
 
 beforeEach(() => {
   authenticatorProps.length = 0
@@ -195,12 +199,30 @@ describe('login page with a federated identity provider', () => {
   })
 
   test('with one configured, "Sign in with <provider>" sits beside the username form and starts Amplify\'s redirect sign-in', async () => {
-    siteAuthSettings.federation = { provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com' }
+    siteAuthSettings.federation = { provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com', clientId: 'localdocsfederated000000000' }
     renderAs(READERS.anonymous, <LoginPage />)
     expect(screen.getByText('AUTHENTICATOR')).toBeInTheDocument()
     await act(async () => {
       screen.getByRole('button', { name: 'Sign in with CompanySSO' }).click()
     })
     expect(amplifyAuth.signInWithRedirect).toHaveBeenCalledWith({ provider: { custom: 'CompanySSO' } })
+    // Through the federated client (the only one that may write the directory's groups), marked so
+    // that the page the provider returns to exchanges the code with the same client.
+    expect(window.sessionStorage.getItem(FEDERATED_REDIRECT_KEY)).not.toBeNull()
+    expect(lastConfiguredClient()).toBe('localdocsfederated000000000')
+    window.sessionStorage.clear()
+  })
+
+  test('with one configured, the username form signs in through the web client', async () => {
+    siteAuthSettings.federation = { provider: 'CompanySSO', domain: 'company-docs.auth.eu-west-2.amazoncognito.com', clientId: 'localdocsfederated000000000' }
+    renderAs(READERS.anonymous, <LoginPage />)
+    await act(async () => {
+      screen.getByRole('button', { name: 'Sign in with CompanySSO' }).click()
+    })
+    const services = lastAuthenticatorProps().services as { handleSignIn: (input: unknown) => Promise<unknown> }
+    await services.handleSignIn({ username: 'leads1', password: 'pw' })
+    expect(lastConfiguredClient()).toBe(siteAuthSettings.userPoolClientId)
+    expect(amplifyAuth.signIn).toHaveBeenCalledWith(expect.objectContaining({ username: 'leads1', password: 'pw' }))
+    window.sessionStorage.clear()
   })
 })

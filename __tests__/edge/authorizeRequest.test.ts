@@ -7,7 +7,7 @@ import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { OVERSIZED_COOKIES_PAGE, authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import { createIdTokenVerifier, groupsOf } from '../../edge/tokenVerifier'
-import { MAX_COOKIE_HEADER_BYTES } from '../../edge/readIdToken'
+import { MAX_COOKIE_HEADER_BYTES, readRefreshToken } from '../../edge/readIdToken'
 import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, signJwt, unsignedJwt } from './tokens'
 
 const prodKey = newKeyPair('prod-key-1')
@@ -246,5 +246,52 @@ describe('/llms.txt at the root is written for the one reader who asks', () => {
     expect(visitor.text).not.toContain('/docs/')
     const admin = (await request('/llms.txt', cookiesFor('admin', tokenFor('admin')))) as { text: string }
     for (const section of ['leads', 'internal', 'support-twilio']) expect(admin.text).toContain(`](/docs/${section}/llms.txt)`)
+  })
+})
+
+describe('with a federated provider the site has two app clients, and a session of either is a reader', () => {
+  const FEDERATED = 'federatedclient00000000000'
+  const clients = [CLIENT, FEDERATED]
+  const federatedDeps: AuthorizerDeps = {
+    ...deps,
+    clientId: clients,
+    verifyIdToken: createIdTokenVerifier({ userPoolId: POOL, clientId: clients, jwks: { keys: [prodKey.jwk as never] }, fetchUnknownKeys: false, groupsClaim: 'custom:groups' }),
+  }
+  const federatedRequest = (path: string, cookie: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookie] }, federatedDeps)
+  const directoryReader = 'CompanySSO_pat'
+  const federatedToken = (overrides = {}) => tokenFor(directoryReader, { aud: FEDERATED, 'custom:groups': '[support-team]', ...overrides })
+
+  test("the federated client's ID token, in its own cookies, is the reader, with the directory's groups", async () => {
+    const cookie = cookiesFor(directoryReader, federatedToken(), FEDERATED)
+    expect(await federatedRequest('/docs/support-twilio/intro', cookie)).toEqual({ kind: 'serve', objectKey: '/docs/support-twilio/intro.html' })
+    expect(await federatedRequest('/docs/internal/intro', cookie)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
+    // The username form's reader is still one.
+    expect(await federatedRequest('/docs/leads/intro', cookiesFor('leads1', tokenFor('leads1')))).toEqual({ kind: 'serve', objectKey: '/docs/leads/intro.html' })
+  })
+
+  test('without a provider the federated client is not one of the site\'s: its token is no sign-in', async () => {
+    expect(await request('/docs/support-twilio/intro', cookiesFor(directoryReader, federatedToken(), FEDERATED))).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/login/) })
+    expect(await request('/docs/support-twilio/intro', cookiesFor(directoryReader, federatedToken(), CLIENT))).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/login/) })
+  })
+
+  test("a token of another app client in the federated client's cookies is no sign-in", async () => {
+    const cookie = cookiesFor(directoryReader, federatedToken({ aud: 'otherclient000000000000000' }), FEDERATED)
+    expect(await federatedRequest('/docs/support-twilio/intro', cookie)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/login/) })
+  })
+
+  test("an expired session of one client does not hide a valid one of the other", async () => {
+    const expired = cookiesFor('leads1', tokenFor('leads1', { exp: Math.floor(Date.now() / 1000) - 60 }))
+    const cookie = `${expired}; ${cookiesFor(directoryReader, federatedToken(), FEDERATED)}`
+    expect(await federatedRequest('/docs/support-twilio/intro', cookie)).toEqual({ kind: 'serve', objectKey: '/docs/support-twilio/intro.html' })
+  })
+
+  test("the AI tools' sign-in finds the reader's refresh token with the client it belongs to", () => {
+    const prefix = `CognitoIdentityServiceProvider.${FEDERATED}`
+    const cookie = `${cookiesFor(directoryReader, federatedToken(), FEDERATED)}; ${prefix}.${directoryReader}.refreshToken=fed-refresh`
+    expect(readRefreshToken([cookie], clients, directoryReader)).toEqual({ clientId: FEDERATED, refreshToken: 'fed-refresh' })
+    expect(readRefreshToken([cookie], clients, 'leads1')).toBeNull()
+    expect(readRefreshToken([cookie], CLIENT, directoryReader)).toBeNull()
+    const web = `${cookiesFor('leads1', tokenFor('leads1'))}; CognitoIdentityServiceProvider.${CLIENT}.leads1.refreshToken=web-refresh`
+    expect(readRefreshToken([web], clients, 'leads1')).toEqual({ clientId: CLIENT, refreshToken: 'web-refresh' })
   })
 })

@@ -15,7 +15,8 @@
  * Deploy order (run from infra/; bootstrap both regions once:
  *   npx cdk bootstrap aws://ACCOUNT/eu-west-2 aws://ACCOUNT/us-east-1)
  *   1. npx cdk deploy DocsAuthStack
- *      -> note the UserPoolId / UserPoolClientId outputs.
+ *      -> note the UserPoolId / UserPoolClientId outputs (and, with a provider,
+ *         HostedDomain / FederatedClientId: docs/deploy.md).
  *   2. Build the site, the authorizer and the AI tools' server with those ids
  *      (from the repo root):
  *        npm run build        -> out/, edge/dist/, mcp/dist/

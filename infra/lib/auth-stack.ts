@@ -9,19 +9,39 @@ import { GroupsClaimGuard } from './groups-claim-guard';
 export const GROUPS_CLAIM = `custom:${GROUPS_ATTRIBUTE}`;
 
 /**
- * What a reader may write about themselves with their own access token (UpdateUserAttributes):
+ * What a reader who signs in with a username may write about themselves with their own access
+ * token (UpdateUserAttributes, which the SRP token's aws.cognito.signin.user.admin scope allows):
  * nothing that decides access. Access follows `cognito:username` (not an attribute), pool groups
- * (`cognito:groups`, set by administrators) and, with a provider, GROUPS_CLAIM. A client without a
- * list may write every standard attribute (CDK documents every custom one too), so the list is
- * spelled out. `locale` is there only so that it is never empty (which could read as no list); no
- * code reads it. With a provider, GROUPS_CLAIM must be writable too: Cognito fails a federated
- * sign-in through a client that cannot write a mapped attribute (infra/lib/groups-claim-guard.ts
- * says why that is safe here, and what else must hold).
+ * (`cognito:groups`, set by administrators) and, with a provider, GROUPS_CLAIM, which only the
+ * provider's attribute mapping writes, through the federated client (federatedWritableAttributes).
+ * A client without a list may write every standard attribute (CDK documents every custom one too),
+ * so the list is spelled out. `locale` is there only so that it is never empty (which could read as
+ * no list); no code reads it.
  */
-export function readerWritableAttributes(federated: boolean): cognito.ClientAttributes {
-  const attributes = new cognito.ClientAttributes().withStandardAttributes({ locale: true });
-  return federated ? attributes.withCustomAttributes(GROUPS_ATTRIBUTE) : attributes;
+export function readerWritableAttributes(): cognito.ClientAttributes {
+  return new cognito.ClientAttributes().withStandardAttributes({ locale: true });
 }
+
+/**
+ * What the federated client may write: exactly the attributes the provider's mapping writes
+ * (addIdentityProvider), because Cognito fails a federated sign-in through a client that cannot
+ * write a mapped attribute. No token of that client can write them itself: it issues tokens only
+ * from the hosted domain, with no aws.cognito.signin.user.admin scope.
+ */
+export function federatedWritableAttributes(): cognito.ClientAttributes {
+  return new cognito.ClientAttributes().withCustomAttributes(GROUPS_ATTRIBUTE);
+}
+
+/** What both app clients share: public (a static site keeps no secret), short tokens, revocable sessions. */
+const SESSION_SETTINGS = {
+  preventUserExistenceErrors: true,
+  enableTokenRevocation: true,
+  // A disabled user or a revoked session keeps access until the ID token expires; the browser
+  // renews tokens before expiry, so readers never notice the short life.
+  idTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
+  accessTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
+  refreshTokenValidity: cdk.Duration.days(30),
+} satisfies Partial<cognito.UserPoolClientOptions>;
 
 export interface DocsAuthStackProps extends cdk.StackProps {
   /** An OIDC or SAML identity provider (infra/lib/federation.ts); none by default. */
@@ -38,6 +58,8 @@ export interface DocsAuthStackProps extends cdk.StackProps {
 export class DocsAuthStack extends cdk.Stack {
   public readonly userPool: cognito.UserPool;
   public readonly userPoolClient: cognito.UserPoolClient;
+  /** With a provider: the client of federated sign-in alone (see the constructor). */
+  public readonly federatedClient?: cognito.UserPoolClient;
 
   constructor(scope: Construct, id: string, props?: DocsAuthStackProps) {
     super(scope, id, props);
@@ -63,7 +85,7 @@ export class DocsAuthStack extends cdk.Stack {
       deletionProtection: true,
       removalPolicy: cdk.RemovalPolicy.RETAIN,
       // Holds a federated provider's groups (custom:groups in the ID token); unused without one.
-      // Only the provider's attribute mapping sets it for readers (readerWritableAttributes, GroupsClaimGuard).
+      // Only the provider's attribute mapping sets it for readers (federatedWritableAttributes, GroupsClaimGuard).
       ...(props?.federation ? { customAttributes: { [GROUPS_ATTRIBUTE]: new cognito.StringAttribute({ mutable: true, maxLen: 2048 }) } } : {}),
     });
 
@@ -98,6 +120,10 @@ export class DocsAuthStack extends cdk.Stack {
       this.userPool.addDomain('HostedDomain', { cognitoDomain: { domainPrefix: federation.domainPrefix } });
     }
 
+    // The username form's client: SRP from the browser, Cognito's own users only. Its tokens carry
+    // aws.cognito.signin.user.admin (every SRP token does), so it may write nothing that decides
+    // access. Federated sign-in has its own client below: Cognito requires the client a provider's
+    // user signs in through to be able to write every mapped attribute, which this one must not.
     this.userPoolClient = this.userPool.addClient('WebClient', {
       userPoolClientName: 'docs-web',
       generateSecret: false,
@@ -107,40 +133,41 @@ export class DocsAuthStack extends cdk.Stack {
         custom: false,
         adminUserPassword: false,
       },
-      // Username sign-in is SRP from the browser. With a federated provider, the sign-in page also
-      // offers "Sign in with <provider>": the authorization-code flow through the hosted domain,
-      // back to the site's /login.
-      ...(federation
-        ? {
-            oAuth: {
-              flows: { authorizationCodeGrant: true },
-              // Never aws.cognito.signin.user.admin: a token from the hosted domain cannot call
-              // UpdateUserAttributes, so a federated reader cannot write their own groups.
-              scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
-              callbackUrls: [...federation.callbackUrls],
-              logoutUrls: [...federation.logoutUrls],
-            },
-          }
-        : { disableOAuth: true }),
-      supportedIdentityProviders: [
-        cognito.UserPoolClientIdentityProvider.COGNITO,
-        ...(federation ? [cognito.UserPoolClientIdentityProvider.custom(federation.name)] : []),
-      ],
-      // Never a claim that decides access (readerWritableAttributes says why it holds what it does).
-      writeAttributes: readerWritableAttributes(federation !== undefined),
-      preventUserExistenceErrors: true,
-      enableTokenRevocation: true,
-      // A disabled user or a revoked session keeps access until the ID token expires; the
-      // browser renews tokens before expiry, so readers never notice the short life.
-      idTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
-      accessTokenValidity: cdk.Duration.minutes(TOKEN_MINUTES),
-      refreshTokenValidity: cdk.Duration.days(30),
+      disableOAuth: true,
+      supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
+      writeAttributes: readerWritableAttributes(),
+      ...SESSION_SETTINGS,
     });
 
-    if (provider) this.userPoolClient.node.addDependency(provider);
-    // The web client may write GROUPS_CLAIM (Cognito's rule for mapped attributes), and a reader
-    // signed in with a username holds a token that could: their ID tokens never carry it.
-    if (federation) new GroupsClaimGuard(this, 'GroupsClaimGuard', { userPool: this.userPool, claim: GROUPS_CLAIM });
+    if (federation && provider) {
+      // The provider's client: "Sign in with <provider>" on the sign-in page, the authorization-code
+      // flow through the hosted domain, back to the site's /login. It knows only the provider (never
+      // COGNITO: no username can sign in through it), has no password, SRP or custom flows (only the
+      // renewal of its own sessions), and never grants aws.cognito.signin.user.admin, so none of its
+      // tokens can call UpdateUserAttributes. It may write the mapped attributes because Cognito
+      // writes them at each federated sign-in through it; nobody else can.
+      this.federatedClient = this.userPool.addClient('FederatedClient', {
+        userPoolClientName: 'docs-federated',
+        generateSecret: false,
+        // Every flow off: CDK then lists ALLOW_REFRESH_TOKEN_AUTH alone. (No list at all would be
+        // Cognito's default, which includes SRP and custom auth.)
+        authFlows: { userSrp: false, userPassword: false, custom: false, adminUserPassword: false, user: false },
+        oAuth: {
+          flows: { authorizationCodeGrant: true, implicitCodeGrant: false, clientCredentials: false },
+          scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+          callbackUrls: [...federation.callbackUrls],
+          logoutUrls: [...federation.logoutUrls],
+        },
+        supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.custom(federation.name)],
+        writeAttributes: federatedWritableAttributes(),
+        ...SESSION_SETTINGS,
+      });
+      this.federatedClient.node.addDependency(provider);
+      // Defence in depth, kept though no app client a username reader can use may write the claim
+      // now: an administrator's AdminUpdateUserAttributes (or a client added later by mistake) could
+      // still set it on a user the provider did not create; their ID tokens never carry it.
+      new GroupsClaimGuard(this, 'GroupsClaimGuard', { userPool: this.userPool, claim: GROUPS_CLAIM });
+    }
 
     new cdk.CfnOutput(this, 'UserPoolId', {
       value: this.userPool.userPoolId,
@@ -150,6 +177,12 @@ export class DocsAuthStack extends cdk.Stack {
       value: this.userPoolClient.userPoolClientId,
       description: 'Cognito public app client id (bake into the site and edge builds).',
     });
+    if (this.federatedClient) {
+      new cdk.CfnOutput(this, 'FederatedClientId', {
+        value: this.federatedClient.userPoolClientId,
+        description: 'Set DOCS_FEDERATED_CLIENT_ID to this for the site build: the public app client of federated sign-in.',
+      });
+    }
     new cdk.CfnOutput(this, 'UserPoolRegion', {
       value: this.region,
       description: 'Region of the user pool.',
@@ -157,7 +190,7 @@ export class DocsAuthStack extends cdk.Stack {
     if (federation) {
       new cdk.CfnOutput(this, 'HostedDomain', {
         value: hostedDomainOf(federation, this.region),
-        description: 'Set DOCS_COGNITO_DOMAIN to this, and DOCS_FEDERATED_PROVIDER to the provider name, for the site build.',
+        description: 'Set DOCS_COGNITO_DOMAIN to this, DOCS_FEDERATED_PROVIDER to the provider name and DOCS_FEDERATED_CLIENT_ID to FederatedClientId, for the site build.',
       });
     }
   }

@@ -33,17 +33,18 @@ export function groupsClaimGuardSource(claim: string): string {
  * it requires the app client the reader signs in with to have write access to every mapped
  * attribute (UserPoolClient WriteAttributes: "If your app client allows users to sign in through
  * an IdP, this array must include all attributes that you have mapped"; without it the sign-in
- * fails). The site has one app client, for the username form (SRP) and the provider's button alike,
- * so that client must list the groups attribute as writable. A token from SRP always carries the
- * aws.cognito.signin.user.admin scope, so a reader who signs in with a username could then call
- * UpdateUserAttributes on their own groups attribute.
+ * fails). So federated sign-in has its own app client, the only one that may write the groups
+ * attribute: it knows the provider alone (no username signs in through it), has no password or
+ * SRP flow, and never grants aws.cognito.signin.user.admin, so none of its tokens can call
+ * UpdateUserAttributes. The username form's client, whose SRP tokens do carry that scope, may
+ * write `locale` only (infra/test/groups-claim.test.ts proves both).
  *
- * This trigger makes that write worthless for the ID token, which the authorizer and the AI tools'
- * server read: the claim is dropped for every user whose status is not EXTERNAL_PROVIDER (a status
- * Cognito sets for users it created from the provider, and nobody can write). A federated user's
- * own tokens come from the hosted domain with the openid, email and profile scopes only (never
- * aws.cognito.signin.user.admin), so they cannot call UpdateUserAttributes; and Cognito rewrites
- * the attribute from the directory at each of their sign-ins.
+ * That leaves no reader a way to write their groups. This trigger is defence in depth for the ways
+ * that do not go through a reader: an administrator's AdminUpdateUserAttributes, or an app client
+ * added later without the same care. It drops the claim from the ID token, which the authorizer and
+ * the AI tools' server read, for every user whose status is not EXTERNAL_PROVIDER (a status Cognito
+ * sets for users it created from the provider, and nobody can write); and Cognito rewrites a
+ * federated user's attribute from the directory at each of their sign-ins.
  */
 export class GroupsClaimGuard extends Construct {
   public readonly function: lambda.Function;

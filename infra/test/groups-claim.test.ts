@@ -2,10 +2,11 @@
  * @jest-environment node
  *
  * Groups come only from the pool (cognito:groups, set by administrators) or from the directory
- * (the identity provider's attribute mapping into custom:groups), never from the reader. A reader
- * who signed in with a username holds an access token with aws.cognito.signin.user.admin and can
- * call UpdateUserAttributes on any attribute their app client may write; these tests read the
- * synthesized templates, with and without a provider, for what that reader could reach.
+ * (the identity provider's attribute mapping into custom:groups, through the federated client),
+ * never from the reader. A reader who signed in with a username holds an access token with
+ * aws.cognito.signin.user.admin and can call UpdateUserAttributes on any attribute their app client
+ * may write; these tests read the synthesized templates, with and without a provider, for what
+ * that reader could reach: no such client may write anything that decides access.
  */
 import * as vm from 'node:vm';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -68,15 +69,23 @@ describe.each<[string, FederationConfig | undefined]>([
     auth = Template.fromStack(fixture.synth({ federation }).auth);
   });
 
-  test('every app client names what it may write (no list means every standard attribute), and nothing that decides access but the mapped groups', () => {
+  test('every app client names what it may write (no list means every standard attribute)', () => {
     const clients = clientsOf(auth);
-    expect(clients.length).toBeGreaterThan(0);
-    for (const client of clients) {
-      expect(client.Properties.WriteAttributes).toEqual(federation ? ['custom:groups', 'locale'] : ['locale']);
+    expect(clients).toHaveLength(federation ? 2 : 1);
+    for (const client of clients) expect(client.Properties.WriteAttributes).toEqual(expect.arrayContaining([expect.any(String)]));
+  });
+
+  test('no client a username reader can use may write the groups claim, or anything else that decides access', () => {
+    for (const client of clientsOf(auth)) {
+      const { SupportedIdentityProviders, ExplicitAuthFlows, WriteAttributes } = client.Properties;
+      // No list of providers is Cognito's default (COGNITO); no list of flows includes SRP and custom auth.
+      const cognitoUsers = SupportedIdentityProviders === undefined || SupportedIdentityProviders.includes('COGNITO');
+      const signsInItself = ExplicitAuthFlows === undefined || ExplicitAuthFlows.some((flow: string) => flow !== 'ALLOW_REFRESH_TOKEN_AUTH');
+      if (cognitoUsers || signsInItself) expect(WriteAttributes).toEqual(['locale']);
     }
   });
 
-  test('no client that may write the groups claim gives a username reader a token that can use it unguarded', () => {
+  test('the one client that may write the groups claim is the provider\'s alone, and none of its tokens may call UpdateUserAttributes', () => {
     // No list at all: Cognito's default, which CDK documents as every standard and custom attribute.
     const writers = clientsOf(auth).filter(({ Properties: { WriteAttributes } }) => WriteAttributes === undefined || WriteAttributes.includes(GROUPS_CLAIM));
     if (!federation) {
@@ -84,11 +93,15 @@ describe.each<[string, FederationConfig | undefined]>([
       expect(preTokenGeneration(auth)).toBeUndefined();
       return;
     }
-    for (const client of writers) {
-      // Tokens from the hosted domain (the provider's sign-in) cannot call UpdateUserAttributes.
-      expect(client.Properties.AllowedOAuthScopes).not.toContain(ADMIN_SCOPE);
-    }
-    // Tokens from the username form can: their ID tokens never carry the claim.
+    expect(writers).toHaveLength(1);
+    const [writer] = writers;
+    expect(writer.Properties.WriteAttributes).toEqual([GROUPS_CLAIM]);
+    expect(writer.Properties.SupportedIdentityProviders).toEqual([federation.name]);
+    expect(writer.Properties.ExplicitAuthFlows).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
+    expect(writer.Properties.AllowedOAuthFlows).toEqual(['code']);
+    expect(writer.Properties.AllowedOAuthScopes).not.toContain(ADMIN_SCOPE);
+    expect([...writer.Properties.AllowedOAuthScopes].sort()).toEqual(['email', 'openid', 'profile']);
+    // Defence in depth (an administrator's write, a client added later): the guard stays.
     expect(preTokenGeneration(auth)).toBeDefined();
   });
 

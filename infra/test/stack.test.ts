@@ -658,6 +658,8 @@ describe('federation with an identity provider (off by default)', () => {
       AllowedOAuthFlows: Match.absent(),
       SupportedIdentityProviders: ['COGNITO'],
     });
+    auth.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    expect(Object.keys(auth.findOutputs('*'))).not.toContain('FederatedClientId');
   });
 
   test.each([
@@ -675,14 +677,28 @@ describe('federation with an identity provider (off by default)', () => {
       Schema: Match.arrayWith([Match.objectLike({ Name: 'groups', AttributeDataType: 'String', Mutable: true })]),
     });
     auth.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'company-docs' });
+    // Two clients: the username form's (Cognito users, SRP, no OAuth) and the provider's (the
+    // hosted domain's code flow, nothing else), so the one that may write custom:groups is never
+    // one a username reader can use (groups-claim.test.ts).
+    auth.resourceCountIs('AWS::Cognito::UserPoolClient', 2);
     auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ClientName: 'docs-web',
+      AllowedOAuthFlows: Match.absent(),
+      SupportedIdentityProviders: ['COGNITO'],
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    });
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ClientName: 'docs-federated',
       AllowedOAuthFlows: ['code'],
       AllowedOAuthFlowsUserPoolClient: true,
       CallbackURLs: ['https://docs.example.com/login'],
       LogoutURLs: ['https://docs.example.com/login'],
-      SupportedIdentityProviders: ['COGNITO', 'CompanySSO'],
+      SupportedIdentityProviders: ['CompanySSO'],
+      ExplicitAuthFlows: ['ALLOW_REFRESH_TOKEN_AUTH'],
+      GenerateSecret: false,
     });
     auth.hasOutput('HostedDomain', { Value: 'company-docs.auth.eu-west-2.amazoncognito.com' });
+    auth.hasOutput('FederatedClientId', { Value: { Ref: Match.stringLikeRegexp('^UserPoolFederatedClient') } });
   });
 
   test("the site's CSP lets the browser reach the hosted domain, where the provider's code becomes tokens", () => {

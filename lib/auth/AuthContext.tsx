@@ -1,6 +1,7 @@
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ReaderView } from '../access/readerView'
 import { fetchReaderView } from './fetchReaderView'
+import { sessionClientIds } from './authSettings'
 import { readSessionCookies } from './readSessionCookies'
 import { renewWithRetries, type RenewalOutcome } from './renewalRetry'
 import { siteAuthSettings } from './siteAuthSettings'
@@ -49,7 +50,7 @@ const AuthContext = createContext<AuthContextValue>({ ...LOADING_AUTH, recheck: 
 
 /** When the stored tokens need renewing: null when they cannot be (none stored, or no refresh token). */
 function refreshDelayFromCookies(): number | null {
-  const session = readSessionCookies(document.cookie, siteAuthSettings.userPoolClientId)
+  const session = readSessionCookies(document.cookie, sessionClientIds(siteAuthSettings))
   if (!session?.canRefresh) return null
   return Math.max(0, session.expiresAtMs - REFRESH_MARGIN_MS - Date.now())
 }

@@ -42,21 +42,62 @@ export function parseCookies(headers: readonly string[]): Map<string, string> {
   return cookies
 }
 
-/** The signed-in user's name and ID token as the cookies hold them, or null. Nothing is verified here. */
-export function readAmplifyCookies(
-  cookies: Map<string, string>,
+/** What Amplify's cookies of one app client hold. */
+export interface StoredSession {
+  /** The app client the session belongs to (its cookies' names carry it). */
   clientId: string
-): { lastUser: string; idToken: string | null; hasRefreshToken: boolean; clockDriftMs: number } | null {
+  lastUser: string
+  idToken: string | null
+  hasRefreshToken: boolean
+  clockDriftMs: number
+}
+
+/**
+ * The signed-in user's name and ID token as the cookies of the first of `clientIds` that has a
+ * signed-in user hold them, or null. Nothing is verified here. With a federated provider the site
+ * has two app clients (the username form's and the provider's, lib/auth/authSettings.ts
+ * sessionClientIds), and a reader's session is in the cookies of the one they signed in through.
+ */
+export function readAmplifyCookies(cookies: Map<string, string>, clientIds: string | readonly string[]): StoredSession | null {
+  for (const clientId of typeof clientIds === 'string' ? [clientIds] : clientIds) {
+    const session = readClientCookies(cookies, clientId)
+    if (session) return session
+  }
+  return null
+}
+
+/** Every client's stored session, in the order of `clientIds` (the edge tries each). */
+export function readAllAmplifyCookies(cookies: Map<string, string>, clientIds: readonly string[]): StoredSession[] {
+  return clientIds.map((clientId) => readClientCookies(cookies, clientId)).filter((session): session is StoredSession => session !== null)
+}
+
+function readClientCookies(cookies: Map<string, string>, clientId: string): StoredSession | null {
   const rawUser = cookies.get(lastAuthUserCookie(clientId))
   const lastUser = rawUser === undefined ? null : decodeCookiePart(rawUser)
   if (!lastUser) return null
   const rawToken = cookies.get(userTokenCookie(clientId, lastUser, 'idToken'))
   return {
+    clientId,
     lastUser,
     idToken: rawToken === undefined ? null : decodeCookiePart(rawToken),
     hasRefreshToken: cookies.has(userTokenCookie(clientId, lastUser, 'refreshToken')),
     // Amplify's measure of (server time - this computer's time) when the tokens were issued.
     clockDriftMs: Number.parseInt(cookies.get(userTokenCookie(clientId, lastUser, 'clockDrift')) ?? '0', 10) || 0,
+  }
+}
+
+/**
+ * Removes every Amplify token cookie on path `/`; with `keepClientId`, every one but that app
+ * client's: a new sign-in drops the session another client may still hold, so the browser, the
+ * edge and the AI tools' sign-in all see the one session (lib/auth/sessionClient.ts).
+ */
+export function clearAmplifyCookies(doc: Document, keepClientId?: string): void {
+  const kept = keepClientId === undefined ? null : `${AMPLIFY_COOKIE_PREFIX}${keepClientId}.`
+  for (const pair of doc.cookie.split(';')) {
+    const name = pair.split('=')[0].trim()
+    if (name.startsWith(AMPLIFY_COOKIE_PREFIX) && (kept === null || !decodeCookiePart(name)?.startsWith(kept))) {
+      doc.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`
+    }
   }
 }
 

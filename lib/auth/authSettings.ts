@@ -15,6 +15,12 @@ export interface Federation {
   provider: string
   /** The pool's hosted domain, where the provider's sign-in starts and its tokens are fetched. */
   domain: string
+  /**
+   * The federated client (infra/lib/auth-stack.ts, output FederatedClientId): the app client a
+   * provider's sign-in goes through, and so the one a federated reader's session belongs to. It is
+   * not the username form's client, because it alone may write the provider's mapped groups.
+   */
+  clientId: string
 }
 
 /**
@@ -49,20 +55,33 @@ export interface AuthEnv {
   DOCS_COGNITO_ENDPOINT?: string
   DOCS_FEDERATED_PROVIDER?: string
   DOCS_COGNITO_DOMAIN?: string
+  DOCS_FEDERATED_CLIENT_ID?: string
 }
 
-/** DOCS_FEDERATED_PROVIDER and DOCS_COGNITO_DOMAIN (the CDK output HostedDomain) go together. */
+/** A Cognito app client id's shape. */
+const CLIENT_ID = /^[a-z0-9]{20,128}$/
+
+/**
+ * DOCS_FEDERATED_PROVIDER, DOCS_COGNITO_DOMAIN (the CDK output HostedDomain) and
+ * DOCS_FEDERATED_CLIENT_ID (the output FederatedClientId) go together.
+ */
 function readFederation(env: AuthEnv): Federation | undefined {
   const provider = env.DOCS_FEDERATED_PROVIDER?.trim()
   const domain = env.DOCS_COGNITO_DOMAIN?.trim()
-  if (!provider && !domain) return undefined
-  if (!provider || !domain) {
-    throw new AuthConfigError('DOCS_FEDERATED_PROVIDER and DOCS_COGNITO_DOMAIN must be set together (the provider name and the pool\'s hosted domain)')
+  const clientId = env.DOCS_FEDERATED_CLIENT_ID?.trim()
+  if (!provider && !domain && !clientId) return undefined
+  if (!provider || !domain || !clientId) {
+    throw new AuthConfigError(
+      'DOCS_FEDERATED_PROVIDER, DOCS_COGNITO_DOMAIN and DOCS_FEDERATED_CLIENT_ID must be set together (the provider name, the pool\'s hosted domain and the federated client id)'
+    )
+  }
+  if (!CLIENT_ID.test(clientId)) {
+    throw new AuthConfigError(`DOCS_FEDERATED_CLIENT_ID "${clientId}" is not a Cognito app client id`)
   }
   if (!/^[a-z0-9-]+\.auth\.[a-z0-9-]+\.amazoncognito\.com$/.test(domain) && !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(domain)) {
     throw new AuthConfigError(`DOCS_COGNITO_DOMAIN "${domain}" is not a host name like company-docs.auth.eu-west-2.amazoncognito.com`)
   }
-  return { provider, domain }
+  return { provider, domain, clientId }
 }
 
 const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(:|\/|$)/i
@@ -103,10 +122,22 @@ export function readAuthSettings(env: AuthEnv): AuthSettings {
   if (userPoolId === LOCAL_COGNITO.userPoolId || userPoolClientId === LOCAL_COGNITO.userPoolClientId) {
     throw new AuthConfigError('a production build points at the local emulator\'s user pool; set the real pool and client ids')
   }
-  if (!/^[a-z0-9]{20,128}$/.test(userPoolClientId)) {
+  if (!CLIENT_ID.test(userPoolClientId)) {
     throw new AuthConfigError(`DOCS_COGNITO_CLIENT_ID "${userPoolClientId}" is not a Cognito app client id`)
   }
+  if (federation?.clientId === userPoolClientId) {
+    throw new AuthConfigError('DOCS_FEDERATED_CLIENT_ID must be the federated client (output FederatedClientId), not the web client')
+  }
   return { mode, region, userPoolId, userPoolClientId, ...(federation ? { federation } : {}) }
+}
+
+/**
+ * The app clients whose sessions the site accepts: the web client (username form), then, with a
+ * provider, the federated client. The edge, the AI tools' sign-in and the browser's session reader
+ * look for Amplify's cookies of each, in this order.
+ */
+export function sessionClientIds(settings: Pick<AuthSettings, 'userPoolClientId' | 'federation'>): string[] {
+  return settings.federation ? [settings.userPoolClientId, settings.federation.clientId] : [settings.userPoolClientId]
 }
 
 /** The issuer the tokens of a pool carry; cognito-local is configured to issue the same. */

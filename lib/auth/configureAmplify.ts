@@ -1,7 +1,8 @@
 import { Amplify, type ResourcesConfig } from '@aws-amplify/core'
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
 import { CookieStorage } from 'aws-amplify/utils'
-import type { AuthSettings } from './authSettings'
+import { AuthConfigError, type AuthSettings } from './authSettings'
+import { FEDERATED_REDIRECT_KEY, sessionClientFor, type PageState } from './sessionClient'
 
 /** Cookie options for the token store; the edge reads these cookies, so they must reach every path. */
 export function tokenCookieOptions(settings: AuthSettings) {
@@ -20,9 +21,27 @@ function oauthSettings(domain: string) {
 }
 
 let configured = false
+let configuredClientId: string | null = null
+
+/** The app client Amplify is configured with on this page, or null before it is configured. */
+export const amplifyClientId = (): string | null => configuredClientId
+
+/** What this page's browser state says (sessionClient.ts); the redirect mark is used once, then dropped. */
+function pageState(): PageState {
+  let federatedRedirectPending = false
+  try {
+    federatedRedirectPending = window.sessionStorage.getItem(FEDERATED_REDIRECT_KEY) !== null
+    // One page load answers the redirect: a later load (a reload, the back button) is not its return.
+    window.sessionStorage.removeItem(FEDERATED_REDIRECT_KEY)
+  } catch {
+    // Storage refused (privacy settings): no redirect is known to be pending.
+  }
+  return { cookieHeader: document.cookie, pathname: window.location.pathname, search: window.location.search, federatedRedirectPending }
+}
 
 /**
- * Configures Amplify once per page load: user pool sign-in by username, no MFA, tokens in cookies.
+ * Configures Amplify once per page load: user pool sign-in by username, no MFA, tokens in cookies,
+ * with the app client this page's session belongs to (lib/auth/sessionClient.ts).
  *
  * In the browser only. `next build` also loads the sign-in page's modules in Node, to collect page
  * data and to prerender it, and configuring Amplify there printed Amplify's "[WARN] … You are using
@@ -38,18 +57,50 @@ let configured = false
 export function configureAmplify(settings: AuthSettings): void {
   if (configured || typeof window === 'undefined') return
   configured = true
+  configureWithClient(settings, sessionClientFor(settings, pageState()))
+}
+
+/**
+ * Switches Amplify to `clientId` (one of the site's clients) for what the reader does next: the
+ * username form signs in through the web client, the provider's button through the federated one.
+ */
+export function switchAmplifyClient(settings: AuthSettings, clientId: string): void {
+  if (typeof window === 'undefined') return
+  configured = true
+  if (configuredClientId !== clientId) configureWithClient(settings, clientId)
+}
+
+/**
+ * Before "Sign in with <provider>": Amplify on the federated client, and the redirect marked, so
+ * that the page the provider sends the reader back to exchanges the code with the same client.
+ */
+export function prepareFederatedSignIn(settings: AuthSettings): void {
+  if (!settings.federation) throw new AuthConfigError('no federated provider is configured')
+  try {
+    window.sessionStorage.setItem(FEDERATED_REDIRECT_KEY, '1')
+  } catch {
+    // Without storage the return is taken for the web client's and the code is not exchanged; the
+    // reader sees the form again. Nothing else can say which client started the redirect.
+  }
+  switchAmplifyClient(settings, settings.federation.clientId)
+}
+
+function configureWithClient(settings: AuthSettings, clientId: string): void {
+  configuredClientId = clientId
+  const federated = settings.federation !== undefined && clientId === settings.federation.clientId
   const config: ResourcesConfig = {
     Auth: {
       Cognito: {
         userPoolId: settings.userPoolId,
-        userPoolClientId: settings.userPoolClientId,
+        userPoolClientId: clientId,
         ...(settings.endpoint ? { userPoolEndpoint: settings.endpoint } : {}),
         loginWith: {
           username: true,
           email: false,
           phone: false,
-          // A federated provider signs in through the pool's hosted domain and comes back to /login.
-          ...(settings.federation ? { oauth: oauthSettings(settings.federation.domain) } : {}),
+          // The federated client signs in through the pool's hosted domain and comes back to /login;
+          // the web client has no OAuth at all.
+          ...(federated ? { oauth: oauthSettings(settings.federation!.domain) } : {}),
         },
         mfa: { status: 'off' },
       },

@@ -28,8 +28,12 @@ function decodePayload(token: string): Record<string, unknown> | null {
   }
 }
 
-export function readSessionCookies(cookieHeader: string, clientId: string): CookieSession | null {
-  const stored = readAmplifyCookies(parseCookies([cookieHeader]), clientId)
+/**
+ * The session in the cookies of the first of `clientIds` that holds one: the site's app clients
+ * (lib/auth/authSettings.ts sessionClientIds), the order the edge and Amplify's configuration use.
+ */
+export function readSessionCookies(cookieHeader: string, clientIds: string | readonly string[]): CookieSession | null {
+  const stored = readAmplifyCookies(parseCookies([cookieHeader]), clientIds)
   const payload = stored?.idToken ? decodePayload(stored.idToken) : null
   const username = payload?.['cognito:username']
   if (!stored || typeof username !== 'string' || typeof payload?.exp !== 'number') return null

@@ -1,4 +1,4 @@
-import { AMPLIFY_COOKIE_PREFIX } from './amplifyCookies'
+import { clearAmplifyCookies } from './amplifyCookies'
 import { NotSignedInError, revokeConnections } from '../aiTools/oauthRequests'
 
 /**
@@ -25,12 +25,7 @@ export async function signOutEverywhere(): Promise<void> {
   }
 }
 
-/** Removes every Amplify token cookie on path `/`. */
+/** Removes every Amplify token cookie on path `/` (amplifyCookies.ts clearAmplifyCookies). */
 export function clearTokenCookies(doc: Document = document): void {
-  for (const pair of doc.cookie.split(';')) {
-    const name = pair.split('=')[0].trim()
-    if (name.startsWith(AMPLIFY_COOKIE_PREFIX)) {
-      doc.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`
-    }
-  }
+  clearAmplifyCookies(doc)
 }

@@ -32,7 +32,8 @@ import { createRateLimiter, type RateLimit } from './rateLimit'
 import { registrationProblem } from './registrationPolicy'
 import { UNGRANTED_CLIENT_SECONDS } from '../../lib/aiTools/registrationLimits'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
-import type { CheckReader } from './readerCheck'
+import type { CheckReader, KeptSession } from './readerCheck'
+import type { PoolSession } from '../../edge/readIdToken'
 import { OAuthStoreAlreadyConsumedError } from './store/errors'
 import type { AdapterPayload as StoredPayload, OAuthStore, OidcAdapter } from './store/oauthStore'
 
@@ -45,8 +46,8 @@ export interface AuthorizationServerOptions {
   keys: { jwks: { keys: object[] }; cookies: string[] }
   /** The reader of the site's sign-in cookies, verified as the edge verifies them; null when none. */
   readerOfCookies: (cookieHeaders: readonly string[]) => Promise<AccessUser>
-  /** The user-pool session (refresh token) of `username` in the site's sign-in cookies, or null. Kept with the grant; never logged or returned. */
-  poolSessionOf: (cookieHeaders: readonly string[], username: string) => string | null
+  /** The user-pool session (refresh token and its app client) of `username` in the site's sign-in cookies, or null. Kept with the grant; never logged or returned. */
+  poolSessionOf: (cookieHeaders: readonly string[], username: string) => PoolSession | null
   checkReader: CheckReader
   log?: AccessLogSink
   /** Fetches Client ID Metadata Documents (tests serve theirs; production keeps the library's guarded fetch). */
@@ -82,8 +83,24 @@ interface GrantReader extends AdapterPayload {
    * revokes it, ends the grant. A secret: stored (DynamoDB, encrypted at rest), never logged or sent.
    */
   poolSession?: string
+  /**
+   * The app client `poolSession` was issued to, which alone can renew it: the web client, or with a
+   * provider the federated client. A record kept before the site had two clients has none: its
+   * session is the web client's, the only client there was.
+   */
+  poolClientId?: string
 }
-const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: string): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])], poolSession })
+const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: KeptSession): GrantReader => ({
+  grantId,
+  accountId: reader.username,
+  username: reader.username,
+  groups: [...(reader.groups ?? [])],
+  poolSession: poolSession.refreshToken,
+  ...(poolSession.clientId ? { poolClientId: poolSession.clientId } : {}),
+})
+/** The kept session of a record, or null when it keeps none (no client: the web client's, readerCheck.ts). */
+const keptSession = (reader: GrantReader): KeptSession | null =>
+  reader.poolSession ? { refreshToken: reader.poolSession, ...(reader.poolClientId ? { clientId: reader.poolClientId } : {}) } : null
 const GRANT_READER = 'DocsGrantReader'
 /** Dynamic Client Registration's endpoint (the library's default route under the issuer). */
 const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
@@ -282,13 +299,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const reader = grantId ? ((await readers.find(grantId)) as GrantReader | undefined) : undefined
       if (!grantId || !reader) throw new errors.InvalidGrant('the grant has no reader')
       // A grant made before sessions were kept has none to ask about: it ends, and the tool signs in again.
-      const now = reader.poolSession ? await options.checkReader(reader.username, reader.poolSession) : { ended: 'the grant keeps no site sign-in (granted before they were kept)' }
+      const kept = keptSession(reader)
+      const now = kept ? await options.checkReader(reader.username, kept) : { ended: 'the grant keeps no site sign-in (granted before they were kept)' }
       if ('ended' in now) {
         await store.revokeGrant(reader.username, grantId)
         log({ user: reader.username, decision: 'deny', outcome: 'oauth', event: 'refresh', client: refreshToken?.clientId, detail: now.ended })
         throw new errors.InvalidGrant('the reader can no longer sign in')
       }
-      const record = readerRecord(grantId, now.reader, reader.poolSession!)
+      const record = readerRecord(grantId, now.reader, kept!)
       // The record (it holds the reader's session) ends with the grant, not 30 days after this refresh.
       const grantExp = ctx.oidc.entities.Grant?.exp
       const remaining = typeof grantExp === 'number' ? Math.max(1, grantExp - Math.floor(Date.now() / 1000)) : settings.refreshTokenSeconds

@@ -15,7 +15,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import type { AccessLogSink } from '../../edge/accessLog'
 import type { AccessUser, AiToolsConfig } from '../../lib/access/types'
-import type { AuthSettings } from '../../lib/auth/authSettings'
+import { sessionClientIds, type AuthSettings } from '../../lib/auth/authSettings'
 import { MAX_SITE_URLS, type FunctionUrlEvent, type FunctionUrlResult } from '../functionUrl'
 import { handleWithNode } from '../nodeRequestAdapter'
 import { aiToolsSettings } from './aiToolsSettings'
@@ -65,8 +65,9 @@ export function createLambdaSignIn(options: LambdaSignInOptions): LambdaSignIn {
   const settings = aiToolsSettings(options.aiTools)
   const store = parts.store ?? createDynamoOAuthStore({ client: new DynamoDBClient({}), tableName: required(env[OAUTH_TABLE_ENV], OAUTH_TABLE_ENV, 'the sign-in table') })
   const checkReader = parts.checkReader ?? cognitoReaderCheck(options.auth, options.groupsClaim)
-  // The reader's user-pool session, from the cookies of the site's web client (the one the pool is asked with).
-  const poolSessionOf = (cookieHeaders: readonly string[], username: string) => readRefreshToken(cookieHeaders, options.auth.userPoolClientId, username)
+  // The reader's user-pool session, from the cookies of the app client they signed in through (the
+  // web client, or with a provider the federated client): the pool renews it with that client.
+  const poolSessionOf = (cookieHeaders: readonly string[], username: string) => readRefreshToken(cookieHeaders, sessionClientIds(options.auth), username)
   // Read once per instance; a failed read is tried again by the next request.
   let keys: Promise<AuthorizationKeys> | null = null
   const keysOnce = () =>

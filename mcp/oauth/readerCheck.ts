@@ -9,26 +9,44 @@
  *   not yet set one (FORCE_CHANGE_PASSWORD) gets none;
  * - a reader whose site sign-in an admin ended (AdminUserGlobalSignOut) gets none: the grant keeps
  *   the reader's user-pool session (the refresh token of the browser sign-in they consented from),
- *   and the pool is asked to renew it. The pool refuses a session that a global sign-out revoked,
+ *   and the pool is asked to renew it, with the app client it was issued to (the web client, or with
+ *   a provider the federated client). The pool refuses a session that a global sign-out revoked,
  *   or that has run its 30 days; the tokens it renews are thrown away, and nothing the browser
- *   holds changes (the web client does not rotate refresh tokens).
+ *   holds changes (neither client rotates refresh tokens).
  *
  * (A reader who signs out everywhere on the site revokes their tools' grants outright.)
  */
 import { AdminGetUserCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider'
 import type { AccessUser } from '../../lib/access/types'
-import type { AuthSettings } from '../../lib/auth/authSettings'
+import { sessionClientIds, type AuthSettings } from '../../lib/auth/authSettings'
+import type { PoolSession } from '../../edge/readIdToken'
 import { groupsOf } from '../../edge/tokenVerifier'
+
+export type { PoolSession }
 
 /** The reader now; or why their tools get no new token (a sentence for the access log). */
 export type ReaderNow = { reader: NonNullable<AccessUser> } | { ended: string }
 
 /**
- * Asks the pool about `username`, whose user-pool session (a refresh token) is `poolSession`.
- * Throws when the pool cannot be asked (the tool keeps a token to retry with); answers `ended`
- * only for what the pool said.
+ * Asks the pool about `username`, whose user-pool session (a refresh token and the app client it
+ * belongs to) is `poolSession`. Throws when the pool cannot be asked (the tool keeps a token to
+ * retry with); answers `ended` only for what the pool said.
  */
-export type CheckReader = (username: string, poolSession: string) => Promise<ReaderNow>
+export type CheckReader = (username: string, poolSession: KeptSession) => Promise<ReaderNow>
+
+/**
+ * A session as a grant keeps it. One kept before the site had two app clients names none: it is
+ * the web client's, the only client there was.
+ */
+export type KeptSession = Pick<PoolSession, 'refreshToken'> & Partial<Pick<PoolSession, 'clientId'>>
+
+/** A kept session names an app client that is not one of the site's (a bug or a tampered record, never a reader's doing). */
+export class UnknownSessionClientError extends Error {
+  constructor(clientId: string) {
+    super(`the kept user-pool session names app client ${clientId}, which is not one of the site's`)
+    this.name = 'UnknownSessionClientError'
+  }
+}
 
 /** User statuses that mean the reader must set a new password before they may sign in. */
 const PASSWORD_PENDING = new Set(['RESET_REQUIRED', 'FORCE_CHANGE_PASSWORD'])
@@ -50,7 +68,8 @@ function claimsOf(idToken: string | undefined): Record<string, unknown> | null {
   }
 }
 
-export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPoolId' | 'userPoolClientId' | 'endpoint' | 'mode'>, groupsClaim: string | null): CheckReader {
+export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPoolId' | 'userPoolClientId' | 'federation' | 'endpoint' | 'mode'>, groupsClaim: string | null): CheckReader {
+  const clientIds = new Set(sessionClientIds(auth))
   const client = new CognitoIdentityProviderClient({
     region: auth.region,
     // The local Cognito takes any credentials; on AWS the function's role signs the calls.
@@ -68,13 +87,16 @@ export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPool
   }
 
   /**
-   * The claims of an ID token the pool issues now for the session, renewed on the site's web client
-   * (public: no IAM), or null when the pool refuses the session.
+   * The claims of an ID token the pool issues now for the session, renewed on the app client it was
+   * issued to (public: no IAM; a refresh token works with its own client only), or null when the
+   * pool refuses the session.
    */
-  const renewed = async (poolSession: string): Promise<Record<string, unknown> | null> => {
+  const renewed = async (poolSession: KeptSession): Promise<Record<string, unknown> | null> => {
+    const clientId = poolSession.clientId ?? auth.userPoolClientId
+    if (!clientIds.has(clientId)) throw new UnknownSessionClientError(clientId)
     let answer
     try {
-      answer = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: auth.userPoolClientId, AuthParameters: { REFRESH_TOKEN: poolSession } }))
+      answer = await client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: clientId, AuthParameters: { REFRESH_TOKEN: poolSession.refreshToken } }))
     } catch (error) {
       if (SESSION_ENDED.has(String(nameOf(error)))) return null
       throw error

@@ -32,7 +32,7 @@ import type { OAuthStore } from '../../mcp/oauth/store/oauthStore'
 import type { RateLimit } from '../../mcp/oauth/rateLimit'
 import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits'
 import { readerOfCookies, readRefreshToken } from '../../edge/readIdToken'
-import { issuerFor } from '../../lib/auth/authSettings'
+import { issuerFor, sessionClientIds } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -119,12 +119,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   })
   const access = options.access ?? shippedAccess
   // One verifier of the local Cognito's ID tokens, for the site's cookie and the AI tools' bearer token alike.
-  const idTokens = createIdTokenClaimsVerifier({ userPoolId: options.auth.userPoolId, clientId: options.auth.userPoolClientId, jwks: options.jwks, fetchUnknownKeys: false, groupsClaim: access.groupsClaim })
+  const idTokens = createIdTokenClaimsVerifier({ userPoolId: options.auth.userPoolId, clientId: sessionClientIds(options.auth), jwks: options.jwks, fetchUnknownKeys: false, groupsClaim: access.groupsClaim })
   const deps = {
     access,
     assetRoutes: options.assetRoutes,
     audiences: options.audiences,
-    clientId: options.auth.userPoolClientId,
+    clientId: sessionClientIds(options.auth),
     verifyIdToken: readerOnly(idTokens),
   }
   const notFoundPage = path.join(outDir, '404.html')

@@ -18,7 +18,7 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider'
 import { LOCAL_COGNITO } from '../../../lib/auth/authSettings'
-import { cognitoReaderCheck, type CheckReader } from '../../../mcp/oauth/readerCheck'
+import { cognitoReaderCheck, UnknownSessionClientError, type CheckReader, type PoolSession } from '../../../mcp/oauth/readerCheck'
 import { startLocalCognito, type LocalCognito } from '../../../scripts/cognito/localCognito'
 import { SEEDED_PASSWORD } from '../../../scripts/cognito/seed'
 
@@ -39,10 +39,10 @@ afterAll(async () => {
   await cognito?.stop()
 })
 
-/** The reader's site sign-in (USER_PASSWORD_AUTH, as the local login does): its refresh token is the session a grant keeps. */
-async function sessionOf(username: string): Promise<string> {
+/** The reader's site sign-in (USER_PASSWORD_AUTH, as the local login does): its refresh token, with its client, is the session a grant keeps. */
+async function sessionOf(username: string): Promise<PoolSession> {
   const { AuthenticationResult } = await admin.send(new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: userPoolClientId, AuthParameters: { USERNAME: username, PASSWORD: SEEDED_PASSWORD } }))
-  return AuthenticationResult!.RefreshToken!
+  return { clientId: userPoolClientId, refreshToken: AuthenticationResult!.RefreshToken! }
 }
 
 test('a live session of an enabled reader answers the reader and their groups now', async () => {
@@ -91,11 +91,25 @@ test('a disabled reader is ended; a session that is not the reader\'s, or not a 
     await admin.send(new AdminEnableUserCommand({ UserPoolId: userPoolId, Username: 'leads4' }))
   }
   expect(await check('leads5', session)).toEqual({ ended: "the kept sign-in is not the reader's" })
-  expect(await check('leads4', 'not-a-refresh-token')).toEqual({ ended: expect.stringContaining('global sign-out') })
+  expect(await check('leads4', { clientId: userPoolClientId, refreshToken: 'not-a-refresh-token' })).toEqual({ ended: expect.stringContaining('global sign-out') })
   expect(await check('nobody', session)).toEqual({ ended: 'the reader is deleted' })
 })
 
 test('a pool that cannot be reached is an error (the tool retries), never an ended reader', async () => {
   const unreachable = cognitoReaderCheck({ mode: 'local', region, userPoolId, userPoolClientId, endpoint: 'http://127.0.0.1:9' }, null)
   await expect(unreachable('leads1', await sessionOf('leads1'))).rejects.toThrow()
+})
+
+test('a kept session is renewed only with one of the site\'s app clients (the one it names), never another', async () => {
+  const session = await sessionOf('leads1')
+  await expect(check('leads1', { ...session, clientId: 'someotherclient000000000000' })).rejects.toThrow(UnknownSessionClientError)
+  // With a provider the federated client is one of the site's: a session that names it is renewed with it.
+  const federated = cognitoReaderCheck(
+    { mode: 'local', region, userPoolId, userPoolClientId, endpoint: cognito.url, federation: { provider: 'CompanySSO', domain: 'sso.example.com', clientId: 'localdocsfederated000000000' } },
+    null
+  )
+  await expect(federated('leads1', { ...session, clientId: 'someotherclient000000000000' })).rejects.toThrow(UnknownSessionClientError)
+  expect(await federated('leads1', session)).toEqual({ reader: { username: 'leads1', groups: [] } })
+  // A grant kept before there were two clients names none: its session is the web client's.
+  expect(await federated('leads1', { refreshToken: session.refreshToken })).toEqual({ reader: { username: 'leads1', groups: [] } })
 })
