@@ -15,6 +15,7 @@ import { audienceIdOf } from './pipeline/planAggregates'
 import { onDemandHighlighter } from './pipeline/onDemandHighlighter'
 import { applyPatches, skipServerTraces } from './pipeline/patches'
 import { readLastUpdated, sourceFileOf } from './pipeline/lastUpdated'
+import { siteBuildId } from './pipeline/buildId'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -176,6 +177,9 @@ if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS
 const nextConfig: NextConfig = {
   ...devRewrites,
   output: 'export',
+  // From the build's inputs, not the clock: unchanged files keep their names and bytes, so a
+  // deploy uploads only what changed (pipeline/buildId.ts).
+  generateBuildId: () => siteBuildId(),
   /**
    * Pages are .tsx and MDX (Nextra adds .md and .mdx). Without this every `_meta.ts` in the pages
    * tree also became a route that Nextra answers with "not found": 35 more pages to compile twice,
