@@ -103,6 +103,9 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route
-  fs.writeFileSync(paths.assetRoutes, JSON.stringify(routes, null, 1) + '\n')
-  return { routes, files }
+  // By key: Next's manifests list a page's files in the order its bundler's cache left them (a
+  // cached rebuild can swap two), and the edge and MCP bundles bake this map in as it is.
+  const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  fs.writeFileSync(paths.assetRoutes, JSON.stringify(sorted, null, 1) + '\n')
+  return { routes: sorted, files }
 }
