@@ -3,10 +3,9 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { BadContentError, BadSlugError, checkContent, DuplicatePageError, slugFor, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
+import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/steps/checkFrontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
-import { assertLinks } from '../../pipeline/steps/checkLinks'
 
 const SECTIONS = ['leads', 'internal', 'support-twilio']
 const roots: string[] = []
@@ -111,11 +110,11 @@ test('slugFor suggests a lowercase slug', () => {
   expect(['NewPage', 'APIGuide', 'Café au lait', 'v2.1', 'snake_Case', '--x--'].map(slugFor)).toEqual(['new-page', 'api-guide', 'cafe-au-lait', 'v2-1', 'snake_case', 'x'])
 })
 
-test("the build's first step throws one BadContentError naming every problem before it reads a link", () => {
+test("the build's first step throws one BadContentError naming every problem before it reads a link", async () => {
   const root = site(['content/docs/sales/intro.mdx', 'content/docs/leads/NewPage.mdx'])
   let thrown: unknown
   try {
-    assertLinks(root)
+    await checkAndCompile(root)
   } catch (error) {
     thrown = error
   }

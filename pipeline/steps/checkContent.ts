@@ -1,6 +1,6 @@
 /**
  * Fails the build on content whose place or name the site cannot serve as the writer meant, before
- * anything else reads it (the link check calls it first, pipeline/steps/checkLinks.ts):
+ * anything else reads it (the build's first step, checkAndCompile below, before the link check):
  *
  * - an entry directly under content/docs/ that is not a declared section's folder, `_meta.*` or the
  *   /docs index page. Its pages would belong to no section: the fallback rule would show them to
@@ -120,7 +120,7 @@ export class DuplicatePageError extends ContentError {
 }
 
 /**
- * Every content problem, each named; thrown by assertContent and checkAndCompile, so the build
+ * Every content problem, each named; thrown by checkAndCompile, so the build
  * reports them all at once. Pages that do not compile are followed by one line on how to fix MDX.
  */
 export class BadContentError extends Error {
@@ -212,12 +212,6 @@ export function checkContent(root: string, sections: readonly string[] = access.
     }
   }
   return [...problems, ...duplicatePages(pages)]
-}
-
-/** Throws a BadContentError naming every problem, if there is one. */
-export function assertContent(root: string, sections?: readonly string[]): void {
-  const problems = checkContent(root, sections)
-  if (problems.length > 0) throw new BadContentError(problems)
 }
 
 /**

@@ -1,14 +1,13 @@
 /**
  * Fails the build on a broken internal link, a missing image, or a link into a section that the
  * page's own readers may not open (rendering it would also make Next prefetch a forbidden page).
- * The first step of the site build (pipeline/steps/buildSite.ts); before reading any link it checks
+ * The site build's step after the content step (pipeline/steps/buildSite.ts), which has checked
  * where pages are and what they are called (./checkContent.ts).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { assertContent } from './checkContent'
 
 export interface LinkProblem {
   file: string
@@ -136,11 +135,11 @@ export class BrokenLinksError extends Error {
 }
 
 /**
- * The build's first step: every page, when each is in a declared section's folder under a slug name
- * (BadContentError otherwise) and every internal link and image resolves (BrokenLinksError).
+ * The build's step after the content step (./checkContent.ts checkAndCompile, which has already
+ * refused a page outside a declared section's folder or under a bad name): every page, when every
+ * internal link and image resolves (BrokenLinksError otherwise).
  */
 export function assertLinks(root: string): SourcePage[] {
-  assertContent(root)
   const pages = sourcePages(root)
   const problems = checkLinks(root, pages)
   if (problems.length > 0) throw new BrokenLinksError(problems)
