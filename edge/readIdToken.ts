@@ -1,4 +1,4 @@
-import { decodeCookiePart, lastAuthUserCookie, parseCookies, readAllAmplifyCookies, userTokenCookie } from '../lib/auth/amplifyCookies'
+import { clientIdList, decodeCookiePart, lastAuthUserCookie, parseCookies, readAllAmplifyCookies, userTokenCookie } from '../lib/auth/amplifyCookies'
 import type { AccessUser } from '../lib/access/types'
 import type { VerifyIdToken } from './tokenVerifier'
 
@@ -15,15 +15,22 @@ export const MAX_TOKEN_BYTES = 8 * 1024
 
 export const cookieHeaderBytes = (cookieHeaders: readonly string[]) => cookieHeaders.reduce((sum, header) => sum + header.length, 0)
 
-const asList = (clientIds: string | readonly string[]): readonly string[] => (typeof clientIds === 'string' ? [clientIds] : clientIds)
+/** The cookies of the Cookie headers, or null when there are none or more than a sign-in ever sets. */
+function boundedCookies(cookieHeaders: readonly string[]): Map<string, string> | null {
+  const total = cookieHeaderBytes(cookieHeaders)
+  return total === 0 || total > MAX_COOKIE_HEADER_BYTES ? null : parseCookies(cookieHeaders)
+}
+
+/** A token cookie's value, when it is one a sign-in could have set (not over MAX_TOKEN_BYTES). */
+const tokenOf = (raw: string | null | undefined): string | null => (raw && raw.length <= MAX_TOKEN_BYTES ? raw : null)
 
 /** The ID tokens the cookies hold, one per client with a signed-in user, in the order of `clientIds`. */
 export function readIdTokens(cookieHeaders: readonly string[], clientIds: string | readonly string[]): string[] {
-  const total = cookieHeaderBytes(cookieHeaders)
-  if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return []
-  return readAllAmplifyCookies(parseCookies(cookieHeaders), asList(clientIds))
-    .map((session) => session.idToken)
-    .filter((token): token is string => !!token && token.length <= MAX_TOKEN_BYTES)
+  const cookies = boundedCookies(cookieHeaders)
+  if (cookies === null) return []
+  return readAllAmplifyCookies(cookies, clientIds)
+    .map((session) => tokenOf(session.idToken))
+    .filter((token): token is string => token !== null)
 }
 
 /** The first ID token the cookies hold, or null. */
@@ -57,18 +64,17 @@ export interface PoolSession {
  * it is really theirs the user pool says when it is used (with that client).
  */
 export function readRefreshToken(cookieHeaders: readonly string[], clientIds: string | readonly string[], username: string): PoolSession | null {
-  const total = cookieHeaderBytes(cookieHeaders)
-  if (total === 0 || total > MAX_COOKIE_HEADER_BYTES) return null
-  const cookies = parseCookies(cookieHeaders)
+  const cookies = boundedCookies(cookieHeaders)
+  if (cookies === null) return null
   const isLastUser = (clientId: string) => {
     const raw = cookies.get(lastAuthUserCookie(clientId))
     return raw !== undefined && decodeCookiePart(raw) === username
   }
-  const list = asList(clientIds)
+  const list = clientIdList(clientIds)
   for (const clientId of [...list.filter(isLastUser), ...list.filter((clientId) => !isLastUser(clientId))]) {
     const raw = cookies.get(userTokenCookie(clientId, username, 'refreshToken'))
-    const token = raw === undefined ? null : decodeCookiePart(raw)
-    if (token && token.length <= MAX_TOKEN_BYTES) return { clientId, refreshToken: token }
+    const token = tokenOf(raw === undefined ? null : decodeCookiePart(raw))
+    if (token !== null) return { clientId, refreshToken: token }
   }
   return null
 }

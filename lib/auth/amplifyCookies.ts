@@ -59,17 +59,18 @@ export interface StoredSession {
  * sessionClientIds), and a reader's session is in the cookies of the one they signed in through.
  */
 export function readAmplifyCookies(cookies: Map<string, string>, clientIds: string | readonly string[]): StoredSession | null {
-  for (const clientId of typeof clientIds === 'string' ? [clientIds] : clientIds) {
-    const session = readClientCookies(cookies, clientId)
-    if (session) return session
-  }
-  return null
+  return readAllAmplifyCookies(cookies, clientIds)[0] ?? null
 }
 
 /** Every client's stored session, in the order of `clientIds` (the edge tries each). */
-export function readAllAmplifyCookies(cookies: Map<string, string>, clientIds: readonly string[]): StoredSession[] {
-  return clientIds.map((clientId) => readClientCookies(cookies, clientId)).filter((session): session is StoredSession => session !== null)
+export function readAllAmplifyCookies(cookies: Map<string, string>, clientIds: string | readonly string[]): StoredSession[] {
+  return clientIdList(clientIds)
+    .map((clientId) => readClientCookies(cookies, clientId))
+    .filter((session): session is StoredSession => session !== null)
 }
+
+/** One app client's id, or the site's clients in order, as a list. */
+export const clientIdList = (clientIds: string | readonly string[]): readonly string[] => (typeof clientIds === 'string' ? [clientIds] : clientIds)
 
 function readClientCookies(cookies: Map<string, string>, clientId: string): StoredSession | null {
   const rawUser = cookies.get(lastAuthUserCookie(clientId))
