@@ -1,10 +1,9 @@
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ISSUER_PATH } from '../../lib/aiTools/oauthPaths';
+import { REGISTRATION_PATH } from '../../lib/aiTools/oauthPaths';
 import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits';
 
-/** Where AI tools register (Dynamic Client Registration): oidc-provider's default `/reg` under the issuer. */
-export const REGISTRATION_PATH = `${ISSUER_PATH}/reg`;
+export { REGISTRATION_PATH };
 
 /** The windows AWS WAF's rate-based rules count over, and their smallest limit. */
 const WAF_RATE_WINDOWS = [60, 120, 300, 600];

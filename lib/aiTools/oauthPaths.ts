@@ -5,6 +5,11 @@
 export const ISSUER_PATH = '/oauth'
 /** RFC 8414's place for the metadata of an issuer with a path. */
 export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorization-server${ISSUER_PATH}`
+/**
+ * Where AI tools register (Dynamic Client Registration): oidc-provider's default `/reg` under the
+ * issuer. The local server and the WAF on AWS limit registrations per address here.
+ */
+export const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
 /** Where a tool's sign-in waits for its reader; the consent page's API lives under it. */
 export const INTERACTION_PATH = `${ISSUER_PATH}/interaction/`
 /** The reader's own AI-tool connections: listed, and revoked one by one or all at once. */

@@ -13,7 +13,12 @@ export interface CookieSession {
   canRefresh: boolean
 }
 
-function decodePayload(token: string): Record<string, unknown> | null {
+/**
+ * The claims of a JWT, not verified: for a token the edge verified before serving the page, or one
+ * the user pool has just sent over TLS (mcp/oauth/readerCheck.ts). Null when it is not a JWT with
+ * an object payload. atob, so that it runs in the browser and in Node alike.
+ */
+export function decodeTokenPayload(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1]
   if (!part || token.split('.').length !== 3) return null
   try {
@@ -22,7 +27,7 @@ function decodePayload(token: string): Record<string, unknown> | null {
       Array.from(atob(base64), (char) => '%' + char.charCodeAt(0).toString(16).padStart(2, '0')).join('')
     )
     const payload = JSON.parse(json)
-    return typeof payload === 'object' && payload !== null ? payload : null
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload : null
   } catch {
     return null
   }
@@ -34,7 +39,7 @@ function decodePayload(token: string): Record<string, unknown> | null {
  */
 export function readSessionCookies(cookieHeader: string, clientIds: string | readonly string[]): CookieSession | null {
   const stored = readAmplifyCookies(parseCookies([cookieHeader]), clientIds)
-  const payload = stored?.idToken ? decodePayload(stored.idToken) : null
+  const payload = stored?.idToken ? decodeTokenPayload(stored.idToken) : null
   const username = payload?.['cognito:username']
   if (!stored || typeof username !== 'string' || typeof payload?.exp !== 'number') return null
   // A computer whose clock runs ahead would otherwise take every fresh token for expired and

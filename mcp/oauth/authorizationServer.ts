@@ -31,8 +31,8 @@ import { errorPage } from './pages'
 import { createRateLimiter, type RateLimit } from './rateLimit'
 import { registrationProblem } from './registrationPolicy'
 import { UNGRANTED_CLIENT_SECONDS } from '../../lib/aiTools/registrationLimits'
-import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
-import type { CheckReader, KeptSession } from './readerCheck'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, REGISTRATION_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
+import type { CheckReader } from './readerCheck'
 import type { PoolSession } from '../../edge/readIdToken'
 import { OAuthStoreAlreadyConsumedError } from './store/errors'
 import type { AdapterPayload as StoredPayload, OAuthStore, OidcAdapter } from './store/oauthStore'
@@ -78,32 +78,15 @@ interface GrantReader extends AdapterPayload {
   username: string
   groups: string[]
   /**
-   * The reader's user-pool session: the refresh token of the site sign-in they consented from. Each
-   * refresh asks the pool to renew it (readerCheck.ts), so an admin's global sign-out, which
-   * revokes it, ends the grant. A secret: stored (DynamoDB, encrypted at rest), never logged or sent.
+   * The reader's user-pool session: the refresh token of the site sign-in they consented from, and
+   * the app client it was issued to, which alone can renew it. Each refresh asks the pool to renew
+   * it (readerCheck.ts), so an admin's global sign-out, which revokes it, ends the grant. A secret:
+   * stored (DynamoDB, encrypted at rest), never logged or sent.
    */
-  poolSession?: string
-  /**
-   * The app client `poolSession` was issued to, which alone can renew it: the web client, or with a
-   * provider the federated client. A record kept before the site had two clients has none: its
-   * session is the web client's, the only client there was.
-   */
-  poolClientId?: string
+  poolSession?: PoolSession
 }
-const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: KeptSession): GrantReader => ({
-  grantId,
-  accountId: reader.username,
-  username: reader.username,
-  groups: [...(reader.groups ?? [])],
-  poolSession: poolSession.refreshToken,
-  ...(poolSession.clientId ? { poolClientId: poolSession.clientId } : {}),
-})
-/** The kept session of a record, or null when it keeps none (no client: the web client's, readerCheck.ts). */
-const keptSession = (reader: GrantReader): KeptSession | null =>
-  reader.poolSession ? { refreshToken: reader.poolSession, ...(reader.poolClientId ? { clientId: reader.poolClientId } : {}) } : null
+const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: PoolSession): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])], poolSession })
 const GRANT_READER = 'DocsGrantReader'
-/** Dynamic Client Registration's endpoint (the library's default route under the issuer). */
-const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
 /**
  * Whether the library's router would take `pathname` for the registration endpoint: it matches
  * without regard to case, a trailing slash or percent-encoding, so the limiter must too.
@@ -299,7 +282,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       const reader = grantId ? ((await readers.find(grantId)) as GrantReader | undefined) : undefined
       if (!grantId || !reader) throw new errors.InvalidGrant('the grant has no reader')
       // A grant made before sessions were kept has none to ask about: it ends, and the tool signs in again.
-      const kept = keptSession(reader)
+      const kept = reader.poolSession
       const now = kept ? await options.checkReader(reader.username, kept) : { ended: 'the grant keeps no site sign-in (granted before they were kept)' }
       if ('ended' in now) {
         await store.revokeGrant(reader.username, grantId)

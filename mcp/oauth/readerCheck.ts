@@ -21,6 +21,7 @@ import type { AccessUser } from '../../lib/access/types'
 import { sessionClientIds, type AuthSettings } from '../../lib/auth/authSettings'
 import type { PoolSession } from '../../edge/readIdToken'
 import { groupsOf } from '../../edge/tokenVerifier'
+import { decodeTokenPayload } from '../../lib/auth/readSessionCookies'
 
 export type { PoolSession }
 
@@ -32,13 +33,7 @@ export type ReaderNow = { reader: NonNullable<AccessUser> } | { ended: string }
  * belongs to) is `poolSession`. Throws when the pool cannot be asked (the tool keeps a token to
  * retry with); answers `ended` only for what the pool said.
  */
-export type CheckReader = (username: string, poolSession: KeptSession) => Promise<ReaderNow>
-
-/**
- * A session as a grant keeps it. One kept before the site had two app clients names none: it is
- * the web client's, the only client there was.
- */
-export type KeptSession = Pick<PoolSession, 'refreshToken'> & Partial<Pick<PoolSession, 'clientId'>>
+export type CheckReader = (username: string, poolSession: PoolSession) => Promise<ReaderNow>
 
 /** A kept session names an app client that is not one of the site's (a bug or a tampered record, never a reader's doing). */
 export class UnknownSessionClientError extends Error {
@@ -55,18 +50,6 @@ const PASSWORD_PENDING = new Set(['RESET_REQUIRED', 'FORCE_CHANGE_PASSWORD'])
 const SESSION_ENDED = new Set(['NotAuthorizedException', 'UserNotFoundException', 'PasswordResetRequiredException', 'UserNotConfirmedException'])
 
 const nameOf = (error: unknown) => (error as { name?: unknown } | null)?.name
-
-/** The claims of an ID token the pool has just issued to us (over TLS, so not verified again), or null. */
-function claimsOf(idToken: string | undefined): Record<string, unknown> | null {
-  const part = idToken?.split('.')[1]
-  if (!part) return null
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
 
 export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPoolId' | 'userPoolClientId' | 'federation' | 'endpoint' | 'mode'>, groupsClaim: string | null): CheckReader {
   const clientIds = new Set(sessionClientIds(auth))
@@ -91,8 +74,8 @@ export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPool
    * issued to (public: no IAM; a refresh token works with its own client only), or null when the
    * pool refuses the session.
    */
-  const renewed = async (poolSession: KeptSession): Promise<Record<string, unknown> | null> => {
-    const clientId = poolSession.clientId ?? auth.userPoolClientId
+  const renewed = async (poolSession: PoolSession): Promise<Record<string, unknown> | null> => {
+    const { clientId } = poolSession
     if (!clientIds.has(clientId)) throw new UnknownSessionClientError(clientId)
     let answer
     try {
@@ -101,7 +84,9 @@ export function cognitoReaderCheck(auth: Pick<AuthSettings, 'region' | 'userPool
       if (SESSION_ENDED.has(String(nameOf(error)))) return null
       throw error
     }
-    const claims = claimsOf(answer.AuthenticationResult?.IdToken)
+    // Sent by the pool over TLS just now, so not verified again.
+    const idToken = answer.AuthenticationResult?.IdToken
+    const claims = idToken ? decodeTokenPayload(idToken) : null
     if (claims === null) throw new Error('the user pool renewed a session but sent no readable ID token')
     return claims
   }

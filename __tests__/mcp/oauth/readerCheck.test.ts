@@ -110,6 +110,4 @@ test('a kept session is renewed only with one of the site\'s app clients (the on
   )
   await expect(federated('leads1', { ...session, clientId: 'someotherclient000000000000' })).rejects.toThrow(UnknownSessionClientError)
   expect(await federated('leads1', session)).toEqual({ reader: { username: 'leads1', groups: [] } })
-  // A grant kept before there were two clients names none: its session is the web client's.
-  expect(await federated('leads1', { refreshToken: session.refreshToken })).toEqual({ reader: { username: 'leads1', groups: [] } })
 })
