@@ -43,12 +43,7 @@ export function registrationProblem(metadata: Record<string, unknown>): string |
   const name = metadata.client_name
   if (typeof name === 'string' && name.length > LIMITS.clientNameChars) return tooLong('client_name', LIMITS.clientNameChars)
 
-  const redirects = metadata.redirect_uris
-  if (Array.isArray(redirects)) {
-    if (redirects.length > LIMITS.redirectUris) return `redirect_uris must have at most ${LIMITS.redirectUris} entries (it has ${redirects.length})`
-    for (const uri of redirects) if (typeof uri === 'string' && uri.length > LIMITS.uriChars) return entryTooLong('redirect_uris', LIMITS.uriChars)
-  }
-  for (const field of URI_LIST_FIELDS) {
+  for (const field of ['redirect_uris', ...URI_LIST_FIELDS]) {
     const uris = metadata[field]
     if (!Array.isArray(uris)) continue
     if (uris.length > LIMITS.redirectUris) return `${field} must have at most ${LIMITS.redirectUris} entries (it has ${uris.length})`
