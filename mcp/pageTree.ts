@@ -6,7 +6,7 @@
 import { mergePageMaps, type PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { isFolder, isMetaData, isPage, type RawItem } from '../lib/navigation/shapePageMap'
 import { slugTitle } from '../lib/navigation/slugTitle'
-import { DOCS_ROOT } from '../pipeline/planAggregates'
+import { DOCS_ROOT } from '../lib/access/sectionPaths'
 
 export interface PageTreeNode {
   title: string

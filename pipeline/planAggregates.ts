@@ -21,8 +21,6 @@ import { DOCS_ROOT, inSection, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AudienceSummary } from '../lib/access/readerView'
 import type { Requirement } from '../lib/access/types'
 
-export { DOCS_ROOT }
-
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
  * audience's llms files and page catalog. The root page belongs to no section, but it is a page
