@@ -6,7 +6,7 @@ import type { SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
 import Head from 'next/head'
 import { useRouter } from 'next/router'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import type { AuthSettings } from '../lib/auth/authSettings'
 import { amplifyClientId, configureAmplify, prepareFederatedSignIn, switchAmplifyClient } from '../lib/auth/configureAmplify'
@@ -36,6 +36,8 @@ function signInServices(settings: AuthSettings) {
     }) as typeof signIn,
   }
 }
+
+const services = signInServices(siteAuthSettings)
 
 /** Fetches Amplify's sign-in code ahead of the submit; a failed fetch is tried again then. */
 function preloadSignIn() {
@@ -70,7 +72,6 @@ export default function LoginPage() {
   const { isAuthenticated, recheck, renewal } = useAuth()
   const next = safeNextPath(router.query.next)
   const federation = siteAuthSettings.federation
-  const services = useMemo(() => signInServices(siteAuthSettings), [federation])
 
   // Amplify stores the tokens in cookies on sign-in (or on the way back from the provider); then
   // the session is read again. A session another app client may still hold goes: one at a time.
