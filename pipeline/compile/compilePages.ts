@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../steps/contentError'
-import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
+import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
 
 export const CACHE_DIR = '.cache/mdx'
 
@@ -102,7 +102,6 @@ export function mdxPages(root: string): PageSource[] {
   return files.sort().map((file) => ({ file, route: routeOf(file) }))
 }
 
-const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. */
 function writeAtomically(file: string, data: string): void {

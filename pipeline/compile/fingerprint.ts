@@ -66,7 +66,8 @@ export function compilerPackages(root: string): string[] {
   return [...seen.values()].sort()
 }
 
-const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+/** The hex sha256 of `data`: the fingerprint's and the compile cache's keys. */
+export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** The fingerprint of everything but the page that a page's compiled output depends on, for the site in `root`. */
 export function compilerFingerprint(root: string): string {
