@@ -1,20 +1,12 @@
 import type { NextConfig } from 'next'
-import nextra from 'nextra'
 import withRspack from 'next-rspack'
 import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
 import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
-import nextraPageOptions from './pipeline/compile/nextraPageOptions.json'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
-import { normalisePath } from './lib/access/normalisePath'
-import { shapePageMap, type RawItem } from './lib/navigation/shapePageMap'
-import { audiencePageMap, pageMapInputs } from './pipeline/pageMaps'
-import { audienceIdOf } from './pipeline/planAggregates'
-import { onDemandHighlighter } from './pipeline/onDemandHighlighter'
 import { applyPatches, skipServerTraces } from './pipeline/patches'
-import { readLastUpdated, sourceFileOf } from './pipeline/lastUpdated'
 import { siteBuildId } from './pipeline/buildId'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -30,7 +22,7 @@ import path from 'node:path'
 process.env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ??= 'c3RhdGljIGV4cG9ydCwgbm8gc2VydmVyIGFjdGlvbnM='
 
 // Fail the build before compiling anything when the access rules or auth settings are wrong.
-const access = compileAccess(accessConfig)
+compileAccess(accessConfig)
 const auth = readAuthSettings(process.env as AuthEnv)
 
 /**
@@ -56,28 +48,13 @@ if (auth.federation) {
 // The hosted AI apps (claude.ai, ChatGPT) whose connector steps the AI tools page shows: the ids of
 // those the admin allowed in aiTools.hostedRedirectUris, never the URIs or any list.
 inlinedEnv.DOCS_AI_CONNECTORS = allowedConnectors(accessConfig.aiTools?.hostedRedirectUris ?? []).join(',')
+/**
+ * The docs theme shows its search box only when Nextra's plugin says search is on. Pages are not
+ * Nextra's modules any more (pages/[[...slug]].tsx renders the content step's documents), so the
+ * plugin is not used; the site's own search box (components/SiteSearch.tsx) is on.
+ */
+inlinedEnv.NEXTRA_SEARCH = 'true'
 
-const withNextra = nextra({
-  theme: './theme.tsx',
-  themeConfig: './theme.config.tsx',
-  // The options that reach the MDX compiler, shared with the content check's compile workers
-  // (pipeline/compile/compileWorker.mjs), so a page fails there exactly where it would fail here:
-  // - staticImage false: images stay plain <img> under public/docs/<section>/, so each is served
-  //   under its section's path and rule;
-  // - search without code blocks: Nextra's search data (every page's text by heading) feeds
-  //   pipeline/steps/buildSearchIndexes.ts, which writes one Pagefind index per audience; Nextra's
-  //   own all-pages file never ships;
-  // - defaultShowCopyCode: every code block has a copy button.
-  ...nextraPageOptions,
-  mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
-  transformPageMap: (pageMap) => shapePageMap(pageMap as RawItem[]) as typeof pageMap,
-})
-
-/** What each page's page map is made from: the rules, the sections and every folder's `_meta` data. */
-const pageMapSources = pageMapInputs(process.cwd(), access)
-
-/** Every page's last-updated date, from one `git log` (pipeline/lastUpdated.ts). */
-const lastUpdated = readLastUpdated(process.cwd())
 
 /**
  * A static export deploys no server, so Next's server file traces (.nft.json, for standalone and
@@ -108,7 +85,7 @@ const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) =
  * page-map transforms, the access rules, the patches) would not invalidate cached modules.
  * Listed here.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'lib/aiTools/connectLinks.ts', 'pipeline/', 'pages/_meta.ts']
+const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'lib/aiTools/connectLinks.ts', 'pipeline/']
 
 function configSourceFiles(): string[] {
   return [path.resolve('next.config.ts'), ...CONFIG_SOURCES.flatMap((source) =>
@@ -125,7 +102,7 @@ function configSourceFiles(): string[] {
  * editing pages, the common case, keeps it.
  */
 function pageListVersion(): string {
-  const pages = ['pages', 'content'].flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map((name) => `${dir}/${String(name)}`)).sort()
+  const pages = ['pages'].flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map((name) => `${dir}/${String(name)}`)).sort()
   return crypto.createHash('sha256').update(pages.join('\n')).digest('hex').slice(0, 16)
 }
 
@@ -180,12 +157,7 @@ const nextConfig: NextConfig = {
   // From the build's inputs, not the clock: unchanged files keep their names and bytes, so a
   // deploy uploads only what changed (pipeline/buildId.ts).
   generateBuildId: () => siteBuildId(),
-  /**
-   * Pages are .tsx and MDX (Nextra adds .md and .mdx). Without this every `_meta.ts` in the pages
-   * tree also became a route that Nextra answers with "not found": 35 more pages to compile twice,
-   * prerender and export, and to list in Next's manifests, for nothing. The page maps import the
-   * `_meta` files as they are.
-   */
+  // Pages are .tsx only: MDX is compiled by the content step and served by pages/[[...slug]].tsx.
   pageExtensions: ['tsx'],
   images: { unoptimized: true },
   reactStrictMode: true,
@@ -201,20 +173,9 @@ const nextConfig: NextConfig = {
       isServer,
       dev,
       context: process.cwd(),
-      sectionPageMap: {
-        pagesDir: path.resolve('pages'),
-        timestampFor: (filePath) => lastUpdated[sourceFileOf(filePath)] ?? null,
-        // Each page is built with its audience's page map (the pages one rule governs), as planned
-        // for every derived file (pipeline/planAggregates.ts, pipeline/pageMaps.ts).
-        routeToScope: (route) => {
-          const canonical = normalisePath(route)
-          return canonical === null ? null : audienceIdOf(access, canonical)
-        },
-        transform: (pageMap, scope) => audiencePageMap(pageMap as RawItem[], scope, pageMapSources),
-      },
     })
     return persistentCache(config)
   },
 }
 
-export default bundler === 'rspack' ? withRspack(withNextra(nextConfig)) : withNextra(nextConfig)
+export default bundler === 'rspack' ? withRspack(nextConfig) : nextConfig

@@ -44,7 +44,8 @@ import { access as shippedAccess, decide } from '../lib/access'
 import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
 import { planAggregates, type AggregatePlan } from '../pipeline/planAggregates'
-import { readNextraSearchData, writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
+import { writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
+import { readSearchData } from '../pipeline/compile/compiledPages'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
@@ -357,12 +358,12 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
 }
 
 function findRealData(): NextraSearchData | null {
-  const candidates = [process.argv[2], process.env.SEARCH_BENCH_DATA, path.join(ROOT, '.next/static/chunks'), process.env.AUDIT_SITE_DIR && path.join(process.env.AUDIT_SITE_DIR, '.next/static/chunks')]
+  const candidates = [process.argv[2], process.env.SEARCH_BENCH_DATA, ROOT, process.env.AUDIT_SITE_DIR]
   for (const candidate of candidates) {
     if (!candidate || !fs.existsSync(candidate)) continue
     if (fs.statSync(candidate).isFile()) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as NextraSearchData
     try {
-      return readNextraSearchData(candidate)
+      return readSearchData(candidate)
     } catch {
       continue
     }

@@ -1,8 +1,8 @@
-import { useRouter } from 'next/router'
 import { useState } from 'react'
 import { DOCS_ROOT, inSection } from '../lib/access/sectionPaths'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { useAuth } from '../lib/auth/AuthContext'
+import { usePagePath } from '../lib/navigation/pagePath'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -14,7 +14,7 @@ type CopyState = 'idle' | 'copied' | 'failed'
  * their tool to the docs in one step.
  */
 export function PageMarkdownActions() {
-  const { pathname } = useRouter()
+  const pathname = usePagePath()
   const { view } = useAuth()
   const [state, setState] = useState<CopyState>('idle')
   if (!view || (pathname !== DOCS_ROOT && !view.sections.some((section) => inSection(pathname, section.id)))) return null

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { useRouter } from 'next/router'
 import { decideForView } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
+import { pagePathOf } from '../lib/navigation/pagePath'
 
 /** The login URL that brings the reader back to `path` afterwards. */
 export function loginUrlFor(path: string): string {
@@ -10,8 +11,8 @@ export function loginUrlFor(path: string): string {
 
 /**
  * User interface only: the edge authorizer is what keeps content from unauthorised readers.
- * The guard decides on the route (`pathname`), which for the 404 page is `/404`, so an
- * unmatched path shows "not found" instead of a sign-in loop.
+ * The guard decides on the page's path (lib/navigation/pagePath.ts), which for the 404 page is
+ * `/404`, so an unmatched path shows "not found" instead of a sign-in loop.
  *
  * Until the reader is known the page renders as it was built. The edge served this HTML only to
  * a reader who may open it, so the content can be in the static HTML and paint at once, with no
@@ -21,7 +22,7 @@ export function loginUrlFor(path: string): string {
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
   const { view } = useAuth()
-  const decision = view ? decideForView(view, router.pathname) : null
+  const decision = view ? decideForView(view, pagePathOf(router)) : null
 
   useEffect(() => {
     if (!router.isReady) return

@@ -42,14 +42,14 @@ test('the local stack passes the live audit: every role is served exactly what t
 
 test('a server that serves one protected file to anyone fails the live audit, which names the file', async () => {
   const assetRoutes = JSON.parse(fs.readFileSync(routesFile, 'utf8')) as Record<string, string>
-  const chunk = fs.readdirSync(path.join(outDir, '_next/static/chunks/pages/docs/internal')).find((name) => name.startsWith('intro-'))
-  const leakedKey = `/_next/static/chunks/pages/docs/internal/${chunk}`
+  const [build] = fs.readdirSync(path.join(outDir, '_next/data'))
+  const leakedKey = `/_next/data/${build}/docs/internal/intro.json`
   const jwks = await fetch(`${cognitoUrl}/eu-west-2_LocalDocs/.well-known/jwks.json`).then((response) => response.json())
   const misconfigured = await startLocalServer({
     outDir,
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
     jwks,
-    // The mistake: the internal intro page's chunk is mapped to the sign-in page's rule.
+    // The mistake: the internal intro page's data is mapped to the sign-in page's rule.
     assetRoutes: { ...assetRoutes, [leakedKey]: '/login' },
     scriptHashes: readScriptHashesFile(sitePaths(dir).scriptHashes),
     audiences,

@@ -106,10 +106,12 @@ test('a dismissed announcement stays dismissed across reloads and returns when i
 })
 
 test('the progress bar appears on a slow route change', async () => {
-  // The next page's chunk takes 1.5 s to arrive (its prefetch included), well over the 200 ms delay.
-  await page.route('**/_next/static/chunks/pages/docs/leads/environments-*.js', async (route) => {
+  // The next page's data (its URL ends with the route's parameters as a query) takes 1.5 s to
+  // arrive, its prefetch included: well over the 200 ms delay.
+  await page.route('**/_next/data/*/docs/leads/environments.json*', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1500))
-    await route.continue()
+    // A prefetch may still be held when the test ends and the page moves on.
+    await route.continue().catch(() => {})
   })
   try {
     await open('/docs/leads/intro')
@@ -118,7 +120,7 @@ test('the progress bar appears on a slow route change', async () => {
     await page.getByRole('heading', { level: 1, name: 'Environments' }).waitFor()
     await page.locator('#nprogress').waitFor({ state: 'detached', timeout: 5000 })
   } finally {
-    await page.unroute('**/_next/static/chunks/pages/docs/leads/environments-*.js')
+    await page.unroute('**/_next/data/*/docs/leads/environments.json*')
   }
 })
 
@@ -182,7 +184,8 @@ test('screenshots: light, dark and mobile', async () => {
 })
 
 test('a page whose script fails to load shows the error and Retry, and Retry loads it', async () => {
-  const pattern = '**/_next/static/chunks/pages/docs/leads/environments-*.js'
+  // The one docs route's script (pages/[[...slug]].tsx), as the browser asks for it.
+  const pattern = /\/_next\/static\/chunks\/pages\/(\[\[|%5B%5B)\.\.\.slug(\]\]|%5D%5D)-[0-9a-f]+\.js$/
   await page.route(pattern, (route) => route.abort('failed'))
   await page.goto(siteUrl + '/docs/leads/environments')
   const retry = page.getByRole('button', { name: 'Retry' })

@@ -1,5 +1,5 @@
 /**
- * A reader's session in the browser: what Next's route manifest knows of, client-side navigation
+ * A reader's session in the browser: what Next's route manifest and the navigation know of, client-side navigation
  * within the reader's sections, and reading on past a token's expiry.
  */
 import type { Page, Request } from 'playwright-core'
@@ -21,15 +21,29 @@ async function manifestRoutes(): Promise<string[]> {
   return page.evaluate(() => Object.keys((window as unknown as { __BUILD_MANIFEST: Record<string, unknown> }).__BUILD_MANIFEST).filter((key) => key.startsWith('/')))
 }
 
+/** The page routes of the navigation fragments (one per audience) that the reader's route manifests brought. */
+async function fragmentRoutes(): Promise<string[]> {
+  await page.waitForFunction(() => ((window as unknown as { __docsPageMaps?: unknown[] }).__docsPageMaps ?? []).length > 0)
+  return page.evaluate(() => {
+    type Item = { route?: string; children?: Item[] }
+    const routes = (items: Item[]): string[] => items.flatMap((item) => (item.children ? routes(item.children) : item.route ? [item.route] : []))
+    return ((window as unknown as { __docsPageMaps: Array<{ items: Item[] }> }).__docsPageMaps).flatMap((fragment) => routes(fragment.items))
+  })
+}
+
+/** Every docs page is served by this one route: its pattern names no page. */
+const DOCS_ROUTE = '/[[...slug]]'
+
 test('the sign-in page gives an anonymous visitor a route manifest of the public pages only', async () => {
   await page.goto(siteUrl + '/login')
-  // The public pages (the sign-in, error and AI-tool pages) and Next's error page.
-  expect((await manifestRoutes()).sort()).toEqual([...siteEnv().access.publicPaths, '/_error'].sort())
+  // The public pages (the sign-in, error and AI-tool pages), Next's error page and the docs route's pattern.
+  expect((await manifestRoutes()).sort()).toEqual([...siteEnv().access.publicPaths, '/_error', DOCS_ROUTE].sort())
 })
 
-test("leads1's route manifest holds the leads pages and the home page, and no other section", async () => {
+test("leads1's route manifest names no page, and its navigation holds the leads pages and the home page, and no other section", async () => {
   await signInThroughForm(page, 'leads1', '/docs/leads/intro')
-  const routes = await manifestRoutes()
+  expect((await manifestRoutes()).filter((route) => !siteEnv().access.publicPaths.has(route)).sort()).toEqual(['/_error', DOCS_ROUTE].sort())
+  const routes = await fragmentRoutes()
   expect(routes).toEqual(expect.arrayContaining(['/', '/docs/leads/intro', '/docs/leads/endpoints/create-quote']))
   expect(routes.filter((route) => /^\/docs\/(internal|support-twilio)|^\/docs$/.test(route))).toEqual([])
 })

@@ -1,7 +1,6 @@
 import '../styles/site.css'
 import type { AppProps } from 'next/app'
 import Head from 'next/head'
-import { useRouter } from 'next/router'
 import { ImageZoom } from '../components/ImageZoom'
 import { SITE_NAME } from '../components/PageHead'
 import { NavbarAutoHide } from '../components/NavbarAutoHide'
@@ -10,11 +9,12 @@ import { RouteGuard } from '../components/RouteGuard'
 import { RouteProgress } from '../components/RouteProgress'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { AuthProvider } from '../lib/auth/AuthContext'
+import { usePagePath } from '../lib/navigation/pagePath'
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
 export default function App({ Component, pageProps }: AppProps) {
   // Keyed by page, so a crash on one page does not follow the reader to the next one.
-  const { pathname } = useRouter()
+  const pathname = usePagePath()
   return (
     <AuthProvider>
       <Head>

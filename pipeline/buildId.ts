@@ -26,18 +26,21 @@ export type BuildEnv = Readonly<Record<string, string | undefined>>
 const SKIP_NAMES = new Set(['node_modules', '.git', '.next', '.cache', '.swc', '.cognito', 'dist', 'cdk.out', 'test-results', 'playwright-report', '.artifacts', '.DS_Store'])
 
 /**
+ * The pages (content/) are data, not code: the one docs route renders each page's compiled
+ * document, so no bundled file and nothing under `_next/static/<buildId>/` changes with a page.
+ * Kept out of the ID, an edit changes its own page's HTML and data file (`_next/data/<buildId>/…`)
+ * only, instead of the path of every page's data and every page's HTML.
+ *
  * Top-level entries the build never reads: Next's output and generated typings, tests, browser
  * tests, benchmarks, the CDK app, the guides and CI settings. An edit there changes no file in out/.
  */
-const SKIP_TOP = new Set(['out', 'next-env.d.ts', '__tests__', 'e2e', 'bench', 'infra', 'docs', '.ci', 'README.md'])
+const SKIP_TOP = new Set(['out', 'next-env.d.ts', '__tests__', 'e2e', 'bench', 'infra', 'docs', '.ci', 'README.md', 'content'])
 
-/** Set by the build for itself, different in every build (pipeline/steps/buildSite.ts): not an input. */
-const SKIP_ENV = new Set(['DOCS_PAGE_COMPILE_DIR'])
 
 /** The environment variables that change what the build writes. */
 export function buildEnv(env: BuildEnv): [string, string][] {
   return Object.entries(env)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined && /^(DOCS_|NEXT_PUBLIC_)/.test(entry[0]) && !SKIP_ENV.has(entry[0]))
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && /^(DOCS_|NEXT_PUBLIC_)/.test(entry[0]))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 }
 

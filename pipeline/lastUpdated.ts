@@ -1,9 +1,8 @@
 /**
  * "Last updated on <date>" for each docs page, from git: one `git log` for the whole repository at
- * build time (next.config.ts), not one query per page. A file that git does not track has no date,
+ * build time, not one query per page. A file that git does not track has no date,
  * and neither has any file of a shallow clone, whose history is cut off: no date is better than a
- * wrong one. The page loader (pipeline/patches/sectionPageMap.cjs) puts the date into the page's options;
- * Nextra's own per-page lookup is switched off (pipeline/patches/noPageGitLookups.cjs).
+ * wrong one. The docs route (pipeline/render/docsPages.ts) puts the date into the page's options.
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
@@ -20,7 +19,7 @@ function git(root: string, args: string[]): string | null {
 }
 
 /** The last commit time of every file git tracks under `dirs` (relative to `root`). */
-export function readLastUpdated(root: string, dirs: readonly string[] = ['content', 'pages']): LastUpdated {
+export function readLastUpdated(root: string, dirs: readonly string[] = ['content']): LastUpdated {
   const top = git(root, ['rev-parse', '--show-toplevel'])?.trim()
   if (!top || git(root, ['rev-parse', '--is-shallow-repository'])?.trim() !== 'false') return {}
   const log = git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', '--', ...dirs])
@@ -38,5 +37,3 @@ export function readLastUpdated(root: string, dirs: readonly string[] = ['conten
   return dates
 }
 
-/** The page file whose history counts: pages/docs is a link to content/docs, where writers edit. */
-export const sourceFileOf = (filePath: string) => filePath.replace(/^pages\/docs\//, 'content/docs/')

@@ -17,7 +17,7 @@ import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
 import { inlineMetas, isFolder, isMeta, isMetaData, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
-import topMeta from '../pages/_meta'
+import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
 import { audienceIdOf, planAggregates, type AggregatePlan } from './planAggregates'
 
@@ -25,7 +25,7 @@ export interface PageMapInputs {
   access: CompiledAccess
   /** The declared sections, in navbar order. */
   sections: readonly SectionStub[]
-  /** The top-level `_meta` (pages/_meta.ts). */
+  /** The top-level `_meta` (content/_meta.ts). */
   topMeta: Record<string, unknown>
   /** A folder's `_meta` data (pipeline/readMeta.ts). */
   loadMeta: (folderRoute: string) => Record<string, unknown>
@@ -95,5 +95,5 @@ export async function readPageMap(pagesDir: string): Promise<RawItem[]> {
 
 /** The page-map step's inputs for the project at `root`: the shipped rules, sections and top-level `_meta`. */
 export function pageMapInputs(root: string, access: CompiledAccess = shippedAccess): PageMapInputs {
-  return { access, sections: SECTIONS, topMeta, loadMeta: metaReader(path.join(root, 'pages')) }
+  return { access, sections: SECTIONS, topMeta, loadMeta: metaReader(path.join(root, 'content')) }
 }

@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { access } from '../../lib/access'
 import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
-import TOP_META from '../../pages/_meta'
+import TOP_META from '../../content/_meta'
 import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { ALL_PAGE_ROUTES, normalizeWithNextra, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'

@@ -38,6 +38,20 @@ describe('a valid token gets the decision of the rules', () => {
     expect(await request('/_next/static/chunks/pages/docs/internal/intro-0123456789abcdef.js', cookie)).toEqual({ kind: 'forbidden' })
     expect(await request('/_next/static/chunks/9860-0123456789abcdef.js', cookie)).toEqual({ kind: 'forbidden' })
   })
+  test("a page's data (what the browser's router fetches to move to it) is decided as its page, whatever the build", async () => {
+    const leads = cookiesFor('leads1', tokenFor('leads1'))
+    const internal = cookiesFor('internal1', tokenFor('internal1'))
+    for (const build of ['0123456789abcdef0123', 'other-build']) {
+      expect(await request(`/_next/data/${build}/docs/leads/intro.json`, leads)).toEqual({ kind: 'serve', objectKey: `/_next/data/${build}/docs/leads/intro.json` })
+      expect(await request(`/_next/data/${build}/docs/internal/intro.json`, leads)).toEqual({ kind: 'forbidden' })
+      expect(await request(`/_next/data/${build}/docs/internal/intro.json`, internal)).toEqual({ kind: 'serve', objectKey: `/_next/data/${build}/docs/internal/intro.json` })
+      expect(await request(`/_next/data/${build}/DOCS/Internal/intro.json`, leads)).toEqual({ kind: 'forbidden' })
+      expect(await request(`/_next/data/${build}/docs/internal/intro.json`)).toEqual({ kind: 'redirect', location: `/login?next=${encodeURIComponent(`/_next/data/${build}/docs/internal/intro.json`)}` })
+      // The home page's data is `index.json`: any signed-in reader, nobody else.
+      expect(await request(`/_next/data/${build}/index.json`, leads)).toEqual({ kind: 'serve', objectKey: `/_next/data/${build}/index.json` })
+      expect((await request(`/_next/data/${build}/index.json`)).kind).toBe('redirect')
+    }
+  })
   test('public files need no token', async () => {
     expect(await request('/login')).toEqual({ kind: 'serve', objectKey: '/login.html' })
     expect(await request('/_next/static/chunks/framework-abc.js')).toEqual({ kind: 'serve', objectKey: '/_next/static/chunks/framework-abc.js' })

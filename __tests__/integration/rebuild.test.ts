@@ -65,8 +65,12 @@ test('an edited page, an added page and a removed page are all current after eac
   expect(page('/docs/leads/added-page')).toContain('Second version.')
   expect(page('/docs/leads/added-page')).not.toContain('First version.')
   expect(page('/docs/leads/intro')).toContain('Added page, renamed')
-  // One page edited: another build ID.
-  expect(new Set([cleanBuild.id, firstId, buildId()]).size).toBe(3)
+  // Pages are data: the build ID, and so every other section's pages and data, stay as they were.
+  expect(new Set([cleanBuild.id, firstId, buildId()]).size).toBe(1)
+  const now = shippedFiles()
+  const otherSections = Object.keys(cleanBuild.files).filter((file) => /^out\/(docs\/internal|docs\/support-twilio|_next\/data\/[^/]+\/docs\/(internal|support-twilio))\//.test(file))
+  expect(otherSections.length).toBeGreaterThan(50)
+  expect(otherSections.filter((file) => now[file] !== cleanBuild.files[file])).toEqual([])
 
   fs.rmSync(added)
   await build()

@@ -34,7 +34,7 @@ const noSearch: SearchIndexes = { search: async () => [] }
 
 /** Nextra's page map of the real pages, as the build reads it (Nextra is an ES module, which jest cannot import: so in a child process). */
 function realPageMap(): RawItem[] {
-  const script = `import { readPageMap } from ${JSON.stringify(path.join(ROOT, 'pipeline/pageMaps.ts'))}\nreadPageMap(${JSON.stringify(path.join(ROOT, 'pages'))}).then((map) => process.stdout.write(JSON.stringify(map)))`
+  const script = `import { readPageMap } from ${JSON.stringify(path.join(ROOT, 'pipeline/pageMaps.ts'))}\nreadPageMap(${JSON.stringify(path.join(ROOT, 'content'))}).then((map) => process.stdout.write(JSON.stringify(map)))`
   return JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '-e', script], { cwd: ROOT, encoding: 'utf8' })) as RawItem[]
 }
 

@@ -38,7 +38,7 @@ test('links into a section the page\'s readers may not open fail; links within t
     'content/docs/leads/intro.mdx': page('[a](/docs/internal/intro) [b](/docs/leads/env) [c](/) [d](#top) [e](./env) [f](https://example.com)'),
     'content/docs/leads/env.mdx': page('x'),
     'content/docs/internal/intro.mdx': page('x'),
-    'pages/index.mdx': page('home'),
+    'content/index.mdx': page('home'),
   })
   expect(checkLinks(root)).toEqual([
     { file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },

@@ -38,7 +38,7 @@ function site(pages: Record<string, string>): string {
 
 const VALID = {
   'content/docs/leads/intro.mdx': page('Intro', 'Some `code`, a [link](/docs/leads/setup), and a <Callout type="info">callout</Callout>.\n\n```js\nconst quote = { id: 42 }\n```'),
-  'content/docs/leads/setup.mdx': page('Setup', 'Costs are {1 + 1} pounds.'),
+  'content/docs/leads/setup.mdx': page('Setup', 'Costs are 2 pounds, and {/* a comment */} is dropped.'),
 }
 
 /** The problems a failing check names, line by line. */
@@ -86,6 +86,13 @@ test('a valid site passes; a second run compiles nothing, and a changed page or 
   const first = await checkAndCompile(root)
   expect(first).toMatchObject({ pages: 3, compiled: 3, fromCache: 0 })
   expect(first.problems).toEqual([])
+  // Each success is kept as the page's data (lib/render/pageDocument.ts), not as a JS module.
+  const entries = fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json')).map((name) => JSON.parse(fs.readFileSync(path.join(root, '.cache/mdx', name), 'utf8')))
+  expect(entries.map((entry) => entry.output.filePath).sort()).toEqual(['content/docs/index.mdx', 'content/docs/leads/intro.mdx', 'content/docs/leads/setup.mdx'])
+  for (const entry of entries) {
+    expect(entry.output).not.toHaveProperty('result')
+    expect(Array.isArray(entry.output.tree)).toBe(true)
+  }
 
   expect(await checkAndCompile(root)).toMatchObject({ pages: 3, compiled: 0, fromCache: 3 })
 
@@ -103,21 +110,6 @@ test('the fingerprint holds the installed version of the compiler, its plugins a
   const installed = (name: string) => `${name}@${JSON.parse(fs.readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')).version}`
   const packages = compilerPackages(project).map((entry) => entry.split(' ')[0])
   for (const name of ['nextra', '@mdx-js/mdx', 'micromark', 'remark-gfm', 'rehype-pretty-code', 'shiki', '@shikijs/twoslash']) expect(packages).toContain(installed(name))
-})
-
-test('next.config.ts gives Nextra the compile options the worker uses, from their one file, and sets none of its own that reach the compiler', () => {
-  const config = fs.readFileSync(path.join(project, 'next.config.ts'), 'utf8')
-  const block = config.match(/nextra\(\{\n([\s\S]*?)\n\}\)/)?.[1] ?? ''
-  expect(block).toContain('...nextraPageOptions,')
-  expect(config).toContain("import nextraPageOptions from './pipeline/compile/nextraPageOptions.json'")
-  const options = [...block.matchAll(/^ {2}(\w+):/gm)].map(([, key]) => key)
-  // Options that do not reach the MDX compiler: the theme, and the page map's transform; mdxOptions
-  // holds the highlighter, which the worker imports from the same module.
-  expect(options.filter((key) => !['theme', 'themeConfig', 'transformPageMap'].includes(key))).toEqual(['mdxOptions'])
-  expect(block).toMatch(/mdxOptions: \{ rehypePrettyCodeOptions: \{ getHighlighter: onDemandHighlighter \} \}/)
-  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/compileWorker.mjs'), 'utf8')
-  expect(worker).toContain("new URL('./nextraPageOptions.json', import.meta.url)")
-  expect(worker).toContain('mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } }')
 })
 
 test('a cached failure is still reported, and the page compiles again once fixed', async () => {

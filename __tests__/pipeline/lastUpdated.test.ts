@@ -3,9 +3,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { readLastUpdated, sourceFileOf } from '../../pipeline/lastUpdated'
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { withTimestamp } = require('../../pipeline/patches/sectionPageMap.cjs') as { withTimestamp: (source: string, timestampFor: (file: string) => number | null) => string | null }
+import { readLastUpdated } from '../../pipeline/lastUpdated'
 
 /** A repository with two commits at fixed times, and a file git does not track. */
 function repository(): string {
@@ -40,13 +38,4 @@ test('a shallow clone, or no repository at all, gives no dates rather than wrong
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${root}`, shallow], { stdio: 'pipe' })
   expect(readLastUpdated(shallow)).toEqual({})
   expect(readLastUpdated(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-')))).toEqual({})
-})
-
-test("the page's options get the build's date in place of Nextra's, or none", () => {
-  const page = `export default HOC_MDXWrapper(\n  MDXLayout,\n  '/docs/leads/intro',\n  {"filePath":"pages/docs/leads/intro.mdx","hasJsxInH1":false,"timestamp":1,"readingTime":{"text":"1 min read"},pageMap,frontMatter,title},\n  useTOC\n)`
-  const dates: Record<string, number> = { 'content/docs/leads/intro.mdx': 1741064767000 }
-  const dated = withTimestamp(page, (file) => dates[sourceFileOf(file)] ?? null) as string
-  expect(dated).toContain('{"filePath":"pages/docs/leads/intro.mdx","timestamp":1741064767000,"hasJsxInH1":false,"readingTime":{"text":"1 min read"},pageMap')
-  expect(withTimestamp(page, () => null)).toContain('{"filePath":"pages/docs/leads/intro.mdx","hasJsxInH1":false,"readingTime"')
-  expect(withTimestamp('no page options here', () => 1)).toBeNull()
 })

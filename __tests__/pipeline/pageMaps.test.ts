@@ -122,7 +122,7 @@ describe('reading a _meta file', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   test('a real _meta.ts is read as the data it exports', () => {
-    const read = metaReader(path.resolve(__dirname, '../../pages'))
+    const read = metaReader(path.resolve(__dirname, '../../content'))
     expect(read('/docs/internal/to-be-refined')).toMatchObject({ 'active-directory': 'Active Directory', finance: 'Finance' })
   })
 

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { AMPLIFY_UI_FILES, applyPatches, HEADLESS_UI_USERS, PATCH_FILES, PICK_BY_USER, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES, type BundlerConfig, type SectionPageMapOptions } from '../../pipeline/patches'
+import { AMPLIFY_UI_FILES, applyPatches, HEADLESS_UI_USERS, PATCH_FILES, PICK_BY_USER, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES, type BundlerConfig } from '../../pipeline/patches'
 
 const nextraDir = path.dirname(require.resolve('nextra/package.json'))
 const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
@@ -15,43 +15,6 @@ const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
 const presorted = require(PATCH_FILES.presortedPageMap) as ((source: string) => string) & { FROM: string }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const breakpoint = require(PATCH_FILES.mobileBreakpoint) as ((this: { resourcePath: string }, source: string) => string) & { MOBILE_MAX: number }
-
-/** Nextra's page loader, then the section page-map loader, on one page (fixtures/runPageLoaders.cjs). */
-function loadPage(page: string, resolve: 'webpack' | 'rspack', wrap: 'patched' | 'unpatched'): { page: string; scoped: string; second: { same: boolean; searchTitle?: string; firstSearchTitle?: string; compiles: number } } {
-  const output = execFileSync(process.execPath, [path.join(__dirname, 'fixtures/runPageLoaders.cjs'), page, resolve, wrap], { encoding: 'utf8', stdio: 'pipe' })
-  return JSON.parse(output)
-}
-
-describe('pagePath: Nextra under Rspack', () => {
-  test('without the patch, Nextra fails every page on the resolve data Rspack gives its loader', () => {
-    expect(() => loadPage('pages/docs/leads/intro.mdx', 'rspack', 'unpatched')).toThrow(/"path" argument must be of type string/)
-  })
-
-  test('with it, a page reached through pages/docs gets the same route and output as under webpack', () => {
-    const rspack = loadPage('pages/docs/leads/intro.mdx', 'rspack', 'patched')
-    const webpack = loadPage('pages/docs/leads/intro.mdx', 'webpack', 'unpatched')
-    expect(rspack.page).toContain("'/docs/leads/intro'")
-    expect(rspack.page).toContain('"filePath":"pages/docs/leads/intro.mdx"')
-    expect(rspack.scoped).toBe(webpack.scoped)
-  })
-
-  test("compiles a page's MDX once for Next's two compiles; the second gets the same module and search data", () => {
-    expect(loadPage('pages/docs/leads/intro.mdx', 'webpack', 'unpatched').second.compiles).toBe(2)
-    const { second } = loadPage('pages/docs/leads/intro.mdx', 'rspack', 'patched')
-    expect(second.compiles).toBe(1)
-    expect(second.same).toBe(true)
-    expect(second.firstSearchTitle).toBe('Leads API introduction')
-    expect(second.searchTitle).toBe(second.firstSearchTitle)
-  })
-})
-
-describe('sectionPageMap', () => {
-  test("points the installed Nextra's page at its section's page map, with the build's date", () => {
-    const { scoped } = loadPage('pages/docs/support-twilio/intro.mdx', 'rspack', 'patched')
-    expect(scoped).toMatch(/import \{ pageMap \} from '[^']*nextra-page-map-\.mjs\?scope=support-twilio'/)
-    expect(scoped).toContain('"timestamp":1700000000000')
-  })
-})
 
 describe('presortedPageMap', () => {
   const normalizePages = fs.readFileSync(path.join(nextraDir, 'dist/client/normalize-pages.js'), 'utf8')
@@ -169,28 +132,6 @@ describe('lazyQrCode', () => {
 
   test('fails the build when Amplify UI changes how it draws the code', () => {
     expect(() => patch(setupTotp.replace('await QRCode.toDataURL(totpCode)', 'await QRCode.toString(totpCode)'))).toThrow(/lazyQrCodeLoader: expected 1 ×.*Amplify UI changed/)
-  })
-})
-
-describe('noPageGitLookups', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const patch = require(PATCH_FILES.noPageGitLookups) as { LOOKUP: string; NEXTRA_LOADER_FILE: string }
-
-  test("Nextra's loader still dates each page itself, with the method the patch replaces", () => {
-    const loader = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.NEXTRA_LOADER_FILE), 'utf8')
-    expect(loader).toContain(`repository.${patch.LOOKUP}(`)
-  })
-
-  test('after the patch, the Repository that an ES import of the package gets (as Nextra does) answers no date, without asking git', () => {
-    // A process of its own: the patch changes a class for the whole process.
-    const script = `
-      require(${JSON.stringify(PATCH_FILES.noPageGitLookups)}).skipPageGitLookups()
-      import('@napi-rs/simple-git').then(async (git) => {
-        const Repository = git.Repository ?? git.default.Repository
-        const repository = Repository.discover(process.cwd())
-        process.stdout.write(JSON.stringify({ date: await repository.${patch.LOOKUP}('README.md') ?? null, own: Repository.prototype.${patch.LOOKUP}.name }))
-      })`
-    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ date: null, own: 'noPageGitLookup' })
   })
 })
 
@@ -430,41 +371,16 @@ describe('smallPickBy', () => {
 })
 
 describe('applyPatches', () => {
-  /** The rules Nextra's plugin adds, as it adds them (nextra/dist/server/index.js). */
-  const nextraConfig = (): BundlerConfig => ({
-    module: {
-      rules: [
-        '...',
-        {
-          test: /\.mdx?$/,
-          oneOf: [
-            { use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: { isPageImport: true } }] },
-            { use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: {} }] },
-          ],
-        },
-        { test: /_meta\.ts$/, use: [{ loader: 'babel' }, { loader: 'nextra/loader', options: { isMetaFile: true } }] },
-      ],
-    },
-    resolve: { alias: {} },
-  })
-  const sectionPageMap: SectionPageMapOptions = { pagesDir: '/pages', timestampFor: () => null, routeToScope: () => null, transform: (pageMap) => pageMap }
-  const loadersOf = (config: BundlerConfig, at: (rules: any[]) => any) => at(config.module.rules).use.map((use: { loader: string }) => use.loader)
+  // No MDX page is bundled any more (pages/[[...slug]].tsx renders compiled documents), so no patch
+  // touches Nextra's MDX loader; the theme's, Nextra's components' and Amplify's patches remain.
+  const config = (): BundlerConfig => ({ module: { rules: ['...'] }, resolve: { alias: {} } })
 
-  test('under Rspack every Nextra loader is wrapped, and the section loader runs after the page loader', () => {
-    const config = applyPatches(nextraConfig(), { bundler: 'rspack', isServer: true, dev: false, context: '/site', sectionPageMap })
-    expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, PATCH_FILES.pagePath])
-    expect(loadersOf(config, (rules) => rules[2])).toEqual(['babel', PATCH_FILES.pagePath])
-    expect(config.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
-  })
-
-  test('under webpack, Nextra keeps its own loader', () => {
-    const config = applyPatches(nextraConfig(), { bundler: 'webpack', isServer: false, dev: false, context: '/site', sectionPageMap })
-    expect(loadersOf(config, (rules) => rules[1].oneOf[0])).toEqual(['babel', PATCH_FILES.sectionPageMap, 'nextra/loader'])
-  })
-
-  test("names the patch that cannot find Nextra's rules", () => {
-    const withoutNextra = (): BundlerConfig => ({ ...nextraConfig(), module: { rules: [] } })
-    expect(() => applyPatches(withoutNextra(), { bundler: 'rspack', isServer: true, dev: false, context: '/site', sectionPageMap })).toThrow(/patches\.pagePath: no rule uses nextra\/loader/)
-    expect(() => applyPatches(withoutNextra(), { bundler: 'webpack', isServer: false, dev: false, context: '/site', sectionPageMap })).toThrow(/patches\.sectionPageMap/)
+  test.each(['rspack', 'webpack'] as const)('under %s, every module patch is in place', (bundler) => {
+    // The server compile: the browser's chunk split (clientChunks.test.ts) needs Next's own groups.
+    const patched = applyPatches(config(), { bundler, isServer: true, dev: false, context: '/site' })
+    expect(patched.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
+    const loaders = patched.module.rules.flatMap((rule) => (rule && typeof rule === 'object' && Array.isArray(rule.use) ? rule.use.map((use) => use.loader) : []))
+    for (const file of [PATCH_FILES.presortedPageMap, PATCH_FILES.mobileBreakpoint, PATCH_FILES.lazySidebarFolders, PATCH_FILES.plainImages, PATCH_FILES.lazyQrCode, PATCH_FILES.styleTokens]) expect(loaders).toContain(file)
+    expect(loaders.some((loader) => /nextra\/loader|pagePath|sectionPageMap/.test(loader))).toBe(false)
   })
 })

@@ -9,6 +9,11 @@ import { normalisePath } from './normalisePath'
 export type AssetRoutes = Readonly<Record<string, string>>
 
 const PAGE_CHUNK = /^\/_next\/static\/chunks\/pages(\/.*?)-[0-9a-f]{8,}\.js$/
+/**
+ * A page's data (`/_next/data/<build>/<route>.json`), which Next's router fetches to move to the
+ * page in the browser: the page itself as JSON, so its page's rule governs it.
+ */
+const PAGE_DATA = /^\/_next\/data\/[^/]+(\/.+)\.json$/
 
 /**
  * The map by lowercased key. A file the map puts under another rule than its own path's (a page's
@@ -28,5 +33,7 @@ export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): str
   // A page's own chunk is governed by that page even if the manifest missed it.
   const pageChunk = PAGE_CHUNK.exec(objectKey)
   if (pageChunk) return normalisePath(pageChunk[1] === '/index' ? '/' : pageChunk[1])
+  const pageData = PAGE_DATA.exec(objectKey)
+  if (pageData) return normalisePath(pageData[1] === '/index' ? '/' : pageData[1])
   return normalisePath(objectKey)
 }

@@ -7,8 +7,8 @@
  * (./compileWorker.mjs), in a pool of worker threads, one per core. Results are kept on disk in
  * .cache/mdx/, one file per page version, keyed by the page's path and bytes and by the compiler's
  * fingerprint (./fingerprint.ts): an unchanged page is never compiled twice, and an entry that
- * other compiler inputs wrote is never read. A success keeps Nextra's output (the module's code,
- * title, front matter and search data) for the steps that will render from it.
+ * other compiler inputs wrote is never read. A success keeps the page as data (lib/render/
+ * pageDocument.ts: its elements, title, front matter and search data) for the steps that render it.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -19,19 +19,15 @@ import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../steps/contentError'
 import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
+import type { PageDocument } from '../../lib/render/pageDocument'
 
 export const CACHE_DIR = '.cache/mdx'
 
-/** What Nextra's compileMdx returns for a page (node_modules/nextra/dist/server/compile.d.ts). */
-export interface CompiledPage {
-  result: string
-  title?: string
-  frontMatter?: Record<string, unknown>
-  structurizedData?: Record<string, string>
-  searchIndexKey?: string
-  readingTime?: unknown
-  hasJsxInH1?: boolean
-}
+/**
+ * A page as the worker compiles it: data only (its elements, table of contents, title, front matter
+ * and search data), which the docs route renders through a fixed map of components.
+ */
+export type CompiledPage = PageDocument
 
 interface CompileFailure {
   reason: string
@@ -41,7 +37,7 @@ interface CompileFailure {
   deterministic: boolean
 }
 
-type CacheEntry = { ok: true; output: CompiledPage } | { ok: false; error: CompileFailure }
+export type CacheEntry = { ok: true; output: CompiledPage } | { ok: false; error: CompileFailure }
 
 /** A page whose MDX does not compile: where the compiler stopped, and its message. */
 export class MdxCompileError extends ContentError {
@@ -164,7 +160,7 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
       const next = () => {
         current = queue.shift()
         if (!current) return void worker.terminate().then(() => resolve())
-        worker.postMessage({ id: 0, file: path.join(root, current.page.file), route: current.page.route, source: current.source })
+        worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.source })
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: CompiledPage; error?: CompileFailure }) => {
         if (message.ready) return next()
@@ -234,11 +230,26 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
   for (const name of fs.readdirSync(cacheDir)) {
     if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
   }
+  writePageIndex(root, pages, keys)
   const problems = pages.flatMap((page) => {
     const entry = entries.get(page.file)
     return entry && !entry.ok ? [new MdxCompileError(page.file, entry.error.reason, entry.error.line, entry.error.column)] : []
   })
   return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, ms: Date.now() - started }
+}
+
+/** Where the docs route finds each page's compiled document: route → source file and cache entry. */
+export const PAGE_INDEX = '.cache/pages.json'
+
+export type PageIndex = Record<string, { file: string; entry: string }>
+
+/**
+ * The index the docs route (pages/[[...slug]].tsx, through pipeline/render/docsPages.ts) reads:
+ * it renders from this run's entries without computing the compiler's fingerprint again.
+ */
+function writePageIndex(root: string, pages: PageSource[], keys: Map<string, string>): void {
+  const index: PageIndex = Object.fromEntries(pages.map((page) => [page.route, { file: page.file, entry: `${CACHE_DIR}/${keys.get(page.file)}.json` }]))
+  writeAtomically(path.join(root, PAGE_INDEX), JSON.stringify(index))
 }
 
 /** One line of counts, for the build's progress and the dev server. */

@@ -8,11 +8,19 @@
  * caller can load. The site's highlighter (pipeline/onDemandHighlighter.ts) comes as an ES module
  * that the pool transpiles from its TypeScript (workerData.highlighter).
  *
+ * The output is not Nextra's JS module but the page as data (lib/render/pageDocument.ts): two
+ * plugins of ./toPageTree.mjs refuse what data cannot hold (the first rehype plugin) and read the
+ * compiled page's elements (the first recma plugin, after every rehype plugin). Everything else
+ * (heading ids, highlighting, copy buttons, title, front matter, search data) is Nextra's own.
+ *
  * Messages in: { id, file (absolute), route, source } (the bytes the cache key was made from). Out: { id, ok: true, output } or
- * { id, ok: false, error: { reason, line?, column?, deterministic } }.
+ * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
+ * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
+import { recmaCapturePage, rehypeCheckPage } from './toPageTree.mjs'
 
 const { compileMdx } = await import('nextra/compile')
 const { transformerTwoslash } = await import('@shikijs/twoslash')
@@ -36,6 +44,11 @@ function loaderOptions(file, route) {
   return {
     mdxOptions: {
       ...SITE.mdxOptions,
+      // Added before Nextra's own plugins, which compileMdx appends: the check sees the page as
+      // written, and the capture sees the program after every rehype plugin, before Nextra's
+      // last rewrite of it.
+      rehypePlugins: [rehypeCheckPage],
+      recmaPlugins: [recmaReportPage],
       jsx: true,
       outputFormat: 'program',
       format: 'detect',
@@ -79,10 +92,46 @@ function describe(error) {
 // the pool, once, in the content check's words.
 console.error = () => {}
 
-parentPort.on('message', async ({ id, file, route, source }) => {
+/**
+ * What ./toPageTree.mjs found in each file, by path. compileMdx returns only its own fields, and
+ * keeps one processor for every page (useCachedCompiler), so the plugin reports through this map
+ * rather than through a closure of one call.
+ */
+const captured = new Map()
+function recmaReportPage() {
+  const capture = recmaCapturePage()
+  return (program, vfile) => {
+    capture(program, vfile)
+    captured.set(vfile.path, { tree: vfile.data.pageTree, toc: vfile.data.pageToc })
+  }
+}
+
+/** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
+async function compilePage(file, filePath, route, source) {
+  captured.delete(file)
+  const compiled = await compileMdx(source, loaderOptions(file, route))
+  const page = captured.get(file)
+  captured.delete(file)
+  if (!page) throw new Error(`the page's tree was not captured for ${filePath}`)
+  /** @type {import('../../lib/render/pageDocument').PageDocument} */
+  const doc = {
+    route,
+    filePath,
+    title: compiled.title ?? '',
+    frontMatter: compiled.frontMatter ?? {},
+    ...(compiled.hasJsxInH1 && { hasJsxInH1: true }),
+    tree: page.tree,
+    toc: page.toc,
+    ...(compiled.structurizedData && { structurizedData: compiled.structurizedData }),
+  }
+  // Front matter is YAML: a date becomes its ISO text here, as JSON makes of it.
+  return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }
+}
+
+parentPort.on('message', async ({ id, file, filePath, route, source, withModule }) => {
   try {
-    const output = await compileMdx(source, loaderOptions(file, route))
-    parentPort.postMessage({ id, ok: true, output })
+    const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source)
+    parentPort.postMessage({ id, ok: true, output: doc, ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })
   }

@@ -23,7 +23,7 @@ import path from 'node:path'
 export const COMPILER_ROOT = path.resolve(__dirname, '../..')
 
 /** Files of the compiler's project whose bytes change what a page compiles to. */
-export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
+export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageTree.mjs', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
 /** The site's own file that does: it holds the site's Nextra options. */
 export const SITE_CONFIG = 'next.config.ts'
 

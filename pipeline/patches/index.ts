@@ -26,17 +26,6 @@ export interface BundlerConfig {
   [key: string]: unknown
 }
 
-export interface SectionPageMapOptions {
-  /** The pages folder whose routes the page maps describe. */
-  pagesDir: string
-  /** The last-updated time of a page's source file, or null when the build has none. */
-  timestampFor: (filePath: string) => number | null
-  /** The section a route belongs to, or null for pages outside every section. */
-  routeToScope: (route: string) => string | null
-  /** Nextra's page map, as the pages of one scope (a section, or null) may see it. */
-  transform: (pageMap: any[], scope: string | null) => unknown
-}
-
 export interface PatchOptions {
   bundler: 'webpack' | 'rspack'
   /** Whether this is the server compile (Next runs one for the server and one for the browser). */
@@ -45,13 +34,10 @@ export interface PatchOptions {
   dev: boolean
   /** The project root, which names the large-module chunks as Next does. */
   context: string
-  sectionPageMap: SectionPageMapOptions
 }
 
 const here = (file: string) => path.join(__dirname, file)
 export const PATCH_FILES = {
-  pagePath: here('pagePath.cjs'),
-  sectionPageMap: here('sectionPageMap.cjs'),
   presortedPageMap: here('presortedPageMap.cjs'),
   mobileBreakpoint: here('mobileBreakpoint.cjs'),
   lazySidebarFolders: here('lazySidebarFolders.cjs'),
@@ -64,58 +50,8 @@ export const PATCH_FILES = {
   pickBy: here('pickBy.ts'),
   lazyAuth: path.join(__dirname, '../../lib/auth/lazyAuth.ts'),
   amplifyForUi: path.join(__dirname, '../../lib/auth/amplifyForUi.ts'),
-  noPageGitLookups: here('noPageGitLookups.cjs'),
   noServerTraces: here('noServerTraces.cjs'),
 } as const
-
-const NEXTRA_LOADERS = new Set(['nextra/loader', PATCH_FILES.pagePath])
-
-/** A rule's loaders, when it lists them (a rule may also name one loader, or compute them). */
-const usesOf = (rule: BundlerRule) => (Array.isArray(rule.use) ? rule.use : [])
-
-function eachRule(rules: BundlerConfig['module']['rules'], visit: (rule: BundlerRule) => void): void {
-  for (const rule of rules) {
-    if (!rule || typeof rule !== 'object') continue
-    visit(rule)
-    if (rule.oneOf) eachRule(rule.oneOf, visit)
-    if (rule.rules) eachRule(rule.rules, visit)
-  }
-}
-
-/**
- * Rspack resolves a loader's module without `descriptionFileRoot`, which Nextra's loader needs to
- * give a page reached through the pages/docs symlink its route; the wrapper (pagePath.cjs) hands
- * Nextra the page's path through the pages folder instead.
- */
-export function pagePathUnderRspack(config: BundlerConfig): void {
-  let wrapped = 0
-  eachRule(config.module.rules, (rule) => {
-    for (const use of usesOf(rule)) {
-      if (use.loader === 'nextra/loader') {
-        use.loader = PATCH_FILES.pagePath
-        wrapped++
-      }
-    }
-  })
-  if (!wrapped) throw new Error('patches.pagePath: no rule uses nextra/loader; Nextra changed how it registers its loader')
-}
-
-/**
- * Each section's pages get a page map scoped to that section (sectionPageMap.cjs), so no page's
- * JavaScript names another section, its pages, or a page its readers may not open.
- */
-export function sectionPageMaps(config: BundlerConfig, options: SectionPageMapOptions): void {
-  let pageUse: BundlerRule['use'] | undefined
-  eachRule(config.module.rules, (rule) => {
-    if (usesOf(rule).some((use) => NEXTRA_LOADERS.has(use.loader) && use.options?.isPageImport)) pageUse = rule.use
-  })
-  if (!pageUse) throw new Error("patches.sectionPageMap: Nextra's MDX page rule was not found; cannot scope page maps per audience")
-  const loader = { loader: PATCH_FILES.sectionPageMap, options: options as unknown as Record<string, unknown> }
-  // Loaders run last to first: this one sees what Nextra's loader made of the page.
-  const nextraAt = pageUse.findIndex((use) => NEXTRA_LOADERS.has(use.loader))
-  pageUse.splice(nextraAt, 0, loader)
-  config.module.rules.push({ test: /nextra-page-map-.*\.mjs$/, resourceQuery: /^\?scope=/, use: [loader] })
-}
 
 /** The theme keeps the page map's build-time order instead of sorting it again (presortedPageMap.cjs). */
 export function presortedPageMap(config: BundlerConfig): void {
@@ -245,12 +181,7 @@ export function skipServerTraces(): void {
 
 /** Applies every patch, for either bundler and both compiles. */
 export function applyPatches(config: BundlerConfig, options: PatchOptions): BundlerConfig {
-  // In the process that compiles, before any page is: Nextra's loader runs there.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require(PATCH_FILES.noPageGitLookups).skipPageGitLookups()
-  if (options.bundler === 'rspack') pagePathUnderRspack(config)
   if (options.bundler === 'rspack' && !options.isServer && !options.dev) webpackLikeClientChunks(config, options.context)
-  sectionPageMaps(config, options.sectionPageMap)
   presortedPageMap(config)
   mobileBreakpoint(config)
   lazySidebarFolders(config)

@@ -71,7 +71,9 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     users.get(key)!.add(route)
   }
   for (const [page, pageFiles] of Object.entries(manifest.pages)) {
-    const route = page === '/_app' || page === '/_error' ? publicRoute : normalisePath(page)
+    // A dynamic route (the one docs route, pages/[[...slug]].tsx) is code for the pages of every
+    // audience: its JavaScript holds the renderer, never a page's text, which comes as data.
+    const route = page === '/_app' || page === '/_error' ? publicRoute : page.includes('[') ? shared : normalisePath(page)
     if (route === null) continue
     for (const file of pageFiles) use(`/_next/${file}`, route)
   }

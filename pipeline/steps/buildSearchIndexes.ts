@@ -2,8 +2,8 @@
  * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (pipeline/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
- * postbuild's asset routes. Reads Nextra's search data from .next/static/chunks/, because
- * postbuild deletes its copy in out/ (it holds every section's text).
+ * postbuild's asset routes. Its input is each page's search data as the content step compiled it
+ * (pipeline/compile/compiledPages.ts readSearchData).
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -28,17 +28,6 @@ export interface IndexStats {
   records: number
   files: number
   bytes: number
-}
-
-/** Nextra's search data of every locale in `chunksDir` (one file per locale, `nextra-data-<locale>.json`). */
-export function readNextraSearchData(chunksDir: string): NextraSearchData {
-  const files = fs.existsSync(chunksDir) ? fs.readdirSync(chunksDir).filter((name) => /^nextra-data-.*\.json$/.test(name)) : []
-  if (files.length === 0) {
-    throw new Error(`no nextra-data-*.json in ${chunksDir}; run \`next build\` first (next.config.ts must keep Nextra's \`search\` option on)`)
-  }
-  const data: NextraSearchData = {}
-  for (const file of files.sort()) Object.assign(data, JSON.parse(fs.readFileSync(path.join(chunksDir, file), 'utf8')) as NextraSearchData)
-  return data
 }
 
 function dirStats(dir: string): { files: number; bytes: number } {

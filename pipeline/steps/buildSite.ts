@@ -10,8 +10,10 @@
  *   plan      every rule decides some page or file (pipeline/steps/checkRules.ts); then which files
  *             built from several pages exist, what each holds and where it lives:
  *             one set per audience, the pages one rule governs (pipeline/planAggregates.ts);
- *             next build's page maps and route manifests follow the same plan
- *   next      `next build`: out/, with its build id and Nextra's search data
+ *             the page maps and route manifests follow the same plan
+ *   pages     each page's props for the one docs route: its compiled document, its part of its
+ *             audience's page map, its date (pipeline/render/pageProps.ts)
+ *   next      `next build`: out/ and its build id; one route renders every page from its props
  *   search    one Pagefind index per audience, written into out/
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
@@ -41,9 +43,11 @@ import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
-import { buildSearchIndexes, formatStats, readNextraSearchData } from './buildSearchIndexes'
+import { buildSearchIndexes, formatStats } from './buildSearchIndexes'
+import { readSearchData } from '../compile/compiledPages'
 import { describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
+import { describePageProps, writePageProps } from '../render/pageProps'
 import { assertLinks } from './checkLinks'
 import { assertRulesDecide, siteRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
@@ -68,27 +72,22 @@ export function buildHeapMb(pages: number): number {
 /** Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). */
 export async function nextBuild(paths: SitePaths, pages: number): Promise<NextBuild> {
   const next = path.join(paths.root, 'node_modules/.bin/next')
-  // Where Next's browser compile finds the pages its server compile already turned from MDX into
-  // modules (pipeline/patches/pagePath.cjs); private to this build, and gone after it.
-  const pageCompiles = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-page-compiles-'))
   const code = await new Promise<number | null>((resolve, reject) => {
-    // A production build whatever the caller's NODE_ENV (a test runner sets "test"): Nextra then
-    // writes its search data where Next's production output is.
+    // A production build whatever the caller's NODE_ENV (a test runner sets "test").
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
-      DOCS_PAGE_COMPILE_DIR: pageCompiles,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${buildHeapMb(pages)}`.trim(),
     }
     const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
     child.on('error', reject)
     child.on('exit', resolve)
-  }).finally(() => fs.rmSync(pageCompiles, { recursive: true, force: true }))
+  })
   if (code !== 0) throw new Error(`next build failed (exit ${code})`)
   return {
     buildId: fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim(),
-    searchData: readNextraSearchData(paths.nextChunks),
+    searchData: readSearchData(paths.root),
   }
 }
 
@@ -159,13 +158,14 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
+  await step('pages', () => writePageProps(paths.root, access), describePageProps)
   const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}, ${renderedPages(paths.out)} pages rendered into out/`, `${pages.length} pages`)
   const search = await step(
     'search',
     () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'pages')), plan, pageMapInputs(paths.root))
+  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'content')), plan, pageMapInputs(paths.root))
   await step(
     'markdown',
     () => writeMarkdown(paths, plan, pages, { pageMaps, lastUpdated: readLastUpdated(paths.root) }),

@@ -51,11 +51,11 @@ export function sourcePages(root: string): SourcePage[] {
     }
   }
   add('content/docs', '/docs/')
-  // pages/docs is the symlink to content/docs; only the top-level MDX of pages/ is its own.
-  for (const file of fs.readdirSync(path.join(root, 'pages')).filter((name) => /\.mdx?$/.test(name))) {
+  // The top-level pages of content/ (the home page); content/docs is listed above.
+  for (const file of fs.readdirSync(path.join(root, 'content')).filter((name) => /\.mdx?$/.test(name))) {
     const route = normalisePath('/' + file.replace(/\.mdx?$/, ''))
-    if (route === null) throw new UnservablePathError(`pages/${file}`)
-    pages.push({ file: `pages/${file}`, route })
+    if (route === null) throw new UnservablePathError(`content/${file}`)
+    pages.push({ file: `content/${file}`, route })
   }
   return pages
 }
@@ -65,7 +65,7 @@ export function sourcePages(root: string): SourcePage[] {
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
 function metaSources(root: string): SourcePage[] {
-  const metas: SourcePage[] = [{ file: 'pages/_meta.ts', route: '/' }]
+  const metas: SourcePage[] = [{ file: 'content/_meta.ts', route: '/' }]
   const docs = path.join(root, 'content/docs')
   for (const entry of fs.readdirSync(docs, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !/^_meta\.[jt]sx?$/.test(entry.name)) continue

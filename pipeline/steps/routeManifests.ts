@@ -22,6 +22,7 @@ import { audienceKey } from '../planAggregates'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { READER_VIEW_PATH, ROUTE_MANIFEST_DIR } from '../../lib/access/readerView'
 import { PAGE_MAP_EVENT, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
+import { pageRoutes } from '../../lib/navigation/shapePageMap'
 
 /** Next's own pages that belong to no route's rule: the app shell and the error page, which every visitor loads. */
 const FRAMEWORK_PAGES = new Set(['/_app', '/_error'])
@@ -47,6 +48,8 @@ export class RouteManifestError extends Error {
     this.name = 'RouteManifestError'
   }
 }
+
+const isDynamic = (route: string) => route.includes('[')
 
 /** Runs one of Next's manifest scripts in an empty context and returns what it assigned to `self`. */
 function evaluate(source: string, name: string): unknown {
@@ -98,9 +101,13 @@ export function splitRouteManifests(options: {
     }
     return groups.get(audience)!
   }
+  // Every audience's page-map fragment ships, whether or not the audience has routes of its own:
+  // docs pages are served by one dynamic route, which names no page.
+  for (const audience of options.pageMaps?.keys() ?? []) group(audience)
   for (const [key, value] of Object.entries(manifest)) {
     if (key === 'sortedPages') continue
-    if (!key.startsWith('/')) {
+    // A dynamic route's pattern (`/[[...slug]]`) names no page: every reader's router needs it.
+    if (!key.startsWith('/') || isDynamic(key)) {
       base[key] = value
       continue
     }
@@ -110,6 +117,10 @@ export function splitRouteManifests(options: {
   }
   const publicSsg: string[] = []
   for (const route of ssg) {
+    if (isDynamic(route)) {
+      publicSsg.push(route)
+      continue
+    }
     const audience = audienceOf(access, route)
     if (audience === PUBLIC) publicSsg.push(route)
     else group(audience).ssg.push(route)
@@ -118,7 +129,7 @@ export function splitRouteManifests(options: {
   const parts = [...groups.values()].map((part) => {
     const source = `self.__docsRoutes(${JSON.stringify(part)});`
     const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16)
-    const route = normalisePath(Object.keys(part.pages).sort()[0] ?? part.ssg.sort()[0]) as string
+    const route = normalisePath(Object.keys(part.pages).sort()[0] ?? part.ssg.sort()[0] ?? pageRoutes(part.pageMap?.items ?? []).sort()[0]) as string
     return { key: `/_next/static/${buildId}/${ROUTE_MANIFEST_DIR}/${hash}.js`, route, source }
   })
   return {

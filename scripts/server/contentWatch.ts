@@ -3,12 +3,15 @@
  * checkAndCompile) at start and again after each change of a page or `_meta` file, with the same
  * messages the build prints. The dev server keeps running whatever it finds; Next shows its own
  * overlay for a page that does not compile, and this names the file, line and column in the
- * terminal. Changed pages are compiled again; the others come from the compile cache.
+ * terminal. Changed pages are compiled again; the others come from the compile cache. Then each
+ * page's props are written again (pipeline/render/pageProps.ts), which the open page shows.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
+import { writePageProps } from '../../pipeline/render/pageProps'
+import { access } from '../../lib/access'
 
 export type ContentCheckResult = { ok: true; report: CompileReport } | { ok: false; message: string }
 
@@ -27,7 +30,11 @@ export interface ContentWatch {
 /** One check, its result as the writer reads it: problems are a result, anything else is thrown. */
 export async function checkContentOnce(root: string): Promise<ContentCheckResult> {
   try {
-    return { ok: true, report: await checkAndCompile(root) }
+    const report = await checkAndCompile(root)
+    // The docs route renders from the page step's props: written again, so the open page's props
+    // change and Next refreshes them in the browser (pipeline/render/docsPages.ts).
+    await writePageProps(root, access)
+    return { ok: true, report }
   } catch (error) {
     if (error instanceof BadContentError) return { ok: false, message: error.message }
     throw error
@@ -35,7 +42,7 @@ export async function checkContentOnce(root: string): Promise<ContentCheckResult
 }
 
 /**
- * Checks `root`'s content now and after every change under content/ (and pages/'s own pages),
+ * Checks `root`'s content now and after every change under content/,
  * reporting each result through `report`. Checks never overlap: a change during a check starts one
  * more after it.
  */
@@ -66,7 +73,6 @@ export function watchContent(root: string, report: (result: ContentCheckResult) 
   }
   const watchers = [
     fs.watch(path.join(root, 'content'), { recursive: true }, (_event, name) => changed(name)),
-    fs.watch(path.join(root, 'pages'), (_event, name) => changed(name)),
   ]
   return {
     first: run(),

@@ -1,0 +1,140 @@
+/**
+ * Renders a compiled page (./pageDocument.ts) as React elements, through a fixed map of
+ * components: the theme's MDX components for Markdown's elements (headings with anchors, `pre`
+ * with its copy button, tables, links…, from the same `useMDXComponents()` the compiled MDX called)
+ * and the writer components a page may use. Nothing is evaluated, so the site's
+ * Content-Security-Policy needs no 'unsafe-eval'.
+ *
+ * Browser code: no Node imports. The compile step (pipeline/compile/toPageTree.mjs) refuses any
+ * component not in WRITER_COMPONENTS; the tests check that both lists agree.
+ */
+import { createElement, Fragment, type ComponentType, type ReactNode } from 'react'
+import { Callout, Cards, FileTree, Steps, Tabs } from 'nextra/components'
+import {
+  CPPIcon,
+  CsharpIcon,
+  CssIcon,
+  GoIcon,
+  GraphQLIcon,
+  JavaScriptIcon,
+  MarkdownIcon,
+  MdxIcon,
+  MoveIcon,
+  PythonIcon,
+  RustIcon,
+  TerminalIcon,
+  TerraformIcon,
+  TypeScriptIcon,
+} from 'nextra/icons'
+import { useMDXComponents } from 'nextra/mdx'
+import { Bleed } from 'nextra-theme-docs'
+import { SectionCards } from '../../components/SectionCards'
+import type { PageDocument, TreeElement, TreeNode } from './pageDocument'
+
+// The maps hold components of many prop types; each is given the props its page wrote.
+type AnyComponent = ComponentType<any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The components a page may write, by the name it writes them with (`Tabs.Tab` included). */
+const WRITER_MAP: Record<string, AnyComponent> = {
+  Bleed,
+  Callout,
+  Cards,
+  'Cards.Card': Cards.Card,
+  FileTree,
+  'FileTree.File': FileTree.File,
+  'FileTree.Folder': FileTree.Folder,
+  SectionCards,
+  Steps,
+  Tabs,
+  'Tabs.Tab': Tabs.Tab,
+}
+
+export const WRITER_COMPONENTS: readonly string[] = Object.keys(WRITER_MAP).sort()
+
+/** The icons Nextra gives code blocks by language (a `pre`'s `icon`). */
+const ICON_MAP: Record<string, AnyComponent> = {
+  CPPIcon,
+  CsharpIcon,
+  CssIcon,
+  GoIcon,
+  GraphQLIcon,
+  JavaScriptIcon,
+  MarkdownIcon,
+  MdxIcon,
+  MoveIcon,
+  PythonIcon,
+  RustIcon,
+  TerminalIcon,
+  TerraformIcon,
+  TypeScriptIcon,
+}
+
+export const ICON_COMPONENTS: readonly string[] = Object.keys(ICON_MAP).sort()
+
+/** The theme's MDX components, as `useMDXComponents()` returns them. */
+type MdxComponents = Record<string, AnyComponent | string | undefined>
+
+/** A name of neither list: the compile step refuses these, so only a hand-made document has one. */
+export class UnknownComponentError extends Error {
+  constructor(name: string) {
+    super(`the page names the component "${name}", which is not in the renderer's map`)
+    this.name = 'UnknownComponentError'
+  }
+}
+
+function typeOf(node: TreeElement, components: MdxComponents): AnyComponent | string {
+  if (node.raw) return node.tagName
+  if (/^[a-z]/.test(node.tagName) && !node.tagName.includes('.')) return components[node.tagName] ?? node.tagName
+  const component = WRITER_MAP[node.tagName]
+  if (!component) throw new UnknownComponentError(node.tagName)
+  return component
+}
+
+function renderNode(node: TreeNode, components: MdxComponents): ReactNode {
+  if (node.type === 'text') return node.value
+  const props: Record<string, unknown> = { ...node.properties }
+  for (const [name, icon] of Object.entries(node.componentProps ?? {})) {
+    if (!ICON_MAP[icon]) throw new UnknownComponentError(icon)
+    props[name] = ICON_MAP[icon]
+  }
+  // Children as arguments, as compiled JSX passes them: no keys needed, and one child is not an array.
+  return createElement(typeOf(node, components), props, ...node.children.map((child) => renderNode(child, components)))
+}
+
+/** Renders nodes with the given MDX components (those of the nearest MDX provider, usually). */
+export function renderNodes(nodes: readonly TreeNode[], components: MdxComponents): ReactNode[] {
+  return nodes.map((node) => renderNode(node, components))
+}
+
+function TreeNodes({ nodes }: { nodes: readonly TreeNode[] }) {
+  const components = useMDXComponents() as MdxComponents
+  // As arguments, like compiled JSX's static children: React wants no keys for those.
+  return createElement(Fragment, null, ...renderNodes(nodes, components))
+}
+
+/** The page's body, as its compiled MDX rendered it (without the theme's wrapper, which the layout adds). */
+export function PageBody({ doc }: { doc: PageDocument }) {
+  return <TreeNodes nodes={doc.tree} />
+}
+
+/**
+ * A table-of-contents entry's value, as Nextra's `useTOC()` gave it: the heading's text as a
+ * string when it is only text, else its content rendered with the page's components.
+ */
+export function renderTocValue(nodes: readonly TreeNode[]): ReactNode {
+  if (nodes.length === 1 && nodes[0].type === 'text') return nodes[0].value
+  return <TreeNodes nodes={nodes} />
+}
+
+/** One entry of the table of contents the theme's wrapper is given, as Nextra's `useTOC()` returns it. */
+export interface TocItem {
+  depth: number
+  id: string
+  /** The heading's text, or its content rendered (Nextra's type says string; its values are either). */
+  value: ReactNode
+}
+
+/** The page's table of contents for the theme (its wrapper's `toc`): what the compiled page's `useTOC()` returned. */
+export function tocOf(doc: PageDocument): TocItem[] {
+  return doc.toc.map((entry) => ({ depth: entry.depth, id: entry.id, value: renderTocValue(entry.value) }))
+}

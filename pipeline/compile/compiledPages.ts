@@ -1,0 +1,52 @@
+/**
+ * Reading what the content step compiled (./compilePages.ts): its index of route → cache entry,
+ * and each page's document. The docs route renders from these, and the search step indexes them.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { PageDocument } from '../../lib/render/pageDocument'
+import type { NextraSearchData } from '../../lib/search/searchRecords'
+import { PAGE_INDEX, type CacheEntry, type PageIndex } from './compilePages'
+
+export class CompiledPageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'CompiledPageError'
+  }
+}
+
+export function readPageIndex(root: string): PageIndex {
+  const file = path.join(root, PAGE_INDEX)
+  if (!fs.existsSync(file)) {
+    throw new CompiledPageError(`${PAGE_INDEX} is missing: the content step compiles the pages before \`next build\`; run \`npm run build\` (or \`npm run dev\`), not \`next build\` alone`)
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as PageIndex
+}
+
+/** The compiled document of `route`; CompiledPageError when it is missing or the page does not compile. */
+export function readCompiledPage(root: string, index: PageIndex, route: string): PageDocument {
+  const indexed = index[route]
+  if (!indexed) throw new CompiledPageError(`no page for ${route} in ${PAGE_INDEX}`)
+  let entry: CacheEntry
+  try {
+    entry = JSON.parse(fs.readFileSync(path.join(root, indexed.entry), 'utf8')) as CacheEntry
+  } catch {
+    throw new CompiledPageError(`${indexed.file}: its compiled document (${indexed.entry}) is missing; run the content step again`)
+  }
+  if (!entry.ok) throw new CompiledPageError(`${indexed.file} does not compile: ${entry.error.reason}`)
+  return entry.output
+}
+
+/**
+ * Every page's search data, as Nextra's own search file had it (route → title and text by
+ * heading), for the per-audience indexes. A page with `searchable: false` has none.
+ */
+export function readSearchData(root: string): NextraSearchData {
+  const index = readPageIndex(root)
+  const data: NextraSearchData = {}
+  for (const route of Object.keys(index).sort()) {
+    const doc = readCompiledPage(root, index, route)
+    if (doc.structurizedData && doc.frontMatter.searchable !== false) data[route] = { title: doc.title, data: doc.structurizedData }
+  }
+  return data
+}

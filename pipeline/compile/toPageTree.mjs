@@ -1,0 +1,355 @@
+/**
+ * Turns a page, as Nextra's compiler sees it, into the data the browser renders
+ * (lib/render/pageDocument.ts): no code, only elements, text and JSON properties.
+ *
+ * Two plugins, added to Nextra's own compile (./compileWorker.mjs):
+ *
+ * - `rehypeCheckPage`, the first rehype plugin, refuses what a page written as data cannot hold:
+ *   imports of anything but the fixed components, exports, `{expressions}`, component names
+ *   outside the fixed map, and attributes that are not plain values. It runs on the page's own
+ *   nodes (the ones with a place in the file), so each refusal names its line and column.
+ * - `recmaCapturePage`, the first recma plugin, reads the compiled program's JSX (after every
+ *   rehype plugin and MDX's own rewrite of element names, before Nextra's last rewrite) and turns
+ *   it into the tree. Reading the program rather than the HTML tree keeps exactly what the page
+ *   renders today: which elements go through the theme's components (`_components.p`) and which
+ *   are plain tags written as JSX (`<div>`), the attribute names and style objects, the line
+ *   breaks between blocks, and the table of contents' values as Nextra computed them.
+ *
+ * Plain ESM, no dependencies: the worker imports it, and its lists are checked against the
+ * browser's component map by the tests (__tests__/render/).
+ */
+
+/** The components a page may use, each under the name it is written with. */
+export const WRITER_COMPONENTS = [
+  'Bleed',
+  'Callout',
+  'Cards',
+  'Cards.Card',
+  'FileTree',
+  'FileTree.File',
+  'FileTree.Folder',
+  'SectionCards',
+  'Steps',
+  'Tabs',
+  'Tabs.Tab',
+]
+
+/**
+ * Where each importable component comes from, as the page's MDX imports it today: Nextra's
+ * components, the docs theme's Bleed, and the project's SectionCards by a relative path.
+ */
+const IMPORTABLE = [
+  { test: (source) => source === 'nextra/components', label: "'nextra/components'", names: ['Callout', 'Cards', 'FileTree', 'Steps', 'Tabs'] },
+  { test: (source) => source === 'nextra-theme-docs', label: "'nextra-theme-docs'", names: ['Bleed'] },
+  { test: (source) => /^\.\.?\/(?:.*\/)?components\/SectionCards(?:\.tsx)?$/.test(source), label: "'<relative path>/components/SectionCards'", names: ['SectionCards'] },
+]
+
+/**
+ * The icons Nextra's code blocks show by language (its rehypeIcon plugin imports them from
+ * nextra/icons and passes one to `pre` as `icon`). The browser's map holds the same list.
+ */
+export const ICON_COMPONENTS = [
+  'CPPIcon',
+  'CsharpIcon',
+  'CssIcon',
+  'GoIcon',
+  'GraphQLIcon',
+  'JavaScriptIcon',
+  'MarkdownIcon',
+  'MdxIcon',
+  'MoveIcon',
+  'PythonIcon',
+  'RustIcon',
+  'TerminalIcon',
+  'TerraformIcon',
+  'TypeScriptIcon',
+]
+
+const ALLOWED_IMPORTS = IMPORTABLE.map(({ label, names }) => `{ ${names.join(', ')} } from ${label}`).join(', ')
+const COMPONENT_LIST = WRITER_COMPONENTS.join(', ')
+
+// ---------------------------------------------------------------------------------------------
+// Plain values: what an attribute's `{…}` may hold.
+
+class NotPlain extends Error {
+  constructor(node, what) {
+    super(what)
+    this.node = node
+  }
+}
+
+/**
+ * The JSON value of an expression that is one (numbers, strings, booleans, null, arrays and
+ * objects of those, a template without `${}`), read from its syntax tree: nothing is run.
+ */
+export function plainValue(node) {
+  switch (node.type) {
+    case 'Literal':
+      if (node.regex || typeof node.bigint === 'string') throw new NotPlain(node, 'a regular expression or a bigint')
+      if (typeof node.value === 'number' && !Number.isFinite(node.value)) throw new NotPlain(node, 'a number JSON cannot hold')
+      return node.value
+    case 'UnaryExpression':
+      if ((node.operator === '-' || node.operator === '+') && node.argument.type === 'Literal' && typeof node.argument.value === 'number') {
+        return node.operator === '-' ? -node.argument.value : node.argument.value
+      }
+      throw new NotPlain(node, `the operator \`${node.operator}\``)
+    case 'TemplateLiteral':
+      if (node.expressions.length > 0) throw new NotPlain(node, 'a template with `${…}`')
+      return node.quasis.map((quasi) => quasi.value.cooked).join('')
+    case 'ArrayExpression':
+      return node.elements.map((element) => {
+        if (element === null) throw new NotPlain(node, 'an array with a hole')
+        if (element.type === 'SpreadElement') throw new NotPlain(element, 'a spread `...`')
+        return plainValue(element)
+      })
+    case 'ObjectExpression': {
+      const object = {}
+      for (const property of node.properties) {
+        if (property.type !== 'Property' || property.kind !== 'init' || property.method || property.computed) {
+          throw new NotPlain(property, property.type === 'SpreadElement' ? 'a spread `...`' : 'a computed key, method or accessor')
+        }
+        if (property.shorthand) throw new NotPlain(property, `the name \`${property.key.name}\``)
+        const key = property.key.type === 'Identifier' ? property.key.name : String(property.key.value)
+        object[key] = plainValue(property.value)
+      }
+      return object
+    }
+    case 'Identifier':
+      throw new NotPlain(node, `the name \`${node.name}\``)
+    case 'ArrowFunctionExpression':
+    case 'FunctionExpression':
+      throw new NotPlain(node, 'a function')
+    case 'JSXElement':
+    case 'JSXFragment':
+      throw new NotPlain(node, 'JSX')
+    default:
+      throw new NotPlain(node, 'code')
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The refusals, on the page's own nodes.
+
+/** A point of the file from an estree node (columns 0-based there), else the MDX node's start. */
+function placeOf(estree, node) {
+  if (estree?.loc?.start) return { line: estree.loc.start.line, column: estree.loc.start.column + 1 }
+  return node?.position?.start
+}
+
+/** Stops the compile at `place` with a message the writer can act on; cached like a parser's. */
+function refuse(file, reason, place) {
+  const message = file.message(reason, { place, source: 'docs-page', ruleId: 'page-as-data' })
+  message.fatal = true
+  throw message
+}
+
+const isHtmlName = (name) => /^[a-z]/.test(name)
+
+/** The name a component is written with, its import's alias replaced (`T.Tab` → `Tabs.Tab`). */
+function canonicalName(name, aliases) {
+  const [head, ...rest] = name.split('.')
+  return [aliases.get(head) ?? head, ...rest].join('.')
+}
+
+function checkImport(file, statement, node, aliases) {
+  const source = String(statement.source.value)
+  const from = IMPORTABLE.find(({ test }) => test(source))
+  const place = placeOf(statement, node)
+  const fix = `a page imports only the site's components: ${ALLOWED_IMPORTS}`
+  if (!from) refuse(file, `cannot import from '${source}': ${fix}`, place)
+  for (const specifier of statement.specifiers) {
+    if (specifier.type !== 'ImportSpecifier') {
+      refuse(file, `\`import ${specifier.local.name}${specifier.type === 'ImportNamespaceSpecifier' ? ' (as a namespace)' : ''} from '${source}'\` is not a named import: ${fix}`, placeOf(specifier, node) ?? place)
+    }
+    const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : String(specifier.imported.value)
+    if (!from.names.includes(imported)) refuse(file, `'${source}' gives a page no component \`${imported}\`: ${fix}`, placeOf(specifier, node) ?? place)
+    aliases.set(specifier.local.name, imported)
+  }
+}
+
+function checkAttributes(file, node, name) {
+  for (const attribute of node.attributes) {
+    if (attribute.type === 'mdxJsxExpressionAttribute') {
+      refuse(file, `\`<${name} {…}>\`: a spread of attributes is code, which pages cannot hold; write each attribute as name="text", name={number}, name={true}, or a list or object of those`, placeOf(attribute.data?.estree?.body?.[0], attribute) ?? node.position.start)
+    }
+    const value = attribute.value
+    if (value === null || value === undefined || typeof value === 'string') continue
+    const expression = value.data?.estree?.body?.[0]?.expression
+    const place = placeOf(expression, attribute) ?? node.position.start
+    if (!expression) refuse(file, `\`<${name} ${attribute.name}={}>\`: the attribute has no value; write ${attribute.name}="text", or leave out \`={}\` for true`, place)
+    try {
+      plainValue(expression)
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error
+      refuse(file, `\`<${name} ${attribute.name}={…}>\` holds ${error.message}, which a page cannot compute: attribute values are text ("…"), numbers, true/false, null, or lists and objects of those, written out`, placeOf(error.node, attribute) ?? place)
+    }
+  }
+}
+
+function walk(node, visit) {
+  visit(node)
+  if (Array.isArray(node.children)) for (const child of node.children) walk(child, visit)
+}
+
+/**
+ * The first rehype plugin: refuses what a page written as data cannot hold. Nodes that Nextra's
+ * own plugins add (front matter and title exports, a code fence's imports) have no place in the
+ * file and are left to the capture, which knows them.
+ */
+export function rehypeCheckPage() {
+  return (tree, file) => {
+    const aliases = new Map()
+    walk(tree, (node) => {
+      if (!node.position) return
+      if (node.type === 'mdxjsEsm') {
+        for (const statement of node.data?.estree?.body ?? []) {
+          if (statement.type === 'ImportDeclaration') checkImport(file, statement, node, aliases)
+          else refuse(file, '`export` is code, which pages cannot hold: set page data in the front matter (the `---` block at the top)', placeOf(statement, node))
+        }
+      } else if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') {
+        const body = node.data?.estree?.body ?? []
+        if (body.length > 0) {
+          refuse(file, '`{…}` is an expression, which pages cannot compute: write its result as text, write a literal brace as \\{ or \\}, or make it a comment {/* … */}', node.position.start)
+        }
+      } else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
+        const name = node.name
+        if (name !== null && !isHtmlName(name) && !WRITER_COMPONENTS.includes(canonicalName(name, aliases))) {
+          refuse(file, `\`<${name}>\` is not a component pages can use: use an HTML tag or one of ${COMPONENT_LIST}`, node.position.start)
+        }
+        checkAttributes(file, node, name ?? '')
+      }
+    })
+    file.data.pageAliases = aliases
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The capture: the compiled program's JSX → the tree.
+
+/** The first place a JSX node or one of its parents has (nodes MDX makes often have none). */
+function fail(file, reason, node) {
+  refuse(file, reason, placeOf(node) ?? undefined)
+}
+
+function jsxName(name) {
+  if (name.type === 'JSXIdentifier') return name.name
+  if (name.type === 'JSXMemberExpression') return `${jsxName(name.object)}.${name.property.name}`
+  return `${name.namespace.name}:${name.name.name}`
+}
+
+/**
+ * Converts JSX children, in order; a fragment's children join their parent's (the same HTML),
+ * and comments (`{/* … *\/}`, an empty expression) are dropped, as React drops them.
+ */
+function convertChildren(children, state, out = []) {
+  for (const child of children) {
+    if (child.type === 'JSXText') out.push({ type: 'text', value: child.value })
+    else if (child.type === 'JSXExpressionContainer') {
+      const expression = child.expression
+      if (expression.type === 'JSXEmptyExpression') continue
+      if (expression.type === 'Literal' && typeof expression.value === 'string') out.push({ type: 'text', value: expression.value })
+      else if (expression.type === 'JSXElement' || expression.type === 'JSXFragment') convertChildren([expression], state, out)
+      else fail(state.file, 'this part of the page is an expression, which pages cannot compute: write its result as text', expression)
+    } else if (child.type === 'JSXFragment') convertChildren(child.children, state, out)
+    else if (child.type === 'JSXElement') out.push(convertElement(child, state))
+    else fail(state.file, `unexpected ${child.type} in the compiled page`, child)
+  }
+  return out
+}
+
+function convertElement(element, state) {
+  const opening = element.openingElement
+  const written = jsxName(opening.name)
+  /** @type {import('../../lib/render/pageDocument').TreeElement} */
+  const result = { type: 'element', tagName: '', properties: {}, children: [] }
+  if (written.startsWith('_components.')) {
+    // An element of the Markdown (a paragraph, a heading, a code block): the theme's component for
+    // its tag renders it, as `_components.p` does today.
+    result.tagName = written.slice('_components.'.length)
+  } else if (isHtmlName(written) && !written.includes('.')) {
+    // A tag written as JSX: MDX renders it as the plain tag, whatever the theme maps it to.
+    result.tagName = written
+    result.raw = true
+  } else {
+    const name = canonicalName(written, state.aliases)
+    if (!WRITER_COMPONENTS.includes(name)) {
+      const what = state.generated.get(written.split('.')[0])
+      fail(state.file, what ? `${what} is not supported on pages rendered as data` : `\`<${written}>\` is not a component pages can use: use an HTML tag or one of ${COMPONENT_LIST}`, element)
+    }
+    result.tagName = name
+  }
+  for (const attribute of opening.attributes) {
+    if (attribute.type === 'JSXSpreadAttribute') fail(state.file, `\`<${written} {...}>\`: a spread of attributes is code, which pages cannot hold`, attribute)
+    const name = jsxName(attribute.name)
+    const value = attribute.value
+    if (value === null) result.properties[name] = true
+    else if (value.type === 'Literal') result.properties[name] = value.value
+    else if (value.type === 'JSXExpressionContainer' && value.expression.type === 'Identifier' && state.icons.has(value.expression.name)) {
+      // Nextra's code-block icon: the component itself is the value, named from the fixed list.
+      result.componentProps = { ...result.componentProps, [name]: state.icons.get(value.expression.name) }
+    } else if (value.type === 'JSXExpressionContainer') {
+      try {
+        result.properties[name] = plainValue(value.expression)
+      } catch (error) {
+        if (!(error instanceof NotPlain)) throw error
+        fail(state.file, `\`<${written} ${name}={…}>\` holds ${error.message}, which a page cannot compute`, error.node)
+      }
+    } else fail(state.file, `\`<${written} ${name}>\`: unexpected attribute value`, attribute)
+  }
+  result.children = convertChildren(element.children, state)
+  // Nextra empties the headings its table of contents lists and renders each with the entry's
+  // id and value (its recmaRewriteJsx), matched by id in the order of its own list.
+  const heading = /^h[2-6]$/.test(result.tagName) && !result.raw && typeof result.properties.id === 'string' ? state.headingIndex(result.properties.id) : -1
+  if (heading >= 0 && state.toc[heading]) {
+    result.properties.id = state.toc[heading].id
+    result.children = state.toc[heading].value
+  }
+  return result
+}
+
+function returnedBy(fn) {
+  return fn?.body?.body?.find((statement) => statement.type === 'ReturnStatement')?.argument ?? null
+}
+
+/**
+ * The first recma plugin: stores the page's tree and table of contents in `file.data.pageTree`
+ * and `file.data.pageToc`. It reads, and never changes, the program Nextra goes on compiling.
+ */
+export function recmaCapturePage() {
+  return (program, file) => {
+    const aliases = file.data.pageAliases ?? new Map()
+    /** Local names Nextra's plugins import: the code-block icons, and what other fences would need. */
+    const icons = new Map()
+    const generated = new Map()
+    for (const statement of program.body) {
+      if (statement.type !== 'ImportDeclaration') continue
+      const source = String(statement.source.value)
+      for (const specifier of statement.specifiers) {
+        const imported = specifier.imported?.name ?? specifier.local.name
+        if (source === 'nextra/icons' && ICON_COMPONENTS.includes(imported)) icons.set(specifier.local.name, imported)
+        else if (source.startsWith('@theguild/remark-mermaid')) generated.set(specifier.local.name, 'a ```mermaid diagram')
+        else if (specifier.local.name.startsWith('$')) generated.set(specifier.local.name, 'an `npm2yarn` code block')
+      }
+    }
+    const content = program.body.find((node) => node.type === 'FunctionDeclaration' && node.id?.name === '_createMdxContent')
+    const useTOC = program.body.find((node) => node.type === 'ExportNamedDeclaration' && node.declaration?.type === 'FunctionDeclaration' && node.declaration.id.name === 'useTOC')
+    const state = { file, aliases, icons, generated, toc: [], headingIndex: () => -1 }
+    const entries = returnedBy(useTOC?.declaration)?.elements ?? []
+    state.toc = entries.map((entry) => {
+      if (entry.type !== 'ObjectExpression') fail(file, 'a table of contents entry from another file is not supported', entry)
+      const field = (key) => entry.properties.find((property) => property.key.name === key)?.value
+      const value = field('value')
+      return {
+        depth: plainValue(field('depth')),
+        id: plainValue(field('id')),
+        value: value.type === 'Literal' ? [{ type: 'text', value: String(value.value) }] : convertChildren([value], state),
+      }
+    })
+    // The order Nextra matches headings in: its list of the headings' HTML nodes (rehype-extract-toc-content).
+    const hastToc = Array.isArray(file.data.toc) ? file.data.toc : []
+    state.headingIndex = (id) => hastToc.findIndex((node) => typeof node === 'object' && node.properties?.id === id)
+    const returned = returnedBy(content)
+    file.data.pageTree = returned ? convertChildren([returned], state) : []
+    file.data.pageToc = state.toc
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What the one docs route (pages/[[...slug]].tsx) renders: every page's route, and for one route
+ * the props the page step wrote (./pageProps.ts). Bundled into the route's server code, so it
+ * holds nothing but the reading of two files: the page maps, the compiler and git stay outside the
+ * bundler, and the bundle is the same whatever the pages.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { PageDocument } from '../../lib/render/pageDocument'
+
+/** What the docs route hands its page: data only (Next writes it into the page and `_next/data/`). */
+export interface DocsPageProps {
+  doc: PageDocument
+  /**
+   * The page's part (lib/navigation/trimPageMap.ts) of its audience's page map, which holds what
+   * every reader of this page may open; the rest arrives with the reader's route manifests.
+   */
+  pageMap: unknown[]
+  /** The page file's last commit, ms; null when git has none. */
+  timestamp: number | null
+}
+
+/** Route → props file (under PROPS_DIR). */
+export type PropsIndex = Record<string, string>
+export const PROPS_DIR = '.cache/props'
+export const PROPS_INDEX = '.cache/props.json'
+
+export class DocsPageError extends Error {
+  constructor(message: string) {
+    super(`docs route: ${message}`)
+    this.name = 'DocsPageError'
+  }
+}
+
+const ROOT = process.cwd()
+
+/**
+ * `npm run dev`: the index is also a module of the route's server code, so the page step's new
+ * index after an edit is a change of this route's server code, and Next refreshes the open page's
+ * props in the browser (its "server-only changes"). In a build the condition is false at compile
+ * time and the file is not bundled.
+ */
+if (process.env.NODE_ENV === 'development') require('../../.cache/props.json')
+
+let cached: { mtimeMs: number; index: PropsIndex } | null = null
+
+/** The index, read again only when the page step has written a new one. */
+function readIndex(): PropsIndex {
+  const file = path.join(ROOT, PROPS_INDEX)
+  if (!fs.existsSync(file)) throw new DocsPageError(`${PROPS_INDEX} is missing: the build writes each page's props before \`next build\`; run \`npm run build\` or \`npm run dev\`, not \`next build\` alone`)
+  const { mtimeMs } = fs.statSync(file)
+  if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, index: JSON.parse(fs.readFileSync(file, 'utf8')) as PropsIndex }
+  return cached.index
+}
+
+/** Every page the route serves, as Next's `getStaticPaths` wants them. */
+export function docsPaths(): Array<{ params: { slug: string[] } }> {
+  return Object.keys(readIndex())
+    .sort()
+    .map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
+}
+
+export function docsPageProps(slug: readonly string[] | undefined): DocsPageProps {
+  const route = slug && slug.length ? `/${slug.join('/')}` : '/'
+  const name = readIndex()[route]
+  if (!name) throw new DocsPageError(`no page for ${route} in ${PROPS_INDEX}`)
+  return JSON.parse(fs.readFileSync(path.join(ROOT, PROPS_DIR, name), 'utf8')) as DocsPageProps
+}

@@ -1,0 +1,77 @@
+/**
+ * The page step, after the content step and the plan: what the one docs route
+ * (pages/[[...slug]].tsx) renders each page from, written before `next build` as one JSON file per
+ * page. A page's props are its compiled document, its part of its audience's page map and its
+ * last-updated date, so the route reads a file and renders: no MDX, no page maps and no git
+ * inside the bundler, whose bundle stays the same whatever the pages.
+ *
+ * Files are named by the hash of their bytes, and the index (PROPS_INDEX) maps each route to its
+ * file: an unchanged page keeps its file, so what a change touches is known before anything renders.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { trimPageMap } from '../../lib/navigation/trimPageMap'
+import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
+import { readLastUpdated } from '../lastUpdated'
+import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
+import { audienceIdOf } from '../planAggregates'
+import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './docsPages'
+
+export interface PagePropsReport {
+  pages: number
+  /** Pages whose props changed since the last run (new pages included). */
+  changed: string[]
+  removed: string[]
+}
+
+function writeAtomically(file: string, data: string): void {
+  const partial = `${file}.${process.pid}.partial`
+  fs.writeFileSync(partial, data)
+  fs.renameSync(partial, file)
+}
+
+function readIndex(file: string): PropsIndex {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as PropsIndex
+  } catch {
+    return {}
+  }
+}
+
+export async function writePageProps(root: string, access: CompiledAccess): Promise<PagePropsReport> {
+  const index = readPageIndex(root)
+  const lastUpdated = readLastUpdated(root)
+  const inputs = pageMapInputs(root, access)
+  const raw = await readPageMap(path.join(root, 'content'))
+  const audienceMaps = new Map<string, RawItem[]>()
+  const dir = path.join(root, PROPS_DIR)
+  fs.mkdirSync(dir, { recursive: true })
+  const indexFile = path.join(root, PROPS_INDEX)
+  const previous = readIndex(indexFile)
+  const next: PropsIndex = {}
+  const changed: string[] = []
+  for (const route of Object.keys(index).sort()) {
+    const doc = readCompiledPage(root, index, route)
+    const scope = audienceIdOf(access, route)
+    let pageMap = audienceMaps.get(scope)
+    if (!pageMap) audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs)))
+    const props: DocsPageProps = { doc, pageMap: trimPageMap(pageMap, route), timestamp: lastUpdated[doc.filePath] ?? null }
+    // JSON, as Next requires of props: no `undefined` anywhere.
+    const json = JSON.stringify(props)
+    const name = `${crypto.createHash('sha256').update(json).digest('hex').slice(0, 32)}.json`
+    if (!fs.existsSync(path.join(dir, name))) writeAtomically(path.join(dir, name), json)
+    next[route] = name
+    if (previous[route] !== name) changed.push(route)
+  }
+  writeAtomically(indexFile, JSON.stringify(next))
+  const used = new Set(Object.values(next))
+  for (const name of fs.readdirSync(dir)) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })
+  return { pages: Object.keys(next).length, changed, removed: Object.keys(previous).filter((route) => !(route in next)) }
+}
+
+export function describePageProps(report: PagePropsReport): string {
+  return `${report.pages} pages: ${report.changed.length} changed, ${report.removed.length} removed`
+}
