@@ -10,7 +10,8 @@ import type { PageDocument } from '../../lib/render/pageDocument'
 
 /** What the docs route hands its page: data only (Next writes it into the page and `_next/data/`). */
 export interface DocsPageProps {
-  doc: PageDocument
+  /** The page's compiled document, less its search data, which only the build uses. */
+  doc: Omit<PageDocument, 'structurizedData'>
   /**
    * The page's part (lib/navigation/trimPageMap.ts) of its audience's page map, which holds what
    * every reader of this page may open; the rest arrives with the reader's route manifests.

@@ -54,7 +54,9 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
   const next: PropsIndex = {}
   const changed: string[] = []
   for (const route of Object.keys(index).sort()) {
-    const doc = readCompiledPage(root, index, route)
+    // The search data stays in the build (the search step reads it from the compile cache): the
+    // page's HTML and data file carry only what the page renders.
+    const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
     const scope = audienceIdOf(access, route)
     let pageMap = audienceMaps.get(scope)
     if (!pageMap) audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs)))
