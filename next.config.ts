@@ -70,16 +70,6 @@ function withoutServerTraces(config: any) {
 skipServerTraces()
 
 /**
- * Large sites compile in Next's build workers: each compiler runs in a process of its own that
- * exits when done, so the server compile's memory is gone before the client compile starts.
- * Measured on a 2-core machine: at 1,000 pages the build's peak memory falls from 2.7 GB to
- * 1.75 GB in the same time; at 101 pages the workers' start-up costs 4-8 s and saves nothing
- * that matters (1.4 GB either way).
- */
-const LARGE_SITE_PAGES = 300
-const pageCount = fs.readdirSync('content', { recursive: true }).filter((name) => /\.mdx?$/.test(String(name))).length
-
-/**
  * Next names next.config.ts as the one build dependency of the bundler's persistent cache, but the
  * bundler cannot read a TypeScript file's imports, so edits to what the config imports (the
  * page-map transforms, the access rules, the patches) would not invalidate cached modules.
@@ -96,10 +86,10 @@ function configSourceFiles(): string[] {
 }
 
 /**
- * The site's pages, by path. Rspack's persistent cache (an experiment in 1.4) mixed up Next's page
+ * The page files under pages/. Rspack's persistent cache (an experiment in 1.4) mixed up Next's page
  * entries when a page was added or removed: the next build failed on a page "without a React
- * Component", or on the removed page. A cache is reused only by a build with the same pages;
- * editing pages, the common case, keeps it.
+ * Component", or on the removed page. A cache is reused only by a build with the same page files;
+ * docs pages are not among them (one route serves them all), so writers' changes keep it.
  */
 function pageListVersion(): string {
   const pages = ['pages'].flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map((name) => `${dir}/${String(name)}`)).sort()
@@ -116,10 +106,6 @@ function persistentCache(config: any) {
     if (config.cache?.type === 'filesystem') config.cache.buildDependencies.config.push(...configSourceFiles())
     return config
   }
-  // Not for large sites: writing the cache at the end of each compile is the build's peak memory.
-  // On a 1,000-page site the largest compile went from 1.03 to 1.27 GB with it, and the whole
-  // build from 1.45 to 1.63 GB, for a rebuild after an edit of about 65 s instead of 80 s.
-  if (pageCount > LARGE_SITE_PAGES) return config
   config.cache = true
   config.experiments = {
     ...config.experiments,
@@ -165,7 +151,9 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project once (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   eslint: { ignoreDuringBuilds: true },
-  experimental: { cpus: os.cpus().length, webpackBuildWorker: pageCount > LARGE_SITE_PAGES, serverMinification: false },
+  // One docs route whatever the number of pages: the compiles are the same size for every site, and
+  // run in Next's own process (a build worker's start-up costs seconds and saves nothing here).
+  experimental: { cpus: os.cpus().length, webpackBuildWorker: false, serverMinification: false },
   webpack: (config, { isServer, dev }) => {
     if (isServer) withoutServerTraces(config)
     applyPatches(config, {

@@ -95,3 +95,14 @@ export function readBuildPhases(projectDir: string, wallSeconds: number): BuildP
     outsideNext: Math.max(0, wallSeconds - nextSeconds),
   }
 }
+
+/**
+ * Our build's own time per step, from the table it prints at its end (pipeline/steps/buildSite.ts):
+ * `  content        27.6 s   48%`. Empty when the output holds no table.
+ */
+export function readStepTimes(stdout: string): Record<string, number> {
+  const table = stdout.slice(stdout.lastIndexOf('build: time per step'))
+  const steps: Record<string, number> = {}
+  for (const [, name, seconds] of table.matchAll(/^ {2}(\S(?:.*?\S)?) +(\d+(?:\.\d+)?) s\b/gm)) if (name !== 'total') steps[name] = Number(seconds)
+  return steps
+}

@@ -5,6 +5,8 @@ export interface RunFigures {
   /** The largest sum of RSS over the whole process tree, sampled every 250 ms. */
   peakTreeMb: number
   ok: boolean
+  /** The end of what the command printed (its last 20 kB). */
+  stdout: string
 }
 
 function treeRssKb(rootPid: number): number {
@@ -30,7 +32,9 @@ function treeRssKb(rootPid: number): number {
 export function measure(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunFigures> {
   return new Promise((resolve) => {
     const started = Date.now()
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout = (stdout + chunk).slice(-20_000)))
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
     let peak = 0
@@ -44,7 +48,7 @@ export function measure(command: string, args: string[], cwd: string, env: NodeJ
     child.on('exit', (code) => {
       clearInterval(timer)
       if (code !== 0) process.stderr.write(`bench: ${command} ${args.join(' ')} failed in ${cwd}:\n${stderr}\n`)
-      resolve({ seconds: (Date.now() - started) / 1000, peakTreeMb: Math.round(peak / 1024), ok: code === 0 })
+      resolve({ seconds: (Date.now() - started) / 1000, peakTreeMb: Math.round(peak / 1024), ok: code === 0, stdout })
     })
   })
 }

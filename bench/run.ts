@@ -2,7 +2,8 @@
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
  * bench/results.json. Groups: size, edge, server, search, mcp, browser, compile, build, build-1000,
  * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search, mcp
- * and browser (a few minutes); the build groups take many minutes and run when named. Page weight
+ * and browser (a few minutes); the build groups take many minutes and run when named
+ * (build-vs-docusaurus-3000 and build-10000 too). Page weight
  * reads the last `npm run build`; run it first.
  *
  * build-vs-docusaurus(-1000) builds ours and Docusaurus 3.10 with Rspack on the same 80 (1,000)
@@ -50,6 +51,9 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   // BENCH_RUNS rounds, each a clean build of both sites (alternating which goes first) and our rebuild.
   'build-vs-docusaurus': () => buildVsDocusaurusFigures(80, RUNS),
   'build-vs-docusaurus-1000': () => buildVsDocusaurusFigures(1000, RUNS),
+  'build-vs-docusaurus-3000': () => buildVsDocusaurusFigures(3000, RUNS),
+  // Ours alone: Docusaurus at 10,000 pages takes most of an hour here.
+  'build-10000': () => buildFigures('generated', 10000 - 101, RUNS),
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 

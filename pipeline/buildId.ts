@@ -37,10 +37,13 @@ const SKIP_NAMES = new Set(['node_modules', '.git', '.next', '.cache', '.swc', '
 const SKIP_TOP = new Set(['out', 'next-env.d.ts', '__tests__', 'e2e', 'bench', 'infra', 'docs', '.ci', 'README.md', 'content'])
 
 
+/** Set by the build for its own `next build` (pipeline/render/renderPlan.ts): which pages to render, not what they are. */
+const SKIP_ENV = new Set(['DOCS_RENDER_ROUTES'])
+
 /** The environment variables that change what the build writes. */
 export function buildEnv(env: BuildEnv): [string, string][] {
   return Object.entries(env)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined && /^(DOCS_|NEXT_PUBLIC_)/.test(entry[0]))
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && /^(DOCS_|NEXT_PUBLIC_)/.test(entry[0]) && !SKIP_ENV.has(entry[0]))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 }
 

@@ -6,7 +6,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { readBuildPhases } from '../../bench/buildPhases'
+import { readBuildPhases, readStepTimes } from '../../bench/buildPhases'
+import { formatPhaseTimes } from '../../pipeline/steps/buildSite'
 
 const s = (seconds: number) => seconds * 1e6
 const span = (name: string, start: number, length: number) => ({ name, timestamp: s(start), duration: s(length), id: 1, tags: {} })
@@ -55,4 +56,10 @@ test('names the span Next no longer writes, instead of reading a phase as zero',
 test('says when the build wrote no trace', () => {
   const dir = tempProject()
   expect(() => readBuildPhases(dir, 1)).toThrow(/\.next\/trace does not exist/)
+})
+
+test("our steps' times are read back from the table the build prints, and a log without one gives none", () => {
+  const printed = formatPhaseTimes({ phases: [{ name: 'content', seconds: 27.64 }, { name: 'next build', seconds: 19.1 }, { name: 'search', seconds: 0.04 }] })
+  expect(readStepTimes(`build: next build…\n${printed}\n`)).toEqual({ content: 27.6, 'next build': 19.1, search: 0 })
+  expect(readStepTimes('next build failed (exit 1)')).toEqual({})
 })

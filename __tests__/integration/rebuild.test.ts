@@ -36,12 +36,15 @@ function shippedFiles(): Record<string, string> {
 }
 let cleanBuild: { id: string; files: Record<string, string> }
 
-function build(): Promise<void> {
+/** Runs the build in the copy; resolves with what it printed. */
+function build(): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    const child = spawn('npx', ['tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    let stdout = ''
     let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed in ${dir}:\n${stderr}`))))
+    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`build failed in ${dir}:\n${stderr}`))))
   })
 }
 
@@ -85,4 +88,51 @@ test('a clean build of the same sources writes the same files, byte for byte, un
   await build()
   expect(buildId()).toBe(cleanBuild.id)
   expect(shippedFiles()).toEqual(cleanBuild.files)
+})
+
+/** Builds and returns what `next build` said it rendered: `[rendered, kept]`. */
+async function buildCounting(): Promise<[number, number]> {
+  const log = await build()
+  const match = /(\d+) pages rendered, (\d+) kept from the last build/.exec(log)
+  if (!match) throw new Error(`the build printed no render counts:\n${log.slice(-2000)}`)
+  return [Number(match[1]), Number(match[2])]
+}
+
+describe('an incremental build writes exactly what a clean build of the same sources writes', () => {
+  const intro = path.join(dir, 'content/docs/leads/intro.mdx')
+  const added = path.join(dir, 'content/docs/support-twilio/added-for-incremental.mdx')
+  const accessConfig = path.join(dir, 'access.config.ts')
+  // What each change renders again: the edited page alone; an added, renamed or deleted page with
+  // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
+  const cases: Array<[string, () => void, number | 'all']> = [
+    ['an edited page', () => fs.appendFileSync(intro, '\nEdited for the incremental build.\n'), 1],
+    ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
+    ['a renamed title', () => fs.writeFileSync(added, '---\ntitle: Renamed for incremental\n---\n\n# Renamed for incremental\n\nA new page.\n'), 10],
+    ['a deleted page', () => fs.rmSync(added), 9],
+    // The rules are code: another build ID, so every page renders again. A rule of its own for one
+    // page (for the same readers, so every link still holds): a new audience, with its own page
+    // maps, search and llms files.
+    ['a rule change', () => {
+      const source = fs.readFileSync(accessConfig, 'utf8')
+      const changed = source.replace("rules: [{ path: '/', match: 'exact', require: 'signedIn' }]", "rules: [{ path: '/docs/leads/environments', match: 'exact', require: 'leadsUsers' }, { path: '/', match: 'exact', require: 'signedIn' }]")
+      expect(changed).not.toBe(source)
+      fs.writeFileSync(accessConfig, changed)
+    }, 'all'],
+  ]
+  test.each(cases)('%s', async (_name, change, rendered) => {
+    change()
+    const [renderedCount, kept] = await buildCounting()
+    if (rendered === 'all') expect(kept).toBe(0)
+    else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
+    const incremental = { id: buildId(), files: shippedFiles() }
+    for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
+    const [cleanRendered, cleanKept] = await buildCounting()
+    expect(cleanKept).toBe(0)
+    expect(cleanRendered).toBeGreaterThan(100)
+    expect(buildId()).toBe(incremental.id)
+    // Compared file by file, so a difference names the file.
+    const clean = shippedFiles()
+    expect(Object.keys(incremental.files).sort()).toEqual(Object.keys(clean).sort())
+    expect(Object.keys(clean).filter((file) => clean[file] !== incremental.files[file])).toEqual([])
+  })
 })

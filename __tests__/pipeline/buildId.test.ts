@@ -45,14 +45,14 @@ test('an edited file of the site gives another ID; an edited, added or removed p
   expect(idOf()).toBe(edited)
 })
 
-test('a DOCS_ or NEXT_PUBLIC_ variable, or another Node or Next, gives another ID; other variables do not', () => {
+test('a DOCS_ or NEXT_PUBLIC_ variable, or another Node or Next, gives another ID; other variables and the list of pages to render do not', () => {
   const base = idOf({ DOCS_AUTH_MODE: 'local' })
   expect(idOf({ DOCS_AUTH_MODE: 'production' })).not.toBe(base)
   expect(idOf({ DOCS_AUTH_MODE: 'local', DOCS_LEADS_USERS: 'a@example.com' })).not.toBe(base)
   expect(idOf({ DOCS_AUTH_MODE: 'local', NEXT_PUBLIC_X: '1' })).not.toBe(base)
   expect(idOf({ DOCS_AUTH_MODE: 'local' }, { ...versions, node: 'v22.0.0' })).not.toBe(base)
   expect(idOf({ DOCS_AUTH_MODE: 'local' }, { ...versions, next: '15.5.1' })).not.toBe(base)
-  expect(idOf({ DOCS_AUTH_MODE: 'local', HOME: '/elsewhere' })).toBe(base)
+  expect(idOf({ DOCS_AUTH_MODE: 'local', HOME: '/elsewhere', DOCS_RENDER_ROUTES: '/x/.cache/render-routes.json' })).toBe(base)
 })
 
 test('build output, caches, installed packages, tests and guides are not inputs', () => {

@@ -54,11 +54,15 @@ function readIndex(): PropsIndex {
   return cached.index
 }
 
-/** Every page the route serves, as Next's `getStaticPaths` wants them. */
+/**
+ * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or, when the
+ * build keeps unchanged pages from the last out/ (./renderPlan.ts), the ones DOCS_RENDER_ROUTES
+ * lists.
+ */
 export function docsPaths(): Array<{ params: { slug: string[] } }> {
-  return Object.keys(readIndex())
-    .sort()
-    .map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
+  const only = process.env.DOCS_RENDER_ROUTES
+  const routes = only ? (JSON.parse(fs.readFileSync(only, 'utf8')) as string[]) : Object.keys(readIndex())
+  return routes.sort().map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
 }
 
 export function docsPageProps(slug: readonly string[] | undefined): DocsPageProps {

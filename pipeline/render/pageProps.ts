@@ -21,6 +21,8 @@ import { audienceIdOf } from '../planAggregates'
 import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './docsPages'
 
 export interface PagePropsReport {
+  /** Route → props file: what the docs route renders each page from. */
+  index: PropsIndex
   pages: number
   /** Pages whose props changed since the last run (new pages included). */
   changed: string[]
@@ -71,7 +73,7 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
   writeAtomically(indexFile, JSON.stringify(next))
   const used = new Set(Object.values(next))
   for (const name of fs.readdirSync(dir)) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })
-  return { pages: Object.keys(next).length, changed, removed: Object.keys(previous).filter((route) => !(route in next)) }
+  return { index: next, pages: Object.keys(next).length, changed, removed: Object.keys(previous).filter((route) => !(route in next)) }
 }
 
 export function describePageProps(report: PagePropsReport): string {

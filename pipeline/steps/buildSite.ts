@@ -48,6 +48,9 @@ import { readSearchData } from '../compile/compiledPages'
 import { describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
+import type { PropsIndex } from '../render/docsPages'
+import { afterRender, beforeRender, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { siteBuildId } from '../buildId'
 import { assertLinks } from './checkLinks'
 import { assertRulesDecide, siteRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
@@ -58,6 +61,10 @@ import { listFiles } from './siteFiles'
 export interface NextBuild {
   buildId: string
   searchData: NextraSearchData
+  /** Pages rendered, and pages kept from the last build. */
+  rendered: number
+  kept: number
+  whyAll: string | null
 }
 
 /**
@@ -69,9 +76,15 @@ export function buildHeapMb(pages: number): number {
   return Math.max(768, Math.ceil(pages * 0.75))
 }
 
-/** Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). */
-export async function nextBuild(paths: SitePaths, pages: number): Promise<NextBuild> {
+/**
+ * Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). It
+ * renders the pages whose props changed since the last build of the same code, and the last
+ * build's files of the others are kept (pipeline/render/renderPlan.ts).
+ */
+export async function nextBuild(paths: SitePaths, pages: number, props: PropsIndex): Promise<NextBuild> {
   const next = path.join(paths.root, 'node_modules/.bin/next')
+  const plan = planRender(paths.root, paths.out, siteBuildId(paths.root), props)
+  beforeRender(paths.root, paths.out, plan)
   const code = await new Promise<number | null>((resolve, reject) => {
     // A production build whatever the caller's NODE_ENV (a test runner sets "test").
     const env: NodeJS.ProcessEnv = {
@@ -79,16 +92,17 @@ export async function nextBuild(paths: SitePaths, pages: number): Promise<NextBu
       NODE_ENV: 'production',
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${buildHeapMb(pages)}`.trim(),
+      DOCS_RENDER_ROUTES: path.join(paths.root, RENDER_ROUTES),
     }
     const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
     child.on('error', reject)
     child.on('exit', resolve)
   })
   if (code !== 0) throw new Error(`next build failed (exit ${code})`)
-  return {
-    buildId: fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim(),
-    searchData: readSearchData(paths.root),
-  }
+  const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
+  if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
+  afterRender(paths.root, paths.out, plan, props)
+  return { buildId, searchData: readSearchData(paths.root), rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
 }
 
 /** The time each step of one build took, in the order they ran. */
@@ -119,12 +133,6 @@ export function formatPhaseTimes(times: PhaseTimes): string {
     ...times.phases.map((phase) => row(phase.name, phase.seconds, total > 0 ? `${Math.round((phase.seconds / total) * 100)}%` : '')),
     row('total', total, ''),
   ].join('\n')
-}
-
-/** The pages `next build` rendered: the HTML files in out/. */
-export function renderedPages(out: string): number {
-  if (!fs.existsSync(out)) return 0
-  return fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && entry.name.endsWith('.html')).length
 }
 
 /** The plan of this build's derived files, from the link check's pages. */
@@ -158,8 +166,13 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
-  await step('pages', () => writePageProps(paths.root, access), describePageProps)
-  const next = await step('next build', () => nextBuild(paths, pages.length), (built) => `build ${built.buildId}, ${renderedPages(paths.out)} pages rendered into out/`, `${pages.length} pages`)
+  const props = await step('pages', () => writePageProps(paths.root, access), describePageProps)
+  const next = await step(
+    'next build',
+    () => nextBuild(paths, pages.length, props.index),
+    (built) => `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
+    `${pages.length} pages`
+  )
   const search = await step(
     'search',
     () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),

@@ -51,6 +51,17 @@ export class RouteManifestError extends Error {
 
 const isDynamic = (route: string) => route.includes('[')
 
+/**
+ * A route's files with its style sheets first, each kind in its own order. Next's router splits
+ * the list into scripts and style sheets by extension (next/dist/client/route-loader.js), so only
+ * each kind's order means anything; a cached rebuild interleaves the two differently from a clean
+ * build, and the file would differ for nothing.
+ */
+function cssFirst(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every((file) => typeof file === 'string')) return value
+  return [...value.filter((file) => file.endsWith('.css')), ...value.filter((file) => !file.endsWith('.css'))]
+}
+
 /** Runs one of Next's manifest scripts in an empty context and returns what it assigned to `self`. */
 function evaluate(source: string, name: string): unknown {
   const self: Record<string, unknown> = {}
@@ -108,12 +119,12 @@ export function splitRouteManifests(options: {
     if (key === 'sortedPages') continue
     // A dynamic route's pattern (`/[[...slug]]`) names no page: every reader's router needs it.
     if (!key.startsWith('/') || isDynamic(key)) {
-      base[key] = value
+      base[key] = key.startsWith('/') ? cssFirst(value) : value
       continue
     }
     const audience = audienceOf(access, key)
-    if (audience === PUBLIC) base[key] = value
-    else group(audience).pages[key] = value
+    if (audience === PUBLIC) base[key] = cssFirst(value)
+    else group(audience).pages[key] = cssFirst(value)
   }
   const publicSsg: string[] = []
   for (const route of ssg) {
