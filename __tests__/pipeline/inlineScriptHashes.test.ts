@@ -122,3 +122,20 @@ test('the csp step asks the built authorizer for its header and reads the script
   bundle(edgePolicy(hashes), hashes.slice(1))
   await expect(assertShippedPolicyAllowsPages(paths)).rejects.toThrow(/\/index\.html: the inline script .* is not allowed by the CDK response-headers policy \(edge\/dist\/script-hashes\.json\)/)
 })
+
+test('a page kept from the last build is not read again, but one written after the scripts step is, and fails the csp step', () => {
+  const paths = site({ '/index.html': PAGE, '/docs/b.html': '<html><body><script>other()</script></body></html>' })
+  const page = path.join(paths.out, 'docs/b.html')
+  const mtime = new Date('2026-01-02T03:04:05.000Z')
+  fs.utimesSync(page, mtime, mtime)
+  const { hashes } = collectInlineScripts(paths.out)
+  const policy = [{ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes: hashes }) }]
+  // Same size and time as when it was hashed: taken from the cache, not read (so a changed byte goes unseen).
+  fs.writeFileSync(page, '<html><body><script>otheR()</script></body></html>')
+  fs.utimesSync(page, mtime, mtime)
+  expect(assertPoliciesAllowPages(paths.out, policy)).toEqual({ pages: 2, policies: 1 })
+  // Written later (another time): read again, and refused.
+  const later = new Date(mtime.getTime() + 5000)
+  fs.utimesSync(page, later, later)
+  expect(() => assertPoliciesAllowPages(paths.out, policy)).toThrow(`/docs/b.html: the inline script "otheR()"… (${sha256('otheR()')}) is not allowed by the test policy`)
+})

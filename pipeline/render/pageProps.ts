@@ -35,11 +35,16 @@ function writeAtomically(file: string, data: string): void {
   fs.renameSync(partial, file)
 }
 
-function readIndex(file: string): PropsIndex {
+/** What the pages step made each page's props from last time (./pageProps.ts). */
+const PROPS_MEMO = '.cache/props-memo.json'
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex')
+
+function readJson<T extends object>(file: string): T {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as PropsIndex
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T
   } catch {
-    return {}
+    return {} as T
   }
 }
 
@@ -52,24 +57,41 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
   const dir = path.join(root, PROPS_DIR)
   fs.mkdirSync(dir, { recursive: true })
   const indexFile = path.join(root, PROPS_INDEX)
-  const previous = readIndex(indexFile)
+  const previous = readJson<PropsIndex>(indexFile)
   const next: PropsIndex = {}
   const changed: string[] = []
+  // A page's props are made from its compiled document (its cache entry, named by the page's bytes
+  // and the compiler), its audience's page map and its date: with the same three, the same props
+  // file, and the document is not read again.
+  const memoFile = path.join(root, PROPS_MEMO)
+  const memo = readJson<Record<string, { inputs: string; name: string }>>(memoFile)
+  const nextMemo: typeof memo = {}
+  const mapHashes = new Map<string, string>()
   for (const route of Object.keys(index).sort()) {
-    // The search data stays in the build (the search step reads it from the compile cache): the
-    // page's HTML and data file carry only what the page renders.
-    const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
     const scope = audienceIdOf(access, route)
     let pageMap = audienceMaps.get(scope)
-    if (!pageMap) audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs)))
-    const props: DocsPageProps = { doc, pageMap: trimPageMap(pageMap, route), timestamp: lastUpdated[doc.filePath] ?? null }
-    // JSON, as Next requires of props: no `undefined` anywhere.
-    const json = JSON.stringify(props)
-    const name = `${crypto.createHash('sha256').update(json).digest('hex').slice(0, 32)}.json`
-    if (!fs.existsSync(path.join(dir, name))) writeAtomically(path.join(dir, name), json)
+    if (!pageMap) {
+      audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs)))
+      mapHashes.set(scope, sha256(JSON.stringify(pageMap)))
+    }
+    const timestamp = lastUpdated[index[route].file] ?? null
+    const propsInputs = sha256(JSON.stringify([index[route].entry, mapHashes.get(scope), route, timestamp]))
+    let name = memo[route]?.inputs === propsInputs ? memo[route].name : null
+    if (name === null || !fs.existsSync(path.join(dir, name))) {
+      // The search data stays in the build (the search step reads it from the compile cache): the
+      // page's HTML and data file carry only what the page renders.
+      const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
+      const props: DocsPageProps = { doc, pageMap: trimPageMap(pageMap, route), timestamp }
+      // JSON, as Next requires of props: no `undefined` anywhere.
+      const json = JSON.stringify(props)
+      name = `${sha256(json).slice(0, 32)}.json`
+      if (!fs.existsSync(path.join(dir, name))) writeAtomically(path.join(dir, name), json)
+    }
+    nextMemo[route] = { inputs: propsInputs, name }
     next[route] = name
     if (previous[route] !== name) changed.push(route)
   }
+  writeAtomically(memoFile, JSON.stringify(nextMemo))
   writeAtomically(indexFile, JSON.stringify(next))
   const used = new Set(Object.values(next))
   for (const name of fs.readdirSync(dir)) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })

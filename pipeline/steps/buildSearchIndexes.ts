@@ -7,6 +7,7 @@
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
@@ -52,9 +53,40 @@ function dirStats(dir: string): { files: number; bytes: number } {
  */
 export const INDEX_CHUNK_BYTES = 10_000
 
-/** Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its size. */
-export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string): Promise<IndexStats[]> {
-  const pagefind = await import('pagefind')
+/**
+ * Where a build keeps each index it wrote, by the hash of what went into it (its records, the
+ * Pagefind version and the chunk size): an audience whose pages' text did not change gets the
+ * same bundle again by copying it, not by indexing every page again.
+ */
+export const SEARCH_CACHE_DIR = '.cache/search'
+
+let pagefindVersion: string | undefined
+
+/** A package's installed version, as Node would find it from here (Pagefind exports neither a CommonJS entry nor `./package.json`). */
+function installedVersion(name: string): string {
+  for (const dir of require.resolve.paths(name) ?? []) {
+    const file = path.join(dir, name, 'package.json')
+    if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version
+  }
+  throw new Error(`search: cannot find the installed version of ${name}`)
+}
+
+function bundleKey(group: IndexGroup): string {
+  pagefindVersion ??= installedVersion('pagefind')
+  return crypto.createHash('sha256').update(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, group.spec.outDir, group.records])).digest('hex').slice(0, 32)
+}
+
+/**
+ * Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its
+ * size. With `cacheDir`, an index of the same records is copied from there instead of written again.
+ */
+export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, cacheDir?: string): Promise<IndexStats[]> {
+  const cached = (group: IndexGroup) => (cacheDir ? path.join(cacheDir, bundleKey(group)) : null)
+  const toWrite = groups.filter((group) => {
+    const from = cached(group)
+    return group.records.length > 0 && !(from && fs.existsSync(from))
+  })
+  const pagefind = toWrite.length > 0 ? await import('pagefind') : null
   const stats: IndexStats[] = []
   // Pagefind starts its indexing process on the first call below, with this process's environment.
   const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
@@ -66,9 +98,15 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
       // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
       // without records has no language, and merging it would break every reader's search.
       if (records.length === 0) continue
+      const from = cached({ spec, records, pages })
+      if (from && fs.existsSync(from)) {
+        fs.cpSync(from, dir, { recursive: true })
+        stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
+        continue
+      }
       // One document per page, so a page's excerpt data is one file that all its sections share.
       const documents = searchDocuments(records)
-      const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
+      const { index, errors } = await pagefind!.createIndex({ forceLanguage: 'en' })
       if (!index) throw new Error(`pagefind could not create the ${spec.id} index: ${errors.join('; ')}`)
       for (const document of documents) {
         const added = await index.addHTMLFile({ url: document.url, content: document.html })
@@ -78,10 +116,14 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
       if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
       await index.deleteIndex()
       for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
+      if (from) {
+        fs.rmSync(from, { recursive: true, force: true })
+        fs.cpSync(dir, from, { recursive: true })
+      }
       stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
     }
   } finally {
-    await pagefind.close()
+    await pagefind?.close()
     if (previousChunkSize === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
     else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previousChunkSize
   }
@@ -94,10 +136,15 @@ export interface BuildResult {
 }
 
 /** Groups, checks and writes every index. Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced. */
-export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan }): Promise<BuildResult> {
+export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
   // Grouping runs the build's check (assertGrouping) before anything is written.
   const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
-  const stats = await writeSearchIndexes(groups, options.outRoot)
+  const stats = await writeSearchIndexes(groups, options.outRoot, options.cacheDir)
+  // Bundles no audience of this build uses are gone, so the cache holds one build's indexes.
+  if (options.cacheDir && fs.existsSync(options.cacheDir)) {
+    const used = new Set(groups.map(bundleKey))
+    for (const name of fs.readdirSync(options.cacheDir)) if (!used.has(name)) fs.rmSync(path.join(options.cacheDir, name), { recursive: true, force: true })
+  }
   return { stats, skipped }
 }
 

@@ -43,7 +43,7 @@ import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
-import { buildSearchIndexes, formatStats } from './buildSearchIndexes'
+import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR } from './buildSearchIndexes'
 import { readSearchData } from '../compile/compiledPages'
 import { describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
@@ -175,7 +175,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   )
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan }),
+    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
   const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'content')), plan, pageMapInputs(paths.root))

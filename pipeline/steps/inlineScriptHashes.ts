@@ -162,11 +162,38 @@ function decodeEntities(value: string): string {
   ).replace(/&colon;/gi, ':').replace(/&tab;/gi, '\t').replace(/&newline;/gi, '\n')
 }
 
+/**
+ * What each page of out/ held, by its size and modification time, in the project's .cache/ beside
+ * out/: a page kept from the last build (pipeline/render/renderPlan.ts moves it, time and all) is
+ * not read again, and a page written since (by `next build`, or by a step after the scripts step,
+ * which the csp step exists to catch) has another time and is.
+ */
+type ScriptsCache = Record<string, { size: number; mtimeMs: number; scripts: PageScripts }>
+const scriptsCacheFile = (outDir: string) => path.join(path.dirname(outDir), '.cache', 'page-scripts.json')
+
 /** Every page of out/ (its key, as `/path/page.html`) and its scripts. */
 function readPages(outDir: string): Array<{ page: string; scripts: PageScripts }> {
-  return listFiles(outDir)
+  const cacheFile = scriptsCacheFile(outDir)
+  let cache: ScriptsCache = {}
+  try {
+    cache = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as ScriptsCache
+  } catch {
+    // None yet, or unreadable: every page is read.
+  }
+  const next: ScriptsCache = {}
+  const pages = listFiles(outDir)
     .filter((key) => key.endsWith('.html'))
-    .map((page) => ({ page, scripts: pageScripts(fs.readFileSync(path.join(outDir, page), 'utf8')) }))
+    .map((page) => {
+      const file = path.join(outDir, page)
+      const { size, mtimeMs } = fs.statSync(file)
+      const known = cache[page]
+      const scripts = known && known.size === size && known.mtimeMs === mtimeMs ? known.scripts : pageScripts(fs.readFileSync(file, 'utf8'))
+      next[page] = { size, mtimeMs, scripts }
+      return { page, scripts }
+    })
+  fs.mkdirSync(path.dirname(cacheFile), { recursive: true })
+  fs.writeFileSync(cacheFile, JSON.stringify(next))
+  return pages
 }
 
 export interface InlineScripts {
