@@ -193,6 +193,7 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     const source = path.join(dir, SOURCE)
     const text = fs.readFileSync(source, 'utf8')
     expect(text).toContain(SENTENCE)
+    const beforeEdit = output.length
     fs.writeFileSync(source, text.replace(SENTENCE, marker))
 
     await page.getByText(marker).waitFor({ timeout: HOT_RELOAD_MS }).catch((error: Error) => {
@@ -202,5 +203,14 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     // Still the same page, still signed in.
     expect(new URL(page.url()).pathname).toBe(ROUTE)
     expect(await page.getByRole('heading', { level: 1, name: HEADING }).isVisible()).toBe(true)
+    // An edit of a page's text checks and compiles that page alone.
+    expect(output.slice(beforeEdit)).toMatch(/content check: 1 pages: 1 compiled, 0 from cache; no problems/)
+
+    // A new title may change other pages' navigation: the whole site is checked, and the page shows it.
+    const beforeRetitle = output.length
+    const retitled = `Leads API introduction, retitled ${Date.now()}`
+    fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('title: Leads API introduction', `title: ${retitled}`))
+    await page.waitForFunction((title) => document.title.startsWith(title), retitled, { timeout: HOT_RELOAD_MS })
+    expect(output.slice(beforeRetitle)).toMatch(/content check: \d{2,} pages: 1 compiled, \d+ from cache; no problems/)
     expect(errors).toEqual([])
   }))

@@ -183,6 +183,11 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
 export interface CompileOptions {
   /** Pages to leave out: the content check already names a problem in each (front matter, name). */
   skip?: ReadonlySet<string>
+  /**
+   * These pages alone (`npm run dev` after an edit): the others' entries and places in the page
+   * index stay as they are, and no entry is removed.
+   */
+  only?: ReadonlySet<string>
   /** Workers at most; os.availableParallelism() by default. */
   workers?: number
   /** Told once the cache has been read: how many pages are to compile and how many come from it. */
@@ -199,7 +204,7 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
   const cacheDir = path.join(root, CACHE_DIR)
   fs.mkdirSync(cacheDir, { recursive: true })
   const fingerprint = compilerFingerprint(root)
-  const pages = mdxPages(root).filter((page) => !options.skip?.has(page.file))
+  const pages = mdxPages(root).filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
   const entries = new Map<string, CacheEntry>()
   const jobs: Job[] = []
   const keys = new Map<string, string>()
@@ -226,11 +231,13 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
     await runPool(root, jobs, size)
   }
-  const used = new Set([...keys.values()].map((key) => `${key}.json`))
-  for (const name of fs.readdirSync(cacheDir)) {
-    if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
+  if (!options.only) {
+    const used = new Set([...keys.values()].map((key) => `${key}.json`))
+    for (const name of fs.readdirSync(cacheDir)) {
+      if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
+    }
   }
-  writePageIndex(root, pages, keys)
+  writePageIndex(root, pages, keys, Boolean(options.only))
   const problems = pages.flatMap((page) => {
     const entry = entries.get(page.file)
     return entry && !entry.ok ? [new MdxCompileError(page.file, entry.error.reason, entry.error.line, entry.error.column)] : []
@@ -247,9 +254,11 @@ export type PageIndex = Record<string, { file: string; entry: string }>
  * The index the docs route (pages/[[...slug]].tsx, through pipeline/render/docsPages.ts) reads:
  * it renders from this run's entries without computing the compiler's fingerprint again.
  */
-function writePageIndex(root: string, pages: PageSource[], keys: Map<string, string>): void {
-  const index: PageIndex = Object.fromEntries(pages.map((page) => [page.route, { file: page.file, entry: `${CACHE_DIR}/${keys.get(page.file)}.json` }]))
-  writeAtomically(path.join(root, PAGE_INDEX), JSON.stringify(index))
+function writePageIndex(root: string, pages: PageSource[], keys: Map<string, string>, merge: boolean): void {
+  const file = path.join(root, PAGE_INDEX)
+  const index: PageIndex = merge && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as PageIndex) : {}
+  for (const page of pages) index[page.route] = { file: page.file, entry: `${CACHE_DIR}/${keys.get(page.file)}.json` }
+  writeAtomically(file, JSON.stringify(index))
 }
 
 /** One line of counts, for the build's progress and the dev server. */

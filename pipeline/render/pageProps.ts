@@ -101,3 +101,35 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
 export function describePageProps(report: PagePropsReport): string {
   return `${report.pages} pages: ${report.changed.length} changed, ${report.removed.length} removed`
 }
+
+/**
+ * `npm run dev` after edits to existing pages: each page's new props from its new document and its
+ * last props' navigation and date, when the edit left its title and front matter as they were (so
+ * no other page's navigation changed). False, writing nothing, when one did: then the whole page
+ * step runs.
+ */
+export function updatePageProps(root: string, routes: readonly string[]): boolean {
+  const index = readPageIndex(root)
+  const indexFile = path.join(root, PROPS_INDEX)
+  const props = readJson<PropsIndex>(indexFile)
+  const updates: Array<[route: string, json: string]> = []
+  for (const route of routes) {
+    if (!props[route]) return false
+    const last = JSON.parse(fs.readFileSync(path.join(root, PROPS_DIR, props[route]), 'utf8')) as DocsPageProps
+    const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
+    if (JSON.stringify([doc.title, doc.frontMatter]) !== JSON.stringify([last.doc.title, last.doc.frontMatter])) return false
+    updates.push([route, JSON.stringify({ ...last, doc } satisfies DocsPageProps)])
+  }
+  const memoFile = path.join(root, PROPS_MEMO)
+  const memo = readJson<Record<string, unknown>>(memoFile)
+  for (const [route, json] of updates) {
+    const name = `${sha256(json).slice(0, 32)}.json`
+    if (!fs.existsSync(path.join(root, PROPS_DIR, name))) writeAtomically(path.join(root, PROPS_DIR, name), json)
+    props[route] = name
+    // Made from other inputs than the pages step's: it makes this page's props again next time.
+    delete memo[route]
+  }
+  writeAtomically(memoFile, JSON.stringify(memo))
+  writeAtomically(indexFile, JSON.stringify(props))
+  return true
+}

@@ -227,3 +227,16 @@ export async function checkAndCompile(root: string, options: CompileOptions & { 
   if (all.length > 0) throw new BadContentError(all)
   return report
 }
+
+/**
+ * `npm run dev` after edits to existing pages: the same checks of those pages alone (their front
+ * matter, then their MDX), and the rest of the site as the last check left it.
+ */
+export async function checkAndCompilePages(root: string, files: readonly string[]): Promise<CompileReport> {
+  const problems: ContentError[] = []
+  for (const file of files) checkPage(root, file, problems)
+  const report = await compilePages(root, { only: new Set(files), skip: new Set(problems.map((problem) => problem.path)) })
+  const all = [...problems, ...report.problems]
+  if (all.length > 0) throw new BadContentError(all)
+  return report
+}

@@ -4,13 +4,16 @@
  * messages the build prints. The dev server keeps running whatever it finds; Next shows its own
  * overlay for a page that does not compile, and this names the file, line and column in the
  * terminal. Changed pages are compiled again; the others come from the compile cache. Then each
- * page's props are written again (pipeline/render/pageProps.ts), which the open page shows.
+ * page's props are written again (pipeline/render/pageProps.ts), which the open page shows. An
+ * edit of a page checks and renders that page alone, so it shows in about a second whatever the
+ * size of the site.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
-import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
-import { writePageProps } from '../../pipeline/render/pageProps'
+import { BadContentError, checkAndCompile, checkAndCompilePages } from '../../pipeline/steps/checkContent'
+import { updatePageProps, writePageProps } from '../../pipeline/render/pageProps'
+import { readPageIndex } from '../../pipeline/compile/compiledPages'
 import { access } from '../../lib/access'
 
 export type ContentCheckResult = { ok: true; report: CompileReport } | { ok: false; message: string }
@@ -27,14 +30,45 @@ export interface ContentWatch {
   stop: () => void
 }
 
-/** One check, its result as the writer reads it: problems are a result, anything else is thrown. */
-export async function checkContentOnce(root: string): Promise<ContentCheckResult> {
+/**
+ * The edited pages alone, when every change since the last check was an edit of a page that was
+ * already there (files under content/, as `content/...`): null when a change was anything else
+ * (a page added, removed or renamed, a `_meta` file), which the whole check handles.
+ */
+function editedPages(root: string, changes: ReadonlySet<string>): string[] | null {
+  if (changes.size === 0) return null
+  let known: Set<string>
   try {
-    const report = await checkAndCompile(root)
+    known = new Set(Object.values(readPageIndex(root)).map((page) => page.file))
+  } catch {
+    return null
+  }
+  const files = [...changes].map((name) => `content/${name.split(path.sep).join('/')}`)
+  return files.every((file) => /\.mdx?$/.test(file) && known.has(file) && fs.existsSync(path.join(root, file))) ? files : null
+}
+
+/**
+ * One check, its result as the writer reads it: problems are a result, anything else is thrown.
+ * After edits to existing pages only (`changes`, names under content/), those pages alone are
+ * checked and compiled, and their props written from their last ones, when their titles and front
+ * matter stayed; otherwise, and at start, the whole site.
+ */
+export async function checkContentOnce(root: string, changes: ReadonlySet<string> = new Set()): Promise<ContentCheckResult> {
+  try {
+    const edited = editedPages(root, changes)
+    let compiled = 0
+    if (edited) {
+      const report = await checkAndCompilePages(root, edited)
+      const routes = Object.entries(readPageIndex(root)).filter(([, page]) => edited.includes(page.file)).map(([route]) => route)
+      if (updatePageProps(root, routes)) return { ok: true, report }
+      compiled = report.compiled
+    }
+    const whole = await checkAndCompile(root)
     // The docs route renders from the page step's props: written again, so the open page's props
     // change and Next refreshes them in the browser (pipeline/render/docsPages.ts).
     await writePageProps(root, access)
-    return { ok: true, report }
+    // The pages compiled for the edit count as this check's, not as the cache's.
+    return { ok: true, report: { ...whole, compiled: whole.compiled + compiled, fromCache: whole.fromCache - compiled } }
   } catch (error) {
     if (error instanceof BadContentError) return { ok: false, message: error.message }
     throw error
@@ -50,8 +84,11 @@ export function watchContent(root: string, report: (result: ContentCheckResult) 
   let running: Promise<unknown> | null = null
   let again = false
   let timer: NodeJS.Timeout | undefined
+  // What changed since the last check began; null until the first check, which checks everything.
+  let changes: Set<string> | null = null
   const run = (): Promise<ContentCheckResult> => {
-    const check = checkContentOnce(root)
+    const check = checkContentOnce(root, changes ?? new Set())
+    changes = new Set()
     running = check
       .then(report, onError)
       .finally(() => {
@@ -65,6 +102,9 @@ export function watchContent(root: string, report: (result: ContentCheckResult) 
   }
   const changed = (name: string | null) => {
     if (name !== null && !WATCHED.test(name)) return
+    // A change whose name the platform does not give is checked with the whole site.
+    if (name === null) changes = null
+    else changes?.add(name)
     clearTimeout(timer)
     timer = setTimeout(() => {
       if (running) again = true
