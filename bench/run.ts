@@ -3,7 +3,7 @@
  * bench/results.json. Groups: size, edge, server, search, mcp, browser, compile, build, build-1000,
  * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search, mcp
  * and browser (a few minutes); the build groups take many minutes and run when named
- * (build-vs-docusaurus-3000 and build-10000 too). Page weight
+ * (build-vs-docusaurus-3000, build-10000 and dev-3000 too). Page weight
  * reads the last `npm run build`; run it first.
  *
  * build-vs-docusaurus(-1000) builds ours and Docusaurus 3.10 with Rspack on the same 80 (1,000)
@@ -19,6 +19,7 @@ import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'
 import { compileFigures } from './compile'
+import { devFigures } from './dev'
 import { edgeFigures } from './edge'
 import { mcpFigures } from './mcp'
 import { pageWeightFigures } from './pageWeight'
@@ -54,6 +55,8 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   'build-vs-docusaurus-3000': () => buildVsDocusaurusFigures(3000, RUNS),
   // Ours alone: Docusaurus at 10,000 pages takes most of an hour here.
   'build-10000': () => buildFigures('generated', 10000 - 101, RUNS),
+  // npm run dev at 3,000 pages: ready, first open, an edit served (bench/dev.ts).
+  'dev-3000': () => devFigures(3000, RUNS),
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 

@@ -1,0 +1,117 @@
+/**
+ * The writer's loop at size: `npm run dev` on a copy of the project with `pages` generated pages
+ * (the anchors' pages, as the build bench uses), `runs` times. Per run: the time until Next says
+ * it is ready, until the first content check has ended, the first open of a page (its compile
+ * included), a second page, and an edit of the first page until the server serves it (polled
+ * every 50 ms; the open page then refreshes its props, a few tens of milliseconds more).
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { copyProject } from '../scripts/audit/copyProject'
+import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { placeAnchorPages } from './anchorPages'
+import { anchorsSource, generateAnchorPages } from './docusaurusAnchor'
+import { medianWithRange, type Figure } from './table'
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null> | T | null): Promise<T> {
+  const started = Date.now()
+  while (Date.now() - started < timeoutMs) {
+    const value = await probe()
+    if (value !== null) return value
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`bench dev: ${what} did not happen within ${timeoutMs / 1000} s`)
+}
+
+interface DevRun {
+  ready: number
+  firstCheck: number
+  firstOpen: number
+  secondOpen: number
+  edit: number
+}
+
+async function oneRun(dir: string, routes: [string, string], file: string): Promise<DevRun> {
+  const [port, cognitoPort] = [await freePort(), await freePort()]
+  const started = Date.now()
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/dev.ts'], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), DOCS_DEV_COGNITO_PORT: String(cognitoPort), NEXT_TELEMETRY_DISABLED: '1' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  try {
+    const ready = await until('Next ready', 120_000, () => (/Ready in/.test(output) ? Date.now() - started : null))
+    const firstCheck = await until('the first content check', 300_000, () => (/content check/.test(output) ? Date.now() - started : null))
+    const site = `http://127.0.0.1:${port}`
+    const open = async (route: string) => {
+      const at = Date.now()
+      const response = await fetch(site + route)
+      await response.text()
+      if (!response.ok) throw new Error(`bench dev: ${route} answered ${response.status}`)
+      return Date.now() - at
+    }
+    const firstOpen = await open(routes[0])
+    const secondOpen = await open(routes[1])
+    const marker = `Edited for the dev bench ${Date.now()}`
+    const editedAt = Date.now()
+    fs.appendFileSync(file, `\n${marker}\n`)
+    await until('the edit in the served page', 60_000, async () => ((await (await fetch(site + routes[0])).text()).includes(marker) ? true : null))
+    return { ready, firstCheck, firstOpen, secondOpen, edit: Date.now() - editedAt }
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {
+      // Already gone.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+  }
+}
+
+export async function devFigures(pages: number, runs: number): Promise<Figure[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-dev-${pages}-`))
+  const generated = fs.mkdtempSync(path.join(os.tmpdir(), `bench-dev-pages-${pages}-`))
+  try {
+    copyProject(process.cwd(), dir)
+    generateAnchorPages(anchorsSource(process.cwd()), generated, pages, 'nextra')
+    const placed = placeAnchorPages(generated, dir, SECTIONS)
+    const routeOf = (file: string) => '/' + file.replace(/^content\//, '').replace(/\.mdx?$/, '').replace(/\/index$/, '')
+    const routes: [string, string] = [routeOf(placed.pages[1]), routeOf(placed.pages[placed.pages.length - 1])]
+    const measured: DevRun[] = []
+    // The compile cache is warm from the second run on, as on a writer's machine after the first start.
+    for (let run = 0; run < runs; run++) measured.push(await oneRun(dir, routes, path.join(dir, placed.pages[1])))
+    const group = 'dev'
+    const figure = (key: keyof DevRun, name: string, goal: string): Figure => ({
+      group,
+      name: `${pages} generated pages: ${name}`,
+      ...medianWithRange(measured.map((run) => run[key] / 1000), 2),
+      unit: 's',
+      method: `npm run dev in a copy, ${runs} starts (the first with a cold compile cache); ${goal}`,
+    })
+    return [
+      figure('ready', 'Next ready', 'from the start of npm run dev; goal < 10 s'),
+      figure('firstCheck', 'first content check done', 'from the start of npm run dev'),
+      figure('firstOpen', 'first open of a page', 'one GET, the route compiled on demand; goal < 3 s'),
+      figure('secondOpen', 'another page', 'one GET'),
+      figure('edit', 'an edit served', 'from writing the file until a GET serves the edit; goal < 2 s'),
+    ]
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.rmSync(generated, { recursive: true, force: true })
+  }
+}
