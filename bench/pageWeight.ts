@@ -27,6 +27,8 @@ export function firstLoadScripts(html: string): string[] {
     .filter((attributes) => !/\snomodule\b/.test(attributes))
     .map((attributes) => /\ssrc="([^"]+)"/.exec(attributes)?.[1])
     .filter((src): src is string => src !== undefined && src.startsWith('/'))
+    // As the server reads the path: the docs route's own chunk is `pages/%5B%5B...slug%5D%5D-….js`.
+    .map((src) => decodeURIComponent(src))
 }
 
 /** Bytes of a route's first-load JavaScript, each script gzip -9 (see above). */

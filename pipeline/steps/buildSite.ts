@@ -30,7 +30,6 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import accessConfig from '../../access.config'

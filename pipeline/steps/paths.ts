@@ -12,8 +12,6 @@ export interface SitePaths {
   out: string
   /** Next's build folder. */
   next: string
-  /** Where Nextra leaves its search data (`nextra-data-*.json`), outside out/. */
-  nextChunks: string
   /** Each build file's governing route, for the edge and the local server. */
   assetRoutes: string
   /** What the authority needs of the aggregate plan (pipeline/planAggregates.ts audienceSummaries). */
@@ -34,7 +32,6 @@ export function sitePaths(root = process.cwd()): SitePaths {
     root: absolute,
     out: path.join(absolute, 'out'),
     next: path.join(absolute, '.next'),
-    nextChunks: path.join(absolute, '.next/static/chunks'),
     assetRoutes: path.join(absolute, '.next/asset-routes.json'),
     audiences: path.join(absolute, '.next/audiences.json'),
     scriptHashes: path.join(absolute, '.next/script-hashes.json'),

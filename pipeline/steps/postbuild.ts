@@ -55,9 +55,10 @@ export interface PostbuildInputs {
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
   const { out } = paths
   if (!fs.existsSync(out)) throw new PostbuildError(`${out} does not exist; run \`next build\` first`)
-  // Nextra copies its page map (every page's title and front matter) and its search data (every
-  // page's text) into the static chunks. Pages are built against their audience's own page map and
-  // search has one index per audience, so the global files must go.
+  // Nextra's plugin, when it runs, copies its page map (every page's title and front matter) and
+  // its search data (every page's text) into the static chunks. The site no longer uses it (pages
+  // are data, pages/[[...slug]].tsx), but should the files appear they must not ship: each page
+  // carries its audience's page map, and search has one index per audience.
   for (const key of listFiles(out).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
     fs.rmSync(path.join(out, key))
   }
