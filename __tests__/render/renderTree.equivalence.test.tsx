@@ -13,7 +13,7 @@ import { createElement, type ComponentType, type ReactNode } from 'react'
 import * as jsxRuntime from 'react/jsx-runtime'
 import { renderToStaticMarkup } from 'react-dom/server'
 import type { PageDocument } from '../../lib/render/pageDocument'
-import { PageBody, tocOf, WRITER_COMPONENTS, ICON_COMPONENTS } from '../../lib/render/renderTree'
+import { PageBody, tocOf, WRITER_COMPONENTS } from '../../lib/render/renderTree'
 import { compileWithWorker, project, type WorkerMessage } from './helpers/compileDocs'
 import { nextraClient } from './helpers/nextraClient'
 
@@ -143,9 +143,8 @@ test('the fixture page holds every writer component, a custom heading id, and Ne
   expect(doc.title).toBe('Everything a page can hold')
 })
 
-test('the compile step and the renderer know the same components and icons', () => {
+test('the compile step and the renderer know the same components', () => {
   const worker = fs.readFileSync(path.join(project, 'pipeline/compile/toPageTree.mjs'), 'utf8')
   const list = (name: string) => JSON.parse(worker.match(new RegExp(`export const ${name} = (\\[[^\\]]*\\])`))![1].replace(/'/g, '"').replace(/,\s*\]/, ']'))
   expect([...list('WRITER_COMPONENTS')].sort()).toEqual([...WRITER_COMPONENTS])
-  expect([...list('ICON_COMPONENTS')].sort()).toEqual([...ICON_COMPONENTS])
 })

@@ -32,10 +32,11 @@ export interface TreeElement {
    */
   raw?: true
   /**
-   * Properties whose value is a component, by its name in the renderer's fixed list: Nextra gives
-   * a code block's `pre` the icon of its language this way (`icon: 'JavaScriptIcon'`).
+   * Properties whose value is a component, as the element it draws: the renderer gives the
+   * component that draws it, with the props it is given laid over the element's own. Nextra gives
+   * a code block's `pre` the icon of its language this way (an `<svg>`).
    */
-  componentProps?: Record<string, string>
+  componentProps?: Record<string, TreeElement>
 }
 
 export type TreeNode = TreeText | TreeElement

@@ -10,22 +10,6 @@
  */
 import { createElement, Fragment, type ComponentType, type ReactNode } from 'react'
 import { Callout, Cards, FileTree, Steps, Tabs } from 'nextra/components'
-import {
-  CPPIcon,
-  CsharpIcon,
-  CssIcon,
-  GoIcon,
-  GraphQLIcon,
-  JavaScriptIcon,
-  MarkdownIcon,
-  MdxIcon,
-  MoveIcon,
-  PythonIcon,
-  RustIcon,
-  TerminalIcon,
-  TerraformIcon,
-  TypeScriptIcon,
-} from 'nextra/icons'
 import { useMDXComponents } from 'nextra/mdx'
 import { Bleed } from 'nextra-theme-docs'
 import { SectionCards } from '../../components/SectionCards'
@@ -51,30 +35,10 @@ const WRITER_MAP: Record<string, AnyComponent> = {
 
 export const WRITER_COMPONENTS: readonly string[] = Object.keys(WRITER_MAP).sort()
 
-/** The icons Nextra gives code blocks by language (a `pre`'s `icon`). */
-const ICON_MAP: Record<string, AnyComponent> = {
-  CPPIcon,
-  CsharpIcon,
-  CssIcon,
-  GoIcon,
-  GraphQLIcon,
-  JavaScriptIcon,
-  MarkdownIcon,
-  MdxIcon,
-  MoveIcon,
-  PythonIcon,
-  RustIcon,
-  TerminalIcon,
-  TerraformIcon,
-  TypeScriptIcon,
-}
-
-export const ICON_COMPONENTS: readonly string[] = Object.keys(ICON_MAP).sort()
-
 /** The theme's MDX components, as `useMDXComponents()` returns them. */
 type MdxComponents = Record<string, AnyComponent | string | undefined>
 
-/** A name of neither list: the compile step refuses these, so only a hand-made document has one. */
+/** A name not in the map: the compile step refuses these, so only a hand-made document has one. */
 export class UnknownComponentError extends Error {
   constructor(name: string) {
     super(`the page names the component "${name}", which is not in the renderer's map`)
@@ -90,13 +54,27 @@ function typeOf(node: TreeElement, components: MdxComponents): AnyComponent | st
   return component
 }
 
+/**
+ * The component that draws `element` (a code block's icon), with the props it is given laid over
+ * the element's own, as an icon component of nextra/icons lays them over its defaults. One per
+ * element, so React keeps the same component from one render to the next.
+ */
+const drawers = new WeakMap<TreeElement, AnyComponent>()
+function drawerOf(element: TreeElement): AnyComponent {
+  let drawer = drawers.get(element)
+  if (!drawer) {
+    drawer = function Drawn(props: Record<string, unknown>) {
+      return createElement(element.tagName, { ...element.properties, ...props }, ...element.children.map((child) => renderNode(child, {})))
+    }
+    drawers.set(element, drawer)
+  }
+  return drawer
+}
+
 function renderNode(node: TreeNode, components: MdxComponents): ReactNode {
   if (node.type === 'text') return node.value
   const props: Record<string, unknown> = { ...node.properties }
-  for (const [name, icon] of Object.entries(node.componentProps ?? {})) {
-    if (!ICON_MAP[icon]) throw new UnknownComponentError(icon)
-    props[name] = ICON_MAP[icon]
-  }
+  for (const [name, element] of Object.entries(node.componentProps ?? {})) props[name] = drawerOf(element)
   // Children as arguments, as compiled JSX passes them: no keys needed, and one child is not an array.
   return createElement(typeOf(node, components), props, ...node.children.map((child) => renderNode(child, components)))
 }

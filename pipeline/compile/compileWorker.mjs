@@ -27,6 +27,27 @@ const { transformerTwoslash } = await import('@shikijs/twoslash')
 // Nextra's twoslash renderer is not among its package's exports; the loader imports it by path.
 const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js', import.meta.resolve('nextra/compile')).href)
 const { onDemandHighlighter } = await import(workerData.highlighter)
+const nextraIcons = await import('nextra/icons')
+
+/**
+ * What a React element of plain tags is as the document's tree. Nextra's icons are plain `<svg>`
+ * elements with their defaults (`(props) => jsx('svg', { viewBox, ...props, children })`).
+ */
+function elementTree(node) {
+  if (node === null || node === undefined || typeof node === 'boolean') return []
+  if (typeof node === 'string' || typeof node === 'number') return [{ type: 'text', value: String(node) }]
+  if (Array.isArray(node)) return node.flatMap(elementTree)
+  if (typeof node.type !== 'string') throw new Error(`an icon of nextra/icons holds a component (${node.type?.name ?? 'unknown'}); it can no longer be drawn as plain elements`)
+  const { children, ...properties } = node.props
+  return [{ type: 'element', tagName: node.type, properties, children: elementTree(children), raw: true }]
+}
+
+/** The `<svg>` a code-block icon of nextra/icons draws when given no props. */
+function drawIcon(name) {
+  const [svg] = elementTree(nextraIcons[name]({}))
+  if (!svg || svg.type !== 'element') throw new Error(`nextra/icons ${name} draws no element`)
+  return svg
+}
 
 /**
  * The options next.config.ts gives `nextra({...})` that reach the compiler (one file for both:
@@ -99,7 +120,7 @@ console.error = () => {}
  */
 const captured = new Map()
 function recmaReportPage() {
-  const capture = recmaCapturePage()
+  const capture = recmaCapturePage({ drawIcon })
   return (program, vfile) => {
     capture(program, vfile)
     captured.set(vfile.path, { tree: vfile.data.pageTree, toc: vfile.data.pageToc })

@@ -46,7 +46,9 @@ const IMPORTABLE = [
 
 /**
  * The icons Nextra's code blocks show by language (its rehypeIcon plugin imports them from
- * nextra/icons and passes one to `pre` as `icon`). The browser's map holds the same list.
+ * nextra/icons and passes one to `pre` as `icon`). The document holds each as the `<svg>` it draws
+ * (`drawIcon`, given by the worker), so the browser needs none of Nextra's icon code: that module
+ * is in every page's shared script, the sign-in page's included, with the theme's own icons.
  */
 export const ICON_COMPONENTS = [
   'CPPIcon',
@@ -285,8 +287,8 @@ function convertElement(element, state) {
     if (value === null) result.properties[name] = true
     else if (value.type === 'Literal') result.properties[name] = value.value
     else if (value.type === 'JSXExpressionContainer' && value.expression.type === 'Identifier' && state.icons.has(value.expression.name)) {
-      // Nextra's code-block icon: the component itself is the value, named from the fixed list.
-      result.componentProps = { ...result.componentProps, [name]: state.icons.get(value.expression.name) }
+      // Nextra's code-block icon: the component itself is the value, as the element it draws.
+      result.componentProps = { ...result.componentProps, [name]: state.drawIcon(state.icons.get(value.expression.name)) }
     } else if (value.type === 'JSXExpressionContainer') {
       try {
         result.properties[name] = plainValue(value.expression)
@@ -314,8 +316,9 @@ function returnedBy(fn) {
 /**
  * The first recma plugin: stores the page's tree and table of contents in `file.data.pageTree`
  * and `file.data.pageToc`. It reads, and never changes, the program Nextra goes on compiling.
+ * `drawIcon(name)` gives the element a code-block icon of ICON_COMPONENTS draws.
  */
-export function recmaCapturePage() {
+export function recmaCapturePage({ drawIcon }) {
   return (program, file) => {
     const aliases = file.data.pageAliases ?? new Map()
     /** Local names Nextra's plugins import: the code-block icons, and what other fences would need. */
@@ -333,7 +336,7 @@ export function recmaCapturePage() {
     }
     const content = program.body.find((node) => node.type === 'FunctionDeclaration' && node.id?.name === '_createMdxContent')
     const useTOC = program.body.find((node) => node.type === 'ExportNamedDeclaration' && node.declaration?.type === 'FunctionDeclaration' && node.declaration.id.name === 'useTOC')
-    const state = { file, aliases, icons, generated, toc: [], headingIndex: () => -1 }
+    const state = { file, aliases, icons, generated, drawIcon, toc: [], headingIndex: () => -1 }
     const entries = returnedBy(useTOC?.declaration)?.elements ?? []
     state.toc = entries.map((entry) => {
       if (entry.type !== 'ObjectExpression') fail(file, 'a table of contents entry from another file is not supported', entry)
