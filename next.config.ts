@@ -8,10 +8,7 @@ import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { applyPatches, skipServerTraces } from './pipeline/patches'
 import { siteBuildId } from './pipeline/buildId'
-import crypto from 'node:crypto'
-import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 
 /**
  * Next salts its webpack cache with a server-actions key that it keeps in .next/cache, except in
@@ -70,52 +67,15 @@ function withoutServerTraces(config: any) {
 skipServerTraces()
 
 /**
- * Next names next.config.ts as the one build dependency of the bundler's persistent cache, but the
- * bundler cannot read a TypeScript file's imports, so edits to what the config imports (the
- * page-map transforms, the access rules, the patches) would not invalidate cached modules.
- * Listed here.
+ * No persistent bundler cache. A compile reusing Rspack's cache could name and fill some chunks
+ * differently from a compile without it (the runtime chunk and the sign-in chunks, seen in CI), so
+ * the same sources could give different files, and pages kept from the last build
+ * (pipeline/render/renderPlan.ts) could name chunks the new build no longer has. Every compile
+ * starts clean instead: its entries are the same whatever the number of pages (one route serves
+ * every page), so it takes a few seconds on any site.
  */
-const CONFIG_SOURCES = ['access.config.ts', 'lib/access/', 'lib/navigation/', 'lib/auth/authSettings.ts', 'lib/siteLinks.ts', 'lib/aiTools/connectLinks.ts', 'pipeline/']
-
-function configSourceFiles(): string[] {
-  return [path.resolve('next.config.ts'), ...CONFIG_SOURCES.flatMap((source) =>
-    source.endsWith('/')
-      ? fs.readdirSync(source, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.resolve(entry.parentPath, entry.name))
-      : [path.resolve(source)]
-  )].sort()
-}
-
-/**
- * The page files under pages/. Rspack's persistent cache (an experiment in 1.4) mixed up Next's page
- * entries when a page was added or removed: the next build failed on a page "without a React
- * Component", or on the removed page. A cache is reused only by a build with the same page files;
- * docs pages are not among them (one route serves them all), so writers' changes keep it.
- */
-function pageListVersion(): string {
-  const pages = ['pages'].flatMap((dir) => fs.readdirSync(dir, { recursive: true }).map((name) => `${dir}/${String(name)}`)).sort()
-  return crypto.createHash('sha256').update(pages.join('\n')).digest('hex').slice(0, 16)
-}
-
-/**
- * A rebuild after editing a page reuses every module that did not change. Next 15 sets up
- * webpack's persistent cache only; Rspack's is an experiment with an option of its own (without
- * it, every Rspack build compiled everything again: a rebuild took as long as a clean build).
- */
-function persistentCache(config: any) {
-  if (bundler === 'webpack') {
-    if (config.cache?.type === 'filesystem') config.cache.buildDependencies.config.push(...configSourceFiles())
-    return config
-  }
-  config.cache = true
-  config.experiments = {
-    ...config.experiments,
-    cache: {
-      type: 'persistent',
-      buildDependencies: configSourceFiles(),
-      version: pageListVersion(),
-      storage: { type: 'filesystem', directory: path.resolve('.next/cache/rspack', config.name) },
-    },
-  }
+function withoutPersistentCache(config: any) {
+  config.cache = false
   return config
 }
 
@@ -162,7 +122,7 @@ const nextConfig: NextConfig = {
       dev,
       context: process.cwd(),
     })
-    return persistentCache(config)
+    return withoutPersistentCache(config)
   },
 }
 

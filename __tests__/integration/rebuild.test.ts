@@ -1,8 +1,8 @@
 /**
  * @jest-environment node
  *
- * Rebuilds reuse the bundler's persistent cache (next.config.ts). What a reader sees after each
- * rebuild must be what a clean build of the same pages gives: an edited page shows its edit, an
+ * Rebuilds keep the pages whose props did not change (pipeline/render/renderPlan.ts). What a
+ * reader sees after each rebuild must be what a clean build of the same pages gives: an edited page shows its edit, an
  * added page appears in its section's sidebar, a removed page is gone.
  *
  * And two clean builds of the same sources write the same files, byte for byte (the build ID is a

@@ -6,25 +6,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { PageDocument } from '../../lib/render/pageDocument'
+import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './propsFiles'
 
-/** What the docs route hands its page: data only (Next writes it into the page and `_next/data/`). */
-export interface DocsPageProps {
-  /** The page's compiled document, less its search data, which only the build uses. */
-  doc: Omit<PageDocument, 'structurizedData'>
-  /**
-   * The page's part (lib/navigation/trimPageMap.ts) of its audience's page map, which holds what
-   * every reader of this page may open; the rest arrives with the reader's route manifests.
-   */
-  pageMap: unknown[]
-  /** The page file's last commit, ms; null when git has none. */
-  timestamp: number | null
-}
-
-/** Route → props file (under PROPS_DIR). */
-export type PropsIndex = Record<string, string>
-export const PROPS_DIR = '.cache/props'
-export const PROPS_INDEX = '.cache/props.json'
+export type { DocsPageProps } from './propsFiles'
 
 export class DocsPageError extends Error {
   constructor(message: string) {
@@ -41,7 +25,14 @@ const ROOT = process.cwd()
  * props in the browser (its "server-only changes"). In a build the condition is false at compile
  * time and the file is not bundled.
  */
-if (process.env.NODE_ENV === 'development') require('../../.cache/props.json')
+if (process.env.NODE_ENV === 'development') {
+  try {
+    require('../../.cache/props.json')
+  } catch {
+    // Not written yet: the first content check writes it, and the bundler, which watches for it,
+    // compiles the route again then.
+  }
+}
 
 let cached: { mtimeMs: number; index: PropsIndex } | null = null
 

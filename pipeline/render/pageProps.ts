@@ -18,7 +18,7 @@ import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
 import { readLastUpdated } from '../lastUpdated'
 import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceIdOf } from '../planAggregates'
-import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './docsPages'
+import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './propsFiles'
 
 export interface PagePropsReport {
   /** Route → props file: what the docs route renders each page from. */

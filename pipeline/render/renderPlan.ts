@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { PropsIndex } from './docsPages'
+import type { PropsIndex } from './propsFiles'
 
 /** What out/'s pages were rendered from, written once `next build` has succeeded. */
 export const RENDERED_STATE = '.cache/rendered.json'
@@ -22,6 +22,8 @@ export const PREVIOUS_OUT = '.cache/out-previous'
 interface RenderedState {
   buildId: string
   props: PropsIndex
+  /** The client's files (chunks and style sheets, named by their hashes) the pages name. */
+  clientFiles: string[]
 }
 
 export interface RenderPlan {
@@ -34,15 +36,41 @@ export interface RenderPlan {
   whyAll: string | null
 }
 
+/** The client's files of out/ (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
+export function clientFilesOf(out: string): string[] {
+  const files: string[] = []
+  for (const dir of ['_next/static/chunks', '_next/static/css']) {
+    const full = path.join(out, dir)
+    if (!fs.existsSync(full)) continue
+    for (const entry of fs.readdirSync(full, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) files.push(path.relative(out, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    }
+  }
+  return files.sort()
+}
+
+/**
+ * Whether the pages kept from the last build name the files this build's client has: the same
+ * build ID should give the same files, and when it did not, the kept pages would load scripts
+ * that are gone. Then every page must be rendered again.
+ */
+export function keptPagesFit(root: string, out: string): boolean {
+  const state = readState(root, PREVIOUS_STATE)
+  return state !== null && JSON.stringify(state.clientFiles) === JSON.stringify(clientFilesOf(out))
+}
+
 /** A page's two files under out/: its HTML and its data (what the router fetches to move to it). */
 export function pageFilesOf(route: string, buildId: string): [html: string, data: string] {
   const name = route === '/' ? 'index' : route.slice(1)
   return [`${name}.html`, `_next/data/${buildId}/${name}.json`]
 }
 
-function readState(root: string): RenderedState | null {
+/** The record of the out/ set aside, while `next build` writes the new one. */
+const PREVIOUS_STATE = `${PREVIOUS_OUT}.json`
+
+function readState(root: string, file = RENDERED_STATE): RenderedState | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(root, RENDERED_STATE), 'utf8')) as RenderedState
+    return JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as RenderedState
   } catch {
     return null
   }
@@ -52,7 +80,7 @@ export function planRender(root: string, out: string, buildId: string, props: Pr
   const routes = Object.keys(props).sort()
   const all = (whyAll: string): RenderPlan => ({ buildId, render: routes, keep: [], whyAll })
   const state = readState(root)
-  if (!state) return all('no record of an earlier build')
+  if (!state?.clientFiles) return all('no record of an earlier build')
   if (state.buildId !== buildId) return all("the site's code, settings or dependencies changed")
   const keep = routes.filter((route) => state.props[route] === props[route] && pageFilesOf(route, buildId).every((file) => fs.existsSync(path.join(out, file))))
   const kept = new Set(keep)
@@ -64,10 +92,14 @@ export function planRender(root: string, out: string, buildId: string, props: Pr
  * renders everything next time, and sets the pages to keep aside with the rest of the last out/.
  */
 export function beforeRender(root: string, out: string, plan: RenderPlan): void {
-  fs.rmSync(path.join(root, RENDERED_STATE), { force: true })
   const previous = path.join(root, PREVIOUS_OUT)
+  fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
-  if (plan.keep.length > 0) fs.renameSync(out, previous)
+  fs.rmSync(path.join(root, PREVIOUS_STATE), { force: true })
+  if (plan.keep.length > 0) {
+    fs.renameSync(out, previous)
+    fs.renameSync(path.join(root, RENDERED_STATE), path.join(root, PREVIOUS_STATE))
+  } else fs.rmSync(path.join(root, RENDERED_STATE), { force: true })
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
@@ -81,6 +113,7 @@ export function afterRender(root: string, out: string, plan: RenderPlan, props: 
     }
   }
   fs.rmSync(previous, { recursive: true, force: true })
+  fs.rmSync(path.join(root, PREVIOUS_STATE), { force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  fs.writeFileSync(path.join(root, RENDERED_STATE), JSON.stringify({ buildId: plan.buildId, props } satisfies RenderedState))
+  fs.writeFileSync(path.join(root, RENDERED_STATE), JSON.stringify({ buildId: plan.buildId, props, clientFiles: clientFilesOf(out) } satisfies RenderedState))
 }

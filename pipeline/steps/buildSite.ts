@@ -47,8 +47,8 @@ import { readSearchData } from '../compile/compiledPages'
 import { describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
-import type { PropsIndex } from '../render/docsPages'
-import { afterRender, beforeRender, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import type { PropsIndex } from '../render/propsFiles'
+import { afterRender, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
 import { siteBuildId } from '../buildId'
 import { assertLinks } from './checkLinks'
 import { assertRulesDecide, siteRoutes } from './checkRules'
@@ -81,9 +81,23 @@ export function buildHeapMb(pages: number): number {
  * build's files of the others are kept (pipeline/render/renderPlan.ts).
  */
 export async function nextBuild(paths: SitePaths, pages: number, props: PropsIndex): Promise<NextBuild> {
-  const next = path.join(paths.root, 'node_modules/.bin/next')
-  const plan = planRender(paths.root, paths.out, siteBuildId(paths.root), props)
+  let plan = planRender(paths.root, paths.out, siteBuildId(paths.root), props)
   beforeRender(paths.root, paths.out, plan)
+  await runNextBuild(paths, pages)
+  if (plan.keep.length > 0 && !keptPagesFit(paths.root, paths.out)) {
+    // The kept pages would name scripts this build no longer has: render them all after all.
+    plan = { ...plan, render: [...plan.render, ...plan.keep].sort(), keep: [], whyAll: "the client's files changed though the build ID did not" }
+    beforeRender(paths.root, paths.out, plan)
+    await runNextBuild(paths, pages)
+  }
+  const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
+  if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
+  afterRender(paths.root, paths.out, plan, props)
+  return { buildId, searchData: readSearchData(paths.root), rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
+}
+
+async function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
+  const next = path.join(paths.root, 'node_modules/.bin/next')
   const code = await new Promise<number | null>((resolve, reject) => {
     // A production build whatever the caller's NODE_ENV (a test runner sets "test").
     const env: NodeJS.ProcessEnv = {
@@ -98,10 +112,6 @@ export async function nextBuild(paths: SitePaths, pages: number, props: PropsInd
     child.on('exit', resolve)
   })
   if (code !== 0) throw new Error(`next build failed (exit ${code})`)
-  const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
-  if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
-  afterRender(paths.root, paths.out, plan, props)
-  return { buildId, searchData: readSearchData(paths.root), rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
 }
 
 /** The time each step of one build took, in the order they ran. */
