@@ -1,6 +1,6 @@
 /**
  * The page-map step, on the aggregate plan (pipeline/planAggregates.ts):
- * - the page map each audience's pages are built with (Nextra inlines it into their JavaScript), so
+ * - the page map each audience's pages are built with (each page's props carry their part of it), so
  *   it holds only what every reader of those pages may open;
  * - one fragment per audience, holding that audience's pages and nothing else, which ships with the
  *   audience's route manifest (under its rule) so that a reader who holds several audiences sees

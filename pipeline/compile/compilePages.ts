@@ -76,13 +76,13 @@ export interface CompileReport {
 
 const PAGE = /\.mdx?$/
 
-/** A page's route as Nextra's loader computes it, from its path under pages/ (content/docs is pages/docs). */
+/** A page's route, from its path under content/ (`content/index.mdx` is `/`), as Nextra's loader computed it from pages/. */
 function routeOf(file: string): string {
   const underPages = file.startsWith('content/') ? file.slice('content/'.length) : file.replace(/^pages\//, '')
   return ('/' + underPages.replace(PAGE, '').replace(/(^|\/)index$/, '')).replace(/\/$/, '') || '/'
 }
 
-/** Every page Next builds from MDX: everything under content/, and pages/'s own top-level pages (pages/docs links to content/docs). */
+/** Every MDX page of the site: everything under content/ (and, should one be there, a top-level MDX page of pages/). */
 export function mdxPages(root: string): PageSource[] {
   const files: string[] = []
   const content = path.join(root, 'content')
