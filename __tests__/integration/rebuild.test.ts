@@ -34,7 +34,7 @@ function shippedFiles(): Record<string, string> {
   }
   return files
 }
-let cleanBuild: { id: string; files: Record<string, string> }
+let cleanBuild: { id: string } & Snapshot
 
 /** Runs the build in the copy; resolves with what it printed. */
 function build(): Promise<string> {
@@ -46,56 +46,6 @@ function build(): Promise<string> {
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
     child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`build failed in ${dir}:\n${stderr}`))))
   })
-}
-
-beforeAll(async () => {
-  copyProject(process.cwd(), dir)
-  await build()
-  cleanBuild = { id: buildId(), files: shippedFiles() }
-})
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-
-test('an edited page, an added page and a removed page are all current after each cached rebuild', async () => {
-  const added = path.join(dir, 'content/docs/leads/added-page.mdx')
-  fs.writeFileSync(added, '---\ntitle: Added page\n---\n\n# Added page\n\nFirst version.\n')
-  await build()
-  expect(page('/docs/leads/intro')).toContain('href="/docs/leads/added-page"')
-  expect(page('/docs/leads/added-page')).toContain('First version.')
-  const firstId = buildId()
-
-  fs.writeFileSync(added, '---\ntitle: Added page, renamed\n---\n\n# Added page\n\nSecond version.\n')
-  await build()
-  expect(page('/docs/leads/added-page')).toContain('Second version.')
-  expect(page('/docs/leads/added-page')).not.toContain('First version.')
-  expect(page('/docs/leads/intro')).toContain('Added page, renamed')
-  // Pages are data: the build ID, and so every other section's pages and data, stay as they were.
-  expect(new Set([cleanBuild.id, firstId, buildId()]).size).toBe(1)
-  const now = shippedFiles()
-  const otherSections = Object.keys(cleanBuild.files).filter((file) => /^out\/(docs\/internal|docs\/support-twilio|_next\/data\/[^/]+\/docs\/(internal|support-twilio))\//.test(file))
-  expect(otherSections.length).toBeGreaterThan(50)
-  expect(otherSections.filter((file) => now[file] !== cleanBuild.files[file])).toEqual([])
-
-  fs.rmSync(added)
-  await build()
-  expect(fs.existsSync(path.join(dir, 'out/docs/leads/added-page.html'))).toBe(false)
-  expect(page('/docs/leads/intro')).not.toContain('added-page')
-})
-
-test('a clean build of the same sources writes the same files, byte for byte, under the same build ID', async () => {
-  fs.rmSync(path.join(dir, 'content/docs/leads/added-page.mdx'), { force: true })
-  fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true })
-  fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true })
-  await build()
-  expect(buildId()).toBe(cleanBuild.id)
-  expect(shippedFiles()).toEqual(cleanBuild.files)
-})
-
-/** Builds and returns what `next build` said it rendered: `[rendered, kept, why every page rendered]`. */
-async function buildCounting(): Promise<[number, number, string | null]> {
-  const log = await build()
-  const match = /(\d+) pages rendered, (\d+) kept from the last build(?: \(all rendered: ([^)]*)\))?/.exec(log)
-  if (!match) throw new Error(`the build printed no render counts:\n${log.slice(-2000)}`)
-  return [Number(match[1]), Number(match[2]), match[3] ?? null]
 }
 
 /** The client's files (chunks, style sheets), named by their hashes. */
@@ -120,6 +70,73 @@ function masked(files: Record<string, string>, read: (file: string) => string): 
   return Object.fromEntries(entries)
 }
 
+const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8')
+
+/**
+ * Two builds' files are the same: byte for byte, file by file (so a difference names the file);
+ * or, when the bundler named a few chunks differently in one of them (see masked()), the same
+ * with the bundler's hashes masked.
+ */
+type Snapshot = { files: Record<string, string>; masked: Record<string, string> }
+function expectSameFiles(one: Snapshot, other: Snapshot, pick: (files: Record<string, string>) => Record<string, string> = (files) => files): void {
+  const sameClient = JSON.stringify(clientFiles(one.files)) === JSON.stringify(clientFiles(other.files))
+  const [a, b] = sameClient ? [pick(one.files), pick(other.files)] : [pick(one.masked), pick(other.masked)]
+  expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort())
+  expect(Object.keys(a).filter((file) => a[file] !== b[file])).toEqual([])
+}
+
+beforeAll(async () => {
+  copyProject(process.cwd(), dir)
+  await build()
+  const files = shippedFiles()
+  cleanBuild = { id: buildId(), files, masked: masked(files, read) }
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+test('an edited page, an added page and a removed page are all current after each cached rebuild', async () => {
+  const added = path.join(dir, 'content/docs/leads/added-page.mdx')
+  fs.writeFileSync(added, '---\ntitle: Added page\n---\n\n# Added page\n\nFirst version.\n')
+  await build()
+  expect(page('/docs/leads/intro')).toContain('href="/docs/leads/added-page"')
+  expect(page('/docs/leads/added-page')).toContain('First version.')
+  const firstId = buildId()
+
+  fs.writeFileSync(added, '---\ntitle: Added page, renamed\n---\n\n# Added page\n\nSecond version.\n')
+  await build()
+  expect(page('/docs/leads/added-page')).toContain('Second version.')
+  expect(page('/docs/leads/added-page')).not.toContain('First version.')
+  expect(page('/docs/leads/intro')).toContain('Added page, renamed')
+  // Pages are data: the build ID, and so every other section's pages and data, stay as they were.
+  expect(new Set([cleanBuild.id, firstId, buildId()]).size).toBe(1)
+  const files = shippedFiles()
+  const otherSections = (all: Record<string, string>) => Object.fromEntries(Object.entries(all).filter(([file]) => /^out\/(docs\/internal|docs\/support-twilio|_next\/data\/[^/]+\/docs\/(internal|support-twilio))\//.test(file)))
+  expect(Object.keys(otherSections(cleanBuild.files)).length).toBeGreaterThan(50)
+  expectSameFiles({ files, masked: masked(files, read) }, cleanBuild, otherSections)
+
+  fs.rmSync(added)
+  await build()
+  expect(fs.existsSync(path.join(dir, 'out/docs/leads/added-page.html'))).toBe(false)
+  expect(page('/docs/leads/intro')).not.toContain('added-page')
+})
+
+test('a clean build of the same sources writes the same files, byte for byte, under the same build ID', async () => {
+  fs.rmSync(path.join(dir, 'content/docs/leads/added-page.mdx'), { force: true })
+  fs.rmSync(path.join(dir, '.next'), { recursive: true, force: true })
+  fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true })
+  await build()
+  expect(buildId()).toBe(cleanBuild.id)
+  const files = shippedFiles()
+  expectSameFiles({ files, masked: masked(files, read) }, cleanBuild)
+})
+
+/** Builds and returns what `next build` said it rendered: `[rendered, kept, why every page rendered]`. */
+async function buildCounting(): Promise<[number, number, string | null]> {
+  const log = await build()
+  const match = /(\d+) pages rendered, (\d+) kept from the last build(?: \(all rendered: ([^)]*)\))?/.exec(log)
+  if (!match) throw new Error(`the build printed no render counts:\n${log.slice(-2000)}`)
+  return [Number(match[1]), Number(match[2]), match[3] ?? null]
+}
+
 describe('an incremental build writes exactly what a clean build of the same sources writes', () => {
   const intro = path.join(dir, 'content/docs/leads/intro.mdx')
   const added = path.join(dir, 'content/docs/support-twilio/added-for-incremental.mdx')
@@ -141,30 +158,20 @@ describe('an incremental build writes exactly what a clean build of the same sou
       fs.writeFileSync(accessConfig, changed)
     }, 'all'],
   ]
-  const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8')
   test.each(cases)('%s', async (_name, change, rendered) => {
     change()
     const [renderedCount, kept, whyAll] = await buildCounting()
     const bundlerRenamed = whyAll === "the client's files changed though the build ID did not"
     if (rendered === 'all' || bundlerRenamed) expect(kept).toBe(0)
     else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
-    const incremental = { id: buildId(), files: shippedFiles() }
-    const incrementalMasked = masked(incremental.files, read)
+    const files = shippedFiles()
+    const incremental = { id: buildId(), files, masked: masked(files, read) }
     for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
     const [cleanRendered, cleanKept] = await buildCounting()
     expect(cleanKept).toBe(0)
     expect(cleanRendered).toBeGreaterThan(100)
     expect(buildId()).toBe(incremental.id)
     const clean = shippedFiles()
-    if (JSON.stringify(clientFiles(clean)) !== JSON.stringify(clientFiles(incremental.files))) {
-      // One of the two compiles named chunks differently (see masked()): the same files otherwise.
-      const cleanMasked = masked(clean, read)
-      expect(Object.keys(incrementalMasked).sort()).toEqual(Object.keys(cleanMasked).sort())
-      expect(Object.keys(cleanMasked).filter((file) => cleanMasked[file] !== incrementalMasked[file])).toEqual([])
-      return
-    }
-    // Compared file by file, so a difference names the file.
-    expect(Object.keys(incremental.files).sort()).toEqual(Object.keys(clean).sort())
-    expect(Object.keys(clean).filter((file) => clean[file] !== incremental.files[file])).toEqual([])
+    expectSameFiles(incremental, { files: clean, masked: masked(clean, read) })
   })
 })
