@@ -30,10 +30,10 @@ function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
   const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
-  // A page's own chunk is governed by that page even if the manifest missed it.
-  const pageChunk = PAGE_CHUNK.exec(objectKey)
-  if (pageChunk) return normalisePath(pageChunk[1] === '/index' ? '/' : pageChunk[1])
-  const pageData = PAGE_DATA.exec(objectKey)
-  if (pageData) return normalisePath(pageData[1] === '/index' ? '/' : pageData[1])
+  // A page's own chunk or data is governed by that page even if the map missed it.
+  for (const pattern of [PAGE_CHUNK, PAGE_DATA]) {
+    const page = pattern.exec(objectKey)
+    if (page) return normalisePath(page[1] === '/index' ? '/' : page[1])
+  }
   return normalisePath(objectKey)
 }

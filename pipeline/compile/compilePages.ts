@@ -100,7 +100,7 @@ export function mdxPages(root: string): PageSource[] {
 
 
 /** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. */
-function writeAtomically(file: string, data: string): void {
+export function writeAtomically(file: string, data: string): void {
   const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
   fs.writeFileSync(partial, data)
   fs.renameSync(partial, file)

@@ -1,8 +1,8 @@
 /**
- * One compile worker (a worker thread of ./compilePages.ts). It compiles pages with Nextra's own
- * compileMdx and the options Nextra's loader gives it in `next build` (node_modules/nextra/dist/
- * server/loader.js, with this site's options from next.config.ts), so a page fails here exactly
- * when, and with the message that, it would fail inside the bundler.
+ * One compile worker (a worker thread of ./compilePages.ts), the one place a page's MDX is
+ * compiled. It calls Nextra's own compileMdx with the options Nextra's loader would give it
+ * (node_modules/nextra/dist/server/loader.js) and this site's (./nextraPageOptions.json), so pages
+ * compile, and fail, as they did inside the bundler when Nextra's loader compiled them there.
  *
  * Plain ESM: @mdx-js/mdx, Nextra and Shiki are ES modules, which neither Jest nor a CommonJS
  * caller can load. The site's highlighter (pipeline/onDemandHighlighter.ts) comes as an ES module
@@ -50,9 +50,14 @@ function drawIcon(name) {
 }
 
 /**
- * The options next.config.ts gives `nextra({...})` that reach the compiler (one file for both:
- * nextraPageOptions.json), merged as the loader merges them (Nextra's DEFAULT_CONFIG, then the
- * site's). That file and next.config.ts are part of the cache's fingerprint.
+ * The site's compiler options (./nextraPageOptions.json), merged as Nextra's loader merges them
+ * (its DEFAULT_CONFIG, then the site's):
+ * - staticImage false: images stay plain <img> under public/docs/<section>/, so each is served
+ *   under its section's path and rule;
+ * - search without code blocks: each page's text by heading feeds pipeline/steps/
+ *   buildSearchIndexes.ts, which writes one Pagefind index per audience;
+ * - defaultShowCopyCode: every code block has a copy button.
+ * That file is part of the cache's fingerprint (./fingerprint.ts).
  */
 const SITE = {
   ...JSON.parse(readFileSync(new URL('./nextraPageOptions.json', import.meta.url), 'utf8')),

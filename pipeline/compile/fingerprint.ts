@@ -7,8 +7,9 @@
  *   dependencies, transitively (@mdx-js/mdx, micromark, the remark and rehype plugins, Shiki,
  *   rehype-pretty-code, twoslash…), read from each package.json as installed;
  * - the bytes of the files that choose the options or run inside the compile: the worker (which
- *   holds the loader's call), the site's highlighter, and the site's next.config.ts (its Nextra
- *   options; a site without one, a test's, has none);
+ *   holds the loader's call), the tree converter, the options file, the site's highlighter, and
+ *   the site's next.config.ts (it held the Nextra options when pages were bundled; no longer read
+ *   by the compile, it is still an input, so an edit of it compiles every page again);
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
 import crypto from 'node:crypto'

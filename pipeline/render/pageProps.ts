@@ -8,13 +8,15 @@
  * Files are named by the hash of their bytes, and the index (PROPS_INDEX) maps each route to its
  * file: an unchanged page keeps its file, so what a change touches is known before anything renders.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
+import type { PageIndex } from '../compile/compilePages'
+import { writeAtomically } from '../compile/compilePages'
 import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
+import { sha256 } from '../compile/fingerprint'
 import { readLastUpdated } from '../lastUpdated'
 import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceIdOf } from '../planAggregates'
@@ -29,16 +31,27 @@ export interface PagePropsReport {
   removed: string[]
 }
 
-function writeAtomically(file: string, data: string): void {
-  const partial = `${file}.${process.pid}.partial`
-  fs.writeFileSync(partial, data)
-  fs.renameSync(partial, file)
-}
-
 /** What the pages step made each page's props from last time (./pageProps.ts). */
 const PROPS_MEMO = '.cache/props-memo.json'
 
-const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex')
+/**
+ * The page's document as its props carry it: the search data stays in the build (the search step
+ * reads it from the compile cache), so the page's HTML and data file carry only what it renders.
+ */
+function renderedDocument(root: string, index: PageIndex, route: string): DocsPageProps['doc'] {
+  const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
+  return doc
+}
+
+/** Stores a page's props under the hash of their bytes (once) and returns the file's name. */
+function storeProps(root: string, props: DocsPageProps): string {
+  // JSON, as Next requires of props: no `undefined` anywhere.
+  const json = JSON.stringify(props)
+  const name = `${sha256(json).slice(0, 32)}.json`
+  const file = path.join(root, PROPS_DIR, name)
+  if (!fs.existsSync(file)) writeAtomically(file, json)
+  return name
+}
 
 function readJson<T extends object>(file: string): T {
   try {
@@ -78,14 +91,7 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
     const propsInputs = sha256(JSON.stringify([index[route].entry, mapHashes.get(scope), route, timestamp]))
     let name = memo[route]?.inputs === propsInputs ? memo[route].name : null
     if (name === null || !fs.existsSync(path.join(dir, name))) {
-      // The search data stays in the build (the search step reads it from the compile cache): the
-      // page's HTML and data file carry only what the page renders.
-      const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
-      const props: DocsPageProps = { doc, pageMap: trimPageMap(pageMap, route), timestamp }
-      // JSON, as Next requires of props: no `undefined` anywhere.
-      const json = JSON.stringify(props)
-      name = `${sha256(json).slice(0, 32)}.json`
-      if (!fs.existsSync(path.join(dir, name))) writeAtomically(path.join(dir, name), json)
+      name = storeProps(root, { doc: renderedDocument(root, index, route), pageMap: trimPageMap(pageMap, route), timestamp })
     }
     nextMemo[route] = { inputs: propsInputs, name }
     next[route] = name
@@ -112,20 +118,18 @@ export function updatePageProps(root: string, routes: readonly string[]): boolea
   const index = readPageIndex(root)
   const indexFile = path.join(root, PROPS_INDEX)
   const props = readJson<PropsIndex>(indexFile)
-  const updates: Array<[route: string, json: string]> = []
+  const updates: Array<[route: string, props: DocsPageProps]> = []
   for (const route of routes) {
     if (!props[route]) return false
     const last = JSON.parse(fs.readFileSync(path.join(root, PROPS_DIR, props[route]), 'utf8')) as DocsPageProps
-    const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
+    const doc = renderedDocument(root, index, route)
     if (JSON.stringify([doc.title, doc.frontMatter]) !== JSON.stringify([last.doc.title, last.doc.frontMatter])) return false
-    updates.push([route, JSON.stringify({ ...last, doc } satisfies DocsPageProps)])
+    updates.push([route, { ...last, doc }])
   }
   const memoFile = path.join(root, PROPS_MEMO)
   const memo = readJson<Record<string, unknown>>(memoFile)
-  for (const [route, json] of updates) {
-    const name = `${sha256(json).slice(0, 32)}.json`
-    if (!fs.existsSync(path.join(root, PROPS_DIR, name))) writeAtomically(path.join(root, PROPS_DIR, name), json)
-    props[route] = name
+  for (const [route, next] of updates) {
+    props[route] = storeProps(root, next)
     // Made from other inputs than the pages step's: it makes this page's props again next time.
     delete memo[route]
   }

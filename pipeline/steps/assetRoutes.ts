@@ -47,8 +47,6 @@ export interface AssetRouteInputs {
   publicRoute: string
   /** Next's `.next/react-loadable-manifest.json`: `"<importer> -> <request>"` to the chunks of each dynamic import. */
   loadable: Record<string, { files: string[] }>
-  /** The page route of a source module (a content or pages file), or null for site code. */
-  routeOfSource: (modulePath: string) => string | null
   /**
    * The planned aggregates that do not lie under their own rule's paths (pipeline/planAggregates.ts),
    * with the search files as the search step wrote them. Taken from the plan and that step, not
@@ -102,15 +100,13 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     }
   }
 
-  // Dynamic-import chunks are not in the build manifest; the loadable manifest names the module
-  // that imports each. A chunk imported from a content page belongs to that page; one imported
-  // from site code (components, libraries) is code that every page may load.
-  for (const [entry, { files: chunkFiles }] of Object.entries(inputs.loadable)) {
-    const importer = entry.split(' -> ')[0]
-    const route = inputs.routeOfSource(importer) ?? publicRoute
+  // Dynamic-import chunks are not in the build manifest; the loadable manifest names them. Every
+  // importer is site code (components, libraries): pages are data, and no page imports code
+  // (pages/[[...slug]].tsx). So each such chunk is code that every page may load.
+  for (const { files: chunkFiles } of Object.values(inputs.loadable)) {
     for (const file of chunkFiles) {
       const key = `/_next/${file}`
-      routes[key] = leastRestrictiveRoute(access, [route, ...(routes[key] ? [routes[key]] : [])], shared) as string
+      routes[key] = leastRestrictiveRoute(access, [publicRoute, ...(routes[key] ? [routes[key]] : [])], shared) as string
     }
   }
   return routes

@@ -7,11 +7,11 @@
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
+import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan } from '../planAggregates'
 import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
@@ -73,17 +73,22 @@ function installedVersion(name: string): string {
 
 function bundleKey(group: IndexGroup): string {
   pagefindVersion ??= installedVersion('pagefind')
-  return crypto.createHash('sha256').update(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, group.spec.outDir, group.records])).digest('hex').slice(0, 32)
+  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, group.spec.outDir, group.records])).slice(0, 32)
 }
 
 /**
  * Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its
- * size. With `cacheDir`, an index of the same records is copied from there instead of written again.
+ * size. With `cacheDir`, an index of the same records is copied from there instead of written
+ * again, and the bundles no group of this build has are removed from it, so it holds one build's.
  */
 export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, cacheDir?: string): Promise<IndexStats[]> {
-  const cached = (group: IndexGroup) => (cacheDir ? path.join(cacheDir, bundleKey(group)) : null)
+  const cached = new Map(groups.map((group) => [group, cacheDir ? path.join(cacheDir, bundleKey(group)) : null]))
+  if (cacheDir && fs.existsSync(cacheDir)) {
+    const used = new Set([...cached.values()].map((dir) => path.basename(dir as string)))
+    for (const name of fs.readdirSync(cacheDir)) if (!used.has(name)) fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true })
+  }
   const toWrite = groups.filter((group) => {
-    const from = cached(group)
+    const from = cached.get(group)
     return group.records.length > 0 && !(from && fs.existsSync(from))
   })
   const pagefind = toWrite.length > 0 ? await import('pagefind') : null
@@ -92,13 +97,14 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
   const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
   process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
   try {
-    for (const { spec, records, pages } of groups) {
+    for (const group of groups) {
+      const { spec, records, pages } = group
       const dir = path.join(outRoot, spec.outDir)
       fs.rmSync(dir, { recursive: true, force: true })
       // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
       // without records has no language, and merging it would break every reader's search.
       if (records.length === 0) continue
-      const from = cached({ spec, records, pages })
+      const from = cached.get(group)
       if (from && fs.existsSync(from)) {
         fs.cpSync(from, dir, { recursive: true })
         stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
@@ -140,11 +146,6 @@ export async function buildSearchIndexes(options: { data: NextraSearchData; outR
   // Grouping runs the build's check (assertGrouping) before anything is written.
   const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
   const stats = await writeSearchIndexes(groups, options.outRoot, options.cacheDir)
-  // Bundles no audience of this build uses are gone, so the cache holds one build's indexes.
-  if (options.cacheDir && fs.existsSync(options.cacheDir)) {
-    const used = new Set(groups.map(bundleKey))
-    for (const name of fs.readdirSync(options.cacheDir)) if (!used.has(name)) fs.rmSync(path.join(options.cacheDir, name), { recursive: true, force: true })
-  }
   return { stats, skipped }
 }
 

@@ -34,7 +34,6 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
-import type { NextraSearchData } from '../../lib/search/searchRecords'
 import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
@@ -59,7 +58,6 @@ import { listFiles } from './siteFiles'
 
 export interface NextBuild {
   buildId: string
-  searchData: NextraSearchData
   /** Pages rendered, and pages kept from the last build. */
   rendered: number
   kept: number
@@ -93,7 +91,7 @@ export async function nextBuild(paths: SitePaths, pages: number, props: PropsInd
   const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
   afterRender(paths.root, paths.out, plan, props)
-  return { buildId, searchData: readSearchData(paths.root), rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
+  return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
 }
 
 async function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
@@ -184,7 +182,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   )
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: next.searchData, outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+    () => buildSearchIndexes({ data: readSearchData(paths.root), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
   const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'content')), plan, pageMapInputs(paths.root))

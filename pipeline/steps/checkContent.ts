@@ -221,7 +221,11 @@ export function checkContent(root: string, sections: readonly string[] = access.
  * one mistake in front matter is reported once.
  */
 export async function checkAndCompile(root: string, options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
-  const problems = checkContent(root, options.sections)
+  return compileChecked(root, checkContent(root, options.sections), options)
+}
+
+/** Compiles the pages `problems` does not already name; one BadContentError for all of them. */
+async function compileChecked(root: string, problems: readonly ContentError[], options: CompileOptions): Promise<CompileReport> {
   const report = await compilePages(root, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
   const all = [...problems, ...report.problems]
   if (all.length > 0) throw new BadContentError(all)
@@ -235,8 +239,5 @@ export async function checkAndCompile(root: string, options: CompileOptions & { 
 export async function checkAndCompilePages(root: string, files: readonly string[]): Promise<CompileReport> {
   const problems: ContentError[] = []
   for (const file of files) checkPage(root, file, problems)
-  const report = await compilePages(root, { only: new Set(files), skip: new Set(problems.map((problem) => problem.path)) })
-  const all = [...problems, ...report.problems]
-  if (all.length > 0) throw new BadContentError(all)
-  return report
+  return compileChecked(root, problems, { only: new Set(files) })
 }

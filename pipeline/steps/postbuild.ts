@@ -7,32 +7,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
-import { normalisePath } from '../../lib/access/normalisePath'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
 import { listFiles } from './siteFiles'
-
-const CONTENT_ROOTS: Array<[dir: string, mount: string]> = [
-  ['content/docs/', '/docs/'],
-  ['pages/', '/'],
-]
 
 export class PostbuildError extends Error {
   constructor(message: string) {
     super(`postbuild: ${message}`)
     this.name = 'PostbuildError'
   }
-}
-
-/** The page route of a content or pages module, or null for site code. */
-export function routeOfSource(modulePath: string): string | null {
-  for (const [dir, mount] of CONTENT_ROOTS) {
-    if (modulePath.startsWith(dir) && /\.mdx?$/.test(modulePath)) {
-      return normalisePath(mount + modulePath.slice(dir.length).replace(/\.mdx?$/, ''))
-    }
-  }
-  return null
 }
 
 export interface AssetRoutes {
@@ -100,7 +84,6 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     readText: (key) => fs.readFileSync(path.join(out, key), 'utf8'),
     publicRootFiles: fs.readdirSync(paths.public, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name),
     publicRoute: '/login',
-    routeOfSource,
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route

@@ -31,20 +31,21 @@ export interface ContentWatch {
 }
 
 /**
- * The edited pages alone, when every change since the last check was an edit of a page that was
- * already there (files under content/, as `content/...`): null when a change was anything else
- * (a page added, removed or renamed, a `_meta` file), which the whole check handles.
+ * The edited pages alone (their files, as `content/...`, and their routes), when every change since
+ * the last check was an edit of a page that was already there: null when a change was anything
+ * else (a page added, removed or renamed, a `_meta` file), which the whole check handles.
  */
-function editedPages(root: string, changes: ReadonlySet<string>): string[] | null {
+function editedPages(root: string, changes: ReadonlySet<string>): { files: string[]; routes: string[] } | null {
   if (changes.size === 0) return null
-  let known: Set<string>
+  let routeOf: Map<string, string>
   try {
-    known = new Set(Object.values(readPageIndex(root)).map((page) => page.file))
+    routeOf = new Map(Object.entries(readPageIndex(root)).map(([route, page]) => [page.file, route]))
   } catch {
     return null
   }
   const files = [...changes].map((name) => `content/${name.split(path.sep).join('/')}`)
-  return files.every((file) => /\.mdx?$/.test(file) && known.has(file) && fs.existsSync(path.join(root, file))) ? files : null
+  if (!files.every((file) => /\.mdx?$/.test(file) && routeOf.has(file) && fs.existsSync(path.join(root, file)))) return null
+  return { files, routes: files.map((file) => routeOf.get(file) as string) }
 }
 
 /**
@@ -58,9 +59,8 @@ export async function checkContentOnce(root: string, changes: ReadonlySet<string
     const edited = editedPages(root, changes)
     let compiled = 0
     if (edited) {
-      const report = await checkAndCompilePages(root, edited)
-      const routes = Object.entries(readPageIndex(root)).filter(([, page]) => edited.includes(page.file)).map(([route]) => route)
-      if (updatePageProps(root, routes)) return { ok: true, report }
+      const report = await checkAndCompilePages(root, edited.files)
+      if (updatePageProps(root, edited.routes)) return { ok: true, report }
       compiled = report.compiled
     }
     const whole = await checkAndCompile(root)

@@ -11,7 +11,6 @@ export function assetRoutesOf(access: CompiledAccess, build: { pages?: BuildMani
     publicRootFiles: [],
     publicRoute: '/login',
     loadable: {},
-    routeOfSource: () => null,
     plannedRoutes: build.plannedRoutes ?? {},
   })
 }
