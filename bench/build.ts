@@ -15,6 +15,7 @@ import { anchorsDir, anchorsSource, ensureDocusaurus, generateAnchorPages, measu
 import { generatePages } from './generatePages'
 import { median, medianWithRange, type Figure } from './table'
 import { PHASE_LABELS, readBuildPhases, readStepTimes, type BuildPhases } from './buildPhases'
+import { folderBytes } from './pageWeight'
 
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
 
@@ -62,12 +63,6 @@ export async function buildFigures(label: string, generated: number, runs: numbe
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
-}
-
-function folderBytes(dir: string): number {
-  let bytes = 0
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size
-  return bytes
 }
 
 function countPages(dir: string): number {

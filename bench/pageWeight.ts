@@ -43,6 +43,11 @@ export function firstLoadJs(root: string, route: string): number {
   return bytes
 }
 
+/** Bytes of every file under `dir`. */
+export function folderBytes(dir: string): number {
+  return listFiles(dir).reduce((sum, key) => sum + fs.statSync(path.join(dir, key)).size, 0)
+}
+
 export function pageWeightFigures(root = '.', bareNextraBytes?: number): Figure[] {
   const method = "gzip -9 of each script the page's exported HTML loads (not the nomodule polyfills)"
   const routes: Array<[string, string]> = [
@@ -65,7 +70,7 @@ export function pageWeightFigures(root = '.', bareNextraBytes?: number): Figure[
     figures.push({ group: 'page weight', name: 'docs page above bare Nextra (budget 25 kB)', value: kB(docs - bareNextraBytes), unit: 'kB', method: 'difference of the two figures above' })
   }
   const { out } = sitePaths(root)
-  const total = listFiles(out).reduce((sum, key) => sum + fs.statSync(path.join(out, key)).size, 0)
+  const total = folderBytes(out)
   figures.push({ group: 'page weight', name: 'total size of out/', value: +(total / 1024 / 1024).toFixed(2), unit: 'MB', method: 'sum of file sizes' })
   return figures
 }

@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { listFiles } from '../steps/siteFiles'
 import type { PropsIndex } from './propsFiles'
 
 /** What out/'s pages were rendered from, written once `next build` has succeeded. */
@@ -38,15 +39,10 @@ export interface RenderPlan {
 
 /** The client's files of out/ (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
 export function clientFilesOf(out: string): string[] {
-  const files: string[] = []
-  for (const dir of ['_next/static/chunks', '_next/static/css']) {
-    const full = path.join(out, dir)
-    if (!fs.existsSync(full)) continue
-    for (const entry of fs.readdirSync(full, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) files.push(path.relative(out, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    }
-  }
-  return files.sort()
+  return ['_next/static/chunks', '_next/static/css']
+    .filter((dir) => fs.existsSync(path.join(out, dir)))
+    .flatMap((dir) => listFiles(path.join(out, dir)).map((key) => dir + key))
+    .sort()
 }
 
 /**
