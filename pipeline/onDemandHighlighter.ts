@@ -7,10 +7,20 @@
  * site. rehype-pretty-code already loads a page's languages before highlighting it; this adds the
  * grammars that a language embeds lazily (Markdown and MDX embed dozens), so nested fences are
  * highlighted exactly as before.
+ *
+ * It also tokenizes every line to its end, however long that takes. Shiki by default gives up on a
+ * line after 500 ms of wall time and colours the rest of it as the token where it stopped (one
+ * theme's pass only, so the other theme's token boundaries stay and only the colours change). A
+ * grammar's first line in a worker also compiles the grammar's expressions, which took up to
+ * 440 ms on a busy 2-core machine, so a build under load could colour a page differently from
+ * another build of the same sources. Without the limit, the same code is always coloured the same.
  */
 type ShikiModule = typeof import('shiki')
 type Highlighter = Awaited<ReturnType<ShikiModule['getHighlighter']>>
 type HighlighterOptions = Parameters<ShikiModule['getHighlighter']>[0]
+
+/** The highlighter's ways to colour code; each tokenizes with the options it is given. */
+const HIGHLIGHTS = ['codeToTokensBase', 'codeToTokensWithThemes', 'codeToTokens', 'codeToHast', 'codeToHtml'] as const
 
 export async function onDemandHighlighter(options: HighlighterOptions): Promise<Highlighter> {
   // shiki is ESM only; next.config is loaded as CommonJS.
@@ -37,6 +47,12 @@ export async function onDemandHighlighter(options: HighlighterOptions): Promise<
       else expanded.push(...((await withLazyEmbedded(lang, seen)) as typeof langs))
     }
     if (expanded.length) await loadLanguage(...expanded)
+  }
+
+  for (const method of HIGHLIGHTS) {
+    const highlight = highlighter[method].bind(highlighter) as (code: string, options: object) => unknown
+    // 0: no time limit. The options reach the transformers too (twoslash highlights its popups with them).
+    Object.assign(highlighter, { [method]: (code: string, options: object) => highlight(code, { ...options, tokenizeTimeLimit: 0 }) })
   }
   return highlighter
 }
