@@ -19,6 +19,7 @@ import { inlineMetas, isFolder, isMeta, isMetaData, pageRoutes, shapePageMap, ty
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
+import { navigationOrder } from './navigationOrder'
 import { audienceIdOf, planAggregates, type AggregatePlan } from './planAggregates'
 
 export interface PageMapInputs {
@@ -44,16 +45,11 @@ export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: Pa
   return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
 }
 
-/**
- * Each folder's `_meta` keys (by folder route, `/` at the top) with their place in that `_meta`;
- * given `whole` (the order of the whole page map), each key's place there instead.
- */
-function metaOrder(items: readonly RawItem[], whole?: PageMapFragment['order'], folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
+/** Each folder's `_meta` keys in `items` (by folder route, `/` at the top), with their keys in `whole` (pipeline/navigationOrder.ts). */
+function metaOrder(items: readonly RawItem[], whole: PageMapFragment['order'], folderRoute = '/', order: PageMapFragment['order'] = {}): PageMapFragment['order'] {
   for (const item of items) {
-    if (isMetaData(item)) {
-      const keys = Object.keys(item.data)
-      order[folderRoute] = Object.fromEntries(keys.map((key, at) => [key, whole ? (whole[folderRoute]?.[key] ?? Number.MAX_SAFE_INTEGER) : at]))
-    } else if (isFolder(item)) metaOrder(item.children, whole, item.route, order)
+    if (isMetaData(item)) order[folderRoute] = Object.fromEntries(Object.keys(item.data).map((key) => [key, whole[folderRoute]?.[key] ?? Number.MAX_SAFE_INTEGER]))
+    else if (isFolder(item)) metaOrder(item.children, whole, item.route, order)
   }
   return order
 }
@@ -61,14 +57,15 @@ function metaOrder(items: readonly RawItem[], whole?: PageMapFragment['order'], 
 /**
  * One fragment per audience, keyed by the audience's rule (describeRule, as the route manifests
  * group routes): the audience's own pages, in their folders, with the `_meta` entries of those
- * pages only and each entry's place in its folder.
+ * pages only, and an order key for each (pipeline/navigationOrder.ts: keys that place the entries
+ * among the whole folder's without counting or placing the entries the fragment leaves out).
  */
 export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
   const shaped = shapePageMap(inlineMetas(raw, inputs.loadMeta))
   // The writer's order of everything, with a tab for every section at the top, as the reader's
   // merged page map will have them.
   const tabs = Object.fromEntries(inputs.sections.map((section) => [section.id, null]))
-  const whole = metaOrder(shaped.map((item) => (isMeta(item) ? { data: { ...tabs, ...inputs.topMeta } } : item)))
+  const whole = navigationOrder(shaped.map((item) => (isMeta(item) ? { data: { ...tabs, ...inputs.topMeta } } : item)), plan, inputs.access)
   const fragments = new Map<string, PageMapFragment>()
   for (const audience of plan.audiences) {
     const scoped = scopePageMap(shaped, audience, inputs)

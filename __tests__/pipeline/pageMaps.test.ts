@@ -107,7 +107,7 @@ test("each audience's fragment holds its own pages only; merged, a reader of bot
   expect(routesIn(financeFragment.items)).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
   expect(routesIn(internalFragment.items).some((route) => route.startsWith(FINANCE))).toBe(false)
   // The fragment places its keys among the folder's, by number, without naming the others.
-  expect(financeFragment.order['/docs/internal/to-be-refined']).toEqual({ finance: 1 })
+  expect(Object.keys(financeFragment.order['/docs/internal/to-be-refined'])).toEqual(['finance'])
   const merged = mergePageMaps(audiencePageMap(rawPageMap(), 'internal', inputs), [internalFragment, financeFragment])
   expect(Object.keys(metaOf(folder(merged, 'internal', 'to-be-refined')))).toEqual(['active-directory', 'finance', 'zeta'])
   expect(routesIn(folder(merged, 'internal', 'to-be-refined'))).toEqual(['/docs/internal/to-be-refined/active-directory', FINANCE, `${FINANCE}/quill-crm-api`, '/docs/internal/to-be-refined/zeta'])

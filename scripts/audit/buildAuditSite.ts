@@ -87,17 +87,29 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(config, markers)
+  applyAccessConfig(dest, config, accessEnv)
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked } satisfies AuditSite))
+  buildCopy(dest, cognitoPort, accessEnv)
+}
+
+/**
+ * Gives a copy of the project the access configuration `config` (with the lists of `accessEnv`),
+ * and removes the links that the link check names under it, as a writer would.
+ */
+export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv: Record<string, string>): void {
   writeAuditAccessConfig(dest, config)
   const problems = checkLinks(dest, undefined, compileAccess(config, accessEnv))
   for (const problem of problems) {
     if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
     unlink(path.join(dest, problem.file), problem.line, problem.target)
   }
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked } satisfies AuditSite))
+}
 
+/** Runs the build in a copy of the project, against a local Cognito at `cognitoPort`, with the lists of `accessEnv`. */
+export function buildCopy(dest: string, cognitoPort: number, accessEnv: Record<string, string>, stdio: 'inherit' | 'pipe' = 'inherit'): void {
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,
-    stdio: 'inherit',
+    stdio,
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: '1',
