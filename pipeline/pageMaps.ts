@@ -16,7 +16,7 @@ import { filterPageMap } from '../lib/navigation/filterPageMap'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
 import { inlineMetas, isFolder, isMeta, isMetaData, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
-import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { sectionLinks } from '../lib/navigation/siteNavigation'
 import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
 import { navigationOrder } from './navigationOrder'
@@ -90,7 +90,8 @@ export async function readPageMap(pagesDir: string): Promise<RawItem[]> {
   return collected
 }
 
-/** The page-map step's inputs for the project at `root`: the shipped rules, sections and top-level `_meta`. */
+/** The page-map step's inputs for the project at `root`: the rules (the shipped ones by default), their sections and the top-level `_meta`. */
 export function pageMapInputs(root: string, access: CompiledAccess = shippedAccess): PageMapInputs {
-  return { access, sections: SECTIONS, topMeta, loadMeta: metaReader(path.join(root, 'content')) }
+  // The sections of `access`, not the shipped file's: `npm run dev` passes the rules of an edit.
+  return { access, sections: sectionLinks(access.sections), topMeta, loadMeta: metaReader(path.join(root, 'content')) }
 }

@@ -7,16 +7,19 @@
  * the test reloading it (Next's Fast Refresh or its own full reload: either will do).
  *
  * It also runs the build's content check at start and on each edit: a page that does not compile
- * is named in its terminal as the build names it, and the server keeps running.
+ * is named in its terminal as the build names it, and the server keeps running. And it follows
+ * access.config.ts: after an edit, the next page load shows the new navigation and the reader's
+ * view decides with the new rules; a broken edit is named and the last rules that passed stay.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, signInThroughForm, watchErrors } from '../../e2e/browser'
 import { freePort } from '../../scripts/audit/buildAuditSite'
 import { copyProject } from '../../scripts/audit/copyProject'
+import { decideForView, READER_VIEW_PATH, type ReaderView } from '../../lib/access/readerView'
 
 jest.setTimeout(300_000)
 
@@ -39,8 +42,15 @@ class DevServerError extends Error {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-server-'))
 const children: ChildProcess[] = []
 let browser: Browser | undefined
-/** The end of the dev stack's output, shown when something fails. */
+/** The page the hot-reload test signed in as leads1, and its dev stack, for the access.config.ts test after it. */
+let signedIn: { page: Page; dev: ChildProcess; siteUrl: string } | undefined
+/**
+ * The dev stack's output since the test began (its end is shown when something fails). Kept whole up
+ * to a bound no test reaches, so that a test's marks (`output.length` before an edit) stay valid.
+ */
 let output = ''
+const OUTPUT_KEPT = 1_000_000
+const OUTPUT_SHOWN = 6000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -56,7 +66,7 @@ function startDev(env: Record<string, string>): ChildProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '1', ...env },
   })
-  const keep = (chunk: Buffer) => (output = (output + chunk).slice(-6000))
+  const keep = (chunk: Buffer) => (output = (output + chunk).slice(-OUTPUT_KEPT))
   child.stdout!.on('data', keep)
   child.stderr!.on('data', keep)
   children.push(child)
@@ -107,7 +117,7 @@ async function withDevOutput(body: () => Promise<void>): Promise<void> {
   try {
     await body()
   } catch (error) {
-    console.error(`Last output of scripts/server/dev.ts:\n${output || '(none)'}`)
+    console.error(`Last output of scripts/server/dev.ts:\n${output.slice(-OUTPUT_SHOWN) || '(none)'}`)
     throw error
   }
 }
@@ -213,4 +223,79 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     await page.waitForFunction((title) => document.title.startsWith(title), retitled, { timeout: HOT_RELOAD_MS })
     expect(output.slice(beforeRetitle)).toMatch(/content check: \d{2,} pages: 1 compiled, \d+ from cache; no problems/)
     expect(errors).toEqual([])
+    signedIn = { page, dev, siteUrl }
+  }))
+
+/** A leads page that the access.config.ts test puts under a finer rule, for full-access readers only. */
+const FINER_ROUTE = '/docs/leads/environments'
+/** A page of a section that the same edit opens to leads1, by adding them to the section's list. */
+const OTHER_SECTION_ROUTE = '/docs/internal/intro'
+const SHIPPED_RULES = "rules: [{ path: '/', match: 'exact', require: 'signedIn' }]"
+const SHIPPED_INTERNAL = "internalUsers: 'internal1',"
+/** The shipped configuration with leads1 added to the internal list and FINER_ROUTE requiring `require`. */
+const edited = (config: string, require: string) =>
+  config
+    .replace(SHIPPED_INTERNAL, "internalUsers: 'internal1, leads1',")
+    .replace(SHIPPED_RULES, `rules: [{ path: '/', match: 'exact', require: 'signedIn' }, { path: '${FINER_ROUTE}', match: 'exact', require: '${require}' }]`)
+
+/** Loads `route` in `page`, returning the reader's view that this load asked the authority for. */
+async function openWithView(page: Page, siteUrl: string, route: string): Promise<ReaderView> {
+  const view = page.waitForResponse((response) => new URL(response.url()).pathname === READER_VIEW_PATH)
+  await page.goto(siteUrl + route)
+  const response = await view
+  expect(response.status()).toBe(200)
+  return (await response.json()) as ReaderView
+}
+
+/** The sidebar's links on the open page, once its link to ROUTE (in every state of this test) is there. */
+async function sidebarLinks(page: Page): Promise<string[]> {
+  const sidebar = page.locator('aside.nextra-sidebar-container, .nextra-sidebar-container').first()
+  await sidebar.locator(`a[href="${ROUTE}"]`).first().waitFor()
+  return sidebar.locator('a').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname))
+}
+
+test('an edit of access.config.ts shows in the next page load’s navigation and access decisions; a broken one is named and the last rules stay', () =>
+  withDevOutput(async () => {
+    if (!signedIn) throw new DevServerError('this test uses the page the hot-reload test signed in as leads1, and that test did not get that far')
+    const { page, dev, siteUrl } = signedIn
+    const file = path.join(dir, 'access.config.ts')
+    const shipped = fs.readFileSync(file, 'utf8')
+    expect(shipped).toContain(SHIPPED_RULES)
+    expect(shipped).toContain(SHIPPED_INTERNAL)
+
+    // As shipped, leads1 reads the whole Leads section and nothing of Internal.
+    let view = await openWithView(page, siteUrl, ROUTE)
+    expect(decideForView(view, OTHER_SECTION_ROUTE)).toBe('deny')
+    expect(view.sections.map((section) => section.id)).toEqual(['leads'])
+    expect(await sidebarLinks(page)).toContain(FINER_ROUTE)
+
+    // leads1 joins the internal list, and a leads page goes under a finer rule for full-access readers.
+    const applied = output.length
+    fs.writeFileSync(file, edited(shipped, 'fullAccessUsers'))
+    await waitForOutput(/content check: \d+ pages: 0 compiled, \d+ from cache; no problems; the access rules of access\.config\.ts applied/, dev, applied, HOT_RELOAD_MS)
+    view = await openWithView(page, siteUrl, ROUTE)
+    expect(decideForView(view, OTHER_SECTION_ROUTE)).toBe('allow')
+    expect(view.sections.map((section) => section.id)).toEqual(['leads', 'internal'])
+    expect(await sidebarLinks(page)).not.toContain(FINER_ROUTE)
+
+    // A rule naming a list that does not exist: the configuration's own error, and the rules above stay.
+    const broken = output.length
+    fs.writeFileSync(file, edited(shipped, 'leadUsers'))
+    await waitForOutput(/npm run dev: keeps the access rules of the last access\.config\.ts that passed until this one does/, dev, broken, HOT_RELOAD_MS)
+    expect(output.slice(broken)).toContain('access.config.ts: rule 2 (/docs/leads/environments) names an unknown list "leadUsers"; known lists: fullAccessUsers, leadsUsers,')
+    expect(output.slice(broken)).not.toMatch(/^\s+at /m)
+    expect(exited(dev)).toBe(false)
+    view = await openWithView(page, siteUrl, ROUTE)
+    expect(decideForView(view, OTHER_SECTION_ROUTE)).toBe('allow')
+    expect(await sidebarLinks(page)).not.toContain(FINER_ROUTE)
+
+    // Put back as shipped: the next edit applies again, and the browser refuses Internal once more.
+    const restored = output.length
+    fs.writeFileSync(file, shipped)
+    await waitForOutput(/no problems; the access rules of access\.config\.ts applied/, dev, restored, HOT_RELOAD_MS)
+    view = await openWithView(page, siteUrl, ROUTE)
+    expect(decideForView(view, OTHER_SECTION_ROUTE)).toBe('deny')
+    expect(await sidebarLinks(page)).toContain(FINER_ROUTE)
+    await openWithView(page, siteUrl, OTHER_SECTION_ROUTE)
+    await page.waitForURL((url) => url.pathname === '/unauthorized')
   }))

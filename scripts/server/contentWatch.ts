@@ -7,6 +7,15 @@
  * page's props are written again (pipeline/render/pageProps.ts), which the open page shows. An
  * edit of a page checks and renders that page alone, so it shows in about a second whatever the
  * size of the site.
+ *
+ * It also watches access.config.ts: after an edit the configuration is read again
+ * (./accessRules.ts) and the whole site checked with it; once that passes, every page's props are
+ * written with its page maps and the new rules handed to the dev server (`rules.apply`), so the next
+ * page load shows the new navigation and access decisions. A configuration that does not pass is
+ * named in the terminal with its own error, and everything keeps the last rules that passed: the
+ * props and the reader's view always come from one configuration, never half of a new one. Keeping
+ * them, rather than refusing every reader, is the safer choice here because the dev server guards
+ * nothing (it serves every file to anyone) and a writer mid-edit still sees a working site.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -14,9 +23,14 @@ import { describeCompile, type CompileReport } from '../../pipeline/compile/comp
 import { BadContentError, checkAndCompile, checkAndCompilePages } from '../../pipeline/steps/checkContent'
 import { updatePageProps, writePageProps } from '../../pipeline/render/pageProps'
 import { readPageIndex } from '../../pipeline/compile/compiledPages'
-import { access } from '../../lib/access'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
-export type ContentCheckResult = { ok: true; report: CompileReport } | { ok: false; message: string }
+/** A check's outcome; `rulesApplied` when the check applied an edit of access.config.ts. */
+export type ContentCheckResult = { ok: true; report: CompileReport; rulesApplied?: boolean } | { ok: false; message: string }
+
+/** Said after a configuration's error: what the dev server does meanwhile. */
+export const RULES_KEPT = `npm run dev: keeps the access rules of the last ${ACCESS_CONFIG_FILE} that passed until this one does`
 
 /** A change worth checking again: a page or a `_meta` file. */
 const WATCHED = /(\.mdx?|_meta\.[jt]sx?)$/
@@ -54,7 +68,7 @@ function editedPages(root: string, changes: ReadonlySet<string>): { files: strin
  * checked and compiled, and their props written from their last ones, when their titles and front
  * matter stayed; otherwise, and at start, the whole site.
  */
-export async function checkContentOnce(root: string, changes: ReadonlySet<string> = new Set()): Promise<ContentCheckResult> {
+export async function checkContentOnce(root: string, access: CompiledAccess, changes: ReadonlySet<string> = new Set()): Promise<ContentCheckResult> {
   try {
     const edited = editedPages(root, changes)
     let compiled = 0
@@ -63,7 +77,7 @@ export async function checkContentOnce(root: string, changes: ReadonlySet<string
       if (updatePageProps(root, edited.routes)) return { ok: true, report }
       compiled = report.compiled
     }
-    const whole = await checkAndCompile(root)
+    const whole = await checkAndCompile(root, { sections: access.sections.map((section) => section.id) })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change and Next refreshes them in the browser (pipeline/render/docsPages.ts).
     await writePageProps(root, access)
@@ -75,20 +89,61 @@ export async function checkContentOnce(root: string, changes: ReadonlySet<string
   }
 }
 
+export interface WatchRules {
+  /** The rules the dev server serves now (its page props were made with them, or the first check makes them). */
+  served: AccessRules
+  /** Serves new rules, after every page's props were written with them; the next check waits for it. */
+  apply: (rules: AccessRules) => Promise<void>
+  /** Reads access.config.ts again and checks it, throwing what is wrong (./accessRules.ts by default). */
+  load?: () => AccessRules
+}
+
 /**
- * Checks `root`'s content now and after every change under content/,
+ * Checks `root`'s content now and after every change under content/ or of access.config.ts,
  * reporting each result through `report`. Checks never overlap: a change during a check starts one
  * more after it.
  */
-export function watchContent(root: string, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}): ContentWatch {
+export function watchContent(root: string, rules: WatchRules, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}): ContentWatch {
+  const load = rules.load ?? (() => loadAccessRules(root))
+  let served = rules.served
+  // The newest configuration that loaded: served once a whole check with it passes.
+  let wanted = served
   let running: Promise<unknown> | null = null
   let again = false
   let timer: NodeJS.Timeout | undefined
   // What changed since the last check began; null until the first check, which checks everything.
   let changes: Set<string> | null = null
-  const run = (): Promise<ContentCheckResult> => {
-    const check = checkContentOnce(root, changes ?? new Set())
+  let contentChanged = true
+  let configChanged = false
+  const checkOnce = async (): Promise<ContentCheckResult> => {
+    const pages = changes ?? new Set<string>()
+    const content = contentChanged
+    const config = configChanged
     changes = new Set()
+    contentChanged = false
+    configChanged = false
+    if (config) {
+      try {
+        wanted = load()
+      } catch (error) {
+        // The file as it is now does not pass: a configuration loaded before it and not yet applied is dropped too.
+        wanted = served
+        const refused: ContentCheckResult = { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n${RULES_KEPT}` }
+        if (!content) return refused
+        report(refused)
+      }
+    }
+    if (wanted === served) return checkContentOnce(root, served.access, pages)
+    // New rules change page maps anywhere: the whole site is checked and every page's props written.
+    const result = await checkContentOnce(root, wanted.access)
+    if (!result.ok) return { ok: false, message: `${result.message}\n${RULES_KEPT}` }
+    const applying = wanted
+    await rules.apply(applying)
+    served = applying
+    return { ...result, rulesApplied: true }
+  }
+  const run = (): Promise<ContentCheckResult> => {
+    const check = checkOnce()
     running = check
       .then(report, onError)
       .finally(() => {
@@ -100,19 +155,30 @@ export function watchContent(root: string, report: (result: ContentCheckResult) 
       })
     return check
   }
-  const changed = (name: string | null) => {
-    if (name !== null && !WATCHED.test(name)) return
-    // A change whose name the platform does not give is checked with the whole site.
-    if (name === null) changes = null
-    else changes?.add(name)
+  const schedule = () => {
     clearTimeout(timer)
     timer = setTimeout(() => {
       if (running) again = true
       else void run()
     }, SETTLE_MS)
   }
+  const changed = (name: string | null) => {
+    if (name !== null && !WATCHED.test(name)) return
+    // A change whose name the platform does not give is checked with the whole site.
+    if (name === null) changes = null
+    else changes?.add(name)
+    contentChanged = true
+    schedule()
+  }
+  const configEdited = (name: string | null) => {
+    // The project's folder itself is watched, so an editor that saves by replacing the file is seen.
+    if (name !== ACCESS_CONFIG_FILE) return
+    configChanged = true
+    schedule()
+  }
   const watchers = [
     fs.watch(path.join(root, 'content'), { recursive: true }, (_event, name) => changed(name)),
+    fs.watch(root, (_event, name) => configEdited(name)),
   ]
   return {
     first: run(),
@@ -125,5 +191,6 @@ export function watchContent(root: string, report: (result: ContentCheckResult) 
 
 /** The dev server's line for a result: the build's own message, or what was checked. */
 export function formatContentCheck(result: ContentCheckResult): string {
-  return result.ok ? `content check: ${describeCompile(result.report)}; no problems` : result.message
+  if (!result.ok) return result.message
+  return `content check: ${describeCompile(result.report)}; no problems${result.rulesApplied ? `; the access rules of ${ACCESS_CONFIG_FILE} applied` : ''}`
 }

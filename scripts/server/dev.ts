@@ -11,20 +11,22 @@
  *
  * It runs the build's content check at start and after each change of a page (./contentWatch.ts):
  * a page whose MDX does not compile is named in the terminal as the build names it,
- * `file:line:column: <the compiler's message>`, and the server keeps running.
+ * `file:line:column: <the compiler's message>`, and the server keeps running. It follows
+ * access.config.ts the same way: after an edit that passes the build's checks of it, the pages'
+ * props are written with the new page maps and the authority is started again, on its port, with
+ * the new rules and audiences; an edit that does not pass is named and the last rules stay.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
+import type { Jwks } from 'aws-jwt-verify/jwk'
+import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
-import { startLocalServer } from './localServer'
+import { startLocalServer, type RunningServer } from './localServer'
 import { formatContentCheck, watchContent } from './contentWatch'
-import { audienceSummaries } from '../../pipeline/planAggregates'
-import { planFor } from '../../pipeline/steps/buildSite'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -36,30 +38,58 @@ function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
   return port
 }
 
-async function main() {
-  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
-  const port = process.env.PORT ?? '3000'
-  // Serves no files (an empty folder); only its answer to the reader-view path is used.
-  const emptyOut = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-dev-authority-'))
-  const authority = await startLocalServer({
+/**
+ * The authority: serves no files (an empty folder); only its answer to the reader-view path is used.
+ * Made whole from one configuration's rules, with the plan of the pages as they are now, so a
+ * reader's view names their sections as a build's would.
+ */
+function startAuthority(root: string, emptyOut: string, auth: AuthSettings, jwks: Jwks, rules: AccessRules, port: number): Promise<RunningServer> {
+  return startLocalServer({
     outDir: emptyOut,
-    auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url }),
-    jwks: await fetch(cognito.jwksUrl).then((response) => response.json()),
+    auth,
+    jwks,
     assetRoutes: {},
     // It serves no page, so its policy needs no inline-script hash.
     scriptHashes: [],
-    // The plan of the pages as they are now, so a reader's view names their sections as a build's would.
-    audiences: audienceSummaries(planFor(sourcePages(process.cwd()))),
-    port: 0,
+    access: rules.access,
+    aiTools: rules.aiTools,
+    audiences: audiencesOf(root, rules.access),
+    port,
   })
+}
+
+async function main() {
+  const root = process.cwd()
+  // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
+  const rules = loadAccessRules(root)
+  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
+  const port = process.env.PORT ?? '3000'
+  const emptyOut = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-dev-authority-'))
+  const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
+  const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
+  let authority = await startAuthority(root, emptyOut, auth, jwks, rules, 0)
+  // Next's rewrite names this URL, so an authority with new rules listens on the same port.
+  const authorityUrl = authority.url
+  const authorityPort = Number(new URL(authorityUrl).port)
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authority.url },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl },
   })
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
   const content = watchContent(
-    process.cwd(),
+    root,
+    {
+      served: rules,
+      // The old authority is stopped whole and a new one made whole from the new rules: no request
+      // is answered with half of each. A view asked for in between fails, and the page asks again on its next load.
+      apply: async (applied) => {
+        await authority.stop()
+        authority = await startAuthority(root, emptyOut, auth, jwks, applied, authorityPort).catch((error: Error) => {
+          throw new Error(`the reader-view authority did not start again on port ${authorityPort} (${error.message}); restart npm run dev`)
+        })
+      },
+    },
     (result) => (result.ok ? console.log : console.error)(formatContentCheck(result)),
     (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
   )
