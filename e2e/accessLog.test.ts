@@ -45,7 +45,20 @@ afterAll(async () => {
   fs.rmSync(logDir, { recursive: true, force: true })
 })
 
-const get = (urlPath: string, withCookie = true) => fetch(server.url + urlPath, { redirect: 'manual', headers: withCookie ? { cookie } : {} })
+/** What a browser sends when it opens a page (Node's fetch would say `cors`: not a navigation). */
+const NAVIGATE = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }
+
+/** A GET as a browser opening `urlPath` sends it, or with the Fetch Metadata given; status and Location. */
+async function get(urlPath: string, withCookie = true, fetchMetadata: Record<string, string> = NAVIGATE): Promise<{ status: number; location: string | null }> {
+  const http = await import('node:http')
+  return new Promise((resolve, reject) => {
+    const request = http.get(server.url + urlPath, { headers: { ...fetchMetadata, ...(withCookie ? { cookie } : {}) } }, (response) => {
+      response.resume()
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null }))
+    })
+    request.on('error', reject)
+  })
+}
 const lines = () => fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean)
 
 test('a signed-in reader\'s page and a refusal each write one line to the file; an allowed asset and the reader view write none', async () => {
@@ -95,8 +108,21 @@ test('an anonymous visitor sent to sign in writes one line, without the query it
   const before = lines().length
   const response = await get('/docs/support-twilio/diagram?next=%2Fsecret', false)
   expect(response.status).toBe(302)
-  expect(response.headers.get('location')).toMatch(/^\/login\?next=/)
+  expect(response.location).toMatch(/^\/login\?next=/)
   const added = lines().slice(before).map((line) => JSON.parse(line))
   expect(added).toEqual([expect.objectContaining({ user: 'anonymous', path: '/docs/support-twilio/diagram', decision: 'login', outcome: 'redirect', redirect: '/login' })])
   expect(JSON.stringify(added)).not.toContain('secret')
+})
+
+test("a refused file that is not a navigation (a page's data, fetched) writes what the reader got: unauthorized (401) or forbidden (403), no redirect", async () => {
+  const [build] = fs.readdirSync(path.join(outDir, '_next/data'))
+  const data = `/_next/data/${build}/docs/internal/intro.json`
+  const before = lines().length
+  const fetched = { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }
+  expect((await get(data, false, fetched)).status).toBe(401)
+  expect((await get(data, true, fetched)).status).toBe(403)
+  expect(lines().slice(before).map((line) => JSON.parse(line))).toEqual([
+    { time: expect.any(String), user: 'anonymous', path: data, route: '/docs/internal/intro', decision: 'login', outcome: 'unauthorized', rule: 'prefix /docs/internal -> internalUsers' },
+    { time: expect.any(String), user: 'leads1', path: data, route: '/docs/internal/intro', decision: 'deny', outcome: 'forbidden', rule: 'prefix /docs/internal -> internalUsers' },
+  ])
 })

@@ -29,7 +29,8 @@ test.each(['/docs/leads/endpoints/create-quote.md', '/docs/leads/llms.txt', '/do
       const refused = await fetch(siteUrl + path, { headers: { cookie: await as(outsider) }, redirect: 'manual' })
       expect([outsider, refused.status]).toEqual([outsider, 403])
     }
-    expect((await fetch(siteUrl + path, { redirect: 'manual' })).status).toBe(302)
+    // Not signed in: a bare 401 for a tool's fetch (only a browser's navigation is sent to sign in).
+    expect((await fetch(siteUrl + path, { redirect: 'manual' })).status).toBe(401)
   }
 )
 
@@ -69,7 +70,7 @@ test('the docs root page /docs is a docs page like the others: its Markdown, llm
     if (mayOpen) expect(read.text).toContain('All documentation sections.')
     await tool.close()
   }
-  expect((await fetch(siteUrl + '/docs.md', { redirect: 'manual' })).status).toBe(302)
+  expect((await fetch(siteUrl + '/docs.md', { redirect: 'manual' })).status).toBe(401)
 })
 
 test('"Copy page" puts the page\'s Markdown on the clipboard', async () => {

@@ -11,16 +11,27 @@ beforeAll(async () => {
   internal = amplifyCookieHeader('internal1', await signInIdToken(cognitoUrl, 'internal1', PASSWORD))
 })
 
-/** Sends the path byte for byte (fetch would normalise `..` and `//` before sending). */
-async function raw(path: string, cookie?: string): Promise<{ status: number; location: string | null; body: string }> {
+/**
+ * Sends the path byte for byte (fetch would normalise `..` and `//` before sending), with no
+ * header but the cookie and `headers`: no Fetch Metadata unless a test sends it, as curl does.
+ */
+async function raw(path: string, cookie?: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; type: string | null; cacheControl: string | null; body: string }> {
   const http = await import('node:http')
   const { hostname, port } = new URL(siteUrl)
   return new Promise((resolve, reject) => {
-    const request = http.request({ hostname, port, path, method: 'GET', headers: cookie ? { cookie } : {} }, (response) => {
+    const request = http.request({ hostname, port, path, method: 'GET', headers: { ...headers, ...(cookie ? { cookie } : {}) } }, (response) => {
       let body = ''
       response.setEncoding('utf8')
       response.on('data', (chunk) => (body += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null, body }))
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          location: response.headers.location ?? null,
+          type: response.headers['content-type'] ?? null,
+          cacheControl: response.headers['cache-control'] ?? null,
+          body,
+        })
+      )
     })
     request.on('error', reject)
     request.end()
@@ -55,12 +66,77 @@ test.each(['/docs/leads/intro', '//docs//leads//intro', '/docs/leads/intro/', '/
   }
 )
 
-test("an internal page's data (what the router fetches to move to it) is 403 for leads1 and a sign-in redirect for anonymous", async () => {
+test("an internal page's data (what the router fetches to move to it) is 403 for leads1 and 401 for anonymous", async () => {
   const [build] = require('node:fs').readdirSync(require('node:path').join(siteEnv().outDir, '_next/data')) as string[]
   const data = `/_next/data/${build}/docs/internal/intro.json`
   expect((await raw(data, internal)).status).toBe(200)
   expect((await raw(data, leads)).status).toBe(403)
-  expect((await raw(data)).status).toBe(302)
+  expect((await raw(data)).status).toBe(401)
+})
+
+describe('a refused request gets a page only when it is a navigation; any other gets a bare 401 or 403', () => {
+  const fs = require('node:fs') as typeof import('node:fs')
+  const nodePath = require('node:path') as typeof import('node:path')
+  const { dir, outDir, decide } = siteEnv()
+  const [build] = fs.readdirSync(nodePath.join(outDir, '_next/data'))
+  const assetRoutes = JSON.parse(fs.readFileSync(nodePath.join(dir, '.next/asset-routes.json'), 'utf8')) as Record<string, string>
+  /** A file of the build whose governing route passes `test`. */
+  const governedBy = (test: (route: string) => boolean, key: RegExp) => {
+    const found = Object.entries(assetRoutes).find(([file, route]) => key.test(file) && test(route))
+    if (!found) throw new Error(`the audit build has no ${key} file governed by the route asked for`)
+    return found[0]
+  }
+  const homeScript = governedBy((route) => route === '/', /^\/_next\/static\/.*\.js$/)
+  const internalScript = governedBy((route) => decide(route, { username: 'internal1' }) === 'allow' && decide(route, { username: 'leads1' }) === 'deny' && decide(route, null) === 'login', /^\/_next\/static\/.*\.js$/)
+  const internalImage = `/docs/internal/images/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/images'))[0]}`
+  const internalFragment = `/docs/internal/_pagefind/fragment/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/_pagefind/fragment'))[0]}`
+
+  /** What Chromium sends for each kind of request. */
+  const SCRIPT = { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }
+  const MODULE = { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script' }
+  const IMAGE = { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }
+  const FETCH = { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }
+  const PREFETCH = { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' }
+  const NAVIGATE = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }
+
+  const expectBare = (response: Awaited<ReturnType<typeof raw>>, status: number) => {
+    expect([response.status, response.location, response.type, response.cacheControl]).toEqual([status, null, 'text/plain; charset=utf-8', 'no-store'])
+    expect(response.body).toBe(status === 401 ? 'Unauthorized' : 'Forbidden')
+  }
+
+  test("the home page's prefetch from the sign-in page (its data file and a script): 401 for a visitor, never the sign-in page", async () => {
+    expectBare(await raw(`/_next/data/${build}/index.json`, undefined, FETCH), 401)
+    expectBare(await raw(homeScript, undefined, PREFETCH), 401)
+    expectBare(await raw(homeScript, undefined, SCRIPT), 401)
+    expect((await raw(`/_next/data/${build}/index.json`, leads, FETCH)).status).toBe(200)
+  })
+
+  test.each([
+    ['a script', internalScript, SCRIPT],
+    ["a page's data file", `/_next/data/${build}/docs/internal/intro.json`, FETCH],
+    ['an image', internalImage, IMAGE],
+    ['the search script', '/docs/internal/_pagefind/pagefind.js', MODULE],
+    ['a search fragment', internalFragment, FETCH],
+    ['a Markdown file', '/docs/internal/intro.md', FETCH],
+    ['a page, fetched', '/docs/internal/intro', FETCH],
+    ['a script, with no Fetch Metadata (curl)', internalScript, {}],
+    ['a data file, with no Fetch Metadata (curl)', `/_next/data/${build}/docs/internal/intro.json`, {}],
+  ])('%s: 401 when not signed in, 403 when signed in but not allowed, 200 for its reader', async (_what, file, headers) => {
+    expectBare(await raw(file, undefined, headers), 401)
+    expectBare(await raw(file, leads, headers), 403)
+    expect((await raw(file, internal, headers)).status).toBe(200)
+  })
+
+  test.each([
+    ['a page', '/docs/internal/intro', NAVIGATE],
+    ['a page, with no Fetch Metadata (an older browser)', '/docs/internal/intro', {}],
+    ['a Markdown file a reader follows a link to', '/docs/internal/intro.md', NAVIGATE],
+  ])('a navigation to %s is redirected: to sign in, or to no access', async (_what, file, headers) => {
+    const visitor = await raw(file, undefined, headers)
+    expect([visitor.status, visitor.location, visitor.cacheControl]).toEqual([302, `/login?next=${encodeURIComponent(file)}`, 'no-store'])
+    const refused = await raw(file, leads, headers)
+    expect([refused.status, refused.location, refused.cacheControl]).toEqual([302, `/unauthorized?from=${encodeURIComponent(file)}`, 'no-store'])
+  })
 })
 
 test('responses carry the security headers', async () => {

@@ -12,9 +12,11 @@ import { describeRule, governingRuleOf } from '../lib/access/decideAccess'
 import type { AccessUser, Decision } from '../lib/access/types'
 
 /**
- * The outcome kinds a line can report (the reader view, /_reader.json, is never logged). The AI
- * tools' server (mcp/) writes `tool` for each tool call and `unauthorized` for a request without a
- * valid token (`error` when the token could not be checked: the store failed), and its
+ * The outcome kinds a line can report (the reader view, /_reader.json, is never logged). The
+ * authorizer writes `unauthorized` (401) for a request without a valid sign-in that is not a
+ * navigation (a navigation is a `redirect` to /login), and `forbidden` (403) for one refused to a
+ * signed-in reader. The AI tools' server (mcp/) writes `tool` for each tool call and `unauthorized`
+ * for a request without a valid token (`error` when the token could not be checked: the store failed), and its
  * authorization server `oauth` for each grant, refresh, refusal and revocation, in the same shape.
  * A one-time token used twice is `refresh-reuse` or `code-reuse`, with the reader and the client:
  * a sign of a stolen token, where `revocation` is a client's or reader's routine disconnect.
@@ -62,7 +64,7 @@ export interface AccessLogFacts {
   route: string | null
   user: AccessUser
   decision: Decision
-  outcome: { kind: 'serve'; objectKey: string } | { kind: 'redirect'; location: string } | { kind: 'forbidden' } | { kind: 'badRequest' }
+  outcome: { kind: 'serve'; objectKey: string } | { kind: 'redirect'; location: string } | { kind: 'unauthorized' } | { kind: 'forbidden' } | { kind: 'badRequest' }
   reason?: RefusalReason
 }
 

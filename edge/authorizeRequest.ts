@@ -9,6 +9,7 @@ import { ROOT_LLMS_PATH, rootLlmsTxt } from './rootLlmsTxt'
 import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
+import { isNavigation, type FetchMetadata } from './navigation'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =
@@ -16,8 +17,21 @@ export type Outcome =
   | { kind: 'view'; view: ReaderView }
   | { kind: 'llms'; text: string }
   | { kind: 'redirect'; location: string }
+  | { kind: 'unauthorized' }
   | { kind: 'forbidden' }
   | { kind: 'badRequest' }
+
+/**
+ * What each adapter answers to a refusal that is not a redirect: a status and one line of plain
+ * text, never a page, because the request may be a script's, a style sheet's or a data file's.
+ */
+export const REFUSALS = {
+  /** Not signed in (no valid token), for a request that is not a navigation. */
+  unauthorized: { status: 401, text: 'Unauthorized' },
+  /** Signed in but not allowed, or cookies too large to read, for a request that is not a navigation. */
+  forbidden: { status: 403, text: 'Forbidden' },
+  badRequest: { status: 400, text: 'Bad Request' },
+} as const
 
 export interface AuthorizerDeps {
   access: CompiledAccess
@@ -35,6 +49,8 @@ export interface ViewerRequest {
   /** The query string without `?`, or ''. */
   query: string
   cookieHeaders: readonly string[]
+  /** Its Sec-Fetch-Mode and Sec-Fetch-Dest headers; left out when it sent none (edge/navigation.ts). */
+  fetchMetadata?: FetchMetadata
 }
 
 /** Public page that explains oversized sign-in cookies and offers to clear them (pages/session-too-large.tsx). */
@@ -43,6 +59,8 @@ export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 /**
  * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the
  * path serves, find whose rule governs it, verify the reader, decide, and say what to answer.
+ * A refused navigation is redirected to a page that says why (sign in, no access); any other
+ * refused request gets a bare 401 or 403 (edge/navigation.ts).
  *
  * With `log`, each page request and each refusal also yields one access-log record
  * (edge/accessLog.ts), handed to `log`; the adapter writes it. The reader view is never logged.
@@ -65,20 +83,21 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
     return logged(log, deps, request, route, { kind: 'serve', objectKey }, 'allow', log && isPageKey(objectKey) ? await readerOf(request, deps) : null)
   }
 
+  const navigation = isNavigation(request.fetchMetadata, objectKey)
   // Cookies too large to read are not "signed out": sending the reader to sign in would only add
-  // more cookies and loop. A page explains it instead; other files are refused.
+  // more cookies and loop. A page explains it instead; other requests are refused.
   if (cookieHeaderBytes(request.cookieHeaders) > MAX_COOKIE_HEADER_BYTES) {
-    const outcome: LoggedOutcome = isPageKey(objectKey) ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
+    const outcome: LoggedOutcome = navigation ? { kind: 'redirect', location: OVERSIZED_COOKIES_PAGE } : { kind: 'forbidden' }
     return logged(log, deps, request, route, outcome, 'deny', null, 'cookies too large')
   }
   const user = await readerOf(request, deps)
   const decision = decideAccess(deps.access, route, user)
   if (decision === 'allow') return logged(log, deps, request, route, { kind: 'serve', objectKey }, decision, user)
 
+  if (!navigation) return logged(log, deps, request, route, { kind: decision === 'login' ? 'unauthorized' : 'forbidden' }, decision, user)
   const original = request.path + (request.query ? `?${request.query}` : '')
   if (decision === 'login') return logged(log, deps, request, route, { kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }, decision, user)
-  if (isPageKey(objectKey)) return logged(log, deps, request, route, { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
-  return logged(log, deps, request, route, { kind: 'forbidden' }, decision, user)
+  return logged(log, deps, request, route, { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
 }
 
 type LoggedOutcome = Exclude<Outcome, { kind: 'view' } | { kind: 'llms' }>

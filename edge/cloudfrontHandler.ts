@@ -1,5 +1,5 @@
 import type { CloudFrontRequestEvent, CloudFrontRequestResult } from './cloudfrontTypes'
-import { authorizeRequest, type AuthorizerDeps, type Outcome } from './authorizeRequest'
+import { authorizeRequest, REFUSALS, type AuthorizerDeps, type Outcome } from './authorizeRequest'
 import { CACHE_CONTROL } from './cacheHeaders'
 import { logToConsole, type AccessLogSink } from './accessLog'
 
@@ -32,17 +32,23 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
         return respond('200', 'OK', { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.readerView }, outcome.text)
       case 'redirect':
         return respond('302', 'Found', { location: outcome.location })
+      case 'unauthorized':
       case 'forbidden':
-        return respond('403', 'Forbidden', { 'content-type': 'text/plain; charset=utf-8' }, 'Forbidden')
-      case 'badRequest':
-        return respond('400', 'Bad Request', { 'content-type': 'text/plain; charset=utf-8' }, 'Bad Request')
+      case 'badRequest': {
+        const { status, text } = REFUSALS[outcome.kind]
+        return respond(String(status), text, { 'content-type': 'text/plain; charset=utf-8' }, text)
+      }
     }
   }
+
+  /** The value of a request header CloudFront passed on (it gives their names in lower case), or null. */
+  const headerOf = (request: CloudFrontRequestEvent['Records'][0]['cf']['request'], name: string) => request.headers[name]?.[0]?.value ?? null
 
   return async function handler(event: CloudFrontRequestEvent): Promise<CloudFrontRequestResult> {
     const request = event.Records[0].cf.request
     const cookieHeaders = (request.headers.cookie ?? []).map((header) => header.value)
-    const outcome = await authorizeRequest({ path: request.uri, query: request.querystring, cookieHeaders }, deps, log)
+    const fetchMetadata = { mode: headerOf(request, 'sec-fetch-mode'), dest: headerOf(request, 'sec-fetch-dest') }
+    const outcome = await authorizeRequest({ path: request.uri, query: request.querystring, cookieHeaders, fetchMetadata }, deps, log)
     return toResult(outcome, request)
   }
 }

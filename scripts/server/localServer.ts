@@ -11,7 +11,7 @@ import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
 import type { AssetRoutes } from '../../lib/access/governingRoute'
 import type { AudienceSummary } from '../../lib/access/readerView'
 import type { AuthSettings } from '../../lib/auth/authSettings'
-import { authorizeRequest } from '../../edge/authorizeRequest'
+import { authorizeRequest, REFUSALS } from '../../edge/authorizeRequest'
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { gzipOnce, shouldGzip } from './compression'
 import { openAccessLog } from './accessLogFile'
@@ -71,6 +71,9 @@ export function oversizedHeadersPage(): string {
 <script>document.getElementById('clear').onclick=function(){document.cookie.split(';').forEach(function(c){var n=c.split('=')[0].trim();
 if(n.indexOf(${JSON.stringify(AMPLIFY_COOKIE_PREFIX)})===0)document.cookie=n+'=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'});location.assign('/login')}</script></body></html>`
 }
+
+/** A request header's value, as CloudFront hands its first one to the edge; null when not sent. */
+const oneHeader = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? value[0] : value) ?? null
 
 export interface LocalServerOptions {
   outDir: string
@@ -153,8 +156,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       const requestPath = (at < 0 ? raw : raw.slice(0, at)).split('#', 1)[0]
       const query = at < 0 ? '' : raw.slice(at + 1)
       const cookieHeader = request.headers.cookie
+      const fetchMetadata = { mode: oneHeader(request.headers['sec-fetch-mode']), dest: oneHeader(request.headers['sec-fetch-dest']) }
       const outcome = await authorizeRequest(
-        { path: requestPath, query, cookieHeaders: cookieHeader ? [cookieHeader] : [] },
+        { path: requestPath, query, cookieHeaders: cookieHeader ? [cookieHeader] : [], fetchMetadata },
         deps,
         accessLog?.write
       )
@@ -165,10 +169,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           return send(200, { 'content-type': CONTENT_TYPES['.txt'], 'cache-control': CACHE_CONTROL.readerView }, outcome.text)
         case 'redirect':
           return send(302, { location: outcome.location, 'cache-control': CACHE_CONTROL.never })
+        case 'unauthorized':
         case 'forbidden':
-          return send(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, 'Forbidden')
-        case 'badRequest':
-          return send(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, 'Bad Request')
+        case 'badRequest': {
+          const { status, text } = REFUSALS[outcome.kind]
+          return send(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, text)
+        }
       }
       const file = path.join(outDir, outcome.objectKey)
       // objectKeyFor never climbs out, but the file system is the last place to be sure.
