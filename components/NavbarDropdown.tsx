@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { PageLink } from './PageLink'
 import { useEffect, useRef, useState } from 'react'
 
 export interface DropdownItem {
@@ -32,9 +32,9 @@ export function NavbarDropdown({ label, ariaLabel, items }: { label: string; ari
         <ul role="menu">
           {items.map((item) => (
             <li key={item.href} role="none">
-              <Link role="menuitem" href={item.href} prefetch={false} aria-current={item.active ? 'true' : undefined} onClick={() => setOpen(false)}>
+              <PageLink role="menuitem" href={item.href} prefetch={false} aria-current={item.active ? 'true' : undefined} onClick={() => setOpen(false)}>
                 {item.label}
-              </Link>
+              </PageLink>
             </li>
           ))}
         </ul>

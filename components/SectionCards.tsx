@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { PageLink } from './PageLink'
 import { useAuth } from '../lib/auth/AuthContext'
 import { useReadableSections } from './useReadableSections'
 
@@ -15,10 +15,10 @@ export function SectionCards() {
     <ul className="section-cards">
       {sections.map((section) => (
         <li key={section.id}>
-          <Link href={section.href}>
+          <PageLink href={section.href}>
             <strong>{section.title}</strong>
             <span>{section.description}</span>
-          </Link>
+          </PageLink>
         </li>
       ))}
     </ul>

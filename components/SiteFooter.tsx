@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { PageLink } from './PageLink'
 import { SiteLogo } from './SiteLogo'
 import { useReadableSections } from './useReadableSections'
 
@@ -16,9 +16,9 @@ export function SiteFooter() {
             <ul>
               {sections.map((section) => (
                 <li key={section.id}>
-                  <Link href={section.href} prefetch={false}>
+                  <PageLink href={section.href} prefetch={false}>
                     {section.title}
-                  </Link>
+                  </PageLink>
                 </li>
               ))}
             </ul>
@@ -31,9 +31,9 @@ export function SiteFooter() {
               <a href="mailto:docs-team@example.com">Contact the docs team</a>
             </li>
             <li>
-              <Link href="/" prefetch={false}>
+              <PageLink href="/" prefetch={false}>
                 Home
-              </Link>
+              </PageLink>
             </li>
           </ul>
         </div>

@@ -1,6 +1,6 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
-import Link from 'next/link'
+import { PageLink } from '../components/PageLink'
 
 export default function NotFoundPage() {
   return (
@@ -13,7 +13,7 @@ export default function NotFoundPage() {
           <h1>Page not found</h1>
           <p>There is no page at this address. It may have moved, or the link may be wrong.</p>
           <p className="status-page-actions">
-            <Link href="/">Go to the home page</Link>
+            <PageLink href="/">Go to the home page</PageLink>
           </p>
         </main>
       </SiteChrome>

@@ -1,6 +1,6 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
-import Link from 'next/link'
+import { PageLink } from '../components/PageLink'
 import { useRouter } from 'next/router'
 import { useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
@@ -37,13 +37,13 @@ export default function UnauthorizedPage() {
             <p>You are not signed in.</p>
           )}
           <p className="status-page-actions">
-            <Link href="/">Go to the home page</Link>
+            <PageLink href="/">Go to the home page</PageLink>
             {isAuthenticated ? (
               <button type="button" onClick={signOut} disabled={busy}>
                 Sign out
               </button>
             ) : (
-              <Link href="/login">Sign in</Link>
+              <PageLink href="/login">Sign in</PageLink>
             )}
           </p>
         </main>
