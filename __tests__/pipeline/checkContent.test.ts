@@ -7,6 +7,9 @@ import { BadContentError, BadSlugError, checkAndCompile, checkContent, Duplicate
 import { BadFrontMatterError } from '../../pipeline/steps/checkFrontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 
+// One test compiles pages in worker threads, which start Nextra's compiler: seconds on a busy machine.
+jest.setTimeout(120_000)
+
 const SECTIONS = ['leads', 'internal', 'support-twilio']
 const roots: string[] = []
 afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))

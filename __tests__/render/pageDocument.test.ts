@@ -77,7 +77,7 @@ test('expressions: comments pass, anything else is refused where it starts', asy
 test('attributes: text, bare booleans and JSON-like literals pass; names, functions, templates with ${} and spreads are refused', async () => {
   expect(
     await problems({
-      'content/ok.mdx': page('<Callout type="info" emoji={"!"} data-n={-1} hidden={false} extra={{ a: [1, "two", null, true] }} tpl={`plain`} bare>ok</Callout>'),
+      'content/ok.mdx': page('<Callout type="info" emoji={"!"}>ok</Callout>\n\n<div data-n={-1} hidden={false} style={{ marginTop: 4, color: "red" }} title={`plain`} data-bare>ok</div>\n\n<Tabs items={[1, "two", null, true]}><Tabs.Tab>t</Tabs.Tab></Tabs>'),
       'content/name.mdx': page('<Callout type={kind}>x</Callout>'),
       'content/fn.mdx': page('<Callout\n  type="info"\n  onClick={() => alert(1)}>x</Callout>'),
       'content/tpl.mdx': page('<Callout title={`a ${b}`}>x</Callout>'),

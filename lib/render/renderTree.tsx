@@ -13,6 +13,7 @@ import { Callout, Cards, FileTree, Steps, Tabs } from 'nextra/components'
 import { useMDXComponents } from 'nextra/mdx'
 import { Bleed } from 'nextra-theme-docs'
 import { SectionCards } from '../../components/SectionCards'
+import CODE_IN_PAGES from './codeInPages.json'
 import type { PageDocument, TreeElement, TreeNode } from './pageDocument'
 
 // The maps hold components of many prop types; each is given the props its page wrote.
@@ -46,6 +47,29 @@ export class UnknownComponentError extends Error {
   }
 }
 
+/**
+ * A document holding what runs code: the compile step refuses it with the page's line and column
+ * (pipeline/compile/pageSanitizer.mjs, from the same list), so only a document the compile did not
+ * make has one. Rendering stops rather than hand it to React, which would write it into the HTML.
+ */
+export class CodeInPageError extends Error {
+  constructor(what: string) {
+    super(`the page document holds ${what}, which runs code in a reader's browser; pages are compiled by the content step, which refuses it`)
+    this.name = 'CodeInPageError'
+  }
+}
+
+const REFUSED_TAGS = new Set(Object.keys(CODE_IN_PAGES.refusedTags))
+const RAW_MARKUP = new Set(CODE_IN_PAGES.rawMarkupAttributes)
+const EVENT_HANDLER = new RegExp(CODE_IN_PAGES.eventHandler, 'i')
+
+function assertInert(node: TreeElement): void {
+  if (node.raw && REFUSED_TAGS.has(node.tagName.toLowerCase())) throw new CodeInPageError(`a <${node.tagName}>`)
+  for (const name of Object.keys(node.properties)) {
+    if (EVENT_HANDLER.test(name) || RAW_MARKUP.has(name.toLowerCase())) throw new CodeInPageError(`<${node.tagName} ${name}>`)
+  }
+}
+
 function typeOf(node: TreeElement, components: MdxComponents): AnyComponent | string {
   if (node.raw) return node.tagName
   if (/^[a-z]/.test(node.tagName) && !node.tagName.includes('.')) return components[node.tagName] ?? node.tagName
@@ -73,6 +97,7 @@ function drawerOf(element: TreeElement): AnyComponent {
 
 function renderNode(node: TreeNode, components: MdxComponents): ReactNode {
   if (node.type === 'text') return node.value
+  assertInert(node)
   const props: Record<string, unknown> = { ...node.properties }
   for (const [name, element] of Object.entries(node.componentProps ?? {})) props[name] = drawerOf(element)
   // Children as arguments, as compiled JSX passes them: no keys needed, and one child is not an array.

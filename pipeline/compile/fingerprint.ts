@@ -5,9 +5,11 @@
  *
  * - the installed version of every package Nextra's compiler loads: nextra and all of its
  *   dependencies, transitively (@mdx-js/mdx, micromark, the remark and rehype plugins, Shiki,
- *   rehype-pretty-code, twoslash…), read from each package.json as installed;
+ *   rehype-pretty-code, twoslash…), and the sanitizer's allowlist (hast-util-sanitize), read from
+ *   each package.json as installed;
  * - the bytes of the files that choose the options or run inside the compile: the worker (which
- *   holds the loader's call), the tree converter, the options file, the site's highlighter, and
+ *   holds the loader's call), the tree converter, what a page may hold (the sanitizer: a stricter
+ *   rule must check every cached page again), the options file, the site's highlighter, and
  *   the site's next.config.ts (it held the Nextra options when pages were bundled; no longer read
  *   by the compile, it is still an input, so an edit of it compiles every page again);
  * - the mode: pages are compiled as `next build` compiles them, for production.
@@ -24,12 +26,12 @@ import path from 'node:path'
 export const COMPILER_ROOT = path.resolve(__dirname, '../..')
 
 /** Files of the compiler's project whose bytes change what a page compiles to. */
-export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageTree.mjs', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
+export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageTree.mjs', 'pipeline/compile/pageSanitizer.mjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
 /** The site's own file that does: it holds the site's Nextra options. */
 export const SITE_CONFIG = 'next.config.ts'
 
 /** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
-const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki'] as const
+const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki', 'hast-util-sanitize'] as const
 
 export class MissingCompilerPackageError extends Error {
   constructor(name: string, from: string) {

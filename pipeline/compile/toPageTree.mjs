@@ -6,18 +6,24 @@
  *
  * - `rehypeCheckPage`, the first rehype plugin, refuses what a page written as data cannot hold:
  *   imports of anything but the fixed components, exports, `{expressions}`, component names
- *   outside the fixed map, and attributes that are not plain values. It runs on the page's own
- *   nodes (the ones with a place in the file), so each refusal names its line and column.
+ *   outside the fixed map, and attributes that are not plain values; and what would run in a
+ *   reader's browser, by the allowlist of ./pageSanitizer.mjs (tags, attributes, component props,
+ *   URLs). It runs on the page's own nodes (the ones with a place in the file), so each refusal
+ *   names its line and column.
  * - `recmaCapturePage`, the first recma plugin, reads the compiled program's JSX (after every
  *   rehype plugin and MDX's own rewrite of element names, before Nextra's last rewrite) and turns
  *   it into the tree. Reading the program rather than the HTML tree keeps exactly what the page
  *   renders today: which elements go through the theme's components (`_components.p`) and which
  *   are plain tags written as JSX (`<div>`), the attribute names and style objects, the line
- *   breaks between blocks, and the table of contents' values as Nextra computed them.
+ *   breaks between blocks, and the table of contents' values as Nextra computed them. It checks
+ *   every element it keeps against the same allowlist again, so nothing a plugin made of the page
+ *   (or a node with no place in the file) reaches the document unchecked.
  *
  * Plain ESM, no dependencies: the worker imports it, and its lists are checked against the
  * browser's component map by the tests (__tests__/render/).
  */
+
+import { attributesProblem, componentProblem, htmlTagProblem } from './pageSanitizer.mjs'
 
 /** The components a page may use, each under the name it is written with. */
 export const WRITER_COMPONENTS = [
@@ -169,6 +175,30 @@ function checkImport(file, statement, node, aliases) {
   }
 }
 
+/** The place of an attribute of `node`, else the node's start. */
+const attributePlace = (attribute, node) => attribute.position?.start ?? node.position.start
+
+/** The attribute's value as the document will hold it: text, true, or the plain value of `{…}`. */
+function attributeValue(attribute) {
+  if (attribute.value === null || attribute.value === undefined) return true
+  if (typeof attribute.value === 'string') return attribute.value
+  return plainValue(attribute.value.data.estree.body[0].expression)
+}
+
+/**
+ * Refuses a tag or component the allowlist does not let through, at the attribute it objects to
+ * (./pageSanitizer.mjs); `component` is the component's name as the map knows it, for components.
+ */
+function checkAllowed(file, node, name, component) {
+  const problem = (attributes) => (component ? componentProblem(component, attributes) : htmlTagProblem(name, attributes))
+  const tagProblem = problem([])
+  if (tagProblem) refuse(file, tagProblem, node.position.start)
+  for (const attribute of node.attributes) {
+    const attributeProblem = problem([[attribute.name, attributeValue(attribute)]])
+    if (attributeProblem) refuse(file, attributeProblem, attributePlace(attribute, node))
+  }
+}
+
 function checkAttributes(file, node, name) {
   for (const attribute of node.attributes) {
     if (attribute.type === 'mdxJsxExpressionAttribute') {
@@ -219,6 +249,13 @@ export function rehypeCheckPage() {
           refuse(file, `\`<${name}>\` is not a component pages can use: use an HTML tag or one of ${COMPONENT_LIST}`, node.position.start)
         }
         checkAttributes(file, node, name ?? '')
+        if (name !== null) checkAllowed(file, node, name, isHtmlName(name) ? null : canonicalName(name, aliases))
+      } else if (node.type === 'element') {
+        // Markdown's own elements (a link, an image): their tags come from the grammar, their URLs from the writer.
+        const problem = attributesProblem(node.tagName, Object.entries(node.properties ?? {}))
+        if (problem) refuse(file, problem, node.position.start)
+      } else if (node.type === 'raw') {
+        refuse(file, 'raw HTML cannot be checked, so pages cannot hold it: write the page as MDX, with HTML written as JSX tags', node.position.start)
       }
     })
     file.data.pageAliases = aliases
@@ -298,6 +335,11 @@ function convertElement(element, state) {
       }
     } else fail(state.file, `\`<${written} ${name}>\`: unexpected attribute value`, attribute)
   }
+  // The allowlist again, on what the document will hold (./pageSanitizer.mjs): the check above saw
+  // the page as written; this sees every element, a plugin's included.
+  const attributes = Object.entries(result.properties)
+  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : /^[A-Z]/.test(result.tagName) ? componentProblem(result.tagName, attributes) : attributesProblem(result.tagName, attributes)
+  if (problem) fail(state.file, problem, element)
   result.children = convertChildren(element.children, state)
   // Nextra empties the headings its table of contents lists and renders each with the entry's
   // id and value (its recmaRewriteJsx), matched by id in the order of its own list.

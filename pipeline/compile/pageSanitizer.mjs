@@ -1,0 +1,218 @@
+/**
+ * What a page may hold: text, Markdown, a fixed set of HTML tags and attributes, and the site's
+ * writer components with the props each takes. Nothing that runs in a reader's browser.
+ *
+ * A page is read by every reader of its section, admins included, and a script on it runs with
+ * their session (the Amplify cookies are readable by script). So a page is checked against an
+ * allowlist, not a denylist: hast-util-sanitize's schema (the one GitHub uses for Markdown),
+ * extended with what the site's pages need, decides which tags and attributes pass, and the
+ * constructs that are dangerous whatever the tag (event handlers, raw HTML, non-web URLs) are
+ * refused by name first, so the writer reads what is wrong and how to fix it.
+ *
+ * Refusing instead of stripping: a page that silently lost an element would ship something its
+ * writer did not write; the compile stops with `file:line:column` instead (./toPageTree.mjs).
+ *
+ * Plain ESM, no TypeScript: the compile workers import it (./compileWorker.mjs), and its bytes are
+ * part of the compile cache's fingerprint (./fingerprint.ts), so a change of the rules checks
+ * every page again.
+ */
+import { readFileSync } from 'node:fs'
+import { defaultSchema, sanitize } from 'hast-util-sanitize'
+import { find, html } from 'property-information'
+
+/**
+ * What runs code whatever the allowlist says, by name (../../lib/render/codeInPages.json, which the
+ * renderer reads too): tags that run, load or embed code or change where links and forms go, each
+ * with why; attributes that hand the browser markup; event handlers.
+ */
+const CODE = JSON.parse(readFileSync(new URL('../../lib/render/codeInPages.json', import.meta.url), 'utf8'))
+const REFUSED_TAGS = new Map(Object.entries(CODE.refusedTags))
+const CODE_ATTRIBUTE = new RegExp(CODE.eventHandler, 'i')
+const RAW_MARKUP_ATTRIBUTES = new Set(CODE.rawMarkupAttributes)
+
+/** The schemes a URL may have; anything else (javascript:, data:, vbscript:, file:…) is refused. */
+export const URL_SCHEMES = ['http', 'https', 'mailto']
+
+/**
+ * Attributes that hold a URL (React's names, lower-cased): checked on tags and components alike,
+ * since a component hands its `href` to a link. `srcSet` holds several.
+ */
+const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'cite', 'longdesc', 'action', 'formaction', 'poster', 'background', 'data', 'xlinkhref', 'xlink:href', 'ping', 'manifest', 'icon'])
+
+/**
+ * The props each writer component takes (its name as the page writes it). A component hands the
+ * rest of its props to an HTML element, so a prop not listed here is refused like an unknown
+ * attribute would be.
+ */
+export const COMPONENT_PROPS = {
+  Bleed: ['full'],
+  Callout: ['type', 'emoji'],
+  Cards: ['num'],
+  'Cards.Card': ['title', 'href', 'arrow', 'icon'],
+  FileTree: [],
+  'FileTree.File': ['name', 'active'],
+  'FileTree.Folder': ['name', 'open', 'defaultOpen', 'active'],
+  SectionCards: [],
+  Steps: [],
+  Tabs: ['items', 'defaultIndex', 'selectedIndex', 'storageKey'],
+  'Tabs.Tab': [],
+}
+
+/**
+ * GitHub's schema, with what the site's pages write: a class, an inline style (its values checked
+ * by `styleProblem`), `hidden`, data and ARIA attributes on any tag, and a link's target and rel.
+ * Only http, https, mailto and site paths as URLs (GitHub's also allows irc and xmpp). No clobber
+ * prefix and no ancestor rules: a tag is checked alone, and nothing is rewritten, only refused.
+ */
+const SITE_SCHEMA = {
+  ...defaultSchema,
+  ancestors: {},
+  clobber: [],
+  clobberPrefix: '',
+  strip: [],
+  attributes: {
+    ...defaultSchema.attributes,
+    a: [...defaultSchema.attributes.a, 'target', 'rel'],
+    img: [...defaultSchema.attributes.img, 'loading', 'decoding'],
+    '*': [...defaultSchema.attributes['*'], 'className', 'style', 'hidden', 'role', 'data*', 'ariaHidden', 'ariaLabel', 'ariaDescribedBy', 'ariaLabelledBy'],
+  },
+  protocols: { cite: URL_SCHEMES, href: URL_SCHEMES, longDesc: URL_SCHEMES, src: URL_SCHEMES },
+}
+
+/** The tags a page may write, for the writer's message. */
+export const ALLOWED_TAGS = [...SITE_SCHEMA.tagNames].sort()
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+/** HTML's numeric character references and the named ones that can spell a scheme's parts. */
+const NAMED = { colon: ':', tab: '\t', newline: '\n', sol: '/', bsol: '\\', period: '.', lpar: '(', rpar: ')', excl: '!', num: '#', quest: '?', amp: '&' }
+function decodeReferences(value) {
+  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, ref) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1))
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+    }
+    return NAMED[ref.toLowerCase()] ?? whole
+  })
+}
+
+/**
+ * The scheme a browser would give `url`, after what it forgives: character references decoded,
+ * tabs and line breaks anywhere removed, control characters and spaces around it trimmed. Null
+ * for a path (`/docs/x`, `./x`, `#id`, `?q`), which stays on the site.
+ */
+export function urlScheme(url) {
+  const seen = decodeReferences(String(url)).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
+  // `//host` and its backslash spellings leave the site without naming a scheme.
+  if (/^[\\/]{2}/.test(seen)) return '//'
+  const match = /^([^:/?#]*):/.exec(seen)
+  return match ? match[1].toLowerCase() : null
+}
+
+/** Why `value` is no URL a page may hold, or null. `srcSet` holds a URL per comma-separated candidate. */
+function urlProblem(attribute, value) {
+  if (typeof value !== 'string') return `\`${attribute}\` must be a URL written as text`
+  const urls = attribute.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]) : [value]
+  for (const url of urls) {
+    const scheme = urlScheme(url)
+    if (scheme === null || URL_SCHEMES.includes(scheme)) continue
+    if (scheme === '//') return `\`${attribute}="${url}"\` leaves the site without a scheme: write the full https:// address`
+    return `\`${attribute}="${url.slice(0, 60)}"\` is a ${scheme ? `\`${scheme}:\`` : 'malformed'} URL: a page's links and images are site paths (/docs/…), https://, http:// or mailto: addresses`
+  }
+  return null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline styles
+
+/** CSS that fetches or computes: a page's style values are colours, sizes and keywords. */
+const STYLE_CODE = /url\s*\(|image-set\s*\(|image\s*\(|expression\s*\(|@import|\\|behavior|-moz-binding/i
+
+function styleProblem(value) {
+  if (typeof value === 'string') return STYLE_CODE.test(value) ? 'a style that loads a file or escapes characters' : null
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '`style` must be an object, style={{ color: \'red\' }}'
+  for (const [property, entry] of Object.entries(value)) {
+    if (typeof entry !== 'string' && typeof entry !== 'number') return `the style \`${property}\` must be text or a number`
+    if (STYLE_CODE.test(property) || (typeof entry === 'string' && STYLE_CODE.test(entry))) return `the style \`${property}: ${String(entry).slice(0, 60)}\` loads a file or escapes characters (url(), image-set(), @import, \\)`
+  }
+  return null
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+/** Why an attribute is refused on any element or component, or null: code, raw markup, a bad URL, a style that loads. */
+function anyElementProblem(tag, name, value) {
+  const lower = name.toLowerCase()
+  if (CODE_ATTRIBUTE.test(lower)) return `\`<${tag} ${name}>\`: event handlers run code in the reader's browser; pages cannot hold them`
+  if (RAW_MARKUP_ATTRIBUTES.has(lower)) return `\`<${tag} ${name}>\` puts raw HTML into the page, which the site cannot check; write the content as Markdown or JSX`
+  if (URL_ATTRIBUTES.has(lower)) {
+    const problem = urlProblem(name, value)
+    if (problem) return `\`<${tag}>\`: ${problem}`
+  }
+  if (lower === 'style') {
+    const problem = styleProblem(value)
+    if (problem) return `\`<${tag} style>\`: ${problem}`
+  }
+  return null
+}
+
+/** A JSX attribute as hast names it (`className`, `dataKind`, `ariaLabel`, `htmlFor`). */
+const hastName = (name) => find(html, name).property
+
+/** Whether GitHub's schema, as the site extends it, keeps `<tag name=value>`; null when it does. */
+function schemaProblem(tag, name, value) {
+  const property = hastName(name)
+  if (property === 'style') return null // its values are checked by styleProblem
+  const element = { type: 'element', tagName: tag, properties: { [property]: typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value) }, children: [] }
+  const kept = sanitize({ type: 'root', children: [element] }, SITE_SCHEMA).children[0]
+  const after = kept?.properties?.[property]
+  if (kept?.type === 'element' && after !== undefined && JSON.stringify(after) === JSON.stringify(element.properties[property])) return null
+  return `\`<${tag} ${name}${value === true ? '' : `=${JSON.stringify(value).slice(0, 60)}`}>\` is not an attribute pages can use on <${tag}>`
+}
+
+/**
+ * Why a tag written in a page, with its attributes (React's names, JSON values), cannot be in a
+ * page; null when it can. `attributes` is a list of [name, value]; a value of `true` is an
+ * attribute written without one (`<details open>`).
+ */
+export function htmlTagProblem(tag, attributes) {
+  const refused = REFUSED_TAGS.get(tag.toLowerCase())
+  if (refused) return `\`<${tag}>\` ${refused}; pages hold text, Markdown and the site's components, nothing that runs or loads`
+  const kept = sanitize({ type: 'root', children: [{ type: 'element', tagName: tag, properties: {}, children: [] }] }, SITE_SCHEMA).children[0]
+  if (kept?.type !== 'element' || kept.tagName !== tag) return `\`<${tag}>\` is not a tag pages can use; use Markdown or one of ${ALLOWED_TAGS.join(', ')}`
+  for (const [name, value] of attributes) {
+    const problem = anyElementProblem(tag, name, value)
+    if (problem) return problem
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && name !== 'style') return `\`<${tag} ${name}={{…}}>\`: only \`style\` takes an object`
+    const notAllowed = schemaProblem(tag, name, value)
+    if (notAllowed) return notAllowed
+  }
+  return null
+}
+
+/** Why a writer component, with its props, cannot be in a page; null when it can. */
+export function componentProblem(name, attributes) {
+  const takes = COMPONENT_PROPS[name]
+  if (!takes) return `\`<${name}>\` is not a component pages can use`
+  for (const [prop, value] of attributes) {
+    const problem = anyElementProblem(name, prop, value)
+    if (problem) return problem
+    if (!takes.includes(prop)) return `\`<${name} ${prop}>\`: ${name} takes ${takes.length ? takes.map((each) => `\`${each}\``).join(', ') : 'no props'}`
+  }
+  return null
+}
+
+/**
+ * Why an attribute of an element the page did not write as a tag (Markdown's links and images,
+ * and what Nextra's plugins make of the page) is refused: only what is dangerous on any element,
+ * since their tags and other attributes come from the Markdown grammar and the site's plugins.
+ */
+export function attributesProblem(tag, attributes) {
+  for (const [name, value] of attributes) {
+    const problem = anyElementProblem(tag, name, value)
+    if (problem) return problem
+  }
+  return null
+}
