@@ -15,6 +15,9 @@ import {
 } from '../../pipeline/steps/inlineScriptHashes'
 import { sitePaths } from '../../pipeline/steps/paths'
 
+/** No page rendered from a writer's MDX: every page is the site's own, and all its scripts are hashed. */
+const NO_DOCS: ReadonlySet<string> = new Set()
+
 const sha256 = (text: string) => `sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}`
 
 /** The site's policy before hashes: inline scripts allowed wholesale. */
@@ -79,20 +82,36 @@ test('a hash is the sha256 of the script as the browser sees it (line breaks as 
 
 test('the scripts step: the distinct hashes of every page, sorted, in .next/script-hashes.json', () => {
   const paths = site({ '/index.html': PAGE, '/docs/a.html': PAGE, '/docs/b.html': '<script>other()</script>', '/docs/a.md': '<script>not a page</script>' })
-  const found = writeInlineScriptHashes(paths)
+  const found = writeInlineScriptHashes(paths, NO_DOCS)
   const expected = ["document.documentElement.setAttribute('dir','ltr')", "import('/x.js')", 'one()', 'try{if(a<b&&c>d)e()}catch(e){}', 'other()'].map(sha256).sort()
   expect(found).toEqual({ hashes: expected, pages: 3, scripts: 9 })
   expect(readScriptHashesFile(paths.scriptHashes)).toEqual(expected)
 })
 
+test("a docs page may hold only the site's own inline scripts (those of its own pages); any other fails the step, naming the page", () => {
+  const SITE = '<html><head><script>document.documentElement.setAttribute(\'dir\',\'ltr\')</script></head><body><script>theme()</script></body></html>'
+  const docsPages = new Set(['/docs/leads/intro.html', '/docs/leads/setup.html'])
+  const injected = SITE.replace('</body>', '<script>document.title=String(document.cookie.length)</script></body>')
+  const paths = site({ '/login.html': SITE, '/404.html': SITE, '/docs/leads/intro.html': SITE, '/docs/leads/setup.html': injected })
+  expect(() => collectInlineScripts(paths.out, docsPages)).toThrow(
+    `these docs pages hold inline scripts that are not the site's own (the theme's, Next's and _document's); a page's content cannot run code, so remove the script from the page's MDX:\n  /docs/leads/setup.html: "document.title=String(document.cookie.length)"`
+  )
+  fs.writeFileSync(path.join(paths.out, 'docs/leads/setup.html'), SITE)
+  expect(collectInlineScripts(paths.out, docsPages)).toEqual({ hashes: ["document.documentElement.setAttribute('dir','ltr')", 'theme()'].map(sha256).sort(), pages: 4, scripts: 8 })
+  // Without a page of the site's own there is nothing to tell the site's scripts by: refused, not guessed.
+  fs.rmSync(paths.out, { recursive: true })
+  const onlyDocs = site({ '/docs/leads/intro.html': SITE })
+  expect(() => collectInlineScripts(onlyDocs.out, new Set(['/docs/leads/intro.html']))).toThrow(/holds no page of the site's own/)
+})
+
 test('the scripts step fails on an inline event handler, naming the page', () => {
   const paths = site({ '/index.html': PAGE, '/docs/leads/intro.html': '<div><button onclick="go()">Go</button></div>' })
-  expect(() => collectInlineScripts(paths.out)).toThrow(/\/docs\/leads\/intro\.html: an inline event handler <button onclick="go\(\)">/)
+  expect(() => collectInlineScripts(paths.out, NO_DOCS)).toThrow(/\/docs\/leads\/intro\.html: an inline event handler <button onclick="go\(\)">/)
 })
 
 test('the policy built from the hashes allows every page; one without a page\'s hash fails, naming the page', () => {
   const paths = site({ '/index.html': PAGE, '/docs/b.html': '<script>other()</script>' })
-  const { hashes } = collectInlineScripts(paths.out)
+  const { hashes } = collectInlineScripts(paths.out, NO_DOCS)
   const policy = (scriptHashes: string[]) => ({ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes }) })
   expect(assertPoliciesAllowPages(paths.out, [policy(hashes)])).toEqual({ pages: 2, policies: 1 })
   const withoutOther = hashes.filter((hash) => hash !== sha256('other()'))
@@ -105,7 +124,7 @@ test('the policy built from the hashes allows every page; one without a page\'s 
 
 test('the csp step asks the built authorizer for its header and reads the script hashes the CDK stack reads', async () => {
   const paths = site({ '/index.html': PAGE })
-  const { hashes } = writeInlineScriptHashes(paths)
+  const { hashes } = writeInlineScriptHashes(paths, NO_DOCS)
   const edgePolicy = (scriptHashes: string[]) => contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes })
   const bundle = (policy: string, cdkHashes: string[]) => {
     fs.mkdirSync(paths.edgeDist, { recursive: true })
@@ -128,7 +147,7 @@ test('a page kept from the last build is not read again, but one written after t
   const page = path.join(paths.out, 'docs/b.html')
   const mtime = new Date('2026-01-02T03:04:05.000Z')
   fs.utimesSync(page, mtime, mtime)
-  const { hashes } = collectInlineScripts(paths.out)
+  const { hashes } = collectInlineScripts(paths.out, NO_DOCS)
   const policy = [{ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes: hashes }) }]
   // Same size and time as when it was hashed: taken from the cache, not read (so a changed byte goes unseen).
   fs.writeFileSync(page, '<html><body><script>otheR()</script></body></html>')

@@ -32,6 +32,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { access } from '../../lib/access'
+import { objectKeyFor } from '../../lib/access/objectKey'
 import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
@@ -207,7 +208,9 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   )
   const audiences = audienceSummaries(searched)
   writeAudiencesFile(paths.audiences, access, audiences)
-  const scripts = await step('scripts', () => writeInlineScriptHashes(paths), describeInlineScripts)
+  // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.
+  const docsPages = new Set(pages.flatMap((page) => objectKeyFor(page.route) ?? []))
+  const scripts = await step('scripts', () => writeInlineScriptHashes(paths, docsPages), describeInlineScripts)
   const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)

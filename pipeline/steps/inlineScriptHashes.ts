@@ -6,6 +6,11 @@
  *            into .next/script-hashes.json, which the edge bundle bakes in (and copies beside
  *            itself for the CDK stack) and the local server reads. A page with an inline event
  *            handler (`onclick="…"`) or a `javascript:` URL fails the build: no hash can allow those.
+ *            Only the site's own inline scripts are hashed: those of the pages the site's code
+ *            renders alone (sign-in, the status pages: the theme's, Next's and _document's). A
+ *            docs page, whose body is a writer's, holding any other inline script fails the build,
+ *            naming the page: the content step refuses scripts in pages, and this proves none
+ *            reached out/ by another way.
  *   csp      the last step: reads out/ again and checks every page's inline scripts against the
  *            policies that will ship, the header the built authorizer sends and the one the CDK
  *            stack makes from edge/dist/script-hashes.json; a script whose hash they lack fails
@@ -204,8 +209,13 @@ export interface InlineScripts {
   scripts: number
 }
 
-/** Hashes every page's inline scripts; fails, naming the pages, on what no hash can allow. */
-export function collectInlineScripts(outDir: string): InlineScripts {
+/**
+ * Hashes every page's inline scripts; fails, naming the pages, on what no hash can allow, and on
+ * an inline script of a docs page that the site's own pages do not hold. `docsPages` are the
+ * pages of out/ rendered from a writer's page (their keys, `/docs/leads/intro.html`); the others
+ * are the site's own.
+ */
+export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<string>): InlineScripts {
   const pages = readPages(outDir)
   if (pages.length === 0) throw new InlineScriptError(`${outDir} holds no page; run \`next build\` first`)
   const problems = pages.flatMap(({ page, scripts }) => scripts.disallowed.map((what) => `${page}: ${what}`))
@@ -213,6 +223,18 @@ export function collectInlineScripts(outDir: string): InlineScripts {
     throw new InlineScriptError(
       `the Content-Security-Policy allows no inline event handler, javascript: URL or script from another site; ` +
         `move them into the site's JavaScript:\n  ${problems.join('\n  ')}`
+    )
+  }
+  const sitePages = pages.filter(({ page }) => !docsPages.has(page))
+  if (sitePages.length === 0) throw new InlineScriptError(`${outDir} holds no page of the site's own (sign-in, the status pages), whose inline scripts are the only ones allowed`)
+  const siteOwn = new Set(sitePages.flatMap(({ scripts }) => scripts.inline.map(scriptHash)))
+  const foreign = pages
+    .filter(({ page }) => docsPages.has(page))
+    .flatMap(({ page, scripts }) => scripts.inline.filter((source) => !siteOwn.has(scriptHash(source))).map((source) => `${page}: ${JSON.stringify(source.trim().slice(0, 80))}`))
+  if (foreign.length) {
+    throw new InlineScriptError(
+      `these docs pages hold inline scripts that are not the site's own (the theme's, Next's and _document's); a page's content cannot run code, ` +
+        `so remove the script from the page's MDX:\n  ${foreign.join('\n  ')}`
     )
   }
   return {
@@ -223,8 +245,8 @@ export function collectInlineScripts(outDir: string): InlineScripts {
 }
 
 /** The `scripts` step: the hashes of out/'s inline scripts, in .next/script-hashes.json for the edge build and the local server. */
-export function writeInlineScriptHashes(paths: SitePaths): InlineScripts {
-  const found = collectInlineScripts(paths.out)
+export function writeInlineScriptHashes(paths: SitePaths, docsPages: ReadonlySet<string>): InlineScripts {
+  const found = collectInlineScripts(paths.out, docsPages)
   writeScriptHashesFile(paths.scriptHashes, found.hashes)
   return found
 }
