@@ -1,6 +1,7 @@
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ReaderView } from '../access/readerView'
 import { fetchReaderView } from './fetchReaderView'
+import { loadRouteManifests } from '../navigation/loadRouteManifests'
 import { sessionClientIds } from './authSettings'
 import { readSessionCookies } from './readSessionCookies'
 import { renewWithRetries, type RenewalOutcome } from './renewalRetry'
@@ -109,12 +110,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The page is already showing its prerendered content; re-rendering the layout for the
         // reader (their tabs, their menu) is a transition, so it yields to the main thread
         // instead of blocking it in one long task.
-        (view) =>
-          live &&
+        (view) => {
+          if (!live) return
+          // A reader who signed in here moves on without a reload: their routes and navigation come now.
+          loadRouteManifests(view)
           startTransition(() => {
             setState(authStateFor(view))
             setRenewal(settled)
-          }),
+          })
+        },
         // No answer (offline, a deploy in progress): the page stays as the authority served it.
         () => live && setRenewal(settled)
       )

@@ -78,17 +78,25 @@ function audienceOf(access: CompiledAccess, route: string): string {
   return audienceKey(access, canonical)
 }
 
-/** The loader that replaces `_buildManifest.js`: plain ES5, run before React, no bundler. */
+/**
+ * The loader that replaces `_buildManifest.js`: plain ES5, run before React, no bundler. It loads
+ * the route manifests of the page's first reader view, and `self.__docsLoadRoutes(urls)` loads
+ * those of a later one that are not loaded yet: a reader who signs in on the sign-in page moves to
+ * their page without a reload, and their audiences' manifests (routes and navigation) come then
+ * (lib/navigation/loadRouteManifests.ts).
+ */
 function loaderSource(base: Record<string, unknown>): string {
-  return `(function(){var base=${JSON.stringify(base)},parts=[];
+  return `(function(){var base=${JSON.stringify(base)},parts=[],loaded={},done=false;
 self.__docsRoutes=function(part){parts.push(part);if(part.pageMap){(self.__docsPageMaps=self.__docsPageMaps||[]).push(part.pageMap);self.dispatchEvent&&self.dispatchEvent(new Event(${JSON.stringify(PAGE_MAP_EVENT)}))}};
-function finish(){for(var i=0;i<parts.length;i++){var p=parts[i],k;for(k in p.pages)base[k]=p.pages[k];
+function finish(){done=true;for(var i=0;i<parts.length;i++){var p=parts[i],k;for(k in p.pages)base[k]=p.pages[k];
 if(self.__SSG_MANIFEST)for(var j=0;j<p.ssg.length;j++)self.__SSG_MANIFEST.add(p.ssg[j])}
 base.sortedPages=Object.keys(base).filter(function(k){return k.charAt(0)==='/'}).sort();
 self.__BUILD_MANIFEST=base;self.__BUILD_MANIFEST_CB&&self.__BUILD_MANIFEST_CB()}
+self.__docsLoadRoutes=function(urls){var left=0;for(var i=0;i<urls.length;i++){var u=urls[i];if(loaded[u])continue;loaded[u]=true;left++;
+var s=document.createElement('script');s.src=u;s.async=true;s.onload=s.onerror=function(){if(--left===0)finish()};document.head.appendChild(s)}
+if(!left&&!done)finish()};
 var view=self.__docsReaderView||(self.__docsReaderView=fetch(${JSON.stringify(READER_VIEW_PATH)},{credentials:'same-origin',cache:'no-store'}).then(function(r){if(!r.ok)throw new Error('reader view '+r.status);return r.json()}));
-view.then(function(v){var urls=(v&&v.routeManifests)||[],left=urls.length;if(!left)return finish();
-urls.forEach(function(u){var s=document.createElement('script');s.src=u;s.async=true;s.onload=s.onerror=function(){if(--left===0)finish()};document.head.appendChild(s)})},finish)})();`
+view.then(function(v){self.__docsLoadRoutes((v&&v.routeManifests)||[])},finish)})();`
 }
 
 export function splitRouteManifests(options: {
