@@ -12,7 +12,7 @@ import type { NextraThemeLayoutProps } from 'nextra'
 import { useMDXComponents } from 'nextra/mdx'
 import type { ReactNode } from 'react'
 import { PageBody, tocOf } from '../lib/render/renderTree'
-import { docsPageProps, docsPaths, type DocsPageProps } from '../pipeline/render/docsPages'
+import { docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
 

@@ -18,7 +18,7 @@ import { createMcpFunction, FORWARDED_AUTHORIZATION, FORWARDED_HOST, toFunctionU
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler'
 import type { SearchIndexes } from '../../mcp/searchDocs'
 import type { SiteFiles } from '../../mcp/siteFiles'
-import type { PageCatalog } from '../../pipeline/steps/buildMarkdown'
+import type { PageCatalog } from '../../lib/aiTools/pageCatalog'
 
 const VIEWER_HOST = 'd111111abcdef8.cloudfront.net'
 const SITE = `https://${VIEWER_HOST}`

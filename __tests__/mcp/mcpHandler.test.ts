@@ -15,7 +15,7 @@ import { createDocsMcpHandler, MCP_PATH, RESOURCE_METADATA_PATH } from '../../mc
 import { NO_PAGE } from '../../mcp/docsTools'
 import type { SearchIndexes } from '../../mcp/searchDocs'
 import type { SiteFiles } from '../../mcp/siteFiles'
-import type { PageCatalog } from '../../pipeline/steps/buildMarkdown'
+import type { PageCatalog } from '../../lib/aiTools/pageCatalog'
 import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../edge/tokens'
 
 const SITE = 'https://docs.example.com'

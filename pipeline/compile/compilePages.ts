@@ -251,7 +251,7 @@ export const PAGE_INDEX = '.cache/pages.json'
 export type PageIndex = Record<string, { file: string; entry: string }>
 
 /**
- * The index the docs route (pages/[[...slug]].tsx, through pipeline/render/docsPages.ts) reads:
+ * The index the docs route (pages/[[...slug]].tsx, through lib/render/docsPages.ts) reads:
  * it renders from this run's entries without computing the compiler's fingerprint again.
  */
 function writePageIndex(root: string, pages: PageSource[], keys: Map<string, string>, merge: boolean): void {

@@ -20,7 +20,7 @@ import { sha256 } from '../compile/fingerprint'
 import { readLastUpdated } from '../lastUpdated'
 import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
 import { audienceIdOf } from '../planAggregates'
-import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './propsFiles'
+import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 
 export interface PagePropsReport {
   /** Route → props file: what the docs route renders each page from. */

@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../steps/siteFiles'
-import type { PropsIndex } from './propsFiles'
+import type { PropsIndex } from '../../lib/render/propsFiles'
 
 /** What out/'s pages were rendered from, written once `next build` has succeeded. */
 export const RENDERED_STATE = '.cache/rendered.json'

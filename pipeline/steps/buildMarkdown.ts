@@ -15,26 +15,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { markdownKeyOf, type AggregatePlan } from '../planAggregates'
+import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
 import { sourcePages, type SourcePage } from './checkLinks'
 import type { SitePaths } from './paths'
 
-export interface MarkdownPage {
-  route: string
-  title: string
-  description: string | null
+/** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
+export interface MarkdownPage extends CatalogPage {
   /** The MDX source without its front matter. */
   body: string
-  /** The page file's last commit (pipeline/lastUpdated.ts), ISO 8601; null when git has none. */
-  lastUpdated: string | null
-}
-
-/** An audience's `pages.json`: what the AI tools' server lists and names of its pages (mcp/). */
-export interface PageCatalog {
-  pages: Array<Omit<MarkdownPage, 'body'>>
-  /** The audience's sidebar: its own pages in their folders, in the writer's order. */
-  pageMap: PageMapFragment
 }
 
 /** What the catalogs need besides the pages' sources. */

@@ -79,7 +79,7 @@ export async function checkContentOnce(root: string, access: CompiledAccess, cha
     }
     const whole = await checkAndCompile(root, { sections: access.sections.map((section) => section.id) })
     // The docs route renders from the page step's props: written again, so the open page's props
-    // change and Next refreshes them in the browser (pipeline/render/docsPages.ts).
+    // change and Next refreshes them in the browser (lib/render/docsPages.ts).
     await writePageProps(root, access)
     // The pages compiled for the edit count as this check's, not as the cache's.
     return { ok: true, report: { ...whole, compiled: whole.compiled + compiled, fromCache: whole.fromCache - compiled } }

@@ -1,6 +1,6 @@
 /**
  * What the one docs route (pages/[[...slug]].tsx) renders: every page's route, and for one route
- * the props the page step wrote (./pageProps.ts). Bundled into the route's server code, so it
+ * the props the page step wrote (pipeline/render/pageProps.ts). Bundled into the route's server code, so it
  * holds nothing but the reading of two files: the page maps, the compiler and git stay outside the
  * bundler, and the bundle is the same whatever the pages.
  */
@@ -47,7 +47,7 @@ function readIndex(): PropsIndex {
 
 /**
  * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or, when the
- * build keeps unchanged pages from the last out/ (./renderPlan.ts), the ones DOCS_RENDER_ROUTES
+ * build keeps unchanged pages from the last out/ (pipeline/render/renderPlan.ts), the ones DOCS_RENDER_ROUTES
  * lists.
  */
 export function docsPaths(): Array<{ params: { slug: string[] } }> {

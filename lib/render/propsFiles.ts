@@ -1,9 +1,9 @@
 /**
- * Where the page step (./pageProps.ts) leaves each page's props for the docs route
+ * Where the page step (pipeline/render/pageProps.ts) leaves each page's props for the docs route
  * (./docsPages.ts), and what they hold: one module both read, with no side effects, so the build's
  * and the dev server's processes can name them without loading the route's code.
  */
-import type { PageDocument } from '../../lib/render/pageDocument'
+import type { PageDocument } from './pageDocument'
 
 /** What the docs route hands its page: data only (Next writes it into the page and `_next/data/`). */
 export interface DocsPageProps {
