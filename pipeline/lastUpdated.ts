@@ -2,7 +2,7 @@
  * "Last updated on <date>" for each docs page, from git: one `git log` for the whole repository at
  * build time, not one query per page. A file that git does not track has no date,
  * and neither has any file of a shallow clone, whose history is cut off: no date is better than a
- * wrong one. The docs route (lib/render/docsPages.ts) puts the date into the page's options.
+ * wrong one. The page step (pipeline/render/pageProps.ts) puts the date into each page's props.
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'

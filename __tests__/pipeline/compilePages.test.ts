@@ -23,7 +23,7 @@ afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force:
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\ndescription: D\n---\n\n# ${title}\n\n${body}\n`
 
-/** A site on disk with these pages and the project's next.config.ts (its Nextra options). */
+/** A site on disk with these pages and the project's next.config.ts. */
 function site(pages: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-'))
   roots.push(root)
@@ -99,10 +99,10 @@ test('a valid site passes; a second run compiles nothing, and a changed page or 
   fs.appendFileSync(path.join(root, 'content/docs/leads/setup.mdx'), '\nOne more line.\n')
   expect(await checkAndCompile(root)).toMatchObject({ compiled: 1, fromCache: 2 })
 
-  // next.config.ts holds the site's Nextra options: any edit of it may change every page's output.
+  // The compile reads none of next.config.ts (its options are pipeline/compile/nextraPageOptions.json): an edit compiles nothing.
   fs.appendFileSync(path.join(root, 'next.config.ts'), '\n// an edit\n')
-  expect(await checkAndCompile(root)).toMatchObject({ compiled: 3, fromCache: 0 })
-  // One entry per page: the entries the old options wrote are gone.
+  expect(await checkAndCompile(root)).toMatchObject({ compiled: 0, fromCache: 3 })
+  // One entry per page: the entry of the page's earlier version is gone.
   expect(fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json'))).toHaveLength(3)
 })
 

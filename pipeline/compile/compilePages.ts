@@ -23,12 +23,6 @@ import type { PageDocument } from '../../lib/render/pageDocument'
 
 export const CACHE_DIR = '.cache/mdx'
 
-/**
- * A page as the worker compiles it: data only (its elements, table of contents, title, front matter
- * and search data), which the docs route renders through a fixed map of components.
- */
-export type CompiledPage = PageDocument
-
 interface CompileFailure {
   reason: string
   line?: number
@@ -37,7 +31,7 @@ interface CompileFailure {
   deterministic: boolean
 }
 
-export type CacheEntry = { ok: true; output: CompiledPage } | { ok: false; error: CompileFailure }
+export type CacheEntry = { ok: true; output: PageDocument } | { ok: false; error: CompileFailure }
 
 /** A page whose MDX does not compile: where the compiler stopped, and its message. */
 export class MdxCompileError extends ContentError {
@@ -76,13 +70,12 @@ export interface CompileReport {
 
 const PAGE = /\.mdx?$/
 
-/** A page's route, from its path under content/ (`content/index.mdx` is `/`), as Nextra's loader computed it from pages/. */
+/** A page's route, from its path under content/ (`content/index.mdx` is `/`). */
 function routeOf(file: string): string {
-  const underPages = file.startsWith('content/') ? file.slice('content/'.length) : file.replace(/^pages\//, '')
-  return ('/' + underPages.replace(PAGE, '').replace(/(^|\/)index$/, '')).replace(/\/$/, '') || '/'
+  return ('/' + file.slice('content/'.length).replace(PAGE, '').replace(/(^|\/)index$/, '')).replace(/\/$/, '') || '/'
 }
 
-/** Every MDX page of the site: everything under content/ (and, should one be there, a top-level MDX page of pages/). */
+/** Every MDX page of the site: everything under content/ (pages/ holds the site's code only). */
 export function mdxPages(root: string): PageSource[] {
   const files: string[] = []
   const content = path.join(root, 'content')
@@ -90,10 +83,6 @@ export function mdxPages(root: string): PageSource[] {
     for (const entry of fs.readdirSync(content, { withFileTypes: true, recursive: true })) {
       if (entry.isFile() && PAGE.test(entry.name)) files.push(path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     }
-  }
-  const pages = path.join(root, 'pages')
-  if (fs.existsSync(pages)) {
-    for (const entry of fs.readdirSync(pages, { withFileTypes: true })) if (entry.isFile() && PAGE.test(entry.name)) files.push(`pages/${entry.name}`)
   }
   return files.sort().map((file) => ({ file, route: routeOf(file) }))
 }
@@ -136,12 +125,20 @@ interface Job {
   page: PageSource
   source: string
   resolve: (entry: CacheEntry) => void
-  reject: (error: Error) => void
 }
 
-/** Compiles `jobs` in `size` workers; each worker takes the next page when it finishes one. */
+/**
+ * Compiles `jobs` in `size` workers; each worker takes the next page when it finishes one. A worker
+ * that stops fails the run, and the others stop with it: none goes on writing to the cache after
+ * the caller was told the compile failed.
+ */
 async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
   const queue = [...jobs]
+  const workers: Worker[] = []
+  const stopAll = () => {
+    queue.length = 0
+    for (const worker of workers) void worker.terminate()
+  }
   const highlighter = highlighterModule()
   const workerFile = path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs')
   const runWorker = () =>
@@ -154,6 +151,7 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
         stdout: true,
         stderr: true,
       })
+      workers.push(worker)
       worker.stdout.resume()
       worker.stderr.resume()
       let current: Job | undefined
@@ -162,19 +160,21 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
         if (!current) return void worker.terminate().then(() => resolve())
         worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.source })
       }
-      worker.on('message', (message: { ready?: true; ok?: boolean; output?: CompiledPage; error?: CompileFailure }) => {
+      worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
         if (message.ready) return next()
         const job = current!
         job.resolve(message.ok ? { ok: true, output: message.output! } : { ok: false, error: message.error! })
         next()
       })
       worker.on('error', (error) => {
-        const failure = new CompileWorkerError(error instanceof Error ? error.message : String(error))
-        current?.reject(failure)
-        reject(failure)
+        stopAll()
+        reject(new CompileWorkerError(error instanceof Error ? error.message : String(error)))
       })
       worker.on('exit', (code) => {
-        if (current && code !== 0) reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
+        if (current && code !== 0) {
+          stopAll()
+          reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
+        }
       })
     })
   await Promise.all(Array.from({ length: size }, runWorker))
@@ -203,7 +203,7 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
   const started = Date.now()
   const cacheDir = path.join(root, CACHE_DIR)
   fs.mkdirSync(cacheDir, { recursive: true })
-  const fingerprint = compilerFingerprint(root)
+  const fingerprint = compilerFingerprint()
   const pages = mdxPages(root).filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
   const entries = new Map<string, CacheEntry>()
   const jobs: Job[] = []
@@ -222,7 +222,6 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
           entries.set(page.file, entry)
           if (entry.ok || entry.error.deterministic) writeAtomically(path.join(cacheDir, `${key}.json`), JSON.stringify(entry))
         },
-        reject: () => {},
       })
     }
   }

@@ -9,9 +9,9 @@
  *   each package.json as installed;
  * - the bytes of the files that choose the options or run inside the compile: the worker (which
  *   holds the loader's call), the tree converter, what a page may hold (the sanitizer: a stricter
- *   rule must check every cached page again), the options file, the site's highlighter, and
- *   the site's next.config.ts (it held the Nextra options when pages were bundled; no longer read
- *   by the compile, it is still an input, so an edit of it compiles every page again);
+ *   rule must check every cached page again), the options file and the site's highlighter. The
+ *   site's next.config.ts is not one: the compile reads none of it (the options live in
+ *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
 import crypto from 'node:crypto'
@@ -19,16 +19,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * The project the compiler's code comes from: the worker, the highlighter and node_modules. It is
- * the site's own project, except when a build runs this project's pipeline on another site's
- * folder (a test's small site); that site's next.config.ts is still its own.
+ * The project the compiler's code comes from: the worker, the highlighter, the options and
+ * node_modules. It is the site's own project, also when a build runs this project's pipeline on
+ * another site's folder (a test's small site).
  */
 export const COMPILER_ROOT = path.resolve(__dirname, '../..')
 
 /** Files of the compiler's project whose bytes change what a page compiles to. */
 export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageTree.mjs', 'pipeline/compile/pageSanitizer.mjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
-/** The site's own file that does: it holds the site's Nextra options. */
-export const SITE_CONFIG = 'next.config.ts'
 
 /** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
 const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki', 'hast-util-sanitize'] as const
@@ -72,9 +70,9 @@ export function compilerPackages(root: string): string[] {
 /** The hex sha256 of `data`: the fingerprint's and the compile cache's keys. */
 export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
-/** The fingerprint of everything but the page that a page's compiled output depends on, for the site in `root`. */
-export function compilerFingerprint(root: string): string {
+/** The fingerprint of everything but the page that a page's compiled output depends on. */
+export function compilerFingerprint(): string {
   const hashOf = (file: string) => (fs.existsSync(file) ? sha256(fs.readFileSync(file)) : 'none')
-  const files = [...COMPILER_FILES.map((file) => `${file} ${hashOf(path.join(COMPILER_ROOT, file))}`), `site ${SITE_CONFIG} ${hashOf(path.join(root, SITE_CONFIG))}`]
+  const files = COMPILER_FILES.map((file) => `${file} ${hashOf(path.join(COMPILER_ROOT, file))}`)
   return sha256(JSON.stringify({ mode: 'production', packages: compilerPackages(COMPILER_ROOT), files }))
 }

@@ -28,7 +28,6 @@ import { checkMetaFile, META_FILE } from './checkMetaFiles'
 import { ContentError } from './contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 
-export { ContentError } from './contentError'
 
 export const DOCS_DIR = 'content/docs'
 
