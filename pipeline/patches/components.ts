@@ -4,8 +4,9 @@
  * Nextra's own index also re-exports Mermaid, Playground, RemoteContent and MathJax. Webpack
  * builds every module an index names, used or not, so those four put mermaid with d3 and
  * lodash-es, and a second copy of the MDX compiler with every Shiki grammar, into the client
- * compile: about 2,000 modules that no page ships. A ```mermaid fence still works (its plugin
- * imports the component directly); importing one of the four from here fails the build.
+ * compile: about 2,000 modules that no page ships. Importing one of the four from here fails the
+ * build; a ```mermaid fence is refused earlier, by the content step, since a page is data and a
+ * diagram would need the component's code (pipeline/compile/toPageTree.mjs).
  */
 export { Button } from 'nextra/components/button'
 export { Callout } from 'nextra/components/callout'
