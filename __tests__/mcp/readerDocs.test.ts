@@ -15,6 +15,7 @@ import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { compilePages } from '../../pipeline/compile/compilePages'
 import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import { createIdTokenClaimsVerifier } from '../../edge/tokenVerifier'
@@ -39,10 +40,12 @@ function realPageMap(): RawItem[] {
 }
 
 let stored: Map<string, string>
-beforeAll(() => {
+beforeAll(async () => {
+  // The catalogs' titles come from the pages' compiled documents, as the build's content step leaves them.
+  await compilePages(ROOT)
   const pageMaps = pageMapFragments(realPageMap(), plan, pageMapInputs(ROOT, access))
   stored = markdownFiles(ROOT, plan, pages, { pageMaps, lastUpdated: {} })
-}, 60_000)
+}, 180_000)
 
 /** The site's files as the build wrote them, and every key read of them. */
 function countingStore(): SiteFiles & { reads: string[] } {

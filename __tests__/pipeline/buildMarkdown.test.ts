@@ -1,18 +1,17 @@
 /** @jest-environment node */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../pipeline/planAggregates'
-import { llmsTxt, markdownFiles, splitFrontMatter } from '../../pipeline/steps/buildMarkdown'
+import { compilePages } from '../../pipeline/compile/compilePages'
+import { llmsTxt, markdownFiles, withoutFrontMatter } from '../../pipeline/steps/buildMarkdown'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
-test('front matter is removed; its title and description are read', () => {
-  expect(splitFrontMatter('---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')).toEqual({
-    fields: { title: 'Create a quote', description: 'How to ask.' },
-    body: '# Create a quote\n\nBody.\n',
-  })
-  expect(splitFrontMatter('# No front matter\n').body).toBe('# No front matter\n')
+test('front matter is removed from the Markdown', () => {
+  expect(withoutFrontMatter('---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')).toBe('# Create a quote\n\nBody.\n')
+  expect(withoutFrontMatter('# No front matter\n')).toBe('# No front matter\n')
 })
 
 test("llms.txt lists a section's pages with titles, descriptions and .md links", () => {
@@ -25,6 +24,9 @@ test("llms.txt lists a section's pages with titles, descriptions and .md links",
 })
 
 const root = path.resolve(__dirname, '../..')
+// The pages' titles and descriptions come from their compiled documents, as the build's content step leaves them.
+jest.setTimeout(120_000)
+beforeAll(() => compilePages(root))
 const planFor = (access: CompiledAccess) => planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
 
 test("the real content: every section page as Markdown, and each section's llms files name only that section's pages", () => {
@@ -91,4 +93,24 @@ test("each audience's page catalog names its own pages with their titles, lines 
   expect(files.get('/docs/leads/pages.json')).not.toMatch(/\/docs\/(internal|support-twilio)/)
   // Without page maps a catalog cannot be written, and the build says which.
   expect(() => markdownFiles(root, plan, sourcePages(root), { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
+})
+
+test('a page titled by its first heading is named by it in the llms files and its catalog, as the page itself shows it', async () => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-titles-'))
+  try {
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(site, file)), { recursive: true })
+      fs.writeFileSync(path.join(site, file), text)
+    }
+    write('content/index.mdx', '# Home\n')
+    write('content/docs/leads/intro.mdx', '---\ndescription: Where to start.\n---\n\n# Start *here*\n\nText.\n')
+    write('content/docs/leads/quoted.mdx', "---\ntitle: 'It''s: quoted'\n---\n\nText.\n")
+    await compilePages(site)
+    const plan = planAggregates({ access, routes: sourcePages(site).map((page) => page.route) })
+    const llms = markdownFiles(site, plan).get('/docs/leads/llms.txt')
+    expect(llms).toContain('- [Start here](/docs/leads/intro.md): Where to start.')
+    expect(llms).toContain("- [It's: quoted](/docs/leads/quoted.md)")
+  } finally {
+    fs.rmSync(site, { recursive: true, force: true })
+  }
 })

@@ -18,6 +18,7 @@ import { markdownKeyOf, type AggregatePlan } from '../planAggregates'
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
+import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
 import { sourcePages, type SourcePage } from './checkLinks'
 import type { SitePaths } from './paths'
 
@@ -34,16 +35,10 @@ export interface CatalogInputs {
   lastUpdated: LastUpdated
 }
 
-/** Splits `---`-fenced front matter (flat `key: value` lines) from the body. */
-export function splitFrontMatter(source: string): { fields: Record<string, string>; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source)
-  if (!match) return { fields: {}, body: source }
-  const fields: Record<string, string> = {}
-  for (const line of match[1].split(/\r?\n/)) {
-    const field = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line)
-    if (field) fields[field[1]] = field[2].trim().replace(/^(['"])(.*)\1$/, '$2')
-  }
-  return { fields, body: source.slice(match[0].length).replace(/^\s*\n/, '') }
+/** The page's source without its `---`-fenced front matter: what a reader's AI tool is given. */
+export function withoutFrontMatter(source: string): string {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(source)
+  return match ? source.slice(match[0].length).replace(/^\s*\n/, '') : source
 }
 
 export function llmsTxt(section: { title: string; description: string }, pages: ReadonlyArray<Pick<MarkdownPage, 'route' | 'title' | 'description'>>): string {
@@ -65,14 +60,19 @@ export function markdownFiles(
   catalogInputs?: CatalogInputs
 ): Map<string, string> {
   const read = new Map<string, MarkdownPage>()
+  // A page's title and description as the page itself shows them: its compiled document's (the
+  // front matter's title, else its first heading's text, by Nextra's rule), never a second reading.
+  const index = readPageIndex(root)
   const pageOf = (route: string): MarkdownPage => {
     const cached = read.get(route)
     if (cached) return cached
     const source = pages.find((page) => page.route === route)
     if (!source) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
-    const { fields, body } = splitFrontMatter(fs.readFileSync(path.join(root, source.file), 'utf8'))
+    const body = withoutFrontMatter(fs.readFileSync(path.join(root, source.file), 'utf8'))
+    const doc = readCompiledPage(root, index, route)
+    const description = doc.frontMatter.description
     const time = catalogInputs?.lastUpdated[source.file]
-    const page = { route, title: fields.title || route, description: fields.description || null, body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
+    const page = { route, title: doc.title || route, description: typeof description === 'string' && description ? description : null, body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
     read.set(route, page)
     return page
   }
