@@ -173,11 +173,26 @@ function decodeEntities(value: string): string {
  * not read again, and a page written since (by `next build`, or by a step after the scripts step,
  * which the csp step exists to catch) has another time and is.
  */
-type ScriptsCache = Record<string, { size: number; mtimeMs: number; scripts: PageScripts }>
+type ScriptsCache = Record<string, { size: number; mtimeMs: number; scripts: HashedScripts }>
 const scriptsCacheFile = (outDir: string) => path.join(path.dirname(outDir), '.cache', 'page-scripts.json')
 
-/** Every page of out/ (its key, as `/path/page.html`) and its scripts. */
-function readPages(outDir: string): Array<{ page: string; scripts: PageScripts }> {
+/**
+ * One page's scripts as the steps keep them: each inline script by its hash and the start of its
+ * text (for a message), not its whole text. Every page holds the same few scripts of the theme and
+ * Next, several kilobytes each, so keeping their text per page grew with the site (a 30,000-page
+ * build ran out of memory in this step).
+ */
+interface HashedScripts {
+  inline: Array<{ hash: string; preview: string }>
+  disallowed: string[]
+}
+
+function hashed({ inline, disallowed }: PageScripts): HashedScripts {
+  return { inline: inline.map((source) => ({ hash: scriptHash(source), preview: source.trim().slice(0, 80) })), disallowed }
+}
+
+/** Every page of out/ (its key, as `/path/page.html`) and its scripts, read one page at a time. */
+function readPages(outDir: string): Array<{ page: string; scripts: HashedScripts }> {
   const cacheFile = scriptsCacheFile(outDir)
   let cache: ScriptsCache = {}
   try {
@@ -192,7 +207,8 @@ function readPages(outDir: string): Array<{ page: string; scripts: PageScripts }
       const file = path.join(outDir, page)
       const { size, mtimeMs } = fs.statSync(file)
       const known = cache[page]
-      const scripts = known && known.size === size && known.mtimeMs === mtimeMs ? known.scripts : pageScripts(fs.readFileSync(file, 'utf8'))
+      // An entry of an older build's cache (scripts kept as text) is read again.
+      const scripts = known && known.size === size && known.mtimeMs === mtimeMs && known.scripts.inline.every((script) => typeof script === 'object') ? known.scripts : hashed(pageScripts(fs.readFileSync(file, 'utf8')))
       next[page] = { size, mtimeMs, scripts }
       return { page, scripts }
     })
@@ -227,10 +243,10 @@ export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<stri
   }
   const sitePages = pages.filter(({ page }) => !docsPages.has(page))
   if (sitePages.length === 0) throw new InlineScriptError(`${outDir} holds no page of the site's own (sign-in, the status pages), whose inline scripts are the only ones allowed`)
-  const siteOwn = new Set(sitePages.flatMap(({ scripts }) => scripts.inline.map(scriptHash)))
+  const siteOwn = new Set(sitePages.flatMap(({ scripts }) => scripts.inline.map(({ hash }) => hash)))
   const foreign = pages
     .filter(({ page }) => docsPages.has(page))
-    .flatMap(({ page, scripts }) => scripts.inline.filter((source) => !siteOwn.has(scriptHash(source))).map((source) => `${page}: ${JSON.stringify(source.trim().slice(0, 80))}`))
+    .flatMap(({ page, scripts }) => scripts.inline.filter(({ hash }) => !siteOwn.has(hash)).map(({ preview }) => `${page}: ${JSON.stringify(preview)}`))
   if (foreign.length) {
     throw new InlineScriptError(
       `these docs pages hold inline scripts that are not the site's own (the theme's, Next's and _document's); a page's content cannot run code, ` +
@@ -238,7 +254,7 @@ export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<stri
     )
   }
   return {
-    hashes: [...new Set(pages.flatMap(({ scripts }) => scripts.inline.map(scriptHash)))].sort(),
+    hashes: [...new Set(pages.flatMap(({ scripts }) => scripts.inline.map(({ hash }) => hash)))].sort(),
     pages: pages.length,
     scripts: pages.reduce((count, { scripts }) => count + scripts.inline.length, 0),
   }
@@ -273,11 +289,8 @@ export function assertPoliciesAllowPages(outDir: string, policies: readonly Ship
     if (sources.has("'unsafe-inline'") || sources.has("'unsafe-eval'")) problems.push(`${shippedBy} allows ${sources.has("'unsafe-inline'") ? "'unsafe-inline'" : "'unsafe-eval'"} in script-src`)
     for (const { page, scripts } of pages) {
       for (const what of scripts.disallowed) problems.push(`${page}: ${what}`)
-      for (const source of scripts.inline) {
-        const hash = scriptHash(source)
-        if (!sources.has(`'${hash}'`)) {
-          problems.push(`${page}: the inline script ${JSON.stringify(source.trim().slice(0, 80))}… (${hash}) is not allowed by ${shippedBy}`)
-        }
+      for (const { hash, preview } of scripts.inline) {
+        if (!sources.has(`'${hash}'`)) problems.push(`${page}: the inline script ${JSON.stringify(preview)}… (${hash}) is not allowed by ${shippedBy}`)
       }
     }
   }
