@@ -7,6 +7,8 @@
  * still caches behind the authorizer through its cache policy's minimum TTL (infra/), which is
  * safe because the authorizer runs on every viewer request before the cache is looked at.
  */
+import { isRouteManifestKey } from '../lib/access/readerView'
+
 export const CACHE_CONTROL = {
   /** Content-hashed build files: the name changes whenever the bytes do. */
   hashedAsset: 'private, max-age=31536000, immutable',
@@ -18,12 +20,15 @@ export const CACHE_CONTROL = {
   readerView: 'private, no-store',
 } as const
 
-/** Build files under this prefix carry a content hash (or the build id) in their path. */
+/**
+ * Build files under this prefix carry a content hash (or the build id) in their path, except the
+ * route manifests: named by their audience, they change with its pages under the same name.
+ */
 export const HASHED_ASSET_PREFIX = '/_next/static/'
 
 /** Cache-Control of a file served from out/ (`/`-rooted object key). */
 export function cacheControlForObject(objectKey: string): string {
-  return objectKey.startsWith(HASHED_ASSET_PREFIX) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
+  return objectKey.startsWith(HASHED_ASSET_PREFIX) && !isRouteManifestKey(objectKey) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
 }
 
 /** Whether a Cache-Control value lets a shared cache store the response (RFC 9111: only `private` or `no-store` forbid it). */

@@ -15,8 +15,10 @@
  */
 import crypto from 'node:crypto'
 import type { CompiledAccess } from '../lib/access/compileAccess'
+import { governingRoute, isFolderKey } from '../lib/access/governingRoute'
 import { describeRule, governingRuleOf, requirementOf, type GoverningRule } from '../lib/access/decideAccess'
 import { normalisePath } from '../lib/access/normalisePath'
+import { objectKeyFor } from '../lib/access/objectKey'
 import { DOCS_ROOT, inSection, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AudienceSummary } from '../lib/access/readerView'
 import type { Requirement } from '../lib/access/types'
@@ -72,7 +74,11 @@ export interface Audience {
   sections: AudienceSection[]
   /** URL folder of its aggregates, ending in `/`. */
   base: string
-  /** A route the rule governs: the authority decides every file of the audience by it. */
+  /**
+   * A route the rule governs: the authority decides every file of the audience by it. Taken from
+   * the rule (its path, its folder of aggregates), not from the pages, wherever the rule allows:
+   * the edge function bakes it in, and a writer's added page must not change that function.
+   */
   governedBy: string
 }
 
@@ -129,7 +135,9 @@ export interface AggregatePlan {
   catalogs: CatalogFile[]
   /**
    * Planned files that do not lie under their own rule's paths, with the route whose rule governs
-   * each (for the asset-route map). Search files are added once written (searchFileRoutes).
+   * each (for the asset-route map): a page's Markdown beside a page of an exact rule, and the
+   * folder (a key ending in `/`, lib/access/governingRoute.ts) of an audience whose aggregates
+   * live under AUDIENCES_DIR, which decides its search files whatever Pagefind names them.
    */
   routes: Record<string, string>
 }
@@ -183,6 +191,23 @@ function routeFor(access: CompiledAccess, key: string, governedBy: string): stri
   return own !== null && sameRule(governingRuleOf(access, own), governingRuleOf(access, governedBy)) ? null : governedBy
 }
 
+/**
+ * The route the authority decides an audience's files by: the first of the rule's own path, its
+ * aggregates' folder, a file in that folder and (for the public pages) the public paths that the
+ * rule governs, so that pages added, removed or retitled under the rule leave it as it is. Only
+ * where none of those is the rule's does it fall back to the audience's first page.
+ */
+function ruleRoute(access: CompiledAccess, governing: GoverningRule, base: string, pages: readonly string[]): string {
+  const candidates = [
+    ...(governing.kind === 'rule' ? [governing.rule.path] : []),
+    normalisePath(base),
+    normalisePath(`${base}${CATALOG_FILE}`),
+    ...(governing.kind === 'public' ? [...access.publicPaths].sort() : []),
+  ]
+  const own = candidates.find((route): route is string => route !== null && sameRule(governingRuleOf(access, route), governing))
+  return own ?? pages[0]
+}
+
 /** Shallow pages first (a folder's own page before the pages in it), then by route. */
 const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || a.localeCompare(b)
 
@@ -212,9 +237,15 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
 
   const audiences: Audience[] = []
   const plannedRoutes: Record<string, string> = {}
+  /** A planned file (or folder) that its own path does not put under its audience's rule gets a route that does. */
+  const place = (key: string, governedBy: string) => {
+    const route = routeFor(access, isFolderKey(key) ? `${key}${CATALOG_FILE}` : key, governedBy)
+    if (route !== null) plannedRoutes[key] = route
+  }
   for (const { governing, pages } of groups.values()) {
     const id = audienceId(access, governing)
-    const base = naturalBase(access, governing) ?? `${AUDIENCES_DIR}${id}/`
+    const natural = naturalBase(access, governing)
+    const base = natural ?? `${AUDIENCES_DIR}${id}/`
     const sections = access.sections.flatMap((section): AudienceSection[] => {
       const own = pages.filter((route) => inSection(route, section.id)).sort(byDepth)
       if (own.length === 0) return []
@@ -224,7 +255,10 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     const section = ownSection(access, governing)
     const kind = section ? 'section' : governing.kind
     const path = governing.kind === 'rule' ? `${governing.rule.path}${governing.rule.match === 'prefix' ? '/…' : ''}` : null
-    audiences.push({ id, rule: describeRule(governing), kind, section, path, requirement: requirementOf(governing), pages, sections, base, governedBy: pages[0] })
+    const governedBy = ruleRoute(access, governing, base, pages)
+    audiences.push({ id, rule: describeRule(governing), kind, section, path, requirement: requirementOf(governing), pages, sections, base, governedBy })
+    // A folder of its own holds only this audience's files (its id is the rule's), so its rule decides them all.
+    if (natural === null) place(base, governedBy)
     for (const route of pages) audienceOf[route] = id
   }
   // What every signed-in reader holds first (the home page: the search box's first index, which
@@ -235,12 +269,6 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     return at < 0 ? access.sections.length : at
   }
   audiences.sort((a, b) => sectionOrder(a) - sectionOrder(b) || a.pages[0].localeCompare(b.pages[0]))
-
-  /** A planned file that its own path does not put under its audience's rule gets a route that does. */
-  const place = (key: string, governedBy: string) => {
-    const route = routeFor(access, key, governedBy)
-    if (route !== null) plannedRoutes[key] = route
-  }
 
   const search: SearchIndexSpec[] = audiences.map((audience) => ({
     id: audience.id,
@@ -265,14 +293,12 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     }
     const title = audienceTitle(audience)
     const description = audience.section ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
+    // Each lies in the audience's folder: its own rule's, or one that its folder key decides.
     for (const full of [false, true]) {
       const key = `${audience.base}${full ? 'llms-full.txt' : 'llms.txt'}`
       llms.push({ key, audience: audience.id, full, title, description, pages: docs })
-      place(key, audience.governedBy)
     }
-    const catalog = `${audience.base}${CATALOG_FILE}`
-    catalogs.push({ key: catalog, audience: audience.id, pages: docs })
-    place(catalog, audience.governedBy)
+    catalogs.push({ key: `${audience.base}${CATALOG_FILE}`, audience: audience.id, pages: docs })
   }
 
   const plan: AggregatePlan = { audiences, audienceOf, search, llms, markdown, catalogs, routes: plannedRoutes }
@@ -285,10 +311,11 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
  * planned routes, one rule governs it, and that rule is the one of every page it holds.
  */
 export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
-  const entry = (basePath: string) => `${basePath}pagefind-entry.json`
-  const routes = { ...plan.routes, ...searchFileRoutes(plan, access, (spec) => [entry(spec.basePath)]) }
+  // A search file Pagefind names by its content, as the edge would meet it.
+  const entry = (basePath: string) => `${basePath}fragment/en_0123abc.pf_fragment`
   const ruleOfFile = (key: string) => {
-    const route = routes[key] ?? normalisePath(key)
+    const objectKey = objectKeyFor(key)
+    const route = objectKey === null ? null : governingRoute(objectKey, plan.routes)
     if (route === null) throw new AggregatePlanError(`${key} is not a valid path`)
     return governingRuleOf(access, route)
   }
@@ -304,21 +331,6 @@ export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
   for (const file of plan.llms) check(file.key, file.pages)
   for (const file of plan.markdown) check(file.key, [file.route])
   for (const file of plan.catalogs) check(file.key, file.pages)
-}
-
-/**
- * The search files that need an asset route: every file of an index whose folder its own rule
- * does not govern (the index of an exact rule, of the fallback, of the home page, of public pages).
- */
-export function searchFileRoutes(plan: AggregatePlan, access: CompiledAccess, keysOf: (spec: SearchIndexSpec) => string[]): Record<string, string> {
-  const routes: Record<string, string> = {}
-  for (const spec of plan.search) {
-    for (const key of keysOf(spec)) {
-      const route = routeFor(access, key, spec.governedBy)
-      if (route !== null) routes[key] = route
-    }
-  }
-  return routes
 }
 
 /** The part of the plan the authority bakes in, to tell each reader what they may open. */

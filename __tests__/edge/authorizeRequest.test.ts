@@ -246,6 +246,26 @@ describe('a file the build put under another rule than its own path keeps that r
   })
 })
 
+describe("an audience's folder decides every file under it, whatever the search step named it", () => {
+  // A leads audience's folder, one file in it the map names itself, and a public folder. Files
+  // the map does not place fall to the fallback (full access only), which would refuse leads1.
+  const folderDeps: AuthorizerDeps = { ...deps, assetRoutes: { '/_audiences/a1/': '/docs/leads', '/_audiences/a1/public.txt': '/login', '/_audiences/p/': '/login' } }
+  const as = (username: string, path: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(username, tokenFor(username))] }, folderDeps)
+  test.each(['/_audiences/a1/_pagefind/fragment/en_1a2b3c4.pf_fragment', '/_audiences/a1/_pagefind/pagefind-entry.json', '/_AUDIENCES/A1/_pagefind/index/en_9.pf_index', '/_audiences/a1/llms.txt'])(
+    'leads1 may open %s, which internal1 is refused',
+    async (file) => {
+      expect(await as('leads1', file)).toMatchObject({ kind: 'serve' })
+      expect(await as('internal1', file)).toEqual({ kind: 'forbidden' })
+    }
+  )
+  test('a file the map names keeps its own route; a folder whose name only starts alike is not governed by it', async () => {
+    expect(await as('internal1', '/_audiences/a1/public.txt')).toMatchObject({ kind: 'serve' })
+    expect(await as('internal1', '/_audiences/p/_pagefind/pagefind.js')).toMatchObject({ kind: 'serve' })
+    expect(await as('internal1', '/_audiences/pq/_pagefind/pagefind.js')).toEqual({ kind: 'forbidden' })
+    expect(await as('leads1', '/_audiences/a12/llms.txt')).toEqual({ kind: 'forbidden' })
+  })
+})
+
 describe('/llms.txt at the root is written for the one reader who asks', () => {
   test('a reader gets the llms files of the audiences they hold and no other; a visitor, where to sign in', async () => {
     const leads = await request('/llms.txt', cookiesFor('leads1', tokenFor('leads1')))

@@ -169,7 +169,7 @@ test('search asks only the indexes of the audiences the reader holds, and answer
   const { client } = await clientAs('leads1')
   searched.length = 0
   const result = await client.callTool({ name: 'search_docs', arguments: { query: 'quote' } })
-  const leadsIndexes = audiences.filter((audience) => audience.search && (audience.governedBy === '/' || audience.governedBy.startsWith('/docs/leads/'))).map((audience) => audience.search)
+  const leadsIndexes = audiences.filter((audience) => audience.search && (audience.governedBy === '/' || /^\/docs\/leads(\/|$)/.test(audience.governedBy))).map((audience) => audience.search)
   expect(searched).toEqual([leadsIndexes])
   expect(result.structuredContent).toEqual({
     results: [{ title: 'Leads API introduction › How a quote flows', section: 'Leads API', route: '/docs/leads/intro#how-a-quote-flows', url: `${SITE}/docs/leads/intro#how-a-quote-flows`, snippet: 'a quote flows' }],

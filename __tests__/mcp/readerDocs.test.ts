@@ -105,7 +105,7 @@ describe('get_page decides from the reader\'s catalogs before it reads', () => {
     expect(readsOf.refused).toEqual(readsOf.missing)
     expect(readsOf.madeUp).toEqual(readsOf.missing)
     // What they read is the catalogs of leads1's own audiences, and no page's Markdown.
-    const leadsCatalogs = audiences.filter((audience) => audience.catalog && audience.governedBy.startsWith('/docs/leads/')).map((audience) => audience.catalog)
+    const leadsCatalogs = audiences.filter((audience) => audience.catalog && /^\/docs\/leads(\/|$)/.test(audience.governedBy)).map((audience) => audience.catalog)
     expect(readsOf.missing).toEqual(leadsCatalogs)
     expect(readsOf.missing.filter((objectKey) => objectKey.endsWith('.md'))).toEqual([])
   })
@@ -115,7 +115,7 @@ describe('get_page decides from the reader\'s catalogs before it reads', () => {
     const client = await clientOver(store, 'leads1')
     const page = await client.callTool({ name: 'get_page', arguments: { path: '/docs/leads/intro' } })
     expect(page.structuredContent).toMatchObject({ route: '/docs/leads/intro', title: 'Leads API introduction' })
-    const leadsCatalogs = audiences.filter((audience) => audience.catalog && audience.governedBy.startsWith('/docs/leads/')).map((audience) => audience.catalog)
+    const leadsCatalogs = audiences.filter((audience) => audience.catalog && /^\/docs\/leads(\/|$)/.test(audience.governedBy)).map((audience) => audience.catalog)
     expect(store.reads).toEqual([...leadsCatalogs, '/docs/leads/intro.md'])
     await client.close()
   })

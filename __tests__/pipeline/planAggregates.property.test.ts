@@ -18,12 +18,11 @@ import fc from 'fast-check'
 import shipped from '../../access.config'
 import { compileAccess, decideAccess, type AccessConfig, type CompiledAccess, type PathRule } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
-import { normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
 import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
-import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan } from '../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates, type AggregatePlan } from '../../pipeline/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 
@@ -47,8 +46,9 @@ interface Aggregate {
 
 /** Every planned file, governed as the edge governs it: through the asset-route map the build writes, then its own path. */
 function aggregatesOf(plan: AggregatePlan, access: CompiledAccess): Aggregate[] {
-  const searchKeys = (spec: AggregatePlan['search'][number]) => [`${spec.basePath}pagefind-entry.json`, `${spec.basePath}index/en_1.pf_index`]
-  const assetRoutes = assetRoutesOf(access, { plannedRoutes: { ...plan.routes, ...searchFileRoutes(plan, access, searchKeys) } })
+  // Pagefind names its files by their content: any name, under the index's folder.
+  const searchKeys = (spec: AggregatePlan['search'][number]) => [`${spec.basePath}pagefind-entry.json`, `${spec.basePath}index/en_1.pf_index`, `${spec.basePath}fragment/en_9f3c2a1.pf_fragment`]
+  const assetRoutes = assetRoutesOf(access, { plannedRoutes: plan.routes })
   const routeOf = (key: string) => governingRoute(objectKeyFor(key) as string, assetRoutes) as string
   return [
     ...plan.search.flatMap((spec) => searchKeys(spec).map((key) => ({ key, route: routeOf(key), pages: spec.pages, kind: 'search' as const }))),
@@ -94,7 +94,7 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
     const opensAll = ROUTES.filter((route) => inSection(route, section.id)).every(mayOpen)
     if (tab && opensAll && tab.description !== section.description) found.push(`${user.username}: the ${section.id} card says only part of the section is theirs, though they may open all of it`)
   }
-  const canFetch = (key: string) => mayOpen(plan.routes[key] ?? (normalisePath(key) as string))
+  const canFetch = (key: string) => mayOpen(governingRoute(objectKeyFor(key) as string, plan.routes) as string)
   for (const llms of view.llms) if (!canFetch(llms)) found.push(`${user.username}'s view names ${llms}, which they cannot fetch`)
   // The AI tools' server reads the catalogs of the audiences it finds for the reader.
   for (const audience of audiencesOf(readerViewSources(access, {}, audienceSummaries(plan)), user)) {
@@ -162,6 +162,26 @@ describe('the aggregate plan, for access rules of any shape', () => {
           expect(violations(access, aggregates, reader)).toEqual([])
           expect(viewProblems(access, plan, reader)).toEqual([])
         }
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  test("a writer's added pages change no route the authority bakes in: each audience's governing route and the planned routes come from the rules", () => {
+    // A page that sorts first in every folder, as a writer adding `0-intro.mdx` would make.
+    const added = FOLDERS.map((folder) => `${folder}/0-added`)
+    fc.assert(
+      fc.property(configArb, (config) => {
+        const access = compileAccess(config, {})
+        const before = planAggregates({ access, routes: ROUTES })
+        const after = planAggregates({ access, routes: [...ROUTES, ...added] })
+        const governed = (plan: AggregatePlan) => Object.fromEntries(plan.audiences.map((audience) => [audience.id, audience.governedBy]))
+        const kept = Object.keys(governed(before)).filter((id) => id in governed(after))
+        expect(Object.fromEntries(kept.map((id) => [id, governed(after)[id]]))).toEqual(Object.fromEntries(kept.map((id) => [id, governed(before)[id]])))
+        const newMarkdown = new Set(added.map((route) => `${route}.md`))
+        const newAudienceFolders = after.audiences.filter((audience) => !kept.includes(audience.id)).map((audience) => audience.base)
+        const planned = Object.entries(after.routes).filter(([key]) => !newMarkdown.has(key) && !newAudienceFolders.includes(key))
+        expect(Object.fromEntries(planned)).toEqual(before.routes)
       }),
       { numRuns: 300 }
     )
@@ -235,7 +255,9 @@ describe('the aggregate plan, for access rules of any shape', () => {
     expect(own.pages).toEqual([page])
     expect(own.base).toMatch(/^\/_audiences\/a[0-9a-f]{10}\/$/)
     expect(plan.routes[`${page}.md`]).toBe(page)
-    expect(plan.routes[`${own.base}llms.txt`]).toBe(page)
+    // Its folder, not each file in it: Pagefind's file names change with the page, the folder does not.
+    expect(plan.routes[own.base]).toBe(page)
+    expect(governingRoute(`${own.base}_pagefind/fragment/en_1a2b3c4.pf_fragment`, plan.routes)).toBe(page)
     expect(violations(access, aggregatesOf(plan, access), { username: 'internal1' })).toEqual([])
   })
 })

@@ -5,6 +5,8 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import { sitePaths, type SitePaths } from '../../pipeline/steps/paths'
+import { governingRoute } from '../../lib/access/governingRoute'
+import { planAggregates } from '../../pipeline/planAggregates'
 import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
 
 const BUILD_ID = 'b1'
@@ -47,10 +49,12 @@ function builtSite(): SitePaths {
 /** The planned files outside their rule's folders: here, a home index the search step wrote under /_pagefind/. */
 const homeIndexFiles = (_paths: SitePaths) => ({ '/_pagefind/pagefind-entry.json': '/', '/_pagefind/fragment/en_1.pf_fragment': '/' })
 const noPageMaps = new Map<string, PageMapFragment>()
+/** The plan's audiences of the small site's pages: each names and governs its route manifest. */
+const { audiences } = planAggregates({ access, routes: ['/', '/404', '/docs/internal/overview', '/docs/leads/intro', '/login'] })
 
 test("maps the search step's home index to any signed-in reader, drops Nextra's global files, and splits the route manifests", () => {
   const paths = builtSite()
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
   expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
@@ -59,31 +63,43 @@ test("maps the search step's home index to any signed-in reader, drops Nextra's 
   const publicManifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
   expect(publicManifest).toContain('/login')
   expect(publicManifest).not.toContain('/docs/')
-  // Each audience's routes are in a script of their own, governed by that audience's rule.
+  // Each audience's routes are in a script of their own, named by the audience and governed by its rule's own path.
   const parts = Object.entries(routes).filter(([key]) => key.includes('/_routes/'))
-  expect(parts.map(([, route]) => route).sort()).toEqual(['/', '/docs/internal/overview', '/docs/leads/intro'])
+  expect(parts.map(([, route]) => route).sort()).toEqual(['/', '/docs/internal', '/docs/leads'])
+  const home = audiences.find((audience) => audience.pages.includes('/'))!
+  expect(parts.map(([key]) => key).sort()).toEqual([`/_next/static/${BUILD_ID}/_routes/${home.id}.js`, `/_next/static/${BUILD_ID}/_routes/internal.js`, `/_next/static/${BUILD_ID}/_routes/leads.js`].sort())
+})
+
+test('a planned folder governs the search files under it, whatever they are named, and may hold none yet', () => {
+  const paths = builtSite()
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/_empty/': '/' }, pageMaps: noPageMaps, audiences })
+  expect(routes['/_pagefind/']).toBe('/')
+  expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBeUndefined()
+  expect(governingRoute('/_pagefind/fragment/en_1.pf_fragment', routes)).toBe('/')
+  expect(governingRoute('/_pagefind/fragment/en_2ab.pf_fragment', routes)).toBe('/')
 })
 
 test('fails, naming the file, when a search file the search step wrote is not in out/', () => {
   const paths = builtSite()
   fs.rmSync(path.join(paths.out, '_pagefind'), { recursive: true })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })).toThrow(PostbuildError)
-  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps })).toThrow(/\/_pagefind\/missing\.json/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(PostbuildError)
+  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps, audiences })).toThrow(/\/_pagefind\/missing\.json/)
 })
 
 test('refuses to run twice on the same out/, instead of mapping a split manifest', () => {
   const paths = builtSite()
-  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps })).toThrow(/post-built already/)
+  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(/post-built already/)
 })
 
 test("each audience's page-map fragment ships in that audience's route script, and in no other file", () => {
   const paths = builtSite()
   const fragment: PageMapFragment = { items: [{ name: 'leads', route: '/docs/leads', children: [{ name: 'intro', route: '/docs/leads/intro', frontMatter: { title: 'Leadsmarker intro' } }] }], order: { '/docs/leads': { intro: 0 } } }
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]) })
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]), audiences })
   const holding = files.filter((key) => fs.readFileSync(path.join(paths.out, key), 'utf8').includes('Leadsmarker'))
   expect(holding).toHaveLength(1)
-  expect(routes[holding[0]]).toBe('/docs/leads/intro')
+  expect(holding).toEqual([`/_next/static/${BUILD_ID}/_routes/leads.js`])
+  expect(routes[holding[0]]).toBe('/docs/leads')
   const manifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
   expect(manifest).toContain('__docsPageMaps')
 })

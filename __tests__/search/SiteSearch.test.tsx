@@ -7,10 +7,12 @@ import { SiteSearch } from '../../components/SiteSearch'
 import { AuthStateProvider, type AuthState } from '../../lib/auth/AuthContext'
 import type { PagefindLoader, PagefindModule } from '../../lib/search/searchClient'
 import { ANONYMOUS, SHIPPED_AUDIENCES, signedInAs } from '../components/helpers/readers'
+import { access } from '../../lib/access'
+import { audienceIdOf } from '../../pipeline/planAggregates'
 
 /** The indexes of the home page and of the /docs root, which the plan puts in folders of their own. */
 const HOME = SHIPPED_AUDIENCES.find((audience) => audience.governedBy === '/')!.search!
-const DOCS_ROOT = SHIPPED_AUDIENCES.find((audience) => audience.governedBy === '/docs')!.search!
+const DOCS_ROOT = SHIPPED_AUDIENCES.find((audience) => audience.id === audienceIdOf(access, '/docs'))!.search!
 
 const mockPush = jest.fn((_url: string) => Promise.resolve(true))
 jest.mock('next/router', () => ({ useRouter: () => ({ asPath: '/', push: mockPush }) }))

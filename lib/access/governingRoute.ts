@@ -5,6 +5,11 @@ import { normalisePath } from './normalisePath'
  * (its JavaScript chunk, shared chunks, CSS, the files the sign-in page needs) is mapped to a
  * route at build time (pipeline/steps/assetRoutes.ts, run by postbuild.ts); everything else is governed by its
  * own path, so unknown files fall to the default rule (full access). Default deny.
+ *
+ * A key ending in `/` is a folder: it governs every file below it that no key names exactly, the
+ * deepest such folder winning. Files whose names change with the pages they hold (the hashed
+ * fragments of an audience's search index) are decided by their audience's folder, so the map,
+ * and the edge function that bakes it, stay the same when a writer edits, adds or retitles a page.
  */
 export type AssetRoutes = Readonly<Record<string, string>>
 
@@ -27,9 +32,24 @@ function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
   return map
 }
 
+/** Whether an asset-route key is a folder's: it governs the files below it (see AssetRoutes). */
+export const isFolderKey = (key: string) => key.endsWith('/')
+
+/** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
+function folderRoute(objectKey: string, assetRoutes: AssetRoutes): string | undefined {
+  for (let end = objectKey.lastIndexOf('/', objectKey.length - 2); end > 0; end = objectKey.lastIndexOf('/', end - 1)) {
+    const folder = objectKey.slice(0, end + 1)
+    const route = assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase())
+    if (route !== undefined) return route
+  }
+  return undefined
+}
+
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
   const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
+  const folder = folderRoute(objectKey, assetRoutes)
+  if (folder !== undefined) return folder
   // A page's own chunk or data is governed by that page even if the map missed it.
   for (const pattern of [PAGE_CHUNK, PAGE_DATA]) {
     const page = pattern.exec(objectKey)

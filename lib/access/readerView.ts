@@ -106,8 +106,11 @@ export function decideForView(view: ReaderView, path: string): Decision {
 
 /**
  * Where postbuild writes the scripts that add each audience's routes to Next's route manifest
- * (`/_next/static/<build>/_routes/<hash>.js`); the asset-route map says whose rule governs each.
+ * (`/_next/static/<build>/_routes/<audience id>.js`); the asset-route map says whose rule governs
+ * each. Named by the audience, which a rule makes, not by what the script holds, which pages
+ * make: so these names, unlike the rest of `/_next/static/`, are revalidated (edge/cacheHeaders.ts).
  */
 export const ROUTE_MANIFEST_DIR = '_routes'
-const ROUTE_MANIFEST_KEY = new RegExp(`^/_next/static/[^/]+/${ROUTE_MANIFEST_DIR}/[0-9a-f]+\\.js$`)
+export const routeManifestKey = (buildId: string, audienceId: string) => `/_next/static/${buildId}/${ROUTE_MANIFEST_DIR}/${audienceId}.js`
+const ROUTE_MANIFEST_KEY = new RegExp(`^/_next/static/[^/]+/${ROUTE_MANIFEST_DIR}/[a-z0-9][a-z0-9-]*\\.js$`)
 export const isRouteManifestKey = (key: string) => ROUTE_MANIFEST_KEY.test(key)

@@ -37,7 +37,7 @@ import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
-import { audienceSummaries, planAggregates, searchFileRoutes, type AggregatePlan, type SearchIndexSpec } from '../planAggregates'
+import { audienceSummaries, planAggregates, type AggregatePlan } from '../planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
@@ -55,7 +55,6 @@ import { assertRulesDecide, siteRoutes } from './checkRules'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './postbuild'
-import { listFiles } from './siteFiles'
 
 export interface NextBuild {
   buildId: string
@@ -192,18 +191,12 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     () => writeMarkdown(paths, plan, pages, { pageMaps, lastUpdated: readLastUpdated(paths.root) }),
     ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
   )
-  // The files the search step wrote, named as the edge sees them.
-  const indexFiles = (spec: SearchIndexSpec) => {
-    const written = search.stats.find((stats) => stats.id === spec.id)
-    if (!written) throw new Error(`build: the search step wrote no index "${spec.id}"`)
-    return listFiles(path.join(paths.out, written.dir)).map((key) => spec.basePath + key.slice(1))
-  }
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
+  // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
-  const plannedRoutes = { ...plan.routes, ...searchFileRoutes(searched, access, indexFiles) }
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes, pageMaps }),
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
   const audiences = audienceSummaries(searched)

@@ -6,7 +6,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access'
+import { isFolderKey } from '../../lib/access/governingRoute'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
+import type { Audience } from '../planAggregates'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
@@ -32,8 +34,10 @@ export interface PostbuildInputs {
   buildId: string
   /** Each audience's page-map fragment, by rule (pipeline/pageMaps.ts), for its route manifest. */
   pageMaps: ReadonlyMap<string, PageMapFragment>
-  /** The planned files that need a route: the plan's, and the search step's (pipeline/planAggregates.ts). */
+  /** The planned files and folders that need a route (pipeline/planAggregates.ts). */
   plannedRoutes: Record<string, string>
+  /** The plan's audiences: each route manifest's name and governing route. */
+  audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -58,6 +62,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     buildManifest,
     ssgManifest: fs.readFileSync(path.join(manifestDir, '_ssgManifest.js'), 'utf8'),
     pageMaps: inputs.pageMaps,
+    audiences: inputs.audiences,
   })
   fs.writeFileSync(path.join(manifestDir, '_buildManifest.js'), split.buildManifest)
   fs.writeFileSync(path.join(manifestDir, '_ssgManifest.js'), split.ssgManifest)
@@ -72,7 +77,8 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
       throw new PostbuildError(`${key} still loads Nextra's global page map; the per-section page map patch did not apply`)
     }
   }
-  const missing = Object.keys(inputs.plannedRoutes).filter((key) => !files.includes(key))
+  // A folder's key governs whatever its audience's steps wrote there, which may be nothing.
+  const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !files.includes(key))
   if (missing.length) throw new PostbuildError(`the plan placed ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
 
   const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(paths.next, file), 'utf8'))

@@ -14,15 +14,19 @@
  * One script per audience, so the files grow with the number of rules, not with the combinations
  * of sections a reader may hold. A route the reader's manifest lacks makes Next load the page in
  * full, which the authority decides.
+ *
+ * Each script is named by its audience's id and governed by its audience's route, both of which
+ * come from the rule alone: a writer's edit changes what a script holds, never its name or the
+ * asset-route map, so the edge function stays as it is. A name that does not change with the
+ * bytes is served for revalidation, not as immutable (edge/cacheHeaders.ts), so a reader's
+ * browser still gets the edited navigation.
  */
-import crypto from 'node:crypto'
 import vm from 'node:vm'
 import { describeRule, type CompiledAccess } from '../../lib/access'
-import { audienceKey } from '../planAggregates'
+import { audienceKey, type Audience } from '../planAggregates'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { READER_VIEW_PATH, ROUTE_MANIFEST_DIR } from '../../lib/access/readerView'
+import { READER_VIEW_PATH, routeManifestKey } from '../../lib/access/readerView'
 import { PAGE_MAP_EVENT, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
-import { pageRoutes } from '../../lib/navigation/shapePageMap'
 
 /** Next's own pages that belong to no route's rule: the app shell and the error page, which every visitor loads. */
 const FRAMEWORK_PAGES = new Set(['/_app', '/_error'])
@@ -102,6 +106,8 @@ view.then(function(v){self.__docsLoadRoutes((v&&v.routeManifests)||[])},finish)}
 export function splitRouteManifests(options: {
   access: CompiledAccess
   buildId: string
+  /** The plan's audiences (pipeline/planAggregates.ts): each script's name and governing route. */
+  audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
   buildManifest: string
   ssgManifest: string
   /** Each audience's page-map fragment, by rule (pipeline/pageMaps.ts): it ships in the audience's script. */
@@ -145,11 +151,11 @@ export function splitRouteManifests(options: {
     else group(audience).ssg.push(route)
   }
 
-  const parts = [...groups.values()].map((part) => {
-    const source = `self.__docsRoutes(${JSON.stringify(part)});`
-    const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16)
-    const route = normalisePath(Object.keys(part.pages).sort()[0] ?? part.ssg.sort()[0] ?? pageRoutes(part.pageMap?.items ?? []).sort()[0]) as string
-    return { key: `/_next/static/${buildId}/${ROUTE_MANIFEST_DIR}/${hash}.js`, route, source }
+  const parts = [...groups].map(([rule, part]) => {
+    const audience = options.audiences.find((candidate) => candidate.rule === rule)
+    if (!audience) throw new RouteManifestError(`no audience of the plan is governed by "${rule}", which governs routes of Next's manifest; the plan and the build disagree`)
+    part.ssg.sort()
+    return { key: routeManifestKey(buildId, audience.id), route: audience.governedBy, source: `self.__docsRoutes(${JSON.stringify(part)});` }
   })
   return {
     buildManifest: loaderSource(base),
