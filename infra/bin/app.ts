@@ -4,9 +4,8 @@
  * Stacks
  *   DocsAuthStack  (eu-west-2)  Cognito user pool + public web client.
  *   DocsSiteStack  (us-east-1)  private S3 bucket, CloudFront (OAC), Lambda@Edge
- *                               viewer-request authorizer, security headers,
- *                               the upload of out/ (with invalidation), and the
- *                               AI tools' server at /mcp: a Lambda function URL
+ *                               viewer-request authorizer, security headers, and
+ *                               the AI tools' server at /mcp: a Lambda function URL
  *                               that only this distribution may call (OAC; the
  *                               why is in lib/mcp-origin.ts).
  *   Lambda@Edge must live in us-east-1, hence two stacks. They share no
@@ -19,14 +18,19 @@
  *         HostedDomain / FederatedClientId: docs/deploy.md).
  *   2. Build the site, the authorizer and the AI tools' server with those ids
  *      (from the repo root):
- *        npm run build        -> out/, edge/dist/, mcp/dist/
+ *        npm run build:prod   -> out/, edge/dist/, mcp/dist/
  *   3. npx cdk deploy DocsSiteStack --exclusively
- *      -> uploads out/, publishes a new authorizer version and server, invalidates /*.
+ *      -> the bucket, the distribution, a new authorizer version and server
+ *         (nothing when the bundles and settings did not change).
+ *   4. npm run deploy (from the repo root)
+ *      -> uploads the files of out/ that changed to the bucket of the stack's
+ *         BucketName output, invalidates their paths (lib/stack-outputs.ts).
+ *   The stack does not copy out/: a copy through CloudFormation unpacks the whole
+ *   site in one Lambda function's /tmp, which a large site does not fit.
  *
  * Settings (context `-c key=value`, or env var):
  *   edgeCodeDir / EDGE_CODE_DIR   default ../edge/dist (relative to infra/)
  *   mcpCodeDir  / MCP_CODE_DIR    default ../mcp/dist  (relative to infra/)
- *   siteDir     / SITE_DIR        default ../out       (relative to infra/)
  *   domainName  / DOMAIN_NAME     optional, with certificateArn / CERTIFICATE_ARN
  *                                 (ACM certificate in us-east-1)
  *   waf         / WAF             on: the AWS managed common rule set in the

@@ -16,8 +16,6 @@ export interface InfraConfig {
   readonly edgeCodeDir: string;
   /** Absolute path to the built AI tools' server (folder with index.js; pipeline/steps/buildMcp.ts). */
   readonly mcpCodeDir: string;
-  /** Absolute path to the Next.js static export (folder with index.html). */
-  readonly siteDir: string;
   /** Optional custom domain for the distribution (needs certificateArn too). */
   readonly domainName?: string;
   /** Optional ACM certificate ARN in us-east-1 covering domainName. */
@@ -69,7 +67,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /**
  * Resolves the app settings. Defaults: edgeCodeDir = <infra>/../edge/dist,
- * mcpCodeDir = <infra>/../mcp/dist, siteDir = <infra>/../out. Paths passed via
+ * mcpCodeDir = <infra>/../mcp/dist. Paths passed via
  * context/env are resolved against the current working directory (infra/ when
  * run through `cdk`).
  */
@@ -78,7 +76,6 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
   const env: Readonly<Record<string, string | undefined>> = opts.env ?? process.env;
   const edge = nonEmpty(opts.read('edgeCodeDir', 'EDGE_CODE_DIR'));
   const mcp = nonEmpty(opts.read('mcpCodeDir', 'MCP_CODE_DIR'));
-  const site = nonEmpty(opts.read('siteDir', 'SITE_DIR'));
   const domainName = nonEmpty(opts.read('domainName', 'DOMAIN_NAME'));
   const certificateArn = nonEmpty(opts.read('certificateArn', 'CERTIFICATE_ARN'));
 
@@ -99,7 +96,6 @@ export function resolveInfraConfig(opts: ResolveConfigOptions): InfraConfig {
   return {
     edgeCodeDir: edge ? path.resolve(cwd, edge) : path.resolve(opts.infraDir, '..', 'edge', 'dist'),
     mcpCodeDir: mcp ? path.resolve(cwd, mcp) : path.resolve(opts.infraDir, '..', 'mcp', 'dist'),
-    siteDir: site ? path.resolve(cwd, site) : path.resolve(opts.infraDir, '..', 'out'),
     domainName,
     certificateArn,
     account: nonEmpty(env.CDK_DEFAULT_ACCOUNT) ?? PLACEHOLDER_ACCOUNT,
@@ -156,11 +152,12 @@ export function readScriptHashes(edgeCodeDir: string): string[] {
 }
 
 /**
- * The three directories are packaged as assets at synth time, so they must exist
- * before `cdk synth`/`cdk deploy`. Throws MissingBuildOutputError naming the
- * missing directory and the command that creates it.
+ * The two functions' bundles are packaged as assets at synth time, so they must exist before
+ * `cdk synth`/`cdk deploy`. The site's files (out/) are not: `npm run deploy` uploads them, and the
+ * stack needs only the script hashes the site build leaves beside the authorizer. Throws
+ * MissingBuildOutputError naming the missing directory and the command that creates it.
  */
-export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mcpCodeDir' | 'siteDir'>): void {
+export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mcpCodeDir'>): void {
   const problems: string[] = [];
   if (!isDir(config.edgeCodeDir)) {
     problems.push(
@@ -179,17 +176,6 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
     problems.push(
       `AI tools' server bundle not found: ${path.join(config.mcpCodeDir, 'index.js')}\n` +
         '  Create it with `npm run build` (or pass -c mcpCodeDir=<dir>).',
-    );
-  }
-  if (!isDir(config.siteDir)) {
-    problems.push(
-      `Static site directory not found: ${config.siteDir}\n` +
-        '  Create it with `npm run build` (or pass -c siteDir=<dir>).',
-    );
-  } else if (!isFile(path.join(config.siteDir, 'index.html'))) {
-    problems.push(
-      `Static site directory ${config.siteDir} has no index.html.\n` +
-        '  Rebuild it with `npm run build`.',
     );
   }
   if (problems.length > 0) {

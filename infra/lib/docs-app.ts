@@ -3,6 +3,7 @@ import { DocsAuthStack } from './auth-stack';
 import { AUTH_REGION, type InfraConfig, SITE_REGION } from './config';
 import { hostedDomainOf } from './federation';
 import { DocsSiteStack } from './site-stack';
+import { SITE_STACK_NAME } from './stack-outputs';
 
 export interface DocsStacks {
   readonly auth: DocsAuthStack;
@@ -21,12 +22,11 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
     federation: config.federation,
   });
 
-  const site = new DocsSiteStack(app, 'DocsSiteStack', {
+  const site = new DocsSiteStack(app, SITE_STACK_NAME, {
     env: { account: config.account, region: SITE_REGION },
     description: "Docs site: private S3 bucket, CloudFront + Lambda@Edge authorizer, the AI tools' server",
     edgeCodeDir: config.edgeCodeDir,
     mcpCodeDir: config.mcpCodeDir,
-    siteDir: config.siteDir,
     domainName: config.domainName,
     certificateArn: config.certificateArn,
     authRegion: AUTH_REGION,

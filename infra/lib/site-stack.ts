@@ -1,37 +1,32 @@
 import * as cdk from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { AUTH_REGION, readScriptHashes } from './config';
 import { ACCESS_LOG_PREFIXES, AccessLogBucket } from './access-logs';
 import { DocsWebAcl } from './web-acl';
 import { DocsMcpOrigin } from './mcp-origin';
 import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
-import { CACHE_CONTROL, HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders';
+import { DEPLOY_RECORD_PREFIX, SITE_STACK_OUTPUTS } from './stack-outputs';
 
 /**
  * How long CloudFront keeps a file behind the authorizer. Every file is `private` for browsers and
  * proxies (edge/cacheHeaders.ts), and CloudFront would not cache a `private` file at all with a
  * minimum TTL of 0; a minimum TTL makes it cache regardless, which is safe only because the
  * authorizer runs at viewer request, on every request, before the cache is looked at. Every
- * deploy invalidates the cache.
+ * `npm run deploy` invalidates the paths it changed (scripts/deploy/).
  */
 export const EDGE_CACHE_MIN_TTL = cdk.Duration.days(1);
-
-/** The upload filter (aws s3 sync syntax, no leading slash) for the content-hashed build files. */
-export const HASHED_ASSETS_GLOB = `${HASHED_ASSET_PREFIX.slice(1)}*`;
 
 export interface DocsSiteStackProps extends cdk.StackProps {
   /** Folder with the built authorizer (index.js exporting `handler`). */
   readonly edgeCodeDir: string;
   /** Folder with the built AI tools' server (index.js exporting `handler`; mcp/lambda.ts). */
   readonly mcpCodeDir: string;
-  /** Folder with the Next.js static export. */
-  readonly siteDir: string;
   /** Optional custom domain; requires certificateArn (ACM, us-east-1). */
   readonly domainName?: string;
   readonly certificateArn?: string;
@@ -69,9 +64,12 @@ export function contentSecurityPolicy(scriptHashes: readonly string[], authRegio
 /**
  * Site stack (must be us-east-1 because of Lambda@Edge): private S3 bucket,
  * CloudFront distribution with origin access control, the viewer-request
- * authorizer, security headers, the deployment of the static export, and the
- * AI tools' server at /mcp (a Lambda function URL behind the same distribution,
- * infra/lib/mcp-origin.ts).
+ * authorizer, security headers, and the AI tools' server at /mcp (a Lambda
+ * function URL behind the same distribution, infra/lib/mcp-origin.ts). It does
+ * not hold the site's files: `npm run deploy` (scripts/deploy/) uploads the
+ * files of out/ that changed into the bucket it names in its outputs, since a
+ * copy through CloudFormation (aws-cdk-lib's BucketDeployment) unpacks the
+ * whole site in one Lambda function's /tmp and cannot hold a large site.
  */
 export class DocsSiteStack extends cdk.Stack {
   public readonly bucket: s3.Bucket;
@@ -102,17 +100,31 @@ export class DocsSiteStack extends cdk.Stack {
       enforceSSL: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
       versioned: true,
-      // prune:true deletes removed pages; keep old versions for a while for
-      // rollback, then expire them so the bucket does not grow forever.
+      // `npm run deploy` overwrites changed files and deletes removed ones (after its own grace
+      // window, which it keeps in its manifest, not here). Keep the old versions for a while for
+      // rollback, then expire them, and the delete markers they leave, so the bucket does not grow
+      // forever. No rule touches a current version: a live file is never expired.
       lifecycleRules: [
         {
           id: 'expire-old-versions',
           noncurrentVersionExpiration: cdk.Duration.days(30),
+          expiredObjectDeleteMarker: true,
           abortIncompleteMultipartUploadAfter: cdk.Duration.days(7),
         },
       ],
       removalPolicy: cdk.RemovalPolicy.RETAIN,
     });
+    // The deploy's record of what is deployed lives in this bucket and names every section's
+    // files; CloudFront (every visitor's way in) may never read it, whatever the rules say of its path.
+    this.bucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DeployRecordNeverServed',
+        effect: iam.Effect.DENY,
+        principals: [new iam.ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(`${DEPLOY_RECORD_PREFIX}*`)],
+      }),
+    );
 
     // Viewer-request authorizer. Lambda@Edge has no environment variables, so
     // the pool id / client id / region / access rules are baked into
@@ -287,45 +299,18 @@ export class DocsSiteStack extends cdk.Stack {
       });
     }
 
-    // Two uploads of out/, each with its Cache-Control from edge/cacheHeaders.ts
-    // (the local server sends the same): the content-hashed build files first,
-    // then everything else (pages, search files, images), which browsers
-    // revalidate on every use, and the invalidation of CloudFront's copies.
-    const siteSource = s3deploy.Source.asset(props.siteDir);
-    const hashedAssets = new s3deploy.BucketDeployment(this, 'DeployHashedAssets', {
-      sources: [siteSource],
-      destinationBucket: this.bucket,
-      exclude: ['*'],
-      include: [HASHED_ASSETS_GLOB],
-      prune: true,
-      cacheControl: [s3deploy.CacheControl.fromString(CACHE_CONTROL.hashedAsset)],
-      memoryLimit: 512,
-    });
-    const pages = new s3deploy.BucketDeployment(this, 'DeploySite', {
-      sources: [siteSource],
-      destinationBucket: this.bucket,
-      exclude: [HASHED_ASSETS_GLOB],
-      prune: true,
-      cacheControl: [s3deploy.CacheControl.fromString(CACHE_CONTROL.revalidate)],
-      distribution: this.distribution,
-      distributionPaths: ['/*'],
-      memoryLimit: 512,
-    });
-    // Pages must never reference build files that are not uploaded yet.
-    pages.node.addDependency(hashedAssets);
-    this.acknowledgeBucketDeploymentHandler();
-
     new cdk.CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
       description: 'CloudFront domain of the docs site',
     });
-    new cdk.CfnOutput(this, 'DistributionId', {
+    // What `npm run deploy` reads when it is not told the bucket (infra/lib/stack-outputs.ts).
+    new cdk.CfnOutput(this, SITE_STACK_OUTPUTS.distributionId, {
       value: this.distribution.distributionId,
-      description: 'CloudFront distribution id (for manual invalidations)',
+      description: 'CloudFront distribution id (npm run deploy invalidates its changed paths)',
     });
-    new cdk.CfnOutput(this, 'BucketName', {
+    new cdk.CfnOutput(this, SITE_STACK_OUTPUTS.bucketName, {
       value: this.bucket.bucketName,
-      description: 'Private S3 bucket holding the static export',
+      description: 'Private S3 bucket holding the static export (npm run deploy uploads to it)',
     });
     if (props.domainName) {
       new cdk.CfnOutput(this, 'SiteUrl', { value: `https://${props.domainName}` });
@@ -334,52 +319,5 @@ export class DocsSiteStack extends cdk.Stack {
       value: this.logBucket.bucketName,
       description: `Access logs: CloudFront under ${ACCESS_LOG_PREFIXES.cloudFront}, the site bucket under ${ACCESS_LOG_PREFIXES.siteBucket}`,
     });
-  }
-
-  /**
-   * The findings on the upload's Lambda function, which aws-cdk-lib's BucketDeployment creates
-   * once per stack (a singleton beside the deployments, not inside them) and shares between both
-   * uploads: its role, policy and runtime are the library's.
-   */
-  private acknowledgeBucketDeploymentHandler(): void {
-    const handler = this.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
-    if (!handler) throw new Error('DocsSiteStack: the BucketDeployment handler was not found (an aws-cdk-lib change?)');
-    const validations = cdk.Validations.of(handler);
-    validations.acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'The upload handler is aws-cdk-lib\'s BucketDeployment function, which runs only during `cdk deploy`; ' +
-        'its runtime is the one the library pins (it bundles the AWS CLI for that Python version) and moves ' +
-        'with aws-cdk-lib upgrades.',
-    });
-    validations.acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason:
-        'The BucketDeployment handler\'s role (aws-cdk-lib) has the AWS managed basic execution policy: ' +
-        'CloudWatch Logs for its own log group, nothing else.',
-    });
-    // What BucketDeployment grants its handler (Bucket.grantRead on the CDK asset bucket, and
-    // grantReadWrite on the site bucket for the sync with prune): object-level wildcards on those
-    // two buckets only, and CloudFront invalidation, which has no resource-level permissions.
-    for (const finding of [
-      'Action::s3:GetBucket*',
-      'Action::s3:GetObject*',
-      'Action::s3:List*',
-      'Action::s3:Abort*',
-      'Action::s3:DeleteObject*',
-      `Resource::arn:${this.partition}:s3:::cdk-${cdk.DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${this.account}-${this.region}/*`,
-      `Resource::<${this.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>/*`,
-      'Resource::*',
-    ]) {
-      validations.acknowledge({
-        id: `AwsSolutions-IAM5[${finding}]`,
-        reason:
-          "aws-cdk-lib's BucketDeployment handler (DeployHashedAssets and DeploySite) reads the deploy's asset " +
-          'from the CDK asset bucket (s3:GetBucket*, s3:GetObject*, s3:List* on that bucket only) and syncs it ' +
-          'into the site bucket with prune (the same plus s3:DeleteObject* and s3:Abort* on the site bucket ' +
-          'only), and invalidates the distribution (cloudfront:CreateInvalidation and GetInvalidation, which ' +
-          'support no resource-level permissions, hence Resource *).',
-      });
-    }
   }
 }

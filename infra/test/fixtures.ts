@@ -17,29 +17,26 @@ export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/0
 
 /**
  * A temporary folder with the build outputs synth packages (an authorizer with its script hashes,
- * the AI tools' server, a site), and a synth of both stacks with cdk.json's feature flags, as
- * `cdk synth` does.
+ * the AI tools' server; not the site, which `npm run deploy` uploads), and a synth of both stacks
+ * with cdk.json's feature flags, as `cdk synth` does.
  */
 export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => { app: cdk.App } & DocsStacks; cleanup: () => void } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-fixture-'));
   const edgeCodeDir = path.join(root, 'edge-dist');
-  const siteDir = path.join(root, 'out');
   const mcpCodeDir = path.join(root, 'mcp-dist');
   fs.mkdirSync(edgeCodeDir);
   fs.mkdirSync(mcpCodeDir);
   fs.writeFileSync(path.join(mcpCodeDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
   // What the build writes beside it: the user pool the server asks about readers (mcp/userPoolFile.ts).
   fs.writeFileSync(path.join(mcpCodeDir, 'user-pool.json'), JSON.stringify(USER_POOL));
-  fs.mkdirSync(siteDir);
   fs.writeFileSync(path.join(edgeCodeDir, 'index.js'), 'exports.handler = async (event) => event.Records[0].cf.request;\n');
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
   fs.writeFileSync(path.join(edgeCodeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='] }));
-  fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>docs</title>\n');
   const { context } = JSON.parse(fs.readFileSync(path.join(INFRA_DIR, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   return {
     synth: (overrides = {}) => {
       const app = new cdk.App({ context, outdir: fs.mkdtempSync(path.join(root, 'cdkout-')) });
-      const stacks = buildDocsStacks(app, { edgeCodeDir, mcpCodeDir, siteDir, account: '111111111111', ...overrides });
+      const stacks = buildDocsStacks(app, { edgeCodeDir, mcpCodeDir, account: '111111111111', ...overrides });
       app.synth();
       return { app, ...stacks };
     },

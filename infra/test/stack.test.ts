@@ -13,6 +13,7 @@ import {
 } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
 import { CLOUDFRONT_MAX_CSP_LENGTH, contentSecurityPolicy } from '../lib/site-stack';
+import { DEPLOY_RECORD_PREFIX, SITE_STACK_NAME, SITE_STACK_OUTPUTS } from '../lib/stack-outputs';
 
 jest.setTimeout(180_000);
 
@@ -28,7 +29,6 @@ const FIXTURE_SCRIPT_HASHES = [
 let tmpRoot: string;
 let edgeDir: string;
 let mcpDir: string;
-let siteDir: string;
 
 /** Same feature flags as `cdk synth` uses. */
 function cdkJsonContext(): Record<string, unknown> {
@@ -46,7 +46,6 @@ function synthStacks(overrides: Partial<InfraConfig> = {}): DocsStacks {
   return buildDocsStacks(app, {
     edgeCodeDir: edgeDir,
     mcpCodeDir: mcpDir,
-    siteDir,
     account: '111111111111',
     ...overrides,
   });
@@ -75,21 +74,17 @@ function describeFailure(res: SpawnSyncReturns<string>): string {
 beforeAll(() => {
   tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-test-'));
   edgeDir = path.join(tmpRoot, 'edge-dist');
-  siteDir = path.join(tmpRoot, 'out');
   mcpDir = path.join(tmpRoot, 'mcp-dist');
   fs.mkdirSync(edgeDir);
   fs.mkdirSync(mcpDir);
   fs.writeFileSync(path.join(mcpDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
   fs.writeFileSync(path.join(mcpDir, 'user-pool.json'), JSON.stringify({ region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' }));
-  fs.mkdirSync(siteDir);
   fs.writeFileSync(
     path.join(edgeDir, 'index.js'),
     'exports.handler = async (event) => event.Records[0].cf.request;\n',
   );
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (a fixture).
   fs.writeFileSync(path.join(edgeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: FIXTURE_SCRIPT_HASHES }));
-  fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><title>docs</title>\n');
-  fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><title>404</title>\n');
 });
 
 afterAll(() => {
@@ -307,13 +302,50 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('bucket deployment: prune + invalidation of /* on this distribution', () => {
-    site.hasResourceProperties('Custom::CDKBucketDeployment', {
-      Prune: true,
-      DistributionPaths: ['/*'],
-      DistributionId: { Ref: Match.stringLikeRegexp('^Distribution') },
-      DestinationBucketName: { Ref: Match.stringLikeRegexp('^SiteBucket') },
-    });
+  test('the stack does not copy the site: no upload resource, no upload function, no asset of out/ (npm run deploy uploads it)', () => {
+    site.resourceCountIs('Custom::CDKBucketDeployment', 0);
+    // The upload function aws-cdk-lib adds for a BucketDeployment is a Python one (it runs the AWS CLI).
+    const runtimes = Object.values(site.findResources('AWS::Lambda::Function')).map((fn: any) => fn.Properties.Runtime);
+    expect(runtimes.filter((runtime) => typeof runtime === 'string' && runtime.startsWith('python'))).toEqual([]);
+    // The only file assets are the functions' bundles: the authorizer's and the AI tools' server's
+    // folders (and CDK's own handlers), never a folder holding the site's pages.
+    const assembly = stacks.site.node.root as cdk.App;
+    const manifest = JSON.parse(fs.readFileSync(path.join(assembly.outdir, `${SITE_STACK_NAME}.assets.json`), 'utf8')) as { files: Record<string, { source: { path: string } }> };
+    const assetDirs = Object.values(manifest.files).map(({ source }) => path.join(assembly.outdir, source.path));
+    const folders = assetDirs.filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
+    // The two bundles are there (so this reads the stack's real assets)...
+    const bundles = folders.filter((dir) => fs.existsSync(path.join(dir, 'index.js'))).map((dir) => fs.readFileSync(path.join(dir, 'index.js'), 'utf8'));
+    expect(bundles).toEqual(expect.arrayContaining([fs.readFileSync(path.join(edgeDir, 'index.js'), 'utf8'), fs.readFileSync(path.join(mcpDir, 'index.js'), 'utf8')]));
+    // ...and no page.
+    for (const dir of folders) expect([dir, fs.readdirSync(dir, { recursive: true }).filter((file) => String(file).endsWith('.html'))]).toEqual([dir, []]);
+  });
+
+  test("CloudFront may never read the deploy's record (it names every section's files): the bucket policy denies it that prefix", () => {
+    const siteBucketId = Object.keys(site.findResources('AWS::S3::Bucket')).find((id) => id.startsWith('SiteBucket'))!;
+    const policy = Object.values(site.findResources('AWS::S3::BucketPolicy')).find((p: any) => p.Properties.Bucket.Ref === siteBucketId) as any;
+    const statements = policy.Properties.PolicyDocument.Statement as any[];
+    const denied = statements.filter((st) => st.Effect === 'Deny' && st.Principal?.Service === 'cloudfront.amazonaws.com');
+    expect(denied).toEqual([
+      expect.objectContaining({
+        Action: 's3:GetObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [siteBucketId, 'Arn'] }, `/${DEPLOY_RECORD_PREFIX}*`]] },
+      }),
+    ]);
+    expect(DEPLOY_RECORD_PREFIX).toBe('_deploy/');
+  });
+
+  test('the bucket expires old versions and their delete markers, never a current file', () => {
+    const bucket = Object.entries(site.findResources('AWS::S3::Bucket')).find(([id]) => id.startsWith('SiteBucket'))![1] as any;
+    const rules: any[] = bucket.Properties.LifecycleConfiguration.Rules;
+    expect(rules).toEqual([
+      {
+        Id: 'expire-old-versions',
+        Status: 'Enabled',
+        NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+        ExpiredObjectDeleteMarker: true,
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 },
+      },
+    ]);
   });
 
   test('CloudFront caches behind the authorizer: no cookie, header or query in the key, and a minimum TTL, since every object is private', () => {
@@ -329,58 +361,14 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('every uploaded object gets the Cache-Control the local server sends for it, and none is shareable by a proxy', async () => {
-    const deployments = Object.values(site.findResources('Custom::CDKBucketDeployment')).map((resource: any) => resource.Properties)
-    expect(deployments).toHaveLength(2)
-    // aws s3 sync filters: later filters win, `*` matches any characters, `/` included.
-    const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
-    const uploadedWith = (key: string): string[] =>
-      deployments.flatMap((deployment: any) => {
-        let included = true
-        for (const [kind, pattern] of [...(deployment.Exclude ?? []).map((p: string) => ['exclude', p]), ...(deployment.Include ?? []).map((p: string) => ['include', p])]) {
-          if (glob(pattern).test(key)) included = kind === 'include'
-        }
-        return included ? [deployment.SystemMetadata['cache-control']] : []
-      })
-    const keys = [
-      'index.html',
-      'docs/leads/intro.html',
-      'docs/leads/_pagefind/pagefind-entry.json',
-      'docs/leads/images/quote-flow.svg',
-      'favicon.svg',
-      '_next/static/chunks/framework-0123456789abcdef.js',
-      '_next/static/css/0123456789abcdef.css',
-      '_next/static/build1/_buildManifest.js',
-      '_next/static/build1/_routes/0123456789abcdef.js',
-    ]
-    const outDir = fs.mkdtempSync(path.join(tmpRoot, 'out-'))
-    for (const key of keys) {
-      fs.mkdirSync(path.dirname(path.join(outDir, key)), { recursive: true })
-      fs.writeFileSync(path.join(outDir, key), 'x')
-    }
-    const { startLocalServer } = await import('../../scripts/server/localServer')
-    const { LOCAL_COGNITO } = await import('../../lib/auth/authSettings')
-    // Every file public, so an anonymous request is served and shows the header of a served file.
-    // Files only: the AI tools' sign-in (an ES-module library jest cannot load) is not what this reads.
-    const server = await startLocalServer({ outDir, auth: { mode: 'local', ...LOCAL_COGNITO }, jwks: { keys: [] }, assetRoutes: Object.fromEntries(keys.map((key) => ['/' + key, '/login'])), scriptHashes: [], audiences: [], port: 0, aiToolSignIn: false })
-    try {
-      for (const key of keys) {
-        const response = await fetch(`${server.url}/${key}`)
-        expect([key, response.status]).toEqual([key, 200])
-        const served = response.headers.get('cache-control')
-        expect([key, uploadedWith(key)]).toEqual([key, [served]])
-        expect(served).toMatch(/^private\b/)
-      }
-    } finally {
-      await server.stop()
-    }
-  });
-
-  test('site outputs: distribution domain name and bucket name', () => {
+  test('site outputs: what `npm run deploy` reads (the bucket and the distribution, under the names it asks for), and the domain name', () => {
+    expect(stacks.site.stackName).toBe(SITE_STACK_NAME);
+    expect(SITE_STACK_OUTPUTS).toEqual({ bucketName: 'BucketName', distributionId: 'DistributionId' });
+    site.hasOutput(SITE_STACK_OUTPUTS.bucketName, { Value: { Ref: Match.stringLikeRegexp('^SiteBucket') } });
+    site.hasOutput(SITE_STACK_OUTPUTS.distributionId, { Value: { Ref: Match.stringLikeRegexp('^Distribution') } });
     site.hasOutput('DistributionDomainName', {
       Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Distribution'), 'DomainName'] },
     });
-    site.hasOutput('BucketName', { Value: { Ref: Match.stringLikeRegexp('^SiteBucket') } });
   });
 
   test('user pool: admin-created users only, username sign-in, MFA off, min length 8, retained', () => {
@@ -444,18 +432,17 @@ describe('stacks (in-process synth)', () => {
 });
 
 describe('configuration and build-output checks', () => {
-  test('defaults resolve to ../edge/dist and ../out relative to infra/', () => {
+  test('defaults resolve to ../edge/dist and ../mcp/dist relative to infra/', () => {
     const config = resolveInfraConfig({ infraDir: INFRA_DIR, read: () => undefined, env: {} });
     expect(config.edgeCodeDir).toBe(path.join(REPO_DIR, 'edge', 'dist'));
     expect(config.mcpCodeDir).toBe(path.join(REPO_DIR, 'mcp', 'dist'));
-    expect(config.siteDir).toBe(path.join(REPO_DIR, 'out'));
     expect(config.account).toBe('111111111111');
     expect(config.domainName).toBeUndefined();
     expect(config.certificateArn).toBeUndefined();
   });
 
   test('context values win and relative paths resolve against cwd', () => {
-    const values: Record<string, string> = { edgeCodeDir: 'e', siteDir: '/abs/site' };
+    const values: Record<string, string> = { edgeCodeDir: 'e', mcpCodeDir: '/abs/mcp' };
     const config = resolveInfraConfig({
       infraDir: INFRA_DIR,
       cwd: '/some/cwd',
@@ -463,7 +450,7 @@ describe('configuration and build-output checks', () => {
       env: { CDK_DEFAULT_ACCOUNT: '222222222222' },
     });
     expect(config.edgeCodeDir).toBe(path.resolve('/some/cwd', 'e'));
-    expect(config.siteDir).toBe('/abs/site');
+    expect(config.mcpCodeDir).toBe('/abs/mcp');
     expect(config.account).toBe('222222222222');
   });
 
@@ -492,27 +479,20 @@ describe('configuration and build-output checks', () => {
     const missing = path.join(tmpRoot, 'does-not-exist', 'edge', 'dist');
     let error: unknown;
     try {
-      assertBuildOutputs({ edgeCodeDir: missing, mcpCodeDir: mcpDir, siteDir });
+      assertBuildOutputs({ edgeCodeDir: missing, mcpCodeDir: mcpDir });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(MissingBuildOutputError);
     expect((error as Error).message).toContain(missing);
     expect((error as Error).message).toContain('npm run build:edge');
-    expect((error as Error).message).not.toContain('Static site directory');
-  });
-
-  test('missing site dir fails with a clear message naming it and `npm run build`', () => {
-    const missing = path.join(tmpRoot, 'does-not-exist', 'out');
-    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir: missing })).toThrow(
-      new RegExp(`${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
-    );
+    expect((error as Error).message).not.toContain("AI tools' server bundle"); // only what is missing
   });
 
   test('edge dir without the script hashes is rejected, naming the file and `npm run build`', () => {
     const oldEdge = fs.mkdtempSync(path.join(tmpRoot, 'old-edge-'));
     fs.writeFileSync(path.join(oldEdge, 'index.js'), 'exports.handler = async () => ({});\n');
-    for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, mcpCodeDir: mcpDir, siteDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
+    for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, mcpCodeDir: mcpDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
       let error: unknown;
       try {
         check();
@@ -530,15 +510,15 @@ describe('configuration and build-output checks', () => {
 
   test("a missing AI tools' server bundle is rejected, naming it and `npm run build`", () => {
     const emptyMcp = fs.mkdtempSync(path.join(tmpRoot, 'empty-mcp-'));
-    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: emptyMcp, siteDir })).toThrow(
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: emptyMcp })).toThrow(
       new RegExp(`${path.join(emptyMcp, 'index.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
     );
   });
 
   test('edge dir without index.js is rejected; complete outputs pass', () => {
     const emptyEdge = fs.mkdtempSync(path.join(tmpRoot, 'empty-edge-'));
-    expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, mcpCodeDir: mcpDir, siteDir })).toThrow(/index\.js/);
-    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir })).not.toThrow();
+    expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, mcpCodeDir: mcpDir })).toThrow(/index\.js/);
+    expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: mcpDir })).not.toThrow();
   });
 });
 
@@ -553,7 +533,6 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
       env: hermeticEnv({
         EDGE_CODE_DIR: missing,
         MCP_CODE_DIR: mcpDir,
-        SITE_DIR: siteDir,
         CDK_OUTDIR: fs.mkdtempSync(path.join(tmpRoot, 'entry-fail-')),
       }),
     });
@@ -570,7 +549,7 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
       encoding: 'utf8',
       env: hermeticEnv({
         CDK_OUTDIR: outdir,
-        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), edgeCodeDir: edgeDir, mcpCodeDir: mcpDir, siteDir }),
+        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), edgeCodeDir: edgeDir, mcpCodeDir: mcpDir }),
       }),
     });
     if (res.status !== 0) throw new Error(`bin/app.ts failed: ${describeFailure(res)}`);
@@ -593,8 +572,6 @@ describe('CDK CLI', () => {
       `edgeCodeDir=${edgeDir}`,
       '-c',
       `mcpCodeDir=${mcpDir}`,
-      '-c',
-      `siteDir=${siteDir}`,
       '-o',
       outdir,
     ];
@@ -621,7 +598,6 @@ describe('CDK CLI', () => {
     const context = {
       edgeCodeDir: edgeDir,
       mcpCodeDir: mcpDir,
-      siteDir,
       idpType: 'saml',
       idpName: 'CompanySSO',
       idpDomainPrefix: 'company-docs',

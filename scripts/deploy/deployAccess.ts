@@ -18,6 +18,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import { buildEdge } from '../../pipeline/steps/buildEdge'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
+import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 
 async function main() {
   const started = Date.now()
@@ -33,7 +34,7 @@ async function main() {
   const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')
   console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB, ${path.relative('.', mcp.file)} ${(mcp.bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
-  const cdk = spawnSync('npx', ['cdk', 'deploy', 'DocsSiteStack', '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
+  const cdk = spawnSync('npx', ['cdk', 'deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
   if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
   console.log(`deploy:access: the new authorizer and AI tools' server are deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)
 }

@@ -1,0 +1,22 @@
+/**
+ * The names a deploy script reads back from CloudFormation: the site stack's name and the
+ * OutputKeys of the outputs `npm run deploy` needs (scripts/deploy/). A plain module, without
+ * aws-cdk-lib, so the deploy can import it; the stack creates its outputs under these names, so a
+ * rename here renames both.
+ */
+export const SITE_STACK_NAME = 'DocsSiteStack'
+
+/** OutputKeys of DocsSiteStack (`aws cloudformation describe-stacks`, or `cdk deploy --outputs-file`). */
+export const SITE_STACK_OUTPUTS = {
+  /** The private bucket that holds the site's files. */
+  bucketName: 'BucketName',
+  /** The CloudFront distribution in front of it, whose changed paths a deploy invalidates. */
+  distributionId: 'DistributionId',
+} as const
+
+/**
+ * Where `npm run deploy` keeps its record of what is deployed, in the site bucket beside the site's
+ * files. The record names every file of every section, so the bucket's policy keeps CloudFront from
+ * reading anything under it: no visitor can fetch it, whatever the access rules say of the path.
+ */
+export const DEPLOY_RECORD_PREFIX = '_deploy/'
