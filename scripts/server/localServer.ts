@@ -34,30 +34,7 @@ import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits'
 import { readerOfCookies, readRefreshToken } from '../../edge/readIdToken'
 import { issuerFor, sessionClientIds } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.pf_meta': 'application/octet-stream',
-  '.pf_fragment': 'application/octet-stream',
-  '.pf_index': 'application/octet-stream',
-  '.pagefind': 'application/octet-stream',
-}
+import { CONTENT_TYPES, contentTypeFor } from './contentTypes'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
@@ -183,7 +160,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': CACHE_CONTROL.never }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
       }
       const contents = fs.readFileSync(file)
-      const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
+      const type = contentTypeFor(file)
       const compress = shouldGzip(type, contents.length, request.headers['accept-encoding'])
       const body = compress ? gzipOnce(file, stats.mtimeMs, contents) : contents
       return send(200, {

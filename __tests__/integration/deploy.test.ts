@@ -1,0 +1,193 @@
+/**
+ * @jest-environment node
+ *
+ * `npm run deploy` against a real S3 API (s3rver on 127.0.0.1, scripts/deploy/localS3.ts), with
+ * a real build in a copy of the project. What the bucket holds is read back through S3, and what
+ * a deploy wrote is counted on the server's side.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
+import { copyProject } from '../../scripts/audit/copyProject'
+import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
+import { contentTypeFor } from '../../scripts/server/contentTypes'
+import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
+import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
+import { runDeploy } from '../../scripts/deploy/runDeploy'
+import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+
+jest.setTimeout(300_000)
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-'))
+const outDir = path.join(dir, 'out')
+const intro = path.join(dir, 'content/docs/leads/intro.mdx')
+let s3: LocalS3
+
+type Held = Record<string, { sha256: string; contentType: string; cacheControl: string }>
+const sha256 = (bytes: Buffer | Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex')
+
+/** Runs a command in the copy; resolves with its output, rejects naming it when it fails. */
+function run(command: string, args: string[], started?: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...s3.env, NEXT_TELEMETRY_DISABLED: '1' } })
+    started?.(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (chunk) => (stdout += chunk))
+    child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)))
+    child.on('exit', (code, signal) => (code === 0 || signal ? resolve({ code, stdout }) : reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${stdout.slice(-2000)}\n${stderr}`))))
+  })
+}
+const build = () => run('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'])
+/** `npm run deploy` as a user runs it (one process, so a test can kill it). */
+const deploy = (bucket: string, extra: string[] = [], started?: (child: ChildProcess) => void) =>
+  run('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint, ...extra], started)
+
+/** What the local server would send for each file of out/: its bytes, and the headers of the functions it answers with. */
+function expectedFromOut(): Held {
+  const held: Held = {}
+  for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const file = path.join(entry.parentPath, entry.name)
+    const key = path.relative(outDir, file).split(path.sep).join('/')
+    held[key] = { sha256: sha256(fs.readFileSync(file)), contentType: contentTypeFor(key), cacheControl: cacheControlForObject('/' + key) }
+  }
+  return held
+}
+
+/** Every object in a bucket, read back: its bytes' sha256 and the headers S3 serves it with. */
+async function heldBy(bucket: string): Promise<Held> {
+  const held: Held = {}
+  let token: string | undefined
+  do {
+    const page = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }))
+    for (const { Key } of page.Contents ?? []) {
+      const object = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key }))
+      held[Key!] = { sha256: sha256(await object.Body!.transformToByteArray()), contentType: object.ContentType!, cacheControl: object.CacheControl! }
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined
+  } while (token)
+  return held
+}
+const withoutManifest = (held: Held) => Object.fromEntries(Object.entries(held).filter(([key]) => key !== MANIFEST_KEY))
+
+/** The keys a deploy wrote or deleted, from the server's log since `from`. */
+function writesSince(from: number, bucket = 'site'): { put: string[]; deleted: number } {
+  const since = s3.requests.slice(from)
+  return {
+    put: since.filter((request) => request.method === 'PUT').map((request) => request.path.slice(bucket.length + 2)).sort(),
+    // DeleteObjects is a POST (?delete); DeleteObject a DELETE.
+    deleted: since.filter((request) => request.method === 'POST' || request.method === 'DELETE').length,
+  }
+}
+
+beforeAll(async () => {
+  copyProject(process.cwd(), dir)
+  s3 = await startLocalS3()
+  await s3.createBucket('site')
+  await s3.createBucket('clean')
+  await build()
+})
+afterAll(async () => {
+  await s3?.stop()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+test('the first deploy uploads every file of out/, each with the Content-Type and Cache-Control the local server sends', async () => {
+  await deploy('site')
+  const held = await heldBy('site')
+  expect(withoutManifest(held)).toEqual(expectedFromOut())
+  expect(Object.keys(held)).toContain(MANIFEST_KEY)
+  // The headers spelled out, so that a wrong table or rule cannot pass by being used on both sides.
+  expect(held['docs/leads/intro.html']).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.revalidate })
+  const chunk = Object.keys(held).find((key) => key.startsWith('_next/static/chunks/') && key.endsWith('.js'))!
+  expect(held[chunk]).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
+})
+
+test('a deploy with nothing changed writes nothing', async () => {
+  const from = s3.requests.length
+  await deploy('site')
+  expect(writesSince(from)).toEqual({ put: [], deleted: 0 })
+})
+
+test('after a one-page edit and an incremental build, a deploy writes exactly the files whose bytes changed', async () => {
+  const before = expectedFromOut()
+  fs.appendFileSync(intro, '\nEdited for the deploy test.\n')
+  await build()
+  const after = expectedFromOut()
+  const changed = Object.keys(after).filter((key) => before[key]?.sha256 !== after[key].sha256).sort()
+  expect(changed).toContain('docs/leads/intro.html')
+  expect(changed.length).toBeLessThan(Object.keys(after).length / 10)
+
+  const from = s3.requests.length
+  await deploy('site')
+  expect(writesSince(from).put).toEqual([...changed, MANIFEST_KEY].sort())
+  const held = withoutManifest(await heldBy('site'))
+  expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
+  // The edited page's old search files stay for open tabs (an open search still asks for them).
+  expect(Object.keys(held).filter((key) => !(key in after)).every((key) => key.includes('/_pagefind/'))).toBe(true)
+})
+
+test("a removed page's files go: the page at once, its build's data and search files once the grace has passed", async () => {
+  const page = path.join(dir, 'content/docs/leads/removed-later.mdx')
+  fs.writeFileSync(page, '---\ntitle: Removed later\n---\n\n# Removed later\n\nA page that goes.\n')
+  await build()
+  await deploy('site')
+  const withPage = Object.keys(await heldBy('site'))
+  expect(withPage).toContain('docs/leads/removed-later.html')
+
+  fs.rmSync(page)
+  await build()
+  await deploy('site')
+  const held = await heldBy('site')
+  const gone = withPage.filter((key) => !(key in held))
+  expect(gone).toEqual(expect.arrayContaining(['docs/leads/removed-later.html', 'docs/leads/removed-later.md']))
+  // Kept for open tabs of the build before: its data file for the page (the build ID did not change, the file did go from out/).
+  const kept = Object.keys(withoutManifest(held)).filter((key) => !(key in expectedFromOut()))
+  expect(kept.some((key) => /^_next\/data\/[^/]+\/docs\/leads\/removed-later\.json$/.test(key))).toBe(true)
+  expect(kept.every((key) => key.startsWith('_next/') || key.includes('/_pagefind/'))).toBe(true)
+
+  // Two days and a bit later, the next deploy deletes them, and the bucket holds out/ exactly.
+  const later = new Date(Date.now() + 49 * 3_600_000)
+  const result = await runDeploy({ outDir, bucket: s3SiteBucket(s3.client, 'site'), graceMs: 48 * 3_600_000, now: () => later })
+  expect(result.uploaded).toBe(0)
+  expect(result.deleted).toBe(kept.length)
+  expect(withoutManifest(await heldBy('site'))).toEqual(expectedFromOut())
+})
+
+test('a deploy killed halfway leaves the old site whole, and the next run leaves the bucket as a clean deploy does', async () => {
+  const old = await heldBy('site')
+  fs.appendFileSync(intro, '\nEdited again, for the interrupted deploy.\n')
+  await build()
+
+  const from = s3.requests.length
+  let child: ChildProcess | null = null
+  let puts = 0
+  s3.onRequest = (request) => {
+    // Killed from the server's side on its second upload, while the rest of that phase is in flight.
+    if (request.method === 'PUT' && ++puts === 2) child?.kill('SIGKILL')
+  }
+  const killed = await deploy('site', [], (started) => (child = started)).finally(() => (s3.onRequest = null))
+  expect(killed.code).toBeNull()
+  expect(writesSince(from).put).not.toContain(MANIFEST_KEY)
+
+  // Every page still served is the old one, and every build file a page names is there.
+  const interrupted = await heldBy('site')
+  for (const key of Object.keys(old).filter((name) => name.endsWith('.html'))) expect(interrupted[key]).toEqual(old[key])
+  const namedByPages = new Set<string>()
+  for (const [key] of Object.entries(interrupted).filter(([name]) => name.endsWith('.html'))) {
+    const object = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: key }))
+    for (const match of (await object.Body!.transformToString()).matchAll(/(?:src|href)="\/(_next\/static\/[^"?#]+)"/g)) namedByPages.add(decodeURIComponent(match[1]))
+  }
+  expect(namedByPages.size).toBeGreaterThan(5)
+  expect([...namedByPages].filter((key) => !(key in interrupted))).toEqual([])
+
+  await deploy('site', ['--grace-hours', '0'])
+  await deploy('clean', ['--grace-hours', '0'])
+  const [resumed, clean] = await Promise.all([heldBy('site'), heldBy('clean')])
+  expect(resumed).toEqual(clean)
+  expect(withoutManifest(resumed)).toEqual(expectedFromOut())
+})

@@ -1,0 +1,52 @@
+/** The command line of `npm run deploy` (scripts/deploy/deploySite.ts), checked. */
+import { parseArgs } from 'node:util'
+import path from 'node:path'
+import { sitePaths } from '../../pipeline/steps/paths'
+
+export interface DeployArgs {
+  bucket: string | null
+  distribution: string | null
+  endpoint: string | null
+  graceHours: number
+  outDir: string
+}
+
+export const DEFAULT_GRACE_HOURS = 48
+
+export class DeployArgsError extends Error {
+  constructor(message: string) {
+    super(`${message} (usage: npm run deploy -- [--bucket <name>] [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>])`)
+    this.name = 'DeployArgsError'
+  }
+}
+
+export function parseDeployArgs(argv: readonly string[]): DeployArgs {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        bucket: { type: 'string' },
+        distribution: { type: 'string' },
+        endpoint: { type: 'string' },
+        'grace-hours': { type: 'string' },
+        out: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }))
+  } catch (error) {
+    throw new DeployArgsError(error instanceof Error ? error.message : String(error))
+  }
+  const graceHours = values['grace-hours'] === undefined ? DEFAULT_GRACE_HOURS : Number(values['grace-hours'])
+  if (!Number.isFinite(graceHours) || graceHours < 0) throw new DeployArgsError(`--grace-hours must be a number of hours, 0 or more; got "${values['grace-hours']}"`)
+  if (values.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(values.endpoint)) throw new DeployArgsError(`--endpoint must be an http(s) URL; got "${values.endpoint}"`)
+  if (values.bucket !== undefined && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(values.bucket)) throw new DeployArgsError(`--bucket must be an S3 bucket name; got "${values.bucket}"`)
+  return {
+    bucket: values.bucket ?? null,
+    distribution: values.distribution ?? null,
+    endpoint: values.endpoint ?? null,
+    graceHours,
+    outDir: path.resolve(values.out ?? sitePaths().out),
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run deploy`: uploads the built out/ to the site's bucket, changing only what changed.
+ *
+ *   npm run deploy -- --bucket <name> [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>]
+ *   npm run deploy                     bucket and distribution from DocsSiteStack's outputs
+ *
+ * AWS credentials and region come from the usual environment. --endpoint points at any S3 API
+ * (path-style). Each file goes up with the Content-Type and Cache-Control the local server sends;
+ * build files first, pages last; files out/ no longer has are deleted after the pages that named
+ * them are replaced, and earlier builds' hashed files are kept --grace-hours (48) for open tabs.
+ * Without --distribution (and without a stack to read it from) nothing is invalidated. A run cut
+ * short leaves the old site whole; run it again to finish. The record of what is deployed is
+ * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts).
+ */
+import { parseDeployArgs } from './deployArgs'
+import { cloudFrontInvalidator, loadCloudFront } from './cloudFrontInvalidation'
+import { printedProgress } from './progress'
+import { runDeploy } from './runDeploy'
+import { s3ClientFor, s3SiteBucket } from './s3Bucket'
+import { deployedSiteTargets } from './stackOutputs'
+
+async function main() {
+  const args = parseDeployArgs(process.argv.slice(2))
+  const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets()
+  const distribution = args.distribution ?? targets.distribution
+  const invalidate = distribution ? cloudFrontInvalidator(await loadCloudFront(), distribution) : undefined
+  const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
+  console.log(`deploy: ${args.outDir} to s3://${targets.bucket}${args.endpoint ? ` at ${args.endpoint}` : ''}${distribution ? `, invalidating ${distribution}` : ', no invalidation'}`)
+  await runDeploy({ outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress() })
+}
+
+main().catch((error) => {
+  console.error(`deploy: ${error instanceof Error ? error.message : error}`)
+  process.exit(1)
+})

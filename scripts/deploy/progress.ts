@@ -1,0 +1,54 @@
+/**
+ * What a deploy prints while it runs: the plan (files and bytes to upload, objects to delete),
+ * then at most one line per interval and one per finished phase (files and bytes done, rate),
+ * then a summary.
+ */
+import type { DeployPlan } from './deployPlan'
+
+export interface DeployProgress {
+  planned(plan: DeployPlan): void
+  uploaded(bytes: number): void
+  phaseDone(name: string): void
+  finished(summary: { deleted: number; manifestWritten: boolean; invalidation: string | null }): void
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`
+
+export function printedProgress(write: (line: string) => void = (line) => process.stdout.write(line + '\n'), clock: () => number = Date.now, intervalMs = 2000): DeployProgress {
+  const started = clock()
+  let lastLine = started
+  let totalFiles = 0
+  let totalBytes = 0
+  let files = 0
+  let bytes = 0
+  const status = (label: string) => {
+    const seconds = (clock() - started) / 1000
+    const rate = seconds > 0 ? ` at ${megabytes(bytes / seconds)}/s` : ''
+    write(`deploy: ${label}: ${files}/${totalFiles} files, ${megabytes(bytes)}/${megabytes(totalBytes)}${rate}`)
+    lastLine = clock()
+  }
+  return {
+    planned(plan) {
+      totalFiles = plan.phases.reduce((sum, phase) => sum + phase.files.length, 0)
+      totalBytes = plan.phases.reduce((sum, phase) => phase.files.reduce((inner, file) => inner + file.bytes, sum), 0)
+      const phases = plan.phases.map((phase) => `${phase.name} ${phase.files.length}`).join(', ')
+      write(
+        `deploy: ${totalFiles} files (${megabytes(totalBytes)}) to upload${phases ? ` (${phases})` : ''}, ${plan.unchanged} unchanged, ` +
+          `${plan.deleteNow.length} to delete, ${plan.keptForGrace.length} removed files kept for open tabs`
+      )
+    },
+    uploaded(size) {
+      files++
+      bytes += size
+      if (clock() - lastLine >= intervalMs) status('uploading')
+    },
+    phaseDone(name) {
+      status(`${name} done`)
+    },
+    finished({ deleted, manifestWritten, invalidation }) {
+      const seconds = ((clock() - started) / 1000).toFixed(1)
+      if (files === 0 && deleted === 0 && !manifestWritten) return write(`deploy: the bucket already holds this build; nothing written (${seconds} s)`)
+      write(`deploy: done in ${seconds} s: ${files} files (${megabytes(bytes)}) uploaded, ${deleted} deleted${invalidation ? `, ${invalidation}` : ''}`)
+    },
+  }
+}

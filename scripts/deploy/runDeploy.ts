@@ -1,0 +1,68 @@
+/**
+ * One deploy of out/ to the site's bucket: hash out/, read the bucket's manifest and keys, plan
+ * (deployPlan.ts), upload phase by phase, delete what the pages no longer name, write the manifest,
+ * invalidate the changed paths. The manifest goes last, so a run cut short at any point leaves a
+ * site whose every page names files that are there, and the next run finishes the job.
+ */
+import type { Invalidate } from './cloudFrontInvalidation'
+import { serialiseManifest } from './deployManifest'
+import { planDeploy, type DeployPlan } from './deployPlan'
+import { inParallel } from './inParallel'
+import { invalidationPaths } from './invalidationPaths'
+import { localFiles } from './localFiles'
+import type { DeployProgress } from './progress'
+import type { SiteBucket } from './s3Bucket'
+
+export interface DeployOptions {
+  outDir: string
+  bucket: SiteBucket
+  /** Left out: nothing is invalidated. */
+  invalidate?: Invalidate
+  /** How long a removed build file is kept for open tabs. */
+  graceMs: number
+  /** Uploads (and file hashes) at a time. */
+  concurrency?: number
+  now?: () => Date
+  progress?: DeployProgress
+}
+
+export interface DeployResult {
+  plan: DeployPlan
+  uploaded: number
+  uploadedBytes: number
+  deleted: number
+  invalidatedPaths: string[]
+  invalidationId: string | null
+}
+
+export const DEFAULT_CONCURRENCY = 16
+
+export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  const [local, manifest, keys] = await Promise.all([localFiles(options.outDir, concurrency), options.bucket.readManifest(), options.bucket.listKeys()])
+  const plan = planDeploy(local, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  options.progress?.planned(plan)
+
+  let uploaded = 0
+  let uploadedBytes = 0
+  for (const phase of plan.phases) {
+    await inParallel(phase.files, concurrency, async (file) => {
+      await options.bucket.upload(file)
+      uploaded++
+      uploadedBytes += file.bytes
+      options.progress?.uploaded(file.bytes)
+    })
+    options.progress?.phaseDone(phase.name)
+  }
+  await options.bucket.deleteKeys(plan.deleteNow)
+  if (plan.manifestChanged) await options.bucket.writeManifest(serialiseManifest(plan.manifest))
+
+  const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
+  const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null
+  options.progress?.finished({
+    deleted: plan.deleteNow.length,
+    manifestWritten: plan.manifestChanged,
+    invalidation: invalidationId ? `invalidation ${invalidationId} of ${invalidatedPaths.length} paths` : null,
+  })
+  return { plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
+}

@@ -1,0 +1,96 @@
+/**
+ * The site's bucket, as the deploy sees it: read the manifest, list the keys, upload a file (a
+ * stream, with its Content-Type and Cache-Control), delete keys, write the manifest. Any S3 API
+ * will do (`endpoint`: a local S3 in the tests, path-style addressing).
+ */
+import fs from 'node:fs'
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
+import { MANIFEST_KEY, parseManifest, type DeployManifest } from './deployManifest'
+import type { LocalFile } from './deployPlan'
+
+export interface SiteBucket {
+  /** The bucket's name, for messages. */
+  name: string
+  readManifest(): Promise<DeployManifest | null>
+  listKeys(): Promise<Set<string>>
+  upload(file: LocalFile): Promise<void>
+  deleteKeys(keys: readonly string[]): Promise<void>
+  writeManifest(text: string): Promise<void>
+}
+
+/** S3 deletes at most this many keys in one request. */
+const DELETE_BATCH = 1000
+
+/**
+ * An S3 client from the usual environment (credentials, AWS_REGION). With `endpoint`, any S3 API
+ * at that URL, path-style; the region then defaults to us-east-1, which such servers accept.
+ * Checksums only where S3 requires them: a streamed upload with the SDK's default checksum is
+ * sent chunk-encoded, which not every S3 API reads; the object's sha256 is sent instead.
+ */
+export function s3ClientFor(options: { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } = {}): S3Client {
+  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (options.endpoint ? 'us-east-1' : undefined)
+  return new S3Client({
+    ...(region ? { region } : {}),
+    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  })
+}
+
+export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
+  return {
+    name: bucket,
+    async readManifest() {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY }))
+        return parseManifest(await object.Body!.transformToString('utf-8'), `s3://${bucket}/${MANIFEST_KEY}`)
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+        throw error
+      }
+    },
+    async listKeys() {
+      const keys = new Set<string>()
+      let token: string | undefined
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }))
+        for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.add(object.Key)
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      return keys
+    },
+    async upload(file) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: file.key,
+          Body: fs.createReadStream(file.file),
+          ContentLength: file.bytes,
+          ContentType: file.contentType,
+          CacheControl: file.cacheControl,
+          // S3 refuses the upload if the bytes it receives are not the ones that were hashed.
+          ChecksumSHA256: Buffer.from(file.sha256, 'hex').toString('base64'),
+        })
+      )
+    },
+    async deleteKeys(keys) {
+      for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+        const batch = keys.slice(start, start + DELETE_BATCH)
+        const result = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }))
+        const failed = result.Errors ?? []
+        if (failed.length > 0) throw new Error(`s3://${bucket}: ${failed.length} objects could not be deleted, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`)
+      }
+    },
+    async writeManifest(text) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY, Body: text, ContentType: 'application/json', CacheControl: 'no-store' }))
+    },
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * In which phase each file of out/ is uploaded. Every file goes up after every file that may name
+ * it, so a reader who opens any file mid-deploy gets one whose references are all there (the old
+ * ones, or new ones already uploaded): the content-hashed build files first, then what pages and
+ * indexes point at, then the indexes, then the pages themselves.
+ */
+import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
+
+const PHASES = [
+  // Chunks, style sheets, and each build's route and build manifests (named by the build id):
+  // new names, which no page served today asks for.
+  { name: 'build files', test: (key: string) => `/${key}`.startsWith(HASHED_ASSET_PREFIX) },
+  // A search index's metadata names its index and fragment files (uploaded in the phase below).
+  { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
+  // Pagefind's entry names the metadata; an audience's catalog and llms files name its Markdown pages.
+  { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt|llms-full\.txt)$/.test(key) },
+  // Pages name all of the above; they go last.
+  { name: 'pages', test: (key: string) => key.endsWith('.html') },
+] as const
+
+/** The phases in upload order; `content` (data, Markdown, search fragments, images, anything else) is second. */
+export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'pages'] as const
+export type PhaseName = (typeof PHASE_NAMES)[number]
+
+/** The phase of an object key (no leading slash). */
+export function phaseOf(key: string): PhaseName {
+  return PHASES.find((phase) => phase.test(key))?.name ?? 'content'
+}
+
+/**
+ * Whether an earlier build's file is kept for the grace window once out/ no longer has it: the
+ * files named by a hash or a build id that an open tab of that build still asks for (its chunks,
+ * its pages' data when it moves to another page, its search index's files), which no newer file
+ * names. Anything else out/ no longer has (a removed page, its Markdown, an image) is deleted as
+ * soon as the pages that named it are replaced: a removed page stops being served at once.
+ */
+export function keptForOpenTabs(key: string): boolean {
+  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) || key.startsWith('_next/data/') || /(^|\/)_pagefind\/.+\.(pf_meta|pf_index|pf_fragment)$/.test(key)
+}
