@@ -7,6 +7,11 @@
  *
  * And two clean builds of the same sources write the same files, byte for byte (the build ID is a
  * hash of the inputs, pipeline/buildId.ts), so a deploy uploads only what changed.
+ *
+ * A writer's edit (a page's text, an added page, a retitled or removed page) leaves the edge
+ * function and the AI tools' server as they were, byte for byte: they decide files by rules and
+ * audiences' folders, not by names that change with the pages, so such a deploy publishes no new
+ * Lambda@Edge version. A rule change may change them.
  */
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
@@ -34,7 +39,7 @@ function shippedFiles(): Record<string, string> {
   }
   return files
 }
-let cleanBuild: { id: string } & Snapshot
+let cleanBuild: { id: string; audiences: string } & Snapshot
 
 /** Runs the build in the copy; resolves with what it printed. */
 function build(): Promise<string> {
@@ -72,6 +77,24 @@ function masked(files: Record<string, string>, read: (file: string) => string): 
 
 const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8')
 
+/** The edge and AI tools' bundles, by file, with their sha256. */
+const bundles = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([file]) => /^(edge|mcp)\/dist\//.test(file)))
+
+/**
+ * Whether the edge and AI tools' bundles of `snapshot` are those of the first clean build: byte for
+ * byte; or, where the bundler named a few chunks differently (see masked()), the map they bake with
+ * the bundler's hashes masked, and the audiences they bake, the same.
+ */
+function sameBundlesAsClean(snapshot: Snapshot & { audiences: string }): boolean {
+  const sameClient = JSON.stringify(clientFiles(snapshot.files)) === JSON.stringify(clientFiles(cleanBuild.files))
+  if (sameClient) return JSON.stringify(bundles(snapshot.files)) === JSON.stringify(bundles(cleanBuild.files))
+  return snapshot.masked['asset routes'] === cleanBuild.masked['asset routes'] && snapshot.audiences === cleanBuild.audiences
+}
+const snapshotNow = () => {
+  const files = shippedFiles()
+  return { files, masked: masked(files, read), audiences: read('.next/audiences.json') }
+}
+
 /**
  * Two builds' files are the same: byte for byte, file by file (so a difference names the file);
  * or, when the bundler named a few chunks differently in one of them (see masked()), the same
@@ -88,8 +111,8 @@ function expectSameFiles(one: Snapshot, other: Snapshot, pick: (files: Record<st
 beforeAll(async () => {
   copyProject(process.cwd(), dir)
   await build()
-  const files = shippedFiles()
-  cleanBuild = { id: buildId(), files, masked: masked(files, read) }
+  cleanBuild = { id: buildId(), ...snapshotNow() }
+  expect(Object.keys(bundles(cleanBuild.files))).toEqual(expect.arrayContaining(['edge/dist/index.js', 'mcp/dist/index.js']))
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
@@ -100,12 +123,15 @@ test('an edited page, an added page and a removed page are all current after eac
   expect(page('/docs/leads/intro')).toContain('href="/docs/leads/added-page"')
   expect(page('/docs/leads/added-page')).toContain('First version.')
   const firstId = buildId()
+  // The added page sorts first in its section: nothing the edge bakes may be named after it.
+  expect(sameBundlesAsClean(snapshotNow())).toBe(true)
 
   fs.writeFileSync(added, '---\ntitle: Added page, renamed\n---\n\n# Added page\n\nSecond version.\n')
   await build()
   expect(page('/docs/leads/added-page')).toContain('Second version.')
   expect(page('/docs/leads/added-page')).not.toContain('First version.')
   expect(page('/docs/leads/intro')).toContain('Added page, renamed')
+  expect(sameBundlesAsClean(snapshotNow())).toBe(true)
   // Pages are data: the build ID, and so every other section's pages and data, stay as they were.
   expect(new Set([cleanBuild.id, firstId, buildId()]).size).toBe(1)
   const files = shippedFiles()
@@ -139,12 +165,14 @@ async function buildCounting(): Promise<[number, number, string | null]> {
 
 describe('an incremental build writes exactly what a clean build of the same sources writes', () => {
   const intro = path.join(dir, 'content/docs/leads/intro.mdx')
+  // The home page's search index lies in a folder of its own, whose files Pagefind names by their text.
+  const home = path.join(dir, 'content/index.mdx')
   const added = path.join(dir, 'content/docs/support-twilio/added-for-incremental.mdx')
   const accessConfig = path.join(dir, 'access.config.ts')
   // What each change renders again: the edited page alone; an added, renamed or deleted page with
   // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
   const cases: Array<[string, () => void, number | 'all']> = [
-    ['an edited page', () => fs.appendFileSync(intro, '\nEdited for the incremental build.\n'), 1],
+    ['two edited pages', () => [intro, home].forEach((file) => fs.appendFileSync(file, '\nEdited for the incremental build.\n')), 2],
     ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
     ['a renamed title', () => fs.writeFileSync(added, '---\ntitle: Renamed for incremental\n---\n\n# Renamed for incremental\n\nA new page.\n'), 10],
     ['a deleted page', () => fs.rmSync(added), 9],
@@ -164,8 +192,9 @@ describe('an incremental build writes exactly what a clean build of the same sou
     const bundlerRenamed = whyAll === "the client's files changed though the build ID did not"
     if (rendered === 'all' || bundlerRenamed) expect(kept).toBe(0)
     else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
-    const files = shippedFiles()
-    const incremental = { id: buildId(), files, masked: masked(files, read) }
+    const incremental = { id: buildId(), ...snapshotNow() }
+    // A writer's edit leaves the edge function and the AI tools' server as they were; a rule change does not.
+    expect(sameBundlesAsClean(incremental)).toBe(rendered !== 'all')
     for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
     const [cleanRendered, cleanKept] = await buildCounting()
     expect(cleanKept).toBe(0)
