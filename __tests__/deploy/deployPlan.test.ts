@@ -1,0 +1,100 @@
+/** @jest-environment node */
+import { CACHE_CONTROL } from '../../edge/cacheHeaders'
+import { EMPTY_MANIFEST, MANIFEST_KEY, parseManifest, serialiseManifest, type DeployManifest } from '../../scripts/deploy/deployManifest'
+import { planDeploy, type LocalFile } from '../../scripts/deploy/deployPlan'
+import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../scripts/deploy/invalidationPaths'
+import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
+import { cloudFrontInvalidator } from '../../scripts/deploy/cloudFrontInvalidation'
+import { siteTargetsOf } from '../../scripts/deploy/stackOutputs'
+
+const HOUR = 3_600_000
+const now = new Date('2026-05-01T12:00:00Z')
+const file = (key: string, sha = 'a'): LocalFile => ({ key, file: `/out/${key}`, bytes: 10, sha256: sha.repeat(64).slice(0, 64), contentType: 'text/plain', cacheControl: CACHE_CONTROL.revalidate })
+const deployed = (files: LocalFile[], retired: Record<string, string> = {}): DeployManifest => ({
+  version: 1,
+  files: Object.fromEntries(files.map(({ key, sha256, contentType, cacheControl }) => [key, { sha256, contentType, cacheControl }])),
+  retired,
+})
+const site = [file('_next/static/chunks/main-1.js'), file('_next/data/b1/docs/a.json'), file('docs/a.md'), file('docs/_pagefind/pagefind.en_1.pf_meta'), file('docs/_pagefind/pagefind-entry.json'), file('docs/pages.json'), file('docs/a.html'), file('index.html')]
+const keysOf = (files: LocalFile[]) => new Set([...files.map((entry) => entry.key), MANIFEST_KEY])
+
+describe('the plan', () => {
+  test('a new bucket gets every file, build files first, then content, search metadata, indexes, pages last', () => {
+    const plan = planDeploy(site, { manifest: null, keys: new Set() }, now, 48 * HOUR)
+    expect(plan.phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
+      ['build files', ['_next/static/chunks/main-1.js']],
+      ['content', ['_next/data/b1/docs/a.json', 'docs/a.md']],
+      ['search metadata', ['docs/_pagefind/pagefind.en_1.pf_meta']],
+      ['indexes', ['docs/_pagefind/pagefind-entry.json', 'docs/pages.json']],
+      ['pages', ['docs/a.html', 'index.html']],
+    ])
+    expect(plan.manifestChanged).toBe(true)
+  })
+
+  test('what the manifest records and the bucket holds is not uploaded again, and the manifest is not rewritten', () => {
+    const plan = planDeploy(site, { manifest: deployed(site), keys: keysOf(site) }, now, 48 * HOUR)
+    expect([plan.phases, plan.deleteNow, plan.changedKeys, plan.manifestChanged, plan.unchanged]).toEqual([[], [], [], false, site.length])
+  })
+
+  test('a file whose bytes, type or Cache-Control changed is uploaded; so is one the bucket lost', () => {
+    const edited = site.map((entry) => (entry.key === 'docs/a.html' ? file('docs/a.html', 'b') : entry.key === 'docs/a.md' ? { ...entry, cacheControl: 'no-store' } : entry))
+    const keys = keysOf(site)
+    keys.delete('index.html')
+    const plan = planDeploy(edited, { manifest: deployed(site), keys }, now, 48 * HOUR)
+    expect(plan.phases.flatMap((phase) => phase.files.map((entry) => entry.key))).toEqual(['docs/a.md', 'docs/a.html', 'index.html'])
+    expect(plan.changedKeys).toEqual(['docs/a.html', 'docs/a.md'])
+  })
+
+  test('a removed page goes at once; an earlier build file stays until the grace has passed, counted from when it left out/', () => {
+    const next = site.filter((entry) => !['docs/a.html', 'docs/a.md', '_next/static/chunks/main-1.js'].includes(entry.key))
+    const first = planDeploy(next, { manifest: deployed(site), keys: keysOf(site) }, now, 48 * HOUR)
+    expect(first.deleteNow).toEqual(['docs/a.html', 'docs/a.md'])
+    expect(first.keptForGrace).toEqual(['_next/static/chunks/main-1.js'])
+    expect(first.manifest.retired).toEqual({ '_next/static/chunks/main-1.js': now.toISOString() })
+
+    const keys = keysOf(next)
+    keys.add('_next/static/chunks/main-1.js')
+    const later = (hours: number) => planDeploy(next, { manifest: first.manifest, keys }, new Date(now.getTime() + hours * HOUR), 48 * HOUR)
+    expect(later(47).deleteNow).toEqual([])
+    expect(later(47).manifestChanged).toBe(false)
+    expect(later(48).deleteNow).toEqual(['_next/static/chunks/main-1.js'])
+    expect(later(48).manifest.retired).toEqual({})
+  })
+})
+
+describe('invalidation paths', () => {
+  test('a page under its route and its key; the home page as /; other files by key, encoded', () => {
+    expect(invalidationPaths(['docs/a.html', 'index.html', 'docs/images/a b.svg'])).toEqual(['/', '/docs/a', '/docs/a.html', '/docs/images/a%20b.svg', '/index.html'])
+  })
+  test('beyond CloudFront\'s quota of paths, one wildcard', () => {
+    const many = Array.from({ length: MAX_INVALIDATION_PATHS }, (_, index) => `docs/file-${index}.txt`)
+    expect(invalidationPaths(many)).toHaveLength(MAX_INVALIDATION_PATHS)
+    expect(invalidationPaths([...many, 'docs/one-more.txt'])).toEqual(['/*'])
+  })
+  test('the invalidator hands CloudFront the paths and returns its id', async () => {
+    const calls: unknown[] = []
+    const invalidate = cloudFrontInvalidator({ createInvalidation: async (input) => (calls.push(input), { Invalidation: { Id: 'I123' } }) }, 'E1', () => 'ref-1')
+    await expect(invalidate(['/docs/a'])).resolves.toBe('I123')
+    expect(calls).toEqual([{ DistributionId: 'E1', InvalidationBatch: { CallerReference: 'ref-1', Paths: { Quantity: 1, Items: ['/docs/a'] } } }])
+  })
+})
+
+describe('inputs', () => {
+  test('a manifest that is not one is refused, naming the problem', () => {
+    expect(() => parseManifest('{', 's3://b/_deploy/manifest')).toThrow(/s3:\/\/b\/_deploy\/manifest is not JSON/)
+    expect(() => parseManifest('{"version":1,"files":{"a":{"sha256":"x"}},"retired":{}}', 'm')).toThrow(/m is not a deploy manifest: files\.a\.sha256/)
+    expect(parseManifest(serialiseManifest(EMPTY_MANIFEST), 'm')).toEqual(EMPTY_MANIFEST)
+  })
+  test('bad arguments get an error naming them', () => {
+    expect(() => parseDeployArgs(['--grace-hours', 'two'])).toThrow(/--grace-hours must be a number of hours/)
+    expect(() => parseDeployArgs(['--endpoint', 'localhost:4569'])).toThrow(/--endpoint must be an http\(s\) URL/)
+    expect(() => parseDeployArgs(['--bucket', 'Not_A_Bucket'])).toThrow(/--bucket must be an S3 bucket name/)
+    expect(() => parseDeployArgs(['--bukcet', 'x'])).toThrow(/Unknown option '--bukcet'/)
+    expect(parseDeployArgs(['--bucket', 'site', '--grace-hours', '0'])).toMatchObject({ bucket: 'site', graceHours: 0, distribution: null })
+  })
+  test("without --bucket, the stack's outputs name the bucket and distribution; a stack without them is an error", async () => {
+    const stack = (outputs: Array<{ OutputKey: string; OutputValue: string }>) => ({ describeStacks: async () => ({ Stacks: [{ Outputs: outputs }] }) })
+    await expect(siteTargetsOf(stack([{ OutputKey: 'BucketName', OutputValue: 'b' }, { OutputKey: 'DistributionId', OutputValue: 'E1' }]))).resolves.toEqual({ bucket: 'b', distribution: 'E1' })
+    await expect(siteTargetsOf(stack([]))).rejects.toThrow(/DocsSiteStack has no BucketName output.*--bucket/)
+  })
+})
