@@ -1,7 +1,7 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
  * bench/results.json. Groups: size, edge, server, search, mcp, browser, compile, build, build-1000,
- * build-vs-docusaurus, build-vs-docusaurus-1000. Without arguments: size, edge, server, search, mcp
+ * build-vs-docusaurus, build-vs-docusaurus-1000, deploy, deploy-1000. Without arguments: size, edge, server, search, mcp
  * and browser (a few minutes); the build groups take many minutes and run when named
  * (build-vs-docusaurus-3000, build-10000 and dev-3000 too). Page weight
  * reads the last `npm run build`; run it first.
@@ -19,6 +19,7 @@ import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
 import { buildFigures, buildVsDocusaurusFigures } from './build'
 import { compileFigures } from './compile'
+import { deployFigures } from './deploy'
 import { devFigures } from './dev'
 import { edgeFigures } from './edge'
 import { mcpFigures } from './mcp'
@@ -57,6 +58,10 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   'build-10000': () => buildFigures('generated', 10000 - 101, RUNS),
   // npm run dev at 3,000 pages: ready, first open, an edit served (bench/dev.ts).
   'dev-3000': () => devFigures(3000, RUNS),
+  // npm run deploy to a local S3 (s3rver): the first deploy and the one after a one-page edit (bench/deploy.ts).
+  deploy: () => deployFigures(0, RUNS),
+  'deploy-1000': () => deployFigures(1000 - 101, RUNS),
+  'deploy-3000': () => deployFigures(3000 - 101, RUNS),
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 

@@ -10,13 +10,19 @@ import S3rver from 's3rver'
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3'
 import { s3ClientFor } from './s3Bucket'
 
+export interface LocalS3Request {
+  method: string
+  path: string
+  bytes: number
+}
+
 export interface LocalS3 {
   endpoint: string
   client: S3Client
-  /** Every request so far: method and path (`/<bucket>/<key>`). */
-  requests: Array<{ method: string; path: string }>
+  /** Every request so far: method, path (`/<bucket>/<key>`) and the body's length. */
+  requests: LocalS3Request[]
   /** Called on each request as it arrives. */
-  onRequest: ((request: { method: string; path: string }) => void) | null
+  onRequest: ((request: LocalS3Request) => void) | null
   /** The credentials the server accepts, for a child process's environment. */
   env: Record<string, string>
   createBucket(name: string): Promise<void>
@@ -30,8 +36,8 @@ export async function startLocalS3(): Promise<LocalS3> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
   const local: Partial<LocalS3> & { requests: LocalS3['requests']; onRequest: LocalS3['onRequest'] } = { requests: [], onRequest: null }
   // First in the chain, so every request is seen, answered or not.
-  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
-    const request = { method: ctx.method, path: decodeURIComponent(ctx.path) }
+  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; request: { length?: number } }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
+    const request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0 }
     local.requests.push(request)
     local.onRequest?.(request)
     await next()

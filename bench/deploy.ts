@@ -1,0 +1,64 @@
+/**
+ * `npm run deploy` against a real S3 API on this machine (s3rver, scripts/deploy/localS3.ts): the
+ * first deploy of a generated site into an empty bucket, and the deploy after a one-page edit and
+ * rebuild. Time and peak memory of the deploy's process; requests, files and bytes counted on the
+ * server's side. The site is built once in a temporary copy; each run gets a fresh bucket.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { copyProject } from '../scripts/audit/copyProject'
+import { startLocalS3, type LocalS3Request } from '../scripts/deploy/localS3'
+import { generatePages } from './generatePages'
+import { measure } from './processTree'
+import { medianWithRange, type Figure } from './table'
+
+const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
+
+export async function deployFigures(generated: number, runs: number): Promise<Figure[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-deploy-${generated}-`))
+  const s3 = await startLocalS3()
+  try {
+    copyProject(process.cwd(), dir)
+    const edited = generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
+    const build = async () => {
+      const run = await measure('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], dir, ENV)
+      if (!run.ok) throw new Error(`the build failed in ${dir}`)
+    }
+    await build()
+    const pages = fs.readdirSync(path.join(dir, 'out'), { recursive: true }).filter((file) => String(file).endsWith('.html')).length
+    const figures = { first: [] as Array<{ seconds: number; mb: number; requests: number; files: number; bytes: number }>, edit: [] as Array<{ seconds: number; mb: number; requests: number; files: number; bytes: number }> }
+    const deploy = async (bucket: string) => {
+      const from = s3.requests.length
+      const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
+      if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}`)
+      const requests: LocalS3Request[] = s3.requests.slice(from)
+      const puts = requests.filter((request) => request.method === 'PUT')
+      return { seconds: run.seconds, mb: run.peakTreeMb, requests: requests.length, files: puts.length, bytes: puts.reduce((sum, request) => sum + request.bytes, 0) }
+    }
+    for (let run = 0; run < runs; run++) {
+      const bucket = `bench-${run}`
+      await s3.createBucket(bucket)
+      figures.first.push(await deploy(bucket))
+      fs.appendFileSync(edited, `\nEdited for deploy ${run}.\n`)
+      await build()
+      figures.edit.push(await deploy(bucket))
+    }
+    const name = `${pages} pages`
+    const row = (label: string, values: number[], digits: number, unit: string, method: string): Figure => ({ group: 'deploy', name: `${name}, ${label}`, ...medianWithRange(values, digits), unit, method })
+    const method = 'npm run deploy to s3rver on 127.0.0.1'
+    return [
+      row('first deploy: wall time', figures.first.map((entry) => entry.seconds), 1, 's', `${method}, empty bucket, process start to exit`),
+      row('first deploy: peak memory', figures.first.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
+      row('first deploy: requests', figures.first.map((entry) => entry.requests), 0, 'requests', 'S3 requests the server answered'),
+      row('first deploy: bytes written', figures.first.map((entry) => entry.bytes / 1e6), 1, 'MB', 'request bodies of the PUTs'),
+      row('one-page edit: wall time', figures.edit.map((entry) => entry.seconds), 1, 's', `${method} after appending to one page and rebuilding`),
+      row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', 'PUTs the server answered, the manifest included'),
+      row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', 'request bodies of the PUTs, the manifest included'),
+      row('one-page edit: peak memory', figures.edit.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
+    ]
+  } finally {
+    await s3.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
