@@ -58,7 +58,7 @@ function Excerpt({ text }: { text: string }) {
 /**
  * The navbar search box. Pagefind loads on first focus or typing, never with the page, and only
  * from the indexes the reader's view names (one per audience the reader holds, planned by
- * pipeline/planAggregates.ts): pagefind.js and its engine come from the first (the home index), the
+ * lib/access/planAggregates.ts): pagefind.js and its engine come from the first (the home index), the
  * others are merged into it with `mergeIndex`. Nothing of a page the reader may not open is ever requested. While the reader types, the
  * index chunks for the term load during the pause before the query runs.
  */

@@ -36,7 +36,7 @@ export const REFUSALS = {
 export interface AuthorizerDeps {
   access: CompiledAccess
   assetRoutes: AssetRoutes
-  /** The build's audiences (pipeline/planAggregates.ts): what the reader's view names. */
+  /** The build's audiences (lib/access/planAggregates.ts): what the reader's view names. */
   audiences: readonly AudienceSummary[]
   /** The app clients whose sessions count (lib/auth/authSettings.ts sessionClientIds); one id is one client. */
   clientId: string | readonly string[]

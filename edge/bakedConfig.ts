@@ -8,7 +8,7 @@ export interface BakedEdgeConfig {
   auth: AuthSettings
   jwks: Jwks
   assetRoutes: AssetRoutes
-  /** Each audience's search index, llms file and section entries (pipeline/planAggregates.ts). */
+  /** Each audience's search index, llms file and section entries (lib/access/planAggregates.ts). */
   audiences: AudienceSummary[]
   /** The list overrides (DOCS_<LIST_NAME>) set when the bundle was built. */
   accessEnv: Record<string, string>

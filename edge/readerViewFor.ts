@@ -16,7 +16,7 @@ export interface ReaderViewSources {
   access: CompiledAccess
   /** Route-manifest scripts (postbuild) and the route whose rule governs each. */
   routeManifests: ReadonlyArray<readonly [key: string, route: string]>
-  /** The build's audiences (pipeline/planAggregates.ts), in the plan's order. */
+  /** The build's audiences (lib/access/planAggregates.ts), in the plan's order. */
   audiences: readonly AudienceSummary[]
 }
 

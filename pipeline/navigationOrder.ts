@@ -26,7 +26,7 @@ import { readersOfMayOpen } from '../lib/access/decideAccess'
 import { normalisePath } from '../lib/access/normalisePath'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { isFolder, isMetaData, pageRoutes, type RawItem } from '../lib/navigation/shapePageMap'
-import { audienceIdOf, type AggregatePlan } from './planAggregates'
+import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
 export class OrderKeyError extends Error {
   constructor(message: string) {

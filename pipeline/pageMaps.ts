@@ -1,5 +1,5 @@
 /**
- * The page-map step, on the aggregate plan (pipeline/planAggregates.ts):
+ * The page-map step, on the aggregate plan (lib/access/planAggregates.ts):
  * - the page map each audience's pages are built with (each page's props carry their part of it), so
  *   it holds only what every reader of those pages may open;
  * - one fragment per audience, holding that audience's pages and nothing else, which ships with the
@@ -20,7 +20,7 @@ import { sectionLinks } from '../lib/navigation/siteNavigation'
 import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
 import { navigationOrder } from './navigationOrder'
-import { audienceIdOf, planAggregates, type AggregatePlan } from './planAggregates'
+import { audienceIdOf, planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
 
 export interface PageMapInputs {
   access: CompiledAccess

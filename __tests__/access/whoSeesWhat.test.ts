@@ -3,7 +3,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import type { AccessConfig } from '../../lib/access/types'
 import shipped from '../../access.config'
 import path from 'node:path'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
 

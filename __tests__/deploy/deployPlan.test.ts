@@ -15,11 +15,11 @@ const deployed = (files: LocalFile[], retired: Record<string, string> = {}): Dep
   files: Object.fromEntries(files.map(({ key, sha256, contentType, cacheControl }) => [key, { sha256, contentType, cacheControl }])),
   retired,
 })
-const site = [file('_next/static/chunks/main-1.js'), file('_next/data/b1/docs/a.json'), file('docs/a.md'), file('docs/_pagefind/pagefind.en_1.pf_meta'), file('docs/_pagefind/pagefind-entry.json'), file('docs/pages.json'), file('docs/a.html'), file('index.html')]
+const site = [file('_next/static/b1/_routes/a1.js'), file('_next/static/chunks/main-1.js'), file('_next/data/b1/docs/a.json'), file('docs/a.md'), file('docs/_pagefind/pagefind.en_1.pf_meta'), file('docs/_pagefind/pagefind-entry.json'), file('docs/pages.json'), file('docs/a.html'), file('index.html')]
 const keysOf = (files: LocalFile[]) => new Set([...files.map((entry) => entry.key), MANIFEST_KEY])
 
 describe('the plan', () => {
-  test('a new bucket gets every file, build files first, then content, search metadata, indexes, pages last', () => {
+  test('a new bucket gets every file: build files first, then content, search metadata, indexes, pages, and the route manifests that list the pages', () => {
     const plan = planDeploy(site, { manifest: null, keys: new Set() }, now, 48 * HOUR)
     expect(plan.phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
       ['build files', ['_next/static/chunks/main-1.js']],
@@ -27,6 +27,7 @@ describe('the plan', () => {
       ['search metadata', ['docs/_pagefind/pagefind.en_1.pf_meta']],
       ['indexes', ['docs/_pagefind/pagefind-entry.json', 'docs/pages.json']],
       ['pages', ['docs/a.html', 'index.html']],
+      ['route manifests', ['_next/static/b1/_routes/a1.js']],
     ])
     expect(plan.manifestChanged).toBe(true)
   })
@@ -43,6 +44,11 @@ describe('the plan', () => {
     const plan = planDeploy(edited, { manifest: deployed(site), keys }, now, 48 * HOUR)
     expect(plan.phases.flatMap((phase) => phase.files.map((entry) => entry.key))).toEqual(['docs/a.md', 'docs/a.html', 'index.html'])
     expect(plan.changedKeys).toEqual(['docs/a.html', 'docs/a.md'])
+  })
+
+  test('a route manifest changed under its name is invalidated; a changed chunk, a new name, is not', () => {
+    const edited = site.map((entry) => (entry.key.startsWith('_next/static/') ? { ...entry, sha256: 'c'.repeat(64) } : entry))
+    expect(planDeploy(edited, { manifest: deployed(site), keys: keysOf(site) }, now, 48 * HOUR).changedKeys).toEqual(['_next/static/b1/_routes/a1.js'])
   })
 
   test('a removed page goes at once; an earlier build file stays until the grace has passed, counted from when it left out/', () => {

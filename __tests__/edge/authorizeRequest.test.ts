@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import path from 'node:path'
-import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'

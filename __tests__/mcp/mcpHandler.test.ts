@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { access } from '../../lib/access'
-import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import type { AccessLogRecord } from '../../edge/accessLog'
 import { createIdTokenClaimsVerifier } from '../../edge/tokenVerifier'

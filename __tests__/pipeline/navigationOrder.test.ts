@@ -14,7 +14,7 @@ import { mergePageMaps, type PageMapFragment } from '../../lib/navigation/mergeP
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { pageMapFragments, pageMapRoutes, type PageMapInputs } from '../../pipeline/pageMaps'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 
 const GUIDELINES = '/docs/internal/guidelines'
 const SECRETS = `${GUIDELINES}/secrets`

@@ -22,7 +22,7 @@ import { objectKeyFor } from '../../lib/access/objectKey'
 import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
 import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
-import { audienceSummaries, planAggregates, type AggregatePlan } from '../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 

@@ -6,7 +6,7 @@ import { access } from '../../lib/access'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import { sitePaths, type SitePaths } from '../../pipeline/steps/paths'
 import { governingRoute } from '../../lib/access/governingRoute'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
 
 const BUILD_ID = 'b1'

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import vm from 'node:vm'
 import { access } from '../../lib/access'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { splitRouteManifests } from '../../pipeline/steps/routeManifests'
 
 const { audiences } = planAggregates({ access, routes: ['/', '/docs/leads/intro', '/docs/leads/quotes', '/login'] })

@@ -8,7 +8,7 @@ import { AuthStateProvider, type AuthState } from '../../lib/auth/AuthContext'
 import type { PagefindLoader, PagefindModule } from '../../lib/search/searchClient'
 import { ANONYMOUS, SHIPPED_AUDIENCES, signedInAs } from '../components/helpers/readers'
 import { access } from '../../lib/access'
-import { audienceIdOf } from '../../pipeline/planAggregates'
+import { audienceIdOf } from '../../lib/access/planAggregates'
 
 /** The indexes of the home page and of the /docs root, which the plan puts in folders of their own. */
 const HOME = SHIPPED_AUDIENCES.find((audience) => audience.governedBy === '/')!.search!

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { access, decide } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from '../pipeline/helpers/assetRoutes'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 

@@ -4,10 +4,10 @@ import shipped from '../../access.config'
 import { access, compileAccess, decide, decideAccess, type AccessConfig } from '../../lib/access'
 import { assertGrouping, groupSearchRecords, pageRecords, SearchIndexLeakError, splitHeadingKey, type IndexGroup, type NextraSearchData } from '../../lib/search/searchRecords'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { NEXTRA_DATA, ROLES } from './fixtures'
 
-/** The plan the build makes for these pages (pipeline/planAggregates.ts): one index per audience. */
+/** The plan the build makes for these pages (lib/access/planAggregates.ts): one index per audience. */
 const planOf = (data: NextraSearchData, rules = access) => planAggregates({ access: rules, routes: Object.keys(data).flatMap((route) => normalisePath(route) ?? []) })
 const plan = planOf(NEXTRA_DATA)
 const grouped = groupSearchRecords(NEXTRA_DATA, plan, access)

@@ -31,7 +31,7 @@ export interface ReaderSearchIndex {
 
 /**
  * What the authority knows of one audience (the pages one rule governs) from the build's plan
- * (pipeline/planAggregates.ts): where its aggregates are and which page opens each section it
+ * (lib/access/planAggregates.ts): where its aggregates are and which page opens each section it
  * holds pages of. The authority names an audience to a reader only if the reader may open its pages.
  */
 export interface AudienceSummary {
@@ -45,7 +45,7 @@ export interface AudienceSummary {
   /** Its llms.txt, if it has one, and its llms-full.txt beside it. */
   llms: string | null
   llmsFull: string | null
-  /** Its page catalog for the AI tools' server (pipeline/planAggregates.ts CatalogFile), if it has one. */
+  /** Its page catalog for the AI tools' server (lib/access/planAggregates.ts CatalogFile), if it has one. */
   catalog: string | null
   /** Its sections' titles, or "Home": how an index of its llms files names it. */
   title: string

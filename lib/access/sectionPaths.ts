@@ -1,6 +1,6 @@
 /**
  * Where a declared section lives: its pages under `/docs/<id>` (content/docs/<id>/), and the files
- * built from them beneath (pipeline/planAggregates.ts), so the section's one rule governs them all.
+ * built from them beneath (lib/access/planAggregates.ts), so the section's one rule governs them all.
  * Every consumer asks here.
  */
 /** The docs' root page (content/docs/index.mdx), which lists the sections; the sections lie below it. */

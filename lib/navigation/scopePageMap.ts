@@ -23,7 +23,7 @@ export interface ScopeOptions {
   access: CompiledAccess
 }
 
-/** The audience whose pages a page map is built for (pipeline/planAggregates.ts): what scoping needs of it. */
+/** The audience whose pages a page map is built for (lib/access/planAggregates.ts): what scoping needs of it. */
 export interface PageMapScope {
   /** A page of the audience: whoever may open it may open every page of the audience. */
   governedBy: string

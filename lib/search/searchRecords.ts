@@ -7,7 +7,7 @@
 import type { CompiledAccess } from '../access/compileAccess'
 import { normalisePath } from '../access/normalisePath'
 import { inSection } from '../access/sectionPaths'
-import { audienceKey, type AggregatePlan, type SearchIndexSpec } from '../../pipeline/planAggregates'
+import { audienceKey, type AggregatePlan, type SearchIndexSpec } from '../access/planAggregates'
 
 /** `{ [route]: { title, data: { 'heading-id#Heading text': 'text under it', … } } }`; the '' key is the page's intro. */
 export type NextraSearchData = Record<string, { title: string; data: Record<string, string> }>
@@ -83,7 +83,7 @@ export function pageRecords(route: string, page: { title: string; data: Record<s
 
 /**
  * Every page's records, in the index of its audience (the pages one rule governs), as the plan
- * says (pipeline/planAggregates.ts). A page the plan does not know is skipped and listed.
+ * says (lib/access/planAggregates.ts). A page the plan does not know is skipped and listed.
  * The result passes `assertGrouping`, which the build runs again before writing.
  */
 export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregatePlan, 'search' | 'audienceOf'>, access: CompiledAccess): GroupedRecords {

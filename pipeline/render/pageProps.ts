@@ -19,7 +19,7 @@ import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
 import { sha256 } from '../compile/fingerprint'
 import { readLastUpdated } from '../lastUpdated'
 import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
-import { audienceIdOf } from '../planAggregates'
+import { audienceIdOf } from '../../lib/access/planAggregates'
 import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 
 export interface PagePropsReport {

@@ -48,7 +48,7 @@ export interface AssetRouteInputs {
   /** Next's `.next/react-loadable-manifest.json`: `"<importer> -> <request>"` to the chunks of each dynamic import. */
   loadable: Record<string, { files: string[] }>
   /**
-   * The planned aggregates that do not lie under their own rule's paths (pipeline/planAggregates.ts),
+   * The planned aggregates that do not lie under their own rule's paths (lib/access/planAggregates.ts),
    * with the search files as the search step wrote them. Taken from the plan and that step, not
    * found in out/: files left unmapped would fall to the default rule, and their own readers
    * could not fetch them.

@@ -1,5 +1,5 @@
 /**
- * The build's audiences as the authority needs them (pipeline/planAggregates.ts audienceSummaries),
+ * The build's audiences as the authority needs them (lib/access/planAggregates.ts audienceSummaries),
  * in `.next/audiences.json`, with a fingerprint of the rules they were planned for.
  *
  * Everything in out/ built from several pages follows the path rules of its build. An authorizer

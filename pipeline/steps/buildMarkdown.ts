@@ -1,6 +1,6 @@
 /**
  * After `next build`: each docs page as Markdown, for readers who paste docs into an AI assistant,
- * written where the plan says (pipeline/planAggregates.ts), so that the rule of every page a file
+ * written where the plan says (lib/access/planAggregates.ts), so that the rule of every page a file
  * holds governs it at the edge:
  * - `<route>.md`: the page's MDX source, front matter removed (mapped to its page's rule where its
  *   own path would fall under another rule, e.g. a page that an exact rule restricts);
@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { markdownKeyOf, type AggregatePlan } from '../planAggregates'
+import { markdownKeyOf, type AggregatePlan } from '../../lib/access/planAggregates'
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'

@@ -1,7 +1,7 @@
 /**
  * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
- * (pipeline/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
+ * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
  * postbuild's asset routes. Its input is each page's search data as the content step compiled it
  * (pipeline/compile/compiledPages.ts readSearchData).
  *
@@ -12,7 +12,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
-import type { AggregatePlan } from '../planAggregates'
+import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 
 /**

@@ -9,7 +9,7 @@
  *   links     every page, once every internal link and image resolves
  *   plan      every rule decides some page or file (pipeline/steps/checkRules.ts); then which files
  *             built from several pages exist, what each holds and where it lives:
- *             one set per audience, the pages one rule governs (pipeline/planAggregates.ts);
+ *             one set per audience, the pages one rule governs (lib/access/planAggregates.ts);
  *             the page maps and route manifests follow the same plan
  *   pages     each page's props for the one docs route: its compiled document, its part of its
  *             audience's page map, its date (pipeline/render/pageProps.ts)
@@ -37,7 +37,7 @@ import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
-import { audienceSummaries, planAggregates, type AggregatePlan } from '../planAggregates'
+import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'

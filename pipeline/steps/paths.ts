@@ -14,7 +14,7 @@ export interface SitePaths {
   next: string
   /** Each build file's governing route, for the edge and the local server. */
   assetRoutes: string
-  /** What the authority needs of the aggregate plan (pipeline/planAggregates.ts audienceSummaries). */
+  /** What the authority needs of the aggregate plan (lib/access/planAggregates.ts audienceSummaries). */
   audiences: string
   /** The hashes of the pages' inline scripts, for the Content-Security-Policy (inlineScriptHashes.ts). */
   scriptHashes: string

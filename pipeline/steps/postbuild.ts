@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access'
 import { isFolderKey } from '../../lib/access/governingRoute'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
-import type { Audience } from '../planAggregates'
+import type { Audience } from '../../lib/access/planAggregates'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
@@ -34,7 +34,7 @@ export interface PostbuildInputs {
   buildId: string
   /** Each audience's page-map fragment, by rule (pipeline/pageMaps.ts), for its route manifest. */
   pageMaps: ReadonlyMap<string, PageMapFragment>
-  /** The planned files and folders that need a route (pipeline/planAggregates.ts). */
+  /** The planned files and folders that need a route (lib/access/planAggregates.ts). */
   plannedRoutes: Record<string, string>
   /** The plan's audiences: each route manifest's name and governing route. */
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>

@@ -23,7 +23,7 @@
  */
 import vm from 'node:vm'
 import { describeRule, type CompiledAccess } from '../../lib/access'
-import { audienceKey, type Audience } from '../planAggregates'
+import { audienceKey, type Audience } from '../../lib/access/planAggregates'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { READER_VIEW_PATH, routeManifestKey } from '../../lib/access/readerView'
 import { PAGE_MAP_EVENT, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
@@ -74,7 +74,7 @@ function evaluate(source: string, name: string): unknown {
   return self[name]
 }
 
-/** The rule that governs a manifest route: its audience (pipeline/planAggregates.ts). */
+/** The rule that governs a manifest route: its audience (lib/access/planAggregates.ts). */
 function audienceOf(access: CompiledAccess, route: string): string {
   if (FRAMEWORK_PAGES.has(route)) return PUBLIC
   const canonical = normalisePath(route)
@@ -106,7 +106,7 @@ view.then(function(v){self.__docsLoadRoutes((v&&v.routeManifests)||[])},finish)}
 export function splitRouteManifests(options: {
   access: CompiledAccess
   buildId: string
-  /** The plan's audiences (pipeline/planAggregates.ts): each script's name and governing route. */
+  /** The plan's audiences (lib/access/planAggregates.ts): each script's name and governing route. */
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
   buildManifest: string
   ssgManifest: string

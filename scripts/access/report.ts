@@ -24,7 +24,7 @@ import { compileAccess, type CompiledAccess } from '../../lib/access/compileAcce
 import type { AccessConfig } from '../../lib/access/types'
 import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
-import { planAggregates } from '../../pipeline/planAggregates'
+import { planAggregates } from '../../lib/access/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 

@@ -6,7 +6,7 @@
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { decideAccess } from '../../lib/access/decideAccess'
 import type { AccessUser } from '../../lib/access/types'
-import type { AggregatePlan } from '../../pipeline/planAggregates'
+import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 
 /** What the report asks about: each section, and the pages outside every section (the docs root). */
@@ -27,7 +27,7 @@ export interface FinerRule {
 }
 
 /**
- * What the report asks about for a site's plan (pipeline/planAggregates.ts): each section's own
+ * What the report asks about for a site's plan (lib/access/planAggregates.ts): each section's own
  * pages, each audience that a rule finer than a section makes (labelled with its section and its
  * path), and the pages no rule names. Audiences every signed-in reader opens (the home page) are
  * left out: they tell nobody apart.

@@ -8,7 +8,7 @@
  * last finished deploy recorded, or when the bucket no longer has it. Times and sizes are never
  * compared: a rebuild touches every file's time, and an edit can keep a size.
  */
-import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
+import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { EMPTY_MANIFEST, MANIFEST_KEY, serialiseManifest, type DeployManifest, type ObjectRecord } from './deployManifest'
 import { keptForOpenTabs, PHASE_NAMES, phaseOf, type PhaseName } from './uploadOrder'
 
@@ -85,7 +85,7 @@ export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now
     unchanged,
     manifest,
     manifestChanged: remote.manifest === null || serialiseManifest(manifest) !== serialiseManifest(remote.manifest),
-    // A content-hashed build file never changes its bytes under one name, so the CDN cannot hold a stale copy of it.
-    changedKeys: changedKeys.filter((key) => !`/${key}`.startsWith(HASHED_ASSET_PREFIX)),
+    // An immutable (content-hashed) file never changes its bytes under one name, so the CDN cannot hold a stale copy of it.
+    changedKeys: changedKeys.filter((key) => cacheControlForObject(`/${key}`) !== CACHE_CONTROL.hashedAsset),
   }
 }

@@ -2,13 +2,18 @@
  * In which phase each file of out/ is uploaded. Every file goes up after every file that may name
  * it, so a reader who opens any file mid-deploy gets one whose references are all there (the old
  * ones, or new ones already uploaded): the content-hashed build files first, then what pages and
- * indexes point at, then the indexes, then the pages themselves.
+ * indexes point at, then the indexes, then the pages themselves, then the route manifests that
+ * list the pages.
  */
 import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
+import { isRouteManifestKey } from '../../lib/access/readerView'
 
 const PHASES = [
-  // Chunks, style sheets, and each build's route and build manifests (named by the build id):
-  // new names, which no page served today asks for.
+  // An audience's route manifest keeps its name and lists its pages for client-side navigation:
+  // after the pages, so it never sends a reader to a page not uploaded yet.
+  { name: 'route manifests', test: (key: string) => isRouteManifestKey(`/${key}`) },
+  // Chunks, style sheets, and each build's build manifest (named by the build id): new names,
+  // which no page served today asks for.
   { name: 'build files', test: (key: string) => `/${key}`.startsWith(HASHED_ASSET_PREFIX) },
   // A search index's metadata names its index and fragment files (uploaded in the phase below).
   { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
@@ -19,7 +24,7 @@ const PHASES = [
 ] as const
 
 /** The phases in upload order; `content` (data, Markdown, search fragments, images, anything else) is second. */
-export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'pages'] as const
+export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'pages', 'route manifests'] as const
 export type PhaseName = (typeof PHASE_NAMES)[number]
 
 /** The phase of an object key (no leading slash). */

@@ -11,7 +11,7 @@ import { AccessConfigError } from '../../lib/access/errors'
 import type { AudienceSummary } from '../../lib/access/readerView'
 import type { AccessConfig } from '../../lib/access/types'
 import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
-import { audienceSummaries, planAggregates } from '../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { sourcePages } from '../../pipeline/steps/checkLinks'
 import { assertRulesDecide, siteRoutes } from '../../pipeline/steps/checkRules'
 

@@ -59,7 +59,7 @@ export interface LocalServerOptions {
   assetRoutes: AssetRoutes
   /** The pages' inline-script hashes (.next/script-hashes.json), for the Content-Security-Policy. */
   scriptHashes: readonly string[]
-  /** The build's audiences (pipeline/planAggregates.ts audienceSummaries), for the reader's view. */
+  /** The build's audiences (lib/access/planAggregates.ts audienceSummaries), for the reader's view. */
   audiences: readonly AudienceSummary[]
   access?: CompiledAccess
   host?: string

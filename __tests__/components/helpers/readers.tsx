@@ -5,10 +5,10 @@ import type { ReactElement } from 'react'
 import { access } from '../../../lib/access'
 import { AuthStateProvider, LOADING_AUTH, authStateFor, type AuthState } from '../../../lib/auth/AuthContext'
 import { readerViewFor, readerViewSources } from '../../../edge/readerViewFor'
-import { audienceSummaries, planAggregates } from '../../../pipeline/planAggregates'
+import { audienceSummaries, planAggregates } from '../../../lib/access/planAggregates'
 import { sourcePages } from '../../../pipeline/steps/checkLinks'
 
-/** The shipped site's audiences, as the build plans them from its pages (pipeline/planAggregates.ts). */
+/** The shipped site's audiences, as the build plans them from its pages (lib/access/planAggregates.ts). */
 export const SHIPPED_AUDIENCES = audienceSummaries(planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../../..')).map((page) => page.route) }))
 
 /** The view the authority gives each reader of the shipped configuration (no route manifests in component tests). */

@@ -14,14 +14,14 @@
  * Pure: it reads the compiled rules and the page list, never the file system or the lists' members.
  */
 import crypto from 'node:crypto'
-import type { CompiledAccess } from '../lib/access/compileAccess'
-import { governingRoute, isFolderKey } from '../lib/access/governingRoute'
-import { describeRule, governingRuleOf, requirementOf, type GoverningRule } from '../lib/access/decideAccess'
-import { normalisePath } from '../lib/access/normalisePath'
-import { objectKeyFor } from '../lib/access/objectKey'
-import { DOCS_ROOT, inSection, sectionPrefix } from '../lib/access/sectionPaths'
-import type { AudienceSummary } from '../lib/access/readerView'
-import type { Requirement } from '../lib/access/types'
+import type { CompiledAccess } from './compileAccess'
+import { governingRoute, isFolderKey } from './governingRoute'
+import { describeRule, governingRuleOf, requirementOf, type GoverningRule } from './decideAccess'
+import { normalisePath } from './normalisePath'
+import { objectKeyFor } from './objectKey'
+import { DOCS_ROOT, inSection, sectionPrefix } from './sectionPaths'
+import type { AudienceSummary } from './readerView'
+import type { Requirement } from './types'
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
