@@ -43,7 +43,7 @@ import type { AddressInfo } from 'node:net'
 import { access as shippedAccess, decide } from '../lib/access'
 import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
-import { planAggregates, type AggregatePlan } from '../pipeline/planAggregates'
+import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
 import { writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
 import { readSearchData } from '../pipeline/compile/compiledPages'
 import { launchBrowser } from '../e2e/browser'
@@ -82,7 +82,7 @@ function vocabulary(random: () => number, size: number): string[] {
   return [...words]
 }
 
-/** The plan of the generated site's pages, as the build would make it (pipeline/planAggregates.ts). */
+/** The plan of the generated site's pages, as the build would make it (lib/access/planAggregates.ts). */
 export function generatedPlan(data: NextraSearchData): AggregatePlan {
   return planAggregates({ access: shippedAccess, routes: Object.keys(data) })
 }
