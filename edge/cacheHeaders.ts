@@ -1,6 +1,6 @@
 /**
- * The one definition of Cache-Control for this site, read by the CDK stack (object metadata on
- * upload) and by the local server, so both answer alike.
+ * The one definition of Cache-Control for this site, read by `npm run deploy` (object metadata on
+ * upload, scripts/deploy/) and by the local server, so both answer alike.
  *
  * Every file is `private`: what a file holds depends on who may read it, so no shared cache (a
  * company proxy, a CDN in front of ours) may keep one and hand it to the next person. CloudFront

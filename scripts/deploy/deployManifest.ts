@@ -6,11 +6,13 @@
  * Its key has no extension. The edge only ever serves a key whose last segment has one (a page
  * request becomes `<route>.html`, any other request keeps its own name, lib/access/objectKey.ts),
  * so no request, whoever sends it, can read the list of every file of the site
- * (__tests__/deploy/manifestKey.test.ts).
+ * (__tests__/deploy/manifestKey.test.ts); and the bucket's policy keeps CloudFront from reading
+ * anything under its prefix (infra/lib/stack-outputs.ts).
  */
 import { z } from 'zod'
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 
-export const MANIFEST_KEY = '_deploy/manifest'
+export const MANIFEST_KEY = `${DEPLOY_RECORD_PREFIX}manifest`
 
 /** What a file was uploaded as: its bytes (sha256, hex) and the two headers stored with it. */
 export interface ObjectRecord {
