@@ -36,8 +36,24 @@ function prefetchedOnHover(): string[] {
 beforeEach(() => resetMockRouter({ pathname: '/404', asPath: '/404' }))
 
 describe('PageLink: Next prefetches a page only for a reader who may open it', () => {
-  test('a reader who may open the page gets Next\'s link: hovering prefetches it', () => {
+  test('a reader who may open the page: hovering prefetches it, and a click moves in place', () => {
     renderWithRouter(READERS.outsider, <PageLink href="/">Home</PageLink>)
+    expect(prefetchedOnHover()).toEqual(['/'])
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Home' }))).toBe(false)
+    expect(mockRouter.push).toHaveBeenCalledWith('/')
+  })
+
+  test('a click with a modifier is the browser\'s (a new tab), not the router\'s', () => {
+    renderWithRouter(READERS.outsider, <PageLink href="/">Home</PageLink>)
+    expect(fireEvent.click(screen.getByRole('link', { name: 'Home' }), { ctrlKey: true })).toBe(true)
+    expect(mockRouter.push).not.toHaveBeenCalled()
+  })
+
+  test('the link is one element from the first render on: nothing in it is drawn again when the reader becomes known', () => {
+    const { rerenderAs } = renderWithRouter(LOADING, <PageLink href="/"><img alt="logo" /></PageLink>)
+    const before = screen.getByRole('img', { name: 'logo' })
+    rerenderAs(READERS.outsider, <RouterContext.Provider value={mockRouter as unknown as NextRouter}><PageLink href="/"><img alt="logo" /></PageLink></RouterContext.Provider>)
+    expect(screen.getByRole('img', { name: 'logo' })).toBe(before)
     expect(prefetchedOnHover()).toEqual(['/'])
   })
 
@@ -77,11 +93,11 @@ describe('the status pages prefetch nothing their visitor may not open, logo and
   })
 })
 
-test("no component writes Next's link but PageLink, so no link can prefetch a page its reader may not open", () => {
+test("no component writes Next's link (PageLink moves and prefetches itself), so no link can prefetch a page its reader may not open", () => {
   const root = path.resolve(__dirname, '../..')
   const sources = ['components', 'pages', 'lib'].flatMap((dir) =>
     (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[]).filter((file) => /\.tsx?$/.test(file)).map((file) => path.join(dir, file))
   )
   const users = [...sources, 'theme.tsx', 'theme.config.tsx'].filter((file) => /from ['"]next\/link['"]/.test(fs.readFileSync(path.join(root, file), 'utf8')))
-  expect(users).toEqual([path.join('components', 'PageLink.tsx')])
+  expect(users).toEqual([])
 })
