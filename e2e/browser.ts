@@ -26,6 +26,9 @@ export async function signInThroughForm(page: Page, username: string, path = '/'
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15000 })
+  // Sign-in moves on client-side, and the address changes a moment before the page does: until
+  // the sign-in page has gone, what is on screen (its navbar, its search box) is still its own.
+  await page.locator('main.login-page').waitFor({ state: 'detached', timeout: 15000 })
 }
 
 /** Collects the page's uncaught errors, so a test can assert that there were none. */
