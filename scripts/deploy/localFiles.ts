@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { cacheControlForObject } from '../../edge/cacheHeaders'
+import { listFiles } from '../../pipeline/steps/siteFiles'
 import { contentTypeFor } from '../server/contentTypes'
 import type { LocalFile } from './deployPlan'
 import { inParallel } from './inParallel'
@@ -28,16 +29,13 @@ export async function sha256OfFile(file: string): Promise<string> {
 /** Every file under `outDir`, hashed `concurrency` at a time. */
 export async function localFiles(outDir: string, concurrency: number): Promise<LocalFile[]> {
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new NoBuildError(outDir)
-  const found: Array<{ key: string; file: string }> = []
-  for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const file = path.join(entry.parentPath, entry.name)
-    found.push({ key: path.relative(outDir, file).split(path.sep).join('/'), file })
-  }
   const files: LocalFile[] = []
-  await inParallel(found, concurrency, async ({ key, file }) => {
+  // listFiles names each file as the edge does, `/path`; the bucket's keys have no leading slash.
+  await inParallel(listFiles(outDir), concurrency, async (objectKey) => {
+    const key = objectKey.slice(1)
+    const file = path.join(outDir, key)
     const bytes = (await fs.promises.stat(file)).size
-    files.push({ key, file, bytes, sha256: await sha256OfFile(file), contentType: contentTypeFor(key), cacheControl: cacheControlForObject('/' + key) })
+    files.push({ key, file, bytes, sha256: await sha256OfFile(file), contentType: contentTypeFor(key), cacheControl: cacheControlForObject(objectKey) })
   })
   return files
 }
