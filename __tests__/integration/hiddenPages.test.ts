@@ -26,6 +26,7 @@ import { listFiles } from '../../pipeline/steps/siteFiles'
 import { applyAccessConfig, AUDIT_COGNITO_PORT, buildCopy } from '../../scripts/audit/buildAuditSite'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { seededGroupsOf } from '../../scripts/cognito/seed'
+import { maskChunkHashes } from './helpers/maskChunkHashes'
 
 jest.setTimeout(900_000)
 
@@ -76,9 +77,6 @@ beforeAll(() => {
 })
 afterAll(() => dirs.forEach((dest) => fs.rmSync(dest, { recursive: true, force: true })))
 
-/** The bundler's hashes in a file's name or text, which may differ between two builds of the same sources under load. */
-const maskChunks = (text: string) => text.replace(/([-.])[0-9a-f]{16}\.js/g, '$1<hash>.js')
-
 /**
  * What `user` can fetch of the build in `dir`, by key, each with its sha256 (the generated answers
  * by their text's); `masked`, by names and texts with the bundler's hashes masked.
@@ -95,7 +93,7 @@ function fetchable(dir: string, user: AccessUser, masked = false): Record<string
     const bytes = fs.readFileSync(path.join(paths.out, key))
     if (!masked) files[key] = sha(bytes)
     // A chunk's own bytes name other chunks in ways masking cannot reach: with other names, only its name is compared.
-    else files[maskChunks(key)] = key.startsWith('/_next/static/') ? '' : /\.(html|json|js|txt)$/.test(key) ? sha(maskChunks(bytes.toString('utf8'))) : sha(bytes)
+    else files[maskChunkHashes(key)] = key.startsWith('/_next/static/') ? '' : /\.(html|json|js|txt)$/.test(key) ? sha(maskChunkHashes(bytes.toString('utf8'))) : sha(bytes)
   }
   const sources = readerViewSources(access, assetRoutes, audiences)
   files['reader view'] = sha(JSON.stringify(readerViewFor(sources, user)))

@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { copyProject } from '../../scripts/audit/copyProject'
+import { maskChunkHashes } from './helpers/maskChunkHashes'
 
 jest.setTimeout(300_000)
 
@@ -64,14 +65,13 @@ const clientFiles = (files: Record<string, string>) => Object.keys(files).filter
  * the bundler's hashes set aside: every name and text is compared with `-<hash>.js` masked.
  */
 function masked(files: Record<string, string>, read: (file: string) => string): Record<string, string> {
-  const mask = (text: string) => text.replace(/([-.])[0-9a-f]{16}\.js/g, '$1<hash>.js')
   const client = new Set(clientFiles(files))
   // The edge and AI tools' bundles bake the asset-route map in, sorted by the unmasked names: their
   // inputs are compared instead, the map with its keys masked, in any order.
   const bundled = (file: string) => file.startsWith('edge/dist/') || file.startsWith('mcp/dist/')
-  const entries = Object.keys(files).map((file): [string, string] => [mask(file), client.has(file) || bundled(file) ? '' : /\.(html|json|js)$/.test(file) ? mask(read(file)) : files[file]])
+  const entries = Object.keys(files).map((file): [string, string] => [maskChunkHashes(file), client.has(file) || bundled(file) ? '' : /\.(html|json|js)$/.test(file) ? maskChunkHashes(read(file)) : files[file]])
   const routes = JSON.parse(read('.next/asset-routes.json')) as Record<string, string>
-  entries.push(['asset routes', JSON.stringify(Object.entries(routes).map(([key, route]) => `${mask(key)} ${route}`).sort())])
+  entries.push(['asset routes', JSON.stringify(Object.entries(routes).map(([key, route]) => `${maskChunkHashes(key)} ${route}`).sort())])
   return Object.fromEntries(entries)
 }
 
