@@ -11,10 +11,11 @@ import { siteBuildId } from './pipeline/buildId'
 import os from 'node:os'
 
 /**
- * Next salts its webpack cache with a server-actions key that it keeps in .next/cache, except in
- * a container, where it makes a new one every build: every rebuild then found its cache "out of
- * date" and compiled everything again. A static export has no server actions to protect, so a
- * fixed key costs nothing and lets a rebuild reuse the cache.
+ * Next hands this key to its SWC transform, as the salt of server-action ids (this site has none).
+ * Left to itself, Next makes a random key whenever it finds none kept under .next/cache (a fresh
+ * clone, CI, a copy of the project), so two builds of the same sources would compile with
+ * different options. Fixed, they compile alike. A static export has no server actions for the key
+ * to protect, so a fixed key costs nothing.
  */
 process.env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ??= 'c3RhdGljIGV4cG9ydCwgbm8gc2VydmVyIGFjdGlvbnM='
 

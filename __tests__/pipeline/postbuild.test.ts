@@ -34,8 +34,6 @@ function builtSite(): SitePaths {
   write(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), `self.__BUILD_MANIFEST=${JSON.stringify({ __rewrites: { afterFiles: [] }, ...pages, sortedPages: Object.keys(pages) })};self.__BUILD_MANIFEST_CB&&self.__BUILD_MANIFEST_CB()`)
   write(path.join(paths.out, `_next/static/${BUILD_ID}/_ssgManifest.js`), 'self.__SSG_MANIFEST=new Set(["/docs/leads/_meta"]);self.__SSG_MANIFEST_CB&&self.__SSG_MANIFEST_CB()')
   for (const files of Object.values(pages)) for (const file of files) write(path.join(paths.out, '_next', file), '/* code */')
-  write(path.join(paths.out, '_next/static/chunks/nextra-data-en-US.json'), '{"/docs/internal/overview":{"title":"every section\'s text"}}')
-  write(path.join(paths.out, '_next/static/chunks/nextra-page-map-.mjs'), 'export const pageMap = []')
   write(path.join(paths.out, '_pagefind/pagefind-entry.json'), '{}')
   write(path.join(paths.out, '_pagefind/fragment/en_1.pf_fragment'), 'x')
   write(path.join(paths.out, 'docs/leads/_pagefind/pagefind-entry.json'), '{}')
@@ -52,13 +50,12 @@ const noPageMaps = new Map<string, PageMapFragment>()
 /** The plan's audiences of the small site's pages: each names and governs its route manifest. */
 const { audiences } = planAggregates({ access, routes: ['/', '/404', '/docs/internal/overview', '/docs/leads/intro', '/login'] })
 
-test("maps the search step's home index to any signed-in reader, drops Nextra's global files, and splits the route manifests", () => {
+test("maps the search step's home index to any signed-in reader and splits the route manifests", () => {
   const paths = builtSite()
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
   expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
-  expect(files.some((key) => /nextra-(data|page-map)/.test(key))).toBe(false)
   expect(JSON.parse(fs.readFileSync(paths.assetRoutes, 'utf8'))).toEqual(routes)
   const publicManifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
   expect(publicManifest).toContain('/login')

@@ -1,7 +1,7 @@
 /**
- * After `next build` and the search indexes: removes build files that must not ship, moves each
- * audience's routes out of Next's route manifests, and maps every remaining file to the route
- * whose rule governs it (the asset-routes file), for the edge and the local server.
+ * After `next build` and the search indexes: moves each audience's routes out of Next's route
+ * manifests, and maps every file of out/ to the route whose rule governs it (the asset-routes
+ * file), for the edge and the local server.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -43,13 +43,6 @@ export interface PostbuildInputs {
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
   const { out } = paths
   if (!fs.existsSync(out)) throw new PostbuildError(`${out} does not exist; run \`next build\` first`)
-  // Nextra's plugin, when it runs, copies its page map (every page's title and front matter) and
-  // its search data (every page's text) into the static chunks. The site no longer uses it (pages
-  // are data, pages/[[...slug]].tsx), but should the files appear they must not ship: each page
-  // carries its audience's page map, and search has one index per audience.
-  for (const key of listFiles(out).filter((key) => /\/(nextra-page-map-[^/]*\.mjs|nextra-data-[^/]*\.json)$/.test(key))) {
-    fs.rmSync(path.join(out, key))
-  }
   // Next's route manifests name every route; each audience's routes move to a script of its own.
   const manifestDir = path.join(out, '_next', 'static', inputs.buildId)
   const buildManifest = fs.readFileSync(path.join(manifestDir, '_buildManifest.js'), 'utf8')
@@ -72,11 +65,6 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
   }
 
   const files = listFiles(out)
-  for (const key of files.filter((key) => /\.(js|html)$/.test(key))) {
-    if (fs.readFileSync(path.join(out, key), 'utf8').includes('nextra-page-map-.mjs"')) {
-      throw new PostbuildError(`${key} still loads Nextra's global page map; the per-section page map patch did not apply`)
-    }
-  }
   // A folder's key governs whatever its audience's steps wrote there, which may be nothing.
   const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !files.includes(key))
   if (missing.length) throw new PostbuildError(`the plan placed ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
