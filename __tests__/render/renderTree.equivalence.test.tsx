@@ -144,7 +144,7 @@ test('the fixture page holds every writer component, a custom heading id, and Ne
 })
 
 test('the compile step and the renderer know the same components', () => {
-  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/toPageTree.mjs'), 'utf8')
+  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/toPageDocument.mjs'), 'utf8')
   const list = (name: string) => JSON.parse(worker.match(new RegExp(`export const ${name} = (\\[[^\\]]*\\])`))![1].replace(/'/g, '"').replace(/,\s*\]/, ']'))
   expect([...list('WRITER_COMPONENTS')].sort()).toEqual([...WRITER_COMPONENTS])
 })

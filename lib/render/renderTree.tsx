@@ -5,7 +5,7 @@
  * and the writer components a page may use. Nothing is evaluated, so the site's
  * Content-Security-Policy needs no 'unsafe-eval'.
  *
- * Browser code: no Node imports. The compile step (pipeline/compile/toPageTree.mjs) refuses any
+ * Browser code: no Node imports. The compile step (pipeline/compile/toPageDocument.mjs) refuses any
  * component not in WRITER_COMPONENTS; the tests check that both lists agree.
  */
 import { createElement, Fragment, type ComponentType, type ReactNode } from 'react'

@@ -9,7 +9,7 @@
  * that the pool transpiles from its TypeScript (workerData.highlighter).
  *
  * The output is not Nextra's JS module but the page as data (lib/render/pageDocument.ts): two
- * plugins of ./toPageTree.mjs refuse what data cannot hold (the first rehype plugin) and read the
+ * plugins of ./toPageDocument.mjs refuse what data cannot hold (the first rehype plugin) and read the
  * compiled page's elements (the first recma plugin, after every rehype plugin). Everything else
  * (heading ids, highlighting, copy buttons, title, front matter, search data) is Nextra's own.
  *
@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { recmaCapturePage, rehypeCheckPage } from './toPageTree.mjs'
+import { recmaCapturePage, rehypeCheckPage } from './toPageDocument.mjs'
 
 const { compileMdx } = await import('nextra/compile')
 const { transformerTwoslash } = await import('@shikijs/twoslash')
@@ -119,7 +119,7 @@ function describe(error) {
 console.error = () => {}
 
 /**
- * What ./toPageTree.mjs found in each file, by path. compileMdx returns only its own fields, and
+ * What ./toPageDocument.mjs found in each file, by path. compileMdx returns only its own fields, and
  * keeps one processor for every page (useCachedCompiler), so the plugin reports through this map
  * rather than through a closure of one call.
  */

@@ -10,7 +10,7 @@
  * refused by name first, so the writer reads what is wrong and how to fix it.
  *
  * Refusing instead of stripping: a page that silently lost an element would ship something its
- * writer did not write; the compile stops with `file:line:column` instead (./toPageTree.mjs).
+ * writer did not write; the compile stops with `file:line:column` instead (./toPageDocument.mjs).
  *
  * Plain ESM, no TypeScript: the compile workers import it (./compileWorker.mjs), and its bytes are
  * part of the compile cache's fingerprint (./fingerprint.ts), so a change of the rules checks
@@ -19,6 +19,7 @@
 import { readFileSync } from 'node:fs'
 import { defaultSchema, sanitize } from 'hast-util-sanitize'
 import { find, html } from 'property-information'
+import { decodeCharacterReferences } from './characterReferences.cjs'
 
 /**
  * What runs code whatever the allowlist says, by name (../../lib/render/codeInPages.json, which the
@@ -85,25 +86,13 @@ export const ALLOWED_TAGS = [...SITE_SCHEMA.tagNames].sort()
 // ---------------------------------------------------------------------------------------------
 // URLs
 
-/** HTML's numeric character references and the named ones that can spell a scheme's parts. */
-const NAMED = { colon: ':', tab: '\t', newline: '\n', sol: '/', bsol: '\\', period: '.', lpar: '(', rpar: ')', excl: '!', num: '#', quest: '?', amp: '&' }
-function decodeReferences(value) {
-  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, ref) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1))
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    }
-    return NAMED[ref.toLowerCase()] ?? whole
-  })
-}
-
 /**
  * The scheme a browser would give `url`, after what it forgives: character references decoded,
  * tabs and line breaks anywhere removed, control characters and spaces around it trimmed. Null
  * for a path (`/docs/x`, `./x`, `#id`, `?q`), which stays on the site.
  */
 export function urlScheme(url) {
-  const seen = decodeReferences(String(url)).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
+  const seen = decodeCharacterReferences(String(url)).replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
   // `//host` and its backslash spellings leave the site without naming a scheme.
   if (/^[\\/]{2}/.test(seen)) return '//'
   const match = /^([^:/?#]*):/.exec(seen)

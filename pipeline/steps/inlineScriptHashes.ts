@@ -27,6 +27,10 @@ import { contentSecurityPolicy, directiveSources, SCRIPT_HASHES_FILE } from '../
 import type { SitePaths } from './paths'
 import { listFiles } from './siteFiles'
 
+/** HTML's character references, decoded by the same module as the compile's page check decodes them. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { decodeCharacterReferences } = require('../compile/characterReferences.cjs') as { decodeCharacterReferences: (value: string) => string }
+
 export class InlineScriptError extends Error {
   constructor(message: string) {
     super(`inline scripts: ${message}`)
@@ -134,7 +138,7 @@ export function pageScripts(html: string): PageScripts {
     const tagEnd = cursor
     for (const [key, value] of attributes) {
       if (/^on./.test(key)) disallowed.push(`an inline event handler <${name} ${key}="${value.slice(0, 60)}">`)
-      if (URL_ATTRIBUTES.has(key) && /^javascript:/i.test(decodeEntities(value).replace(/[\u0000-\u0020]/g, ''))) {
+      if (URL_ATTRIBUTES.has(key) && /^javascript:/i.test(decodeCharacterReferences(value).replace(/[\u0000-\u0020]/g, ''))) {
         disallowed.push(`a javascript: URL <${name} ${key}="${value.slice(0, 60)}">`)
       }
     }
@@ -158,13 +162,6 @@ export function pageScripts(html: string): PageScripts {
     at = after < 0 ? html.length : after + 1
   }
   return { inline, disallowed }
-}
-
-/** Enough of HTML's character references to see a `javascript:` URL written with them. */
-function decodeEntities(value: string): string {
-  return value.replace(/&#(x[0-9a-f]+|\d+);?/gi, (_, code: string) =>
-    String.fromCodePoint(code[0].toLowerCase() === 'x' ? parseInt(code.slice(1), 16) : Number(code))
-  ).replace(/&colon;/gi, ':').replace(/&tab;/gi, '\t').replace(/&newline;/gi, '\n')
 }
 
 /**
