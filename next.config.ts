@@ -6,7 +6,7 @@ import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
-import { applyPatches, skipServerTraces } from './pipeline/patches'
+import { applyPatches, skipServerTraces } from './patches'
 import { siteBuildId } from './pipeline/buildId'
 import os from 'node:os'
 
@@ -53,32 +53,9 @@ inlinedEnv.DOCS_AI_CONNECTORS = allowedConnectors(accessConfig.aiTools?.hostedRe
  */
 inlinedEnv.NEXTRA_SEARCH = 'true'
 
-
-/**
- * A static export deploys no server, so Next's server file traces (.nft.json, for standalone and
- * serverless hosting) are never used. Collecting them reads `.next/package.json` once per traced
- * module with unbounded concurrency: at 1,000 pages that exhausts the open-file limit (EMFILE)
- * and the build dies while generating pages. Without the plugin there is nothing to trace.
- */
-function withoutServerTraces(config: any) {
-  config.plugins = config.plugins.filter((plugin: any) => plugin?.constructor?.name !== 'TraceEntryPointsPlugin')
-  return config
-}
-// And no trace of Next's own server either (pipeline/patches/noServerTraces.cjs).
+// Next traces its own server's files in `next build`'s main process, which may not be the one that
+// compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs).
 skipServerTraces()
-
-/**
- * No persistent bundler cache. A compile reusing Rspack's cache could name and fill some chunks
- * differently from a compile without it (the runtime chunk and the sign-in chunks, seen in CI), so
- * the same sources could give different files, and pages kept from the last build
- * (pipeline/render/renderPlan.ts) could name chunks the new build no longer has. Every compile
- * starts clean instead: its entries are the same whatever the number of pages (one route serves
- * every page), so it takes a few seconds on any site.
- */
-function withoutPersistentCache(config: any) {
-  config.cache = false
-  return config
-}
 
 /**
  * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the
@@ -115,16 +92,8 @@ const nextConfig: NextConfig = {
   // One docs route whatever the number of pages: the compiles are the same size for every site, and
   // run in Next's own process (a build worker's start-up costs seconds and saves nothing here).
   experimental: { cpus: os.cpus().length, webpackBuildWorker: false, serverMinification: false },
-  webpack: (config, { isServer, dev }) => {
-    if (isServer) withoutServerTraces(config)
-    applyPatches(config, {
-      bundler,
-      isServer,
-      dev,
-      context: process.cwd(),
-    })
-    return withoutPersistentCache(config)
-  },
+  // Every change to a dependency and to Next's bundling (patches/).
+  webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd() }),
 }
 
 export default bundler === 'rspack' ? withRspack(nextConfig) : nextConfig

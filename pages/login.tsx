@@ -11,7 +11,7 @@ import { useAuth } from '../lib/auth/AuthContext'
 import type { AuthSettings } from '../lib/auth/authSettings'
 import { amplifyClientId, configureAmplify, prepareFederatedSignIn, switchAmplifyClient } from '../lib/auth/configureAmplify'
 import { clearAmplifyCookies } from '../lib/auth/amplifyCookies'
-import { loadAuth, signIn, signInWithRedirect } from '../lib/auth/lazyAuth'
+import { loadAuth, signIn, signInWithRedirect } from '../patches/signIn/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
 

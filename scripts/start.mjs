@@ -30,7 +30,7 @@ function newest(paths) {
   return latest
 }
 
-const SOURCES = ['content', 'pages', 'components', 'lib', 'public', 'styles', 'edge', 'pipeline', 'access.config.ts', 'theme.config.tsx', 'theme.tsx', 'next.config.ts', 'package-lock.json']
+const SOURCES = ['content', 'pages', 'components', 'lib', 'public', 'styles', 'edge', 'pipeline', 'patches', 'access.config.ts', 'theme.config.tsx', 'theme.tsx', 'next.config.ts', 'package-lock.json']
 const builtAt = fs.existsSync('.next/asset-routes.json') && fs.existsSync('out/index.html') ? fs.statSync('.next/asset-routes.json').mtimeMs : 0
 if (process.env.DOCS_AUTH_MODE === 'production') {
   console.error('npm start serves the site with the local Cognito; unset DOCS_AUTH_MODE (a production build is for AWS, see docs/deploy.md).')

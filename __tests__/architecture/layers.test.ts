@@ -6,6 +6,10 @@
  * a step's change could otherwise ship in the authorizer, and the build's Node-only code in a
  * bundle. Contracts both sides use live in lib/ (the planner in lib/access/, the props files in
  * lib/render/, the page catalogs in lib/aiTools/).
+ *
+ * The patches to dependencies (patches/) are loaded by next.config.ts and, some of them, by the
+ * browser (pages/login.tsx imports patches/signIn/lazyAuth.ts), so the runtime may import them;
+ * they in turn import nothing of the build, or the runtime would reach it through them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -22,23 +26,33 @@ function specifiers(source: string): string[] {
   return found
 }
 
-function runtimeFiles(): string[] {
-  return RUNTIME.flatMap((dir) =>
+function sourceFiles(dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) =>
     (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[])
       .filter((file) => /\.(tsx?|mjs|cjs|js)$/.test(file) && !file.split(path.sep).includes('dist') && !file.split(path.sep).includes('node_modules'))
       .map((file) => path.join(dir, file))
   )
 }
 
-test('no runtime file (pages/, lib/, components/, mcp/, edge/) imports pipeline/', () => {
-  const files = runtimeFiles()
-  expect(files.length).toBeGreaterThan(100)
-  const offending = files.flatMap((file) =>
+/** Each import of pipeline/ by one of `files`, as `file: specifier`. */
+function importsOfPipeline(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
     specifiers(fs.readFileSync(path.join(root, file), 'utf8'))
       .filter((specifier) => specifier.startsWith('.') && path.relative(root, path.resolve(root, path.dirname(file), specifier)).split(path.sep)[0] === 'pipeline')
       .map((specifier) => `${file}: ${specifier}`)
   )
-  expect(offending).toEqual([])
+}
+
+test('no runtime file (pages/, lib/, components/, mcp/, edge/) imports pipeline/', () => {
+  const files = sourceFiles(RUNTIME)
+  expect(files.length).toBeGreaterThan(100)
+  expect(importsOfPipeline(files)).toEqual([])
+})
+
+test('no patch (patches/), which next.config.ts and the browser load, imports pipeline/', () => {
+  const files = sourceFiles(['patches'])
+  expect(files.length).toBeGreaterThan(15)
+  expect(importsOfPipeline(files)).toEqual([])
 })
 
 test('the check sees an import of the build, however it is written', () => {

@@ -50,7 +50,7 @@ function liftIndexPages(items: RawItem[]): RawItem[] {
 
 /**
  * Nextra's own order for a folder's items (`_meta` first, then by name), applied at build time so
- * the theme need not compare names in the browser (pipeline/patches/presortedPageMap.cjs). Stable, so a
+ * the theme need not compare names in the browser (patches/theme/presortedPageMap.cjs). Stable, so a
  * page and the folder of the same name stay side by side.
  */
 function nextraOrder(a: RawItem, b: RawItem): number {

@@ -3,7 +3,7 @@
  * nextra/icons) and the docs theme, bundled into one CommonJS file: they ship as ES modules only,
  * which Jest cannot load. One bundle, so the MDX provider, the theme's components and Nextra's
  * components share their React contexts, as in the site's bundle. As the site's build does
- * (pipeline/patches/plainImages.cjs), Nextra's MDX image component is the plain `img`.
+ * (patches/theme/plainImages.cjs), Nextra's MDX image component is the plain `img`.
  *
  *   jest.mock('nextra/mdx', () => require('./helpers/nextraClient').nextraClient().mdx, { virtual: true })
  */
@@ -35,7 +35,7 @@ export interface NextraClient {
 
 function bundlePath(): string {
   const versions = ['nextra-theme-docs', 'nextra', 'esbuild'].map((pkg) => `${pkg}@${JSON.parse(fs.readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version}`)
-  const plainImages = fs.readFileSync(path.join(root, 'pipeline/patches/plainImages.cjs'), 'utf8')
+  const plainImages = fs.readFileSync(path.join(root, 'patches/theme/plainImages.cjs'), 'utf8')
   const key = createHash('sha256').update(JSON.stringify([root, versions, ENTRY, plainImages])).digest('hex').slice(0, 16)
   const out = path.join(os.tmpdir(), `jest-nextra-client-${key}.cjs`)
   if (fs.existsSync(out)) return out
@@ -43,7 +43,7 @@ function bundlePath(): string {
   // esbuild's JS API refuses to run inside jsdom, so the bundle is built in a child Node.
   const script = `
     const root = ${JSON.stringify(root)}
-    const { REPLACEMENTS } = require(root + '/pipeline/patches/plainImages.cjs')
+    const { REPLACEMENTS } = require(root + '/patches/theme/plainImages.cjs')
     const fs = require('fs')
     require('esbuild').build({
       stdin: { contents: ${JSON.stringify(ENTRY)}, resolveDir: root, loader: 'js' },

@@ -1,6 +1,6 @@
 /**
  * `aws-amplify/auth` for the sign-in page, loaded on first use. The page calls it, and next.config
- * gives it to Amplify UI's own files in place of `aws-amplify/auth` (pipeline/patches, `lazyAuth`).
+ * gives it to Amplify UI's own files in place of `aws-amplify/auth` (./index.ts, `lazyAuth`).
  *
  * The Authenticator imports every Cognito flow it might run (sign-in with SRP and its big-number
  * maths, new password, TOTP and passkey set-up, forgotten password, sign-up, attribute checks),
@@ -10,7 +10,8 @@
  * reader focuses the form (pages/login.tsx calls `loadAuth`), or else on the first call.
  *
  * Each name Amplify UI imports from `aws-amplify/auth` must be exported here:
- * __tests__/pipeline/patches.test.ts compares them with the installed Amplify UI.
+ * __tests__/patches/signIn.test.ts compares them with the installed Amplify UI. Measured by
+ * `npm run bench size`: the sign-in page's first-load JavaScript (docs/benchmarks.md).
  */
 import type * as Auth from 'aws-amplify/auth'
 

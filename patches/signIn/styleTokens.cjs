@@ -12,9 +12,10 @@
 // for each token of the categories style props use (colours, space, font sizes…: every category
 // but `components`, which no style prop reads) the token's CSS variable. A token's `value` is its
 // variable too, not the value the stylesheet gives it: nothing reads it but a ThemeProvider.
-// __tests__/pipeline/patches.test.ts checks these against `createTheme()` of the installed version,
+// Measured by the sign-in page's first-load JavaScript in `npm run bench size` (budget 200 kB).
+// __tests__/patches/signIn.test.ts checks these against `createTheme()` of the installed version,
 // and an Amplify UI upgrade that changes the patched lines fails the build.
-const replaceExactly = require('./replaceExactly.cjs')
+const replaceExactly = require('../replaceExactly.cjs')
 
 const FILE = '@aws-amplify/ui-react/dist/esm/hooks/useTheme.mjs'
 /** Made the default theme when loaded, as the context's default: now left to useTheme's. */
@@ -43,7 +44,7 @@ function styleThemeSource() {
   return `import { cssNameTransform } from '@aws-amplify/ui';
 
 // The default theme's names for style props, from the installed Amplify UI when the site was built
-// (pipeline/patches/styleTokens.cjs).
+// (patches/signIn/styleTokens.cjs).
 const DEFAULT_THEME_NAME = ${JSON.stringify(name)};
 const DEFAULT_BREAKPOINTS = ${JSON.stringify(breakpoints)};
 const DEFAULT_TOKEN_NAMES = ${JSON.stringify(tree)};
@@ -82,7 +83,7 @@ module.exports = function styleTokensLoader(source) {
   const breakpointsOnly = file === BREAKPOINTS_FILE
   if (breakpointsOnly) {
     const { breakpoints } = defaultThemeShape()
-    let result = replaceExactly(source, "import { defaultTheme } from '@aws-amplify/ui';\n", `// The default theme's breakpoints (pipeline/patches/styleTokens.cjs).\nconst defaultTheme = { breakpoints: ${JSON.stringify(breakpoints)} };\n`, 1, context)
+    let result = replaceExactly(source, "import { defaultTheme } from '@aws-amplify/ui';\n", `// The default theme's breakpoints (patches/signIn/styleTokens.cjs).\nconst defaultTheme = { breakpoints: ${JSON.stringify(breakpoints)} };\n`, 1, context)
     if (/\bdefaultTheme\.(?!breakpoints\b)/.test(result)) throw new Error(`styleTokensLoader: ${BREAKPOINTS_FILE} reads more of the default theme than its breakpoints; Amplify UI changed`)
     return result
   }

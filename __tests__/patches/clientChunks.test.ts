@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import fs from 'node:fs'
-import { isLargePackageModule, largeModuleChunkName, webpackLikeClientChunks } from '../../pipeline/patches/clientChunks'
+import { isLargePackageModule, largeModuleChunkName, webpackLikeClientChunks } from '../../patches/next/clientChunks'
 
 const moduleOf = (file: string, size: number, type = 'javascript/auto') => ({
   type,

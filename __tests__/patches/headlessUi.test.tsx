@@ -1,10 +1,10 @@
 /**
- * The docs theme's colour-mode select and navbar menus, as built on pipeline/patches/headlessUi.tsx:
+ * The docs theme's colour-mode select and navbar menus, as built on patches/theme/headlessUi.tsx:
  * what a reader with a mouse or a keyboard gets.
  */
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
-import { Button, Combobox, Listbox, ListboxButton, ListboxOption, ListboxOptions, Menu, MenuButton, MenuItem, MenuItems } from '../../pipeline/patches/headlessUi'
+import { Button, Combobox, Listbox, ListboxButton, ListboxOption, ListboxOptions, Menu, MenuButton, MenuItem, MenuItems } from '../../patches/theme/headlessUi'
 
 const OPTIONS = [
   { key: 'light', name: 'Light' },

@@ -7,6 +7,9 @@
 // (`(0, _nft.nodeFileTrace)(…)` in next/dist/build/collect-build-traces.js), so the tracer is
 // replaced there, in the build's main process, by one that finds no files. Next then writes its
 // trace files, empty, and goes on.
+//
+// Measured by: the `next build` step's time in `npm run bench build`. Tested in
+// __tests__/patches/next.test.ts.
 const nft = require('next/dist/compiled/@vercel/nft')
 
 const TRACER = 'nodeFileTrace'
@@ -19,7 +22,7 @@ async function traceNothing() {
 function skipServerTraces() {
   const property = Object.getOwnPropertyDescriptor(nft, TRACER)
   if (!property || !property.configurable) {
-    throw new Error(`pipeline/patches/noServerTraces.cjs: next/dist/compiled/@vercel/nft no longer exports a replaceable ${TRACER}; check how ${CALLER_FILE} traces now`)
+    throw new Error(`patches/next/noServerTraces.cjs: next/dist/compiled/@vercel/nft no longer exports a replaceable ${TRACER}; check how ${CALLER_FILE} traces now`)
   }
   Object.defineProperty(nft, TRACER, { value: traceNothing, enumerable: true, configurable: true, writable: true })
 }

@@ -3,11 +3,14 @@
 // (lib/navigation/trimPageMap.ts): on a 1,000-page site each page was 650 kB of HTML with 855
 // sidebar links, and rendering them made "Generating static pages" grow with the square of the
 // pages (28 s of an 82 s build). The trim now bounds what a page's HTML can list; in the browser,
-// where a reader's whole navigation arrives, the sidebar still renders only what is open. This loader renders a
-// collapsed folder's pages only once the reader opens it, as Docusaurus does; a folder that was
-// open stays rendered, so it still animates closed. Open folders (the current page's, and the
+// where a reader's whole navigation arrives, the sidebar still renders only what is open. This
+// loader renders a collapsed folder's pages only once the reader opens it, as Docusaurus does; a
+// folder that was open stays rendered, so it still animates closed. Open folders (the current page's, and the
 // top levels) render on the server exactly as before.
-const replaceExactly = require('./replaceExactly.cjs')
+//
+// Measured by: a page's HTML size and the pages step's time in `npm run bench build-1000`. Tested
+// in __tests__/patches/theme.test.ts.
+const replaceExactly = require('../replaceExactly.cjs')
 
 const where = { loader: 'lazySidebarFoldersLoader', file: 'nextra-theme-docs/dist/index.js', dependency: 'the theme' }
 const REPLACEMENTS = [

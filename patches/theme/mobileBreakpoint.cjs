@@ -1,8 +1,11 @@
-// SPEC §9: the mobile/desktop breakpoint is 996 px. Nextra's docs theme hard-codes Tailwind's
+// The site's mobile/desktop breakpoint is 996 px. Nextra's docs theme hard-codes Tailwind's
 // `md` (768 px) in its CSS and in two `window.innerWidth` checks; this loader moves both to 996 px.
 // Each replacement must match exactly as often as expected, so a theme upgrade that changes them
 // fails the build instead of silently mixing breakpoints.
-const replaceExactly = require('./replaceExactly.cjs')
+//
+// Measured by: e2e/layoutTour.test.ts, which lays pages out on each side of 996 px. Tested in
+// __tests__/patches/theme.test.ts.
+const replaceExactly = require('../replaceExactly.cjs')
 
 const MOBILE_MAX = 995
 const REPLACEMENTS = {

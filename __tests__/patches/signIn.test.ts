@@ -1,122 +1,14 @@
 /**
  * @jest-environment node
  *
- * Each patch in pipeline/patches against the installed Nextra: an upgrade that changes what a
- * patch relies on fails the test that names the patch.
+ * Each patch to Amplify and Amplify UI (patches/signIn/) against the installed packages: an
+ * upgrade that changes what a patch relies on fails the test that names the patch.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { AMPLIFY_UI_FILES, applyPatches, HEADLESS_UI_USERS, PATCH_FILES, PICK_BY_USER, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES, type BundlerConfig } from '../../pipeline/patches'
-
-const nextraDir = path.dirname(require.resolve('nextra/package.json'))
-const themeDir = path.join(process.cwd(), 'node_modules/nextra-theme-docs')
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const presorted = require(PATCH_FILES.presortedPageMap) as ((source: string) => string) & { FROM: string }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const breakpoint = require(PATCH_FILES.mobileBreakpoint) as ((this: { resourcePath: string }, source: string) => string) & { MOBILE_MAX: number }
-
-describe('presortedPageMap', () => {
-  const normalizePages = fs.readFileSync(path.join(nextraDir, 'dist/client/normalize-pages.js'), 'utf8')
-
-  test("turns the installed Nextra's name comparison into keeping the build-time order", () => {
-    const patched = presorted(normalizePages)
-    expect(patched).not.toContain('localeCompare')
-    expect(patched).toContain('return 0; /* presorted at build time')
-  })
-
-  test('fails the build when Nextra no longer compares names the way it did', () => {
-    expect(() => presorted(normalizePages.replace(presorted.FROM, 'return a.name < b.name ? -1 : 1;'))).toThrow(/expected 1 × .* found 0; Nextra changed/)
-  })
-})
-
-describe('mobileBreakpoint', () => {
-  const patch = (file: string, source = fs.readFileSync(path.join(themeDir, 'dist', file), 'utf8')) =>
-    breakpoint.call({ resourcePath: path.join(themeDir, 'dist', file) }, source)
-
-  test("moves the installed theme's 768 px breakpoint to 996 px in its script and its styles", () => {
-    for (const file of ['index.js', 'style.css']) {
-      const patched = patch(file)
-      expect(patched).not.toMatch(/767px|768px|innerWidth [<>] 76[78]/)
-      expect(patched).toContain(String(breakpoint.MOBILE_MAX))
-    }
-  })
-
-  test('fails the build when the theme changes a breakpoint it patches', () => {
-    const css = fs.readFileSync(path.join(themeDir, 'dist/style.css'), 'utf8').replace('(max-width:767px)', '(max-width:639px)')
-    expect(() => patch('style.css', css)).toThrow(/mobileBreakpointLoader: expected 1 × "\(max-width:767px\)".*the theme changed/)
-  })
-})
-
-describe('lazySidebarFolders', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const lazyFolders = require(PATCH_FILES.lazySidebarFolders) as (source: string) => string
-  const theme = () => fs.readFileSync(path.join(themeDir, 'dist/index.js'), 'utf8')
-  const folderBody = (source: string) => source.slice(source.indexOf('function FolderImpl('), source.indexOf('function Separator('))
-
-  test("the installed theme's sidebar folder renders its pages only once it is or was open", () => {
-    const folder = folderBody(lazyFolders(theme()))
-    // The folder's open state is what Nextra computes, and the flag is set from it before rendering.
-    expect(folder).toMatch(/const open = [^\n]+;\n[\s\S]*const wasOpen = useRef5\(false\);\n {2}if \(open\) wasOpen\.current = true;/)
-    expect(folder).toContain('children: wasOpen.current && /* @__PURE__ */ jsx21(\n      Menu2,')
-    // useRef5 is the sidebar module's own import of React's useRef.
-    expect(theme()).toMatch(/\/\/ src\/components\/sidebar\.tsx[\s\S]*?import \{[^}]*useRef as useRef5[^}]*\} from "react";[\s\S]*function FolderImpl\(/)
-  })
-
-  test('fails the build when the theme changes the folder it patches', () => {
-    const changed = theme().replace('children: /* @__PURE__ */ jsx21(\n      Menu2,', 'children: /* @__PURE__ */ jsx21(\n      Menu3,')
-    expect(() => lazyFolders(changed)).toThrow(/lazySidebarFoldersLoader: expected 1 × [\s\S]* in nextra-theme-docs\/dist\/index\.js, found 0; the theme changed/)
-  })
-})
-
-describe('components', () => {
-  test("re-exports every Nextra component except the heavy ones no page uses", () => {
-    const index = fs.readFileSync(path.join(nextraDir, 'dist/client/components/index.js'), 'utf8')
-    const nextraExports = /export \{([^}]*)\}/.exec(index)![1].split(',').map((name) => name.trim()).filter(Boolean)
-    const ours = [...fs.readFileSync(PATCH_FILES.components, 'utf8').matchAll(/^export \{ (\w+) \}/gm)].map((match) => match[1])
-    const leftOut = ['MathJax', 'MathJaxContext', 'Mermaid', 'Playground', 'RemoteContent', 'evaluate']
-    expect([...ours, ...leftOut].sort()).toEqual([...nextraExports].sort())
-  })
-})
-
-describe('headlessUi', () => {
-  /** The names a built file imports from @headlessui/react. */
-  const headlessImports = (file: string) =>
-    [...fs.readFileSync(file, 'utf8').matchAll(/import \{([^}]*)\} from "@headlessui\/react"/g)].flatMap((match) =>
-      match[1].split(',').map((name) => name.trim().split(/\s+as\s+/)[0]).filter(Boolean)
-    )
-
-  test('provides every Headless UI component the installed theme and Nextra\'s Button import', () => {
-    const users = [path.join(themeDir, 'dist/index.js'), path.join(nextraDir, 'dist/client/components/button.js')]
-    const wanted = new Set(users.flatMap(headlessImports))
-    expect(wanted.size).toBeGreaterThan(5)
-    const provided = new Set([...fs.readFileSync(PATCH_FILES.headlessUi, 'utf8').matchAll(/^export (?:function|const) (\w+)/gm)].map((match) => match[1]))
-    expect([...wanted].filter((name) => !provided.has(name))).toEqual([])
-  })
-
-  test('applies to the theme and Nextra\'s Button only: Tabs and Popup keep the real library', () => {
-    expect(HEADLESS_UI_USERS.test(path.join(themeDir, 'dist/index.js'))).toBe(true)
-    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/button.js'))).toBe(true)
-    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/tabs/tabs.js'))).toBe(false)
-    expect(HEADLESS_UI_USERS.test(path.join(nextraDir, 'dist/client/components/popup.js'))).toBe(false)
-  })
-})
-
-describe('plainImages', () => {
-  const mdx = fs.readFileSync(path.join(nextraDir, 'dist/client/mdx.js'), 'utf8')
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const patch = require(PATCH_FILES.plainImages) as (source: string) => string
-
-  test("renders content images as plain <img> in the installed Nextra, without its zoom wrapper", () => {
-    const patched = patch(mdx)
-    expect(patched).not.toContain('image-zoom')
-    expect(patched).toContain('img: "img"')
-  })
-
-  test('fails the build when Nextra changes its image component', () => {
-    expect(() => patch(mdx.replace('img: ImageZoom', 'img: Image'))).toThrow(/plainImagesLoader: expected 1 × "img: ImageZoom".*Nextra changed/)
-  })
-})
+import { PATCH_FILES } from '../../patches'
+import { AMPLIFY_UI_FILES, PICK_BY_USER, SIDE_EFFECT_FREE_PACKAGES, XSTATE_REACT_FILES } from '../../patches/signIn'
 
 describe('lazyQrCode', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -135,28 +27,6 @@ describe('lazyQrCode', () => {
   })
 })
 
-describe('noServerTraces', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const patch = require(PATCH_FILES.noServerTraces) as { TRACER: string; CALLER_FILE: string }
-
-  test("Next still traces its server through the compiled tracer's exports, at the moment it traces", () => {
-    const caller = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.CALLER_FILE), 'utf8')
-    expect(caller).toContain('const _nft = require("next/dist/compiled/@vercel/nft");')
-    expect(caller).toContain(`await (0, _nft.${patch.TRACER})(`)
-  })
-
-  test('after the patch, the tracer Next calls finds no files, without reading any', () => {
-    // A process of its own: the patch changes a module for the whole process.
-    const script = `
-      require(${JSON.stringify(PATCH_FILES.noServerTraces)}).skipServerTraces()
-      const nft = require('next/dist/compiled/@vercel/nft')
-      let reads = 0
-      nft.${patch.TRACER}([require.resolve('next/dist/server/next-server.js')], { readFile: async () => (reads++, '') }).then((result) =>
-        process.stdout.write(JSON.stringify({ files: result.fileList.size + result.esmFileList.size, reasons: result.reasons.size, reads })))`
-    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ files: 0, reasons: 0, reads: 0 })
-  })
-})
-
 describe('lazyAuth', () => {
   const amplifyDir = path.join(process.cwd(), 'node_modules/@aws-amplify')
   /** Every name a file of Amplify UI imports from aws-amplify/auth. */
@@ -171,7 +41,7 @@ describe('lazyAuth', () => {
     )
 
   test('gives Amplify UI every name it imports from aws-amplify/auth, each a function of the real module', async () => {
-    const lazyAuth = await import('../../lib/auth/lazyAuth')
+    const lazyAuth = await import('../../patches/signIn/lazyAuth')
     const auth = await import('aws-amplify/auth')
     const wanted = new Set(authImports())
     expect(wanted.size).toBeGreaterThan(10)
@@ -180,7 +50,7 @@ describe('lazyAuth', () => {
   })
 
   test('a lazy function answers as the real one once the module has loaded (here: Amplify is not configured)', async () => {
-    const lazyAuth = await import('../../lib/auth/lazyAuth')
+    const lazyAuth = await import('../../patches/signIn/lazyAuth')
     const auth = await import('aws-amplify/auth')
     const failure = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: Error) => `${error.name}: ${error.message}`)
     const expected = await failure(auth.resetPassword({ username: 'reader' }))
@@ -193,7 +63,7 @@ describe('lazyAuth', () => {
     expect(AMPLIFY_UI_FILES.test(path.join(amplifyDir, 'ui-react/dist/esm/hooks/useAuth.mjs'))).toBe(true)
     expect(AMPLIFY_UI_FILES.test(path.join(amplifyDir, 'ui-react-core/dist/esm/Authenticator/context/AuthenticatorProvider.mjs'))).toBe(true)
     expect(AMPLIFY_UI_FILES.test(path.join(process.cwd(), 'node_modules/aws-amplify/dist/esm/auth/index.mjs'))).toBe(false)
-    expect(AMPLIFY_UI_FILES.test(path.join(process.cwd(), 'lib/auth/lazyAuth.ts'))).toBe(false)
+    expect(AMPLIFY_UI_FILES.test(path.join(process.cwd(), 'patches/signIn/lazyAuth.ts'))).toBe(false)
   })
 
   test("Amplify UI imports nothing else from aws-amplify than Amplify, which the core library's answers", async () => {
@@ -204,7 +74,7 @@ describe('lazyAuth', () => {
     )
     expect(named.length).toBeGreaterThan(0)
     expect(new Set(named)).toEqual(new Set(['{ Amplify }']))
-    const { Amplify } = await import('../../lib/auth/amplifyForUi')
+    const { Amplify } = await import('../../patches/signIn/amplifyForUi')
     expect(typeof Amplify.getConfig).toBe('function')
   })
 })
@@ -358,7 +228,7 @@ describe('smallPickBy', () => {
   })
 
   test("answers such a call as lodash's pickBy does", async () => {
-    const { default: ours } = await import('../../pipeline/patches/pickBy')
+    const { default: ours } = await import('../../patches/signIn/pickBy')
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const lodash = require('lodash/pickBy.js') as typeof ours
     const byKey = (_: unknown, key: string) => key === 'email' || key.startsWith('custom:')
@@ -367,20 +237,5 @@ describe('smallPickBy', () => {
     for (const values of [{ username: 'reader', email: 'a@example.com', 'custom:team': 'docs', phone_number: '', country_code: '+44' }, {}, inherited, null, undefined]) {
       for (const predicate of [byKey, byValue]) expect(ours(values as object, predicate)).toEqual(lodash(values as object, predicate))
     }
-  })
-})
-
-describe('applyPatches', () => {
-  // No MDX page is bundled any more (pages/[[...slug]].tsx renders compiled documents), so no patch
-  // touches Nextra's MDX loader; the theme's, Nextra's components' and Amplify's patches remain.
-  const config = (): BundlerConfig => ({ module: { rules: ['...'] }, resolve: { alias: {} } })
-
-  test.each(['rspack', 'webpack'] as const)('under %s, every module patch is in place', (bundler) => {
-    // The server compile: the browser's chunk split (clientChunks.test.ts) needs Next's own groups.
-    const patched = applyPatches(config(), { bundler, isServer: true, dev: false, context: '/site' })
-    expect(patched.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
-    const loaders = patched.module.rules.flatMap((rule) => (rule && typeof rule === 'object' && Array.isArray(rule.use) ? rule.use.map((use) => use.loader) : []))
-    for (const file of [PATCH_FILES.presortedPageMap, PATCH_FILES.mobileBreakpoint, PATCH_FILES.lazySidebarFolders, PATCH_FILES.plainImages, PATCH_FILES.lazyQrCode, PATCH_FILES.styleTokens]) expect(loaders).toContain(file)
-    expect(loaders.some((loader) => /nextra\/loader|pagePath|sectionPageMap/.test(loader))).toBe(false)
   })
 })

@@ -1,0 +1,64 @@
+/**
+ * @jest-environment node
+ *
+ * Each patch to Next (patches/next/) against the installed Next: an upgrade that changes what a
+ * patch relies on fails the test that names the patch. How Rspack splits the browser's code is in
+ * ./clientChunks.test.ts.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { PATCH_FILES, type BundlerConfig } from '../../patches'
+import { patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
+
+describe('noServerTraces', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const patch = require(PATCH_FILES.noServerTraces) as { TRACER: string; CALLER_FILE: string }
+
+  test("Next still traces its server through the compiled tracer's exports, at the moment it traces", () => {
+    const caller = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.CALLER_FILE), 'utf8')
+    expect(caller).toContain('const _nft = require("next/dist/compiled/@vercel/nft");')
+    expect(caller).toContain(`await (0, _nft.${patch.TRACER})(`)
+  })
+
+  test('after the patch, the tracer Next calls finds no files, without reading any', () => {
+    // A process of its own: the patch changes a module for the whole process.
+    const script = `
+      require(${JSON.stringify(PATCH_FILES.noServerTraces)}).skipServerTraces()
+      const nft = require('next/dist/compiled/@vercel/nft')
+      let reads = 0
+      nft.${patch.TRACER}([require.resolve('next/dist/server/next-server.js')], { readFile: async () => (reads++, '') }).then((result) =>
+        process.stdout.write(JSON.stringify({ files: result.fileList.size + result.esmFileList.size, reasons: result.reasons.size, reads })))`
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ files: 0, reasons: 0, reads: 0 })
+  })
+})
+
+describe('withoutServerTraces', () => {
+  const TRACE_PLUGIN_FILE = 'next/dist/build/webpack/plugins/next-trace-entrypoints-plugin.js'
+
+  test("Next's server compile still adds its page tracer as a plugin of that class name", () => {
+    const config = fs.readFileSync(path.join(process.cwd(), 'node_modules/next/dist/build/webpack-config.js'), 'utf8')
+    expect(config).toContain(`isNodeServer && !dev && new (require('./webpack/plugins/next-trace-entrypoints-plugin')).${TRACE_PLUGIN}(`)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect(require(TRACE_PLUGIN_FILE)[TRACE_PLUGIN].name).toBe(TRACE_PLUGIN)
+  })
+
+  test('drops that plugin from the server compile, and only it', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Tracer = require(TRACE_PLUGIN_FILE)[TRACE_PLUGIN] as { prototype: object }
+    const other = { apply() {} }
+    const config: BundlerConfig = { module: { rules: [] }, resolve: {}, plugins: [Object.create(Tracer.prototype), other, null] }
+    withoutServerTraces(config)
+    expect(config.plugins).toEqual([other, null])
+  })
+})
+
+describe('withoutPersistentCache', () => {
+  test('every compile starts without the bundler cache, on the server and in the browser', () => {
+    for (const isServer of [true, false]) {
+      const config: BundlerConfig = { module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' } }
+      patchNext(config, { bundler: 'webpack', isServer, dev: false, context: '/site' })
+      expect(config.cache).toBe(false)
+    }
+  })
+})

@@ -1,0 +1,138 @@
+/**
+ * @jest-environment node
+ *
+ * What the project relies on that its dependencies do not publish (patches/privateReaches.ts):
+ * each listed file is still installed, the reaches of the build that no patch test covers still
+ * hold, and no file of the project reaches into a dependency without being listed, so the next
+ * one is written down with its test, not found by an upgrade.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PRIVATE_REACHES } from '../../patches/privateReaches'
+
+const root = path.resolve(__dirname, '../..')
+const installed = (dependency: string) => path.join(root, 'node_modules', dependency)
+const nextraDir = installed('nextra')
+
+/** What a plain-ESM Node process prints for `script` (Nextra's server files are ES modules). */
+const esm = (script: string) => execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' })
+
+test('each listed file of a dependency is installed, and each relying file and test exists', () => {
+  const missing = PRIVATE_REACHES.flatMap((reach) => [
+    ...reach.files.filter((file) => !fs.existsSync(path.join(installed(reach.dependency), file))).map((file) => `${reach.dependency}/${file}`),
+    ...[...reach.by, reach.test].filter((file) => !fs.existsSync(path.join(root, file))),
+  ])
+  expect(missing).toEqual([])
+})
+
+describe("Nextra's files the build imports by path", () => {
+  test("page-map.js gives collectPageMap, which hands the collected map to transformPageMap", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reach-page-map-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'intro.mdx'), '# Intro\n')
+      const file = path.join(nextraDir, 'dist/server/page-map.js')
+      const handed = esm(`const { collectPageMap } = await import(${JSON.stringify(path.join('file://', file))})
+        let map = null
+        await collectPageMap({ dir: ${JSON.stringify(dir)}, route: '/', locale: '', transformPageMap: (pageMap) => (map = pageMap) })
+        process.stdout.write(JSON.stringify(map))`)
+      expect(JSON.parse(handed)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'intro', route: '/intro' })]))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test("the twoslash renderer is where the compile worker imports it from, beside nextra/compile", () => {
+    const kind = esm(`const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js', import.meta.resolve('nextra/compile')).href)
+      process.stdout.write(typeof twoslashRenderer)`)
+    expect(kind).toBe('function')
+  })
+
+  test("Nextra's loader still calls compileMdx with the options the worker copies from it", () => {
+    const loader = fs.readFileSync(path.join(nextraDir, 'dist/server/loader.js'), 'utf8')
+    const worker = fs.readFileSync(path.join(root, 'pipeline/compile/compileWorker.mjs'), 'utf8')
+    expect(loader).toContain('import { twoslashRenderer } from "./rehype-plugins/twoslash.js";')
+    expect(loader).toMatch(/compileMdx\(source, \{\n\s+mdxOptions: \{\n\s+\.\.\.mdxOptions,\n\s+jsx: true,\n\s+outputFormat: "program",\n\s+format: "detect",/)
+    expect(loader).toMatch(/transformerTwoslash\(\{\n\s+renderer: twoslashRenderer\(\),\n\s+explicitTrigger: true\n\s+\}\)/)
+    for (const option of ['jsx: true', "outputFormat: 'program'", "format: 'detect'", 'transformerTwoslash({ renderer: twoslashRenderer(), explicitTrigger: true })', 'useCachedCompiler: true']) {
+      expect(worker).toContain(option)
+    }
+  })
+
+  test("Nextra parses front matter with its own gray-matter and yaml, which the content check loads from Nextra's folder", () => {
+    const frontMatterPlugin = fs.readFileSync(path.join(nextraDir, 'dist/server/remark-plugins/remark-mdx-frontmatter.js'), 'utf8')
+    expect(frontMatterPlugin).toMatch(/from "yaml"/)
+    expect(fs.readFileSync(path.join(nextraDir, 'dist/server/page-map.js'), 'utf8')).toContain('import grayMatter from "gray-matter";')
+    const { createRequire } = require('node:module') as typeof import('node:module')
+    const fromNextra = createRequire(require.resolve('nextra/package.json'))
+    expect((fromNextra('gray-matter') as (source: string) => { data: unknown })('---\ntitle: T\n---\n').data).toEqual({ title: 'T' })
+    expect(fs.existsSync(fromNextra.resolve('yaml/package.json'))).toBe(true)
+  })
+})
+
+describe('the list is complete', () => {
+  /** Folders and files of the project whose code may reach into a dependency (tests may, freely). */
+  const SOURCES = ['pipeline', 'patches', 'lib', 'pages', 'components', 'edge', 'mcp', 'scripts', 'bench', 'next.config.ts', 'theme.tsx', 'theme.config.tsx']
+
+  function sourceFiles(): string[] {
+    return SOURCES.flatMap((entry) =>
+      fs.statSync(path.join(root, entry)).isFile()
+        ? [entry]
+        : (fs.readdirSync(path.join(root, entry), { recursive: true, encoding: 'utf8' }) as string[])
+            .filter((file) => /\.(tsx?|mjs|cjs|js)$/.test(file) && !/(^|\/)(dist|node_modules)\//.test(file))
+            .map((file) => path.posix.join(entry, file.split(path.sep).join('/')))
+    )
+  }
+
+  /** A package's `bin` files, which it publishes to be run by path. */
+  const binFiles = (dependency: string) => {
+    const { bin } = JSON.parse(fs.readFileSync(path.join(installed(dependency), 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
+    return (typeof bin === 'string' ? [bin] : Object.values(bin ?? {})).map((file) => path.posix.normalize(file))
+  }
+
+  const PACKAGE = String.raw`((?:@[\w.-]+/)?[\w][\w.-]*)`
+  /** Ways of naming a dependency's private files: a path into its dist/ or node_modules/ folder, a bundler rule's pattern for one, or a file found from its package's folder. */
+  const REACHES = [
+    new RegExp(String.raw`['"\`](?:[^'"\`\s]*node_modules/)${PACKAGE}/([^'"\`\s]+)['"\`]`, 'g'),
+    new RegExp(String.raw`['"\`]${PACKAGE}/(dist/[^'"\`\s]*)['"\`]`, 'g'),
+    /(?:node_modules\[\\\\\/\])?((?:@[\w-]+\[\\\\\/\])?[\w-]+)\[\\\\\/\](dist|es)\[\\\\\/\]/g,
+    /node_modules\[\\\\\/\]((?:@[\w-]+\[\\\\\/\])?[\w-]+)\[\\\\\/\]()/g,
+    /(?:path\.(?:join|dirname)\(|createRequire\()[^\n]*require\.resolve\('((?:@[\w.-]+\/)?[\w.-]+)\/package\.json'\)()/g,
+    /import\.meta\.resolve\('((?:@[\w.-]+\/)?[\w.-]+)[^']*'\)()/g,
+  ]
+
+  /** `file: dependency` for each reach into an installed dependency that `file` makes. */
+  function reachesIn(file: string): string[] {
+    const source = fs.readFileSync(path.join(root, file), 'utf8')
+    const found = new Set<string>()
+    for (const pattern of REACHES) {
+      for (const match of source.matchAll(pattern)) {
+        const dependency = match[1].replace(/\[\\\\\/\]/g, '/')
+        if (!fs.existsSync(path.join(installed(dependency), 'package.json'))) continue
+        if (match[2] && binFiles(dependency).includes(path.posix.normalize(match[2]))) continue
+        found.add(`${file}: ${dependency}`)
+      }
+    }
+    return [...found]
+  }
+
+  test('every file that reaches into a dependency is listed, with that dependency', () => {
+    const listed = new Set(PRIVATE_REACHES.flatMap((reach) => reach.by.map((file) => `${file}: ${reach.dependency}`)))
+    const found = sourceFiles().flatMap(reachesIn)
+    // The scan finds the reaches the brief of this list started from.
+    expect(found).toEqual(expect.arrayContaining(['pipeline/pageMaps.ts: nextra', 'pipeline/compile/compileWorker.mjs: nextra', 'patches/signIn/lazyQrCode.cjs: @aws-amplify/ui-react', 'patches/next/noServerTraces.cjs: next']))
+    expect(found.filter((reach) => !listed.has(reach))).toEqual([])
+  })
+
+  test('the scan sees a reach however it is written, and lets a published bin file be', () => {
+    const file = path.join(root, 'patches', `.reach-${process.pid}.ts`)
+    const relative = path.relative(root, file)
+    try {
+      fs.writeFileSync(file, "require('nextra/dist/server/x.js')\nconst r = /nextra-theme-docs[\\\\/]dist[\\\\/]index\\.js$/\nspawn('node_modules/next/dist/bin/next')\n")
+      expect(reachesIn(relative).sort()).toEqual([`${relative}: nextra`, `${relative}: nextra-theme-docs`])
+    } finally {
+      fs.rmSync(file, { force: true })
+    }
+  })
+})

@@ -1,0 +1,147 @@
+/**
+ * Every place this project relies on what a dependency does not publish: a file outside its
+ * package's exports, a line of its built code, or the shape of what it produces. An upgrade may
+ * move any of them without notice, so each is listed here with the test that fails when it does.
+ * __tests__/patches/privateReaches.test.ts checks that each listed file is still installed, and
+ * that no file of the project names a dependency's private path without being listed here.
+ */
+export interface PrivateReach {
+  /** The package relied on, as installed under node_modules/. */
+  dependency: string
+  /** Its files relied on, relative to the package's folder; none when it is a shape. */
+  files: readonly string[]
+  /** What is relied on, in plain words. */
+  reliesOn: string
+  /** The project's files that rely on it. */
+  by: readonly string[]
+  /** The test that fails when an upgrade moves it. */
+  test: string
+}
+
+export const PRIVATE_REACHES: readonly PrivateReach[] = [
+  // The build.
+  {
+    dependency: 'nextra',
+    files: ['dist/server/page-map.js'],
+    reliesOn: "collectPageMap, Nextra's page-map collector, and that it hands the map to transformPageMap",
+    by: ['pipeline/pageMaps.ts'],
+    test: '__tests__/patches/privateReaches.test.ts',
+  },
+  {
+    dependency: 'nextra',
+    files: ['dist/server/rehype-plugins/twoslash.js', 'dist/server/loader.js'],
+    reliesOn: "the twoslash renderer, imported by path beside nextra/compile, and the options Nextra's loader passes compileMdx, which the compile worker passes as well",
+    by: ['pipeline/compile/compileWorker.mjs'],
+    test: '__tests__/patches/privateReaches.test.ts',
+  },
+  {
+    dependency: 'nextra',
+    files: [],
+    reliesOn: "the shape of the program compileMdx makes (its JSX, `_components`, the table of contents' values), which the document maker reads",
+    by: ['pipeline/compile/toPageDocument.mjs'],
+    test: '__tests__/render/renderTree.equivalence.test.tsx',
+  },
+  {
+    dependency: 'nextra',
+    files: [],
+    reliesOn: "Nextra's own gray-matter and yaml, which parse front matter as Nextra's compile does (neither is this project's dependency)",
+    by: ['pipeline/steps/checkFrontMatter.ts'],
+    test: '__tests__/patches/privateReaches.test.ts',
+  },
+  {
+    dependency: 'cognito-local',
+    files: ['lib/keys/cognitoLocal.public.json'],
+    reliesOn: 'the public key cognito-local signs with, which local mode trusts and production refuses',
+    by: ['pipeline/steps/jwksFor.ts'],
+    test: '__tests__/auth/authSettings.test.ts',
+  },
+  // Next (patches/next/).
+  {
+    dependency: 'next',
+    files: ['dist/compiled/@vercel/nft/index.js', 'dist/build/collect-build-traces.js'],
+    reliesOn: "that `next build` calls the tracer of its own server through the compiled tracer's exports, when it traces",
+    by: ['patches/next/noServerTraces.cjs'],
+    test: '__tests__/patches/next.test.ts',
+  },
+  {
+    dependency: 'next',
+    files: ['dist/build/webpack/plugins/next-trace-entrypoints-plugin.js', 'dist/build/webpack-config.js'],
+    reliesOn: "the class name of the server compile's page tracer",
+    by: ['patches/next/index.ts'],
+    test: '__tests__/patches/next.test.ts',
+  },
+  {
+    dependency: 'next',
+    files: [],
+    reliesOn: "the framework and lib chunk groups Next sets for Rspack's browser compile",
+    by: ['patches/next/clientChunks.ts'],
+    test: '__tests__/patches/clientChunks.test.ts',
+  },
+  // Nextra and its theme (patches/theme/).
+  {
+    dependency: 'nextra',
+    files: ['dist/client/normalize-pages.js'],
+    reliesOn: 'the name comparison of its page-map sort',
+    by: ['patches/theme/presortedPageMap.cjs', 'patches/theme/index.ts'],
+    test: '__tests__/patches/theme.test.ts',
+  },
+  {
+    dependency: 'nextra-theme-docs',
+    files: ['dist/index.js', 'dist/style.css'],
+    reliesOn: "the 768 px breakpoint's lines, the sidebar folder's rendering, and the names the theme imports from Headless UI",
+    by: ['patches/theme/mobileBreakpoint.cjs', 'patches/theme/lazySidebarFolders.cjs', 'patches/theme/headlessUi.tsx', 'patches/theme/index.ts'],
+    test: '__tests__/patches/theme.test.ts',
+  },
+  {
+    dependency: 'nextra',
+    files: ['dist/client/components/index.js', 'dist/client/components/button.js', 'dist/client/mdx.js'],
+    reliesOn: "the components Nextra's index exports, the names its Button imports from Headless UI, and its MDX image component's lines",
+    by: ['patches/theme/components.ts', 'patches/theme/headlessUi.tsx', 'patches/theme/plainImages.cjs', 'patches/theme/index.ts'],
+    test: '__tests__/patches/theme.test.ts',
+  },
+  // Amplify and Amplify UI (patches/signIn/).
+  {
+    dependency: '@aws-amplify/ui-react',
+    files: [
+      'dist/esm/components/Authenticator/SetupTotp/SetupTotp.mjs',
+      'dist/esm/components/Authenticator/Router/Router.mjs',
+      'dist/esm/components/Authenticator/shared/SignInSignUpTabs.mjs',
+      'dist/esm/components/Authenticator/Authenticator.mjs',
+      'dist/esm/components/Authenticator/hooks/useCustomComponents/defaultComponents.mjs',
+      'dist/esm/hooks/useTheme.mjs',
+      'dist/esm/components/ThemeProvider/ThemeContext.mjs',
+      'dist/esm/primitives/shared/responsive/utils.mjs',
+    ],
+    reliesOn: "the lines of the Authenticator's screens, its QR code and its theme that the patches rewrite, and the names Amplify UI's files import from aws-amplify",
+    by: ['patches/signIn/lazyQrCode.cjs', 'patches/signIn/lazyAuthenticatorScreens.cjs', 'patches/signIn/styleTokens.cjs', 'patches/signIn/lazyAuth.ts', 'patches/signIn/index.ts'],
+    test: '__tests__/patches/signIn.test.ts',
+  },
+  {
+    dependency: '@aws-amplify/ui',
+    files: ['dist/esm/machines/authenticator/utils.mjs'],
+    reliesOn: "the authenticator machine's one call of lodash's pickBy, and the names its files import from aws-amplify",
+    by: ['patches/signIn/index.ts', 'patches/signIn/pickBy.ts', 'patches/signIn/lazyAuth.ts'],
+    test: '__tests__/patches/signIn.test.ts',
+  },
+  {
+    dependency: '@aws-amplify/ui-react-core',
+    files: ['dist/esm'],
+    reliesOn: 'the names its files import from aws-amplify/auth',
+    by: ['patches/signIn/index.ts', 'patches/signIn/lazyAuth.ts'],
+    test: '__tests__/patches/signIn.test.ts',
+  },
+  {
+    dependency: '@xstate/react',
+    files: ['es/useSelector.js'],
+    reliesOn: 'that its files import the use-sync-external-store shim',
+    by: ['patches/signIn/index.ts'],
+    test: '__tests__/patches/signIn.test.ts',
+  },
+  {
+    dependency: '@aws-crypto/sha256-js',
+    files: [],
+    reliesOn: 'that loading it changes nothing (it has no side effects), though it does not say so',
+    by: ['patches/signIn/index.ts'],
+    test: '__tests__/patches/signIn.test.ts',
+  },
+]
