@@ -65,8 +65,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   },
   {
     dependency: 'next',
-    files: ['dist/build/webpack/plugins/next-trace-entrypoints-plugin.js', 'dist/build/webpack-config.js'],
-    reliesOn: "the class name of the server compile's page tracer",
+    files: [],
+    reliesOn: "the class name of the server compile's page tracer (TraceEntryPointsPlugin, in next/dist/build/webpack/plugins/next-trace-entrypoints-plugin.js)",
     by: ['patches/next/index.ts'],
     test: '__tests__/patches/next.test.ts',
   },
@@ -125,7 +125,7 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   },
   {
     dependency: '@aws-amplify/ui-react-core',
-    files: ['dist/esm'],
+    files: [],
     reliesOn: 'the names its files import from aws-amplify/auth',
     by: ['patches/signIn/index.ts', 'patches/signIn/lazyAuth.ts'],
     test: '__tests__/patches/signIn.test.ts',

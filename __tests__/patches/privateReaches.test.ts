@@ -125,6 +125,12 @@ describe('the list is complete', () => {
     expect(found.filter((reach) => !listed.has(reach))).toEqual([])
   })
 
+  test('no listed reach into a file is stale: the scan still finds it in one of the files said to rely on it', () => {
+    const found = new Set(PRIVATE_REACHES.flatMap((reach) => reach.by).flatMap(reachesIn))
+    const stale = PRIVATE_REACHES.filter((reach) => reach.files.length > 0 && !reach.by.some((file) => found.has(`${file}: ${reach.dependency}`)))
+    expect(stale.map((reach) => `${reach.dependency}/${reach.files.join(', ')}`)).toEqual([])
+  })
+
   test('the scan sees a reach however it is written, and lets a published bin file be', () => {
     const file = path.join(root, 'patches', `.reach-${process.pid}.ts`)
     const relative = path.relative(root, file)
