@@ -11,6 +11,7 @@ import { readAuthSettings } from '../lib/auth/authSettings'
 import { readScriptHashesFile } from '../edge/scriptHashesFile'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { startLocalServer, type RunningServer } from '../scripts/server/localServer'
+import { outDirObjects } from '../scripts/server/siteObjects'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const { dir, outDir, cognitoUrl, access, audiences } = siteEnv()
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const jwks = await fetch(`${cognitoUrl}/eu-west-2_LocalDocs/.well-known/jwks.json`).then((response) => response.json())
   // The destination `DOCS_ACCESS_LOG=<file> npm start` hands the server (scripts/server/startStack.ts).
   server = await startLocalServer({
-    outDir,
+    objects: outDirObjects(outDir),
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
     jwks,
     assetRoutes: JSON.parse(fs.readFileSync(sitePaths(dir).assetRoutes, 'utf8')),

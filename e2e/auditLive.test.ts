@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { readAuthSettings } from '../lib/auth/authSettings'
 import { startLocalServer } from '../scripts/server/localServer'
+import { outDirObjects } from '../scripts/server/siteObjects'
 import { readScriptHashesFile } from '../edge/scriptHashesFile'
 import { sitePaths } from '../pipeline/steps/paths'
 import { PASSWORD, siteEnv } from './siteEnv'
@@ -46,7 +47,7 @@ test('a server that serves one protected file to anyone fails the live audit, wh
   const leakedKey = `/_next/data/${build}/docs/internal/intro.json`
   const jwks = await fetch(`${cognitoUrl}/eu-west-2_LocalDocs/.well-known/jwks.json`).then((response) => response.json())
   const misconfigured = await startLocalServer({
-    outDir,
+    objects: outDirObjects(outDir),
     auth: readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl }),
     jwks,
     // The mistake: the internal intro page's data is mapped to the sign-in page's rule.

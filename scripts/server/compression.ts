@@ -12,13 +12,13 @@ export function shouldGzip(contentType: string, length: number, acceptEncoding: 
   return COMPRESSIBLE.test(contentType) && length >= 1000 && /\bgzip\b/.test(String(acceptEncoding ?? ''))
 }
 
-const gzipped = new Map<string, { mtimeMs: number; body: Buffer }>()
+const gzipped = new Map<string, { version: string | number; body: Buffer }>()
 
-/** `body` gzipped, compressed once per file version. */
-export function gzipOnce(file: string, mtimeMs: number, body: Buffer): Buffer {
+/** `body` gzipped, compressed once per version of a file (its time, or an object's ETag). */
+export function gzipOnce(file: string, version: string | number, body: Buffer): Buffer {
   const cached = gzipped.get(file)
-  if (cached && cached.mtimeMs === mtimeMs) return cached.body
+  if (cached && cached.version === version) return cached.body
   const compressed = zlib.gzipSync(body)
-  gzipped.set(file, { mtimeMs, body: compressed })
+  gzipped.set(file, { version, body: compressed })
   return compressed
 }

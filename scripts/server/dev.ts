@@ -17,14 +17,12 @@
  * the new rules and audiences; an edit that does not pass is named and the last rules stay.
  */
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer, type RunningServer } from './localServer'
+import type { SiteObjects } from './siteObjects'
 import { formatContentCheck, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -38,14 +36,17 @@ function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
   return port
 }
 
+/** No file at all: Next's dev server serves the pages. */
+const NO_FILES: SiteObjects = { where: 'no files', read: async () => null }
+
 /**
- * The authority: serves no files (an empty folder); only its answer to the reader-view path is used.
+ * The authority: serves no files; only its answer to the reader-view path is used.
  * Made whole from one configuration's rules, with the plan of the pages as they are now, so a
  * reader's view names their sections as a build's would.
  */
-function startAuthority(root: string, emptyOut: string, auth: AuthSettings, jwks: Jwks, rules: AccessRules, port: number): Promise<RunningServer> {
+function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: AccessRules, port: number): Promise<RunningServer> {
   return startLocalServer({
-    outDir: emptyOut,
+    objects: NO_FILES,
     auth,
     jwks,
     assetRoutes: {},
@@ -64,10 +65,9 @@ async function main() {
   const rules = loadAccessRules(root)
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
   const port = process.env.PORT ?? '3000'
-  const emptyOut = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-dev-authority-'))
   const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
   const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
-  let authority = await startAuthority(root, emptyOut, auth, jwks, rules, 0)
+  let authority = await startAuthority(root, auth, jwks, rules, 0)
   // Next's rewrite names this URL, so an authority with new rules listens on the same port.
   const authorityUrl = authority.url
   const authorityPort = Number(new URL(authorityUrl).port)
@@ -85,7 +85,7 @@ async function main() {
       // is answered with half of each. A view asked for in between fails, and the page asks again on its next load.
       apply: async (applied) => {
         await authority.stop()
-        authority = await startAuthority(root, emptyOut, auth, jwks, applied, authorityPort).catch((error: Error) => {
+        authority = await startAuthority(root, auth, jwks, applied, authorityPort).catch((error: Error) => {
           throw new Error(`the reader-view authority did not start again on port ${authorityPort} (${error.message}); restart npm run dev`)
         })
       },
@@ -98,7 +98,6 @@ async function main() {
     next.kill('SIGTERM')
     await authority.stop()
     await cognito.stop()
-    fs.rmSync(emptyOut, { recursive: true, force: true })
     process.exit(code)
   }
   next.on('exit', (code) => stop(code ?? 0))

@@ -1,10 +1,9 @@
 /**
- * The local stand-in for CloudFront + S3: serves out/ on 127.0.0.1 through the same authorizer
- * the edge runs (edge/authorizeRequest). Only where the keys come from differs from production.
+ * The local stand-in for CloudFront + S3: serves the site's files (out/, or the bucket a deploy
+ * filled: scripts/server/siteObjects.ts) on 127.0.0.1 through the same authorizer the edge runs
+ * (edge/authorizeRequest). Only where the keys come from differs from production.
  */
-import fs from 'node:fs'
 import http from 'node:http'
-import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { access as shippedAccess, type CompiledAccess } from '../../lib/access'
@@ -12,7 +11,7 @@ import type { AssetRoutes } from '../../lib/access/governingRoute'
 import type { AudienceSummary } from '../../lib/access/readerView'
 import type { AuthSettings } from '../../lib/auth/authSettings'
 import { authorizeRequest, REFUSALS } from '../../edge/authorizeRequest'
-import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
+import { CACHE_CONTROL } from '../../edge/cacheHeaders'
 import { gzipOnce, shouldGzip } from './compression'
 import { openAccessLog } from './accessLogFile'
 import { AMPLIFY_COOKIE_PREFIX } from '../../lib/auth/amplifyCookies'
@@ -22,7 +21,7 @@ import { createDocsMcpHandler, isMcpPath, MAX_BODY_BYTES, type DocsMcpHandler } 
 import { sendWebResponse, toWebRequest } from '../../mcp/nodeHttp'
 import { bearerReader } from '../../mcp/bearerTokens'
 import { searchIndexes } from '../../mcp/searchDocs'
-import { localSiteFiles } from '../../mcp/siteFiles'
+import type { SiteFiles } from '../../mcp/siteFiles'
 import type { AuthorizationServer } from '../../mcp/oauth/authorizationServer'
 import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { freshAuthorizationKeys } from '../../mcp/oauth/freshKeys'
@@ -34,7 +33,8 @@ import { REGISTRATION_RATE } from '../../lib/aiTools/registrationLimits'
 import { readerOfCookies, readRefreshToken } from '../../edge/readIdToken'
 import { issuerFor, sessionClientIds } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
-import { CONTENT_TYPES, contentTypeFor } from './contentTypes'
+import { CONTENT_TYPES } from './contentTypes'
+import type { SiteObjects } from './siteObjects'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
@@ -53,7 +53,8 @@ if(n.indexOf(${JSON.stringify(AMPLIFY_COOKIE_PREFIX)})===0)document.cookie=n+'=;
 const oneHeader = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? value[0] : value) ?? null
 
 export interface LocalServerOptions {
-  outDir: string
+  /** The site's files: out/ (outDirObjects) or a deployed bucket (bucketObjects). */
+  objects: SiteObjects
   auth: AuthSettings
   jwks: Jwks
   assetRoutes: AssetRoutes
@@ -91,7 +92,7 @@ export interface RunningServer {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
-  const outDir = path.resolve(options.outDir)
+  const objects = options.objects
   const headers = securityHeaders({
     cognitoOrigin: cognitoOriginFor(options.auth.region, options.auth.endpoint),
     hostedDomain: options.auth.federation?.domain,
@@ -107,12 +108,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     clientId: sessionClientIds(options.auth),
     verifyIdToken: readerOnly(idTokens),
   }
-  const notFoundPage = path.join(outDir, '404.html')
   const accessLog = openAccessLog(options.accessLog)
   // The AI tools' server on the same origin (mcp/); made once the server knows its own URL.
   let mcp: DocsMcpHandler | null = null
   let oauth: AuthorizationServer | null = null
-  const files = localSiteFiles(outDir)
+  // The AI tools' server reads the same files, as it reads the bucket on AWS (mcp/lambda.ts).
+  const files: SiteFiles = { read: async (key) => (await objects.read(key))?.body ?? null }
   const search = searchIndexes(files)
 
   const server = http.createServer({ maxHeaderSize: CLOUDFRONT_MAX_REQUEST_HEADER_BYTES }, async (request, response) => {
@@ -153,22 +154,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           return send(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, text)
         }
       }
-      const file = path.join(outDir, outcome.objectKey)
-      // objectKeyFor never climbs out, but the file system is the last place to be sure.
-      const stats = file.startsWith(outDir + path.sep) && fs.existsSync(file) ? fs.statSync(file) : null
-      if (!stats?.isFile()) {
-        return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': CACHE_CONTROL.never }, fs.existsSync(notFoundPage) ? fs.readFileSync(notFoundPage) : 'Not Found')
+      const object = await objects.read(outcome.objectKey)
+      if (!object) {
+        const notFound = await objects.read('/404.html')
+        return send(404, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': CACHE_CONTROL.never }, notFound?.body ?? 'Not Found')
       }
-      const contents = fs.readFileSync(file)
-      const type = contentTypeFor(file)
-      const compress = shouldGzip(type, contents.length, request.headers['accept-encoding'])
-      const body = compress ? gzipOnce(file, stats.mtimeMs, contents) : contents
+      const compress = shouldGzip(object.contentType, object.body.length, request.headers['accept-encoding'])
+      const body = compress ? gzipOnce(objects.where + outcome.objectKey, object.version, object.body) : object.body
       return send(200, {
-        'content-type': type,
+        'content-type': object.contentType,
         'content-length': body.length,
         ...(compress ? { 'content-encoding': 'gzip' } : {}),
         vary: 'accept-encoding',
-        'cache-control': cacheControlForObject(outcome.objectKey),
+        ...(object.cacheControl === null ? {} : { 'cache-control': object.cacheControl }),
       }, body)
     } catch (error) {
       send(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, `Internal error: ${error instanceof Error ? error.message : error}`)

@@ -1,0 +1,42 @@
+/**
+ * Where the local server reads the site's files from, with the headers each is served with: out/
+ * as the build left it, or the site's bucket as `npm run deploy` left it (bucketObjects.ts). Both
+ * answer the same question, so the same authorizer decides the same way whichever is read, and the
+ * leak audit can be pointed at what the deploy put in the bucket.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { cacheControlForObject } from '../../edge/cacheHeaders'
+import { contentTypeFor } from './contentTypes'
+
+export interface SiteObject {
+  body: Buffer
+  contentType: string
+  /** Null when the object has none (a bucket object uploaded without it): then none is sent, as CloudFront would. */
+  cacheControl: string | null
+  /** Changes whenever the bytes do (a file's time, an object's ETag): what the gzip cache is keyed by. */
+  version: string
+}
+
+export interface SiteObjects {
+  /** For messages: the folder or the bucket. */
+  where: string
+  /** The object at a `/`-rooted key (lib/access/objectKey.ts); null when there is none. */
+  read(objectKey: string): Promise<SiteObject | null>
+}
+
+/** out/ on this machine, each file with the Content-Type and Cache-Control the deploy stores for it. */
+export function outDirObjects(outDir: string): SiteObjects {
+  const root = path.resolve(outDir)
+  return {
+    where: root,
+    async read(objectKey) {
+      const file = path.join(root, objectKey)
+      // objectKeyFor never climbs out, but the file system is the last place to be sure.
+      if (!file.startsWith(root + path.sep)) return null
+      const stats = await fs.promises.stat(file).catch(() => null)
+      if (!stats?.isFile()) return null
+      return { body: await fs.promises.readFile(file), contentType: contentTypeFor(file), cacheControl: cacheControlForObject(objectKey), version: String(stats.mtimeMs) }
+    },
+  }
+}
