@@ -27,7 +27,17 @@ import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { listFiles } from '../pipeline/steps/siteFiles'
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { s3ClientFor, s3SiteBucket } from '../scripts/deploy/s3Bucket'
+import { MANIFEST_KEY } from '../scripts/deploy/deployManifest'
+import { runDeploy } from '../scripts/deploy/runDeploy'
+import { bucketObjects } from '../scripts/server/bucketObjects'
+import { contentTypeFor } from '../scripts/server/contentTypes'
+import { startBuiltSite } from '../scripts/server/startStack'
+import type { RunningServer } from '../scripts/server/localServer'
+import { cacheControlForObject } from '../edge/cacheHeaders'
+import { isFolderKey, type AssetRoutes } from '../lib/access/governingRoute'
+import { sitePaths } from '../pipeline/steps/paths'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { knownPaths, noFindings, readBody, scanServed, sectionRoutePattern, usernamePattern, type RoleFindings } from '../scripts/audit/scan'
@@ -397,5 +407,55 @@ describe("the leak audit's searches", () => {
     const view = await (await fetch(env.siteUrl + READER_VIEW_PATH, { headers: { cookie } })).text()
     expect(usernamePattern('leads1').test(view)).toBe(true)
     expect(usernamePattern('leads1').test('leads10')).toBe(false)
+  })
+})
+
+/**
+ * The audit of a bucket finds what the bucket holds beyond the build: the audit build deployed to
+ * a bucket of its own, then three objects that no deploy should write, each of which the
+ * authorizer serves as the rules say of its key: the internal section's marked page copied into
+ * the folder of the audience every signed-in reader has, the deploy's record copied there too, and
+ * a protected page uploaded again without its Cache-Control.
+ */
+describe('the leak audit of a bucket that holds what no deploy should write', () => {
+  const BUCKET = 'docs-site-tampered'
+  const client = s3ClientFor({ endpoint: env.bucket.endpoint, credentials: env.bucket.credentials })
+  const assetRoutes = JSON.parse(fs.readFileSync(sitePaths(env.dir).assetRoutes, 'utf8')) as AssetRoutes
+  const everyReaderFolder = Object.keys(assetRoutes).find((key) => isFolderKey(key) && assetRoutes[key] === '/')!
+  const internalPage = `${routeOfFile(MARKED_PAGES.internal)}.html`
+  const copiedPage = `${everyReaderFolder}notes.html`
+  const copiedRecord = `${everyReaderFolder}deploy-record.json`
+  let server: RunningServer
+
+  const put = (key: string, body: Buffer | string, cacheControl?: string) =>
+    client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key.slice(1), Body: body, ContentType: contentTypeFor(key), ...(cacheControl ? { CacheControl: cacheControl } : {}) }))
+
+  beforeAll(async () => {
+    await client.send(new CreateBucketCommand({ Bucket: BUCKET }))
+    const bucket = s3SiteBucket(client, BUCKET)
+    await runDeploy({ outDir: env.outDir, bucket, graceMs: 0 })
+    const page = fs.readFileSync(path.join(env.outDir, internalPage))
+    const record = await (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: MANIFEST_KEY }))).Body!.transformToString()
+    await put(copiedPage, page, cacheControlForObject(copiedPage))
+    await put(copiedRecord, record, cacheControlForObject(copiedRecord))
+    await put(internalPage, page)
+    server = await startBuiltSite({ outDir: env.outDir, objects: bucketObjects(client, BUCKET), cognitoUrl: env.cognitoUrl, port: 0, access: env.access, aiToolSignIn: false })
+  }, 120_000)
+  afterAll(async () => {
+    await server?.stop()
+    client.destroy()
+  })
+
+  test('finds the section text, the routes and the cacheable protected page that each reader is served', async () => {
+    const keys = [copiedPage, copiedRecord, internalPage]
+    const protectedKeys = new Set<string>()
+    await filesReport(server.url, keys, null, protectedKeys)
+    // A signed-in reader who may not read the internal section, and one who may.
+    const outsider = ROLES.find((role) => role !== null && !mayRead(role, 'internal'))!
+    const insider = ROLES.find((role) => role !== null && mayRead(role, 'internal'))!
+    const [outside, inside] = [await filesReport(server.url, keys, outsider, protectedKeys), await filesReport(server.url, keys, insider, protectedKeys)]
+    expect(outside.markersLeaked).toContain(`internal in ${copiedPage}`)
+    expect(outside.routesLeaked.filter((found) => found.endsWith(` in ${copiedRecord}`)).length).toBeGreaterThan(0)
+    expect(inside.sharedCacheable).toEqual([`${internalPage} (200, null)`])
   })
 })

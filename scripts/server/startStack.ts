@@ -29,6 +29,8 @@ export interface BuiltSiteOptions {
   accessLog?: string
   access?: CompiledAccess
   registrationRate?: RateLimit
+  /** Off for a caller in a jest test file, which cannot load the AI tools' sign-in (localServer.ts says why). */
+  aiToolSignIn?: boolean
 }
 
 /**
@@ -60,6 +62,7 @@ export async function startBuiltSite(options: BuiltSiteOptions): Promise<Running
     port: options.port,
     accessLog: options.accessLog,
     registrationRate: options.registrationRate,
+    aiToolSignIn: options.aiToolSignIn,
   })
 }
 
