@@ -1,29 +1,63 @@
 /**
- * The bucket the audit build was deployed to (e2e/fixtures/deployedBucket.ts), served through the
- * authorizer: what a renamed page leaves behind for open tabs is served only to the readers who
- * may read the page, and the deploy's record reaches no one. The leak audit
- * (e2e/leakAudit.test.ts) requests every object of the same bucket as every role.
+ * What ships is what is audited: the audit build deployed by `npm run deploy`'s code to a fresh
+ * bucket on s3rver, after an earlier build in which a page had another name
+ * (e2e/fixtures/deployedBucket.ts), and served from the bucket through the same authorizer, by a
+ * server of the test's own with the AI tools' sign-in (e2e/fixtures/ownSiteServer.ts).
+ * - The whole leak audit (e2e/leakAuditSuite.ts), for every role, against every object the bucket
+ *   holds, served with the headers stored on it: the deploy's record and the files kept for open
+ *   tabs included.
+ * - What the renamed page left for open tabs is served only to the readers who may read the page.
+ * - No request reaches the deploy's record.
+ * - The audit of a bucket that holds what no deploy should write finds each such object.
  */
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { cacheControlForObject } from '../edge/cacheHeaders'
+import { isFolderKey, type AssetRoutes } from '../lib/access/governingRoute'
+import { sitePaths } from '../pipeline/steps/paths'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_PAGES } from '../scripts/audit/markers'
 import { readBody } from '../scripts/audit/scan'
 import { MANIFEST_KEY } from '../scripts/deploy/deployManifest'
-import { s3ClientFor, s3SiteBucket } from '../scripts/deploy/s3Bucket'
+import { runDeploy } from '../scripts/deploy/runDeploy'
+import { s3SiteBucket, type SiteBucket } from '../scripts/deploy/s3Bucket'
+import { bucketObjects } from '../scripts/server/bucketObjects'
+import { contentTypeFor } from '../scripts/server/contentTypes'
+import type { RunningServer } from '../scripts/server/localServer'
+import { startBuiltSite } from '../scripts/server/startStack'
+import { deployAuditBuild, type DeployedBucket } from './fixtures/deployedBucket'
+import { describeLeakAudit, filesReport, mayRead, ROLES } from './leakAuditSuite'
+import { startOwnSiteServer } from './oauthTool'
 import { PASSWORD, siteEnv } from './siteEnv'
 
 const env = siteEnv()
-const client = s3ClientFor({ endpoint: env.bucket.endpoint, credentials: env.bucket.credentials })
-const bucket = s3SiteBucket(client, env.bucket.bucket)
-afterAll(() => client.destroy())
+let deployed: DeployedBucket
+let bucket: SiteBucket
+let server: Awaited<ReturnType<typeof startOwnSiteServer>>
 
-/** A GET of `rawPath` exactly as written (fetch would resolve dots and case), as the reader with `cookie`. */
+beforeAll(async () => {
+  deployed = await deployAuditBuild(env.dir)
+  bucket = s3SiteBucket(deployed.s3.client, deployed.bucket)
+  const { endpoint, env: credentials } = deployed.s3
+  server = await startOwnSiteServer({
+    bucket: { endpoint, bucket: deployed.bucket, credentials: { accessKeyId: credentials.AWS_ACCESS_KEY_ID, secretAccessKey: credentials.AWS_SECRET_ACCESS_KEY } },
+  })
+}, 120_000)
+afterAll(async () => {
+  await server?.stop()
+  await deployed?.s3.stop()
+})
+
+// Every object the bucket holds, whatever put it there.
+describeLeakAudit('the deployed bucket', () => ({ siteUrl: server.url, keys: async () => [...(await bucket.listKeys())].map((key) => `/${key}`).sort() }))
+
+/** A GET of `rawPath` exactly as written (fetch would resolve dots), as the reader with `cookie`. */
 function get(rawPath: string, cookie?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.get(env.bucket.siteUrl + rawPath, { headers: cookie ? { cookie } : {} }, (response) => {
+    const request = http.get(server.url + rawPath, { headers: cookie ? { cookie } : {} }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: readBody(Buffer.concat(chunks)) }))
@@ -37,12 +71,11 @@ test("a renamed page's earlier data and search fragment, kept for open tabs, are
   const keys = await bucket.listKeys()
   const kept = Object.keys((await bucket.readManifest())!.retired).sort()
   const [buildId] = fs.readdirSync(path.join(env.outDir, '_next/data'))
-  const oldData = `_next/data/${buildId}${env.bucket.renamedRoute}.json`
-  expect(kept).toContain(oldData)
+  expect(kept).toContain(`_next/data/${buildId}${deployed.renamedRoute}.json`)
   expect(kept.filter((key) => key.endsWith('/en_0earlier.pf_fragment'))).toHaveLength(1)
   expect(kept.every((key) => keys.has(key))).toBe(true)
   // The old page itself and its Markdown went with the second deploy.
-  expect([...keys].filter((key) => key.startsWith(env.bucket.renamedRoute.slice(1)))).toEqual([])
+  expect([...keys].filter((key) => key.startsWith(deployed.renamedRoute.slice(1)))).toEqual([])
 
   const marker = env.markers.body.internal
   const route = env.routeOfFile(MARKED_PAGES.internal)
@@ -51,7 +84,7 @@ test("a renamed page's earlier data and search fragment, kept for open tabs, are
   for (const username of [null, ...SEEDED_USERS]) {
     const cookie = username === null ? undefined : await cookieOf(username)
     const answers = await Promise.all(kept.map((key) => get(`/${key}`, cookie)))
-    // Each is served whole or not at all: no reader gets some of the old files and not others.
+    // Each reader gets all of the old files or none: they are the one page's.
     expect([username, new Set(answers.map((answer) => answer.status === 200)).size]).toEqual([username, 1])
     if (answers[0].status === 200) {
       served.push(String(username))
@@ -75,4 +108,53 @@ test("the deploy's record is in the bucket, and no request reaches it, in any sp
       expect([spelling, answer.status === 200 || answer.body.includes('"retired"')]).toEqual([spelling, false])
     }
   }
+})
+
+/**
+ * The audit build deployed to a bucket of its own, then three objects that no deploy should write,
+ * each of which the authorizer serves as the rules say of its key: the internal section's marked
+ * page copied into the folder of the audience every signed-in reader has, the deploy's record
+ * copied there too, and a protected page uploaded again without its Cache-Control.
+ */
+describe('the leak audit of a bucket that holds what no deploy should write', () => {
+  const TAMPERED = 'docs-site-tampered'
+  const assetRoutes = JSON.parse(fs.readFileSync(sitePaths(env.dir).assetRoutes, 'utf8')) as AssetRoutes
+  const everyReaderFolder = Object.keys(assetRoutes).find((key) => isFolderKey(key) && assetRoutes[key] === '/')!
+  const internalPage = `${env.routeOfFile(MARKED_PAGES.internal)}.html`
+  const copiedPage = `${everyReaderFolder}notes.html`
+  const copiedRecord = `${everyReaderFolder}deploy-record.json`
+  let tampered: RunningServer
+
+  const put = (key: string, body: Buffer | string, cacheControl?: string) =>
+    deployed.s3.client.send(new PutObjectCommand({ Bucket: TAMPERED, Key: key.slice(1), Body: body, ContentType: contentTypeFor(key), ...(cacheControl ? { CacheControl: cacheControl } : {}) }))
+
+  beforeAll(async () => {
+    const client = deployed.s3.client
+    await client.send(new CreateBucketCommand({ Bucket: TAMPERED }))
+    await runDeploy({ outDir: env.outDir, bucket: s3SiteBucket(client, TAMPERED), graceMs: 0 })
+    const page = fs.readFileSync(path.join(env.outDir, internalPage))
+    const record = await (await client.send(new GetObjectCommand({ Bucket: TAMPERED, Key: MANIFEST_KEY }))).Body!.transformToString()
+    await put(copiedPage, page, cacheControlForObject(copiedPage))
+    await put(copiedRecord, record, cacheControlForObject(copiedRecord))
+    await put(internalPage, page)
+    // Files only: the AI tools' sign-in (an ES-module library jest cannot load) is not under test here.
+    tampered = await startBuiltSite({ outDir: env.outDir, objects: bucketObjects(client, TAMPERED), cognitoUrl: env.cognitoUrl, port: 0, access: env.access, aiToolSignIn: false })
+  }, 120_000)
+  afterAll(async () => {
+    await tampered?.stop()
+  })
+
+  test('finds the section text, the routes and the cacheable protected page that each reader is served', async () => {
+    const keys = [copiedPage, copiedRecord, internalPage]
+    const protectedKeys = new Set<string>()
+    await filesReport(tampered.url, keys, null, protectedKeys)
+    // A signed-in reader who may not read the internal section, and one who may.
+    const outsider = ROLES.find((role) => role !== null && !mayRead(role, 'internal'))!
+    const insider = ROLES.find((role) => role !== null && mayRead(role, 'internal'))!
+    const outside = await filesReport(tampered.url, keys, outsider, protectedKeys)
+    const inside = await filesReport(tampered.url, keys, insider, protectedKeys)
+    expect(outside.markersLeaked).toContain(`internal in ${copiedPage}`)
+    expect(outside.routesLeaked.filter((found) => found.endsWith(` in ${copiedRecord}`)).length).toBeGreaterThan(0)
+    expect(inside.sharedCacheable).toEqual([`${internalPage} (200, null)`])
+  })
 })

@@ -2,22 +2,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { AUDIT_COGNITO_PORT, AUDIT_SITE_FILE, buildAuditSite, freePort, type AuditSite } from '../scripts/audit/buildAuditSite'
 import type { LocalStack } from '../scripts/server/startStack'
-import type { RunningServer } from '../scripts/server/localServer'
-import type { LocalS3 } from '../scripts/deploy/localS3'
 
 declare global {
   // eslint-disable-next-line no-var
   var __E2E_STACK__: LocalStack | undefined
-  // eslint-disable-next-line no-var
-  var __E2E_BUCKET__: LocalS3 | undefined
-  // eslint-disable-next-line no-var
-  var __E2E_BUCKET_SITE__: RunningServer | undefined
 }
 
-/**
- * Starts the local Cognito and the authorizing server over the audit build, and a second server
- * over the bucket that build was deployed to, once for all browser and audit tests.
- */
+/** Starts the local Cognito and the authorizing server over the audit build, once for all browser and audit tests. */
 export default async function globalSetup() {
   const root = path.resolve(__dirname, '..')
   let dir = process.env.AUDIT_SITE_DIR
@@ -40,17 +31,7 @@ export default async function globalSetup() {
   const registrationRate = { limit: 100_000, windowSeconds: 300 }
   const stack = await startLocalStack({ outDir: path.join(dir, 'out'), sitePort: 0, cognitoPort: site.cognitoPort ?? AUDIT_COGNITO_PORT, access, registrationRate })
   globalThis.__E2E_STACK__ = stack
-  // What ships: the same build deployed to a bucket by `npm run deploy`'s code, served from the
-  // bucket through the same authorizer, with the same Cognito (e2e/fixtures/deployedBucket.ts).
-  const { deployAuditBuild } = await import('./fixtures/deployedBucket')
-  const { startBuiltSite } = await import('../scripts/server/startStack')
-  const { bucketObjects } = await import('../scripts/server/bucketObjects')
-  const { s3, deployed } = await deployAuditBuild(dir)
-  globalThis.__E2E_BUCKET__ = s3
-  const bucketSite = await startBuiltSite({ outDir: path.join(dir, 'out'), objects: bucketObjects(s3.client, deployed.bucket), cognitoUrl: stack.cognitoUrl, port: 0, access, registrationRate })
-  globalThis.__E2E_BUCKET_SITE__ = bucketSite
   process.env.AUDIT_SITE_DIR = dir
   process.env.E2E_SITE_URL = stack.siteUrl
   process.env.E2E_COGNITO_URL = stack.cognitoUrl
-  process.env.E2E_BUCKET = JSON.stringify({ ...deployed, siteUrl: bucketSite.url })
 }

@@ -9,15 +9,13 @@ import { sitePaths } from '../pipeline/steps/paths'
 import type { AccessUser } from '../lib/access/types'
 import { AUDIT_SITE_FILE, type AuditSite } from '../scripts/audit/buildAuditSite'
 import type { Markers } from '../scripts/audit/markers'
-import type { DeployedBucket } from './fixtures/deployedBucket'
 
 /** The audit build and the servers that e2e/globalSetup.ts started for this run. */
 export function siteEnv() {
   const dir = process.env.AUDIT_SITE_DIR
   const siteUrl = process.env.E2E_SITE_URL
   const cognitoUrl = process.env.E2E_COGNITO_URL
-  const bucket = process.env.E2E_BUCKET
-  if (!dir || !siteUrl || !cognitoUrl || !bucket) throw new Error('run browser and audit tests through `npm test` (e2e/globalSetup.ts sets AUDIT_SITE_DIR and the server URLs)')
+  if (!dir || !siteUrl || !cognitoUrl) throw new Error('run browser and audit tests through `npm test` (e2e/globalSetup.ts sets AUDIT_SITE_DIR and the server URLs)')
   const site = JSON.parse(fs.readFileSync(path.join(dir, AUDIT_SITE_FILE), 'utf8')) as AuditSite
   // The rules and lists the audit build was made with, as the server applies them.
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
@@ -34,8 +32,6 @@ export function siteEnv() {
     outDir: path.join(dir, 'out'),
     siteUrl,
     cognitoUrl,
-    /** The bucket the audit build was deployed to, and the server over it (e2e/fixtures/deployedBucket.ts). */
-    bucket: JSON.parse(bucket) as DeployedBucket & { siteUrl: string },
     markers: JSON.parse(fs.readFileSync(path.join(dir, 'audit-markers.json'), 'utf8')) as Markers,
     /** The audit profile the build was made with (scripts/audit/markers.ts AUDIT_PROFILES). */
     profile: site.profile,

@@ -2,7 +2,7 @@
 //   1. type-check   2. unit, component, integration and infra tests (jest)
 //   3. build the site once, with audit markers, in a temporary copy (scripts/audit/buildAuditSite.ts)
 //   4. leak audit, attacks through the real server and browser tests against that build (e2e/); the
-//      leak audit also against a bucket that build is deployed to (e2e/fixtures/deployedBucket.ts)
+//      leak audit also against a bucket that build is deployed to (e2e/deployedBucket.test.ts)
 // Debian's Chromium is installed with apt when missing (as root), or the exact command is printed.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'

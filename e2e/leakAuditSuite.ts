@@ -1,0 +1,371 @@
+/**
+ * The leak audit, for any server over the audit build: as each role, request every file (and
+ * what the servers write per request) and count what each role can read that it may not know:
+ * - the markers of sections it may not read, planted in a page body and a title, and of images it
+ *   may not fetch;
+ * - the markers of the pages that the audit profile's rules finer than a section govern (a page
+ *   of a folder given to a list of its own, a page given to another list), in any file;
+ * - distinctive page titles of pages it may not open (Nextra puts titles in page maps);
+ * - usernames: a marker username added to every list, and every seeded user but the role itself;
+ * - paths of pages it may not open, plain or escaped (manifests, page maps, stubs, search, llms);
+ * - protected responses that a shared cache may keep.
+ * The same counts are made of everything the AI tools' server (/mcp) answers each role's AI tool,
+ * signed in as that role through the site's own sign-in, through the MCP SDK's own client: every
+ * tool, every page of the build asked for by route, and searches for every marker, title and section.
+ * Compressed files (Pagefind's) are read decompressed. The build's rules are its audit profile's
+ * (scripts/audit/markers.ts AUDIT_PROFILES), and so are the decisions here; every expectation is
+ * computed from them, so the audit holds for any profile.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { normalisePath } from '../lib/access/normalisePath'
+import { slugTitle } from '../lib/navigation/slugTitle'
+import { READER_VIEW_PATH } from '../lib/access/readerView'
+import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
+import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
+import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from '../scripts/audit/scan'
+import { publicFileRoute } from '../pipeline/steps/checkRules'
+import { PASSWORD, siteEnv } from './siteEnv'
+import type { McpAnswer } from './mcpSession'
+import { signToolIn, withCookies } from './oauthTool'
+import { MCP_PATH, RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
+import { ROOT_LLMS_PATH } from '../edge/rootLlmsTxt'
+import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiTools/oauthPaths'
+
+/**
+ * What the servers write per request rather than serve from out/: the reader's view, the root
+ * llms.txt and the reader's AI-tool connections (each written for the one reader who asks), and
+ * the public metadata of /mcp and of the authorization server.
+ */
+const PER_READER = [READER_VIEW_PATH, ROOT_LLMS_PATH, CONNECTIONS_PATH]
+const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH]
+
+// supportlead is in the support-team group, so rules that require a group are audited too.
+export const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
+export type Role = (typeof ROLES)[number]
+
+
+/**
+ * Distinctive titles and the pages that carry each: a readable file that holds one tells of those
+ * pages. One- and two-word titles ("Environments") occur as ordinary words in other pages' text;
+ * titles of three words or more are distinctive enough that finding one means a page map leaked.
+ */
+function distinctiveTitles(sources: ReadonlyMap<string, string>): Map<string, string[]> {
+  const titles = new Map<string, string[]>()
+  for (const [route, source] of sources) {
+    if (!route.startsWith('/docs/')) continue
+    const title = /^title: (.+)$/m.exec(source)?.[1]?.trim()
+    if (!title || title.split(/\s+/).length < 3) continue
+    titles.set(title, [...(titles.get(title) ?? []), route])
+  }
+  return titles
+}
+
+interface RoleReport extends RoleFindings {
+  role: string
+  allowed: number
+  denied: number
+  markersLeaked: string[]
+  /** Content of the finer rules' pages read by a role that may not open them. */
+  finerLeaked: string[]
+  titlesLeaked: string[]
+  ownMarkersSeen: Set<MarkedSection>
+  /** Sections whose marked image this role read, where it may fetch it. */
+  ownImagesSeen: Set<MarkedSection>
+  finerSeen: Set<FinerMark>
+  /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
+  ownTitlesSeen: Set<string>
+}
+
+const env = siteEnv()
+const { pages, routeOfFile } = env
+/** Each page's source, as the audit build wrote it, by route: read once. */
+const sources = new Map(pages.map((page) => [page.route, fs.readFileSync(path.join(env.dir, page.file), 'utf8')]))
+const titles = distinctiveTitles(sources)
+const sections = Object.keys(env.markers.body) as MarkedSection[]
+const emptyReport = (role: Role): RoleReport => ({
+  role: role ?? 'anonymous',
+  allowed: 0,
+  denied: 0,
+  markersLeaked: [],
+  finerLeaked: [],
+  titlesLeaked: [],
+  ...noFindings(),
+  ownMarkersSeen: new Set(),
+  ownImagesSeen: new Set(),
+  finerSeen: new Set(),
+  ownTitlesSeen: new Set(),
+})
+const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
+
+const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
+/** Whether a role may read a section's marked page. */
+export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(MARKED_PAGES[section]))
+/** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
+const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
+const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
+const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
+const pageRoutes = pages.map((page) => page.route)
+/** The source text of the pages a role may open. */
+const proseOf = (role: Role) => [...sources].filter(([route]) => mayOpen(role, route)).map(([, source]) => source).join('\n')
+
+/** The cookie a role's browser sends (none for an anonymous visitor). */
+const cookieOf = async (role: Role) => (role === null ? undefined : amplifyCookieHeader(role, await signInIdToken(env.cognitoUrl, role, PASSWORD)))
+/** What the scan of a role's responses needs: who it is and the paths it may know. */
+const contextOf = (role: Role) => ({ role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) })
+
+/**
+ * What `role` can read, requesting each of `keys` from the server at `siteUrl`. A key anonymous
+ * could not fetch is protected: the anonymous pass goes first and fills `protectedKeys`.
+ */
+export async function filesReport(siteUrl: string, keys: readonly string[], role: Role, protectedKeys: Set<string>): Promise<RoleReport> {
+  const cookie = await cookieOf(role)
+  const report = emptyReport(role)
+  const prose = proseOf(role)
+  const context = contextOf(role)
+  for (const key of keys) {
+    const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+    const body = readBody(Buffer.from(await response.arrayBuffer()))
+    if (role === null && response.status !== 200) protectedKeys.add(key)
+    const isProtected = protectedKeys.has(key) || PER_READER.includes(key)
+    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
+    if (response.status !== 200) {
+      report.denied++
+      continue
+    }
+    report.allowed++
+    inspect(key, body, role, prose, context.mayKnowPath, report)
+  }
+  return report
+}
+
+/** What `role`'s AI tool can be told by the /mcp of the server at `siteUrl`: every answer, scanned as a served file is. */
+async function toolReport(siteUrl: string, role: Role): Promise<RoleReport> {
+  const tool = emptyReport(role)
+  const prose = proseOf(role)
+  const context = contextOf(role)
+  for (const answer of await mcpAnswers(siteUrl, role)) {
+    // The client hides HTTP headers; e2e/mcpServer.test.ts checks that every /mcp answer is no-store.
+    scanServed({ key: `${MCP_PATH} ${answer.key}`, status: 200, cacheControl: null, body: answer.body, protected: false }, context, tool)
+    if (answer.isError) tool.denied++
+    else tool.allowed++
+    inspect(`${MCP_PATH} ${answer.key}`, answer.body, role, prose, context.mayKnowPath, tool)
+  }
+  return tool
+}
+
+/** What one readable body holds that `role` may not know, added to `report` (and what it may know, to prove the search finds it). */
+function inspect(key: string, body: string, role: Role, prose: string, mayKnowPath: (path: string) => boolean, report: RoleReport) {
+  for (const section of sections) {
+    const found = body.includes(env.markers.body[section]) || body.includes(env.markers.title[section])
+    if (!found) continue
+    if (mayRead(role, section)) report.ownMarkersSeen.add(section)
+    else report.markersLeaked.push(`${section} in ${key}`)
+  }
+  for (const section of sections) {
+    if (!body.includes(env.markers.image[section])) continue
+    if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
+    else report.markersLeaked.push(`${section}'s image in ${key}`)
+  }
+  for (const mark of finerMarks) {
+    const { body: marker, title } = env.markers.finer[mark]
+    if (!body.includes(marker) && !body.includes(title)) continue
+    if (mayReadFiner(role, mark)) report.finerSeen.add(mark)
+    else report.finerLeaked.push(`${mark} in ${key}`)
+  }
+  for (const [title, routes] of titles) {
+    if (!body.includes(title)) continue
+    // Only a page the role may open may show its title: a folder on the way to such a page
+    // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
+    const readable = routes.find((route) => mayOpen(role, route))
+    if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
+    // Unless a page the role may open says the same words in its own text ("phones in
+    // RingCentral and Twilio"): that is the writer's prose, not the other page's title (page
+    // maps are proven by the planted title markers, which no prose holds). Or the title is
+    // just a path the role may know, in words.
+    else if (!prose.includes(title) && !routes.some((route) => mayKnowPath(route) && slugTitle(route.split('/').pop() ?? '') === title)) {
+      report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
+    }
+  }
+}
+
+/**
+ * Everything a role's AI tool can be told: who it is, its page tree (whole and per section), every
+ * page of the build by route, and searches for every marker, distinctive title and section. An
+ * anonymous tool gets the server's refusal.
+ */
+async function mcpAnswers(siteUrl: string, role: Role): Promise<McpAnswer[]> {
+  if (role === null) {
+    const response = await fetch(siteUrl + MCP_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_docs', arguments: { query: 'quote' } } }),
+    })
+    expect(response.status).toBe(401)
+    return [{ key: 'tools/call without a token', isError: true, body: await response.text(), structured: undefined, text: '' }]
+  }
+  // The tool signs in as its reader through the site's own sign-in and consent (no pasted token).
+  const tool = await signToolIn(withCookies(role), { siteUrl })
+  try {
+    const markerQueries = [
+      ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),
+      ...finerMarks.flatMap((mark) => [env.markers.finer[mark].body, env.markers.finer[mark].title]),
+    ]
+    const queries = [...markerQueries, ...titles.keys(), ...SECTIONS.map((section) => section.title), ...usernames]
+    const answers: McpAnswer[] = [await tool.call('whoami'), await tool.call('list_pages')]
+    for (const section of SECTIONS) answers.push(await tool.call('list_pages', { section: section.id }))
+    for (const route of pageRoutes) answers.push(await tool.call('get_page', { path: route }))
+    for (const query of queries) answers.push(await tool.call('search_docs', { query, limit: 25 }))
+    return answers
+  } finally {
+    await tool.close()
+  }
+}
+
+/** A server over the audit build: its URL, and every key to request of it (known once the test's own setup has run). */
+export interface AuditTarget {
+  siteUrl: string
+  keys(): Promise<string[]>
+}
+
+/** The leak audit's tests of the server `target()` names, as a describe block titled by `name`. */
+export function describeLeakAudit(name: string, target: () => AuditTarget) {
+  describe(`leak audit of ${name}`, () => {
+    const reports: RoleReport[] = []
+    /** The same findings in what each role's AI tool receives from /mcp. */
+    const mcpReports: RoleReport[] = []
+    /** What anonymous could not fetch: the protected responses. */
+    const protectedKeys = new Set<string>()
+    let files: string[] = []
+
+    beforeAll(async () => {
+      const { siteUrl, keys } = target()
+      files = await keys()
+      for (const role of ROLES) {
+        // The reader's AI tool first, so the reader's connections (a generated file) name it.
+        mcpReports.push(await toolReport(siteUrl, role))
+        reports.push(await filesReport(siteUrl, [...GENERATED, ...files], role, protectedKeys))
+      }
+      const table = (title: string, rows: RoleReport[]) =>
+        [
+          title,
+          'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
+          ...rows.map((r) =>
+            [
+              r.role.padEnd(10),
+              String(r.allowed).padStart(7),
+              String(r.denied).padStart(6),
+              String(r.markersLeaked.length).padStart(14),
+              String(r.finerLeaked.length).padStart(25),
+              String(r.titlesLeaked.length).padStart(13),
+              String(r.usernamesLeaked.length).padStart(18),
+              String(r.routesLeaked.length).padStart(23),
+              String(r.sharedCacheable.length).padStart(26),
+            ].join('  ')
+          ),
+        ].join('\n')
+      console.log(
+        [
+          table(`Leak audit of ${name}: ${files.length} files, ${titles.size} distinctive page titles`, reports),
+          table(`AI tools (${MCP_PATH}): each role's tool answers (allowed = answers, denied = refusals)`, mcpReports),
+        ].join('\n\n')
+      )
+    }, 600000)
+
+    /** Each role's findings in the served files, and in its AI tool's answers. */
+    const KINDS = ['files', 'AI tool'] as const
+    const reportOf = (kind: (typeof KINDS)[number], role: Role) => (kind === 'files' ? reports : mcpReports).find((r) => r.role === (role ?? 'anonymous'))!
+    const eachKindAndRole = KINDS.flatMap((kind) => ROLES.map((role) => [kind, role ?? 'anonymous', role] as const))
+
+    test.each(eachKindAndRole)('%s: %s receives no marker of a section it may not read', (kind, _name, role) => {
+      expect(reportOf(kind, role).markersLeaked).toEqual([])
+    })
+
+    test.each(eachKindAndRole)('%s: %s receives no content of a page that a rule finer than its section keeps from it', (kind, _name, role) => {
+      expect(reportOf(kind, role).finerLeaked).toEqual([])
+    })
+
+    test('every role that may open a finer rule\'s page receives its content, in files and through its AI tool (so 0 finer leaks means something)', () => {
+      for (const report of [...reports, ...mcpReports]) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        expect([report.role, [...report.finerSeen].sort()]).toEqual([report.role, finerMarks.filter((mark) => mayReadFiner(role, mark)).sort()])
+      }
+      // The profile proves something only if each finer rule changes who reads its page: the roles
+      // that may read it are not those that may open its section's entry page.
+      for (const mark of finerMarks) {
+        const section = env.sectionOf(routeOfFile(env.finerMarked[mark]))
+        const readers = ROLES.filter((role) => mayReadFiner(role, mark))
+        expect([mark, readers]).not.toEqual([mark, ROLES.filter((role) => mayOpen(role, section.entry))])
+      }
+    })
+
+    test.each(eachKindAndRole)('%s: %s can read no title of a page it may not open', (kind, _name, role) => {
+      expect(reportOf(kind, role).titlesLeaked).toEqual([])
+    })
+
+    test.each(eachKindAndRole)('%s: %s can read no username but its own', (kind, _name, role) => {
+      expect(reportOf(kind, role).usernamesLeaked).toEqual([])
+    })
+
+    test.each(eachKindAndRole)('%s: %s can read no route of a section it may not open', (kind, _name, role) => {
+      expect(reportOf(kind, role).routesLeaked).toEqual([])
+    })
+
+    test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected response that a shared cache may keep', (_name, role) => {
+      expect(reportOf('files', role).sharedCacheable).toEqual([])
+    })
+
+    test('every role\'s AI tool finds the markers, titles and routes of what it may open (so 0 leaks through /mcp means something)', () => {
+      for (const report of mcpReports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        expect([report.role, [...report.ownMarkersSeen].sort()]).toEqual([report.role, sections.filter((section) => mayRead(role, section)).sort()])
+        const titled = new Set([...titles.values()].flat().filter((route) => mayOpen(role, route)).map((route) => route.split('/')[2]))
+        expect([report.role, [...report.ownTitlesSeen].sort()]).toEqual([report.role, [...titled].sort()])
+        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+        expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
+      }
+    })
+
+    test('every role finds the routes of every section it may open a page of (so 0 foreign routes means something), and its own name in its view', () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+        expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
+      }
+      expect(protectedKeys.size).toBeGreaterThan(files.length / 2)
+    })
+
+    test('every role receives the markers of every section it may read (an audit that blocks everything fails)', () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        const expected = sections.filter((section) => mayRead(role, section))
+        expect([...report.ownMarkersSeen].sort()).toEqual(expected.sort())
+      }
+      expect(reports.find((r) => r.role === 'admin')!.ownMarkersSeen.size).toBe(3)
+    })
+
+    test('every role receives the image marker of every section image it may fetch', () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        expect([report.role, [...report.ownImagesSeen].sort()]).toEqual([report.role, sections.filter((section) => mayFetchImage(role, section)).sort()])
+      }
+    })
+
+    test('the title search finds each section\'s titles where they may be read (so 0 title leaks means something)', () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        const expected = new Set([...titles.values()].flat().filter((route) => mayOpen(role, route)).map((route) => route.split('/')[2]))
+        expect([report.role, [...report.ownTitlesSeen].sort()]).toEqual([report.role, [...expected].sort()])
+      }
+      expect([...reports.find((r) => r.role === 'admin')!.ownTitlesSeen].sort()).toEqual([...sections].sort())
+    })
+
+    test('anonymous readers get only what the sign-in page needs', () => {
+      const anonymous = reports.find((r) => r.role === 'anonymous')!
+      expect(anonymous.allowed).toBeGreaterThan(5)
+      expect(anonymous.allowed).toBeLessThan(files.length / 4)
+    })
+  })
+}
