@@ -13,6 +13,8 @@ import { useMDXComponents } from 'nextra/mdx'
 import type { ReactNode } from 'react'
 import { PageBody, tocOf } from '../lib/render/renderTree'
 import { docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
+import type { DocsRouteProps } from '../lib/render/bodyOnce'
+import { firstPageBody } from '../lib/render/firstPageBody'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
 
@@ -26,7 +28,11 @@ function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; chil
   return Wrapper ? <Wrapper toc={toc}>{children}</Wrapper> : <>{children}</>
 }
 
-export default function DocsPage({ doc, pageMap, timestamp }: DocsPageProps) {
+/**
+ * Props with the document's body come from getStaticProps (the server's render) and from a page's
+ * data file (a move in the browser); the first page's HTML carries none (lib/render/bodyOnce.ts).
+ */
+export default function DocsPage({ doc, pageMap, timestamp }: DocsRouteProps) {
   const pageOpts = {
     filePath: doc.filePath,
     title: doc.title,
@@ -38,7 +44,7 @@ export default function DocsPage({ doc, pageMap, timestamp }: DocsPageProps) {
   return (
     <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
       <ContentWrapper toc={tocOf(doc)}>
-        <PageBody doc={doc} />
+        <PageBody tree={doc.tree ?? firstPageBody(doc.route)} />
       </ContentWrapper>
     </Layout>
   )

@@ -1,8 +1,25 @@
-import { Head, Html, Main, NextScript } from 'next/document'
+import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document'
 import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
+import { DOCS_PAGE, withoutBody } from '../lib/render/bodyOnce'
+import type { DocsPageProps } from '../lib/render/propsFiles'
 
-export default function Document() {
+const BASE_PATH = process.env.__NEXT_ROUTER_BASEPATH ?? ''
+
+/**
+ * A docs page's HTML holds its document's body once, rendered: the props NextScript writes into
+ * `__NEXT_DATA__` (this same object, which it reads after this render) leave the body out, and the
+ * browser fetches the page's data file, which has it, to hydrate (lib/render/firstPageBody.ts).
+ * No preload of the data file: its `no-cache` made Chromium fetch it a second time.
+ */
+function leaveBodyToDataFile(nextData: DocumentProps['__NEXT_DATA__']): void {
+  if (nextData.page !== DOCS_PAGE) return
+  // A new object: Next writes the data file from the props object itself, which keeps the body.
+  nextData.props = { ...nextData.props, pageProps: withoutBody((nextData.props as { pageProps: DocsPageProps }).pageProps) }
+}
+
+export default function Document({ __NEXT_DATA__: nextData }: DocumentProps) {
+  leaveBodyToDataFile(nextData)
   return (
     <Html lang="en">
       <Head>
@@ -12,7 +29,7 @@ export default function Document() {
         <script dangerouslySetInnerHTML={{ __html: recordFailedScripts + earlyScript() }} />
         <Main />
         <NextScript />
-        <script dangerouslySetInnerHTML={{ __html: loadFailureScript(process.env.__NEXT_ROUTER_BASEPATH ?? '') }} />
+        <script dangerouslySetInnerHTML={{ __html: loadFailureScript(BASE_PATH) }} />
       </body>
     </Html>
   )

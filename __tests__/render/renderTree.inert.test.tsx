@@ -26,7 +26,7 @@ const doc = (element: Partial<TreeElement>): PageDocument => ({
 })
 
 test('a plain document renders', () => {
-  expect(renderToStaticMarkup(<PageBody doc={doc({ raw: true, tagName: 'div', properties: { className: 'x' } })} />)).toContain('Hello')
+  expect(renderToStaticMarkup(<PageBody tree={doc({ raw: true, tagName: 'div', properties: { className: 'x' } }).tree} />)).toContain('Hello')
 })
 
 test.each<[string, Partial<TreeElement>, RegExp]>([
@@ -38,8 +38,8 @@ test.each<[string, Partial<TreeElement>, RegExp]>([
 ])('%s stops the render, and nothing of it reaches the HTML', (_, element, named) => {
   let html = ''
   expect(() => {
-    html = renderToStaticMarkup(<PageBody doc={doc(element)} />)
+    html = renderToStaticMarkup(<PageBody tree={doc(element).tree} />)
   }).toThrow(CodeInPageError)
-  expect(() => renderToStaticMarkup(<PageBody doc={doc(element)} />)).toThrow(named)
+  expect(() => renderToStaticMarkup(<PageBody tree={doc(element).tree} />)).toThrow(named)
   expect(html).toBe('')
 })

@@ -116,8 +116,8 @@ function TreeNodes({ nodes }: { nodes: readonly TreeNode[] }) {
 }
 
 /** The page's body, as its compiled MDX rendered it (without the theme's wrapper, which the layout adds). */
-export function PageBody({ doc }: { doc: PageDocument }) {
-  return <TreeNodes nodes={doc.tree} />
+export function PageBody({ tree }: { tree: readonly TreeNode[] }) {
+  return <TreeNodes nodes={tree} />
 }
 
 /**
@@ -138,6 +138,6 @@ export interface TocItem {
 }
 
 /** The page's table of contents for the theme (its wrapper's `toc`): what the compiled page's `useTOC()` returned. */
-export function tocOf(doc: PageDocument): TocItem[] {
+export function tocOf(doc: Pick<PageDocument, 'toc'>): TocItem[] {
   return doc.toc.map((entry) => ({ depth: entry.depth, id: entry.id, value: renderTocValue(entry.value) }))
 }
