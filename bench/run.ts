@@ -1,6 +1,6 @@
 /**
  * `npm run bench [group …]`: prints one table of measured figures and merges them into
- * bench/results.json. Groups: size, edge, server, search, mcp, browser, compile, build, build-1000,
+ * bench/results.json. Groups: size, edge, server, search, mcp, browser, docs-page, compile, build, build-1000,
  * build-vs-docusaurus, build-vs-docusaurus-1000, deploy, deploy-1000. Without arguments: size, edge, server, search, mcp
  * and browser (a few minutes); the build groups take many minutes and run when named
  * (build-vs-docusaurus-3000, build-10000 and dev-3000 too). Page weight
@@ -45,6 +45,8 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   // The AI tools' server on 2,000 generated pages, server-side (bench/mcp.ts).
   mcp: () => mcpFigures(RUNS),
   browser: () => browserFigures(RUNS),
+  // The browser group's docs-page figures alone: hydration and a move in the browser (bench/browser.ts).
+  'docs-page': () => browserFigures(RUNS, ['docs page']),
   // The build's MDX compile alone, cold and warm cache: the real site, then 1,000 pages (bench/compile.ts).
   compile: async () => [...(await compileFigures('real site', 0, RUNS)), ...(await compileFigures('generated', 1000 - 101, RUNS))],
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
