@@ -1,7 +1,7 @@
 import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document'
 import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
-import { DOCS_PAGE, withoutBody } from '../lib/render/bodyOnce'
+import { DOCS_PAGE, pageDataPath, withoutBody } from '../lib/render/bodyOnce'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 
 const BASE_PATH = process.env.__NEXT_ROUTER_BASEPATH ?? ''
@@ -10,20 +10,25 @@ const BASE_PATH = process.env.__NEXT_ROUTER_BASEPATH ?? ''
  * A docs page's HTML holds its document's body once, rendered: the props NextScript writes into
  * `__NEXT_DATA__` (this same object, which it reads after this render) leave the body out, and the
  * browser fetches the page's data file, which has it, to hydrate (lib/render/firstPageBody.ts).
- * No preload of the data file: its `no-cache` made Chromium fetch it a second time.
+ * The preload starts that fetch while the scripts load. Returns the data file's path, or null for
+ * any other page.
  */
-function leaveBodyToDataFile(nextData: DocumentProps['__NEXT_DATA__']): void {
-  if (nextData.page !== DOCS_PAGE) return
+function leaveBodyToDataFile(nextData: DocumentProps['__NEXT_DATA__']): string | null {
+  if (nextData.page !== DOCS_PAGE) return null
+  const pageProps = (nextData.props as { pageProps: DocsPageProps }).pageProps
   // A new object: Next writes the data file from the props object itself, which keeps the body.
-  nextData.props = { ...nextData.props, pageProps: withoutBody((nextData.props as { pageProps: DocsPageProps }).pageProps) }
+  nextData.props = { ...nextData.props, pageProps: withoutBody(pageProps) }
+  return pageDataPath(BASE_PATH, nextData.buildId, pageProps.doc.route)
 }
 
 export default function Document({ __NEXT_DATA__: nextData }: DocumentProps) {
-  leaveBodyToDataFile(nextData)
+  const dataFile = leaveBodyToDataFile(nextData)
   return (
     <Html lang="en">
       <Head>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Fetched as lib/render/firstPageBody.ts fetches it (same mode and credentials), so that fetch takes this response. */}
+        {dataFile && <link rel="preload" href={dataFile} as="fetch" crossOrigin="anonymous" />}
       </Head>
       <body>
         <script dangerouslySetInnerHTML={{ __html: recordFailedScripts + earlyScript() }} />

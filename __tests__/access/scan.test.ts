@@ -11,6 +11,12 @@ test('the paths a body names, in every spelling a file may hold them', () => {
   expect(sectionPathsIn(body, 'internal').sort()).toEqual(['/docs/internal/intro', '/docs/internal/to-be-refined', `${FINANCE}/quill-crm-api`])
 })
 
+test("a page's data file is named as its page, as the edge decides it; a bare `<route>.json` is not", () => {
+  const body = `<link rel="preload" href="/_next/data/0123abcd/docs/internal/to-be-refined/finance.json"/> "/docs/internal/intro.json"`
+  expect(sectionPathsIn(body, 'internal')).toEqual([FINANCE, '/docs/internal/intro.json'])
+  expect(sectionPathsIn(body, 'internal').map(financeOnly)).toEqual([true, false])
+})
+
 test('a reader may know the pages it may open, their Markdown, source file and chunk, and the folders above them; nothing else', () => {
   for (const known of [`${FINANCE}/quill-crm-api`, `${FINANCE}/quill-crm-api.md`, `${FINANCE}/quill-crm-api.mdx`, `${FINANCE}/quill-crm-api-0123456789abcdef.js`, '/docs/internal/to-be-refined', '/docs/internal']) {
     expect([known, financeOnly(known)]).toEqual([known, true])

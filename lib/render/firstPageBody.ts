@@ -1,7 +1,8 @@
 /**
  * The body of the first docs page the browser opens. Its HTML's props leave the body out
- * (./bodyOnce.ts), so before the route hydrates, this module fetches the page's data file, and
- * the route renders the body from it. Later pages
+ * (./bodyOnce.ts), so before the route hydrates, this module fetches the page's data file, which
+ * the HTML's preload (pages/_document.tsx) has already asked for, and the route renders the body
+ * from it. Later pages
  * come with their body: Next's router moves to a page by fetching its data file.
  *
  * The wait is the module's own (an `await` at its top): Next's route loader waits for a route

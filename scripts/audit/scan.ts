@@ -6,6 +6,7 @@
  */
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
+import { governingRoute } from '../../lib/access/governingRoute'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
@@ -23,11 +24,16 @@ export function readBody(bytes: Buffer): string {
   return text.toString('latin1')
 }
 
-/** Every path under a section's folder that a body names, in any of those spellings, as a plain path. */
+/**
+ * Every path under a section's folder that a body names, in any of those spellings, as a plain path.
+ * A page's data file (`/_next/data/<build>/<route>.json`, which its HTML preloads) is named as the
+ * page it is, as the edge decides it (lib/access/governingRoute.ts).
+ */
 export function sectionPathsIn(body: string, id: string): string[] {
   const plain = body.replace(/\\?u002[Ff]|%2[Ff]/g, '/')
-  const found = plain.match(new RegExp(`/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
-  return [...new Set(found.map((found) => found.replace(/\/$/, '')))]
+  const found = plain.match(new RegExp(`(?:/_next/data/[A-Za-z0-9_-]+)?/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
+  const named = found.map((found) => (found.startsWith('/_next/data/') ? (governingRoute(found, {}) ?? found) : found.replace(/\/$/, '')))
+  return [...new Set(named)]
 }
 
 export interface ScanContext {
