@@ -7,13 +7,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages } from '../pipeline/compile/compilePages'
+import { scanContent } from '../pipeline/content/contentSource'
 import { copyProject } from '../scripts/audit/copyProject'
 import { generatePages } from './generatePages'
 import { medianWithRange, type Figure } from './table'
 
 async function timed(root: string): Promise<{ seconds: number; compiled: number; pages: number }> {
   const started = performance.now()
-  const report = await compilePages(root)
+  const report = await compilePages(scanContent(root))
   if (report.problems.length) throw new Error(`bench compile: ${report.problems.length} page(s) do not compile in ${root}: ${report.problems[0].message}`)
   return { seconds: (performance.now() - started) / 1000, compiled: report.compiled, pages: report.pages }
 }

@@ -45,7 +45,7 @@ import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
 import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
 import { writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
-import { readSearchData } from '../pipeline/compile/compiledPages'
+import { readPageIndex, readSearchData } from '../pipeline/compile/compiledPages'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
@@ -363,7 +363,7 @@ function findRealData(): NextraSearchData | null {
     if (!candidate || !fs.existsSync(candidate)) continue
     if (fs.statSync(candidate).isFile()) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as NextraSearchData
     try {
-      return readSearchData(candidate)
+      return readSearchData(candidate, readPageIndex(candidate))
     } catch {
       continue
     }

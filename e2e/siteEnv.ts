@@ -3,7 +3,7 @@ import path from 'node:path'
 import { compileAccess } from '../lib/access/compileAccess'
 import { decideAccess } from '../lib/access/decideAccess'
 import { inSection } from '../lib/access/sectionPaths'
-import { sourcePages } from '../pipeline/steps/checkLinks'
+import { scanContent } from '../pipeline/content/contentSource'
 import { readAudiencesFile } from '../pipeline/steps/audiencesFile'
 import { sitePaths } from '../pipeline/steps/paths'
 import type { AccessUser } from '../lib/access/types'
@@ -20,7 +20,7 @@ export function siteEnv() {
   // The rules and lists the audit build was made with, as the server applies them.
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
   const audiences = readAudiencesFile(sitePaths(dir).audiences, access)
-  const pages = sourcePages(dir)
+  const pages = scanContent(dir).pages
   return {
     access,
     /** The build's audiences (the pages one rule governs), each with its search index. */

@@ -66,10 +66,10 @@ test('an unknown path shows the not-found page with status 404', async () => {
 test('every page of the content and the status pages are in out/ as HTML', async () => {
   const fs = await import('node:fs')
   const path = await import('node:path')
-  const { sourcePages } = await import('../pipeline/steps/checkLinks')
+  const { scanContent } = await import('../pipeline/content/contentSource')
   const { objectKeyFor } = await import('../lib/access/objectKey')
   const { dir, outDir } = siteEnv()
-  const routes = [...sourcePages(dir).map((page) => page.route), '/login', '/unauthorized', '/404']
+  const routes = [...scanContent(dir).pages.map((page) => page.route), '/login', '/unauthorized', '/404']
   const missing = routes.filter((route) => !fs.existsSync(path.join(outDir, objectKeyFor(route)!)))
   expect(missing).toEqual([])
   expect(routes.length).toBeGreaterThan(100)

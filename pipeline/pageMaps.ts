@@ -7,7 +7,6 @@
  *   all their pages in the sidebar (lib/navigation/mergePageMaps.ts).
  */
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { PageMapItem } from 'nextra'
 import { access as shippedAccess } from '../lib/access'
 import type { CompiledAccess } from '../lib/access/compileAccess'
@@ -20,7 +19,7 @@ import { sectionLinks } from '../lib/navigation/siteNavigation'
 import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
 import { navigationOrder } from './navigationOrder'
-import { audienceIdOf, planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
+import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
 export interface PageMapInputs {
   access: CompiledAccess
@@ -37,11 +36,10 @@ export function pageMapRoutes(raw: readonly RawItem[]): string[] {
   return [...new Set(pageRoutes(raw).flatMap((route) => normalisePath(route) ?? []))]
 }
 
-/** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with. */
-export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs): RawItem[] {
-  // The plan of the page map's pages: the same plan the build writes its other aggregates by.
-  const audience = scope === null ? null : planAggregates({ access: inputs.access, routes: pageMapRoutes(raw) }).audiences.find((candidate) => candidate.id === scope)
-  if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" among the pages of the page map; the page-map loader and the plan disagree`)
+/** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with, by the build's plan. */
+export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs, plan: Pick<AggregatePlan, 'audiences'>): RawItem[] {
+  const audience = scope === null ? null : plan.audiences.find((candidate) => candidate.id === scope)
+  if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" in the plan; the content source and the plan disagree`)
   return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
 }
 
@@ -76,18 +74,6 @@ export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: Pa
     fragments.set(audience.rule, { items: own, order: metaOrder(own, whole) })
   }
   return fragments
-}
-
-/** Nextra's own page map of the pages under `pagesDir`, as it hands it to a page-map transform. */
-export async function readPageMap(pagesDir: string): Promise<RawItem[]> {
-  const nextraPageMap = path.join(path.dirname(require.resolve('nextra/package.json')), 'dist/server/page-map.js')
-  const { collectPageMap } = (await import(pathToFileURL(nextraPageMap).href)) as {
-    collectPageMap: (options: { dir: string; route: string; locale: string; transformPageMap: (pageMap: RawItem[]) => RawItem[] }) => Promise<string>
-  }
-  let collected: RawItem[] | null = null
-  await collectPageMap({ dir: pagesDir, route: '/', locale: '', transformPageMap: (pageMap) => (collected = pageMap) })
-  if (collected === null) throw new Error(`pageMaps: Nextra's collectPageMap did not hand over the page map of ${pagesDir}; its interface changed`)
-  return collected
 }
 
 /** The page-map step's inputs for the project at `root`: the rules (the shipped ones by default), their sections and the top-level `_meta`. */

@@ -4,7 +4,7 @@ import type { AccessConfig } from '../../lib/access/types'
 import shipped from '../../access.config'
 import path from 'node:path'
 import { planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat } from '../../scripts/access/whoSeesWhat'
 
 const withLists = (lists: AccessConfig['lists']) => compileAccess({ ...shipped, lists: { ...shipped.lists, ...lists } })
@@ -54,7 +54,7 @@ test('a diff names who gains and who loses which section', () => {
 test('a rule finer than a section gets a column of its own, and its pages are listed', () => {
   const finance = '/docs/internal/to-be-refined/finance'
   const access = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1, group:finance' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
-  const routes = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
+  const routes = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
   const { audiences, finer } = reportAudiences(access, planAggregates({ access, routes }))
   expect(audiences.map((audience) => audience.label)).toEqual(['Leads API', 'Internal', 'Twilio support', 'Other pages', `Internal: ${finance}/…`])
   expect(finer).toEqual([{ rule: `prefix ${finance} -> financeUsers`, pages: [finance, `${finance}/quill-authentication`, `${finance}/quill-crm-api`, `${finance}/quill-money-api`] }])

@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -89,14 +90,14 @@ test('generated pages replace each section, with entry stubs and images under th
   expect(fs.existsSync(path.join(project, 'content/docs/_meta.ts'))).toBe(false)
   expect(read(project, 'content/docs/leads/intro.mdx')).toContain('title: "Leads API"')
 
-  expect(checkLinks(project)).toEqual([])
+  expect(checkLinks(scanContent(project))).toEqual([])
 })
 
 test('the link check does read the generated pages: a missing image fails it', () => {
   const project = projectCopy()
   placeAnchorPages(genPagesOutput(), project, SECTIONS)
   fs.rmSync(path.join(project, 'public/docs/leads/images/diagram-0.png'))
-  expect(checkLinks(project)).toEqual([
+  expect(checkLinks(scanContent(project))).toEqual([
     { file: 'content/docs/leads/agent-batch-0.mdx', line: 14, target: '/docs/leads/images/diagram-0.png', kind: 'missing', problem: 'missing file: public/docs/leads/images/diagram-0.png does not exist' },
   ])
 })
@@ -127,5 +128,5 @@ const anchors = (() => {
   expect(placed.pages).toHaveLength(5)
   expect(placed.images).toBe(1)
   for (const file of placed.pages) expect(read(project, file)).not.toMatch(/\]\(\/img\//)
-  expect(checkLinks(project)).toEqual([])
+  expect(checkLinks(scanContent(project))).toEqual([])
 })

@@ -11,13 +11,13 @@ import { access } from '../../lib/access'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { CLIENT, POOL, cookiesFor, idClaims, newKeyPair, signJwt } from '../edge/tokens'
 
 const key = newKeyPair('prod-key-1')
-const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
 const deps: AuthorizerDeps = {
   access,
   assetRoutes: {},

@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import path from 'node:path'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
@@ -14,7 +14,7 @@ const prodKey = newKeyPair('prod-key-1')
 const attackerKey = newKeyPair('prod-key-1') // same kid, different key: a forged signature
 
 /** The shipped site's plan: what the build tells the authority about its audiences. */
-const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
 const homeIndex = plan.search.find((spec) => spec.pages.includes('/'))!.basePath
 
 const deps: AuthorizerDeps = {

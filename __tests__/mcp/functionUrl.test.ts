@@ -10,7 +10,7 @@ import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import type { AccessLogRecord } from '../../edge/accessLog'
 import type { VerifyIdTokenClaims } from '../../edge/tokenVerifier'
 import { MCP_VIEWER_REQUEST_CODE } from '../../infra/lib/mcp-origin'
@@ -26,7 +26,7 @@ const FUNCTION_HOST = 'abcdefghijklmnopqrstuvwxyz012345.lambda-url.us-east-1.on.
 /** What OAC puts in Authorization: CloudFront's signature for the function URL, never a reader's token. */
 const SIGV4 = 'AWS4-HMAC-SHA256 Credential=ASIAEXAMPLE/20260101/us-east-1/lambda/aws4_request, SignedHeaders=host;x-amz-date, Signature=00'
 
-const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
 const stored = new Map<string, string>()
 for (const file of plan.catalogs) {
   const catalog: PageCatalog = { pages: file.pages.map((route) => ({ route, title: `Title of ${route}`, description: null, lastUpdated: null })), pageMap: { items: [], order: {} } }

@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 import type { AccessLogRecord } from '../../edge/accessLog'
@@ -21,7 +21,7 @@ import { MCP_PATH } from '../../mcp/mcpHandler'
 jest.setTimeout(60_000)
 
 const root = path.resolve(__dirname, '../..')
-const plan = planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(root).pages.map((page) => page.route) })
 let dir: string
 let file: string
 let bundle: {

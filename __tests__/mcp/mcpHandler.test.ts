@@ -8,7 +8,7 @@ import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import type { AccessLogRecord } from '../../edge/accessLog'
 import { createIdTokenClaimsVerifier } from '../../edge/tokenVerifier'
 import { createDocsMcpHandler, MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler'
@@ -20,7 +20,7 @@ import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../edge/tokens'
 
 const SITE = 'https://docs.example.com'
 const key = newKeyPair('k1')
-const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
 const audiences = audienceSummaries(plan)
 
 /** Each planned catalog and Markdown file, with text that names its own route only. */

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { readUserPoolFile } from '../../mcp/userPoolFile'
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const mode = process.env.DOCS_AUTH_MODE
   process.env.DOCS_AUTH_MODE = 'local'
   try {
-    const plan = planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
+    const plan = planAggregates({ access, routes: scanContent(root).pages.map((page) => page.route) })
     ;({ file } = await buildMcp({ paths: { ...sitePaths(root), mcpDist: dir }, assetRoutes: {}, audiences: audienceSummaries(plan), scriptHashes: [] }))
   } finally {
     if (mode === undefined) delete process.env.DOCS_AUTH_MODE

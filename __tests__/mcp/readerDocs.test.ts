@@ -8,16 +8,14 @@
  * - however many made-up paths a reader asks for, the server keeps nothing more of them;
  * - the docs root page /docs is listed and read like any other page, by the readers who may open it.
  */
-import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
-import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { compilePages } from '../../pipeline/compile/compilePages'
 import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { createIdTokenClaimsVerifier } from '../../edge/tokenVerifier'
 import { createDocsMcpHandler, MCP_PATH, type DocsMcpHandler } from '../../mcp/mcpHandler'
 import { NO_PAGE } from '../../mcp/docsTools'
@@ -28,23 +26,18 @@ import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../edge/tokens'
 const SITE = 'https://docs.example.com'
 const ROOT = path.resolve(__dirname, '../..')
 const key = newKeyPair('k1')
-const pages = sourcePages(ROOT)
-const plan = planAggregates({ access, routes: pages.map((page) => page.route) })
+const source = scanContent(ROOT)
+const plan = planAggregates({ access, routes: source.pages.map((page) => page.route) })
 const audiences = audienceSummaries(plan)
 const noSearch: SearchIndexes = { search: async () => [] }
 
-/** Nextra's page map of the real pages, as the build reads it (Nextra is an ES module, which jest cannot import: so in a child process). */
-function realPageMap(): RawItem[] {
-  const script = `import { readPageMap } from ${JSON.stringify(path.join(ROOT, 'pipeline/pageMaps.ts'))}\nreadPageMap(${JSON.stringify(path.join(ROOT, 'content'))}).then((map) => process.stdout.write(JSON.stringify(map)))`
-  return JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '-e', script], { cwd: ROOT, encoding: 'utf8' })) as RawItem[]
-}
 
 let stored: Map<string, string>
 beforeAll(async () => {
   // The catalogs' titles come from the pages' compiled documents, as the build's content step leaves them.
-  await compilePages(ROOT)
-  const pageMaps = pageMapFragments(realPageMap(), plan, pageMapInputs(ROOT, access))
-  stored = markdownFiles(ROOT, plan, pages, { pageMaps, lastUpdated: {} })
+  const { index } = await compilePages(source)
+  const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(ROOT, access))
+  stored = markdownFiles(source, index, plan, { pageMaps, lastUpdated: {} })
 }, 180_000)
 
 /** The site's files as the build wrote them, and every key read of them. */

@@ -6,12 +6,22 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { llmsTxt, markdownFiles, withoutFrontMatter } from '../../pipeline/steps/buildMarkdown'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { llmsTxt, markdownFiles } from '../../pipeline/steps/buildMarkdown'
+import type { PageIndex } from '../../pipeline/compile/compilePages'
+import { scanContent } from '../../pipeline/content/contentSource'
 
 test('front matter is removed from the Markdown', () => {
-  expect(withoutFrontMatter('---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')).toBe('# Create a quote\n\nBody.\n')
-  expect(withoutFrontMatter('# No front matter\n')).toBe('# No front matter\n')
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-body-'))
+  try {
+    fs.mkdirSync(path.join(site, 'content'))
+    fs.writeFileSync(path.join(site, 'content/quote.mdx'), '---\ntitle: "Create a quote"\ndescription: How to ask.\n---\n\n# Create a quote\n\nBody.\n')
+    fs.writeFileSync(path.join(site, 'content/plain.mdx'), '# No front matter\n')
+    const source = scanContent(site)
+    expect(source.byRoute('/quote')?.body).toBe('# Create a quote\n\nBody.\n')
+    expect(source.byRoute('/plain')?.body).toBe('# No front matter\n')
+  } finally {
+    fs.rmSync(site, { recursive: true, force: true })
+  }
 })
 
 test("llms.txt lists a section's pages with titles, descriptions and .md links", () => {
@@ -26,12 +36,16 @@ test("llms.txt lists a section's pages with titles, descriptions and .md links",
 const root = path.resolve(__dirname, '../..')
 // The pages' titles and descriptions come from their compiled documents, as the build's content step leaves them.
 jest.setTimeout(120_000)
-beforeAll(() => compilePages(root))
-const planFor = (access: CompiledAccess) => planAggregates({ access, routes: sourcePages(root).map((page) => page.route) })
+const source = scanContent(root)
+let index: PageIndex
+beforeAll(async () => {
+  index = (await compilePages(source)).index
+})
+const planFor = (access: CompiledAccess) => planAggregates({ access, routes: source.pages.map((page) => page.route) })
 
 test("the real content: every section page as Markdown, and each section's llms files name only that section's pages", () => {
   const plan = planFor(access)
-  const files = markdownFiles(root, plan)
+  const files = markdownFiles(source, index, plan)
   expect(files.get('/docs/leads/endpoints/create-quote.md')).toMatch(/^# /)
   expect(files.get('/docs/leads/endpoints.md')).toBeDefined()
   // The docs root page's files lie with the audience of its rule (the fallback, as shipped), which holds it alone.
@@ -52,7 +66,7 @@ test("the real content: every section page as Markdown, and each section's llms 
 
 test('the docs root page /docs has its Markdown and is in the llms files of its own audience, and in no section\'s', () => {
   const plan = planFor(access)
-  const files = markdownFiles(root, plan)
+  const files = markdownFiles(source, index, plan)
   expect(files.get('/docs.md')).toMatch(/^# Documentation$/m)
   const docsRoot = plan.audiences.find((audience) => audience.pages.includes('/docs'))!
   expect(files.get(`${docsRoot.base}llms.txt`)).toBe(
@@ -65,7 +79,7 @@ test('the docs root page /docs has its Markdown and is in the llms files of its 
 test('a folder that a finer rule restricts has llms files of its own; the section\'s hold none of its pages or text', () => {
   const finance = '/docs/internal/to-be-refined/finance'
   const custom = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
-  const files = markdownFiles(root, planFor(custom))
+  const files = markdownFiles(source, index, planFor(custom))
   const own = files.get(`${finance}/llms-full.txt`) as string
   expect(own).toContain(`<!-- ${finance}/quill-crm-api -->`)
   expect(files.get(`${finance}/llms.txt`)).toMatch(/^# Internal\n\n> Part of Internal: 4 pages\.\n/)
@@ -80,7 +94,7 @@ test("each audience's page catalog names its own pages with their titles, lines 
   const plan = planFor(access)
   const fragment = (rule: string) => ({ items: [{ name: rule, route: '/', frontMatter: {} }], order: {} })
   const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, fragment(audience.rule)]))
-  const files = markdownFiles(root, plan, sourcePages(root), { pageMaps, lastUpdated: { 'content/docs/leads/intro.mdx': Date.UTC(2026, 10, 1) } })
+  const files = markdownFiles(source, index, plan, { pageMaps, lastUpdated: { 'content/docs/leads/intro.mdx': Date.UTC(2026, 10, 1) } })
   const leads = JSON.parse(files.get('/docs/leads/pages.json') as string)
   expect(leads.pages.map((page: { route: string }) => page.route)).toEqual(plan.catalogs.find((file) => file.key === '/docs/leads/pages.json')!.pages)
   expect(leads.pages.find((page: { route: string }) => page.route === '/docs/leads/intro')).toEqual({
@@ -92,7 +106,7 @@ test("each audience's page catalog names its own pages with their titles, lines 
   expect(leads.pageMap).toEqual(fragment('prefix /docs/leads -> leadsUsers'))
   expect(files.get('/docs/leads/pages.json')).not.toMatch(/\/docs\/(internal|support-twilio)/)
   // Without page maps a catalog cannot be written, and the build says which.
-  expect(() => markdownFiles(root, plan, sourcePages(root), { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
+  expect(() => markdownFiles(source, index, plan, { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
 })
 
 test('a page titled by its first heading is named by it in the llms files and its catalog, as the page itself shows it', async () => {
@@ -105,9 +119,10 @@ test('a page titled by its first heading is named by it in the llms files and it
     write('content/index.mdx', '# Home\n')
     write('content/docs/leads/intro.mdx', '---\ndescription: Where to start.\n---\n\n# Start *here*\n\nText.\n')
     write('content/docs/leads/quoted.mdx', "---\ntitle: 'It''s: quoted'\n---\n\nText.\n")
-    await compilePages(site)
-    const plan = planAggregates({ access, routes: sourcePages(site).map((page) => page.route) })
-    const llms = markdownFiles(site, plan).get('/docs/leads/llms.txt')
+    const titled = scanContent(site)
+    const compiled = await compilePages(titled)
+    const plan = planAggregates({ access, routes: titled.pages.map((page) => page.route) })
+    const llms = markdownFiles(titled, compiled.index, plan).get('/docs/leads/llms.txt')
     expect(llms).toContain('- [Start here](/docs/leads/intro.md): Where to start.')
     expect(llms).toContain("- [It's: quoted](/docs/leads/quoted.md)")
   } finally {

@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -30,19 +31,19 @@ function site(files: string[]): string {
   return root
 }
 
-const messages = (root: string) => checkContent(root, SECTIONS).map((problem) => problem.message)
+const messages = (root: string) => checkContent(scanContent(root), SECTIONS).map((problem) => problem.message)
 
 test('the shipped content passes', () => {
-  expect(checkContent(path.resolve(__dirname, '../..'))).toEqual([])
+  expect(checkContent(scanContent(path.resolve(__dirname, '../..')))).toEqual([])
 })
 
 test('section folders, _meta files, the /docs index page and hidden files may be directly under content/docs/', () => {
-  expect(checkContent(site(['content/docs/_meta.ts', 'content/docs/.DS_Store', 'content/docs/internal/intro.mdx', 'content/docs/support-twilio/_meta.ts']), SECTIONS)).toEqual([])
+  expect(checkContent(scanContent(site(['content/docs/_meta.ts', 'content/docs/.DS_Store', 'content/docs/internal/intro.mdx', 'content/docs/support-twilio/_meta.ts'])), SECTIONS)).toEqual([])
 })
 
 test('a folder no section declares fails, naming the folder and how to declare it', () => {
   const root = site(['content/docs/sales/intro.mdx', 'content/docs/sales/pricing.mdx', 'content/docs/sales/_meta.ts'])
-  const [problem, ...rest] = checkContent(root, SECTIONS)
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
   expect(rest).toEqual([])
   expect(problem).toBeInstanceOf(UndeclaredSectionError)
   expect(problem.path).toBe('content/docs/sales/')
@@ -78,7 +79,7 @@ test('a page or other file directly under content/docs/ fails, naming it', () =>
 
 test('a page whose name is not a slug fails, naming the file and what to call it', () => {
   const root = site(['content/docs/leads/NewPage.mdx'])
-  const [problem, ...rest] = checkContent(root, SECTIONS)
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
   expect(rest).toEqual([])
   expect(problem).toBeInstanceOf(BadSlugError)
   expect(problem).toMatchObject({ path: 'content/docs/leads/NewPage.mdx', suggestion: 'content/docs/leads/new-page.mdx' })
@@ -98,7 +99,7 @@ test('dots, spaces and capitals fail in pages and folders at any depth; undersco
     'content/docs/support-twilio/v1.2/',
     'content/docs/leads/images/Flow.svg',
   ])
-  expect(checkContent(root, SECTIONS).map((problem) => [problem.constructor.name, problem.path, (problem as BadSlugError).suggestion])).toEqual([
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, problem.path, (problem as BadSlugError).suggestion])).toEqual([
     ['BadSlugError', 'content/docs/internal/a/b/Release Notes v2.1.md', 'content/docs/internal/a/b/release-notes-v2-1.md'],
     ['BadSlugError', 'content/docs/internal/release.notes.mdx', 'content/docs/internal/release-notes.mdx'],
     ['BadSlugError', 'content/docs/support-twilio/SQL Queries/', 'content/docs/support-twilio/sql-queries/'],
@@ -117,7 +118,7 @@ test("the build's first step throws one BadContentError naming every problem bef
   const root = site(['content/docs/sales/intro.mdx', 'content/docs/leads/NewPage.mdx'])
   let thrown: unknown
   try {
-    await checkAndCompile(root)
+    await checkAndCompile(scanContent(root))
   } catch (error) {
     thrown = error
   }
@@ -144,7 +145,7 @@ const page = (frontMatter: string) => `---\n${frontMatter}\n---\n# Page\n`
 
 test('front matter that is not YAML fails, naming the file, the line and how to write it', () => {
   const root = siteWith({ 'content/docs/leads/environments.mdx': page('title: [unclosed\ndescription: Sandbox and production') })
-  const [problem, ...rest] = checkContent(root, SECTIONS)
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
   expect(rest).toEqual([])
   expect(problem).toBeInstanceOf(BadFrontMatterError)
   expect(problem.path).toBe('content/docs/leads/environments.mdx')
@@ -185,7 +186,7 @@ test("a _meta key that names no page or folder fails, naming the file, the key's
     'content/docs/leads/images/': '',
     'content/docs/leads/_meta.ts': "export default {\n  intro: 'Introduction',\n  environments: 'Environments',\n  endpoints: 'Endpoints',\n  ghost: 'Ghost page'\n}\n",
   })
-  const [problem, ...rest] = checkContent(root, SECTIONS)
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
   expect(rest).toEqual([])
   expect(problem).toBeInstanceOf(UnknownMetaKeyError)
   expect(problem).toMatchObject({ path: 'content/docs/leads/_meta.ts', key: 'ghost' })
@@ -213,7 +214,7 @@ test('a _meta entry may be a page, a folder with pages, a separator, a menu, a l
     'content/docs/leads/empty/notes.txt': 'not a page',
     'content/docs/leads/_meta.ts': meta,
   })
-  expect(checkContent(root, SECTIONS).map((problem) => [problem.constructor.name, (problem as UnknownMetaKeyError).key, problem.message.split(':').slice(0, 3).join(':')])).toEqual([
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, (problem as UnknownMetaKeyError).key, problem.message.split(':').slice(0, 3).join(':')])).toEqual([
     ['UnknownMetaKeyError', 'endpoints.items.gone', 'content/docs/leads/_meta.ts:5:161'],
     ['UnknownMetaKeyError', 'empty', 'content/docs/leads/_meta.ts:8:3'],
   ])
@@ -227,7 +228,7 @@ test("a _meta entry for a page that a finer rule hides from some readers stays v
     'content/docs/internal/to-be-refined/finance/budget.mdx': page('title: Budget'),
     'content/docs/internal/to-be-refined/_meta.ts': "export default { finance: 'Finance' }\n",
   })
-  expect(checkContent(root, SECTIONS)).toEqual([])
+  expect(checkContent(scanContent(root), SECTIONS)).toEqual([])
 })
 
 test('a _meta file that does not compile, exports no plain data, or is JSON fails, naming the file', () => {
@@ -238,7 +239,7 @@ test('a _meta file that does not compile, exports no plain data, or is JSON fail
     'content/docs/support-twilio/intro.mdx': page('title: Twilio'),
     'content/docs/support-twilio/_meta.json': '{ "intro": "Introduction" }\n',
   })
-  const problems = checkContent(root, SECTIONS)
+  const problems = checkContent(scanContent(root), SECTIONS)
   expect(problems.map((problem) => problem.constructor.name)).toEqual(['BadMetaFileError', 'BadMetaFileError', 'MetaJsonError'])
   expect(problems.map((problem) => problem.message)).toEqual([
     "content/docs/internal/_meta.tsx: its default export must be an object of plain data: each key a page or folder name, each value a title or an object of settings (strings, numbers, booleans, lists and objects; no functions or components).",
@@ -255,7 +256,7 @@ test('two pages of one route fail, naming both', () => {
     'content/docs/internal/api/index.mdx': page('title: API'),
     'content/docs/internal/api/v1.mdx': page('title: v1'),
   })
-  const problems = checkContent(root, SECTIONS)
+  const problems = checkContent(scanContent(root), SECTIONS)
   expect(problems.every((problem) => problem instanceof DuplicatePageError)).toBe(true)
   expect(problems.map((problem) => problem.message)).toEqual([
     'content/docs/internal/api/index.mdx: content/docs/internal/api.mdx is served at the same route, /docs/internal/api, and only one of them can be; merge the two pages, or rename one (and the links and the _meta.ts key that name it).',

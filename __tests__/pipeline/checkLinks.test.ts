@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { scanContent } from '../../pipeline/content/contentSource'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,17 +21,17 @@ function site(files: Record<string, string>): string {
 const page = (body: string) => `---\ntitle: T\n---\n# T\n\n${body}\n`
 
 test('the real content has no broken link', () => {
-  expect(checkLinks(path.resolve(__dirname, '../..'))).toEqual([])
+  expect(checkLinks(scanContent(path.resolve(__dirname, '../..')))).toEqual([])
 })
 
 test('a broken link names the file, line and target', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('See [missing](/docs/leads/nope).') })
-  expect(checkLinks(root)).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' }])
+  expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' }])
 })
 
 test('a missing image fails', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('![flow](/docs/leads/images/flow.svg)') })
-  expect(checkLinks(root)[0]).toMatchObject({ target: '/docs/leads/images/flow.svg', problem: 'missing file: public/docs/leads/images/flow.svg does not exist' })
+  expect(checkLinks(scanContent(root))[0]).toMatchObject({ target: '/docs/leads/images/flow.svg', problem: 'missing file: public/docs/leads/images/flow.svg does not exist' })
 })
 
 test('links into a section the page\'s readers may not open fail; links within the section, home and anchors pass', () => {
@@ -40,14 +41,14 @@ test('links into a section the page\'s readers may not open fail; links within t
     'content/docs/internal/intro.mdx': page('x'),
     'content/index.mdx': page('home'),
   })
-  expect(checkLinks(root)).toEqual([
+  expect(checkLinks(scanContent(root))).toEqual([
     { file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
   ])
 })
 
 test('links inside code blocks are not checked', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('```md\n[x](/docs/leads/nowhere)\n```') })
-  expect(checkLinks(root)).toEqual([])
+  expect(checkLinks(scanContent(root))).toEqual([])
 })
 
 test("a _meta link ships in every page of its section's JavaScript, so it may only lead where the section's readers may go", () => {
@@ -57,7 +58,7 @@ test("a _meta link ships in every page of its section's JavaScript, so it may on
     'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  deploy: { title: 'How we deploy', href: '/docs/internal/intro' },\n  status: { title: 'Status', href: 'https://status.example.com' },\n}\n",
     'content/docs/internal/_meta.ts': "export default {\n  quotes: { title: 'Quotes', href: '/docs/leads/nope' },\n}\n",
   })
-  expect(checkLinks(root)).toEqual([
+  expect(checkLinks(scanContent(root))).toEqual([
     { file: 'content/docs/internal/_meta.ts', line: 2, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' },
     { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
   ])
@@ -72,7 +73,7 @@ test("an image its page's readers may not fetch fails, naming where it belongs: 
     'public/docs/internal/images/ledger.svg': '<svg/>',
     [`public${finance}/images/own.svg`]: '<svg/>',
   })
-  expect(checkLinks(root, undefined, rules)).toEqual([
+  expect(checkLinks(scanContent(root), rules)).toEqual([
     {
       file: 'content/docs/internal/to-be-refined/finance/quill.mdx',
       line: 6,
@@ -81,5 +82,5 @@ test("an image its page's readers may not fetch fails, naming where it belongs: 
       problem: `a page that needs "financeUsers" uses a file that needs "internalUsers"; its readers may not fetch it (move it under public${finance}/images/)`,
     },
   ])
-  expect(checkLinks(root)).toEqual([])
+  expect(checkLinks(scanContent(root))).toEqual([])
 })

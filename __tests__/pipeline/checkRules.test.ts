@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { scanContent } from '../../pipeline/content/contentSource'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
@@ -6,7 +7,7 @@ import type { PathRule } from '../../lib/access/types'
 import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
-const routes = siteRoutes(root)
+const routes = siteRoutes(root, scanContent(root).pages)
 const withRules = (rules: PathRule[]) =>
   compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
 

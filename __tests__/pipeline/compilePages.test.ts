@@ -6,6 +6,7 @@
  * no stack, and an unchanged page is never compiled twice. The compile runs in worker threads
  * (plain ESM, outside Jest's module system) with this project's compiler, against small sites.
  */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -43,7 +44,7 @@ const VALID = {
 
 /** The problems a failing check names, line by line. */
 async function failure(root: string): Promise<string[]> {
-  const thrown = await checkAndCompile(root).then(
+  const thrown = await checkAndCompile(scanContent(root)).then(
     () => null,
     (error: unknown) => error
   )
@@ -83,7 +84,7 @@ test('a page whose front matter the content check refuses is reported once, by t
 
 test('a valid site passes; a second run compiles nothing, and a changed page or compiler input compiles again', async () => {
   const root = site(VALID)
-  const first = await checkAndCompile(root)
+  const first = await checkAndCompile(scanContent(root))
   expect(first).toMatchObject({ pages: 3, compiled: 3, fromCache: 0 })
   expect(first.problems).toEqual([])
   // Each success is kept as the page's data (lib/render/pageDocument.ts), not as a JS module.
@@ -94,14 +95,14 @@ test('a valid site passes; a second run compiles nothing, and a changed page or 
     expect(Array.isArray(entry.output.tree)).toBe(true)
   }
 
-  expect(await checkAndCompile(root)).toMatchObject({ pages: 3, compiled: 0, fromCache: 3 })
+  expect(await checkAndCompile(scanContent(root))).toMatchObject({ pages: 3, compiled: 0, fromCache: 3 })
 
   fs.appendFileSync(path.join(root, 'content/docs/leads/setup.mdx'), '\nOne more line.\n')
-  expect(await checkAndCompile(root)).toMatchObject({ compiled: 1, fromCache: 2 })
+  expect(await checkAndCompile(scanContent(root))).toMatchObject({ compiled: 1, fromCache: 2 })
 
   // The compile reads none of next.config.ts (its options are pipeline/compile/nextraPageOptions.json): an edit compiles nothing.
   fs.appendFileSync(path.join(root, 'next.config.ts'), '\n// an edit\n')
-  expect(await checkAndCompile(root)).toMatchObject({ compiled: 0, fromCache: 3 })
+  expect(await checkAndCompile(scanContent(root))).toMatchObject({ compiled: 0, fromCache: 3 })
   // One entry per page: the entry of the page's earlier version is gone.
   expect(fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json'))).toHaveLength(3)
 })
@@ -114,15 +115,15 @@ test('the fingerprint holds the installed version of the compiler, its plugins a
 
 test('a cached failure is still reported, and the page compiles again once fixed', async () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('Intro', '<Steps>\n\nUnclosed.') })
-  const report = await compilePages(root)
+  const report = await compilePages(scanContent(root))
   expect(report.problems.map((problem) => problem.message)).toEqual(['content/docs/leads/intro.mdx:8:1: Expected a closing tag for `<Steps>` (8:1-8:8)'])
   expect(report.problems[0]).toBeInstanceOf(MdxCompileError)
-  const again = await compilePages(root)
+  const again = await compilePages(scanContent(root))
   expect(again).toMatchObject({ compiled: 0, fromCache: 2 })
   expect(again.problems.map((problem) => problem.message)).toEqual(report.problems.map((problem) => problem.message))
 
   fs.writeFileSync(path.join(root, 'content/docs/leads/intro.mdx'), page('Intro', '<Steps>\n\nClosed.\n\n</Steps>'))
-  expect(await compilePages(root)).toMatchObject({ compiled: 1, fromCache: 1, problems: [] })
+  expect(await compilePages(scanContent(root))).toMatchObject({ compiled: 1, fromCache: 1, problems: [] })
 })
 
 test('`npm run build` fails on a page that does not compile before `next build` starts, naming the place, with no stack', () => {

@@ -13,11 +13,12 @@
  * language the site's code blocks use, the first page that uses it and the page with the most
  * blocks of it, so every grammar is loaded in a different order and by a different worker.
  */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { compilePages, mdxPages, PAGE_INDEX, type CacheEntry, type PageIndex } from '../../pipeline/compile/compilePages'
+import { compilePages, PAGE_INDEX, type CacheEntry, type PageIndex } from '../../pipeline/compile/compilePages'
 
 jest.setTimeout(120_000)
 
@@ -32,8 +33,8 @@ const languagesOf = (text: string) => [...text.matchAll(FENCE)].map((match) => m
 /** For each language of the site's code blocks, its first page and the page with most blocks of it. */
 function representativePages(): { files: string[]; languages: string[] } {
   const blocks = new Map<string, Map<string, number>>()
-  for (const { file } of mdxPages(project)) {
-    for (const language of languagesOf(fs.readFileSync(path.join(project, file), 'utf8'))) {
+  for (const { file, text } of scanContent(project).pages) {
+    for (const language of languagesOf(text)) {
       const pages = blocks.get(language) ?? new Map<string, number>()
       pages.set(file, (pages.get(file) ?? 0) + 1)
       blocks.set(language, pages)
@@ -41,7 +42,7 @@ function representativePages(): { files: string[]; languages: string[] } {
   }
   const files = new Set<string>()
   for (const pages of blocks.values()) {
-    const [first] = pages.keys() // mdxPages lists pages in path order.
+    const [first] = pages.keys() // The source lists pages in path order.
     const most = [...pages].reduce((best, page) => (page[1] > best[1] ? page : best))[0]
     files.add(first).add(most)
   }
@@ -78,13 +79,14 @@ test('a set of the site’s pages compiles to the same documents in another orde
   expect(languages.length).toBeGreaterThan(1)
 
   const calm = site(files)
-  await compilePages(calm, { workers: 1 })
+  await compilePages(scanContent(calm), { workers: 1 })
 
   const busy = site(files)
   const half = Math.ceil(files.length / 2)
   const run = `(async () => {
     const { compilePages } = require('./pipeline/compile/compilePages')
-    for (const only of ${JSON.stringify([files.slice(half), files.slice(0, half)])}) await compilePages(${JSON.stringify(busy)}, { workers: 2, only: new Set(only) })
+    const { scanContent } = require('./pipeline/content/contentSource')
+    for (const only of ${JSON.stringify([files.slice(half), files.slice(0, half)])}) await compilePages(scanContent(${JSON.stringify(busy)}), { workers: 2, only: new Set(only) })
   })().catch((error) => { console.error(error); process.exit(1) })`
   const busyClock = path.join(__dirname, 'helpers/busyClock.cjs')
   const child = spawnSync(process.execPath, ['--require', busyClock, '--require', 'tsx/cjs', '-e', run], { cwd: project, encoding: 'utf8' })

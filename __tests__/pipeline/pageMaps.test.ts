@@ -74,7 +74,7 @@ const routesIn = (items: readonly RawItem[]): string[] => allRoutes(items).sort(
 const allRoutes = (items: readonly RawItem[]): string[] => items.flatMap((item) => ('children' in item ? allRoutes(item.children) : 'route' in item ? [item.route] : []))
 
 test("the internal audience's page map names nothing of the finance folder, and Nextra accepts it", () => {
-  const internal = audiencePageMap(rawPageMap(), 'internal', inputs)
+  const internal = audiencePageMap(rawPageMap(), 'internal', inputs, plan)
   expect(routesIn(internal).filter((route) => route.startsWith(FINANCE))).toEqual([])
   expect(Object.keys(metaOf(folder(internal, 'internal', 'to-be-refined')))).toEqual(['active-directory', 'zeta'])
   expect(JSON.stringify(internal)).not.toMatch(/finance|Quill/i)
@@ -82,7 +82,7 @@ test("the internal audience's page map names nothing of the finance folder, and 
 })
 
 test("the finance audience's page map is its section's tab with just the folder, and Nextra accepts it", () => {
-  const finance = audiencePageMap(rawPageMap(), financeId, inputs)
+  const finance = audiencePageMap(rawPageMap(), financeId, inputs, plan)
   expect(routesIn(finance).filter((route) => route.startsWith('/docs'))).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
   expect(metaOf(finance)).toMatchObject({ internal: { title: 'Internal', type: 'page' } })
   // The folder above finance is on the path, but its title is its index page's, which finance
@@ -96,7 +96,7 @@ test("the finance audience's page map is its section's tab with just the folder,
 
 test("a reader of the whole section, on a finance page, gets the folder's own title back from the section's fragment", () => {
   const fragments = [...pageMapFragments(rawPageMap(), plan, inputs).values()]
-  const merged = mergePageMaps(audiencePageMap(rawPageMap(), financeId, inputs), fragments)
+  const merged = mergePageMaps(audiencePageMap(rawPageMap(), financeId, inputs, plan), fragments)
   expect(metaOf(folder(merged, 'internal'))).toMatchObject({ 'to-be-refined': 'To be refined' })
 })
 
@@ -108,7 +108,7 @@ test("each audience's fragment holds its own pages only; merged, a reader of bot
   expect(routesIn(internalFragment.items).some((route) => route.startsWith(FINANCE))).toBe(false)
   // The fragment places its keys among the folder's, by number, without naming the others.
   expect(Object.keys(financeFragment.order['/docs/internal/to-be-refined'])).toEqual(['finance'])
-  const merged = mergePageMaps(audiencePageMap(rawPageMap(), 'internal', inputs), [internalFragment, financeFragment])
+  const merged = mergePageMaps(audiencePageMap(rawPageMap(), 'internal', inputs, plan), [internalFragment, financeFragment])
   expect(Object.keys(metaOf(folder(merged, 'internal', 'to-be-refined')))).toEqual(['active-directory', 'finance', 'zeta'])
   expect(routesIn(folder(merged, 'internal', 'to-be-refined'))).toEqual(['/docs/internal/to-be-refined/active-directory', FINANCE, `${FINANCE}/quill-crm-api`, '/docs/internal/to-be-refined/zeta'])
   const normalized = normalizeWithNextra(merged, `${FINANCE}/quill-crm-api`)

@@ -24,9 +24,9 @@ import type { AccessUser } from '../../lib/access/types'
 import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 
-const ROUTES = sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route)
+const ROUTES = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
 /** Every folder that holds a page (where a prefix rule may sit), and every page (where an exact rule may). */
 const FOLDERS = [...new Set(ROUTES.flatMap((route) => route.split('/').slice(1, -1).map((_, at, parts) => '/' + parts.slice(0, at + 1).join('/'))))]
   .filter((folder) => folder.startsWith('/docs'))

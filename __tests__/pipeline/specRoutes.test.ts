@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import path from 'node:path'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 
 /** Every route the site this product replaces had, with `{product}` = `platform`. */
 const internal = [
@@ -59,7 +59,7 @@ const SPEC_ROUTES = [
 ]
 
 test('every route of the replaced site is a page, with its exact slug', () => {
-  const routes = new Set(sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route))
+  const routes = new Set(scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route))
   expect(SPEC_ROUTES.filter((route) => !routes.has(route))).toEqual([])
   expect(SPEC_ROUTES.length).toBeGreaterThan(95)
 })

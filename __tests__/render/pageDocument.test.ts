@@ -5,6 +5,7 @@
  * as data cannot hold. What it refuses is named at its line and column, with the fix, as the build
  * shows it (file:line:column: message), and cached like the compiler's own errors.
  */
+import { scanContent } from '../../pipeline/content/contentSource'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,8 +27,8 @@ async function problems(pages: Record<string, string>): Promise<string[]> {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
     fs.writeFileSync(path.join(root, file), text)
   }
-  const report = await compilePages(root)
-  const again = await compilePages(root)
+  const report = await compilePages(scanContent(root))
+  const again = await compilePages(scanContent(root))
   // Refusals are the page's fault, the same every time: cached, and reported again from the cache.
   expect(again).toMatchObject({ compiled: 0 })
   expect(again.problems.map((problem) => problem.message)).toEqual(report.problems.map((problem) => problem.message))

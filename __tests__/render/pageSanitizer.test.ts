@@ -7,6 +7,7 @@
  * at the construct's line and column and with the fix, every way of writing one that a writer
  * might try; and a page that holds one does not build.
  */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -32,7 +33,7 @@ async function verdicts(cases: Record<string, string>): Promise<Record<string, s
     fs.mkdirSync(path.join(root, 'content'), { recursive: true })
     fs.writeFileSync(path.join(root, `content/p${at}.mdx`), page(cases[name]))
   })
-  const report = await compilePages(root)
+  const report = await compilePages(scanContent(root))
   return Object.fromEntries(
     names.map((name, at) => {
       const problem = report.problems.find((each) => each.message.startsWith(`content/p${at}.mdx:`))

@@ -5,9 +5,9 @@ import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from '../pipeline/helpers/assetRoutes'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 
-const plan = planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../..')).map((page) => page.route) })
+const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
 const index = (page: string) => plan.search.find((spec) => spec.pages.includes(page))!
 const readable = (username: string | null) =>
   username === null ? [] : plan.search.filter((spec) => decide(spec.governedBy, { username }) === 'allow').map((spec) => spec.id)

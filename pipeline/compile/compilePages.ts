@@ -20,6 +20,7 @@ import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../steps/contentError'
 import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
 import type { PageDocument } from '../../lib/render/pageDocument'
+import type { ContentPage, ContentSource } from '../content/contentSource'
 
 export const CACHE_DIR = '.cache/mdx'
 
@@ -53,40 +54,16 @@ export class CompileWorkerError extends Error {
   }
 }
 
-export interface PageSource {
-  /** Relative to the project, with `/`. */
-  file: string
-  route: string
-}
-
 export interface CompileReport {
   pages: number
   compiled: number
   fromCache: number
   problems: MdxCompileError[]
+  /** Route → source file and cache entry, as written to PAGE_INDEX: what the later steps read documents by. */
+  index: PageIndex
   /** Wall time, ms. */
   ms: number
 }
-
-const PAGE = /\.mdx?$/
-
-/** A page's route, from its path under content/ (`content/index.mdx` is `/`). */
-function routeOf(file: string): string {
-  return ('/' + file.slice('content/'.length).replace(PAGE, '').replace(/(^|\/)index$/, '')).replace(/\/$/, '') || '/'
-}
-
-/** Every MDX page of the site: everything under content/ (pages/ holds the site's code only). */
-export function mdxPages(root: string): PageSource[] {
-  const files: string[] = []
-  const content = path.join(root, 'content')
-  if (fs.existsSync(content)) {
-    for (const entry of fs.readdirSync(content, { withFileTypes: true, recursive: true })) {
-      if (entry.isFile() && PAGE.test(entry.name)) files.push(path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    }
-  }
-  return files.sort().map((file) => ({ file, route: routeOf(file) }))
-}
-
 
 /** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. */
 export function writeAtomically(file: string, data: string): void {
@@ -122,8 +99,7 @@ function highlighterModule(): string {
 }
 
 interface Job {
-  page: PageSource
-  source: string
+  page: ContentPage
   resolve: (entry: CacheEntry) => void
 }
 
@@ -158,7 +134,7 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
       const next = () => {
         current = queue.shift()
         if (!current) return void worker.terminate().then(() => resolve())
-        worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.source })
+        worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text })
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
         if (message.ready) return next()
@@ -199,25 +175,24 @@ export interface CompileOptions {
  * one MdxCompileError, in path order. Entries no page of this run uses (older versions of pages,
  * another compiler's) are removed.
  */
-export async function compilePages(root: string, options: CompileOptions = {}): Promise<CompileReport> {
+export async function compilePages(source: ContentSource, options: CompileOptions = {}): Promise<CompileReport> {
   const started = Date.now()
+  const root = source.root
   const cacheDir = path.join(root, CACHE_DIR)
   fs.mkdirSync(cacheDir, { recursive: true })
   const fingerprint = compilerFingerprint()
-  const pages = mdxPages(root).filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
+  const pages = source.pages.filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
   const entries = new Map<string, CacheEntry>()
   const jobs: Job[] = []
   const keys = new Map<string, string>()
   for (const page of pages) {
-    const source = fs.readFileSync(path.join(root, page.file), 'utf8')
-    const key = sha256(JSON.stringify([fingerprint, page.file, sha256(source)]))
+    const key = sha256(JSON.stringify([fingerprint, page.file, page.digest]))
     keys.set(page.file, key)
     const cached = readEntry(path.join(cacheDir, `${key}.json`))
     if (cached) entries.set(page.file, cached)
     else {
       jobs.push({
         page,
-        source,
         resolve: (entry) => {
           entries.set(page.file, entry)
           if (entry.ok || entry.error.deterministic) writeAtomically(path.join(cacheDir, `${key}.json`), JSON.stringify(entry))
@@ -236,12 +211,12 @@ export async function compilePages(root: string, options: CompileOptions = {}): 
       if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
     }
   }
-  writePageIndex(root, pages, keys, Boolean(options.only))
+  const index = writePageIndex(root, pages, keys, Boolean(options.only))
   const problems = pages.flatMap((page) => {
     const entry = entries.get(page.file)
     return entry && !entry.ok ? [new MdxCompileError(page.file, entry.error.reason, entry.error.line, entry.error.column)] : []
   })
-  return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, ms: Date.now() - started }
+  return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, index, ms: Date.now() - started }
 }
 
 /** Where the docs route finds each page's compiled document: route → source file and cache entry. */
@@ -253,11 +228,12 @@ export type PageIndex = Record<string, { file: string; entry: string }>
  * The index the docs route (pages/[[...slug]].tsx, through lib/render/docsPages.ts) reads:
  * it renders from this run's entries without computing the compiler's fingerprint again.
  */
-function writePageIndex(root: string, pages: PageSource[], keys: Map<string, string>, merge: boolean): void {
+function writePageIndex(root: string, pages: readonly ContentPage[], keys: Map<string, string>, merge: boolean): PageIndex {
   const file = path.join(root, PAGE_INDEX)
   const index: PageIndex = merge && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as PageIndex) : {}
   for (const page of pages) index[page.route] = { file: page.file, entry: `${CACHE_DIR}/${keys.get(page.file)}.json` }
   writeAtomically(file, JSON.stringify(index))
+  return index
 }
 
 /** One line of counts, for the build's progress and the dev server. */

@@ -41,8 +41,7 @@ export function readCompiledPage(root: string, index: PageIndex, route: string):
  * Every page's search data, as Nextra's own search file had it (route → title and text by
  * heading), for the per-audience indexes. A page with `searchable: false` has none.
  */
-export function readSearchData(root: string): NextraSearchData {
-  const index = readPageIndex(root)
+export function readSearchData(root: string, index: PageIndex): NextraSearchData {
   const data: NextraSearchData = {}
   for (const route of Object.keys(index).sort()) {
     const doc = readCompiledPage(root, index, route)

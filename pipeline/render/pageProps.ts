@@ -10,16 +10,15 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
 import type { PageIndex } from '../compile/compilePages'
 import { writeAtomically } from '../compile/compilePages'
-import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
+import { readCompiledPage } from '../compile/compiledPages'
 import { sha256 } from '../compile/fingerprint'
-import { readLastUpdated } from '../lastUpdated'
-import { audiencePageMap, pageMapInputs, readPageMap } from '../pageMaps'
-import { audienceIdOf } from '../../lib/access/planAggregates'
+import type { LastUpdated } from '../lastUpdated'
+import { audiencePageMap, type PageMapInputs } from '../pageMaps'
+import { audienceIdOf, type AggregatePlan } from '../../lib/access/planAggregates'
 import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 
 export interface PagePropsReport {
@@ -61,11 +60,19 @@ function readJson<T extends object>(file: string): T {
   }
 }
 
-export async function writePageProps(root: string, access: CompiledAccess): Promise<PagePropsReport> {
-  const index = readPageIndex(root)
-  const lastUpdated = readLastUpdated(root)
-  const inputs = pageMapInputs(root, access)
-  const raw = await readPageMap(path.join(root, 'content'))
+/** What the pages step makes the props from: the earlier steps' results. */
+export interface PagePropsInputs {
+  /** The compile's index of each page's document (../compile/compilePages.ts). */
+  index: PageIndex
+  /** The whole site's page map (../content/contentSource.ts), and what shapes it per audience. */
+  pageMap: RawItem[]
+  pageMapInputs: PageMapInputs
+  plan: Pick<AggregatePlan, 'audiences'>
+  lastUpdated: LastUpdated
+}
+
+export function writePageProps(root: string, { index, pageMap: raw, pageMapInputs: inputs, plan, lastUpdated }: PagePropsInputs): PagePropsReport {
+  const { access } = inputs
   const audienceMaps = new Map<string, RawItem[]>()
   const dir = path.join(root, PROPS_DIR)
   fs.mkdirSync(dir, { recursive: true })
@@ -84,7 +91,7 @@ export async function writePageProps(root: string, access: CompiledAccess): Prom
     const scope = audienceIdOf(access, route)
     let pageMap = audienceMaps.get(scope)
     if (!pageMap) {
-      audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs)))
+      audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs, plan)))
       mapHashes.set(scope, sha256(JSON.stringify(pageMap)))
     }
     const timestamp = lastUpdated[index[route].file] ?? null
@@ -114,8 +121,7 @@ export function describePageProps(report: PagePropsReport): string {
  * no other page's navigation changed). False, writing nothing, when one did: then the whole page
  * step runs.
  */
-export function updatePageProps(root: string, routes: readonly string[]): boolean {
-  const index = readPageIndex(root)
+export function updatePageProps(root: string, index: PageIndex, routes: readonly string[]): boolean {
   const indexFile = path.join(root, PROPS_INDEX)
   const props = readJson<PropsIndex>(indexFile)
   const updates: Array<[route: string, props: DocsPageProps]> = []

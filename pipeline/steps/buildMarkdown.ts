@@ -18,8 +18,9 @@ import { markdownKeyOf, type AggregatePlan } from '../../lib/access/planAggregat
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
-import { readCompiledPage, readPageIndex } from '../compile/compiledPages'
-import { sourcePages, type SourcePage } from './checkLinks'
+import type { PageIndex } from '../compile/compilePages'
+import { readCompiledPage } from '../compile/compiledPages'
+import { pageTitle, type ContentSource } from '../content/contentSource'
 import type { SitePaths } from './paths'
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
@@ -35,12 +36,6 @@ export interface CatalogInputs {
   lastUpdated: LastUpdated
 }
 
-/** The page's source without its `---`-fenced front matter: what a reader's AI tool is given. */
-export function withoutFrontMatter(source: string): string {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(source)
-  return match ? source.slice(match[0].length).replace(/^\s*\n/, '') : source
-}
-
 export function llmsTxt(section: { title: string; description: string }, pages: ReadonlyArray<Pick<MarkdownPage, 'route' | 'title' | 'description'>>): string {
   const lines = pages.map((page) => `- [${page.title}](${markdownKeyOf(page.route)})${page.description ? `: ${page.description}` : ''}`)
   return `# ${section.title}\n\n> ${section.description}\n\n## Pages\n\n${lines.join('\n')}\n`
@@ -53,26 +48,24 @@ export function llmsFullTxt(section: { title: string; description: string }, pag
 
 /** Every file to write, keyed by its path under out/. */
 export function markdownFiles(
-  root: string,
+  source: ContentSource,
+  /** The compile's index of each page's document (../compile/compilePages.ts). */
+  index: PageIndex,
   plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
-  pages: readonly SourcePage[] = sourcePages(root),
   /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
   catalogInputs?: CatalogInputs
 ): Map<string, string> {
   const read = new Map<string, MarkdownPage>()
-  // A page's title and description as the page itself shows them: its compiled document's (the
-  // front matter's title, else its first heading's text, by Nextra's rule), never a second reading.
-  const index = readPageIndex(root)
+  // A page's title and description as the page itself shows them: its compiled document's, never a second reading.
   const pageOf = (route: string): MarkdownPage => {
     const cached = read.get(route)
     if (cached) return cached
-    const source = pages.find((page) => page.route === route)
-    if (!source) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
-    const body = withoutFrontMatter(fs.readFileSync(path.join(root, source.file), 'utf8'))
-    const doc = readCompiledPage(root, index, route)
+    const content = source.byRoute(route)
+    if (!content) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
+    const doc = readCompiledPage(source.root, index, route)
     const description = doc.frontMatter.description
-    const time = catalogInputs?.lastUpdated[source.file]
-    const page = { route, title: doc.title || route, description: typeof description === 'string' && description ? description : null, body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
+    const time = catalogInputs?.lastUpdated[content.file]
+    const page = { route, title: pageTitle(doc, route), description: typeof description === 'string' && description ? description : null, body: content.body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
     read.set(route, page)
     return page
   }
@@ -93,10 +86,10 @@ export function markdownFiles(
   return files
 }
 
-/** Writes the Markdown of the plan's pages (the link check's) and each audience's llms files into out/. */
-export function writeMarkdown(paths: SitePaths, plan: AggregatePlan, pages: readonly SourcePage[], catalogInputs: CatalogInputs): { pages: number; files: number } {
+/** Writes the Markdown of the plan's pages and each audience's llms files into out/. */
+export function writeMarkdown(paths: SitePaths, source: ContentSource, index: PageIndex, plan: AggregatePlan, catalogInputs: CatalogInputs): { pages: number; files: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const files = markdownFiles(paths.root, plan, pages, catalogInputs)
+  const files = markdownFiles(source, index, plan, catalogInputs)
   for (const [key, text] of files) {
     fs.mkdirSync(path.dirname(path.join(paths.out, key)), { recursive: true })
     fs.writeFileSync(path.join(paths.out, key), text)

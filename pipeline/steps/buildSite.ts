@@ -31,12 +31,13 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { access } from '../../lib/access'
+import { access, type CompiledAccess } from '../../lib/access'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
-import { pageMapFragments, pageMapInputs, readPageMap } from '../pageMaps'
+import { pageMapFragments, pageMapInputs } from '../pageMaps'
+import { scanContent, type ContentPage } from '../content/contentSource'
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
@@ -142,9 +143,9 @@ export function formatPhaseTimes(times: PhaseTimes): string {
   ].join('\n')
 }
 
-/** The plan of this build's derived files, from the link check's pages. */
-export function planFor(pages: readonly { route: string }[]): AggregatePlan {
-  return planAggregates({ access, routes: pages.map((page) => page.route) })
+/** The plan of this build's derived files, from the content source's pages, by `rules` (the shipped ones by default). */
+export function planFor(pages: readonly Pick<ContentPage, 'route'>[], rules: CompiledAccess = access): AggregatePlan {
+  return planAggregates({ access: rules, routes: pages.map((page) => page.route) })
 }
 
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
@@ -158,22 +159,28 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
 
 async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
-  await step(
+  // content/ scanned once: every step below takes this source, and each page's MDX is read once.
+  const source = scanContent(paths.root)
+  const compiled = await step(
     'content',
     () =>
-      checkAndCompile(paths.root, {
+      checkAndCompile(source, {
         onStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
       }),
     describeCompile
   )
-  const pages = await step('links', () => assertLinks(paths.root), (found) => `${found.length} pages, all internal links and images resolve`)
+  const pages = await step('links', () => assertLinks(source), (found) => `${found.length} pages, all internal links and images resolve`)
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(paths.root, pages))
     // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
     aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
-  const props = await step('pages', () => writePageProps(paths.root, access), describePageProps)
+  // Made once and handed to the pages, Markdown and routes steps.
+  const lastUpdated = readLastUpdated(paths.root)
+  const mapInputs = pageMapInputs(paths.root)
+  const pageMap = source.pageMap()
+  const props = await step('pages', () => writePageProps(paths.root, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
   const next = await step(
     'next build',
     () => nextBuild(paths, pages.length, props.index),
@@ -182,13 +189,13 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   )
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: readSearchData(paths.root), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+    () => buildSearchIndexes({ data: readSearchData(paths.root, compiled.index), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  const pageMaps = pageMapFragments(await readPageMap(path.join(paths.root, 'content')), plan, pageMapInputs(paths.root))
+  const pageMaps = pageMapFragments(pageMap, plan, mapInputs)
   await step(
     'markdown',
-    () => writeMarkdown(paths, plan, pages, { pageMaps, lastUpdated: readLastUpdated(paths.root) }),
+    () => writeMarkdown(paths, source, compiled.index, plan, { pageMaps, lastUpdated }),
     ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
   )
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.

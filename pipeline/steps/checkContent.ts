@@ -20,9 +20,9 @@
  * Each problem is an error of its own type that names the file or folder and the fix; the build
  * reports all of them at once, in one BadContentError.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import { access } from '../../lib/access'
+import { PAGE_FILE as PAGE, type ContentEntry, type ContentSource } from '../content/contentSource'
 import { checkFrontMatter } from './checkFrontMatter'
 import { checkMetaFile, META_FILE } from './checkMetaFiles'
 import { ContentError } from './contentError'
@@ -33,7 +33,6 @@ export const DOCS_DIR = 'content/docs'
 
 /** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores. */
 const SLUG = /^[a-z0-9_-]+$/
-const PAGE = /\.mdx?$/
 const META = /^_meta\./
 const INDEX_PAGE = /^index\.mdx?$/
 
@@ -131,33 +130,32 @@ export class BadContentError extends Error {
 }
 
 /** Editors' and operating systems' own files (.DS_Store, .gitkeep): never pages, never served. */
-const isHiddenFile = (entry: fs.Dirent) => entry.name.startsWith('.') && !entry.isDirectory() && !PAGE.test(entry.name)
+const isHiddenFile = (entry: ContentEntry) => entry.name.startsWith('.') && !entry.isDirectory && !PAGE.test(entry.name)
 
 /** The page a new section's example entry points at: its intro page, or its first page. */
-function entryPageOf(folder: string): string {
-  const pages = fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile() && PAGE.test(entry.name) && !INDEX_PAGE.test(entry.name))
+function entryPageOf(source: ContentSource, folder: string): string {
+  const pages = source.list(folder).filter((entry) => !entry.isDirectory && PAGE.test(entry.name) && !INDEX_PAGE.test(entry.name))
   const names = pages.map((entry) => slugFor(entry.name.replace(PAGE, ''))).filter(Boolean).sort()
   return names.includes('intro') ? 'intro' : (names[0] ?? 'intro')
 }
 
 /** A page's front matter, read as Nextra reads it. */
-function checkPage(root: string, file: string, problems: ContentError[]): void {
-  const problem = checkFrontMatter(file, fs.readFileSync(path.join(root, file), 'utf8'))
+function checkPage(source: ContentSource, file: string, problems: ContentError[]): void {
+  const page = source.byFile(file)
+  const problem = page ? checkFrontMatter(file, page.text) : null
   if (problem) problems.push(problem)
 }
 
 /** A file that is a folder's `_meta` (or the `_meta.json` Nextra 3 refuses). */
 const isMetaFile = (name: string) => META_FILE.test(name) || name === '_meta.json'
 
-/** The route a page under content/docs/ is served at: its path without the extension, and a folder's index page at the folder's. */
-const routeOf = (file: string) => '/docs/' + file.slice(DOCS_DIR.length + 1).replace(PAGE, '').replace(/(^|\/)index$/, '')
-
 /** Each page after the first of its route, in path order. */
-function duplicatePages(pages: readonly string[]): ContentError[] {
+function duplicatePages(source: ContentSource, pages: readonly string[]): ContentError[] {
   const first = new Map<string, string>()
   const problems: ContentError[] = []
   for (const file of [...pages].sort()) {
-    const route = routeOf(file).replace(/\/$/, '')
+    const route = source.byFile(file)?.route
+    if (route === undefined) continue // No request reaches it as itself: the link check refuses it.
     const other = first.get(route)
     if (other) problems.push(new DuplicatePageError(file, other, route))
     else first.set(route, file)
@@ -169,48 +167,46 @@ function duplicatePages(pages: readonly string[]): ContentError[] {
  * A declared section's folder, recursively: every folder's and page's name, every page's front
  * matter, every `_meta`. `pages` gathers the pages whose names pass.
  */
-function checkFolder(root: string, folder: string, problems: ContentError[], pages: string[]): void {
-  for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const relative = `${folder}/${entry.name}`
-    if (entry.isDirectory()) {
+function checkFolder(source: ContentSource, folder: string, problems: ContentError[], pages: string[]): void {
+  for (const entry of source.list(folder)) {
+    const relative = entry.path
+    if (entry.isDirectory) {
       if (!SLUG.test(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
-      else checkFolder(root, relative, problems, pages)
+      else checkFolder(source, relative, problems, pages)
     } else if (PAGE.test(entry.name)) {
       if (!SLUG.test(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
       else {
         pages.push(relative)
-        checkPage(root, relative, problems)
+        checkPage(source, relative, problems)
       }
     } else if (isMetaFile(entry.name)) {
-      problems.push(...checkMetaFile(root, relative))
+      problems.push(...checkMetaFile(source.root, relative))
     }
   }
 }
 
 /**
- * Every problem under `root`/content/docs/, in path order, then pages that share a route. `sections` are the declared section ids
+ * Every problem under content/docs/ of `source`, in path order, then pages that share a route. `sections` are the declared section ids
  * (access.config.ts by default).
  */
-export function checkContent(root: string, sections: readonly string[] = access.sections.map((section) => section.id)): ContentError[] {
-  const docs = path.join(root, DOCS_DIR)
-  if (!fs.existsSync(docs)) return []
+export function checkContent(source: ContentSource, sections: readonly string[] = access.sections.map((section) => section.id)): ContentError[] {
   const problems: ContentError[] = []
   const pages: string[] = []
-  for (const entry of fs.readdirSync(docs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const relative = `${DOCS_DIR}/${entry.name}`
-    if (entry.isDirectory()) {
-      if (sections.includes(entry.name)) checkFolder(root, relative, problems, pages)
-      else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(path.join(docs, entry.name))))
+  for (const entry of source.list(DOCS_DIR)) {
+    const relative = entry.path
+    if (entry.isDirectory) {
+      if (sections.includes(entry.name)) checkFolder(source, relative, problems, pages)
+      else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(source, relative)))
     } else if (INDEX_PAGE.test(entry.name)) {
       pages.push(relative)
-      checkPage(root, relative, problems)
+      checkPage(source, relative, problems)
     } else if (isMetaFile(entry.name)) {
-      problems.push(...checkMetaFile(root, relative))
+      problems.push(...checkMetaFile(source.root, relative))
     } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
       problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
     }
   }
-  return [...problems, ...duplicatePages(pages)]
+  return [...problems, ...duplicatePages(source, pages)]
 }
 
 /**
@@ -219,13 +215,13 @@ export function checkContent(root: string, sections: readonly string[] = access.
  * BadContentError naming all of them. A page the content check already names is not compiled, so
  * one mistake in front matter is reported once.
  */
-export async function checkAndCompile(root: string, options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
-  return compileChecked(root, checkContent(root, options.sections), options)
+export async function checkAndCompile(source: ContentSource, options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
+  return compileChecked(source, checkContent(source, options.sections), options)
 }
 
 /** Compiles the pages `problems` does not already name; one BadContentError for all of them. */
-async function compileChecked(root: string, problems: readonly ContentError[], options: CompileOptions): Promise<CompileReport> {
-  const report = await compilePages(root, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
+async function compileChecked(source: ContentSource, problems: readonly ContentError[], options: CompileOptions): Promise<CompileReport> {
+  const report = await compilePages(source, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
   const all = [...problems, ...report.problems]
   if (all.length > 0) throw new BadContentError(all)
   return report
@@ -235,8 +231,8 @@ async function compileChecked(root: string, problems: readonly ContentError[], o
  * `npm run dev` after edits to existing pages: the same checks of those pages alone (their front
  * matter, then their MDX), and the rest of the site as the last check left it.
  */
-export async function checkAndCompilePages(root: string, files: readonly string[]): Promise<CompileReport> {
+export async function checkAndCompilePages(source: ContentSource, files: readonly string[]): Promise<CompileReport> {
   const problems: ContentError[] = []
-  for (const file of files) checkPage(root, file, problems)
-  return compileChecked(root, problems, { only: new Set(files) })
+  for (const file of files) checkPage(source, file, problems)
+  return compileChecked(source, problems, { only: new Set(files) })
 }

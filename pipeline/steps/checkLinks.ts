@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { CONTENT_DIR, type ContentPage, type ContentSource } from '../content/contentSource'
 
 export interface LinkProblem {
   file: string
@@ -18,19 +19,7 @@ export interface LinkProblem {
   problem: string
 }
 
-export interface SourcePage {
-  file: string
-  route: string
-}
-
 const LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
-
-function listMdx(dir: string): string[] {
-  if (!fs.existsSync(dir)) return []
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.mdx?$/.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-}
 
 /** A content or public file whose path no request can reach as itself. */
 export class UnservablePathError extends Error {
@@ -40,39 +29,16 @@ export class UnservablePathError extends Error {
   }
 }
 
-export function sourcePages(root: string): SourcePage[] {
-  const pages: SourcePage[] = []
-  const add = (dir: string, mount: string) => {
-    for (const file of listMdx(path.join(root, dir))) {
-      const relative = path.relative(path.join(root, dir), file).split(path.sep).join('/')
-      const route = normalisePath(mount + relative.replace(/\.mdx?$/, ''))
-      if (route === null) throw new UnservablePathError(path.relative(root, file))
-      pages.push({ file: path.relative(root, file), route })
-    }
-  }
-  add('content/docs', '/docs/')
-  // The top-level pages of content/ (the home page); content/docs is listed above.
-  for (const file of fs.readdirSync(path.join(root, 'content')).filter((name) => /\.mdx?$/.test(name))) {
-    const route = normalisePath('/' + file.replace(/\.mdx?$/, ''))
-    if (route === null) throw new UnservablePathError(`content/${file}`)
-    pages.push({ file: `content/${file}`, route })
-  }
-  return pages
-}
-
 /**
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
-function metaSources(root: string): SourcePage[] {
-  const metas: SourcePage[] = [{ file: 'content/_meta.ts', route: '/' }]
-  const docs = path.join(root, 'content/docs')
-  for (const entry of fs.readdirSync(docs, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/^_meta\.[jt]sx?$/.test(entry.name)) continue
-    const folder = '/docs/' + path.relative(docs, entry.parentPath).split(path.sep).join('/')
-    metas.push({ file: path.relative(root, path.join(entry.parentPath, entry.name)), route: normalisePath(folder) as string })
-  }
-  return metas.filter((meta) => fs.existsSync(path.join(root, meta.file)))
+function metaSources(source: ContentSource): { file: string; route: string; text: string }[] {
+  return source.metaFiles.map((file) => ({
+    file,
+    route: normalisePath(path.posix.dirname(file).slice(CONTENT_DIR.length)) as string,
+    text: fs.readFileSync(path.join(source.root, file), 'utf8'),
+  }))
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
@@ -84,13 +50,17 @@ function filesHint(rules: CompiledAccess, route: string): string {
 
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
-export function checkLinks(root: string, pages: readonly SourcePage[] = sourcePages(root), rules: CompiledAccess = access): LinkProblem[] {
+export function checkLinks(source: ContentSource, rules: CompiledAccess = access): LinkProblem[] {
+  const root = source.root
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
-  const routes = new Set([...pages.map((page) => page.route), ...rules.publicPaths])
+  const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
-  const sources = [...pages.map((page) => ({ ...page, links: LINK })), ...metaSources(root).map((meta) => ({ ...meta, links: META_HREF }))]
+  const sources = [
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, text: page.text, links: LINK })),
+    ...metaSources(source).map((meta) => ({ ...meta, links: META_HREF })),
+  ]
   for (const page of sources) {
-    const lines = fs.readFileSync(path.join(root, page.file), 'utf8').split('\n')
+    const lines = page.text.split('\n')
     let inFence = false
     lines.forEach((text, index) => {
       if (/^\s*(```|~~~)/.test(text)) inFence = !inFence
@@ -139,9 +109,9 @@ export class BrokenLinksError extends Error {
  * refused a page outside a declared section's folder or under a bad name): every page, when every
  * internal link and image resolves (BrokenLinksError otherwise).
  */
-export function assertLinks(root: string): SourcePage[] {
-  const pages = sourcePages(root)
-  const problems = checkLinks(root, pages)
+export function assertLinks(source: ContentSource): readonly ContentPage[] {
+  if (source.unservable.length > 0) throw new UnservablePathError(source.unservable[0])
+  const problems = checkLinks(source)
   if (problems.length > 0) throw new BrokenLinksError(problems)
-  return pages
+  return source.pages
 }

@@ -9,7 +9,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { sourcePages, UnservablePathError } from './checkLinks'
+import { UnservablePathError } from './checkLinks'
 import { listFiles } from './siteFiles'
 
 export class RuleCoverageError extends Error {
@@ -71,7 +71,7 @@ export function publicFileRoutes(root: string): string[] {
 }
 
 /** Every route of the site that a rule may decide: its pages and its public files. */
-export function siteRoutes(root: string, pages: readonly { route: string }[] = sourcePages(root)): string[] {
+export function siteRoutes(root: string, pages: readonly { route: string }[]): string[] {
   return [...pages.map((page) => page.route), ...publicFileRoutes(root)]
 }
 

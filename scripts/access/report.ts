@@ -25,7 +25,7 @@ import type { AccessConfig } from '../../lib/access/types'
 import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 
 // The pinned SDK runs on this project's Node 20; its warning is about later SDK releases.
@@ -134,7 +134,7 @@ function table(rows: string[][]): string {
 
 /** The audiences of a configuration over this project's pages, as the build would plan them. */
 function audiencesOf(access: CompiledAccess): ReturnType<typeof reportAudiences> {
-  return reportAudiences(access, planAggregates({ access, routes: sourcePages(process.cwd()).map((page) => page.route) }))
+  return reportAudiences(access, planAggregates({ access, routes: scanContent(process.cwd()).pages.map((page) => page.route) }))
 }
 
 function printText(audiences: Audience[], finer: FinerRule[], matrix: ReturnType<typeof whoSeesWhat>, findings: { source: string; found: PoolFindings } | null, changes: { rev: string; list: AccessChange[] } | null) {

@@ -7,6 +7,7 @@
  * aggregates follow rules of more than one shape.
  * Never touches the working tree. Usage: tsx scripts/audit/buildAuditSite.ts <destDir> [profile]
  */
+import { scanContent } from '../../pipeline/content/contentSource'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -98,7 +99,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
  */
 export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv: Record<string, string>): void {
   writeAuditAccessConfig(dest, config)
-  const problems = checkLinks(dest, undefined, compileAccess(config, accessEnv))
+  const problems = checkLinks(scanContent(dest), compileAccess(config, accessEnv))
   for (const problem of problems) {
     if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
     unlink(path.join(dest, problem.file), problem.line, problem.target)

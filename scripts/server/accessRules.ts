@@ -12,7 +12,7 @@ import type { AudienceSummary } from '../../lib/access/readerView'
 import type { AccessConfig } from '../../lib/access/types'
 import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
-import { sourcePages } from '../../pipeline/steps/checkLinks'
+import { scanContent } from '../../pipeline/content/contentSource'
 import { assertRulesDecide, siteRoutes } from '../../pipeline/steps/checkRules'
 
 export const ACCESS_CONFIG_FILE = 'access.config.ts'
@@ -60,11 +60,11 @@ export function loadAccessRules(root: string, env: NodeJS.ProcessEnv = process.e
     // A configuration of the wrong shape (a field missing) fails inside the compiler with a TypeError.
     throw new AccessConfigLoadError(error instanceof Error ? error.message : String(error))
   }
-  assertRulesDecide(access, siteRoutes(root))
+  assertRulesDecide(access, siteRoutes(root, scanContent(root).pages))
   return { access, aiTools: aiToolsSettings(config.aiTools) }
 }
 
 /** The audiences of `root`'s pages under `access`, as a build would plan them: what the reader's view names. */
 export function audiencesOf(root: string, access: CompiledAccess): AudienceSummary[] {
-  return audienceSummaries(planAggregates({ access, routes: sourcePages(root).map((page) => page.route) }))
+  return audienceSummaries(planAggregates({ access, routes: scanContent(root).pages.map((page) => page.route) }))
 }

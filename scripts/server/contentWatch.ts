@@ -22,7 +22,10 @@ import path from 'node:path'
 import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
 import { BadContentError, checkAndCompile, checkAndCompilePages } from '../../pipeline/steps/checkContent'
 import { updatePageProps, writePageProps } from '../../pipeline/render/pageProps'
-import { readPageIndex } from '../../pipeline/compile/compiledPages'
+import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
+import { readLastUpdated } from '../../pipeline/lastUpdated'
+import { pageMapInputs } from '../../pipeline/pageMaps'
+import { planFor } from '../../pipeline/steps/buildSite'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -49,18 +52,15 @@ export interface ContentWatch {
  * the last check was an edit of a page that was already there: null when a change was anything
  * else (a page added, removed or renamed, a `_meta` file), which the whole check handles.
  */
-function editedPages(root: string, changes: ReadonlySet<string>): { files: string[]; routes: string[] } | null {
-  if (changes.size === 0) return null
-  let routeOf: Map<string, string>
-  try {
-    routeOf = new Map(Object.entries(readPageIndex(root)).map(([route, page]) => [page.file, route]))
-  } catch {
-    return null
-  }
+function editedPages(last: ContentSource | undefined, source: ContentSource, changes: ReadonlySet<string>): { files: string[]; routes: string[] } | null {
+  if (changes.size === 0 || !last) return null
   const files = [...changes].map((name) => `content/${name.split(path.sep).join('/')}`)
-  if (!files.every((file) => /\.mdx?$/.test(file) && routeOf.has(file) && fs.existsSync(path.join(root, file)))) return null
-  return { files, routes: files.map((file) => routeOf.get(file) as string) }
+  if (!files.every((file) => last.byFile(file) && source.byFile(file))) return null
+  return { files, routes: files.map((file) => source.byFile(file)!.route) }
 }
+
+/** The content source of the last check, by project: a check reads again only the files that changed since. */
+const lastSources = new Map<string, ContentSource>()
 
 /**
  * One check, its result as the writer reads it: problems are a result, anything else is thrown.
@@ -70,17 +70,21 @@ function editedPages(root: string, changes: ReadonlySet<string>): { files: strin
  */
 export async function checkContentOnce(root: string, access: CompiledAccess, changes: ReadonlySet<string> = new Set()): Promise<ContentCheckResult> {
   try {
-    const edited = editedPages(root, changes)
+    const last = lastSources.get(root)
+    const source = scanContent(root, last)
+    lastSources.set(root, source)
+    const edited = editedPages(last, source, changes)
     let compiled = 0
     if (edited) {
-      const report = await checkAndCompilePages(root, edited.files)
-      if (updatePageProps(root, edited.routes)) return { ok: true, report }
+      const report = await checkAndCompilePages(source, edited.files)
+      if (updatePageProps(root, report.index, edited.routes)) return { ok: true, report }
       compiled = report.compiled
     }
-    const whole = await checkAndCompile(root, { sections: access.sections.map((section) => section.id) })
+    const whole = await checkAndCompile(source, { sections: access.sections.map((section) => section.id) })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change and Next refreshes them in the browser (lib/render/docsPages.ts).
-    await writePageProps(root, access)
+    const plan = planFor(source.pages, access)
+    writePageProps(root, { index: whole.index, pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan, lastUpdated: readLastUpdated(root) })
     // The pages compiled for the edit count as this check's, not as the cache's.
     return { ok: true, report: { ...whole, compiled: whole.compiled + compiled, fromCache: whole.fromCache - compiled } }
   } catch (error) {

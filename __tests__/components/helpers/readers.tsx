@@ -6,10 +6,10 @@ import { access } from '../../../lib/access'
 import { AuthStateProvider, LOADING_AUTH, authStateFor, type AuthState } from '../../../lib/auth/AuthContext'
 import { readerViewFor, readerViewSources } from '../../../edge/readerViewFor'
 import { audienceSummaries, planAggregates } from '../../../lib/access/planAggregates'
-import { sourcePages } from '../../../pipeline/steps/checkLinks'
+import { scanContent } from '../../../pipeline/content/contentSource'
 
 /** The shipped site's audiences, as the build plans them from its pages (lib/access/planAggregates.ts). */
-export const SHIPPED_AUDIENCES = audienceSummaries(planAggregates({ access, routes: sourcePages(path.resolve(__dirname, '../../..')).map((page) => page.route) }))
+export const SHIPPED_AUDIENCES = audienceSummaries(planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../../..')).pages.map((page) => page.route) }))
 
 /** The view the authority gives each reader of the shipped configuration (no route manifests in component tests). */
 const sources = readerViewSources(access, {}, SHIPPED_AUDIENCES)

@@ -3,6 +3,7 @@
  * for each file the worker's message, with its PageDocument and, for the equivalence tests,
  * Nextra's JS module of the same compile.
  */
+import { scanContent } from '../../../pipeline/content/contentSource'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,7 +27,7 @@ async function highlighter(): Promise<string> {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'render-'))
     fs.mkdirSync(path.join(root, 'content'))
     fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home\n')
-    await compilePages(root, { workers: 1 })
+    await compilePages(scanContent(root), { workers: 1 })
     fs.rmSync(root, { recursive: true, force: true })
   }
   return pathToFileURL(file).href

@@ -1,0 +1,122 @@
+/** @jest-environment node */
+/**
+ * The one content source (pipeline/content/contentSource.ts): the page map it makes is the one
+ * Nextra's collector makes of the same folders, each page's file is read once however many steps
+ * take the page, and the build's steps read no page's MDX themselves.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { access } from '../../lib/access'
+import { readSearchData } from '../../pipeline/compile/compiledPages'
+import { scanContent } from '../../pipeline/content/contentSource'
+import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
+import { writePageProps } from '../../pipeline/render/pageProps'
+import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
+import { planFor } from '../../pipeline/steps/buildSite'
+import { checkAndCompile } from '../../pipeline/steps/checkContent'
+import { assertLinks } from '../../pipeline/steps/checkLinks'
+
+const ROOT = path.resolve(__dirname, '../..')
+const sites: string[] = []
+afterAll(() => sites.forEach((site) => fs.rmSync(site, { recursive: true, force: true })))
+
+function site(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'content-source-'))
+  sites.push(root)
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
+    fs.writeFileSync(path.join(root, file), text)
+  }
+  return root
+}
+
+/**
+ * Nextra's own page map of `root`/content/ (its collector is an ES module, which jest cannot
+ * import: so in a child process). `_meta` files are named by Nextra's import names there and by
+ * their paths here; both are replaced by their folder's data (inlineMetas), so they are compared as "meta".
+ */
+function nextraPageMap(root: string): unknown {
+  const script = [
+    `import path from 'node:path'`,
+    `import { pathToFileURL } from 'node:url'`,
+    `const file = path.join(path.dirname(require.resolve('nextra/package.json')), 'dist/server/page-map.js')`,
+    `import(pathToFileURL(file).href).then(({ collectPageMap }) => collectPageMap({ dir: ${JSON.stringify(path.join(root, 'content'))}, route: '/', locale: '', transformPageMap: (map) => (process.stdout.write(JSON.stringify(map)), map) }))`,
+  ].join('\n')
+  return JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '-e', script], { cwd: ROOT, encoding: 'utf8' }))
+}
+const metasAsOne = (map: unknown) => JSON.parse(JSON.stringify(map, (key, value: unknown) => (key === 'data' && typeof value === 'string' ? 'meta' : value)))
+
+jest.setTimeout(180_000)
+
+test("the page map is Nextra's, for the real content and for untitled pages, index pages and folders with nothing in them", () => {
+  const fixture = site({
+    'content/index.mdx': '# Home\n',
+    'content/_meta.ts': 'export default {}\n',
+    'content/docs/leads/getting-started_now.mdx': 'No front matter at all.\n',
+    'content/docs/leads/api-and-sdk-for-ssr.md': '---\ndescription: Untitled.\n---\n\nText.\n',
+    'content/docs/leads/endpoints/index.mdx': '---\ntitle: Endpoints\nsidebarTitle: Calls\n---\n',
+    'content/docs/leads/endpoints/Zeta.mdx': '---\ntitle: Zeta\n---\n',
+    'content/docs/leads/images/logo.svg': '<svg/>',
+    'content/docs/empty/.gitkeep': '',
+  })
+  for (const root of [ROOT, fixture]) expect(metasAsOne(scanContent(root).pageMap())).toEqual(metasAsOne(nextraPageMap(root)))
+})
+
+test('a page is read when a step first needs it, and once, however many steps take it', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\n# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
+  const source = scanContent(root)
+  expect(source.pages.map((page) => [page.file, page.route])).toEqual([
+    ['content/docs/leads/intro.mdx', '/docs/leads/intro'],
+    ['content/docs/leads/other.mdx', '/docs/leads/other'],
+  ])
+  expect([...source.reads]).toEqual([])
+  const intro = source.byRoute('/docs/leads/intro')!
+  expect([intro.frontMatter, intro.body, intro.digest.length]).toEqual([{ title: 'Intro' }, '# Intro\n', 64])
+  source.pageMap()
+  expect(intro.text).toContain('# Intro')
+  expect(Object.fromEntries(source.reads)).toEqual({ 'content/docs/leads/intro.mdx': 1, 'content/docs/leads/other.mdx': 1 })
+})
+
+test('in `npm run dev`, a new scan reads again only the pages that changed', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
+  const first = scanContent(root)
+  first.pages.forEach((page) => page.text)
+  fs.writeFileSync(path.join(root, 'content/docs/leads/other.mdx'), '# Other, edited\n')
+  const second = scanContent(root, first)
+  expect(second.pages.map((page) => page.text)).toEqual(['# Intro\n', '# Other, edited\n'])
+  expect(Object.fromEntries(second.reads)).toEqual({ 'content/docs/leads/other.mdx': 1 })
+})
+
+test("a build's steps, from the content check to the Markdown and search data, read each page's MDX once", async () => {
+  const reads = new Map<string, number>()
+  const content = path.join(ROOT, 'content') + path.sep
+  const count = (file: unknown) => {
+    const absolute = path.resolve(ROOT, String(file))
+    if (/\.mdx?$/.test(absolute) && absolute.startsWith(content)) reads.set(path.relative(ROOT, absolute), (reads.get(path.relative(ROOT, absolute)) ?? 0) + 1)
+  }
+  // Every way a step could open a page's file itself, counted.
+  const spy = <T extends object, K extends keyof T>(owner: T, name: K) => {
+    const original = owner[name] as (...args: unknown[]) => unknown
+    return jest.spyOn(owner, name as never).mockImplementation(((file: unknown, ...rest: unknown[]) => (count(file), original.call(owner, file, ...rest))) as never)
+  }
+  const spies = [spy(fs, 'readFileSync'), spy(fs, 'openSync'), spy(fs, 'readFile'), spy(fs.promises, 'readFile'), spy(fs, 'createReadStream')]
+  try {
+    // The same calls, in the same order, as pipeline/steps/buildSite.ts makes before and after `next build`.
+    const source = scanContent(ROOT)
+    const compiled = await checkAndCompile(source)
+    const pages = assertLinks(source)
+    const plan = planFor(pages)
+    const mapInputs = pageMapInputs(ROOT)
+    const pageMap = source.pageMap()
+    writePageProps(ROOT, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
+    readSearchData(ROOT, compiled.index)
+    markdownFiles(source, compiled.index, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
+    const expected = Object.fromEntries(source.pages.map((page) => [page.file, 1]))
+    expect(Object.fromEntries(reads)).toEqual(expected)
+    expect(Object.fromEntries(source.reads)).toEqual(expected)
+  } finally {
+    spies.forEach((spy) => spy.mockRestore())
+  }
+})
