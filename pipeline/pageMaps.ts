@@ -14,7 +14,7 @@ import { normalisePath } from '../lib/access/normalisePath'
 import { filterPageMap } from '../lib/navigation/filterPageMap'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
-import { inlineMetas, isFolder, isMeta, isMetaData, pageRoutes, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
+import { inlineMetas, isFolder, isMeta, isMetaData, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import topMeta from '../content/_meta'
 import { metaReader } from './readMeta'
@@ -29,11 +29,6 @@ export interface PageMapInputs {
   topMeta: Record<string, unknown>
   /** A folder's `_meta` data (pipeline/readMeta.ts). */
   loadMeta: (folderRoute: string) => Record<string, unknown>
-}
-
-/** The canonical routes of the pages in Nextra's page map. */
-export function pageMapRoutes(raw: readonly RawItem[]): string[] {
-  return [...new Set(pageRoutes(raw).flatMap((route) => normalisePath(route) ?? []))]
 }
 
 /** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with, by the build's plan. */

@@ -11,9 +11,9 @@ import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access'
 import { readersOfMayOpen } from '../../lib/access/decideAccess'
 import { mergePageMaps, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
-import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { pageRoutes, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { pageMapFragments, pageMapRoutes, type PageMapInputs } from '../../pipeline/pageMaps'
+import { pageMapFragments, type PageMapInputs } from '../../pipeline/pageMaps'
 import { planAggregates } from '../../lib/access/planAggregates'
 
 const GUIDELINES = '/docs/internal/guidelines'
@@ -80,7 +80,7 @@ function fragmentsOf(site: Site) {
   }
   const inputs: PageMapInputs = { access, sections: SECTIONS, topMeta: metas['/'], loadMeta: (route) => metas[route] }
   const raw = rawPageMap(site)
-  const plan = planAggregates({ access, routes: pageMapRoutes(raw) })
+  const plan = planAggregates({ access, routes: pageRoutes(raw) })
   return { plan, fragments: pageMapFragments(raw, plan, inputs) }
 }
 

@@ -11,9 +11,9 @@ import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access'
 import { mergePageMaps } from '../../lib/navigation/mergePageMaps'
-import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { pageRoutes, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { audiencePageMap, pageMapFragments, pageMapRoutes, type PageMapInputs } from '../../pipeline/pageMaps'
+import { audiencePageMap, pageMapFragments, type PageMapInputs } from '../../pipeline/pageMaps'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { MetaFileError, metaReader } from '../../pipeline/readMeta'
 import { normalizeWithNextra } from '../components/helpers/pageMaps'
@@ -64,7 +64,7 @@ const METAS: Record<string, Record<string, unknown>> = {
   [FINANCE]: { 'quill-crm-api': 'Quill CRM API' },
 }
 const inputs: PageMapInputs = { access, sections: SECTIONS, topMeta: METAS['/'], loadMeta: (route) => METAS[route] }
-const plan = planAggregates({ access, routes: pageMapRoutes(rawPageMap()) })
+const plan = planAggregates({ access, routes: pageRoutes(rawPageMap()) })
 const financeId = plan.audiences.find((audience) => audience.pages.includes(FINANCE))!.id
 
 const folder = (items: RawItem[], ...names: string[]): RawItem[] =>

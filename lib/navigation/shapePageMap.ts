@@ -1,5 +1,5 @@
 /**
- * Build-time shape of Nextra's page map (passed as `transformPageMap`).
+ * Build-time shape of the site's page map, as Nextra's collector makes it (pipeline/content/contentSource.ts).
  *
  * - Sections live at /docs/<section>, but Nextra only turns top-level `type: 'page'` folders
  *   into navbar tabs with their own sidebar, so the section folders are lifted to the top level.

@@ -7,11 +7,11 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { readFrontMatter } from '../content/contentSource'
 import { ContentError, locate } from './contentError'
 
-/** The parsers Nextra itself loads (its own dependencies, whatever else the project holds). */
+/** The parser Nextra's compile loads (its own dependency, whatever else the project holds); its page map's is the content source's. */
 const fromNextra = createRequire(require.resolve('nextra/package.json'))
-const grayMatter = fromNextra('gray-matter') as (source: string, options?: object) => { data: unknown }
 /** `yaml`'s Node build, by its `main` file: a test runner that resolves as a browser would get its ES module build. */
 const yamlPackage = fromNextra.resolve('yaml/package.json')
 const yaml = fromNextra(path.join(path.dirname(yamlPackage), (JSON.parse(fs.readFileSync(yamlPackage, 'utf8')) as { main: string }).main)) as { parse: (source: string) => unknown }
@@ -97,8 +97,7 @@ export function checkFrontMatter(file: string, source: string): BadFrontMatterEr
   }
   let data: unknown
   try {
-    // A fresh options object each time: gray-matter caches results by source text otherwise.
-    data = grayMatter(source, {}).data
+    data = readFrontMatter(source).data
   } catch (error) {
     if (!isJsYamlException(error)) throw error
     const mark = error.mark
