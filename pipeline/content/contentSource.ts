@@ -87,57 +87,48 @@ export function pageTitle(doc: { title: string }, route: string): string {
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 
-class Page implements ContentPage {
-  private read?: { text: string; digest: string; mtimeMs: number; size: number }
-  private parsed?: { data: Record<string, unknown>; body: string }
+/** What a page's file held when it was read, and the time and size it had. */
+interface Reading {
+  text: string
+  digest: string
+  stamp: string
+  parsed?: ReturnType<typeof readFrontMatter>
+}
+function stampOf(file: string): string | null {
+  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  return stat ? `${stat.mtimeMs}:${stat.size}` : null
+}
 
-  constructor(
-    private readonly root: string,
-    readonly file: string,
-    readonly route: string,
-    private readonly reads: Map<string, number>
-  ) {}
-
-  private load() {
-    if (!this.read) {
-      const absolute = path.join(this.root, this.file)
-      const { mtimeMs, size } = fs.statSync(absolute)
-      const text = fs.readFileSync(absolute, 'utf8')
-      this.reads.set(this.file, (this.reads.get(this.file) ?? 0) + 1)
-      this.read = { text, digest: crypto.createHash('sha256').update(text).digest('hex'), mtimeMs, size }
-    }
-    return this.read
+/** A page whose file is read on first use, once; `kept` is the last scan's reading, used while the file has not changed. */
+function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): ContentPage & { reading?: Reading } {
+  const absolute = path.join(root, file)
+  const page = {
+    file,
+    route,
+    reading: kept && kept.stamp === stampOf(absolute) ? kept : undefined,
+    load(): Reading {
+      if (!page.reading) {
+        const stamp = stampOf(absolute) ?? ''
+        const text = fs.readFileSync(absolute, 'utf8')
+        reads.set(file, (reads.get(file) ?? 0) + 1)
+        page.reading = { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp }
+      }
+      return page.reading
+    },
+    get text() {
+      return page.load().text
+    },
+    get digest() {
+      return page.load().digest
+    },
+    get frontMatter() {
+      return (page.load().parsed ??= readFrontMatter(page.text)).data
+    },
+    get body() {
+      return (page.load().parsed ??= readFrontMatter(page.text)).body
+    },
   }
-
-  get text() {
-    return this.load().text
-  }
-
-  get digest() {
-    return this.load().digest
-  }
-
-  private parse() {
-    return (this.parsed ??= readFrontMatter(this.text))
-  }
-
-  get frontMatter() {
-    return this.parse().data
-  }
-
-  get body() {
-    return this.parse().body
-  }
-
-  /** The same file as `previous` read it, unchanged since: its reading is kept. */
-  reuse(previous: Page | undefined): void {
-    if (!previous?.read) return
-    const stat = fs.statSync(path.join(this.root, this.file), { throwIfNoEntry: false })
-    if (stat && stat.mtimeMs === previous.read.mtimeMs && stat.size === previous.read.size) {
-      this.read = previous.read
-      this.parsed = previous.parsed
-    }
-  }
+  return page
 }
 
 /**
@@ -146,7 +137,7 @@ class Page implements ContentPage {
  */
 export function scanContent(root: string, previous?: ContentSource): ContentSource {
   const folders = new Map<string, ContentEntry[]>()
-  const pages: Page[] = []
+  const pages: ReturnType<typeof contentPage>[] = []
   const unservable: string[] = []
   const metaFiles: string[] = []
   const reads = new Map<string, number>()
@@ -159,13 +150,12 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
       else if (PAGE_FILE.test(entry.name)) {
         const route = normalisePath(entry.path.slice(CONTENT_DIR.length).replace(PAGE_FILE, ''))
         if (route === null) unservable.push(entry.path)
-        else pages.push(new Page(root, entry.path, route, reads))
+        else pages.push(contentPage(root, entry.path, route, reads, (previous?.byFile(entry.path) as ReturnType<typeof contentPage> | undefined)?.reading))
       } else if (META_MODULE.test(entry.name)) metaFiles.push(entry.path)
     }
   }
   if (fs.existsSync(path.join(root, CONTENT_DIR))) walk(CONTENT_DIR)
   pages.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-  if (previous) for (const page of pages) page.reuse(previous.byFile(page.file) as Page | undefined)
   const routes = new Map(pages.map((page) => [page.route, page]))
   const files = new Map(pages.map((page) => [page.file, page]))
   let pageMap: RawItem[] | undefined
