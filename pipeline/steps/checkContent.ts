@@ -180,7 +180,7 @@ function checkFolder(source: ContentSource, folder: string, problems: ContentErr
         checkPage(source, relative, problems)
       }
     } else if (isMetaFile(entry.name)) {
-      problems.push(...checkMetaFile(source.root, relative))
+      problems.push(...checkMetaFile(source, relative))
     }
   }
 }
@@ -201,7 +201,7 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       pages.push(relative)
       checkPage(source, relative, problems)
     } else if (isMetaFile(entry.name)) {
-      problems.push(...checkMetaFile(source.root, relative))
+      problems.push(...checkMetaFile(source, relative))
     } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
       problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
     }

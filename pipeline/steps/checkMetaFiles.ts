@@ -11,6 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type * as ReadMeta from '../readMeta'
+import { PAGE_FILE as PAGE, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from './contentError'
 
 /**
@@ -21,7 +22,6 @@ const readMeta = () => require('../readMeta') as typeof ReadMeta
 
 /** The `_meta` files Nextra reads; the others it ignores or refuses. */
 export const META_FILE = /^_meta\.[jt]sx?$/
-const PAGE = /\.mdx?$/
 
 /** A `_meta` file that does not compile, or whose default export is not plain data. */
 export class BadMetaFileError extends ContentError {
@@ -56,18 +56,18 @@ export class MetaJsonError extends ContentError {
 }
 
 /** Whether Nextra's page map keeps a folder: it holds a page or a `_meta` file, at any depth. */
-function holdsPages(dir: string): boolean {
-  return fs.readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? holdsPages(path.join(dir, entry.name)) : PAGE.test(entry.name) || META_FILE.test(entry.name)))
+function holdsPages(source: ContentSource, folder: string): boolean {
+  return source.list(folder).some((entry) => (entry.isDirectory ? holdsPages(source, entry.path) : PAGE.test(entry.name) || META_FILE.test(entry.name)))
 }
 
 /** What a key of the folder's `_meta` may name: its pages (`intro.mdx`) and the folders that hold pages (`endpoints/`). */
-function folderItems(dir: string): { names: Set<string>; shown: string[] } {
+function folderItems(source: ContentSource, folder: string): { names: Set<string>; shown: string[] } {
   const names = new Set<string>()
   const shown: string[] = []
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.isDirectory() ? holdsPages(path.join(dir, entry.name)) : PAGE.test(entry.name)) {
-      names.add(entry.isDirectory() ? entry.name : entry.name.replace(PAGE, ''))
-      shown.push(entry.isDirectory() ? `${entry.name}/` : entry.name)
+  for (const entry of source.list(folder)) {
+    if (entry.isDirectory ? holdsPages(source, entry.path) : PAGE.test(entry.name)) {
+      names.add(entry.isDirectory ? entry.name : entry.name.replace(PAGE, ''))
+      shown.push(entry.isDirectory ? `${entry.name}/` : entry.name)
     }
   }
   return { names, shown }
@@ -98,10 +98,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** An entry that Nextra shows without a page of its own. */
 const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
 
-/** The problems of one `_meta` file; `file` is relative to `root`. */
-export function checkMetaFile(root: string, file: string): ContentError[] {
+/** The problems of one `_meta` file of `source`; `file` is relative to the project. */
+export function checkMetaFile(source: ContentSource, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
-  const absolute = path.join(root, file)
+  const absolute = path.join(source.root, file)
+  const folder = path.posix.dirname(file)
   const { MetaFileError, readMetaFile } = readMeta()
   let data: Record<string, unknown>
   try {
@@ -117,7 +118,7 @@ export function checkMetaFile(root: string, file: string): ContentError[] {
     return [new BadMetaFileError(file, `this _meta file fails when it runs: ${error instanceof Error ? error.message : String(error)}`)]
   }
   const lines = fs.readFileSync(absolute, 'utf8').split('\n')
-  const items = folderItems(path.dirname(absolute))
+  const items = folderItems(source, folder)
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
@@ -127,8 +128,8 @@ export function checkMetaFile(root: string, file: string): ContentError[] {
       continue
     }
     // A menu's items name pages of the folder it is named after, unless they are links.
-    if (isObject(value) && value.type === 'menu' && isObject(value.items) && fs.statSync(path.join(path.dirname(absolute), key), { throwIfNoEntry: false })?.isDirectory()) {
-      const children = folderItems(path.join(path.dirname(absolute), key))
+    if (isObject(value) && value.type === 'menu' && isObject(value.items) && source.list(folder).some((entry) => entry.isDirectory && entry.name === key)) {
+      const children = folderItems(source, `${folder}/${key}`)
       for (const [item, entry] of Object.entries(value.items)) {
         if (!children.names.has(item) && !(isObject(entry) && entry.href)) unknown(`${key}.items.${item}`, children.shown, keyPosition(lines, item, keyPosition(lines, key).line))
       }
