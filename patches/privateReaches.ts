@@ -22,10 +22,10 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   // The build.
   {
     dependency: 'nextra',
-    files: ['dist/server/page-map.js'],
-    reliesOn: "collectPageMap, Nextra's page-map collector, and that it hands the map to transformPageMap",
-    by: ['pipeline/pageMaps.ts'],
-    test: '__tests__/patches/privateReaches.test.ts',
+    files: [],
+    reliesOn: "the shape of the page map Nextra's collector (dist/server/page-map.js) makes of content/, which the content source makes the same way, with Nextra's own gray-matter and title",
+    by: ['pipeline/content/contentSource.ts'],
+    test: '__tests__/pipeline/contentSource.test.ts',
   },
   {
     dependency: 'nextra',

@@ -8,7 +8,6 @@
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { PRIVATE_REACHES } from '../../patches/privateReaches'
 
@@ -28,21 +27,6 @@ test('each listed file of a dependency is installed, and each relying file and t
 })
 
 describe("Nextra's files the build imports by path", () => {
-  test("page-map.js gives collectPageMap, which hands the collected map to transformPageMap", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reach-page-map-'))
-    try {
-      fs.writeFileSync(path.join(dir, 'intro.mdx'), '# Intro\n')
-      const file = path.join(nextraDir, 'dist/server/page-map.js')
-      const handed = esm(`const { collectPageMap } = await import(${JSON.stringify(path.join('file://', file))})
-        let map = null
-        await collectPageMap({ dir: ${JSON.stringify(dir)}, route: '/', locale: '', transformPageMap: (pageMap) => (map = pageMap) })
-        process.stdout.write(JSON.stringify(map))`)
-      expect(JSON.parse(handed)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'intro', route: '/intro' })]))
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
   test("the twoslash renderer is where the compile worker imports it from, beside nextra/compile", () => {
     const kind = esm(`const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js', import.meta.resolve('nextra/compile')).href)
       process.stdout.write(typeof twoslashRenderer)`)
@@ -121,7 +105,7 @@ describe('the list is complete', () => {
     const listed = new Set(PRIVATE_REACHES.flatMap((reach) => reach.by.map((file) => `${file}: ${reach.dependency}`)))
     const found = sourceFiles().flatMap(reachesIn)
     // The scan finds the reaches the brief of this list started from.
-    expect(found).toEqual(expect.arrayContaining(['pipeline/pageMaps.ts: nextra', 'pipeline/compile/compileWorker.mjs: nextra', 'patches/signIn/lazyQrCode.cjs: @aws-amplify/ui-react', 'patches/next/noServerTraces.cjs: next']))
+    expect(found).toEqual(expect.arrayContaining(['pipeline/content/contentSource.ts: nextra', 'pipeline/compile/compileWorker.mjs: nextra', 'patches/signIn/lazyQrCode.cjs: @aws-amplify/ui-react', 'patches/next/noServerTraces.cjs: next']))
     expect(found.filter((reach) => !listed.has(reach))).toEqual([])
   })
 
