@@ -31,7 +31,8 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     const deploy = async (bucket: string) => {
       const from = s3.requests.length
       const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
-      if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}`)
+      await s3.settled()
+      if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}${s3.failures.length ? `\nthe local S3 failed on: ${s3.failures.slice(-5).join('; ')}` : ''}`)
       const requests: LocalS3Request[] = s3.requests.slice(from)
       const puts = requests.filter((request) => request.method === 'PUT')
       return { seconds: run.seconds, mb: run.peakTreeMb, requests: requests.length, files: puts.length, bytes: puts.reduce((sum, request) => sum + request.bytes, 0) }

@@ -42,9 +42,12 @@ function run(command: string, args: string[], started?: (child: ChildProcess) =>
   })
 }
 const build = () => run('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'])
-/** `npm run deploy` as a user runs it (one process, so a test can kill it). */
-const deploy = (bucket: string, extra: string[] = [], started?: (child: ChildProcess) => void) =>
-  run('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint, ...extra], started)
+/** `npm run deploy` as a user runs it (one process, so a test can kill it); resolves once the server has reported every request it got. */
+async function deploy(bucket: string, extra: string[] = [], started?: (child: ChildProcess) => void) {
+  const result = await run('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint, ...extra], started)
+  await s3.settled()
+  return result
+}
 
 /** What the local server would send for each file of out/: its bytes, and the headers of the functions it answers with. */
 function expectedFromOut(): Held {

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { MANIFEST_KEY, parseManifest, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
+import { withS3Retries } from './s3Retry'
 
 export interface SiteBucket {
   /** The bucket's name, for messages. */
@@ -68,18 +69,26 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       return keys
     },
     async upload(file) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: file.key,
-          Body: fs.createReadStream(file.file),
-          ContentLength: file.bytes,
-          ContentType: file.contentType,
-          CacheControl: file.cacheControl,
-          // S3 refuses the upload if the bytes it receives are not the ones that were hashed.
-          ChecksumSHA256: Buffer.from(file.sha256, 'hex').toString('base64'),
-        })
-      )
+      // A fresh stream per attempt: a stream a failed attempt has read from cannot be sent again.
+      await withS3Retries(`upload of s3://${bucket}/${file.key}`, async () => {
+        const body = fs.createReadStream(file.file)
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: file.key,
+              Body: body,
+              ContentLength: file.bytes,
+              ContentType: file.contentType,
+              CacheControl: file.cacheControl,
+              // S3 refuses the upload if the bytes it receives are not the ones that were hashed.
+              ChecksumSHA256: Buffer.from(file.sha256, 'hex').toString('base64'),
+            })
+          )
+        } finally {
+          body.destroy()
+        }
+      })
     },
     async deleteKeys(keys) {
       for (let start = 0; start < keys.length; start += DELETE_BATCH) {

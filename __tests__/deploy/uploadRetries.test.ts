@@ -1,0 +1,81 @@
+/**
+ * @jest-environment node
+ *
+ * An upload that S3 answers with InternalError is sent again, with the file's whole bytes, until
+ * it is stored; one that keeps failing, or fails for good, stops the deploy with an error naming
+ * the object. Against a real S3 API (s3rver, scripts/deploy/localS3.ts) told to refuse requests; and a listing
+ * of more objects than one answer holds, which s3rver cannot give without help.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { GetObjectCommand } from '@aws-sdk/client-s3'
+import type { LocalFile } from '../../scripts/deploy/deployPlan'
+import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
+import { inParallel } from '../../scripts/deploy/inParallel'
+import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { S3_ATTEMPTS, S3RequestError } from '../../scripts/deploy/s3Retry'
+
+jest.setTimeout(60_000)
+
+let s3: LocalS3
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-retries-'))
+// Large enough to go up in more than one chunk, so a refused attempt has read part of its stream.
+const bytes = crypto.randomBytes(300_000)
+const localFile = (key: string): LocalFile => {
+  const file = path.join(dir, key.replaceAll('/', '_'))
+  fs.writeFileSync(file, bytes)
+  return { key, file, bytes: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache' }
+}
+const putsOf = async (key: string) => {
+  await s3.settled()
+  return s3.requests.filter((request) => request.method === 'PUT' && request.path === `/site/${key}`).length
+}
+
+beforeAll(async () => {
+  s3 = await startLocalS3()
+  await s3.createBucket('site')
+})
+afterEach(() => s3.refuse(null))
+afterAll(async () => {
+  await s3.stop()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+test('an upload refused twice with InternalError is sent a third time and the bucket then holds the whole file', async () => {
+  const key = 'docs/refused-twice.html'
+  await s3.refuse({ method: 'PUT', path: `/site/${key}`, times: 2 })
+  await s3SiteBucket(s3.client, 'site').upload(localFile(key))
+  expect(await putsOf(key)).toBe(3)
+  const object = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: key }))
+  expect(Buffer.from(await object.Body!.transformToByteArray()).equals(bytes)).toBe(true)
+  expect(object.ContentType).toBe('text/html; charset=utf-8')
+})
+
+test('an upload refused every time stops after the last attempt, with an error naming the object and the cause', async () => {
+  const key = 'docs/always-refused.html'
+  await s3.refuse({ method: 'PUT', path: `/site/${key}` })
+  const failure = await s3SiteBucket(s3.client, 'site').upload(localFile(key)).catch((error: unknown) => error)
+  expect(failure).toBeInstanceOf(S3RequestError)
+  expect((failure as Error).message).toContain(`upload of s3://site/${key} failed ${S3_ATTEMPTS} times`)
+  expect((failure as Error).message).toContain('InternalError')
+  expect(await putsOf(key)).toBe(S3_ATTEMPTS)
+})
+
+test('an upload the server refuses for good (no such bucket) is not repeated', async () => {
+  const key = 'docs/no-bucket.html'
+  const failure = await s3SiteBucket(s3.client, 'no-such-bucket').upload(localFile(key)).catch((error: unknown) => error)
+  expect((failure as Error).message).toContain(`upload of s3://no-such-bucket/${key} failed: NoSuchBucket`)
+  await s3.settled()
+  expect(s3.requests.filter((request) => request.path === `/no-such-bucket/${key}`)).toHaveLength(1)
+})
+
+test('a bucket of more than 1,000 objects is listed whole, page after page', async () => {
+  const bucket = s3SiteBucket(s3.client, 'site')
+  const keys = Array.from({ length: 1005 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`)
+  const file = localFile('many/template.txt')
+  await inParallel(keys, 16, (key) => bucket.upload({ ...file, key }))
+  const listed = await bucket.listKeys()
+  expect(keys.filter((key) => !listed.has(key))).toEqual([])
+})

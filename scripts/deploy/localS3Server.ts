@@ -1,0 +1,50 @@
+/**
+ * The local S3 server's own process (started by scripts/deploy/localS3.ts, which explains why it
+ * is a process of its own): s3rver on 127.0.0.1, port chosen by the system, storing in the folder
+ * named by its argument. It tells its parent, over the IPC channel, its port, each request as it
+ * arrives, and each request it failed on; it answers InternalError to the requests its parent's
+ * rule names; it stops when told to.
+ */
+import S3rver from 's3rver'
+import type { LocalS3Refusal, LocalS3Request, ServerMessage, ParentMessage } from './localS3'
+
+const send = (message: ServerMessage) => process.send!(message)
+
+async function main() {
+  const directory = process.argv[2]
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
+  let refusal: (LocalS3Refusal & { refused: number }) | null = null
+  ;(server as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }, ctx: { method: string; path: string }) => {
+    // Koa reports every error here; an S3 error below 500 is an answer (NoSuchKey…), not a failure.
+    if (error.status !== undefined && error.status < 500) return
+    send({ type: 'failure', failure: `${ctx.method} ${decodeURIComponent(ctx.path)}: ${error.code ?? error.name} ${error.message}` })
+  })
+  // First in the chain, so every request is seen, answered or not.
+  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; req: AsyncIterable<unknown>; request: { length?: number } }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
+    const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0 }
+    send({ type: 'request', request })
+    if (refusal && request.method === refusal.method && request.path === refusal.path && (refusal.times === undefined || refusal.refused < refusal.times)) {
+      refusal.refused++
+      // The body is read first, so the client hears the answer, not a cut connection.
+      for await (const _ of ctx.req);
+      // Not an S3 error: s3rver answers it as InternalError (500), as when its own storage fails.
+      throw new Error('refused, as the test asked')
+    }
+    await next()
+  })
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'refuse') refusal = message.refusal && { ...message.refusal, refused: 0 }
+    // Messages go in order, so once this answer arrives every earlier request has been reported.
+    if (message.type === 'refuse' || message.type === 'settle') send({ type: 'settled', id: message.id })
+    if (message.type === 'stop') void server.close().then(() => process.exit(0))
+  })
+  // The parent gone (a test run killed), nothing would ever stop this server.
+  process.on('disconnect', () => process.exit(0))
+  const { port } = (await server.run()) as { port: number }
+  send({ type: 'ready', port })
+}
+
+main().catch((error) => {
+  console.error(`local S3: ${error instanceof Error ? error.stack : error}`)
+  process.exit(1)
+})

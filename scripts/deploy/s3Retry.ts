@@ -1,0 +1,47 @@
+/**
+ * How the deploy repeats an S3 request that failed for a reason that may pass: the server answered
+ * 5xx (InternalError, SlowDown…) or 429, or the connection failed. The AWS SDK retries such errors
+ * itself, but never for a request whose body is a stream, which is how every file goes up; so each
+ * upload is retried here, with a fresh stream per attempt. Any other failure (access denied, no
+ * such bucket) is final at once. After the last attempt the error names the request and its key.
+ */
+import { backoffDelayMs } from '../../lib/auth/renewalRetry'
+
+export const S3_ATTEMPTS = 5
+
+/** Node's codes for a connection that failed or was cut: the request may not have arrived. */
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
+
+export class S3RequestError extends Error {
+  constructor(
+    readonly what: string,
+    readonly attempts: number,
+    cause: unknown
+  ) {
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)
+    super(`${what} failed${attempts > 1 ? ` ${attempts} times` : ''}: ${reason}`, { cause })
+    this.name = 'S3RequestError'
+  }
+}
+
+export function isTransientS3Error(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { $metadata, code, name } = error as { $metadata?: { httpStatusCode?: number }; code?: string; name?: string }
+  const status = $metadata?.httpStatusCode
+  if (status !== undefined) return status >= 500 || status === 429
+  return NETWORK_CODES.has(code ?? '') || name === 'TimeoutError'
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Runs `request` up to S3_ATTEMPTS times while it fails transiently, waiting longer after each failure. */
+export async function withS3Retries<T>(what: string, request: () => Promise<T>, wait: (ms: number) => Promise<void> = sleep): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request()
+    } catch (error) {
+      if (!isTransientS3Error(error) || attempt >= S3_ATTEMPTS) throw new S3RequestError(what, attempt, error)
+      await wait(backoffDelayMs(attempt))
+    }
+  }
+}
