@@ -27,7 +27,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     }
     await build()
     const pages = fs.readdirSync(path.join(dir, 'out'), { recursive: true }).filter((file) => String(file).endsWith('.html')).length
-    const figures = { first: [] as Array<{ seconds: number; mb: number; requests: number; files: number; bytes: number }>, edit: [] as Array<{ seconds: number; mb: number; requests: number; files: number; bytes: number }> }
+    const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>> }
     const deploy = async (bucket: string) => {
       const from = s3.requests.length
       const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
@@ -35,7 +35,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}${s3.failures.length ? `\nthe local S3 failed on: ${s3.failures.slice(-5).join('; ')}` : ''}`)
       const requests: LocalS3Request[] = s3.requests.slice(from)
       const puts = requests.filter((request) => request.method === 'PUT')
-      return { seconds: run.seconds, mb: run.peakTreeMb, requests: requests.length, files: puts.length, bytes: puts.reduce((sum, request) => sum + request.bytes, 0) }
+      return { seconds: run.seconds, mb: run.peakTreeMb, load: os.loadavg()[0], requests: requests.length, files: puts.length, bytes: puts.reduce((sum, request) => sum + request.bytes, 0), puts }
     }
     for (let run = 0; run < runs; run++) {
       const bucket = `bench-${run}`
@@ -43,7 +43,11 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       figures.first.push(await deploy(bucket))
       fs.appendFileSync(edited, `\nEdited for deploy ${run}.\n`)
       await build()
-      figures.edit.push(await deploy(bucket))
+      const edit = await deploy(bucket)
+      figures.edit.push(edit)
+      // What an edit writes, largest first: the figures say how much, this says which files.
+      const written = [...edit.puts].sort((a, b) => b.bytes - a.bytes).map((request) => `${request.path.slice(bucket.length + 2)} ${(request.bytes / 1e3).toFixed(1)} kB`)
+      process.stderr.write(`bench: ${pages} pages, one-page edit ${run + 1} wrote ${edit.files} files:\n  ${written.join('\n  ')}\n`)
     }
     const name = `${pages} pages`
     const row = (label: string, values: number[], digits: number, unit: string, method: string): Figure => ({ group: 'deploy', name: `${name}, ${label}`, ...medianWithRange(values, digits), unit, method })
@@ -57,6 +61,8 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', 'PUTs the server answered, the manifest included'),
       row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', 'request bodies of the PUTs, the manifest included'),
       row('one-page edit: peak memory', figures.edit.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
+      // The machine may be shared: times are only comparable at a similar load.
+      row('load average during the deploys', [...figures.first, ...figures.edit].map((entry) => entry.load), 1, '', '1-minute load average as each deploy ended'),
     ]
   } finally {
     await s3.stop()

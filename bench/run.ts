@@ -3,7 +3,7 @@
  * bench/results.json. Groups: size, edge, server, search, mcp, browser, docs-page, compile, build, build-1000,
  * build-vs-docusaurus, build-vs-docusaurus-1000, deploy, deploy-1000. Without arguments: size, edge, server, search, mcp
  * and browser (a few minutes); the build groups take many minutes and run when named
- * (build-vs-docusaurus-3000, build-10000 and dev-3000 too). Page weight
+ * (build-vs-docusaurus-3000, build-10000, dev-3000 and deploy-10000 too). Page weight
  * reads the last `npm run build`; run it first.
  *
  * build-vs-docusaurus(-1000) builds ours and Docusaurus 3.10 with Rspack on the same 80 (1,000)
@@ -64,6 +64,7 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   deploy: () => deployFigures(0, RUNS),
   'deploy-1000': () => deployFigures(1000 - 101, RUNS),
   'deploy-3000': () => deployFigures(3000 - 101, RUNS),
+  'deploy-10000': () => deployFigures(10000 - 101, RUNS),
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { CACHE_CONTROL } from '../../edge/cacheHeaders'
-import { EMPTY_MANIFEST, MANIFEST_KEY, parseManifest, serialiseManifest, type DeployManifest } from '../../scripts/deploy/deployManifest'
+import { EMPTY_MANIFEST, MANIFEST_KEY, packManifest, parseManifest, serialiseManifest, unpackManifest, type DeployManifest } from '../../scripts/deploy/deployManifest'
 import { planDeploy, type LocalFile } from '../../scripts/deploy/deployPlan'
 import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../scripts/deploy/invalidationPaths'
 import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
@@ -90,6 +90,14 @@ describe('inputs', () => {
     expect(() => parseManifest('{', 's3://b/_deploy/manifest')).toThrow(/s3:\/\/b\/_deploy\/manifest is not JSON/)
     expect(() => parseManifest('{"version":1,"files":{"a":{"sha256":"x"}},"retired":{}}', 'm')).toThrow(/m is not a deploy manifest: files\.a\.sha256/)
     expect(parseManifest(serialiseManifest(EMPTY_MANIFEST), 'm')).toEqual(EMPTY_MANIFEST)
+  })
+  test('the manifest is stored gzipped, a fifth of its text for a site of many files, and read back whole; a plain one of earlier deploys still reads', () => {
+    const many = deployed(Array.from({ length: 2000 }, (_, i) => file(`docs/generated/page-${i}.html`, (i % 16).toString(16))))
+    const text = serialiseManifest(many)
+    const stored = packManifest(text)
+    expect(stored.length).toBeLessThan(text.length / 5)
+    expect(parseManifest(unpackManifest(stored), 'm')).toEqual(many)
+    expect(parseManifest(unpackManifest(Buffer.from(text)), 'm')).toEqual(many)
   })
   test('bad arguments get an error naming them', () => {
     expect(() => parseDeployArgs(['--grace-hours', 'two'])).toThrow(/--grace-hours must be a number of hours/)

@@ -3,12 +3,10 @@
  * in a folder of its own, with every request it answers recorded (method and object key), so a
  * test counts what a deploy wrote on the server's side.
  *
- * s3rver runs in a process of its own (scripts/deploy/localS3Server.ts), for two reasons:
- * - it encrypts a listing's continuation token with DES, which the OpenSSL 3 of Node 17 and later
- *   has only in its legacy provider; without `--openssl-legacy-provider` every listing of more
- *   than 1,000 objects (any site of a few hundred pages or more) fails with InternalError;
- * - the process that starts it (a test, the bench) runs other work on its own event loop, which
- *   would stall every request in flight.
+ * s3rver runs in a process of its own (scripts/deploy/localS3Server.ts): the process that starts
+ * it (a test, the bench) runs other work on its own event loop, such as the bench's memory
+ * sampling, which would stall every request in flight. Listings are answered by
+ * scripts/deploy/localS3Listing.ts, since s3rver's own are wrong past 1,000 keys.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -58,7 +56,7 @@ const ROOT = path.resolve(__dirname, '../..')
 
 export async function startLocalS3(): Promise<LocalS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'local-s3-'))
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', path.join(__dirname, 'localS3Server.ts'), directory], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'localS3Server.ts'), directory], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })

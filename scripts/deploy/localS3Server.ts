@@ -7,12 +7,14 @@
  */
 import S3rver from 's3rver'
 import type { LocalS3Refusal, LocalS3Request, ServerMessage, ParentMessage } from './localS3'
+import { localS3Listing, type ListingQuery, type StoredMetadata } from './localS3Listing'
 
 const send = (message: ServerMessage) => process.send!(message)
 
 async function main() {
   const directory = process.argv[2]
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
+  const listing = localS3Listing(directory, (bucket, key) => (server as unknown as { store: { getMetadata: StoredMetadata } }).store.getMetadata(bucket, key))
   let refusal: (LocalS3Refusal & { refused: number }) | null = null
   ;(server as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }, ctx: { method: string; path: string }) => {
     // Koa reports every error here; an S3 error below 500 is an answer (NoSuchKey…), not a failure.
@@ -20,7 +22,7 @@ async function main() {
     send({ type: 'failure', failure: `${ctx.method} ${decodeURIComponent(ctx.path)}: ${error.code ?? error.name} ${error.message}` })
   })
   // First in the chain, so every request is seen, answered or not.
-  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; req: AsyncIterable<unknown>; request: { length?: number } }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
+  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown>; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
     const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0 }
     send({ type: 'request', request })
     if (refusal && request.method === refusal.method && request.path === refusal.path && (refusal.times === undefined || refusal.refused < refusal.times)) {
@@ -30,7 +32,19 @@ async function main() {
       // Not an S3 error: s3rver answers it as InternalError (500), as when its own storage fails.
       throw new Error('refused, as the test asked')
     }
+    const [, bucket = '', key = ''] = /^\/([^/]+)\/?(.*)$/.exec(request.path) ?? []
+    if (request.method === 'GET' && bucket && !key && ctx.query['list-type'] === '2' && !ctx.query.delimiter) {
+      const answer = await listing.list(bucket, ctx.query)
+      if (answer !== null) {
+        ctx.type = 'application/xml'
+        ctx.body = answer
+        return
+      }
+    }
+    const writes = request.method !== 'GET' && request.method !== 'HEAD'
+    if (writes) listing.written(bucket)
     await next()
+    if (writes) listing.written(bucket)
   })
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'refuse') refusal = message.refusal && { ...message.refusal, refused: 0 }

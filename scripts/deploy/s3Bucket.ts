@@ -12,7 +12,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3'
-import { MANIFEST_KEY, parseManifest, type DeployManifest } from './deployManifest'
+import { MANIFEST_KEY, packManifest, parseManifest, unpackManifest, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
 import { withS3Retries } from './s3Retry'
 
@@ -52,7 +52,7 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     async readManifest() {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY }))
-        return parseManifest(await object.Body!.transformToString('utf-8'), `s3://${bucket}/${MANIFEST_KEY}`)
+        return parseManifest(unpackManifest(await object.Body!.transformToByteArray()), `s3://${bucket}/${MANIFEST_KEY}`)
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
         throw error
@@ -99,7 +99,7 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       }
     },
     async writeManifest(text) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY, Body: text, ContentType: 'application/json', CacheControl: 'no-store' }))
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY, Body: packManifest(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
     },
   }
 }
