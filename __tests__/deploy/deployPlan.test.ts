@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { CACHE_CONTROL } from '../../edge/cacheHeaders'
-import { EMPTY_MANIFEST, MANIFEST_KEY, packManifest, parseManifest, serialiseManifest, unpackManifest, type DeployManifest } from '../../scripts/deploy/deployManifest'
+import { EMPTY_MANIFEST, MANIFEST_KEY, packRecord, parseManifest, serialiseManifest, unpackRecord, type DeployManifest } from '../../scripts/deploy/deployManifest'
 import { planDeploy, type LocalFile } from '../../scripts/deploy/deployPlan'
 import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../scripts/deploy/invalidationPaths'
 import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
@@ -12,6 +12,7 @@ const now = new Date('2026-05-01T12:00:00Z')
 const file = (key: string, sha = 'a'): LocalFile => ({ key, file: `/out/${key}`, bytes: 10, sha256: sha.repeat(64).slice(0, 64), contentType: 'text/plain', cacheControl: CACHE_CONTROL.revalidate })
 const deployed = (files: LocalFile[], retired: Record<string, string> = {}): DeployManifest => ({
   version: 1,
+  through: 0,
   files: Object.fromEntries(files.map(({ key, sha256, contentType, cacheControl }) => [key, { sha256, contentType, cacheControl }])),
   retired,
 })
@@ -94,10 +95,10 @@ describe('inputs', () => {
   test('the manifest is stored gzipped, a fifth of its text for a site of many files, and read back whole; a plain one of earlier deploys still reads', () => {
     const many = deployed(Array.from({ length: 2000 }, (_, i) => file(`docs/generated/page-${i}.html`, (i % 16).toString(16))))
     const text = serialiseManifest(many)
-    const stored = packManifest(text)
+    const stored = packRecord(text)
     expect(stored.length).toBeLessThan(text.length / 5)
-    expect(parseManifest(unpackManifest(stored), 'm')).toEqual(many)
-    expect(parseManifest(unpackManifest(Buffer.from(text)), 'm')).toEqual(many)
+    expect(parseManifest(unpackRecord(stored), 'm')).toEqual(many)
+    expect(parseManifest(unpackRecord(Buffer.from(text)), 'm')).toEqual(many)
   })
   test('bad arguments get an error naming them', () => {
     expect(() => parseDeployArgs(['--grace-hours', 'two'])).toThrow(/--grace-hours must be a number of hours/)

@@ -1,9 +1,10 @@
 /**
- * What the bucket holds, as the last finished deploy left it: one object in the bucket, written
- * after everything else, so a deploy cut short leaves the previous one's record and the next run
- * uploads whatever still differs.
+ * What the bucket holds, as the last finished deploy left it: the manifest, and the change records
+ * written after it (deployRecord.ts reads and writes them), each written after everything else,
+ * so a deploy cut short leaves the previous one's record and the next run uploads whatever still
+ * differs.
  *
- * Its key has no extension. The edge only ever serves a key whose last segment has one (a page
+ * Their keys have no extension. The edge only ever serves a key whose last segment has one (a page
  * request becomes `<route>.html`, any other request keeps its own name, lib/access/objectKey.ts),
  * so no request, whoever sends it, can read the list of every file of the site
  * (__tests__/deploy/manifestKey.test.ts); and the bucket's policy keeps CloudFront from reading
@@ -24,19 +25,34 @@ export interface ObjectRecord {
 
 export interface DeployManifest {
   version: 1
+  /** The last change record (deployRecord.ts) this manifest holds; 0 for none. */
+  through: number
   /** Every file of the deployed out/, by object key (no leading slash). */
   files: Record<string, ObjectRecord>
   /** Objects no longer in out/ and kept for open tabs: key → when a deploy first found them gone (ISO time). */
   retired: Record<string, string>
 }
 
+/** What one deploy changed: each file it added or changed, null for each it removed, and the whole list of files kept for open tabs. */
+export interface ManifestChange {
+  version: 1
+  files: Record<string, ObjectRecord | null>
+  retired: Record<string, string>
+}
+
+const objectRecord = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), contentType: z.string(), cacheControl: z.string() })
 const manifestSchema = z.object({
   version: z.literal(1),
-  files: z.record(z.string(), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), contentType: z.string(), cacheControl: z.string() })),
+  // Manifests written before change records have none.
+  through: z.number().int().min(0).default(0),
+  files: z.record(z.string(), objectRecord),
   retired: z.record(z.string(), z.iso.datetime()),
 })
+const changeSchema = z.object({ version: z.literal(1), files: z.record(z.string(), objectRecord.nullable()), retired: z.record(z.string(), z.iso.datetime()) })
 
-export const EMPTY_MANIFEST: DeployManifest = { version: 1, files: {}, retired: {} }
+export const EMPTY_MANIFEST: DeployManifest = { version: 1, through: 0, files: {}, retired: {} }
+
+export const sameRecord = (a: ObjectRecord | null | undefined, b: ObjectRecord) => !!a && a.sha256 === b.sha256 && a.contentType === b.contentType && a.cacheControl === b.cacheControl
 
 export class DeployManifestError extends Error {
   constructor(message: string) {
@@ -45,35 +61,37 @@ export class DeployManifestError extends Error {
   }
 }
 
-/** Reads the manifest's text; a manifest that is not one is an error, never "deploy everything and forget what was there". */
-export function parseManifest(text: string, where: string): DeployManifest {
+function parseRecord<T>(schema: z.ZodType<T>, what: string, text: string, where: string): T {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     throw new DeployManifestError(`${where} is not JSON (${error instanceof Error ? error.message : error}); delete it to make the next deploy upload every file again`)
   }
-  const parsed = manifestSchema.safeParse(json)
-  if (!parsed.success) throw new DeployManifestError(`${where} is not a deploy manifest: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`)
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new DeployManifestError(`${where} is not ${what}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`)
   return parsed.data
 }
+
+/** Reads the manifest's text; a manifest that is not one is an error, never "deploy everything and forget what was there". */
+export const parseManifest = (text: string, where: string): DeployManifest => parseRecord(manifestSchema, 'a deploy manifest', text, where)
+
+/** Reads a change record's text, as strictly. */
+export const parseChange = (text: string, where: string): ManifestChange => parseRecord(changeSchema, 'a deploy change record', text, where)
 
 /** The manifest's text, keys sorted so that two runs that find the same bucket write the same bytes. */
 export function serialiseManifest(manifest: DeployManifest): string {
   const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]))
-  return JSON.stringify({ version: manifest.version, files: sorted(manifest.files), retired: sorted(manifest.retired) })
+  return JSON.stringify({ version: manifest.version, through: manifest.through, files: sorted(manifest.files), retired: sorted(manifest.retired) })
 }
 
-/**
- * The manifest's bytes as the bucket stores them: its text, gzipped. Every deploy that changes a
- * file writes the whole manifest again; at 10,000 pages its text is 8.5 MB and the gzip 1.7 MB.
- */
-export function packManifest(text: string): Buffer {
+/** A record's bytes as the bucket stores them: its text, gzipped (a manifest of 10,000 pages: 8.5 MB of text, 1.7 MB stored). */
+export function packRecord(text: string): Buffer {
   return gzipSync(text)
 }
 
-/** The manifest's text from the stored bytes: gzip, or the plain JSON that deploys before the gzip wrote. */
-export function unpackManifest(bytes: Uint8Array): string {
+/** A record's text from the stored bytes: gzip, or the plain JSON of manifests written before the gzip. */
+export function unpackRecord(bytes: Uint8Array): string {
   const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b
   return (gzipped ? gunzipSync(bytes) : Buffer.from(bytes)).toString('utf8')
 }

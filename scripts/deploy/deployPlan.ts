@@ -9,7 +9,8 @@
  * compared: a rebuild touches every file's time, and an edit can keep a size.
  */
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
-import { EMPTY_MANIFEST, MANIFEST_KEY, serialiseManifest, type DeployManifest, type ObjectRecord } from './deployManifest'
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { EMPTY_MANIFEST, sameRecord, serialiseManifest, type DeployManifest, type ObjectRecord } from './deployManifest'
 import { keptForOpenTabs, PHASE_NAMES, phaseOf, type PhaseName } from './uploadOrder'
 
 /** A file of out/: its object key (no leading slash), where it is on disk, its size, and what it is uploaded as. */
@@ -22,7 +23,7 @@ export interface LocalFile extends ObjectRecord {
 export interface RemoteState {
   /** The last finished deploy's manifest; null when there is none (a new bucket, or one filled by another tool). */
   manifest: DeployManifest | null
-  /** Every key the bucket holds now (the manifest's own is ignored). */
+  /** Every key the bucket holds now (the deploy's record's own are ignored). */
   keys: ReadonlySet<string>
 }
 
@@ -42,8 +43,6 @@ export interface DeployPlan {
   /** Keys whose served bytes change (overwritten or deleted), for the CDN's invalidation. */
   changedKeys: string[]
 }
-
-const sameRecord = (a: ObjectRecord | undefined, b: ObjectRecord) => a !== undefined && a.sha256 === b.sha256 && a.contentType === b.contentType && a.cacheControl === b.cacheControl
 
 export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now: Date, graceMs: number): DeployPlan {
   const previous = remote.manifest ?? EMPTY_MANIFEST
@@ -66,7 +65,7 @@ export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now
   const keptForGrace: string[] = []
   const retired: DeployManifest['retired'] = {}
   for (const key of [...remote.keys].sort()) {
-    if (key === MANIFEST_KEY || key in files) continue
+    if (key.startsWith(DEPLOY_RECORD_PREFIX) || key in files) continue
     const since = previous.retired[key] ?? now.toISOString()
     if (keptForOpenTabs(key) && now.getTime() - Date.parse(since) < graceMs) {
       keptForGrace.push(key)
@@ -77,7 +76,7 @@ export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now
     }
   }
 
-  const manifest: DeployManifest = { version: 1, files, retired }
+  const manifest: DeployManifest = { version: 1, through: previous.through, files, retired }
   return {
     phases: PHASE_NAMES.map((name) => ({ name, files: byPhase.get(name)! })).filter((phase) => phase.files.length > 0),
     deleteNow,

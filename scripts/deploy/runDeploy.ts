@@ -1,12 +1,12 @@
 /**
- * One deploy of out/ to the site's bucket: hash out/, read the bucket's manifest and keys, plan
- * (deployPlan.ts), upload phase by phase, delete what the pages no longer name, write the manifest,
- * invalidate the changed paths. The manifest goes last, so a run cut short at any point leaves a
+ * One deploy of out/ to the site's bucket: hash out/, read the bucket's keys and record, plan
+ * (deployPlan.ts), upload phase by phase, delete what the pages no longer name, write the record
+ * (deployRecord.ts), invalidate the changed paths. The record goes last, so a run cut short at any point leaves a
  * site whose every page names files that are there, and the next run finishes the job.
  */
 import type { Invalidate } from './cloudFrontInvalidation'
-import { serialiseManifest } from './deployManifest'
 import { planDeploy, type DeployPlan } from './deployPlan'
+import { readRecord, writeRecord } from './deployRecord'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
@@ -39,8 +39,11 @@ export const DEFAULT_CONCURRENCY = 16
 
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  const [local, manifest, keys] = await Promise.all([localFiles(options.outDir, concurrency), options.bucket.readManifest(), options.bucket.listKeys()])
-  const plan = planDeploy(local, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  const [local, { record, keys }] = await Promise.all([
+    localFiles(options.outDir, concurrency),
+    options.bucket.listKeys().then(async (keys) => ({ keys, record: await readRecord(options.bucket, keys) })),
+  ])
+  const plan = planDeploy(local, { manifest: record.manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
   options.progress?.planned(plan)
 
   let uploaded = 0
@@ -55,7 +58,7 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     options.progress?.phaseDone(phase.name)
   }
   await options.bucket.deleteKeys(plan.deleteNow)
-  if (plan.manifestChanged) await options.bucket.writeManifest(serialiseManifest(plan.manifest))
+  if (plan.manifestChanged) await writeRecord(options.bucket, record, plan.manifest)
 
   const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
   const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null

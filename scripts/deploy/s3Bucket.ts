@@ -1,6 +1,6 @@
 /**
- * The site's bucket, as the deploy sees it: read the manifest, list the keys, upload a file (a
- * stream, with its Content-Type and Cache-Control), delete keys, write the manifest. Any S3 API
+ * The site's bucket, as the deploy sees it: read a record, list the keys, upload a file (a
+ * stream, with its Content-Type and Cache-Control), delete keys, write a record. Any S3 API
  * will do (`endpoint`: a local S3 in the tests, path-style addressing).
  */
 import fs from 'node:fs'
@@ -12,18 +12,19 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3'
-import { MANIFEST_KEY, packManifest, parseManifest, unpackManifest, type DeployManifest } from './deployManifest'
+import { packRecord, unpackRecord } from './deployManifest'
 import type { LocalFile } from './deployPlan'
 import { withS3Retries } from './s3Retry'
 
 export interface SiteBucket {
   /** The bucket's name, for messages. */
   name: string
-  readManifest(): Promise<DeployManifest | null>
+  /** The text of one of the deploy's records (deployRecord.ts); null when the bucket has none under that key. */
+  readRecord(key: string): Promise<string | null>
   listKeys(): Promise<Set<string>>
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
-  writeManifest(text: string): Promise<void>
+  writeRecord(key: string, text: string): Promise<void>
 }
 
 /** S3 deletes at most this many keys in one request. */
@@ -49,10 +50,10 @@ export function s3ClientFor(options: { endpoint?: string; region?: string; crede
 export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
   return {
     name: bucket,
-    async readManifest() {
+    async readRecord(key) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY }))
-        return parseManifest(unpackManifest(await object.Body!.transformToByteArray()), `s3://${bucket}/${MANIFEST_KEY}`)
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+        return unpackRecord(await object.Body!.transformToByteArray())
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
         throw error
@@ -98,8 +99,8 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
         if (failed.length > 0) throw new Error(`s3://${bucket}: ${failed.length} objects could not be deleted, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`)
       }
     },
-    async writeManifest(text) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_KEY, Body: packManifest(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
+    async writeRecord(key, text) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
     },
   }
 }

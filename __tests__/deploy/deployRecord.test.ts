@@ -1,0 +1,73 @@
+/** @jest-environment node */
+import { CACHE_CONTROL } from '../../edge/cacheHeaders'
+import { MANIFEST_KEY, type DeployManifest } from '../../scripts/deploy/deployManifest'
+import { changeKey, MAX_CHANGES, readRecord, writeRecord } from '../../scripts/deploy/deployRecord'
+import type { SiteBucket } from '../../scripts/deploy/s3Bucket'
+
+/** A bucket in memory: the deploy's records by key, and what was written and deleted. */
+function memoryBucket() {
+  const objects = new Map<string, string>()
+  const written: string[] = []
+  const bucket: SiteBucket = {
+    name: 'site',
+    readRecord: async (key) => objects.get(key) ?? null,
+    listKeys: async () => new Set(objects.keys()),
+    upload: async () => {},
+    deleteKeys: async (keys) => keys.forEach((key) => objects.delete(key)),
+    writeRecord: async (key, text) => {
+      objects.set(key, text)
+      written.push(key)
+    },
+  }
+  return { bucket, objects, written, read: async () => readRecord(bucket, await bucket.listKeys()) }
+}
+
+const record = (sha: string) => ({ sha256: sha.repeat(64), contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.revalidate })
+/** A site of `pages` pages, page `edited` with other bytes. */
+const site = (pages: number, edited = -1, retired: Record<string, string> = {}): DeployManifest => ({
+  version: 1,
+  through: 0,
+  files: Object.fromEntries(Array.from({ length: pages }, (_, i) => [`docs/page-${i}.html`, record(i === edited ? 'b' : 'a')])),
+  retired,
+})
+const withoutThrough = ({ files, retired }: DeployManifest) => ({ files, retired })
+
+test('the first deploy writes the manifest; an edit after it writes a change record of the changed file alone, and the record reads back as the new manifest', async () => {
+  const memory = memoryBucket()
+  await writeRecord(memory.bucket, await memory.read(), site(1000))
+  expect(memory.written).toEqual([MANIFEST_KEY])
+
+  const edited = site(999, 5, { 'docs/page-999.html': '2026-05-01T12:00:00.000Z' })
+  await writeRecord(memory.bucket, await memory.read(), edited)
+  expect(memory.written).toEqual([MANIFEST_KEY, changeKey(2)])
+  const change = JSON.parse(memory.objects.get(changeKey(2))!)
+  expect(change.files).toEqual({ 'docs/page-5.html': record('b'), 'docs/page-999.html': null })
+  expect(memory.objects.get(changeKey(2))!.length).toBeLessThan(memory.objects.get(MANIFEST_KEY)!.length / 100)
+  expect(withoutThrough((await memory.read()).manifest!)).toEqual(withoutThrough(edited))
+})
+
+test(`after ${MAX_CHANGES} change records the next deploy folds them into a new manifest and deletes them`, async () => {
+  const memory = memoryBucket()
+  await writeRecord(memory.bucket, await memory.read(), site(10))
+  for (let edit = 0; edit < MAX_CHANGES; edit++) await writeRecord(memory.bucket, await memory.read(), site(10, edit % 10))
+  expect([...memory.objects.keys()].filter((key) => key !== MANIFEST_KEY)).toHaveLength(MAX_CHANGES)
+  const last = site(10, 3, { 'docs/old.html': '2026-05-01T12:00:00.000Z' })
+  await writeRecord(memory.bucket, await memory.read(), last)
+  expect([...memory.objects.keys()]).toEqual([MANIFEST_KEY])
+  const folded = await memory.read()
+  expect(withoutThrough(folded.manifest!)).toEqual(withoutThrough(last))
+  expect(folded.sequence).toBe(MAX_CHANGES + 2)
+
+  // A change record the manifest holds, left by a run that stopped before deleting it, is ignored; the next change follows the manifest's.
+  memory.objects.set(changeKey(MAX_CHANGES + 1), JSON.stringify({ version: 1, files: { 'docs/page-0.html': null }, retired: {} }))
+  expect(withoutThrough((await memory.read()).manifest!)).toEqual(withoutThrough(last))
+  await writeRecord(memory.bucket, await memory.read(), site(10))
+  expect(memory.written.at(-1)).toBe(changeKey(MAX_CHANGES + 3))
+})
+
+test('a change record with no record of the change before it is an error naming it', async () => {
+  const memory = memoryBucket()
+  await writeRecord(memory.bucket, await memory.read(), site(3))
+  memory.objects.set(changeKey(3), JSON.stringify({ version: 1, files: {}, retired: {} }))
+  await expect(memory.read()).rejects.toThrow(`s3://site/${changeKey(3)} follows no record of change 2`)
+})

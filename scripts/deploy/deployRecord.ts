@@ -1,0 +1,71 @@
+/**
+ * The deploy's record in the bucket, read and written so that a small edit writes a small record.
+ * The manifest (deployManifest.ts) names every file with its sha256: 1.7 MB gzipped at 10,000
+ * pages, mostly digests that do not compress. Rewritten by every deploy, it would be most of what
+ * a one-page edit writes. So a deploy writes only a change record (`_deploy/change-<n>`: the
+ * files it added, changed or removed, and the whole list of files kept for open tabs), and every
+ * MAX_CHANGES deploys folds them into a new manifest, which names the last change it holds.
+ *
+ * A change record is written last, like the manifest: a run cut short leaves the record as the
+ * last finished deploy left it. Change records already in the manifest (left when a run stopped
+ * between writing it and deleting them) are ignored, and deleted at the next fold.
+ */
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { DeployManifestError, MANIFEST_KEY, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
+import type { SiteBucket } from './s3Bucket'
+
+/** Change records at most, before a deploy folds them into the manifest. */
+export const MAX_CHANGES = 32
+
+const CHANGE = new RegExp(`^${DEPLOY_RECORD_PREFIX}change-(\\d{6})$`)
+export const changeKey = (sequence: number) => `${DEPLOY_RECORD_PREFIX}change-${String(sequence).padStart(6, '0')}`
+
+export interface DeployRecord {
+  /** What the last finished deploy left: the manifest with its changes applied; null for a bucket no deploy has finished in. */
+  manifest: DeployManifest | null
+  /** The last change applied (the manifest's own `through` when there is none after it). */
+  sequence: number
+  /** The change records the bucket holds, applied or stale. */
+  changeKeys: string[]
+}
+
+/** The record from the bucket's manifest and its change records (named in `keys`, the bucket's listing). */
+export async function readRecord(bucket: SiteBucket, keys: ReadonlySet<string>): Promise<DeployRecord> {
+  const text = await bucket.readRecord(MANIFEST_KEY)
+  const changeKeys = [...keys].filter((key) => CHANGE.test(key)).sort()
+  let manifest = text === null ? null : parseManifest(text, `s3://${bucket.name}/${MANIFEST_KEY}`)
+  let sequence = manifest?.through ?? 0
+  for (const key of changeKeys) {
+    const number = Number(CHANGE.exec(key)![1])
+    if (number <= sequence) continue
+    if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`)
+    const changeText = await bucket.readRecord(key)
+    if (changeText === null) throw new DeployManifestError(`s3://${bucket.name}/${key} was listed but cannot be read`)
+    manifest = applyChange(manifest, parseChange(changeText, `s3://${bucket.name}/${key}`))
+    sequence = number
+  }
+  return { manifest, sequence, changeKeys }
+}
+
+function applyChange(manifest: DeployManifest, change: ManifestChange): DeployManifest {
+  const files = { ...manifest.files }
+  for (const [key, record] of Object.entries(change.files)) {
+    if (record === null) delete files[key]
+    else files[key] = record
+  }
+  return { version: 1, through: manifest.through, files, retired: change.retired }
+}
+
+/** Writes what a finished deploy leaves: a change record, or every MAX_CHANGES deploys (and the first time) the whole manifest, then drops the change records it holds. */
+export async function writeRecord(bucket: SiteBucket, previous: DeployRecord, next: DeployManifest): Promise<void> {
+  const sequence = previous.sequence + 1
+  if (previous.manifest !== null && previous.changeKeys.length < MAX_CHANGES) {
+    const files: ManifestChange['files'] = {}
+    for (const [key, record] of Object.entries(next.files)) if (!sameRecord(previous.manifest.files[key], record)) files[key] = record
+    for (const key of Object.keys(previous.manifest.files)) if (!(key in next.files)) files[key] = null
+    await bucket.writeRecord(changeKey(sequence), JSON.stringify({ version: 1, files, retired: next.retired } satisfies ManifestChange))
+    return
+  }
+  await bucket.writeRecord(MANIFEST_KEY, serialiseManifest({ ...next, through: sequence }))
+  await bucket.deleteKeys(previous.changeKeys)
+}
