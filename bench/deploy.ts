@@ -58,8 +58,8 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       row('first deploy: requests', figures.first.map((entry) => entry.requests), 0, 'requests', 'S3 requests the server answered'),
       row('first deploy: bytes written', figures.first.map((entry) => entry.bytes / 1e6), 1, 'MB', 'request bodies of the PUTs'),
       row('one-page edit: wall time', figures.edit.map((entry) => entry.seconds), 1, 's', `${method} after appending to one page and rebuilding`),
-      row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', 'PUTs the server answered, the manifest included'),
-      row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', 'request bodies of the PUTs, the manifest included'),
+      row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', "PUTs the server answered, the deploy's record included"),
+      row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', "request bodies of the PUTs, the deploy's record included"),
       row('one-page edit: peak memory', figures.edit.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
       // The machine may be shared: times are only comparable at a similar load.
       row('load average during the deploys', [...figures.first, ...figures.edit].map((entry) => entry.load), 1, '', '1-minute load average as each deploy ended'),
