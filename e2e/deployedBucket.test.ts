@@ -21,7 +21,8 @@ import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_PAGES } from '../scripts/audit/markers'
 import { readBody } from '../scripts/audit/scan'
-import { MANIFEST_KEY } from '../scripts/deploy/deployManifest'
+import { MANIFEST_KEY, unpackRecord } from '../scripts/deploy/deployManifest'
+import { readRecord } from '../scripts/deploy/deployRecord'
 import { runDeploy } from '../scripts/deploy/runDeploy'
 import { s3SiteBucket, type SiteBucket } from '../scripts/deploy/s3Bucket'
 import { bucketObjects } from '../scripts/server/bucketObjects'
@@ -69,7 +70,7 @@ const cookieOf = async (username: string) => amplifyCookieHeader(username, await
 
 test("a renamed page's earlier data and search fragment, kept for open tabs, are served only to the readers who may read the page", async () => {
   const keys = await bucket.listKeys()
-  const kept = Object.keys((await bucket.readManifest())!.retired).sort()
+  const kept = Object.keys((await readRecord(bucket, keys)).manifest!.retired).sort()
   const [buildId] = fs.readdirSync(path.join(env.outDir, '_next/data'))
   expect(kept).toContain(`_next/data/${buildId}${deployed.renamedRoute}.json`)
   expect(kept.filter((key) => key.endsWith('/en_0earlier.pf_fragment'))).toHaveLength(1)
@@ -133,7 +134,7 @@ describe('the leak audit of a bucket that holds what no deploy should write', ()
     await client.send(new CreateBucketCommand({ Bucket: TAMPERED }))
     await runDeploy({ outDir: env.outDir, bucket: s3SiteBucket(client, TAMPERED), graceMs: 0 })
     const page = fs.readFileSync(path.join(env.outDir, internalPage))
-    const record = await (await client.send(new GetObjectCommand({ Bucket: TAMPERED, Key: MANIFEST_KEY }))).Body!.transformToString()
+    const record = unpackRecord(await (await client.send(new GetObjectCommand({ Bucket: TAMPERED, Key: MANIFEST_KEY }))).Body!.transformToByteArray())
     await put(copiedPage, page, cacheControlForObject(copiedPage))
     await put(copiedRecord, record, cacheControlForObject(copiedRecord))
     await put(internalPage, page)
