@@ -1,12 +1,14 @@
 import { useRouter } from 'next/router'
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
-import { excerptParts, forgetSearchSession, importPagefind, SEARCH_PAUSE_MS, sharedSearchSession, type PagefindLoader, type SearchHit, type SearchSession } from '../lib/search/searchClient'
+import { excerptParts, fetchShardList, forgetSearchSession, importPagefind, SEARCH_PAUSE_MS, sharedSearchSession, type PagefindLoader, type SearchHit, type SearchSession, type ShardListReader } from '../lib/search/searchClient'
 
 export interface SiteSearchProps {
   className?: string
   /** How pagefind.js is imported; tests inject a fake. */
   loader?: PagefindLoader
+  /** How each index's shard list is read; tests inject a fake. */
+  readShards?: ShardListReader
   /** Pause after typing before a query runs. */
   debounceMs?: number
   /** How many results are shown. */
@@ -58,11 +60,12 @@ function Excerpt({ text }: { text: string }) {
 /**
  * The navbar search box. Pagefind loads on first focus or typing, never with the page, and only
  * from the indexes the reader's view names (one per audience the reader holds, planned by
- * lib/access/planAggregates.ts): pagefind.js and its engine come from the first (the home index), the
- * others are merged into it with `mergeIndex`. Nothing of a page the reader may not open is ever requested. While the reader types, the
- * index chunks for the term load during the pause before the query runs.
+ * lib/access/planAggregates.ts, each cut into shards, lib/search/searchShards.ts): pagefind.js and
+ * its engine come from the first (the home index), every other shard is merged into it with
+ * `mergeIndex`. Nothing of a page the reader may not open is ever requested. While the reader
+ * types, the index chunks for the term load during the pause before the query runs.
  */
-export function SiteSearch({ className, loader = importPagefind, debounceMs = SEARCH_PAUSE_MS, limit = 8 }: SiteSearchProps) {
+export function SiteSearch({ className, loader = importPagefind, readShards = fetchShardList, debounceMs = SEARCH_PAUSE_MS, limit = 8 }: SiteSearchProps) {
   const { view } = useAuth()
   const router = useRouter()
   const indexes = useMemo(() => view?.search ?? [], [view])
@@ -104,7 +107,7 @@ export function SiteSearch({ className, loader = importPagefind, debounceMs = SE
     if (indexes.length === 0 || loadingKey.current === indexKey || loadingKey.current === `failed:${indexKey}`) return
     loadingKey.current = indexKey
     setStatus('loading')
-    sharedSearchSession(indexes, loader).then(
+    sharedSearchSession(indexes, loader, readShards).then(
       (opened) => {
         if (loadingKey.current !== indexKey) return
         setSession(opened)
@@ -117,7 +120,7 @@ export function SiteSearch({ className, loader = importPagefind, debounceMs = SE
         setStatus('error')
       }
     )
-  }, [indexes, indexKey, loader])
+  }, [indexes, indexKey, loader, readShards])
 
   const term = query.trim()
   useEffect(() => {

@@ -107,7 +107,7 @@ test('a reader whose sign-in cookies grew too large is told so, clears them with
 })
 
 test('supportlead reads the support docs through the support-team group, and loses them at the first token refresh after leaving it', async () => {
-  const supportIndex = '/docs/support-twilio/_pagefind/pagefind-entry.json'
+  const supportIndex = '/docs/support-twilio/_pagefind/0/pagefind-entry.json'
   await signInThroughForm(page, 'supportlead', '/docs/support-twilio/intro')
   expect(new URL(page.url()).pathname).toBe('/docs/support-twilio/intro')
   await page.locator('.nextra-nav-container').getByRole('link', { name: 'Twilio support', exact: true }).waitFor()

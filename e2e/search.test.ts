@@ -9,6 +9,7 @@ import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { audienceIdOf } from '../lib/access/planAggregates'
+import { SHARD_LIST_FILE, shardBasePaths } from '../lib/search/searchShards'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 import { seededGroupsOf } from '../scripts/cognito/seed'
@@ -77,7 +78,8 @@ test('leads1 finds nothing for an internal-only word, and never requests another
   await searchBox().fill('quote')
   await page.getByRole('option').first().waitFor()
   expect(searchRequests()).toContain(`${homeIndex}pagefind.js`)
-  expect(searchRequests()).toContain('/docs/leads/_pagefind/pagefind-entry.json')
+  expect(searchRequests()).toContain('/docs/leads/_pagefind/shards.json')
+  expect(searchRequests()).toContain('/docs/leads/_pagefind/0/pagefind-entry.json')
   expect(foreignIndexRequests('leads1')).toEqual([])
   expect(failed).toEqual([])
   expect(errors).toEqual([])
@@ -170,11 +172,13 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
   for (const mark of finer) place(finerMarked[mark], mark)
   for (const mark of finer) expect(audienceIdOf(access, routeOfFile(finerMarked[mark]))).not.toBe(sectionOf(routeOfFile(finerMarked[mark])).id)
   expect(found).toEqual(expected)
-  // No search bundle anywhere else in out/ (a stray one would fall to another path's rule).
+  // No search bundle anywhere else in out/ (a stray one would fall to another path's rule): each
+  // is a shard its audience's shard list names (lib/search/searchShards.ts).
   const bundles = fs.readdirSync(outDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === 'pagefind-entry.json')
     .map((entry) => '/' + path.relative(outDir, entry.parentPath).split(path.sep).join('/') + '/')
-  expect(bundles.sort()).toEqual(audiences.map((audience) => audience.search).sort())
+  const listed = audiences.flatMap((audience) => shardBasePaths(audience.search!, JSON.parse(fs.readFileSync(path.join(outDir, audience.search!.slice(1), SHARD_LIST_FILE), 'utf8'))))
+  expect(bundles.sort()).toEqual(listed.sort())
 })
 
 test('each audience of a rule finer than a section finds its pages in search, and no one else does', async () => {

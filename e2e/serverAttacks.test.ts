@@ -89,7 +89,7 @@ describe('a refused request gets a page only when it is a navigation; any other 
   const homeScript = governedBy((route) => route === '/', /^\/_next\/static\/.*\.js$/)
   const internalScript = governedBy((route) => decide(route, { username: 'internal1' }) === 'allow' && decide(route, { username: 'leads1' }) === 'deny' && decide(route, null) === 'login', /^\/_next\/static\/.*\.js$/)
   const internalImage = `/docs/internal/images/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/images'))[0]}`
-  const internalFragment = `/docs/internal/_pagefind/fragment/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/_pagefind/fragment'))[0]}`
+  const internalFragment = `/docs/internal/_pagefind/0/fragment/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/_pagefind/0/fragment'))[0]}`
 
   /** What Chromium sends for each kind of request. */
   const SCRIPT = { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script' }
@@ -116,6 +116,7 @@ describe('a refused request gets a page only when it is a navigation; any other 
     ["a page's data file", `/_next/data/${build}/docs/internal/intro.json`, FETCH],
     ['an image', internalImage, IMAGE],
     ['the search script', '/docs/internal/_pagefind/pagefind.js', MODULE],
+    ["a search index's shard list", '/docs/internal/_pagefind/shards.json', FETCH],
     ['a search fragment', internalFragment, FETCH],
     ['a Markdown file', '/docs/internal/intro.md', FETCH],
     ['a page, fetched', '/docs/internal/intro', FETCH],

@@ -15,7 +15,7 @@
  * - a file read that fails inside Pagefind is swallowed (a chunk that failed yields no results), so
  *   the loader remembers it and the query fails instead.
  */
-import { openSearchSession, type PagefindLoader, type PagefindModule, type SearchHit } from '../lib/search/searchClient'
+import { LOAD_TIMEOUT_MS, openSearchSession, type PagefindLoader, type PagefindModule, type SearchHit, type ShardListReader } from '../lib/search/searchClient'
 import type { SiteFiles } from './siteFiles'
 
 /** Thrown when the site's search files cannot be read; the tool answers with a plain sentence. */
@@ -65,6 +65,15 @@ export function siteFilesLoader(files: SiteFiles, basePaths: readonly string[], 
   }
 }
 
+/** A reader of the indexes' shard lists through `files`, within the indexes at `basePaths` only. */
+export function siteFilesShardLists(files: SiteFiles, basePaths: readonly string[]): ShardListReader {
+  return async (url) => {
+    const bytes = basePaths.some((base) => url.startsWith(base)) ? await files.read(url) : null
+    if (bytes === null) throw new SearchUnavailableError(`${url} cannot be read`)
+    return JSON.parse(bytes.toString('utf8')) as unknown
+  }
+}
+
 export interface SearchIndexes {
   /** The reader's search results: the search box's, for the indexes the reader holds. */
   search(basePaths: readonly string[], query: string, limit: number): Promise<SearchHit[]>
@@ -86,7 +95,8 @@ export function searchIndexes(files: SiteFiles): SearchIndexes {
     if (!session) {
       session = (async () => {
         const failures: string[] = []
-        const opened = await openSearchSession(basePaths.map((basePath) => ({ basePath })), siteFilesLoader(files, basePaths, failures))
+        const indexes = basePaths.map((basePath) => ({ basePath }))
+        const opened = await openSearchSession(indexes, siteFilesLoader(files, basePaths, failures), LOAD_TIMEOUT_MS, siteFilesShardLists(files, basePaths))
         let queue: Promise<unknown> = Promise.resolve()
         const run = (query: string, limit: number) => {
           const result = queue.then(async () => {

@@ -16,17 +16,18 @@ const deployed = (files: LocalFile[], retired: Record<string, string> = {}): Dep
   files: Object.fromEntries(files.map(({ key, sha256, contentType, cacheControl }) => [key, { sha256, contentType, cacheControl }])),
   retired,
 })
-const site = [file('_next/static/b1/_routes/a1.js'), file('_next/static/chunks/main-1.js'), file('_next/data/b1/docs/a.json'), file('docs/a.md'), file('docs/_pagefind/pagefind.en_1.pf_meta'), file('docs/_pagefind/pagefind-entry.json'), file('docs/pages.json'), file('docs/a.html'), file('index.html')]
+const site = [file('_next/static/b1/_routes/a1.js'), file('_next/static/chunks/main-1.js'), file('_next/data/b1/docs/a.json'), file('docs/a.md'), file('docs/_pagefind/0/pagefind.en_1.pf_meta'), file('docs/_pagefind/0/pagefind-entry.json'), file('docs/_pagefind/shards.json'), file('docs/pages.json'), file('docs/a.html'), file('index.html')]
 const keysOf = (files: LocalFile[]) => new Set([...files.map((entry) => entry.key), MANIFEST_KEY])
 
 describe('the plan', () => {
-  test('a new bucket gets every file: build files first, then content, search metadata, indexes, pages, and the route manifests that list the pages', () => {
+  test('a new bucket gets every file: build files first, then content, search metadata, indexes, the search shard lists that name the indexes, pages, and the route manifests that list the pages', () => {
     const plan = planDeploy(site, { manifest: null, keys: new Set() }, now, 48 * HOUR)
     expect(plan.phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
       ['build files', ['_next/static/chunks/main-1.js']],
       ['content', ['_next/data/b1/docs/a.json', 'docs/a.md']],
-      ['search metadata', ['docs/_pagefind/pagefind.en_1.pf_meta']],
-      ['indexes', ['docs/_pagefind/pagefind-entry.json', 'docs/pages.json']],
+      ['search metadata', ['docs/_pagefind/0/pagefind.en_1.pf_meta']],
+      ['indexes', ['docs/_pagefind/0/pagefind-entry.json', 'docs/pages.json']],
+      ['search shard lists', ['docs/_pagefind/shards.json']],
       ['pages', ['docs/a.html', 'index.html']],
       ['route manifests', ['_next/static/b1/_routes/a1.js']],
     ])

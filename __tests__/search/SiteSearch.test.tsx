@@ -5,7 +5,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { SiteSearch } from '../../components/SiteSearch'
 import { AuthStateProvider, type AuthState } from '../../lib/auth/AuthContext'
-import type { PagefindLoader, PagefindModule } from '../../lib/search/searchClient'
+import type { PagefindLoader, PagefindModule, ShardListReader } from '../../lib/search/searchClient'
 import { ANONYMOUS, SHIPPED_AUDIENCES, signedInAs } from '../components/helpers/readers'
 import { access } from '../../lib/access'
 import { audienceIdOf } from '../../lib/access/planAggregates'
@@ -42,6 +42,15 @@ const SITE: Record<string, FakeRecord[]> = {
   [DOCS_ROOT]: [{ url: '/docs', content: 'Documentation. All documentation sections', meta: { title: 'Documentation', section: 'Home' } }],
 }
 
+/** How many shards each index is cut into (lib/search/searchShards.ts): the leads index has two, its records taking turns. */
+const shardsOf = (basePath: string) => (basePath === '/docs/leads/_pagefind/' ? 2 : 1)
+
+/** The records of a shard, by its base path (`<index>/<n>/`). */
+function shardRecords(shardPath: string): FakeRecord[] {
+  const [, index, shard] = /^(.*\/)(\d+)\/$/.exec(shardPath)!
+  return SITE[index].filter((_, at) => at % shardsOf(index) === Number(shard))
+}
+
 /** A stand-in for pagefind.js that records every URL a browser would fetch. */
 function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
   const requested: string[] = []
@@ -76,7 +85,7 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
           search: async (term: string) => {
             calls.push(`search ${term}`)
             const words = term.toLowerCase().split(/\s+/)
-            const matches = loaded.flatMap((path) => SITE[path].map((record) => ({ path, record })))
+            const matches = loaded.flatMap((path) => shardRecords(path).map((record) => ({ path, record })))
               .filter(({ record }) => words.every((word) => record.content.toLowerCase().includes(word)))
             return {
               results: matches.map(({ path, record }, at) => ({
@@ -97,7 +106,12 @@ function fakePagefind(options: { failures?: number; hold?: boolean } = {}) {
     }
     return module
   })
-  return { loader: loader as PagefindLoader & jest.Mock, requested, calls, release }
+  const readShards: ShardListReader = async (url) => {
+    requested.push(url)
+    const index = url.replace(/shards\.json$/, '')
+    return Array.from({ length: shardsOf(index) }, (_, shard) => shard)
+  }
+  return { loader: loader as PagefindLoader & jest.Mock, readShards, requested, calls, release }
 }
 
 const as = (username: string | null): AuthState => (username === null ? ANONYMOUS : signedInAs(username))
@@ -107,7 +121,7 @@ function renderSearch(username: string | null, fake = fakePagefind(), debounceMs
     <AuthStateProvider value={as(username)}>
       <label htmlFor="other">Other field</label>
       <input id="other" />
-      <SiteSearch loader={fake.loader} debounceMs={debounceMs} />
+      <SiteSearch loader={fake.loader} readShards={fake.readShards} debounceMs={debounceMs} />
     </AuthStateProvider>
   )
   return { ...view, fake }
@@ -139,13 +153,24 @@ describe('what each reader\'s browser requests', () => {
     const { fake } = renderSearch(username)
     focusSearch()
     type('watermark quote phone home')
-    await waitFor(() => expect(fake.requested).toContain(`${indexes[indexes.length - 1]}pagefind-entry.json`))
+    await waitFor(() => expect(fake.requested).toContain(`${indexes[indexes.length - 1]}0/pagefind-entry.json`))
     type('watermark')
     type('quote')
     await act(async () => new Promise((resolve) => setTimeout(resolve, 10)))
     expect(fake.requested[0]).toBe(`${HOME}pagefind.js`)
     const used = new Set(fake.requested.map((url) => url.replace(/(_pagefind\/).*$/, '$1')))
     expect([...used].sort()).toEqual([...indexes].sort())
+  })
+
+  test("a query whose pages lie in both shards of the leads index shows the pages of both", async () => {
+    const { fake } = renderSearch('leads1')
+    focusSearch()
+    type('quote')
+    const links = (await screen.findAllByRole('option')).map((option) => within(option).getByRole('link').getAttribute('href'))
+    expect(shardRecords('/docs/leads/_pagefind/0/').length).toBeGreaterThan(0)
+    expect(shardRecords('/docs/leads/_pagefind/1/').length).toBeGreaterThan(0)
+    expect(links.sort()).toEqual(SITE['/docs/leads/_pagefind/'].map((record) => record.url).sort())
+    expect(fake.requested.filter((url) => url.endsWith('pagefind-entry.json')).sort()).toEqual([`${HOME}0/pagefind-entry.json`, '/docs/leads/_pagefind/0/pagefind-entry.json', '/docs/leads/_pagefind/1/pagefind-entry.json'])
   })
 
   test('leads1 searching an internal-only word gets no results and requests nothing of other sections', async () => {
@@ -160,7 +185,7 @@ describe('what each reader\'s browser requests', () => {
     const fake = fakePagefind()
     const tree = (username: string) => (
       <AuthStateProvider value={as(username)}>
-        <SiteSearch loader={fake.loader} debounceMs={0} />
+        <SiteSearch loader={fake.loader} readShards={fake.readShards} debounceMs={0} />
       </AuthStateProvider>
     )
     const { rerender } = render(tree('internal1'))
@@ -170,12 +195,19 @@ describe('what each reader\'s browser requests', () => {
     act(() => input().blur())
     fake.requested.length = 0
     rerender(tree('leads1'))
-    await waitFor(() => expect(fake.requested).toEqual([`destroy ${HOME} /docs/internal/_pagefind/`]))
+    await waitFor(() => expect(fake.requested).toEqual([`destroy ${HOME}0/ /docs/internal/_pagefind/0/`]))
     focusSearch()
     type('watermark')
     await screen.findByText('No results for “watermark”')
     // Its own copy of pagefind.js, so it never shares Pagefind's WebAssembly with the previous reader's.
-    expect(fake.requested.slice(1)).toEqual([`${HOME}pagefind.js?copy=1`, `${HOME}pagefind-entry.json`, '/docs/leads/_pagefind/pagefind-entry.json'])
+    expect(fake.requested.slice(1)).toEqual([
+      `${HOME}pagefind.js?copy=1`,
+      `${HOME}shards.json`,
+      '/docs/leads/_pagefind/shards.json',
+      `${HOME}0/pagefind-entry.json`,
+      '/docs/leads/_pagefind/0/pagefind-entry.json',
+      '/docs/leads/_pagefind/1/pagefind-entry.json',
+    ])
   })
 
   test('a reader who is not signed in gets no search box and no requests', () => {
@@ -294,7 +326,7 @@ describe('states', () => {
   test('while the reader pauses, what the term needs is already loading; the query runs after the pause', async () => {
     const { fake } = renderSearch('leads1', fakePagefind(), 200)
     focusSearch()
-    await waitFor(() => expect(fake.requested).toContain('/docs/leads/_pagefind/pagefind-entry.json'))
+    await waitFor(() => expect(fake.requested).toContain('/docs/leads/_pagefind/1/pagefind-entry.json'))
     // Let the loaded session reach the box.
     await act(async () => new Promise((resolve) => setTimeout(resolve, 10)))
     type('quo')

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { excerptParts, forgetSearchSession, openSearchSession, safeResultUrl, sharedSearchSession, toHit, type PagefindLoader, type PagefindModule, type PagefindResultData } from '../../lib/search/searchClient'
+import { excerptParts, forgetSearchSession, LOAD_TIMEOUT_MS, openSearchSession, safeResultUrl, sharedSearchSession, toHit, type PagefindLoader, type PagefindModule, type PagefindResultData, type ShardListReader } from '../../lib/search/searchClient'
 
 /** Indexes as a reader's view names them: an audience id and the bundle's path. */
 const specs = [
@@ -8,6 +8,17 @@ const specs = [
   { id: 'internal', basePath: '/docs/internal/_pagefind/' },
 ]
 const pick = (...ids: string[]) => ids.map((id) => specs.find((spec) => spec.id === id)!)
+
+/** Each index's shard list (lib/search/searchShards.ts): the leads index has two shards, numbered as the build numbers them. */
+const SHARD_LISTS: Record<string, unknown> = { '/_pagefind/shards.json': [0], '/docs/leads/_pagefind/shards.json': [0, 2], '/docs/internal/_pagefind/shards.json': [1] }
+
+function shardReader(requests: string[], lists = SHARD_LISTS): ShardListReader {
+  return async (url) => {
+    requests.push(`read ${url}`)
+    if (!(url in lists)) throw new Error(`${url} answered 404`)
+    return lists[url]
+  }
+}
 
 function fakeLoader(options: { failImport?: number } = {}) {
   const requests: string[] = []
@@ -49,14 +60,21 @@ function fakeLoader(options: { failImport?: number } = {}) {
       },
     }
   }
-  return { loader, requests }
+  return { loader, requests, readShards: shardReader(requests) }
 }
 
-test('loads pagefind.js from the first index and merges only the others it is given', async () => {
-  const { loader, requests } = fakeLoader()
-  const session = await openSearchSession(pick('home', 'leads'), loader)
-  expect(requests).toEqual(['import /_pagefind/pagefind.js', 'create /_pagefind/ baseUrl=/', 'merge /docs/leads/_pagefind/ baseUrl=/'])
-  expect(session.basePaths).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
+test("loads pagefind.js from the first index, the engine from its first shard, and merges every other shard of the indexes it is given, and only those", async () => {
+  const { loader, requests, readShards } = fakeLoader()
+  const session = await openSearchSession(pick('home', 'leads'), loader, LOAD_TIMEOUT_MS, readShards)
+  expect(requests).toEqual([
+    'import /_pagefind/pagefind.js',
+    'read /_pagefind/shards.json',
+    'read /docs/leads/_pagefind/shards.json',
+    'create /_pagefind/0/ baseUrl=/',
+    'merge /docs/leads/_pagefind/0/ baseUrl=/',
+    'merge /docs/leads/_pagefind/2/ baseUrl=/',
+  ])
+  expect(session.basePaths).toEqual(['/_pagefind/0/', '/docs/leads/_pagefind/0/', '/docs/leads/_pagefind/2/'])
   const hits = await session.search('key')
   expect(hits).toEqual([{ id: 'a', url: '/docs/leads/intro#auth', title: 'Intro', section: 'Leads API', heading: 'Auth', excerpt: 'the <mark>key</mark>' }])
 })
@@ -84,26 +102,46 @@ describe('a page result points at its best-matching part', () => {
   })
 })
 
+test.each([
+  ['not a list', { shards: [0] }],
+  ['an empty list', []],
+  ['a path instead of a number', ['../../internal/_pagefind/0']],
+  ['a number as text', ['0']],
+  ['a negative number', [-1]],
+])('a shard list that is %s fails the load, naming the list, and nothing is created', async (_, list) => {
+  const { loader, requests } = fakeLoader()
+  const readShards = shardReader(requests, { ...SHARD_LISTS, '/docs/leads/_pagefind/shards.json': list })
+  await expect(openSearchSession(pick('home', 'leads'), loader, LOAD_TIMEOUT_MS, readShards)).rejects.toThrow('search shard list /docs/leads/_pagefind/shards.json: ')
+  expect(requests.filter((line) => !line.startsWith('import') && !line.startsWith('read'))).toEqual([])
+})
+
+test('a shard list that cannot be read fails the load', async () => {
+  const { loader, requests } = fakeLoader()
+  const readShards = shardReader(requests, { '/_pagefind/shards.json': [0] })
+  await expect(openSearchSession(pick('home', 'leads'), loader, LOAD_TIMEOUT_MS, readShards)).rejects.toThrow('/docs/leads/_pagefind/shards.json answered 404')
+})
+
 test('a shared session is loaded once; after a failure the next load retries with a fresh script URL', async () => {
-  const { loader, requests } = fakeLoader({ failImport: 1 })
-  await expect(sharedSearchSession(pick('home'), loader)).rejects.toThrow('network')
-  const first = sharedSearchSession(pick('home'), loader)
-  const second = sharedSearchSession(pick('home'), loader)
+  const { loader, requests, readShards } = fakeLoader({ failImport: 1 })
+  await expect(sharedSearchSession(pick('home'), loader, readShards)).rejects.toThrow('network')
+  const first = sharedSearchSession(pick('home'), loader, readShards)
+  const second = sharedSearchSession(pick('home'), loader, readShards)
   expect(second).toBe(first)
   await first
   expect(requests.filter((line) => line.startsWith('import'))).toEqual(['import /_pagefind/pagefind.js', 'import /_pagefind/pagefind.js?copy=1'])
 })
 
-test('an index listed twice is merged once', async () => {
-  const { loader, requests } = fakeLoader()
-  const session = await openSearchSession([...pick('home', 'leads'), ...pick('leads', 'home')], loader)
-  expect(requests.filter((line) => line.startsWith('merge'))).toEqual(['merge /docs/leads/_pagefind/ baseUrl=/'])
-  expect(session.basePaths).toEqual(['/_pagefind/', '/docs/leads/_pagefind/'])
+test('an index listed twice is read and merged once', async () => {
+  const { loader, requests, readShards } = fakeLoader()
+  const session = await openSearchSession([...pick('home', 'leads'), ...pick('leads', 'home')], loader, LOAD_TIMEOUT_MS, readShards)
+  expect(requests.filter((line) => line.startsWith('read'))).toEqual(['read /_pagefind/shards.json', 'read /docs/leads/_pagefind/shards.json'])
+  expect(requests.filter((line) => line.startsWith('merge'))).toEqual(['merge /docs/leads/_pagefind/0/ baseUrl=/', 'merge /docs/leads/_pagefind/2/ baseUrl=/'])
+  expect(session.basePaths).toEqual(['/_pagefind/0/', '/docs/leads/_pagefind/0/', '/docs/leads/_pagefind/2/'])
 })
 
 test('preload asks Pagefind for the term and never fails', async () => {
-  const { loader, requests } = fakeLoader()
-  const session = await openSearchSession(pick('home'), loader)
+  const { loader, requests, readShards } = fakeLoader()
+  const session = await openSearchSession(pick('home'), loader, LOAD_TIMEOUT_MS, readShards)
   session.preload('quo')
   session.preload('offline')
   await new Promise((resolve) => setTimeout(resolve, 0))
@@ -137,8 +175,8 @@ test('a load that never finishes (Pagefind waits forever when WebAssembly is ref
       },
     }),
   })
-  await expect(openSearchSession(pick('home'), loader, 20)).rejects.toThrow('loading search took longer than 20 ms')
-  expect(destroyed).toEqual(['/_pagefind/'])
+  await expect(openSearchSession(pick('home'), loader, 20, shardReader([]))).rejects.toThrow('loading search took longer than 20 ms')
+  expect(destroyed).toEqual(['/_pagefind/0/'])
 })
 
 /**
@@ -187,10 +225,11 @@ function engineLikePagefind() {
 
 test('a session opened while another is still loading keeps its own engine (the reader view changed mid-load)', async () => {
   const { loader, downloads, settle } = engineLikePagefind()
-  const previous = sharedSearchSession(pick('home', 'leads'), loader)
+  const readShards = shardReader([])
+  const previous = sharedSearchSession(pick('home', 'leads'), loader, readShards)
   await settle()
   forgetSearchSession(pick('home', 'leads'), loader)
-  const next = sharedSearchSession(pick('home', 'internal'), loader)
+  const next = sharedSearchSession(pick('home', 'internal'), loader, readShards)
   await settle()
   expect(downloads).toHaveLength(2)
   // The new session's engine is ready first; the abandoned one finishes later.

@@ -24,18 +24,19 @@ test('one index per audience: each section under its own path, the home page and
 
 test("the indexes outside their rule's folders are governed by their audience's folder, whatever their files are named; a section index needs no entry", () => {
   const home = index('/')
-  const files = [`${home.basePath}pagefind.js`, `${home.basePath}pagefind-entry.json`, `${home.basePath}fragment/en_1.pf_fragment`, '/docs/leads/_pagefind/pagefind.js']
+  const files = [`${home.basePath}pagefind.js`, `${home.basePath}shards.json`, `${home.basePath}0/pagefind-entry.json`, `${home.basePath}0/fragment/en_1.pf_fragment`, '/docs/leads/_pagefind/pagefind.js']
   const routes = assetRoutesOf(access, { files, plannedRoutes: plan.routes })
   expect(Object.keys(routes).filter((key) => key.includes('_pagefind'))).toEqual([])
-  expect(governingRoute(`${home.basePath}fragment/en_1.pf_fragment`, routes)).toBe('/')
-  expect(governingRoute(`${home.basePath}fragment/en_7c0ffee.pf_fragment`, routes)).toBe('/')
+  expect(governingRoute(`${home.basePath}shards.json`, routes)).toBe('/')
+  expect(governingRoute(`${home.basePath}0/fragment/en_1.pf_fragment`, routes)).toBe('/')
+  expect(governingRoute(`${home.basePath}3/fragment/en_7c0ffee.pf_fragment`, routes)).toBe('/')
   expect(governingRoute('/docs/leads/_pagefind/pagefind.js', routes)).toBe('/docs/leads/_pagefind/pagefind.js')
 })
 
 test('each index is governed, as the edge sees its files, by the route the reader view checks', () => {
   const routes = plan.routes
   for (const spec of plan.search) {
-    for (const file of ['pagefind-entry.json', 'fragment/en_1.pf_fragment']) {
+    for (const file of ['pagefind.js', 'shards.json', '0/pagefind-entry.json', '1/fragment/en_1.pf_fragment']) {
       const route = governingRoute(objectKeyFor(spec.basePath + file) as string, routes)
       for (const username of ['admin', 'leads1', 'internal1', 'support1', 'outsider']) {
         expect([spec.id, username, decide(route as string, { username })]).toEqual([spec.id, username, decide(spec.governedBy, { username })])

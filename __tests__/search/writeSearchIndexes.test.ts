@@ -14,6 +14,7 @@ import { generatedPlan, generatedSite } from '../../bench/search'
 import { access } from '../../lib/access'
 import { groupSearchRecords } from '../../lib/search/searchRecords'
 import { INDEX_CHUNK_BYTES, type IndexStats } from '../../pipeline/steps/buildSearchIndexes'
+import { SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 
 jest.setTimeout(120_000)
 
@@ -35,6 +36,9 @@ function readPagefindFile(file: string): Buffer {
   return raw.subarray(12)
 }
 
+/** The folders of an index's shards, as its shard list names them. */
+const shardDirs = (outDir: string) => (JSON.parse(fs.readFileSync(path.join(outRoot, outDir, SHARD_LIST_FILE), 'utf8')) as number[]).map((shard) => path.join(outRoot, outDir, shardFolder(shard)))
+
 interface Fragment {
   url: string
   content: string
@@ -44,8 +48,7 @@ interface Fragment {
 
 test('one document per page: the sections are anchors, the title and section are metadata', () => {
   const leads = groups.find((group) => group.spec.id === 'leads')!
-  const dir = path.join(outRoot, leads.spec.outDir)
-  const fragments = fs.readdirSync(path.join(dir, 'fragment')).map((name) => JSON.parse(readPagefindFile(path.join(dir, 'fragment', name)).toString()) as Fragment)
+  const fragments = shardDirs(leads.spec.outDir).flatMap((dir) => fs.readdirSync(path.join(dir, 'fragment')).map((name) => JSON.parse(readPagefindFile(path.join(dir, 'fragment', name)).toString()) as Fragment))
   expect(fragments).toHaveLength(leads.pages.length)
   expect(stats.find((s) => s.id === 'leads')).toMatchObject({ pages: leads.pages.length, records: leads.records.length })
 
@@ -62,8 +65,7 @@ test('one document per page: the sections are anchors, the title and section are
 
 test(`the word list is cut into files of about ${INDEX_CHUNK_BYTES} bytes, as the build asks (Pagefind's default is twice that)`, () => {
   const internal = groups.find((group) => group.spec.id === 'internal')!
-  const chunkDir = path.join(outRoot, internal.spec.outDir, 'index')
-  const sizes = fs.readdirSync(chunkDir).map((name) => fs.statSync(path.join(chunkDir, name)).size).sort((a, b) => a - b)
+  const sizes = shardDirs(internal.spec.outDir).flatMap((dir) => fs.readdirSync(path.join(dir, 'index')).map((name) => fs.statSync(path.join(dir, 'index', name)).size)).sort((a, b) => a - b)
   expect(sizes.length).toBeGreaterThan(3)
   expect(sizes[Math.floor(sizes.length / 2)]).toBeLessThan(INDEX_CHUNK_BYTES * 1.5)
 })

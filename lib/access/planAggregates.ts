@@ -22,6 +22,7 @@ import { objectKeyFor } from './objectKey'
 import { DOCS_ROOT, inSection, sectionPrefix } from './sectionPaths'
 import type { AudienceSummary } from './readerView'
 import type { Requirement } from './types'
+import { SHARD_LIST_FILE, shardFolder } from '../search/searchShards'
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
@@ -215,7 +216,7 @@ const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').len
 function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
   if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
   const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
-  const probes = ['llms.txt', 'llms-full.txt', CATALOG_FILE, '_pagefind/pagefind-entry.json', '_pagefind/index/x.pf_index']
+  const probes = ['llms.txt', 'llms-full.txt', CATALOG_FILE, `_pagefind/${SHARD_LIST_FILE}`, `_pagefind/${shardFolder(0)}/pagefind-entry.json`, `_pagefind/${shardFolder(0)}/index/x.pf_index`]
   const allGoverned = probes.every((name) => {
     const route = normalisePath(base + name)
     return route !== null && sameRule(governingRuleOf(access, route), governing)
@@ -311,8 +312,8 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
  * planned routes, one rule governs it, and that rule is the one of every page it holds.
  */
 export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
-  // A search file Pagefind names by its content, as the edge would meet it.
-  const entry = (basePath: string) => `${basePath}fragment/en_0123abc.pf_fragment`
+  // A search file Pagefind names by its content, in a shard (lib/search/searchShards.ts), as the edge would meet it.
+  const entry = (basePath: string) => `${basePath}${shardFolder(0)}/fragment/en_0123abc.pf_fragment`
   const ruleOfFile = (key: string) => {
     const objectKey = objectKeyFor(key)
     const route = objectKey === null ? null : governingRoute(objectKey, plan.routes)

@@ -21,6 +21,7 @@
  * costs nothing; a later one downloads pagefind.js again (13 kB gzipped) and starts its own
  * engine. This also gives a retry after a failed import a URL the browser has not marked failed.
  */
+import { PAGEFIND_SCRIPT } from './searchShards'
 
 const started = new WeakMap<object, number>()
 
@@ -28,5 +29,5 @@ const started = new WeakMap<object, number>()
 export function nextPagefindScript(owner: object, basePath: string): string {
   const copy = started.get(owner) ?? 0
   started.set(owner, copy + 1)
-  return copy === 0 ? `${basePath}pagefind.js` : `${basePath}pagefind.js?copy=${copy}`
+  return copy === 0 ? `${basePath}${PAGEFIND_SCRIPT}` : `${basePath}${PAGEFIND_SCRIPT}?copy=${copy}`
 }

@@ -1,11 +1,13 @@
 /**
- * The browser side of search, free of React: load Pagefind from the first readable index and
- * merge the other readable indexes into it (Pagefind multisite: one pagefind.js and one
- * WebAssembly engine for all of them), run queries, and turn results into what the search box
- * shows. The loader is injectable so tests can see every URL that would be requested.
+ * The browser side of search, free of React: read each readable index's shard list
+ * (lib/search/searchShards.ts), load Pagefind with the first index's first shard and merge every
+ * other shard into it (Pagefind multisite: one pagefind.js and one WebAssembly engine for all of
+ * them), run queries, and turn results into what the search box shows. The loader and the shard
+ * list reader are injectable so tests can see every URL that would be requested.
  */
 import type { ReaderSearchIndex } from '../access/readerView'
 import { nextPagefindScript } from './pagefindScript'
+import { SHARD_LIST_FILE, shardBasePaths } from './searchShards'
 
 type SearchIndexSpec = Pick<ReaderSearchIndex, 'basePath'>
 
@@ -53,6 +55,16 @@ export type PagefindLoader = (url: string) => Promise<PagefindModule>
 /** The real loader: a native dynamic import that webpack leaves alone, so Pagefind is never bundled and loads only when called. */
 export const importPagefind: PagefindLoader = (url) => import(/* webpackIgnore: true */ url) as Promise<PagefindModule>
 
+/** Reads an index's shard list (`<basePath>shards.json`) as parsed JSON. */
+export type ShardListReader = (url: string) => Promise<unknown>
+
+/** The real reader: a request to the site, which the edge decides like the index's other files. */
+export const fetchShardList: ShardListReader = async (url) => {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  return response.json()
+}
+
 export interface SearchHit {
   id: string
   /** A same-site path, with `#anchor` for a heading. */
@@ -65,7 +77,7 @@ export interface SearchHit {
 }
 
 export interface SearchSession {
-  /** The base paths that were loaded, primary first. */
+  /** The base paths of the shards that were loaded, primary first. */
   readonly basePaths: readonly string[]
   search(term: string, limit?: number): Promise<SearchHit[]>
   /** Starts loading what a search for `term` needs (while the reader is still typing); never fails. */
@@ -168,23 +180,29 @@ function distinctIndexes(indexes: readonly SearchIndexSpec[]): SearchIndexSpec[]
 const INSTANCE_OPTIONS = { baseUrl: '/', excerptLength: 24, noWorker: true } as const
 
 /**
- * Loads Pagefind for exactly `indexes` (already filtered to what the reader may open): pagefind.js
- * and the engine from the first, `mergeIndex` for the rest. Nothing outside `indexes` is requested.
- * Every session imports its own copy of pagefind.js (lib/search/pagefindScript.ts says why); one
- * whose load fails or times out is destroyed whenever its instance exists.
+ * Loads Pagefind for exactly `indexes` (already filtered to what the reader may open): their shard
+ * lists, pagefind.js from the first index's folder (every bundle's is the same file), the engine
+ * from its first shard, and `mergeIndex` for every other shard. Nothing outside `indexes` is
+ * requested. Every session imports its own copy of pagefind.js (lib/search/pagefindScript.ts says
+ * why); one whose load fails or times out is destroyed whenever its instance exists.
  */
-export async function openSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader, timeoutMs = LOAD_TIMEOUT_MS): Promise<SearchSession> {
+export async function openSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader, timeoutMs = LOAD_TIMEOUT_MS, readShards: ShardListReader = fetchShardList): Promise<SearchSession> {
   const distinct = distinctIndexes(indexes)
   if (distinct.length === 0) throw new Error('no search index is readable')
-  const [primary, ...merged] = distinct
-  const started: { instance?: PagefindInstance } = {}
+  const started: { instance?: PagefindInstance; shards?: string[] } = {}
   const opening = (async () => {
-    const module = await load(nextPagefindScript(load, primary.basePath))
+    // The script and the shard lists load side by side: the script's place does not depend on the lists.
+    const [module, shards] = await Promise.all([
+      load(nextPagefindScript(load, distinct[0].basePath)),
+      Promise.all(distinct.map(async ({ basePath }) => shardBasePaths(basePath, await readShards(`${basePath}${SHARD_LIST_FILE}`)))),
+    ])
     if (typeof module?.createInstance !== 'function') throw new Error('pagefind.js did not load')
-    const created = module.createInstance({ basePath: primary.basePath, ...INSTANCE_OPTIONS })
+    const [primary, ...merged] = shards.flat()
+    started.shards = [primary, ...merged]
+    const created = module.createInstance({ basePath: primary, ...INSTANCE_OPTIONS })
     started.instance = created
     if (created.init) await created.init()
-    await Promise.all(merged.map((spec) => created.mergeIndex(spec.basePath, { baseUrl: INSTANCE_OPTIONS.baseUrl })))
+    await Promise.all(merged.map((basePath) => created.mergeIndex(basePath, { baseUrl: INSTANCE_OPTIONS.baseUrl })))
     return created
   })()
   let instance: PagefindInstance
@@ -201,7 +219,7 @@ export async function openSearchSession(indexes: readonly SearchIndexSpec[], loa
     throw error
   }
   return {
-    basePaths: distinct.map((spec) => spec.basePath),
+    basePaths: started.shards as string[],
     async search(term: string, limit = 8) {
       const response = await withTimeout(instance.search(term), timeoutMs, 'searching')
       if (!response) return []
@@ -240,12 +258,12 @@ function sessionsOf(load: PagefindLoader): Map<string, Promise<SearchSession>> {
   return byKey
 }
 
-export function sharedSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader): Promise<SearchSession> {
+export function sharedSearchSession(indexes: readonly SearchIndexSpec[], load: PagefindLoader, readShards: ShardListReader = fetchShardList): Promise<SearchSession> {
   const key = sessionKey(indexes)
   const byKey = sessionsOf(load)
   const existing = byKey.get(key)
   if (existing) return existing
-  const opening = openSearchSession(indexes, load)
+  const opening = openSearchSession(indexes, load, LOAD_TIMEOUT_MS, readShards)
   byKey.set(key, opening)
   opening.catch(() => {
     if (byKey.get(key) === opening) byKey.delete(key)

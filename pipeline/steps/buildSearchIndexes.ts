@@ -2,8 +2,10 @@
  * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
- * postbuild's asset routes. Its input is each page's search data as the content step compiled it
- * (pipeline/compile/compiledPages.ts readSearchData).
+ * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
+ * edit indexes one shard again and copies the others from the last build. Its input is each
+ * page's search data as the content step compiled it (pipeline/compile/compiledPages.ts
+ * readSearchData).
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -14,6 +16,8 @@ import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
+import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
+import { SHARD_PAGES, shardGroup, type Shard } from './searchShards'
 
 /**
  * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
@@ -27,6 +31,9 @@ export interface IndexStats {
   dir: string
   pages: number
   records: number
+  /** How many shards the index has, and how many of them this build indexed (the others were copied from the cache). */
+  shards: number
+  indexed: number
   files: number
   bytes: number
 }
@@ -54,9 +61,9 @@ function dirStats(dir: string): { files: number; bytes: number } {
 export const INDEX_CHUNK_BYTES = 10_000
 
 /**
- * Where a build keeps each index it wrote, by the hash of what went into it (its records, the
- * Pagefind version and the chunk size): an audience whose pages' text did not change gets the
- * same bundle again by copying it, not by indexing every page again.
+ * Where a build keeps each shard it wrote (pipeline/steps/searchShards.ts), by the hash of what
+ * went into it (its place, its records, the Pagefind version and the chunk size): a shard whose
+ * pages' text did not change gets the same bundle again by copying it, not by indexing again.
  */
 export const SEARCH_CACHE_DIR = '.cache/search'
 
@@ -71,62 +78,77 @@ function installedVersion(name: string): string {
   throw new Error(`search: cannot find the installed version of ${name}`)
 }
 
-function bundleKey(group: IndexGroup): string {
+function bundleKey(outDir: string, shard: Shard): string {
   pagefindVersion ??= installedVersion('pagefind')
-  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, group.spec.outDir, group.records])).slice(0, 32)
+  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, outDir, shard.shard, shard.records])).slice(0, 32)
+}
+
+type Pagefind = typeof import('pagefind')
+
+/** Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt data is one file that all its sections share). */
+async function writeShard(pagefind: Pagefind, shard: Shard, dir: string): Promise<void> {
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
+  if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
+  for (const document of searchDocuments(shard.records)) {
+    const added = await index.addHTMLFile({ url: document.url, content: document.html })
+    if (added.errors.length > 0) throw new Error(`pagefind rejected ${document.url}: ${added.errors.join('; ')}`)
+  }
+  const written = await index.writeFiles({ outputPath: dir })
+  if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
+  await index.deleteIndex()
+  for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
 }
 
 /**
- * Writes each group's Pagefind bundle under `outRoot` (replacing what was there) and returns its
- * size. With `cacheDir`, an index of the same records is copied from there instead of written
- * again, and the bundles no group of this build has are removed from it, so it holds one build's.
+ * Writes each group's index under `outRoot` (replacing what was there), cut into shards of about
+ * `shardPages` pages with their list (lib/search/searchShards.ts), and returns its size. With
+ * `cacheDir`, a shard of the same records is copied from there instead of indexed again, and the
+ * shards no group of this build has are removed from it, so it holds one build's.
  */
-export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, cacheDir?: string): Promise<IndexStats[]> {
-  const cached = new Map(groups.map((group) => [group, cacheDir ? path.join(cacheDir, bundleKey(group)) : null]))
+export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, options: { cacheDir?: string; shardPages?: number } = {}): Promise<IndexStats[]> {
+  const { cacheDir, shardPages = SHARD_PAGES } = options
+  // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
+  // without records has no language, and merging it would break every reader's search.
+  const planned = groups.map((group) => ({
+    group,
+    shards: group.records.length === 0 ? [] : shardGroup(group, shardPages).map((shard) => ({ shard, cached: cacheDir ? path.join(cacheDir, bundleKey(group.spec.outDir, shard)) : null })),
+  }))
   if (cacheDir && fs.existsSync(cacheDir)) {
-    const used = new Set([...cached.values()].map((dir) => path.basename(dir as string)))
+    const used = new Set(planned.flatMap(({ shards }) => shards.map(({ cached }) => path.basename(cached as string))))
     for (const name of fs.readdirSync(cacheDir)) if (!used.has(name)) fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true })
   }
-  const toWrite = groups.filter((group) => {
-    const from = cached.get(group)
-    return group.records.length > 0 && !(from && fs.existsSync(from))
-  })
-  const pagefind = toWrite.length > 0 ? await import('pagefind') : null
+  const needsPagefind = planned.some(({ shards }) => shards.some(({ cached }) => !(cached && fs.existsSync(cached))))
+  const pagefind = needsPagefind ? await import('pagefind') : null
   const stats: IndexStats[] = []
   // Pagefind starts its indexing process on the first call below, with this process's environment.
   const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
   process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
   try {
-    for (const group of groups) {
+    for (const { group, shards } of planned) {
       const { spec, records, pages } = group
-      const dir = path.join(outRoot, spec.outDir)
-      fs.rmSync(dir, { recursive: true, force: true })
-      // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
-      // without records has no language, and merging it would break every reader's search.
-      if (records.length === 0) continue
-      const from = cached.get(group)
-      if (from && fs.existsSync(from)) {
-        fs.cpSync(from, dir, { recursive: true })
-        stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
-        continue
+      const root = path.join(outRoot, spec.outDir)
+      fs.rmSync(root, { recursive: true, force: true })
+      if (shards.length === 0) continue
+      let indexed = 0
+      for (const { shard, cached } of shards) {
+        const dir = path.join(root, shardFolder(shard.shard))
+        if (cached && fs.existsSync(cached)) {
+          fs.cpSync(cached, dir, { recursive: true })
+          continue
+        }
+        await writeShard(pagefind!, shard, dir)
+        indexed++
+        if (cached) {
+          fs.rmSync(cached, { recursive: true, force: true })
+          fs.cpSync(dir, cached, { recursive: true })
+        }
       }
-      // One document per page, so a page's excerpt data is one file that all its sections share.
-      const documents = searchDocuments(records)
-      const { index, errors } = await pagefind!.createIndex({ forceLanguage: 'en' })
-      if (!index) throw new Error(`pagefind could not create the ${spec.id} index: ${errors.join('; ')}`)
-      for (const document of documents) {
-        const added = await index.addHTMLFile({ url: document.url, content: document.html })
-        if (added.errors.length > 0) throw new Error(`pagefind rejected ${document.url}: ${added.errors.join('; ')}`)
-      }
-      const written = await index.writeFiles({ outputPath: dir })
-      if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
-      await index.deleteIndex()
-      for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
-      if (from) {
-        fs.rmSync(from, { recursive: true, force: true })
-        fs.cpSync(dir, from, { recursive: true })
-      }
-      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, ...dirStats(dir) })
+      // Every bundle's pagefind.js is the same file; the search box imports it once, from the index's own folder.
+      const folders = shards.map(({ shard }) => path.join(root, shardFolder(shard.shard)))
+      fs.renameSync(path.join(folders[0], PAGEFIND_SCRIPT), path.join(root, PAGEFIND_SCRIPT))
+      for (const folder of folders.slice(1)) fs.rmSync(path.join(folder, PAGEFIND_SCRIPT))
+      fs.writeFileSync(path.join(root, SHARD_LIST_FILE), JSON.stringify(shards.map(({ shard }) => shard.shard)))
+      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, shards: shards.length, indexed, ...dirStats(root) })
     }
   } finally {
     await pagefind?.close()
@@ -145,13 +167,13 @@ export interface BuildResult {
 export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
   // Grouping runs the build's check (assertGrouping) before anything is written.
   const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
-  const stats = await writeSearchIndexes(groups, options.outRoot, options.cacheDir)
+  const stats = await writeSearchIndexes(groups, options.outRoot, { cacheDir: options.cacheDir })
   return { stats, skipped }
 }
 
 export function formatStats(stats: readonly IndexStats[]): string {
-  const rows = stats.map((s) => [s.dir, String(s.pages), String(s.records), String(s.files), String(s.bytes)])
-  const header = ['index', 'pages', 'records', 'files', 'bytes']
+  const rows = stats.map((s) => [s.dir, String(s.pages), String(s.records), String(s.shards), String(s.indexed), String(s.files), String(s.bytes)])
+  const header = ['index', 'pages', 'records', 'shards', 'indexed', 'files', 'bytes']
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
   return [line(header), ...rows.map(line)].join('\n')

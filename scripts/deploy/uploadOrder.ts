@@ -7,6 +7,7 @@
  */
 import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
 import { isRouteManifestKey } from '../../lib/access/readerView'
+import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 
 const PHASES = [
   // An audience's route manifest keeps its name and lists its pages for client-side navigation:
@@ -19,12 +20,14 @@ const PHASES = [
   { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
   // Pagefind's entry names the metadata; an audience's catalog and llms files name its Markdown pages.
   { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt|llms-full\.txt)$/.test(key) },
+  // A search index's shard list names its shards' folders, whose entries are uploaded in the phase above.
+  { name: 'search shard lists', test: (key: string) => key.endsWith(`/_pagefind/${SHARD_LIST_FILE}`) },
   // Pages name all of the above; they go last.
   { name: 'pages', test: (key: string) => key.endsWith('.html') },
 ] as const
 
 /** The phases in upload order; `content` (data, Markdown, search fragments, images, anything else) is second. */
-export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'pages', 'route manifests'] as const
+export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'search shard lists', 'pages', 'route manifests'] as const
 export type PhaseName = (typeof PHASE_NAMES)[number]
 
 /** The phase of an object key (no leading slash). */

@@ -1,0 +1,88 @@
+/**
+ * @jest-environment node
+ *
+ * An audience's search index cut into shards (pipeline/steps/searchShards.ts): each page in one
+ * shard of its own audience, the same one from build to build; a one-page edit indexes that page's
+ * shard only; and a search, run with the search box's code over the built files, finds the pages
+ * of every shard.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { generatedPlan, generatedSite } from '../../bench/search'
+import { access } from '../../lib/access'
+import { groupSearchRecords } from '../../lib/search/searchRecords'
+import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
+import type { IndexStats } from '../../pipeline/steps/buildSearchIndexes'
+import { SHARD_PAGES, shardCount, shardGroup } from '../../pipeline/steps/searchShards'
+
+jest.setTimeout(180_000)
+
+const { data } = generatedSite(2000)
+const { groups } = groupSearchRecords(data, generatedPlan(data), access)
+
+test('every page of an audience is in exactly one of its shards, with all of its records, and shards hold about SHARD_PAGES pages', () => {
+  for (const group of groups) {
+    const shards = shardGroup(group)
+    expect(shards.flatMap((shard) => shard.pages).sort()).toEqual([...group.pages].sort())
+    expect(shards.reduce((sum, shard) => sum + shard.records.length, 0)).toBe(group.records.length)
+    for (const shard of shards) {
+      expect(shard.records.every((record) => shard.pages.includes(record.route))).toBe(true)
+      expect(shard.pages.length).toBeLessThan(SHARD_PAGES * 1.3)
+    }
+    expect(shards.length).toBe(shardCount(group.pages.length))
+  }
+  expect(Math.max(...groups.map((group) => shardGroup(group).length))).toBeGreaterThan(1)
+})
+
+test("a page keeps its shard when another page's text changes, or when a page joins without changing the count", () => {
+  const internal = groups.find((group) => group.spec.id === 'internal')!
+  const shardOfPage = (shards: ReturnType<typeof shardGroup>) => new Map(shards.flatMap((shard) => shard.pages.map((route) => [route, shard.shard] as const)))
+  const before = shardOfPage(shardGroup(internal))
+  const joined = { pages: [...internal.pages, '/docs/internal/generated/new-page'], records: internal.records }
+  expect(shardCount(joined.pages.length)).toBe(shardCount(internal.pages.length))
+  const after = shardOfPage(shardGroup(joined))
+  for (const [route, shard] of before) expect(after.get(route)).toBe(shard)
+})
+
+describe('built with Pagefind: two one-page edits, each in another shard of the internal index', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'search-shards-'))
+  interface Scenario {
+    basePath: string
+    edited: string[]
+    shards: number[]
+    clean: IndexStats[]
+    afterFirst: IndexStats[]
+    afterSecond: IndexStats[]
+    hits: string[]
+  }
+  let scenario: Scenario
+  beforeAll(() => {
+    const script = path.join(__dirname, 'fixtures/editShards.ts')
+    scenario = JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', script, path.join(root, 'out'), path.join(root, 'cache')], { encoding: 'utf8' })) as Scenario
+  })
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+  const indexed = (stats: IndexStats[]) => Object.fromEntries(stats.map((s) => [s.id, s.indexed]))
+
+  test('the clean build indexes every shard; each edit indexes its page\'s shard and copies the rest', () => {
+    expect(scenario.shards[0]).not.toBe(scenario.shards[1])
+    const internal = scenario.clean.find((s) => s.id === 'internal')!
+    expect(internal.shards).toBeGreaterThan(1)
+    expect(scenario.clean.every((s) => s.indexed === s.shards)).toBe(true)
+    for (const edit of [scenario.afterFirst, scenario.afterSecond]) {
+      expect(indexed(edit)).toEqual({ ...Object.fromEntries(scenario.clean.map((s) => [s.id, 0])), internal: 1 })
+    }
+  })
+
+  test('the shard list names the shards, by number, and nothing else is in the index folder but pagefind.js', () => {
+    const dir = path.join(root, 'out', scenario.basePath)
+    const list = JSON.parse(fs.readFileSync(path.join(dir, SHARD_LIST_FILE), 'utf8')) as number[]
+    expect(list.length).toBe(scenario.afterSecond.find((s) => s.id === 'internal')!.shards)
+    expect(fs.readdirSync(dir).sort()).toEqual([...list.map(String), 'pagefind.js', SHARD_LIST_FILE].sort())
+  })
+
+  test('a search for a word of both edited pages finds both, one from each shard', () => {
+    expect(scenario.hits.sort()).toEqual([...scenario.edited].sort())
+  })
+})

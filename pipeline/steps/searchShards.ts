@@ -1,0 +1,41 @@
+/**
+ * Which shard of its audience's search index each page goes to (the folders and the list are named
+ * in lib/search/searchShards.ts). The assignment is stable: a page's shard depends only on its
+ * route and on how many shards its audience has, so an edit of a page's text changes one shard,
+ * and adding or removing a page changes one shard too unless it moves the count across a multiple
+ * of SHARD_PAGES (then every shard of that audience is indexed again, once).
+ *
+ * Shards are cut by a hash of the route, not by folder: each shard is then a fair sample of the
+ * audience (Pagefind ranks within an index by its own word statistics, so like shards rank alike),
+ * a large folder cannot make one large shard, and no shard is named after anything of the site.
+ */
+import { sha256 } from '../compile/fingerprint'
+import type { IndexGroup, SearchRecord } from '../../lib/search/searchRecords'
+
+/**
+ * The most pages a shard holds on average. Indexing costs Pagefind about 3 ms a page plus about
+ * 0.3 s an index (bench/search.ts's generated pages), so a shard of 500 pages is indexed again in
+ * about 2 s; every shard a reader holds costs a query one more word-list file (docs/benchmarks.md).
+ */
+export const SHARD_PAGES = 500
+
+export interface Shard {
+  shard: number
+  pages: string[]
+  records: SearchRecord[]
+}
+
+/** How many shards an audience of `pages` pages has. */
+export const shardCount = (pages: number, shardPages = SHARD_PAGES) => Math.max(1, Math.ceil(pages / shardPages))
+
+/** The shard of `route` among `count`. */
+export const shardOf = (route: string, count: number) => parseInt(sha256(route).slice(0, 8), 16) % count
+
+/** The audience's pages and records cut into its shards, in shard order; a shard that gets no page is left out. */
+export function shardGroup(group: Pick<IndexGroup, 'pages' | 'records'>, shardPages = SHARD_PAGES): Shard[] {
+  const count = shardCount(group.pages.length, shardPages)
+  const shards: Shard[] = Array.from({ length: count }, (_, shard) => ({ shard, pages: [], records: [] }))
+  for (const route of group.pages) shards[shardOf(route, count)].pages.push(route)
+  for (const record of group.records) shards[shardOf(record.route, count)].records.push(record)
+  return shards.filter((shard) => shard.pages.length > 0)
+}
