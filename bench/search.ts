@@ -19,11 +19,13 @@
  *   then each query's downloads fetched again with no search work, for what the network and
  *   the browser cost alone;
  * - as the search box runs a query: 60 other words in a fresh context of their own, each term
- *   preloaded as on a keystroke and searched after the box's pause.
+ *   preloaded as on a keystroke and searched after the box's pause;
+ * - the search step after a one-page edit: the indexes of 3,000 generated pages written with a
+ *   cache, then written again after each of three one-page edits (each indexes one shard again).
  *
- * It also measures the alternative the search box does not use, one Pagefind instance per index
+ * It also measures the alternative the search box does not use, one Pagefind instance per shard
  * with results merged in JS, for the reader with every section. Each instance imports its own
- * index's pagefind.js. Creating them all from one pagefind.js, as this bench once did, fails at
+ * copy of pagefind.js. Creating them all from one pagefind.js, as this bench once did, fails at
  * random ("memory access out of bounds", or silently wrong results): that module keeps its
  * WebAssembly instance in one module-level variable (`let wasmModule,wasmInstance,wasm` in
  * pagefind.js's wasm-bindgen glue, and the same in pagefind-worker.js, where every instance of
@@ -133,7 +135,7 @@ type Kind = 'js' | 'wasm' | 'entry+meta' | 'index chunks' | 'fragments' | 'other
 function kindOf(urlPath: string): Kind {
   if (/\.pf_fragment$/.test(urlPath)) return 'fragments'
   if (/\.pf_index$|\.pf_filter$/.test(urlPath)) return 'index chunks'
-  if (/pagefind-entry\.json$|\.pf_meta$/.test(urlPath)) return 'entry+meta'
+  if (/pagefind-entry\.json$|\.pf_meta$|_pagefind\/shards\.json$/.test(urlPath)) return 'entry+meta'
   if (/\.pagefind$/.test(urlPath)) return 'wasm'
   if (/_pagefind\/.*\.js$/.test(urlPath)) return 'js'
   return 'other'
@@ -202,9 +204,11 @@ window.benchLoad = async ({ strategy, basePaths, limit }) => {
     run = (query) => session.search(query, limit)
     preload = (query) => session.preload(query)
   } else {
-    // Each index's own pagefind.js: one module per instance, so no two share WebAssembly (see the top of bench/search.ts).
-    const modules = await Promise.all(basePaths.map((basePath) => import(basePath + 'pagefind.js')))
-    const instances = basePaths.map((basePath, at) => modules[at].createInstance({ basePath, baseUrl: '/', excerptLength: 24, noWorker: true }))
+    // One instance per shard, each with its own copy of pagefind.js, so no two share WebAssembly (see the top of bench/search.ts).
+    const lists = await Promise.all(basePaths.map(async (basePath) => (await (await fetch(basePath + 'shards.json')).json()).map((shard) => ({ basePath, shardPath: basePath + shard + '/' }))))
+    const shards = lists.flat()
+    const modules = await Promise.all(shards.map(({ basePath }, at) => import(basePath + 'pagefind.js?instance=' + at)))
+    const instances = shards.map(({ shardPath }, at) => modules[at].createInstance({ basePath: shardPath, baseUrl: '/', excerptLength: 24, noWorker: true }))
     await Promise.all(instances.map((instance) => instance.init()))
     run = async (query) => {
       const responses = await Promise.all(instances.map((instance) => instance.search(query)))
@@ -280,7 +284,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
     const typedQueries = queriesFor(data, QUERIES_PER_RUN, 13)
     const runs: SiteRun['runs'] = []
     try {
-      const plans: Array<[role: string, strategy: string]> = [['admin', 'multisite'], ['internal1', 'multisite'], ['leads1', 'multisite'], ['admin', 'instance per index']]
+      const plans: Array<[role: string, strategy: string]> = [['admin', 'multisite'], ['internal1', 'multisite'], ['leads1', 'multisite'], ['admin', 'instance per shard']]
       for (const [role, strategy] of plans) {
         const basePaths = plan.search.filter((spec) => decide(spec.governedBy, { username: role }) === 'allow').map((spec) => spec.basePath)
         const loadScript = `window.benchLoad(${JSON.stringify({ strategy, basePaths, limit: RESULTS_PER_QUERY })})`
@@ -380,6 +384,36 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n')
 }
 
+/** The search step's time (writeSearchIndexes with its cache), clean and after each of `edits` one-page edits of the largest audience. */
+async function editTimes(pages: number, edits = 3): Promise<{ clean: number; edited: number[]; shards: number; indexed: number[] }> {
+  const { data } = generatedSite(pages)
+  const plan = generatedPlan(data)
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'search-bench-edit-'))
+  try {
+    const write = async (site: NextraSearchData) => {
+      const started = performance.now()
+      const stats = await writeSearchIndexes(groupSearchRecords(site, plan, shippedAccess).groups, path.join(root, 'out'), { cacheDir: path.join(root, 'cache') })
+      return { ms: performance.now() - started, stats }
+    }
+    const clean = await write(data)
+    const largest = [...plan.search].sort((a, b) => b.pages.length - a.pages.length)[0]
+    const edited: number[] = []
+    const indexed: number[] = []
+    for (let edit = 0; edit < edits; edit++) {
+      const route = largest.pages[(edit * 97) % largest.pages.length]
+      const page = data[route]
+      const run = await write({ ...data, [route]: { ...page, data: { ...page.data, '': `${page.data['']} Edited ${edit}.` } } })
+      edited.push(run.ms)
+      indexed.push(run.stats.reduce((sum, s) => sum + s.indexed, 0))
+    }
+    return { clean: clean.ms, edited, shards: clean.stats.reduce((sum, s) => sum + s.shards, 0), indexed }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+const EDIT_PAGES = 3000
+
 /** Runs the whole benchmark and returns figures in bench/table.ts's shape (for bench/run.ts), printing the tables. */
 export async function searchFigures(): Promise<Figure[]> {
   const started = Date.now()
@@ -402,8 +436,8 @@ export async function searchFigures(): Promise<Figure[]> {
 
   console.log('\nIndex size per section (bytes on disk; "index data" = entry, meta, index chunks and fragments; "bundle" adds pagefind.js and its WebAssembly (the build ships no worker))')
   console.log(table(
-    ['site', 'index', 'path', 'pages', 'records', 'files', 'index data', 'bundle'],
-    results.flatMap((r) => r.stats.map((s) => [r.site, s.id, `/${s.dir}/`, String(s.pages), String(s.records), String(s.files), String(r.dataBytes[s.id]), String(s.bytes)]))
+    ['site', 'index', 'path', 'pages', 'records', 'shards', 'files', 'index data', 'bundle'],
+    results.flatMap((r) => r.stats.map((s) => [r.site, s.id, `/${s.dir}/`, String(s.pages), String(s.records), String(s.shards), String(s.files), String(r.dataBytes[s.id]), String(s.bytes)]))
   ))
   console.log(`\nFirst query, cold cache: bytes the browser downloaded, as sent (load search for the reader's indexes, one query, excerpts of the top ${RESULTS_PER_QUERY})`)
   console.log(table(
@@ -421,10 +455,15 @@ export async function searchFigures(): Promise<Figure[]> {
     ['site', 'reader', 'strategy', 'queries', 'median ms', 'p95 ms', 'max ms'],
     results.flatMap((r) => r.runs.filter((run) => run.typedLatencies.length).map((run) => [r.site, run.role, run.strategy, String(run.typedLatencies.length), fixed(median(run.typedLatencies)), fixed(percentile(run.typedLatencies, 95)), fixed(Math.max(...run.typedLatencies))]))
   ))
+  const edit = await editTimes(EDIT_PAGES)
+  console.log(`\nThe search step on ${EDIT_PAGES.toLocaleString('en')} generated pages (${edit.shards} shards): ${fixed(edit.clean)} ms clean; after a one-page edit ${edit.edited.map(fixed).join(', ')} ms (shards indexed again: ${edit.indexed.join(', ')})`)
   console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay; gzip as production sends it); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
 
   const method = 'headless Chromium, static server on 127.0.0.1 gzipping as production does, bytes sent counted by the server'
   const figures: Figure[] = []
+  const stepMethod = 'writeSearchIndexes with its cache (the build\'s search step without reading its input), after appending a sentence to one page of the largest audience'
+  figures.push({ group: 'search', name: `${EDIT_PAGES} generated pages: search step, clean`, value: +(edit.clean / 1000).toFixed(2), unit: 's', method: 'writeSearchIndexes with an empty cache' })
+  figures.push({ group: 'search', name: `${EDIT_PAGES} generated pages: search step after a one-page edit, median`, value: +(median(edit.edited) / 1000).toFixed(2), unit: 's', min: Math.min(...edit.edited) / 1000, max: Math.max(...edit.edited) / 1000, runs: edit.edited.length, method: stepMethod })
   for (const r of results) {
     for (const s of r.stats) figures.push({ group: 'search', name: `${r.site}: index ${r.labels[s.id] ?? s.id} (index data)`, value: +(r.dataBytes[s.id] / 1024).toFixed(1), unit: 'kB', method: 'bytes on disk' })
     for (const run of r.runs) {
