@@ -181,6 +181,43 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
   expect(bundles.sort()).toEqual(listed.sort())
 })
 
+/** Each page of an index's shards, as built: its route, its shard and its text (lib/search/searchShards.ts). */
+function shardedPages(basePath: string): Array<{ shard: string; route: string; text: string }> {
+  return shardBasePaths(basePath, JSON.parse(fs.readFileSync(path.join(outDir, basePath.slice(1), SHARD_LIST_FILE), 'utf8'))).flatMap((shard) => {
+    const dir = path.join(outDir, shard.slice(1), 'fragment')
+    return fs.readdirSync(dir).map((name) => {
+      // A fragment is gzip around "pagefind_dcd" and the page's JSON.
+      const fragment = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(dir, name))).subarray(12).toString('utf8')) as { url: string; content: string }
+      return { shard, route: fragment.url, text: fragment.content.toLowerCase() }
+    })
+  })
+}
+
+test('internal1 finds, with one word, the two pages that have it, each in another shard of the internal index', async () => {
+  const internal = '/docs/internal/_pagefind/'
+  const held = audiences.filter((audience) => audience.search && decide(audience.governedBy, { username: 'internal1' }) === 'allow').map((audience) => audience.search as string)
+  expect(held).toContain(internal)
+  const pages = held.flatMap(shardedPages)
+  expect(new Set(pages.filter((page) => page.shard.startsWith(internal)).map((page) => page.shard)).size).toBeGreaterThan(1)
+  // A word on exactly two pages, in two shards, whose first five letters (what Pagefind's stemming
+  // could share with another word) are on no other page the reader can search.
+  const pagesWith = (text: string) => pages.filter((page) => page.text.includes(text))
+  const words = [...new Set(pages.flatMap((page) => page.text.match(/\b[a-z]{7,}\b/g) ?? []))].sort()
+  const word = words.find((candidate) => {
+    const found = pagesWith(candidate.slice(0, 5))
+    return found.length === 2 && found[0].shard !== found[1].shard && found.every((page) => page.shard.startsWith(internal))
+  })
+  if (!word) throw new Error('the audit build has no word on exactly two pages of two internal shards')
+  await signInThroughForm(page, 'internal1', '/docs/internal/intro')
+  await search(word)
+  await page.getByRole('option').first().waitFor()
+  const hrefs = await page.locator('.nextra-nav-container .site-search-panel [role="option"] a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+  expect([...new Set(hrefs.map((href) => href.split('#')[0]))].sort()).toEqual(pagesWith(word).map((found) => found.route).sort())
+  expect(foreignIndexRequests('internal1')).toEqual([])
+  expect(failed).toEqual([])
+  expect(errors).toEqual([])
+})
+
 test('each audience of a rule finer than a section finds its pages in search, and no one else does', async () => {
   const cases = ['admin', 'leads1', 'internal1', 'support1', 'supportlead'].flatMap((username) =>
     (Object.keys(finerMarked) as FinerMark[]).map((mark) => [username, mark, decide(routeOfFile(finerMarked[mark]), { username, groups: seededGroupsOf(username) }) === 'allow'] as const)

@@ -15,7 +15,7 @@ import { access } from '../../lib/access'
 import { groupSearchRecords } from '../../lib/search/searchRecords'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 import type { IndexStats } from '../../pipeline/steps/buildSearchIndexes'
-import { SHARD_PAGES, shardCount, shardGroup } from '../../pipeline/steps/searchShards'
+import { buildShardPages, SHARD_PAGES, SHARD_PAGES_ENV, shardCount, shardGroup } from '../../pipeline/steps/searchShards'
 
 jest.setTimeout(180_000)
 
@@ -44,6 +44,14 @@ test("a page keeps its shard when another page's text changes, or when a page jo
   expect(shardCount(joined.pages.length)).toBe(shardCount(internal.pages.length))
   const after = shardOfPage(shardGroup(joined))
   for (const [route, shard] of before) expect(after.get(route)).toBe(shard)
+})
+
+test('the build cuts shards of SHARD_PAGES pages unless DOCS_SEARCH_SHARD_PAGES says otherwise, and refuses a value that is not a whole number of pages', () => {
+  expect(buildShardPages({})).toBe(SHARD_PAGES)
+  expect(buildShardPages({ [SHARD_PAGES_ENV]: '30' })).toBe(30)
+  for (const value of ['0', '-5', '2.5', 'many', '030']) {
+    expect(() => buildShardPages({ [SHARD_PAGES_ENV]: value })).toThrow(`DOCS_SEARCH_SHARD_PAGES must be a whole number of pages, at least 1; it is "${value}"`)
+  }
 })
 
 describe('built with Pagefind: two one-page edits, each in another shard of the internal index', () => {

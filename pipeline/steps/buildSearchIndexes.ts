@@ -17,7 +17,7 @@ import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
-import { SHARD_PAGES, shardGroup, type Shard } from './searchShards'
+import { buildShardPages, SHARD_PAGES, shardGroup, type Shard } from './searchShards'
 
 /**
  * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
@@ -167,7 +167,7 @@ export interface BuildResult {
 export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
   // Grouping runs the build's check (assertGrouping) before anything is written.
   const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
-  const stats = await writeSearchIndexes(groups, options.outRoot, { cacheDir: options.cacheDir })
+  const stats = await writeSearchIndexes(groups, options.outRoot, { cacheDir: options.cacheDir, shardPages: buildShardPages() })
   return { stats, skipped }
 }
 

@@ -19,6 +19,29 @@ import type { IndexGroup, SearchRecord } from '../../lib/search/searchRecords'
  */
 export const SHARD_PAGES = 500
 
+/** The environment variable that sets the build's shard size instead of SHARD_PAGES. */
+export const SHARD_PAGES_ENV = 'DOCS_SEARCH_SHARD_PAGES'
+
+/** Thrown when DOCS_SEARCH_SHARD_PAGES is not a whole number of pages. */
+export class ShardPagesError extends Error {
+  constructor(value: string) {
+    super(`${SHARD_PAGES_ENV} must be a whole number of pages, at least 1; it is ${JSON.stringify(value)}`)
+    this.name = 'ShardPagesError'
+  }
+}
+
+/**
+ * The build's shard size: SHARD_PAGES, or the number in DOCS_SEARCH_SHARD_PAGES. The audit site
+ * (scripts/audit/buildAuditSite.ts) sets a small one, so its audiences, far smaller than the real
+ * site's, are cut into several shards and the browser tests search across them.
+ */
+export function buildShardPages(env: Record<string, string | undefined> = process.env): number {
+  const value = env[SHARD_PAGES_ENV]
+  if (value === undefined || value === '') return SHARD_PAGES
+  if (!/^[1-9][0-9]*$/.test(value)) throw new ShardPagesError(value)
+  return Number(value)
+}
+
 export interface Shard {
   shard: number
   pages: string[]

@@ -15,6 +15,7 @@ import { copyProject } from './copyProject'
 import { listEnvVar } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
+import { SHARD_PAGES_ENV } from '../../pipeline/steps/searchShards'
 import type { AccessConfig } from '../../lib/access/types'
 import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
 
@@ -117,6 +118,8 @@ export function buildCopy(dest: string, cognitoPort: number, accessEnv: Record<s
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
       DOCS_AUTH_MODE: 'local',
       DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${cognitoPort}`,
+      // Search shards of 30 pages: the audit's internal section (80 pages) gets several, which the browser tests search across.
+      [SHARD_PAGES_ENV]: '30',
       ...accessEnv,
     },
   })
