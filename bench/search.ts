@@ -399,10 +399,13 @@ async function editTimes(pages: number, edits = 3): Promise<{ clean: number; edi
     const largest = [...plan.search].sort((a, b) => b.pages.length - a.pages.length)[0]
     const edited: number[] = []
     const indexed: number[] = []
+    // Edits one after another, each on the last one's text, as a writer makes them.
+    let site = data
     for (let edit = 0; edit < edits; edit++) {
       const route = largest.pages[(edit * 97) % largest.pages.length]
-      const page = data[route]
-      const run = await write({ ...data, [route]: { ...page, data: { ...page.data, '': `${page.data['']} Edited ${edit}.` } } })
+      const page = site[route]
+      site = { ...site, [route]: { ...page, data: { ...page.data, '': `${page.data['']} Edited ${edit}.` } } }
+      const run = await write(site)
       edited.push(run.ms)
       indexed.push(run.stats.reduce((sum, s) => sum + s.indexed, 0))
     }

@@ -63,7 +63,7 @@ export const INDEX_CHUNK_BYTES = 10_000
 /**
  * Where a build keeps each shard it wrote (pipeline/steps/searchShards.ts), by the hash of what
  * went into it (its place, its records, the Pagefind version and the chunk size): a shard whose
- * pages' text did not change gets the same bundle again by copying it, not by indexing again.
+ * pages' text did not change gets the same bundle again by linking it (linkTree), not by indexing again.
  */
 export const SEARCH_CACHE_DIR = '.cache/search'
 
@@ -84,6 +84,30 @@ function bundleKey(outDir: string, shard: Shard): string {
 }
 
 type Pagefind = typeof import('pagefind')
+
+/**
+ * Puts the files of `from` at `to` as hard links, not copies: a shard is hundreds of small files,
+ * and linking them costs a few milliseconds where copying cost 0.3 to 0.8 s a shard on a busy
+ * 2-core machine. The cache and out/ then share the files, which is safe because nothing writes
+ * into a Pagefind file after Pagefind (a later build removes or replaces out/'s names, never the
+ * files' bytes). Copies where the two lie on different file systems.
+ */
+function linkTree(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true })
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name)
+    const target = path.join(to, entry.name)
+    if (entry.isDirectory()) linkTree(source, target)
+    else {
+      try {
+        fs.linkSync(source, target)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+        fs.copyFileSync(source, target)
+      }
+    }
+  }
+}
 
 /** Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt data is one file that all its sections share). */
 async function writeShard(pagefind: Pagefind, shard: Shard, dir: string): Promise<void> {
@@ -133,14 +157,14 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
       for (const { shard, cached } of shards) {
         const dir = path.join(root, shardFolder(shard.shard))
         if (cached && fs.existsSync(cached)) {
-          fs.cpSync(cached, dir, { recursive: true })
+          linkTree(cached, dir)
           continue
         }
         await writeShard(pagefind!, shard, dir)
         indexed++
         if (cached) {
           fs.rmSync(cached, { recursive: true, force: true })
-          fs.cpSync(dir, cached, { recursive: true })
+          linkTree(dir, cached)
         }
       }
       // Every bundle's pagefind.js is the same file; the search box imports it once, from the index's own folder.

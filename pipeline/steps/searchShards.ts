@@ -58,7 +58,8 @@ export const shardOf = (route: string, count: number) => parseInt(sha256(route).
 export function shardGroup(group: Pick<IndexGroup, 'pages' | 'records'>, shardPages = SHARD_PAGES): Shard[] {
   const count = shardCount(group.pages.length, shardPages)
   const shards: Shard[] = Array.from({ length: count }, (_, shard) => ({ shard, pages: [], records: [] }))
-  for (const route of group.pages) shards[shardOf(route, count)].pages.push(route)
-  for (const record of group.records) shards[shardOf(record.route, count)].records.push(record)
+  const shardOfPage = new Map(group.pages.map((route) => [route, shardOf(route, count)]))
+  for (const route of group.pages) shards[shardOfPage.get(route) as number].pages.push(route)
+  for (const record of group.records) shards[shardOfPage.get(record.route) ?? shardOf(record.route, count)].records.push(record)
   return shards.filter((shard) => shard.pages.length > 0)
 }
