@@ -6,7 +6,7 @@
  * `<basePath>shards.json` lists the shards that exist, as a JSON array of their numbers, and
  * `<basePath>pagefind.js` is the one copy of Pagefind's script (the same file in every bundle).
  *
- * An edit re-indexes only its page's shard; the other shards are copied from the last build.
+ * An edit re-indexes only its page's shard; the other shards come from the last build's cache.
  *
  * What a reader learns from this: the list and the folder names are numbers, and how many there
  * are follows from how many pages the audience has. A reader who may load the audience's index may

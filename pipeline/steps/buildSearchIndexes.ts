@@ -3,7 +3,7 @@
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
  * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
- * edit indexes one shard again and copies the others from the last build. Its input is each
+ * edit indexes one shard again and takes the others from the last build's cache. Its input is each
  * page's search data as the content step compiled it (pipeline/compile/compiledPages.ts
  * readSearchData).
  *
@@ -31,7 +31,7 @@ export interface IndexStats {
   dir: string
   pages: number
   records: number
-  /** How many shards the index has, and how many of them this build indexed (the others were copied from the cache). */
+  /** How many shards the index has, and how many of them this build indexed (the others came from the cache). */
   shards: number
   indexed: number
   files: number
@@ -63,7 +63,8 @@ export const INDEX_CHUNK_BYTES = 10_000
 /**
  * Where a build keeps each shard it wrote (pipeline/steps/searchShards.ts), by the hash of what
  * went into it (its place, its records, the Pagefind version and the chunk size): a shard whose
- * pages' text did not change gets the same bundle again by linking it (linkTree), not by indexing again.
+ * pages' text did not change gets the same bundle again by linking it (linkTree), not by
+ * indexing again.
  */
 export const SEARCH_CACHE_DIR = '.cache/search'
 
@@ -126,7 +127,7 @@ async function writeShard(pagefind: Pagefind, shard: Shard, dir: string): Promis
 /**
  * Writes each group's index under `outRoot` (replacing what was there), cut into shards of about
  * `shardPages` pages with their list (lib/search/searchShards.ts), and returns its size. With
- * `cacheDir`, a shard of the same records is copied from there instead of indexed again, and the
+ * `cacheDir`, a shard of the same records is linked from there instead of indexed again, and the
  * shards no group of this build has are removed from it, so it holds one build's.
  */
 export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, options: { cacheDir?: string; shardPages?: number } = {}): Promise<IndexStats[]> {
