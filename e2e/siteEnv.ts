@@ -35,6 +35,8 @@ export function siteEnv() {
     markers: JSON.parse(fs.readFileSync(path.join(dir, 'audit-markers.json'), 'utf8')) as Markers,
     /** The audit profile the build was made with (scripts/audit/markers.ts AUDIT_PROFILES). */
     profile: site.profile,
+    /** Pages per search shard the build was given, or null for the shipped size. */
+    searchShardPages: site.searchShardPages,
     /** The content files that hold the finer rules' markers. */
     finerMarked: site.finerMarked,
     /** The audit build's pages, each with its content file. */

@@ -35,6 +35,8 @@ export interface AuditSite {
   accessConfig: AccessConfig
   /** The content files that hold the finer rules' markers. */
   finerMarked: Record<FinerMark, string>
+  /** Pages per search shard the build was given, or null for the shipped size (AuditProfile.searchShardPages). */
+  searchShardPages: number | null
 }
 
 /** Every list of the audit's configuration, plus the list's marker username. */
@@ -90,8 +92,9 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(config, markers)
   applyAccessConfig(dest, config, accessEnv)
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked } satisfies AuditSite))
-  buildCopy(dest, cognitoPort, accessEnv)
+  const { searchShardPages } = AUDIT_PROFILES[profile]
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked, searchShardPages } satisfies AuditSite))
+  buildCopy(dest, cognitoPort, accessEnv, 'inherit', searchShardPages)
 }
 
 /**
@@ -108,7 +111,7 @@ export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv:
 }
 
 /** Runs the build in a copy of the project, against a local Cognito at `cognitoPort`, with the lists of `accessEnv`. */
-export function buildCopy(dest: string, cognitoPort: number, accessEnv: Record<string, string>, stdio: 'inherit' | 'pipe' = 'inherit'): void {
+export function buildCopy(dest: string, cognitoPort: number, accessEnv: Record<string, string>, stdio: 'inherit' | 'pipe' = 'inherit', searchShardPages: number | null = null): void {
   execFileSync('npm', ['run', 'build', '--silent'], {
     cwd: dest,
     stdio,
@@ -118,8 +121,7 @@ export function buildCopy(dest: string, cognitoPort: number, accessEnv: Record<s
       NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
       DOCS_AUTH_MODE: 'local',
       DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${cognitoPort}`,
-      // Search shards of 30 pages: the audit's internal section (80 pages) gets several, which the browser tests search across.
-      [SHARD_PAGES_ENV]: '30',
+      ...(searchShardPages === null ? {} : { [SHARD_PAGES_ENV]: String(searchShardPages) }),
       ...accessEnv,
     },
   })

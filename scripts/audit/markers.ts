@@ -12,6 +12,14 @@ export interface AuditProfile {
   rules: PathRule[]
   /** Where the audit plants the finer markers: a page of the restricted folder, and the restricted page. */
   marked: Record<FinerMark, string>
+  /**
+   * Pages per search shard (DOCS_SEARCH_SHARD_PAGES), or null for the shipped size. Null for the
+   * profile that runs every browser test: the redesign parity test compares its search results
+   * with one index per audience, which the shipped size gives a site of this size. Pagefind scores
+   * each shard on its own, so merged shards may rank differently. 30 for the others, so the
+   * internal section's 80 pages make several shards, which their leak audit and search tests cross.
+   */
+  searchShardPages: number | null
 }
 
 /**
@@ -36,6 +44,7 @@ export const AUDIT_PROFILES = {
       folder: 'content/docs/internal/to-be-refined/finance/quill-money-api.mdx',
       page: 'content/docs/internal/guidelines/secrets-management.mdx',
     },
+    searchShardPages: null,
   },
   'sql-folder': {
     lists: { auditSqlUsers: 'internal1, group:dba', auditQuoteUsers: 'group:support-team' },
@@ -47,6 +56,7 @@ export const AUDIT_PROFILES = {
       folder: 'content/docs/support-twilio/sql-queries/overall.mdx',
       page: 'content/docs/leads/endpoints/get-quote-fees.mdx',
     },
+    searchShardPages: 30,
   },
   widened: {
     lists: {},
@@ -58,6 +68,7 @@ export const AUDIT_PROFILES = {
       folder: 'content/docs/internal/architecture/design-and-architecture.mdx',
       page: 'content/docs/leads/environments.mdx',
     },
+    searchShardPages: 30,
   },
 } as const satisfies Record<string, AuditProfile>
 
