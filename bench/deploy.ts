@@ -24,10 +24,11 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     const build = async () => {
       const run = await measure('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], dir, ENV)
       if (!run.ok) throw new Error(`the build failed in ${dir}`)
+      return run.seconds
     }
     await build()
     const pages = fs.readdirSync(path.join(dir, 'out'), { recursive: true }).filter((file) => String(file).endsWith('.html')).length
-    const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>> }
+    const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>>, editToDeployed: [] as number[] }
     const deploy = async (bucket: string) => {
       const from = s3.requests.length
       const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
@@ -42,9 +43,10 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       await s3.createBucket(bucket)
       figures.first.push(await deploy(bucket))
       fs.appendFileSync(edited, `\nEdited for deploy ${run}.\n`)
-      await build()
+      const rebuild = await build()
       const edit = await deploy(bucket)
       figures.edit.push(edit)
+      figures.editToDeployed.push(rebuild + edit.seconds)
       // What an edit writes, largest first: the figures say how much, this says which files.
       const written = [...edit.puts].sort((a, b) => b.bytes - a.bytes).map((request) => `${request.path.slice(bucket.length + 2)} ${(request.bytes / 1e3).toFixed(1)} kB`)
       process.stderr.write(`bench: ${pages} pages, one-page edit ${run + 1} wrote ${edit.files} files:\n  ${written.join('\n  ')}\n`)
@@ -60,6 +62,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       row('one-page edit: wall time', figures.edit.map((entry) => entry.seconds), 1, 's', `${method} after appending to one page and rebuilding`),
       row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', "PUTs the server answered, the deploy's record included"),
       row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', "request bodies of the PUTs, the deploy's record included"),
+      row('one-page edit: rebuild + deploy', figures.editToDeployed, 1, 's', 'the incremental build after the edit, then the deploy: from the edit to a deployed site'),
       row('one-page edit: peak memory', figures.edit.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
       // The machine may be shared: times are only comparable at a similar load.
       row('load average during the deploys', [...figures.first, ...figures.edit].map((entry) => entry.load), 1, '', '1-minute load average as each deploy ended'),
