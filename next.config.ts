@@ -2,6 +2,7 @@ import type { NextConfig } from 'next'
 import withRspack from 'next-rspack'
 import { compileAccess } from './lib/access/compileAccess'
 import { READER_VIEW_PATH } from './lib/access/readerView'
+import { DEV_PROPS_EVENTS_PATH } from './lib/render/devPropsEvents'
 import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
 import accessConfig from './access.config'
@@ -59,12 +60,17 @@ skipServerTraces()
 
 /**
  * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the
- * browser asks it who the reader is exactly as it asks the edge in production.
+ * browser asks it who the reader is exactly as it asks the edge in production. It also names where
+ * the open docs pages hear that props changed (scripts/server/propsEvents.ts), on the same origin.
  */
-const devAuthority = process.env.DOCS_DEV_AUTHORITY
-const devRewrites = devAuthority
-  ? { rewrites: async () => [{ source: READER_VIEW_PATH, destination: `${devAuthority}${READER_VIEW_PATH}` }] }
-  : {}
+const devRewrites = (
+  [
+    [READER_VIEW_PATH, process.env.DOCS_DEV_AUTHORITY],
+    [DEV_PROPS_EVENTS_PATH, process.env.DOCS_DEV_PROPS_EVENTS],
+  ] as const
+)
+  .filter(([, server]) => server)
+  .map(([source, server]) => ({ source, destination: `${server}${source}` }))
 
 /**
  * Rspack compiles this site in about half webpack's time. `DOCS_BUNDLER=webpack` builds with
@@ -76,7 +82,7 @@ if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS
 }
 
 const nextConfig: NextConfig = {
-  ...devRewrites,
+  ...(devRewrites.length ? { rewrites: async () => devRewrites } : {}),
   output: 'export',
   // From the build's inputs, not the clock: unchanged files keep their names and bytes, so a
   // deploy uploads only what changed (pipeline/buildId.ts).

@@ -15,6 +15,7 @@ import { PageBody, tocOf } from '../lib/render/renderTree'
 import { docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
 import type { DocsRouteProps } from '../lib/render/bodyOnce'
 import { firstPageBody } from '../lib/render/firstPageBody'
+import { useDevPropsRefresh } from '../lib/render/useDevPropsRefresh'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
 
@@ -33,6 +34,7 @@ function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; chil
  * data file (a move in the browser); the first page's HTML carries none (lib/render/bodyOnce.ts).
  */
 export default function DocsPage({ doc, pageMap, timestamp }: DocsRouteProps) {
+  useDevPropsRefresh()
   const pageOpts = {
     filePath: doc.filePath,
     title: doc.title,

@@ -4,7 +4,8 @@
  * `npm run dev` hot-reloads. In a copy of the project, scripts/server/dev.ts starts the local
  * Cognito and `next dev` on free ports; Chromium signs in as leads1 through the login form and
  * opens a docs page; then the page's MDX is edited and the open page must show the edit without
- * the test reloading it (Next's Fast Refresh or its own full reload: either will do).
+ * the test reloading it, and without Next compiling anything: the dev server tells the page that
+ * props changed and the page fetches its own again (lib/render/useDevPropsRefresh.ts).
  *
  * It also runs the build's content check at start and on each edit: a page that does not compile
  * is named in its terminal as the build names it, and the server keeps running. And it follows
@@ -30,6 +31,8 @@ const HEADING = 'Leads API introduction'
 const SENTENCE = 'The Leads API lets our lead-source partners send us a prospective conveyancing client'
 /** `next dev` compiles each page on its first request: up to a minute on a 2-core machine. */
 const COMPILE_MS = 120_000
+/** Next's dev output when it compiles modules: "✓ Compiled in 4.2s (1516 modules)", "✓ Compiled /[[...slug]] in …". */
+const NEXT_COMPILED = /Compil(ed|ing)\b/
 /** How long an edit may take to reach the open page. */
 const HOT_RELOAD_MS = 60_000
 /** How long the dev stack gets to shut down on SIGTERM before it is killed. */
@@ -204,6 +207,8 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     const text = fs.readFileSync(source, 'utf8')
     expect(text).toContain(SENTENCE)
     const beforeEdit = output.length
+    // Gone if the page is loaded again: the edit must come into this document.
+    await page.evaluate(() => Object.assign(window, { openBeforeTheEdit: true }))
     fs.writeFileSync(source, text.replace(SENTENCE, marker))
 
     await page.getByText(marker).waitFor({ timeout: HOT_RELOAD_MS }).catch((error: Error) => {
@@ -213,8 +218,10 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     // Still the same page, still signed in.
     expect(new URL(page.url()).pathname).toBe(ROUTE)
     expect(await page.getByRole('heading', { level: 1, name: HEADING }).isVisible()).toBe(true)
-    // An edit of a page's text checks and compiles that page alone.
+    expect(await page.evaluate(() => 'openBeforeTheEdit' in window)).toBe(true)
+    // An edit of a page's text checks and compiles that page alone, and Next compiles no module for it.
     expect(output.slice(beforeEdit)).toMatch(/content check: 1 pages: 1 compiled, 0 from cache; no problems/)
+    expect(output.slice(beforeEdit)).not.toMatch(NEXT_COMPILED)
 
     // A new title may change other pages' navigation: the whole site is checked, and the page shows it.
     const beforeRetitle = output.length
@@ -222,6 +229,7 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('title: Leads API introduction', `title: ${retitled}`))
     await page.waitForFunction((title) => document.title.startsWith(title), retitled, { timeout: HOT_RELOAD_MS })
     expect(output.slice(beforeRetitle)).toMatch(/content check: \d{2,} pages: 1 compiled, \d+ from cache; no problems/)
+    expect(output.slice(beforeRetitle)).not.toMatch(NEXT_COMPILED)
     expect(errors).toEqual([])
     signedIn = { page, dev, siteUrl }
   }))

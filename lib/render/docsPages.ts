@@ -19,24 +19,13 @@ export class DocsPageError extends Error {
 
 const ROOT = process.cwd()
 
-/**
- * `npm run dev`: the index is also a module of the route's server code, so the page step's new
- * index after an edit is a change of this route's server code, and Next refreshes the open page's
- * props in the browser (its "server-only changes"). In a build the condition is false at compile
- * time and the file is not bundled.
- */
-if (process.env.NODE_ENV === 'development') {
-  try {
-    require('../../.cache/props.json')
-  } catch {
-    // Not written yet: the first content check writes it, and the bundler, which watches for it,
-    // compiles the route again then.
-  }
-}
-
 let cached: { mtimeMs: number; index: PropsIndex } | null = null
 
-/** The index, read again only when the page step has written a new one. */
+/**
+ * The index, read again only when the page step has written a new one: in `npm run dev`, where
+ * getStaticProps runs on every request, after each content check, so a page's next request has
+ * its new props (lib/render/useDevPropsRefresh.ts asks for them).
+ */
 function readIndex(): PropsIndex {
   const file = path.join(ROOT, PROPS_INDEX)
   if (!fs.existsSync(file)) throw new DocsPageError(`${PROPS_INDEX} is missing: the build writes each page's props before \`next build\`; run \`npm run build\` or \`npm run dev\`, not \`next build\` alone`)

@@ -82,7 +82,7 @@ export async function checkContentOnce(root: string, access: CompiledAccess, cha
     }
     const whole = await checkAndCompile(source, { sections: access.sections.map((section) => section.id) })
     // The docs route renders from the page step's props: written again, so the open page's props
-    // change and Next refreshes them in the browser (lib/render/docsPages.ts).
+    // change, and the dev server tells the open page to fetch them again (./dev.ts).
     const plan = planFor(source.pages, access)
     writePageProps(root, { index: whole.index, pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan, lastUpdated: readLastUpdated(root) })
     // The pages compiled for the edit count as this check's, not as the cache's.

@@ -15,6 +15,10 @@
  * access.config.ts the same way: after an edit that passes the build's checks of it, the pages'
  * props are written with the new page maps and the authority is started again, on its port, with
  * the new rules and audiences; an edit that does not pass is named and the last rules stay.
+ *
+ * After each check that wrote the pages' props, it tells the open docs pages (./propsEvents.ts,
+ * which next.config.ts rewrites one path to as it does the reader-view path), and they fetch their
+ * props again: Next compiles nothing for a content edit.
  */
 import { spawn } from 'node:child_process'
 import type { Jwks } from 'aws-jwt-verify/jwk'
@@ -22,6 +26,7 @@ import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/au
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer, type RunningServer } from './localServer'
+import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
 import { formatContentCheck, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
@@ -71,10 +76,11 @@ async function main() {
   // Next's rewrite names this URL, so an authority with new rules listens on the same port.
   const authorityUrl = authority.url
   const authorityPort = Number(new URL(authorityUrl).port)
+  const propsEvents = await startPropsEvents()
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
   const content = watchContent(
@@ -90,13 +96,18 @@ async function main() {
         })
       },
     },
-    (result) => (result.ok ? console.log : console.error)(formatContentCheck(result)),
+    (result) => {
+      (result.ok ? console.log : console.error)(formatContentCheck(result))
+      // A check that passed wrote the pages' props; one that did not kept the last ones.
+      if (result.ok) propsEvents.changed()
+    },
     (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
   )
   const stop = async (code: number) => {
     content.stop()
     next.kill('SIGTERM')
     await authority.stop()
+    await propsEvents.stop()
     await cognito.stop()
     process.exit(code)
   }

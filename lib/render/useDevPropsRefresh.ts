@@ -1,0 +1,34 @@
+/**
+ * `npm run dev`: the open docs page fetches its props again when the dev server says the pages'
+ * props were written again (after a content edit, or new access rules), as Next's own handler of
+ * a "server-only change" does, so an edit shows in the open page with no module compiled. The
+ * route's getStaticProps runs on every request in dev and reads the props the content check wrote
+ * (./docsPages.ts).
+ *
+ * Nothing of it is in a build: the condition is false when the bundle is made, so the minifier
+ * drops the hook and the path.
+ */
+import Router from 'next/router'
+import { useEffect } from 'react'
+import { DEV_PROPS_EVENTS_PATH } from './devPropsEvents'
+
+function useRefreshOnPropsEvents(): void {
+  useEffect(() => {
+    const events = new EventSource(DEV_PROPS_EVENTS_PATH)
+    // When the props shown were read: after this document's request began, or at the last refresh.
+    let shown = performance.timeOrigin
+    events.onmessage = ({ data }: MessageEvent<string>) => {
+      const written = Number(data)
+      if (!(written > shown)) return
+      shown = written
+      // Without its #fragment: Next takes a move to the same path and fragment for a scroll, and fetches nothing.
+      const path = Router.asPath.split('#')[0]
+      // A failed refresh reloads the page, so that Next shows its error for it; a refresh that the
+      // reader's own move cancelled is not one.
+      Router.replace(path, undefined, { scroll: false }).catch((error: { cancelled?: boolean }) => error?.cancelled || location.reload())
+    }
+    return () => events.close()
+  }, [])
+}
+
+export const useDevPropsRefresh: () => void = process.env.NODE_ENV === 'development' ? useRefreshOnPropsEvents : () => {}

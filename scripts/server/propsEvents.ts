@@ -1,0 +1,64 @@
+/**
+ * `npm run dev`: tells the open docs pages that the pages' props were written again, so that they
+ * fetch theirs anew (lib/render/useDevPropsRefresh.ts) and Next compiles nothing for a content
+ * edit. Server-Sent Events on 127.0.0.1; next.config.ts rewrites DEV_PROPS_EVENTS_PATH here, so
+ * the browser asks its own origin.
+ *
+ * Each event is the time of the last write (ms since the epoch), and a browser that connects
+ * (again) is sent it at once: a page whose props are older than that, because the write came while
+ * it loaded or while its connection was lost, refreshes then. The server and the browser share a
+ * clock: the dev server listens on 127.0.0.1. The events name no page, so every open docs page
+ * refetches its props after any edit: one data request each, and nothing about other pages.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A comment line this often keeps a quiet stream open: Next's rewrite proxy ends a request whose
+ * connection is idle for 30 s.
+ */
+const KEEP_OPEN_MS = 15_000
+
+export interface PropsEvents {
+  /** Where it listens, without a path: it answers every path with the stream. */
+  url: string
+  /** Tells every open page that props were written, just now. */
+  changed: () => void
+  stop: () => Promise<void>
+}
+
+export async function startPropsEvents(): Promise<PropsEvents> {
+  let written = 0
+  const open = new Set<http.ServerResponse>()
+  const send = (response: http.ServerResponse) => response.write(`data: ${written}\n\n`)
+  const server = http.createServer((request, response) => {
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      // no-transform: Next's dev server gzips what it proxies unless told not to, and gzip holds the events back.
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+    })
+    send(response)
+    open.add(response)
+    request.on('close', () => open.delete(response))
+  })
+  const keepOpen = setInterval(() => open.forEach((response) => response.write(': open\n\n')), KEEP_OPEN_MS)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    changed: () => {
+      written = Date.now()
+      open.forEach(send)
+    },
+    stop: () => {
+      clearInterval(keepOpen)
+      open.forEach((response) => response.end())
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      return closed
+    },
+  }
+}
