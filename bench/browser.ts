@@ -29,7 +29,8 @@ const PAGES: Array<[name: string, route: string, visitor: 'admin' | 'anonymous']
   ['not found', '/404', 'admin'],
 ]
 
-function cookiesFor(siteUrl: string, header: string) {
+/** A Cookie header's pairs as the browser's cookies for `siteUrl`. */
+export function cookiesFor(siteUrl: string, header: string) {
   return header.split('; ').map((pair) => {
     const at = pair.indexOf('=')
     return { name: decodeURIComponent(pair.slice(0, at)), value: pair.slice(at + 1), url: siteUrl }

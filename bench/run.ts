@@ -60,7 +60,7 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   'build-10000': () => buildFigures('generated', 10000 - 101, RUNS),
   // The size the build must still handle: a clean build under 4 GB for the process tree (BENCH_RUNS=1 takes about half an hour).
   'build-30000': () => buildFigures('generated', 30000 - 101, RUNS),
-  // npm run dev at 3,000 pages: ready, first open, an edit served (bench/dev.ts).
+  // npm run dev at 3,000 pages: ready, first open, an edit in the open page (bench/dev.ts).
   'dev-3000': () => devFigures(3000, RUNS),
   // npm run deploy to a local S3 (s3rver): the first deploy and the one after a one-page edit (bench/deploy.ts).
   deploy: () => deployFigures(0, RUNS),
