@@ -46,6 +46,19 @@ test('a page that connects is told the last write at once (none yet: 0), and eac
   expect(Number(await later())).toBe(written)
 })
 
+test('a page that has gone is left out, and the pages still open are told', async () => {
+  events = await startPropsEvents()
+  const gone = new AbortController()
+  const leaving = eventsOf(await fetch(events.url, { signal: gone.signal }))
+  const staying = eventsOf(await fetch(events.url))
+  await Promise.all([leaving(), staying()])
+  gone.abort()
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  events.changed()
+  events.changed()
+  expect(Number(await staying())).toBeGreaterThan(0)
+})
+
 test('stopping ends the open streams, and does not wait for the browsers to close them', async () => {
   events = await startPropsEvents()
   const next = eventsOf(await fetch(events.url))

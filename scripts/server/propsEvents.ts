@@ -31,7 +31,7 @@ export async function startPropsEvents(): Promise<PropsEvents> {
   let written = 0
   const open = new Set<http.ServerResponse>()
   const send = (response: http.ServerResponse) => response.write(`data: ${written}\n\n`)
-  const server = http.createServer((request, response) => {
+  const server = http.createServer((_request, response) => {
     response.writeHead(200, {
       'Content-Type': 'text/event-stream',
       // no-transform: Next's dev server gzips what it proxies unless told not to, and gzip holds the events back.
@@ -40,7 +40,9 @@ export async function startPropsEvents(): Promise<PropsEvents> {
     })
     send(response)
     open.add(response)
-    request.on('close', () => open.delete(response))
+    // A browser that left is written to no more; an error on its way out is its leaving, not the server's.
+    response.on('close', () => open.delete(response))
+    response.on('error', () => open.delete(response))
   })
   const keepOpen = setInterval(() => open.forEach((response) => response.write(': open\n\n')), KEEP_OPEN_MS)
   await new Promise<void>((resolve, reject) => {
