@@ -19,6 +19,15 @@ export class DocsPageError extends Error {
 
 const ROOT = process.cwd()
 
+/**
+ * Why the index may be missing. In `npm run dev` the page, shown before anything was written,
+ * cannot hear of the first write (lib/render/useDevPropsRefresh.ts runs in a page that rendered).
+ */
+const MISSING_INDEX =
+  process.env.NODE_ENV === 'development'
+    ? 'npm run dev writes it when its first content check ends (the terminal prints `content check: …`); reload this page then'
+    : "the build writes each page's props before `next build`; run `npm run build` or `npm run dev`, not `next build` alone"
+
 let cached: { mtimeMs: number; index: PropsIndex } | null = null
 
 /**
@@ -28,7 +37,7 @@ let cached: { mtimeMs: number; index: PropsIndex } | null = null
  */
 function readIndex(): PropsIndex {
   const file = path.join(ROOT, PROPS_INDEX)
-  if (!fs.existsSync(file)) throw new DocsPageError(`${PROPS_INDEX} is missing: the build writes each page's props before \`next build\`; run \`npm run build\` or \`npm run dev\`, not \`next build\` alone`)
+  if (!fs.existsSync(file)) throw new DocsPageError(`${PROPS_INDEX} is missing: ${MISSING_INDEX}`)
   const { mtimeMs } = fs.statSync(file)
   if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, index: JSON.parse(fs.readFileSync(file, 'utf8')) as PropsIndex }
   return cached.index
