@@ -1,7 +1,8 @@
 import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document'
 import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
-import { DOCS_PAGE, pageDataPath, withoutBody } from '../lib/render/bodyOnce'
+import { pageDataFile } from '../lib/access/pageFiles'
+import { DOCS_PAGE, withoutBody } from '../lib/render/bodyOnce'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 
 const BASE_PATH = process.env.__NEXT_ROUTER_BASEPATH ?? ''
@@ -18,7 +19,7 @@ function leaveBodyToDataFile(nextData: DocumentProps['__NEXT_DATA__']): string |
   const pageProps = (nextData.props as { pageProps: DocsPageProps }).pageProps
   // A new object: Next writes the data file from the props object itself, which keeps the body.
   nextData.props = { ...nextData.props, pageProps: withoutBody(pageProps) }
-  return pageDataPath(BASE_PATH, nextData.buildId, pageProps.doc.route)
+  return BASE_PATH + pageDataFile(nextData.buildId, pageProps.doc.route)
 }
 
 export default function Document({ __NEXT_DATA__: nextData }: DocumentProps) {

@@ -1,4 +1,5 @@
 import { normalisePath } from './normalisePath'
+import { routeOfDataFile, routeOfPageName } from './pageFiles'
 
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
@@ -14,11 +15,6 @@ import { normalisePath } from './normalisePath'
 export type AssetRoutes = Readonly<Record<string, string>>
 
 const PAGE_CHUNK = /^\/_next\/static\/chunks\/pages(\/.*?)-[0-9a-f]{8,}\.js$/
-/**
- * A page's data (`/_next/data/<build>/<route>.json`), which Next's router fetches to move to the
- * page in the browser: the page itself as JSON, so its page's rule governs it.
- */
-const PAGE_DATA = /^\/_next\/data\/[^/]+(\/.+)\.json$/
 
 /**
  * The map by lowercased key. A file the map puts under another rule than its own path's (a page's
@@ -50,10 +46,9 @@ export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): str
   if (mapped !== undefined) return mapped
   const folder = folderRoute(objectKey, assetRoutes)
   if (folder !== undefined) return folder
-  // A page's own chunk or data is governed by that page even if the map missed it.
-  for (const pattern of [PAGE_CHUNK, PAGE_DATA]) {
-    const page = pattern.exec(objectKey)
-    if (page) return normalisePath(page[1] === '/index' ? '/' : page[1])
-  }
-  return normalisePath(objectKey)
+  // A page's own chunk or data is governed by that page even if the map missed it. Its data
+  // (which Next's router fetches to move to the page in the browser) is the page itself as JSON.
+  const chunk = PAGE_CHUNK.exec(objectKey)?.[1]
+  if (chunk !== undefined) return routeOfPageName(chunk)
+  return routeOfDataFile(objectKey) ?? normalisePath(objectKey)
 }

@@ -1,12 +1,13 @@
 /**
  * The file in `out/` that a request path serves, or null when the path cannot be read safely.
  *
- * Page routes (no extension, or `.html`) become their lowercase route plus `.html`, exactly the
- * route that `normalisePath` gives the rules; other files keep their case (hashed chunk names
+ * Page routes (no extension, or `.html`) become their page's HTML file (./pageFiles.ts), named by
+ * exactly the route that `normalisePath` gives the rules; other files keep their case (hashed chunk names
  * are mixed-case). The edge and the local server decide on this key and then serve this key,
  * so what is decided and what is served can never differ.
  */
 import { normalisePath } from './normalisePath'
+import { pageHtmlFile } from './pageFiles'
 
 export function objectKeyFor(requestPath: string): string | null {
   const route = normalisePath(requestPath)
@@ -20,6 +21,6 @@ export function objectKeyFor(requestPath: string): string | null {
   }
   const last = segments[segments.length - 1] ?? ''
   const isPage = !last.includes('.') || /\.html$/i.test(last)
-  if (isPage) return route === '/' ? '/index.html' : `${route}.html`
+  if (isPage) return pageHtmlFile(route)
   return '/' + segments.join('/')
 }

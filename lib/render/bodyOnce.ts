@@ -15,11 +15,6 @@ export const DOCS_PAGE = '/[[...slug]]'
 /** The docs route's props as a page may hold them: the HTML's copy has no body. */
 export type DocsRouteProps = Omit<DocsPageProps, 'doc'> & { doc: Omit<DocsPageProps['doc'], 'tree'> & { tree?: TreeNode[] } }
 
-/** The path of a page's data file, as Next's router names it (`/` is `index`). */
-export function pageDataPath(basePath: string, buildId: string, route: string): string {
-  return `${basePath}/_next/data/${buildId}${route === '/' ? '/index' : route}.json`
-}
-
 /** What the HTML's `__NEXT_DATA__` carries of a page's props: everything but the document's body. */
 export function withoutBody(props: DocsPageProps): DocsRouteProps {
   const { tree: _body, ...doc } = props.doc

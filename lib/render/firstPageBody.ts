@@ -8,7 +8,8 @@
  * The wait is the module's own (an `await` at its top): Next's route loader waits for a route
  * module's exports, so the page hydrates once the body is here, all at once, as before.
  */
-import { DOCS_PAGE, pageDataPath, type DocsRouteProps } from './bodyOnce'
+import { pageDataFile } from '../access/pageFiles'
+import { DOCS_PAGE, type DocsRouteProps } from './bodyOnce'
 import type { TreeNode } from './pageDocument'
 import type { DocsPageProps } from './propsFiles'
 
@@ -34,7 +35,7 @@ async function loadFirstPageBody(): Promise<{ route: string; tree: TreeNode[] } 
   const data = (window as unknown as { __NEXT_DATA__?: NextData }).__NEXT_DATA__
   if (data?.page !== DOCS_PAGE || data.props.pageProps.doc.tree) return null
   const { route } = data.props.pageProps.doc
-  const file = pageDataPath(process.env.__NEXT_ROUTER_BASEPATH ?? '', data.buildId, route)
+  const file = (process.env.__NEXT_ROUTER_BASEPATH ?? '') + pageDataFile(data.buildId, route)
   for (let attempt = 1; attempt <= TRIES; attempt++) {
     try {
       const response = await fetch(file)

@@ -11,6 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../steps/siteFiles'
+import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 
 /** What out/'s pages were rendered from, written once `next build` has succeeded. */
@@ -57,8 +58,7 @@ export function keptPagesFit(root: string, out: string): boolean {
 
 /** A page's two files under out/: its HTML and its data (what the router fetches to move to it). */
 export function pageFilesOf(route: string, buildId: string): [html: string, data: string] {
-  const name = route === '/' ? 'index' : route.slice(1)
-  return [`${name}.html`, `_next/data/${buildId}/${name}.json`]
+  return [pageHtmlFile(route).slice(1), pageDataFile(buildId, route).slice(1)]
 }
 
 /** The record of the out/ set aside, while `next build` writes the new one. */

@@ -33,7 +33,7 @@ import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { groupsOf } from '../../edge/tokenVerifier'
 import { listFiles } from '../../pipeline/steps/siteFiles'
 import { namedEntries } from '../access/whoSeesWhat'
-import { normalisePath } from '../../lib/access/normalisePath'
+import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from './scan'
 
 export class AuditInputError extends Error {}
@@ -126,7 +126,7 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
   }
 
   // The site's pages, from the build's HTML files.
-  const pageRoutes = keys.filter((key) => key.endsWith('.html')).flatMap((key) => normalisePath(key) ?? [])
+  const pageRoutes = keys.flatMap((key) => routeOfHtmlFile(key) ?? [])
   const results: RoleResult[] = []
   for (const role of roles) {
     const result: RoleResult = { role: role.name, served: 0, refused: 0, servedButRefusedByRules: [], refusedButAllowedByRules: [], ...noFindings() }

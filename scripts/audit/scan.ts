@@ -6,7 +6,7 @@
  */
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
-import { governingRoute } from '../../lib/access/governingRoute'
+import { PAGE_DATA_PREFIX, routeOfDataFile } from '../../lib/access/pageFiles'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
@@ -27,12 +27,12 @@ export function readBody(bytes: Buffer): string {
 /**
  * Every path under a section's folder that a body names, in any of those spellings, as a plain path.
  * A page's data file (`/_next/data/<build>/<route>.json`, which its HTML preloads) is named as the
- * page it is, as the edge decides it (lib/access/governingRoute.ts).
+ * page it is, as the edge decides it (lib/access/pageFiles.ts).
  */
 export function sectionPathsIn(body: string, id: string): string[] {
   const plain = body.replace(/\\?u002[Ff]|%2[Ff]/g, '/')
-  const found = plain.match(new RegExp(`(?:/_next/data/[A-Za-z0-9_-]+)?/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
-  const named = found.map((found) => (found.startsWith('/_next/data/') ? (governingRoute(found, {}) ?? found) : found.replace(/\/$/, '')))
+  const found = plain.match(new RegExp(`(?:${PAGE_DATA_PREFIX}[A-Za-z0-9_-]+)?/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
+  const named = found.map((found) => routeOfDataFile(found) ?? found.replace(/\/$/, ''))
   return [...new Set(named)]
 }
 

@@ -4,7 +4,7 @@
  * `/docs/x.html`, lib/access/objectKey.ts); a page is invalidated under its route and its key, so
  * whichever of the two the CDN cached under goes.
  */
-import { normalisePath } from '../../lib/access/normalisePath'
+import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 
 /** CloudFront's quota of paths in one invalidation. */
 export const MAX_INVALIDATION_PATHS = 3000
@@ -18,10 +18,8 @@ export function invalidationPaths(changedKeys: readonly string[]): string[] {
   const paths = new Set<string>()
   for (const key of changedKeys) {
     paths.add(encodedPath(key))
-    if (key.endsWith('.html')) {
-      const route = normalisePath('/' + key)
-      if (route !== null) paths.add(route === '/' ? '/' : encodedPath(route.slice(1)))
-    }
+    const route = routeOfHtmlFile('/' + key)
+    if (route !== null) paths.add(route === '/' ? '/' : encodedPath(route.slice(1)))
   }
   return paths.size > MAX_INVALIDATION_PATHS ? [...INVALIDATE_EVERYTHING] : [...paths].sort()
 }

@@ -6,6 +6,7 @@
  * list the pages.
  */
 import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
+import { PAGE_DATA_PREFIX } from '../../lib/access/pageFiles'
 import { isRouteManifestKey } from '../../lib/access/readerView'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 
@@ -43,5 +44,5 @@ export function phaseOf(key: string): PhaseName {
  * soon as the pages that named it are replaced: a removed page stops being served at once.
  */
 export function keptForOpenTabs(key: string): boolean {
-  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) || key.startsWith('_next/data/') || /(^|\/)_pagefind\/.+\.(pf_meta|pf_index|pf_fragment)$/.test(key)
+  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) || `/${key}`.startsWith(PAGE_DATA_PREFIX) || /(^|\/)_pagefind\/.+\.(pf_meta|pf_index|pf_fragment)$/.test(key)
 }
