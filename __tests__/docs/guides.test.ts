@@ -1,10 +1,10 @@
 /** @jest-environment node */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import access from '../../access.config'
 import { checkGuides, formatProblems, githubSlug, guideFiles, type GuideFacts } from '../../scripts/docs/checkGuides'
 import { envNamesReadByCode } from '../../scripts/docs/envNames'
+import { tempSite } from '../fixtures/tempSite'
 
 const ROOT = path.resolve(__dirname, '../..')
 const packageScripts = (root: string) => new Set(Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {}))
@@ -36,18 +36,7 @@ test('on the real guides, a renamed script or a variable the code no longer read
 })
 
 describe('the checker, on a small repository', () => {
-  const roots: string[] = []
-  afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
-
-  function repo(files: Record<string, string>): string {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'guides-'))
-    roots.push(root)
-    for (const [file, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-      fs.writeFileSync(path.join(root, file), text)
-    }
-    return root
-  }
+  const repo = (files: Record<string, string>) => tempSite('guides-', files)
 
   const small: GuideFacts = { scripts: new Set(['start', 'test', 'build', 'deploy:access']), envNames: new Set(['DOCS_PROTECT', 'DOCS_LEADS_USERS', 'WAF', 'PORT']) }
 

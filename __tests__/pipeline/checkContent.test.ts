@@ -1,34 +1,20 @@
 /** @jest-environment node */
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/steps/checkFrontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
+import { tempSite, writeFiles } from '../fixtures/tempSite'
 
 // One test compiles pages in worker threads, which start Nextra's compiler: seconds on a busy machine.
 jest.setTimeout(120_000)
 
 const SECTIONS = ['leads', 'internal', 'support-twilio']
-const roots: string[] = []
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
-
 /** A tiny site on disk (a path ending in / is an empty folder): the check reads it as the build does. */
 function site(files: string[]): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'content-'))
-  roots.push(root)
-  for (const file of ['content/docs/index.mdx', 'content/docs/leads/intro.mdx', ...files]) {
-    if (file.endsWith('/')) {
-      fs.mkdirSync(path.join(root, file), { recursive: true })
-      continue
-    }
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), /\.mdx?$/.test(file) ? '---\ntitle: T\ndescription: D\n---\n# T\n' : 'export default {}\n')
-  }
-  fs.mkdirSync(path.join(root, 'pages'), { recursive: true })
-  return root
+  const text = (file: string) => (/\.mdx?$/.test(file) ? '---\ntitle: T\ndescription: D\n---\n# T\n' : 'export default {}\n')
+  return tempSite('content-', Object.fromEntries(['content/docs/index.mdx', 'content/docs/leads/intro.mdx', ...files, 'pages/'].map((file) => [file, text(file)])))
 }
 
 const messages = (root: string) => checkContent(scanContent(root), SECTIONS).map((problem) => problem.message)
@@ -133,11 +119,7 @@ test("the build's first step throws one BadContentError naming every problem bef
 /** A tiny site with these files of this text (a path ending in / is an empty folder). */
 function siteWith(files: Record<string, string>): string {
   const root = site([])
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    if (file.endsWith('/')) fs.mkdirSync(path.join(root, file), { recursive: true })
-    else fs.writeFileSync(path.join(root, file), text)
-  }
+  writeFiles(root, files)
   return root
 }
 

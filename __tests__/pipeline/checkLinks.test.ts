@@ -1,22 +1,13 @@
 /** @jest-environment node */
 import { scanContent } from '../../pipeline/content/contentSource'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
+import { tempSite } from '../fixtures/tempSite'
 
 /** A tiny site on disk: the checker reads files the way the build does. */
-function site(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'links-'))
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
-  fs.mkdirSync(path.join(root, 'pages'), { recursive: true })
-  return root
-}
+const site = (files: Record<string, string>) => tempSite('links-', { 'pages/': '', ...files })
 
 const page = (body: string) => `---\ntitle: T\n---\n# T\n\n${body}\n`
 

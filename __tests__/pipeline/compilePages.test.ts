@@ -9,32 +9,23 @@
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { compilerPackages } from '../../pipeline/compile/fingerprint'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { copyProject } from '../../scripts/audit/copyProject'
+import { tempSite } from '../fixtures/tempSite'
 
 jest.setTimeout(120_000)
 
 const project = path.resolve(__dirname, '../..')
-const roots: string[] = []
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
 
 const page = (title: string, body: string) => `---\ntitle: ${title}\ndescription: D\n---\n\n# ${title}\n\n${body}\n`
 
 /** A site on disk with these pages and the project's next.config.ts. */
 function site(pages: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-'))
-  roots.push(root)
-  fs.copyFileSync(path.join(project, 'next.config.ts'), path.join(root, 'next.config.ts'))
-  fs.mkdirSync(path.join(root, 'pages'))
-  for (const [file, text] of Object.entries({ 'content/docs/index.mdx': page('Docs', 'Start here.'), ...pages })) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
-  return root
+  const nextConfig = fs.readFileSync(path.join(project, 'next.config.ts'))
+  return tempSite('compile-', { 'next.config.ts': nextConfig, 'pages/': '', 'content/docs/index.mdx': page('Docs', 'Start here.'), ...pages })
 }
 
 const VALID = {
@@ -127,8 +118,7 @@ test('a cached failure is still reported, and the page compiles again once fixed
 })
 
 test('`npm run build` fails on a page that does not compile before `next build` starts, naming the place, with no stack', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-build-'))
-  roots.push(dir)
+  const dir = tempSite('compile-build-')
   copyProject(project, dir)
   fs.writeFileSync(path.join(dir, 'content/docs/leads/broken.mdx'), page('Broken', 'Fees are {amount.'))
   const build = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })

@@ -6,7 +6,6 @@
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { readSearchData } from '../../pipeline/compile/compiledPages'
@@ -17,20 +16,10 @@ import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
 import { planFor } from '../../pipeline/steps/buildSite'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { assertLinks } from '../../pipeline/steps/checkLinks'
+import { tempSite } from '../fixtures/tempSite'
 
 const ROOT = path.resolve(__dirname, '../..')
-const sites: string[] = []
-afterAll(() => sites.forEach((site) => fs.rmSync(site, { recursive: true, force: true })))
-
-function site(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'content-source-'))
-  sites.push(root)
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
-  return root
-}
+const site = (files: Record<string, string>) => tempSite('content-source-', files)
 
 /**
  * Nextra's own page map of `root`/content/ (its collector is an ES module, which jest cannot

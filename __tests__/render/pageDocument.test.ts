@@ -6,27 +6,17 @@
  * shows it (file:line:column: message), and cached like the compiler's own errors.
  */
 import { scanContent } from '../../pipeline/content/contentSource'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { compilePages } from '../../pipeline/compile/compilePages'
+import { tempSite } from '../fixtures/tempSite'
 import { compileWithWorker, project, type WorkerMessage } from './helpers/compileDocs'
 
 jest.setTimeout(120_000)
-
-const roots: string[] = []
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })))
 
 /** Front matter on lines 1-3, a blank line, the heading on line 5, a blank line: the body starts on line 7. */
 const page = (body: string) => `---\ntitle: T\n---\n\n# T\n\n${body}\n`
 
 async function problems(pages: Record<string, string>): Promise<string[]> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'page-doc-'))
-  roots.push(root)
-  for (const [file, text] of Object.entries(pages)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
+  const root = tempSite('page-doc-', pages)
   const report = await compilePages(scanContent(root))
   const again = await compilePages(scanContent(root))
   // Refusals are the page's fault, the same every time: cached, and reported again from the cache.
