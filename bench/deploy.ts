@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { copyProject } from '../scripts/audit/copyProject'
+import { hashCacheFileFor } from '../scripts/deploy/hashCache'
 import { startLocalS3, type LocalS3Request } from '../scripts/deploy/localS3'
 import { generatePages } from './generatePages'
 import { measure } from './processTree'
@@ -41,6 +42,8 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     for (let run = 0; run < runs; run++) {
       const bucket = `bench-${run}`
       await s3.createBucket(bucket)
+      // A first deploy reads every file, as from a fresh clone: no hashes kept from an earlier run.
+      fs.rmSync(hashCacheFileFor(path.join(dir, 'out')), { force: true })
       figures.first.push(await deploy(bucket))
       fs.appendFileSync(edited, `\nEdited for deploy ${run}.\n`)
       const rebuild = await build()

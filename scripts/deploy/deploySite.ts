@@ -10,10 +10,12 @@
  * them are replaced, and earlier builds' hashed files are kept --grace-hours (48) for open tabs.
  * Without --distribution (and without a stack to read it from) nothing is invalidated. A run cut
  * short leaves the old site whole; run it again to finish. The record of what is deployed is
- * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts).
+ * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts). A file of out/ the build did
+ * not write since the last deploy read it is not read again (scripts/deploy/hashCache.ts).
  */
 import { parseDeployArgs } from './deployArgs'
 import { cloudFrontInvalidator, loadCloudFront } from './cloudFrontInvalidation'
+import { hashCacheFileFor } from './hashCache'
 import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
 import { s3ClientFor, s3SiteBucket } from './s3Bucket'
@@ -26,7 +28,7 @@ async function main() {
   const invalidate = distribution ? cloudFrontInvalidator(await loadCloudFront(), distribution) : undefined
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
   console.log(`deploy: ${args.outDir} to s3://${targets.bucket}${args.endpoint ? ` at ${args.endpoint}` : ''}${distribution ? `, invalidating ${distribution}` : ', no invalidation'}`)
-  await runDeploy({ outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress() })
+  await runDeploy({ outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress() })
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 /**
- * One deploy of out/ to the site's bucket: hash out/, read the bucket's keys and record, plan
- * (deployPlan.ts), upload phase by phase, delete what the pages no longer name, write the record
+ * One deploy of out/ to the site's bucket: hash out/ (with a hash cache, only the files written
+ * since the last deploy, hashCache.ts), read the bucket's keys and record, plan (deployPlan.ts),
+ * upload phase by phase, delete what the pages no longer name, write the record
  * (deployRecord.ts), invalidate the changed paths. The record goes last, so a run cut short at any point leaves a
  * site whose every page names files that are there, and the next run finishes the job.
  */
@@ -9,6 +10,7 @@ import { planDeploy, type DeployPlan } from './deployPlan'
 import { readRecord, writeRecord } from './deployRecord'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
+import { openHashCache } from './hashCache'
 import { localFiles } from './localFiles'
 import type { DeployProgress } from './progress'
 import type { SiteBucket } from './s3Bucket'
@@ -20,6 +22,8 @@ export interface DeployOptions {
   invalidate?: Invalidate
   /** How long a removed build file is kept for open tabs. */
   graceMs: number
+  /** The record of out/'s hashes to read and update (./hashCache.ts); left out, every file is hashed. */
+  hashCache?: string
   /** Uploads (and file hashes) at a time. */
   concurrency?: number
   now?: () => Date
@@ -40,7 +44,7 @@ export const DEFAULT_CONCURRENCY = 16
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
   const [local, { record, keys }] = await Promise.all([
-    localFiles(options.outDir, concurrency),
+    localFiles(options.outDir, concurrency, options.hashCache ? openHashCache(options.hashCache) : undefined),
     options.bucket.listKeys().then(async (keys) => ({ keys, record: await readRecord(options.bucket, keys) })),
   ])
   const plan = planDeploy(local, { manifest: record.manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
