@@ -14,7 +14,7 @@ import { access } from '../../lib/access'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
+import { markdownFileMap } from '../pipeline/helpers/markdownFiles'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { createIdTokenClaimsVerifier } from '../../edge/tokenVerifier'
 import { createDocsMcpHandler, MCP_PATH, type DocsMcpHandler } from '../../mcp/mcpHandler'
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // The catalogs' titles come from the pages' compiled documents, as the build's content step leaves them.
   const { index } = await compilePages(source)
   const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(ROOT, access))
-  stored = markdownFiles(source, index, plan, { pageMaps, lastUpdated: {} })
+  stored = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
 }, 180_000)
 
 /** The site's files as the build wrote them, and every key read of them. */

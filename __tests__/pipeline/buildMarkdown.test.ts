@@ -6,9 +6,11 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { llmsTxt, markdownFiles } from '../../pipeline/steps/buildMarkdown'
+import { llmsTxt, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { sitePaths } from '../../pipeline/steps/paths'
+import { markdownFileMap } from './helpers/markdownFiles'
 import type { PageIndex } from '../../pipeline/compile/compilePages'
-import { scanContent } from '../../pipeline/content/contentSource'
+import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
 
 test('front matter is removed from the Markdown', () => {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-body-'))
@@ -45,7 +47,7 @@ const planFor = (access: CompiledAccess) => planAggregates({ access, routes: sou
 
 test("the real content: every section page as Markdown, and each section's llms files name only that section's pages", () => {
   const plan = planFor(access)
-  const files = markdownFiles(source, index, plan)
+  const files = markdownFileMap(source, index, plan)
   expect(files.get('/docs/leads/endpoints/create-quote.md')).toMatch(/^# /)
   expect(files.get('/docs/leads/endpoints.md')).toBeDefined()
   // The docs root page's files lie with the audience of its rule (the fallback, as shipped), which holds it alone.
@@ -66,7 +68,7 @@ test("the real content: every section page as Markdown, and each section's llms 
 
 test('the docs root page /docs has its Markdown and is in the llms files of its own audience, and in no section\'s', () => {
   const plan = planFor(access)
-  const files = markdownFiles(source, index, plan)
+  const files = markdownFileMap(source, index, plan)
   expect(files.get('/docs.md')).toMatch(/^# Documentation$/m)
   const docsRoot = plan.audiences.find((audience) => audience.pages.includes('/docs'))!
   expect(files.get(`${docsRoot.base}llms.txt`)).toBe(
@@ -79,7 +81,7 @@ test('the docs root page /docs has its Markdown and is in the llms files of its 
 test('a folder that a finer rule restricts has llms files of its own; the section\'s hold none of its pages or text', () => {
   const finance = '/docs/internal/to-be-refined/finance'
   const custom = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
-  const files = markdownFiles(source, index, planFor(custom))
+  const files = markdownFileMap(source, index, planFor(custom))
   const own = files.get(`${finance}/llms-full.txt`) as string
   expect(own).toContain(`<!-- ${finance}/quill-crm-api -->`)
   expect(files.get(`${finance}/llms.txt`)).toMatch(/^# Internal\n\n> Part of Internal: 4 pages\.\n/)
@@ -94,7 +96,7 @@ test("each audience's page catalog names its own pages with their titles, lines 
   const plan = planFor(access)
   const fragment = (rule: string) => ({ items: [{ name: rule, route: '/', frontMatter: {} }], order: {} })
   const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, fragment(audience.rule)]))
-  const files = markdownFiles(source, index, plan, { pageMaps, lastUpdated: { 'content/docs/leads/intro.mdx': Date.UTC(2026, 10, 1) } })
+  const files = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: { 'content/docs/leads/intro.mdx': Date.UTC(2026, 10, 1) } })
   const leads = JSON.parse(files.get('/docs/leads/pages.json') as string)
   expect(leads.pages.map((page: { route: string }) => page.route)).toEqual(plan.catalogs.find((file) => file.key === '/docs/leads/pages.json')!.pages)
   expect(leads.pages.find((page: { route: string }) => page.route === '/docs/leads/intro')).toEqual({
@@ -106,7 +108,7 @@ test("each audience's page catalog names its own pages with their titles, lines 
   expect(leads.pageMap).toEqual(fragment('prefix /docs/leads -> leadsUsers'))
   expect(files.get('/docs/leads/pages.json')).not.toMatch(/\/docs\/(internal|support-twilio)/)
   // Without page maps a catalog cannot be written, and the build says which.
-  expect(() => markdownFiles(source, index, plan, { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
+  expect(() => markdownFileMap(source, index, plan, { pageMaps: new Map(), lastUpdated: {} })).toThrow(/no page map for the audience of/)
 })
 
 test('a page titled by its first heading is named by it in the llms files and its catalog, as the page itself shows it', async () => {
@@ -122,10 +124,46 @@ test('a page titled by its first heading is named by it in the llms files and it
     const titled = scanContent(site)
     const compiled = await compilePages(titled)
     const plan = planAggregates({ access, routes: titled.pages.map((page) => page.route) })
-    const llms = markdownFiles(titled, compiled.index, plan).get('/docs/leads/llms.txt')
+    const llms = markdownFileMap(titled, compiled.index, plan).get('/docs/leads/llms.txt')
     expect(llms).toContain('- [Start here](/docs/leads/intro.md): Where to start.')
     expect(llms).toContain("- [It's: quoted](/docs/leads/quoted.md)")
   } finally {
     fs.rmSync(site, { recursive: true, force: true })
+  }
+})
+
+test('the step writes each file as it makes it, holding one page body at a time, and writes what it would make', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-stream-'))
+  try {
+    const plan = planFor(access)
+    const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, { items: [], order: {} }]))
+    // What the step does, in order: each page body it takes, and each write into out/.
+    const events: string[] = []
+    const counted: ContentSource = {
+      ...source,
+      byRoute: (route) => {
+        const page = source.byRoute(route)
+        return page && Object.create(page, { body: { get: () => (events.push('body'), page.body) } })
+      },
+    }
+    const intoOut = (file: unknown) => typeof file === 'number' || String(file).startsWith(out)
+    const spies = (['writeFileSync', 'writeSync', 'appendFileSync'] as const).map((name) => {
+      const original = fs[name] as (...args: unknown[]) => unknown
+      return jest.spyOn(fs, name).mockImplementation(((file: unknown, ...rest: unknown[]) => (intoOut(file) && events.push('write'), original.call(fs, file, ...rest))) as never)
+    })
+    try {
+      writeMarkdown({ ...sitePaths(root), out }, counted, index, plan, { pageMaps, lastUpdated: {} })
+    } finally {
+      spies.forEach((spy) => spy.mockRestore())
+    }
+    // Every page's body is taken for its own file and again for its audience's llms-full.txt, and each is written before the next is taken.
+    expect(events.filter((event) => event === 'body')).toHaveLength(2 * plan.markdown.length)
+    expect(events.join(' ')).not.toMatch(/body body/)
+    const written = fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+    const made = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
+    expect(written).toHaveLength(made.size)
+    for (const [key, text] of made) expect(fs.readFileSync(path.join(out, key), 'utf8')).toBe(text)
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true })
   }
 })

@@ -9,10 +9,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { readSearchData } from '../../pipeline/compile/compiledPages'
-import { scanContent } from '../../pipeline/content/contentSource'
+import { BODY_CACHE_DIR, scanContent } from '../../pipeline/content/contentSource'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { writePageProps } from '../../pipeline/render/pageProps'
-import { markdownFiles } from '../../pipeline/steps/buildMarkdown'
+import { markdownFileMap } from './helpers/markdownFiles'
 import { planFor } from '../../pipeline/steps/buildSite'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { assertLinks } from '../../pipeline/steps/checkLinks'
@@ -78,6 +78,27 @@ test('in `npm run dev`, a new scan reads again only the pages that changed', () 
   expect(Object.fromEntries(second.reads)).toEqual({ 'content/docs/leads/other.mdx': 1 })
 })
 
+test('released, a page keeps its digest and front matter, its body comes from the body cache, and its MDX is gone', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\n# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
+  const first = scanContent(root)
+  first.pages.forEach((page) => page.text)
+  fs.mkdirSync(path.join(root, BODY_CACHE_DIR), { recursive: true })
+  fs.writeFileSync(path.join(root, BODY_CACHE_DIR, 'gone.md'), 'a body no page has')
+  first.releaseTexts()
+  const intro = first.byRoute('/docs/leads/intro')!
+  expect(() => intro.text).toThrow(/content\/docs\/leads\/intro\.mdx: a step asked for the MDX after the build released it/)
+  expect([intro.frontMatter, intro.body, intro.digest.length]).toEqual([{ title: 'Intro' }, '# Intro\n', 64])
+  expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR)).sort()).toEqual(first.pages.map((page) => `${page.digest}.md`).sort())
+  expect(Object.fromEntries(first.reads)).toEqual({ 'content/docs/leads/intro.mdx': 1, 'content/docs/leads/other.mdx': 1 })
+  // After an edit, the next build writes the new version's body and removes the old one's.
+  fs.writeFileSync(path.join(root, 'content/docs/leads/other.mdx'), '# Other, edited\n')
+  const second = scanContent(root)
+  second.pages.forEach((page) => page.text)
+  second.releaseTexts()
+  expect(second.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other, edited\n'])
+  expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR))).toHaveLength(2)
+})
+
 test("a build's steps, from the content check to the Markdown and search data, read each page's MDX once", async () => {
   const reads = new Map<string, number>()
   const content = path.join(ROOT, 'content') + path.sep
@@ -96,12 +117,13 @@ test("a build's steps, from the content check to the Markdown and search data, r
     const source = scanContent(ROOT)
     const compiled = await checkAndCompile(source)
     const pages = assertLinks(source)
+    source.releaseTexts()
     const plan = planFor(pages)
     const mapInputs = pageMapInputs(ROOT)
     const pageMap = source.pageMap()
     writePageProps(ROOT, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
     readSearchData(ROOT, compiled.index)
-    markdownFiles(source, compiled.index, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
+    markdownFileMap(source, compiled.index, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
     const expected = Object.fromEntries(source.pages.map((page) => [page.file, 1]))
     expect(Object.fromEntries(reads)).toEqual(expected)
     expect(Object.fromEntries(source.reads)).toEqual(expected)

@@ -4,6 +4,9 @@
  * step first needs it), its digest, its front matter and its body; for the site it gives the tree
  * of folders as the steps walk it, the page map the theme is built from, and lookups by route and
  * by file. No other pipeline file reads a page's MDX (__tests__/pipeline/contentSource.test.ts).
+ * Once the steps that need the MDX have had it, the build releases it (releaseTexts): each page
+ * then keeps what is small (file, route, digest, front matter), so the build's memory follows the
+ * page count, not the site's bytes, and its body waits on disk for the Markdown step.
  *
  * Front matter is read as Nextra reads it (gray-matter, Nextra's own copy), and the page map is
  * the one Nextra's page-map collector makes of the same folders: its items in the same order, a
@@ -19,6 +22,11 @@ import type { RawItem } from '../../lib/navigation/shapePageMap'
 
 /** Where the pages are, relative to the project. */
 export const CONTENT_DIR = 'content'
+/**
+ * Where the build keeps each page's body (its MDX without front matter) after releasing its MDX,
+ * one file per page version named by the MDX's digest, for the Markdown step to copy.
+ */
+export const BODY_CACHE_DIR = '.cache/markdown'
 /** A page's file name: Markdown or MDX. */
 export const PAGE_FILE = /\.mdx?$/
 /** A folder's `_meta` file, as Nextra's page map names it. */
@@ -52,7 +60,7 @@ export interface ContentPage {
   readonly file: string
   /** The canonical route it is served at (lib/access/normalisePath.ts). */
   readonly route: string
-  /** The MDX, read on first use and kept. */
+  /** The MDX, read on first use and kept until the build releases it (ContentSource.releaseTexts). */
   readonly text: string
   /** sha256 of the MDX, hex. */
   readonly digest: string
@@ -78,6 +86,13 @@ export interface ContentSource {
   pageMap: () => RawItem[]
   /** How many times each page's file was read: once at most. */
   reads: ReadonlyMap<string, number>
+  /**
+   * Drops every page's MDX, keeping its digest and front matter, and writes each body under
+   * BODY_CACHE_DIR (unless there already), where `body` reads it from then on; bodies no page has
+   * now are removed. The build calls it once the content and link checks have had the MDX; a page's
+   * `text` is an error after it.
+   */
+  releaseTexts: () => void
 }
 
 /** A page's title as the page shows it: its compiled document's (front matter, else first heading), else its route. */
@@ -87,12 +102,13 @@ export function pageTitle(doc: { title: string }, route: string): string {
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 
-/** What a page's file held when it was read, and the time and size it had. */
+/** What a page's file held when it was read (its MDX until released), and the time and size it had. */
 interface Reading {
-  text: string
+  text?: string
   digest: string
   stamp: string
   parsed?: ReturnType<typeof readFrontMatter>
+  frontMatter?: Record<string, unknown>
 }
 function stampOf(file: string): string | null {
   const stat = fs.statSync(file, { throwIfNoEntry: false })
@@ -100,7 +116,7 @@ function stampOf(file: string): string | null {
 }
 
 /** A page whose file is read on first use, once; `kept` is the last scan's reading, used while the file has not changed. */
-function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): ContentPage & { reading?: Reading } {
+function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): ContentPage & { reading?: Reading; release: () => void } {
   const absolute = path.join(root, file)
   const page = {
     file,
@@ -116,19 +132,42 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       return page.reading
     },
     get text() {
-      return page.load().text
+      const { text } = page.load()
+      if (text === undefined) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
+      return text
     },
     get digest() {
       return page.load().digest
     },
     get frontMatter() {
-      return (page.load().parsed ??= readFrontMatter(page.text)).data
+      const reading = page.load()
+      return reading.frontMatter ?? (reading.parsed ??= readFrontMatter(page.text)).data
     },
     get body() {
-      return (page.load().parsed ??= readFrontMatter(page.text)).body
+      const reading = page.load()
+      if (reading.text === undefined) return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
+      return (reading.parsed ??= readFrontMatter(reading.text)).body
+    },
+    release() {
+      const reading = page.reading
+      if (reading?.text === undefined) return
+      const parsed = reading.parsed ?? readFrontMatter(reading.text)
+      const file = bodyFile(root, reading.digest)
+      if (!fs.existsSync(file)) fs.writeFileSync(file, parsed.body)
+      page.reading = { digest: reading.digest, stamp: reading.stamp, frontMatter: parsed.data }
     },
   }
   return page
+}
+
+const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DIR, `${digest}.md`)
+
+/** Releases each page's MDX (ContentSource.releaseTexts), then removes the bodies of page versions the site no longer has. */
+function releaseTexts(root: string, pages: readonly ReturnType<typeof contentPage>[]): void {
+  fs.mkdirSync(path.join(root, BODY_CACHE_DIR), { recursive: true })
+  for (const page of pages) page.release()
+  const kept = new Set(pages.flatMap((page) => (page.reading ? [`${page.reading.digest}.md`] : [])))
+  for (const name of fs.readdirSync(path.join(root, BODY_CACHE_DIR))) if (!kept.has(name)) fs.rmSync(path.join(root, BODY_CACHE_DIR, name), { force: true })
 }
 
 /**
@@ -170,6 +209,7 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
     byFile: (file) => files.get(file),
     pageMap: () => (pageMap ??= collectPageMap(list, files)),
     reads,
+    releaseTexts: () => releaseTexts(root, pages),
   }
 }
 

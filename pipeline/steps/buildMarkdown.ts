@@ -36,63 +36,84 @@ export interface CatalogInputs {
   lastUpdated: LastUpdated
 }
 
+/** A file of the step: its path under out/, and its text in parts, each made when it is written. */
+export interface MarkdownFile {
+  key: string
+  parts: Iterable<string>
+}
+
 export function llmsTxt(section: { title: string; description: string }, pages: ReadonlyArray<Pick<MarkdownPage, 'route' | 'title' | 'description'>>): string {
   const lines = pages.map((page) => `- [${page.title}](${markdownKeyOf(page.route)})${page.description ? `: ${page.description}` : ''}`)
   return `# ${section.title}\n\n> ${section.description}\n\n## Pages\n\n${lines.join('\n')}\n`
 }
 
-export function llmsFullTxt(section: { title: string; description: string }, pages: readonly MarkdownPage[]): string {
-  const parts = pages.map((page) => `<!-- ${page.route} -->\n\n${page.body.trimEnd()}\n`)
-  return `# ${section.title}\n\n> ${section.description}\n\n${parts.join('\n---\n\n')}`
+/** llms-full.txt in parts, one per page: each page's body is taken when its part is written, so the file never lies whole in memory. */
+export function* llmsFullTxt(section: { title: string; description: string }, pages: Iterable<Pick<MarkdownPage, 'route' | 'body'>>): Generator<string> {
+  yield `# ${section.title}\n\n> ${section.description}\n\n`
+  let first = true
+  for (const page of pages) {
+    yield `${first ? '' : '\n---\n\n'}<!-- ${page.route} -->\n\n${page.body.trimEnd()}\n`
+    first = false
+  }
 }
 
-/** Every file to write, keyed by its path under out/. */
-export function markdownFiles(
+/**
+ * Every file to write, each made as it is asked for: the step holds one page's body at a time,
+ * and of the others only what their catalogs name.
+ */
+export function* markdownFiles(
   source: ContentSource,
   /** The compile's index of each page's document (../compile/compilePages.ts). */
   index: PageIndex,
   plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
   /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
   catalogInputs?: CatalogInputs
-): Map<string, string> {
-  const read = new Map<string, MarkdownPage>()
-  // A page's title and description as the page itself shows them: its compiled document's, never a second reading.
-  const pageOf = (route: string): MarkdownPage => {
-    const cached = read.get(route)
-    if (cached) return cached
+): Generator<MarkdownFile> {
+  const named = new Map<string, CatalogPage>()
+  const contentOf = (route: string) => {
     const content = source.byRoute(route)
     if (!content) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
+    return content
+  }
+  // A page's title and description as the page itself shows them: its compiled document's, never a second reading.
+  const pageOf = (route: string): CatalogPage => {
+    const cached = named.get(route)
+    if (cached) return cached
     const doc = readCompiledPage(source.root, index, route)
     const description = doc.frontMatter.description
-    const time = catalogInputs?.lastUpdated[content.file]
-    const page = { route, title: pageTitle(doc, route), description: typeof description === 'string' && description ? description : null, body: content.body, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
-    read.set(route, page)
+    const time = catalogInputs?.lastUpdated[contentOf(route).file]
+    const page = { route, title: pageTitle(doc, route), description: typeof description === 'string' && description ? description : null, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
+    named.set(route, page)
     return page
   }
-  const files = new Map<string, string>()
-  for (const { key, route } of plan.markdown) files.set(key, pageOf(route).body)
-  for (const file of plan.llms) {
-    const own = file.pages.map(pageOf)
-    files.set(file.key, file.full ? llmsFullTxt(file, own) : llmsTxt(file, own))
-  }
+  // A getter, so each body is read when its part is made, not when the page list is.
+  const withBody = (route: string) => ({ route, get body() { return contentOf(route).body } })
+  for (const { key, route } of plan.markdown) yield { key, parts: [contentOf(route).body] }
+  for (const file of plan.llms) yield { key: file.key, parts: file.full ? llmsFullTxt(file, file.pages.map(withBody)) : [llmsTxt(file, file.pages.map(pageOf))] }
   for (const file of plan.catalogs) {
     if (!catalogInputs) break
     const rule = plan.audiences.find((audience) => audience.id === file.audience)?.rule
     const pageMap = rule === undefined ? undefined : catalogInputs.pageMaps.get(rule)
     if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
-    const catalog: PageCatalog = { pages: file.pages.map(pageOf).map(({ body: _body, ...page }) => page), pageMap }
-    files.set(file.key, JSON.stringify(catalog))
+    const catalog: PageCatalog = { pages: file.pages.map(pageOf), pageMap }
+    yield { key: file.key, parts: [JSON.stringify(catalog)] }
   }
-  return files
 }
 
-/** Writes the Markdown of the plan's pages and each audience's llms files into out/. */
+/** Writes the Markdown of the plan's pages and each audience's llms files into out/, each file as it is made. */
 export function writeMarkdown(paths: SitePaths, source: ContentSource, index: PageIndex, plan: AggregatePlan, catalogInputs: CatalogInputs): { pages: number; files: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const files = markdownFiles(source, index, plan, catalogInputs)
-  for (const [key, text] of files) {
-    fs.mkdirSync(path.dirname(path.join(paths.out, key)), { recursive: true })
-    fs.writeFileSync(path.join(paths.out, key), text)
+  let files = 0
+  for (const { key, parts } of markdownFiles(source, index, plan, catalogInputs)) {
+    const file = path.join(paths.out, key)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const fd = fs.openSync(file, 'w')
+    try {
+      for (const part of parts) fs.writeSync(fd, part)
+    } finally {
+      fs.closeSync(fd)
+    }
+    files++
   }
-  return { pages: plan.markdown.length, files: files.size }
+  return { pages: plan.markdown.length, files }
 }

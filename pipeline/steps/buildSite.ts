@@ -170,6 +170,8 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     describeCompile
   )
   const pages = await step('links', () => assertLinks(source), (found) => `${found.length} pages, all internal links and images resolve`)
+  // No later step needs a page's MDX: each keeps its digest and front matter, its body on disk.
+  source.releaseTexts()
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(paths.root, pages))
     // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
