@@ -47,7 +47,7 @@ import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
 import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
 import { writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
-import { readPageIndex, readSearchData } from '../pipeline/compile/compiledPages'
+import { readPageIndex, searchDataOf } from '../pipeline/compile/compiledPages'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
@@ -367,7 +367,13 @@ function findRealData(): NextraSearchData | null {
     if (!candidate || !fs.existsSync(candidate)) continue
     if (fs.statSync(candidate).isFile()) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as NextraSearchData
     try {
-      return readSearchData(candidate, readPageIndex(candidate))
+      const { routes, read } = searchDataOf(candidate, readPageIndex(candidate))
+      const data: NextraSearchData = {}
+      for (const route of routes) {
+        const page = read(route)
+        if (page) data[route] = page
+      }
+      return data
     } catch {
       continue
     }

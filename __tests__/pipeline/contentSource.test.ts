@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { readSearchData } from '../../pipeline/compile/compiledPages'
+import { searchDataOf } from '../../pipeline/compile/compiledPages'
 import { BODY_CACHE_DIR, scanContent } from '../../pipeline/content/contentSource'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { writePageProps } from '../../pipeline/render/pageProps'
@@ -122,7 +122,8 @@ test("a build's steps, from the content check to the Markdown and search data, r
     const mapInputs = pageMapInputs(ROOT)
     const pageMap = source.pageMap()
     writePageProps(ROOT, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
-    readSearchData(ROOT, compiled.index)
+    const search = searchDataOf(ROOT, compiled.index)
+    search.routes.forEach(search.read)
     markdownFileMap(source, compiled.index, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
     const expected = Object.fromEntries(source.pages.map((page) => [page.file, 1]))
     expect(Object.fromEntries(reads)).toEqual(expected)

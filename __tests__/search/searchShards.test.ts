@@ -22,26 +22,22 @@ jest.setTimeout(180_000)
 const { data } = generatedSite(2000)
 const { groups } = groupSearchRecords(data, generatedPlan(data), access)
 
-test('every page of an audience is in exactly one of its shards, with all of its records, and shards hold about SHARD_PAGES pages', () => {
+test('every page of an audience is in exactly one of its shards, and shards hold about SHARD_PAGES pages', () => {
   for (const group of groups) {
-    const shards = shardGroup(group)
+    const shards = shardGroup(group.pages)
     expect(shards.flatMap((shard) => shard.pages).sort()).toEqual([...group.pages].sort())
-    expect(shards.reduce((sum, shard) => sum + shard.records.length, 0)).toBe(group.records.length)
-    for (const shard of shards) {
-      expect(shard.records.every((record) => shard.pages.includes(record.route))).toBe(true)
-      expect(shard.pages.length).toBeLessThan(SHARD_PAGES * 1.3)
-    }
+    for (const shard of shards) expect(shard.pages.length).toBeLessThan(SHARD_PAGES * 1.3)
     expect(shards.length).toBe(shardCount(group.pages.length))
   }
-  expect(Math.max(...groups.map((group) => shardGroup(group).length))).toBeGreaterThan(1)
+  expect(Math.max(...groups.map((group) => shardGroup(group.pages).length))).toBeGreaterThan(1)
 })
 
 test("a page keeps its shard when another page's text changes, or when a page joins without changing the count", () => {
   const internal = groups.find((group) => group.spec.id === 'internal')!
   const shardOfPage = (shards: ReturnType<typeof shardGroup>) => new Map(shards.flatMap((shard) => shard.pages.map((route) => [route, shard.shard] as const)))
-  const before = shardOfPage(shardGroup(internal))
-  const joined = { pages: [...internal.pages, '/docs/internal/generated/new-page'], records: internal.records }
-  expect(shardCount(joined.pages.length)).toBe(shardCount(internal.pages.length))
+  const before = shardOfPage(shardGroup(internal.pages))
+  const joined = [...internal.pages, '/docs/internal/generated/new-page']
+  expect(shardCount(joined.length)).toBe(shardCount(internal.pages.length))
   const after = shardOfPage(shardGroup(joined))
   for (const [route, shard] of before) expect(after.get(route)).toBe(shard)
 })
@@ -56,13 +52,22 @@ test('the build cuts shards of SHARD_PAGES pages unless DOCS_SEARCH_SHARD_PAGES 
 
 describe('built with Pagefind: two one-page edits, each in another shard of the internal index', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'search-shards-'))
+  /** One build: its indexes, how many pages' search data it read, and which it read again (to index them). */
+  interface Built {
+    stats: IndexStats[]
+    read: number
+    readAgain: string[]
+  }
   interface Scenario {
     basePath: string
+    pages: number
     edited: string[]
     shards: number[]
-    clean: IndexStats[]
-    afterFirst: IndexStats[]
-    afterSecond: IndexStats[]
+    /** The pages of each edited page's shard. */
+    shardPages: string[][]
+    clean: Built
+    afterFirst: Built
+    afterSecond: Built
     hits: string[]
   }
   let scenario: Scenario
@@ -75,18 +80,27 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
 
   test('the clean build indexes every shard; each edit indexes its page\'s shard and copies the rest', () => {
     expect(scenario.shards[0]).not.toBe(scenario.shards[1])
-    const internal = scenario.clean.find((s) => s.id === 'internal')!
+    const internal = scenario.clean.stats.find((s) => s.id === 'internal')!
     expect(internal.shards).toBeGreaterThan(1)
-    expect(scenario.clean.every((s) => s.indexed === s.shards)).toBe(true)
+    expect(scenario.clean.stats.every((s) => s.indexed === s.shards)).toBe(true)
     for (const edit of [scenario.afterFirst, scenario.afterSecond]) {
-      expect(indexed(edit)).toEqual({ ...Object.fromEntries(scenario.clean.map((s) => [s.id, 0])), internal: 1 })
+      expect(indexed(edit.stats)).toEqual({ ...Object.fromEntries(scenario.clean.stats.map((s) => [s.id, 0])), internal: 1 })
+    }
+  })
+
+  test("each build reads every page's search data once to place it, and again only the pages of the shards it indexes", () => {
+    expect([scenario.clean.read, scenario.clean.readAgain.length]).toEqual([scenario.pages, scenario.pages])
+    for (const [edit, shardPages] of [[scenario.afterFirst, scenario.shardPages[0]], [scenario.afterSecond, scenario.shardPages[1]]] as const) {
+      expect(edit.read).toBe(scenario.pages)
+      expect(edit.readAgain.sort()).toEqual([...shardPages].sort())
+      expect(shardPages.length).toBeLessThan(scenario.pages / 2)
     }
   })
 
   test('the shard list names the shards, by number, and nothing else is in the index folder but pagefind.js', () => {
     const dir = path.join(root, 'out', scenario.basePath)
     const list = JSON.parse(fs.readFileSync(path.join(dir, SHARD_LIST_FILE), 'utf8')) as number[]
-    expect(list.length).toBe(scenario.afterSecond.find((s) => s.id === 'internal')!.shards)
+    expect(list.length).toBe(scenario.afterSecond.stats.find((s) => s.id === 'internal')!.shards)
     expect(fs.readdirSync(dir).sort()).toEqual([...list.map(String), 'pagefind.js', SHARD_LIST_FILE].sort())
   })
 

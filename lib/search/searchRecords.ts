@@ -12,6 +12,12 @@ import { audienceKey, type AggregatePlan, type SearchIndexSpec } from '../access
 /** `{ [route]: { title, data: { 'heading-id#Heading text': 'text under it', … } } }`; the '' key is the page's intro. */
 export type NextraSearchData = Record<string, { title: string; data: Record<string, string> }>
 
+/** The same data, one page at a time: the pages, and a page's data when asked for (null for a page out of search). */
+export interface SearchData {
+  routes: readonly string[]
+  read: (route: string) => NextraSearchData[string] | null
+}
+
 export interface SearchRecordMeta {
   /** The page title. */
   title: string
@@ -81,32 +87,50 @@ export function pageRecords(route: string, page: { title: string; data: Record<s
   return records
 }
 
+/** `data` read one page at a time. */
+const searchDataIn = (data: NextraSearchData): SearchData => ({ routes: Object.keys(data).sort(), read: (route) => data[route] ?? null })
+
+/** The title of the section `route` lies in, as its records name it ("Home" outside every section). */
+export const sectionTitleOf = (access: CompiledAccess, route: string) => access.sections.find((section) => inSection(route, section.id))?.title ?? 'Home'
+
 /**
- * Every page's records, in the index of its audience (the pages one rule governs), as the plan
- * says (lib/access/planAggregates.ts). A page the plan does not know is skipped and listed.
- * The result passes `assertGrouping`, which the build runs again before writing.
+ * Each page's records, one page at a time, handed to `add` with the index of its audience (the
+ * pages one rule governs) as the plan says (lib/access/planAggregates.ts), once they pass the
+ * build's check (`assertGrouping`). A page the plan does not know is skipped and listed.
  */
+export function placeSearchPages(
+  data: SearchData,
+  plan: Pick<AggregatePlan, 'search' | 'audienceOf'>,
+  access: CompiledAccess,
+  add: (spec: SearchIndexSpec, route: string, records: SearchRecord[]) => void
+): SkippedPage[] {
+  const specs = new Map(plan.search.map((spec) => [spec.id, spec]))
+  const skipped: SkippedPage[] = []
+  for (const rawRoute of data.routes) {
+    const page = data.read(rawRoute)
+    if (!page) continue
+    const route = normalisePath(rawRoute)
+    const spec = route === null ? undefined : specs.get(plan.audienceOf[route])
+    if (route === null || !spec) {
+      skipped.push(route === null ? { route: rawRoute, reason: 'not a valid route' } : { route, reason: 'not a page of the plan' })
+      continue
+    }
+    const records = pageRecords(route, page, sectionTitleOf(access, route))
+    assertGrouping([{ spec, records, pages: [route] }], access)
+    add(spec, route, records)
+  }
+  return skipped
+}
+
+/** Every page's records, in the index of its audience (placeSearchPages), all in memory. */
 export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregatePlan, 'search' | 'audienceOf'>, access: CompiledAccess): GroupedRecords {
   const groups = new Map<string, IndexGroup>(plan.search.map((spec) => [spec.id, { spec, records: [], pages: [] }]))
-  const skipped: SkippedPage[] = []
-  for (const rawRoute of Object.keys(data).sort()) {
-    const route = normalisePath(rawRoute)
-    if (route === null) {
-      skipped.push({ route: rawRoute, reason: 'not a valid route' })
-      continue
-    }
-    const group = groups.get(plan.audienceOf[route])
-    if (!group) {
-      skipped.push({ route, reason: 'not a page of the plan' })
-      continue
-    }
-    const sectionTitle = access.sections.find((section) => inSection(route, section.id))?.title ?? 'Home'
-    group.records.push(...pageRecords(route, data[rawRoute], sectionTitle))
+  const skipped = placeSearchPages(searchDataIn(data), plan, access, (spec, route, records) => {
+    const group = groups.get(spec.id) as IndexGroup
+    group.records.push(...records)
     group.pages.push(route)
-  }
-  const result = { groups: [...groups.values()], skipped }
-  assertGrouping(result.groups, access)
-  return result
+  })
+  return { groups: [...groups.values()], skipped }
 }
 
 /**

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { PageDocument } from '../../lib/render/pageDocument'
-import type { NextraSearchData } from '../../lib/search/searchRecords'
+import type { SearchData } from '../../lib/search/searchRecords'
 import { PAGE_INDEX, type CacheEntry, type PageIndex } from './compilePages'
 
 export class CompiledPageError extends Error {
@@ -38,14 +38,15 @@ export function readCompiledPage(root: string, index: PageIndex, route: string):
 }
 
 /**
- * Every page's search data, as Nextra's own search file had it (route → title and text by
- * heading), for the per-audience indexes. A page with `searchable: false` has none.
+ * Each page's search data, as Nextra's own search file had it (title and text by heading), read
+ * from its document when asked for, one page at a time; null for a page with `searchable: false`.
  */
-export function readSearchData(root: string, index: PageIndex): NextraSearchData {
-  const data: NextraSearchData = {}
-  for (const route of Object.keys(index).sort()) {
-    const doc = readCompiledPage(root, index, route)
-    if (doc.structurizedData && doc.frontMatter.searchable !== false) data[route] = { title: doc.title, data: doc.structurizedData }
+export function searchDataOf(root: string, index: PageIndex): SearchData {
+  return {
+    routes: Object.keys(index).sort(),
+    read: (route) => {
+      const doc = readCompiledPage(root, index, route)
+      return doc.structurizedData && doc.frontMatter.searchable !== false ? { title: doc.title, data: doc.structurizedData } : null
+    },
   }
-  return data
 }

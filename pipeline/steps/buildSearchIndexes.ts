@@ -5,7 +5,8 @@
  * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
  * edit indexes one shard again and takes the others from the last build's cache. Its input is each
  * page's search data as the content step compiled it (pipeline/compile/compiledPages.ts
- * readSearchData).
+ * searchDataOf), read one page at a time: once to place the page and hash its records, and again
+ * only for a shard that is indexed again, so the step never holds the site's text.
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -15,7 +16,8 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
-import { groupSearchRecords, type IndexGroup, type NextraSearchData, type SkippedPage } from '../../lib/search/searchRecords'
+import type { SearchIndexSpec } from '../../lib/access/planAggregates'
+import { pageRecords, placeSearchPages, sectionTitleOf, type IndexGroup, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, SHARD_PAGES, shardGroup, type Shard } from './searchShards'
 
@@ -62,9 +64,9 @@ export const INDEX_CHUNK_BYTES = 10_000
 
 /**
  * Where a build keeps each shard it wrote (pipeline/steps/searchShards.ts), by the hash of what
- * went into it (its place, its records, the Pagefind version and the chunk size): a shard whose
- * pages' text did not change gets the same bundle again by linking it (linkTree), not by
- * indexing again.
+ * went into it (its place, its pages' records by their digests, the Pagefind version and the chunk
+ * size): a shard whose pages' text did not change gets the same bundle again by linking it
+ * (linkTree), not by indexing again.
  */
 export const SEARCH_CACHE_DIR = '.cache/search'
 
@@ -79,9 +81,29 @@ function installedVersion(name: string): string {
   throw new Error(`search: cannot find the installed version of ${name}`)
 }
 
-function bundleKey(outDir: string, shard: Shard): string {
+/** An index to write: its audience's pages, each with the digest of its records, which are read again only for a shard indexed again. */
+export interface IndexPlan {
+  spec: SearchIndexSpec
+  pages: string[]
+  /** sha256 of each page's records (route, URLs, text), by route. */
+  digests: Map<string, string>
+  records: number
+}
+
+/** A page's records, read when its shard is indexed. */
+type RecordsOf = (route: string) => SearchRecord[]
+
+function addPage(index: IndexPlan, route: string, records: readonly SearchRecord[]): void {
+  index.pages.push(route)
+  index.digests.set(route, sha256(JSON.stringify(records)))
+  index.records += records.length
+}
+
+const emptyPlan = (spec: SearchIndexSpec): IndexPlan => ({ spec, pages: [], digests: new Map(), records: 0 })
+
+function bundleKey(index: IndexPlan, shard: Shard): string {
   pagefindVersion ??= installedVersion('pagefind')
-  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, outDir, shard.shard, shard.records])).slice(0, 32)
+  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, index.spec.outDir, shard.shard, shard.pages.map((route) => index.digests.get(route))])).slice(0, 32)
 }
 
 type Pagefind = typeof import('pagefind')
@@ -110,11 +132,14 @@ function linkTree(from: string, to: string): void {
   }
 }
 
-/** Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt data is one file that all its sections share). */
-async function writeShard(pagefind: Pagefind, shard: Shard, dir: string): Promise<void> {
+/**
+ * Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt
+ * data is one file that all its sections share), each page's records read as it is added.
+ */
+async function writeShard(pagefind: Pagefind, shard: Shard, recordsOf: RecordsOf, dir: string): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
   if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
-  for (const document of searchDocuments(shard.records)) {
+  for (const document of shard.pages.flatMap((route) => searchDocuments(recordsOf(route)))) {
     const added = await index.addHTMLFile({ url: document.url, content: document.html })
     if (added.errors.length > 0) throw new Error(`pagefind rejected ${document.url}: ${added.errors.join('; ')}`)
   }
@@ -124,19 +149,40 @@ async function writeShard(pagefind: Pagefind, shard: Shard, dir: string): Promis
   for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
 }
 
+interface WriteOptions {
+  cacheDir?: string
+  shardPages?: number
+}
+
+/** Writes the indexes of groups of records held in memory (writeIndexes). */
+export function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, options: WriteOptions = {}): Promise<IndexStats[]> {
+  const byPage = new Map<string, SearchRecord[]>()
+  for (const record of groups.flatMap((group) => group.records)) {
+    const page = byPage.get(record.route)
+    if (page) page.push(record)
+    else byPage.set(record.route, [record])
+  }
+  const indexes = groups.map((group) => {
+    const index = emptyPlan(group.spec)
+    for (const route of group.pages) addPage(index, route, byPage.get(route) ?? [])
+    return index
+  })
+  return writeIndexes(indexes, (route) => byPage.get(route) ?? [], outRoot, options)
+}
+
 /**
- * Writes each group's index under `outRoot` (replacing what was there), cut into shards of about
+ * Writes each index under `outRoot` (replacing what was there), cut into shards of about
  * `shardPages` pages with their list (lib/search/searchShards.ts), and returns its size. With
  * `cacheDir`, a shard of the same records is linked from there instead of indexed again, and the
- * shards no group of this build has are removed from it, so it holds one build's.
+ * shards no index of this build has are removed from it, so it holds one build's.
  */
-export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, options: { cacheDir?: string; shardPages?: number } = {}): Promise<IndexStats[]> {
+async function writeIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, options: WriteOptions): Promise<IndexStats[]> {
   const { cacheDir, shardPages = SHARD_PAGES } = options
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
-  const planned = groups.map((group) => ({
-    group,
-    shards: group.records.length === 0 ? [] : shardGroup(group, shardPages).map((shard) => ({ shard, cached: cacheDir ? path.join(cacheDir, bundleKey(group.spec.outDir, shard)) : null })),
+  const planned = indexes.map((index) => ({
+    index,
+    shards: index.records === 0 ? [] : shardGroup(index.pages, shardPages).map((shard) => ({ shard, cached: cacheDir ? path.join(cacheDir, bundleKey(index, shard)) : null })),
   }))
   if (cacheDir && fs.existsSync(cacheDir)) {
     const used = new Set(planned.flatMap(({ shards }) => shards.map(({ cached }) => path.basename(cached as string))))
@@ -149,8 +195,8 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
   const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
   process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
   try {
-    for (const { group, shards } of planned) {
-      const { spec, records, pages } = group
+    for (const { index, shards } of planned) {
+      const { spec, records, pages } = index
       const root = path.join(outRoot, spec.outDir)
       fs.rmSync(root, { recursive: true, force: true })
       if (shards.length === 0) continue
@@ -161,7 +207,7 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
           linkTree(cached, dir)
           continue
         }
-        await writeShard(pagefind!, shard, dir)
+        await writeShard(pagefind!, shard, recordsOf, dir)
         indexed++
         if (cached) {
           fs.rmSync(cached, { recursive: true, force: true })
@@ -173,7 +219,7 @@ export async function writeSearchIndexes(groups: readonly IndexGroup[], outRoot:
       fs.renameSync(path.join(folders[0], PAGEFIND_SCRIPT), path.join(root, PAGEFIND_SCRIPT))
       for (const folder of folders.slice(1)) fs.rmSync(path.join(folder, PAGEFIND_SCRIPT))
       fs.writeFileSync(path.join(root, SHARD_LIST_FILE), JSON.stringify(shards.map(({ shard }) => shard.shard)))
-      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records: records.length, shards: shards.length, indexed, ...dirStats(root) })
+      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records, shards: shards.length, indexed, ...dirStats(root) })
     }
   } finally {
     await pagefind?.close()
@@ -188,11 +234,22 @@ export interface BuildResult {
   skipped: SkippedPage[]
 }
 
-/** Groups, checks and writes every index. Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced. */
-export async function buildSearchIndexes(options: { data: NextraSearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
-  // Grouping runs the build's check (assertGrouping) before anything is written.
-  const { groups, skipped } = groupSearchRecords(options.data, options.plan, options.access)
-  const stats = await writeSearchIndexes(groups, options.outRoot, { cacheDir: options.cacheDir, shardPages: buildShardPages() })
+/**
+ * Places, checks and writes every index, reading each page's search data one page at a time.
+ * Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced.
+ */
+export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
+  const { data, access, plan } = options
+  const indexes = new Map(plan.search.map((spec) => [spec.id, emptyPlan(spec)]))
+  // Placing runs the build's check (assertGrouping) on every page before anything is written.
+  const skipped = placeSearchPages(data, plan, access, (spec, route, records) => addPage(indexes.get(spec.id) as IndexPlan, route, records))
+  // A placed page's route is its index key (the compile's routes are canonical), so it reads again as it read first.
+  const recordsOf = (route: string) => {
+    const page = data.read(route)
+    if (!page) throw new Error(`search: ${route} had search data when it was placed, and has none now`)
+    return pageRecords(route, page, sectionTitleOf(access, route))
+  }
+  const stats = await writeIndexes([...indexes.values()], recordsOf, options.outRoot, { cacheDir: options.cacheDir, shardPages: buildShardPages() })
   return { stats, skipped }
 }
 

@@ -44,7 +44,7 @@ import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR } from './buildSearchIndexes'
-import { readSearchData } from '../compile/compiledPages'
+import { searchDataOf } from '../compile/compiledPages'
 import { describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
@@ -191,7 +191,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   )
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: readSearchData(paths.root, compiled.index), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+    () => buildSearchIndexes({ data: searchDataOf(paths.root, compiled.index), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
   const pageMaps = pageMapFragments(pageMap, plan, mapInputs)

@@ -10,7 +10,6 @@
  * a large folder cannot make one large shard, and no shard is named after anything of the site.
  */
 import { sha256 } from '../compile/fingerprint'
-import type { IndexGroup, SearchRecord } from '../../lib/search/searchRecords'
 
 /**
  * The most pages a shard holds on average. Indexing costs Pagefind about 3 ms a page plus about
@@ -44,8 +43,8 @@ export function buildShardPages(env: Record<string, string | undefined> = proces
 
 export interface Shard {
   shard: number
+  /** Its pages, in the audience's order. */
   pages: string[]
-  records: SearchRecord[]
 }
 
 /** How many shards an audience of `pages` pages has. */
@@ -54,12 +53,10 @@ export const shardCount = (pages: number, shardPages = SHARD_PAGES) => Math.max(
 /** The shard of `route` among `count`. */
 export const shardOf = (route: string, count: number) => parseInt(sha256(route).slice(0, 8), 16) % count
 
-/** The audience's pages and records cut into its shards, in shard order; a shard that gets no page is left out. */
-export function shardGroup(group: Pick<IndexGroup, 'pages' | 'records'>, shardPages = SHARD_PAGES): Shard[] {
-  const count = shardCount(group.pages.length, shardPages)
-  const shards: Shard[] = Array.from({ length: count }, (_, shard) => ({ shard, pages: [], records: [] }))
-  const shardOfPage = new Map(group.pages.map((route) => [route, shardOf(route, count)]))
-  for (const route of group.pages) shards[shardOfPage.get(route) as number].pages.push(route)
-  for (const record of group.records) shards[shardOfPage.get(record.route) ?? shardOf(record.route, count)].records.push(record)
+/** The audience's pages cut into its shards, in shard order; a shard that gets no page is left out. */
+export function shardGroup(pages: readonly string[], shardPages = SHARD_PAGES): Shard[] {
+  const count = shardCount(pages.length, shardPages)
+  const shards: Shard[] = Array.from({ length: count }, (_, shard) => ({ shard, pages: [] }))
+  for (const route of pages) shards[shardOf(route, count)].pages.push(route)
   return shards.filter((shard) => shard.pages.length > 0)
 }
