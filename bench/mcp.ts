@@ -18,9 +18,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { access, decide } from '../lib/access'
-import { groupSearchRecords } from '../lib/search/searchRecords'
+import { searchDataIn } from '../lib/search/searchRecords'
 import { audienceSummaries, type AggregatePlan } from '../lib/access/planAggregates'
-import { writeSearchIndexes } from '../pipeline/steps/buildSearchIndexes'
+import { buildSearchIndexes } from '../pipeline/steps/buildSearchIndexes'
 import type { PageCatalog } from '../lib/aiTools/pageCatalog'
 import { createIdTokenClaimsVerifier } from '../edge/tokenVerifier'
 import { createDocsMcpHandler, MCP_PATH } from '../mcp/mcpHandler'
@@ -40,8 +40,7 @@ const SITE = 'https://docs.example.com'
 async function writeSite(dir: string): Promise<{ plan: AggregatePlan; routes: string[]; queries: string[] }> {
   const { data } = generatedSite(PAGES)
   const plan = generatedPlan(data)
-  const { groups } = groupSearchRecords(data, plan, access)
-  const written = await writeSearchIndexes(groups, dir)
+  const { stats: written } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: dir, access, plan })
   const write = (key: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, key)), { recursive: true })
     fs.writeFileSync(path.join(dir, key), text)

@@ -44,9 +44,9 @@ import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { access as shippedAccess, decide } from '../lib/access'
 import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
-import { groupSearchRecords, type NextraSearchData } from '../lib/search/searchRecords'
+import { searchDataIn, type NextraSearchData } from '../lib/search/searchRecords'
 import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
-import { writeSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
+import { buildSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
 import { readPageIndex, searchDataOf } from '../pipeline/compile/compiledPages'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
@@ -272,8 +272,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
   try {
     const started = Date.now()
     const plan = generatedPlan(data)
-    const { groups, skipped } = groupSearchRecords(data, plan, shippedAccess)
-    const stats = await writeSearchIndexes(groups, root)
+    const { stats, skipped } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: root, access: shippedAccess, plan })
     process.stderr.write(`bench search: ${site}: ${stats.reduce((n, s) => n + s.records, 0)} records indexed in ${Date.now() - started} ms\n`)
     const dataBytes = Object.fromEntries(stats.map((s) => [s.id, indexDataBytes(path.join(root, s.dir))]))
     const server = await startStaticServer(root, {
@@ -398,7 +397,7 @@ async function editTimes(pages: number, edits = 3): Promise<{ clean: number; edi
   try {
     const write = async (site: NextraSearchData) => {
       const started = performance.now()
-      const stats = await writeSearchIndexes(groupSearchRecords(site, plan, shippedAccess).groups, path.join(root, 'out'), { cacheDir: path.join(root, 'cache') })
+      const { stats } = await buildSearchIndexes({ data: searchDataIn(site), outRoot: path.join(root, 'out'), access: shippedAccess, plan, cacheDir: path.join(root, 'cache') })
       return { ms: performance.now() - started, stats }
     }
     const clean = await write(data)

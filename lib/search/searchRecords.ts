@@ -88,7 +88,7 @@ export function pageRecords(route: string, page: { title: string; data: Record<s
 }
 
 /** `data` read one page at a time. */
-const searchDataIn = (data: NextraSearchData): SearchData => ({ routes: Object.keys(data).sort(), read: (route) => data[route] ?? null })
+export const searchDataIn = (data: NextraSearchData): SearchData => ({ routes: Object.keys(data).sort(), read: (route) => data[route] ?? null })
 
 /** The title of the section `route` lies in, as its records name it ("Home" outside every section). */
 export const sectionTitleOf = (access: CompiledAccess, route: string) => access.sections.find((section) => inSection(route, section.id))?.title ?? 'Home'

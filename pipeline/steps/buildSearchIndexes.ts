@@ -17,7 +17,7 @@ import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { SearchIndexSpec } from '../../lib/access/planAggregates'
-import { pageRecords, placeSearchPages, sectionTitleOf, type IndexGroup, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
+import { pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, SHARD_PAGES, shardGroup, type Shard } from './searchShards'
 
@@ -93,14 +93,6 @@ export interface IndexPlan {
 /** A page's records, read when its shard is indexed. */
 type RecordsOf = (route: string) => SearchRecord[]
 
-function addPage(index: IndexPlan, route: string, records: readonly SearchRecord[]): void {
-  index.pages.push(route)
-  index.digests.set(route, sha256(JSON.stringify(records)))
-  index.records += records.length
-}
-
-const emptyPlan = (spec: SearchIndexSpec): IndexPlan => ({ spec, pages: [], digests: new Map(), records: 0 })
-
 function bundleKey(index: IndexPlan, shard: Shard): string {
   pagefindVersion ??= installedVersion('pagefind')
   return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, index.spec.outDir, shard.shard, shard.pages.map((route) => index.digests.get(route))])).slice(0, 32)
@@ -149,35 +141,13 @@ async function writeShard(pagefind: Pagefind, shard: Shard, recordsOf: RecordsOf
   for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
 }
 
-interface WriteOptions {
-  cacheDir?: string
-  shardPages?: number
-}
-
-/** Writes the indexes of groups of records held in memory (writeIndexes). */
-export function writeSearchIndexes(groups: readonly IndexGroup[], outRoot: string, options: WriteOptions = {}): Promise<IndexStats[]> {
-  const byPage = new Map<string, SearchRecord[]>()
-  for (const record of groups.flatMap((group) => group.records)) {
-    const page = byPage.get(record.route)
-    if (page) page.push(record)
-    else byPage.set(record.route, [record])
-  }
-  const indexes = groups.map((group) => {
-    const index = emptyPlan(group.spec)
-    for (const route of group.pages) addPage(index, route, byPage.get(route) ?? [])
-    return index
-  })
-  return writeIndexes(indexes, (route) => byPage.get(route) ?? [], outRoot, options)
-}
-
 /**
  * Writes each index under `outRoot` (replacing what was there), cut into shards of about
  * `shardPages` pages with their list (lib/search/searchShards.ts), and returns its size. With
  * `cacheDir`, a shard of the same records is linked from there instead of indexed again, and the
  * shards no index of this build has are removed from it, so it holds one build's.
  */
-async function writeIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, options: WriteOptions): Promise<IndexStats[]> {
-  const { cacheDir, shardPages = SHARD_PAGES } = options
+async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number): Promise<IndexStats[]> {
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
   const planned = indexes.map((index) => ({
@@ -238,18 +208,23 @@ export interface BuildResult {
  * Places, checks and writes every index, reading each page's search data one page at a time.
  * Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced.
  */
-export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string }): Promise<BuildResult> {
+export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string; shardPages?: number }): Promise<BuildResult> {
   const { data, access, plan } = options
-  const indexes = new Map(plan.search.map((spec) => [spec.id, emptyPlan(spec)]))
+  const indexes = new Map(plan.search.map((spec): [string, IndexPlan] => [spec.id, { spec, pages: [], digests: new Map(), records: 0 }]))
   // Placing runs the build's check (assertGrouping) on every page before anything is written.
-  const skipped = placeSearchPages(data, plan, access, (spec, route, records) => addPage(indexes.get(spec.id) as IndexPlan, route, records))
+  const skipped = placeSearchPages(data, plan, access, (spec, route, records) => {
+    const index = indexes.get(spec.id) as IndexPlan
+    index.pages.push(route)
+    index.digests.set(route, sha256(JSON.stringify(records)))
+    index.records += records.length
+  })
   // A placed page's route is its index key (the compile's routes are canonical), so it reads again as it read first.
   const recordsOf = (route: string) => {
     const page = data.read(route)
     if (!page) throw new Error(`search: ${route} had search data when it was placed, and has none now`)
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
-  const stats = await writeIndexes([...indexes.values()], recordsOf, options.outRoot, { cacheDir: options.cacheDir, shardPages: buildShardPages() })
+  const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages())
   return { stats, skipped }
 }
 
