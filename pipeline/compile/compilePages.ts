@@ -182,19 +182,22 @@ export async function compilePages(source: ContentSource, options: CompileOption
   fs.mkdirSync(cacheDir, { recursive: true })
   const fingerprint = compilerFingerprint()
   const pages = source.pages.filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
-  const entries = new Map<string, CacheEntry>()
+  // Only what the report names: a page's document is in the cache, and holding every page's would
+  // make this step's memory follow the site's bytes.
+  const failures = new Map<string, CompileFailure>()
   const jobs: Job[] = []
   const keys = new Map<string, string>()
   for (const page of pages) {
     const key = sha256(JSON.stringify([fingerprint, page.file, page.digest]))
     keys.set(page.file, key)
     const cached = readEntry(path.join(cacheDir, `${key}.json`))
-    if (cached) entries.set(page.file, cached)
-    else {
+    if (cached) {
+      if (!cached.ok) failures.set(page.file, cached.error)
+    } else {
       jobs.push({
         page,
         resolve: (entry) => {
-          entries.set(page.file, entry)
+          if (!entry.ok) failures.set(page.file, entry.error)
           if (entry.ok || entry.error.deterministic) writeAtomically(path.join(cacheDir, `${key}.json`), JSON.stringify(entry))
         },
       })
@@ -213,8 +216,8 @@ export async function compilePages(source: ContentSource, options: CompileOption
   }
   const index = writePageIndex(root, pages, keys, Boolean(options.only))
   const problems = pages.flatMap((page) => {
-    const entry = entries.get(page.file)
-    return entry && !entry.ok ? [new MdxCompileError(page.file, entry.error.reason, entry.error.line, entry.error.column)] : []
+    const error = failures.get(page.file)
+    return error ? [new MdxCompileError(page.file, error.reason, error.line, error.column)] : []
   })
   return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, index, ms: Date.now() - started }
 }
