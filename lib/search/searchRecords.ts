@@ -14,6 +14,7 @@ export type NextraSearchData = Record<string, { title: string; data: Record<stri
 
 /** The same data, one page at a time: the pages, and a page's data when asked for (null for a page out of search). */
 export interface SearchData {
+  /** Canonical routes: the search step reads a page again by the route it placed it under. */
   routes: readonly string[]
   read: (route: string) => NextraSearchData[string] | null
 }

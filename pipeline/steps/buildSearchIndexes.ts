@@ -15,11 +15,10 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
-import type { AggregatePlan } from '../../lib/access/planAggregates'
-import type { SearchIndexSpec } from '../../lib/access/planAggregates'
+import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
-import { buildShardPages, SHARD_PAGES, shardGroup, type Shard } from './searchShards'
+import { buildShardPages, shardGroup, type Shard } from './searchShards'
 
 /**
  * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
@@ -82,7 +81,7 @@ function installedVersion(name: string): string {
 }
 
 /** An index to write: its audience's pages, each with the digest of its records, which are read again only for a shard indexed again. */
-export interface IndexPlan {
+interface IndexPlan {
   spec: SearchIndexSpec
   pages: string[]
   /** sha256 of each page's records (route, URLs, text), by route. */
