@@ -47,7 +47,8 @@ import { SEARCH_PAUSE_MS } from '../lib/search/searchClient'
 import { searchDataIn, type NextraSearchData } from '../lib/search/searchRecords'
 import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates'
 import { buildSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
-import { readPageIndex, searchDataOf } from '../pipeline/compile/compiledPages'
+import { searchDataOf } from '../pipeline/compile/compiledPages'
+import { readStore } from '../pipeline/store/pageStore'
 import { launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
@@ -365,8 +366,10 @@ function findRealData(): NextraSearchData | null {
   for (const candidate of candidates) {
     if (!candidate || !fs.existsSync(candidate)) continue
     if (fs.statSync(candidate).isFile()) return JSON.parse(fs.readFileSync(candidate, 'utf8')) as NextraSearchData
+    const pages = readStore(candidate).pages
+    if (Object.keys(pages).length === 0) continue
     try {
-      const { routes, read } = searchDataOf(candidate, readPageIndex(candidate))
+      const { routes, read } = searchDataOf(candidate, pages)
       const data: NextraSearchData = {}
       for (const route of routes) {
         const page = read(route)

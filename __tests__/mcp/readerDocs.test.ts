@@ -35,7 +35,9 @@ const noSearch: SearchIndexes = { search: async () => [] }
 let stored: Map<string, string>
 beforeAll(async () => {
   // The catalogs' titles come from the pages' compiled documents, as the build's content step leaves them.
-  const { index } = await compilePages(source)
+  const store = { pages: {}, render: null }
+  await compilePages(source, store)
+  const index = store.pages
   const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(ROOT, access))
   stored = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
 }, 180_000)

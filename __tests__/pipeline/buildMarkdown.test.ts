@@ -41,7 +41,9 @@ jest.setTimeout(120_000)
 const source = scanContent(root)
 let index: PageIndex
 beforeAll(async () => {
-  index = (await compilePages(source)).index
+  const store = { pages: {}, render: null }
+  await compilePages(source, store)
+  index = store.pages
 })
 const planFor = (access: CompiledAccess) => planAggregates({ access, routes: source.pages.map((page) => page.route) })
 
@@ -122,9 +124,10 @@ test('a page titled by its first heading is named by it in the llms files and it
     write('content/docs/leads/intro.mdx', '---\ndescription: Where to start.\n---\n\n# Start *here*\n\nText.\n')
     write('content/docs/leads/quoted.mdx', "---\ntitle: 'It''s: quoted'\n---\n\nText.\n")
     const titled = scanContent(site)
-    const compiled = await compilePages(titled)
+    const store = { pages: {}, render: null }
+    await compilePages(titled, store)
     const plan = planAggregates({ access, routes: titled.pages.map((page) => page.route) })
-    const llms = markdownFileMap(titled, compiled.index, plan).get('/docs/leads/llms.txt')
+    const llms = markdownFileMap(titled, store.pages, plan).get('/docs/leads/llms.txt')
     expect(llms).toContain('- [Start here](/docs/leads/intro.md): Where to start.')
     expect(llms).toContain("- [It's: quoted](/docs/leads/quoted.md)")
   } finally {

@@ -13,6 +13,7 @@ import { BODY_CACHE_DIR, scanContent } from '../../pipeline/content/contentSourc
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { writePageProps } from '../../pipeline/render/pageProps'
 import { markdownFileMap } from './helpers/markdownFiles'
+import { readStore } from '../../pipeline/store/pageStore'
 import { planFor } from '../../pipeline/steps/buildSite'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { assertLinks } from '../../pipeline/steps/checkLinks'
@@ -115,16 +116,17 @@ test("a build's steps, from the content check to the Markdown and search data, r
   try {
     // The same calls, in the same order, as pipeline/steps/buildSite.ts makes before and after `next build`.
     const source = scanContent(ROOT)
-    const compiled = await checkAndCompile(source)
+    const store = readStore(ROOT)
+    await checkAndCompile(source, store)
     const pages = assertLinks(source)
     source.releaseTexts()
     const plan = planFor(pages)
     const mapInputs = pageMapInputs(ROOT)
     const pageMap = source.pageMap()
-    writePageProps(ROOT, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
-    const search = searchDataOf(ROOT, compiled.index)
+    writePageProps(ROOT, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
+    const search = searchDataOf(ROOT, store.pages)
     search.routes.forEach(search.read)
-    markdownFileMap(source, compiled.index, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
+    markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
     const expected = Object.fromEntries(source.pages.map((page) => [page.file, 1]))
     expect(Object.fromEntries(reads)).toEqual(expected)
     expect(Object.fromEntries(source.reads)).toEqual(expected)

@@ -7,9 +7,16 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterRender, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
+import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 
 let root: string
 let out: string
+/** The page store as the page step leaves it: a record for each page of `props`. */
+const storeOf = (props: Record<string, string>): PageStore => {
+  const last = readStore(root)
+  const record = (route: string) => ({ file: `content${route}.mdx`, digest: '', entry: '', problem: null, title: route, description: null, props: { inputs: '', name: props[route] } })
+  return { ...last, pages: Object.fromEntries(Object.keys(props).map((route) => [route, { ...record(route), rendered: last.pages[route]?.rendered }])) }
+}
 const write = (file: string, text = 'x') => {
   fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })
   fs.writeFileSync(path.join(out, file), text)
@@ -30,39 +37,45 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
 
 test('with no record every page renders; then only the pages whose props changed, and the others keep their files', () => {
   const props = { '/': 'a.json', '/docs/leads/intro': 'b.json', '/docs/leads/env': 'c.json' }
-  const first = planRender(root, out, 'B1', props)
+  let store = storeOf(props)
+  const first = planRender(store, out, 'B1', props)
   expect(first).toMatchObject({ render: ['/', '/docs/leads/env', '/docs/leads/intro'], keep: [], whyAll: 'no record of an earlier build' })
-  beforeRender(root, out, first)
+  beforeRender(root, out, first, store)
   nextWrites('B1', first.render)
-  afterRender(root, out, first, props)
+  afterRender(root, out, first, store, props)
 
   const edited = { ...props, '/docs/leads/intro': 'b2.json' }
-  const second = planRender(root, out, 'B1', edited)
+  store = storeOf(edited)
+  const second = planRender(store, out, 'B1', edited)
   expect(second).toMatchObject({ render: ['/docs/leads/intro'], keep: ['/', '/docs/leads/env'], whyAll: null })
-  beforeRender(root, out, second)
+  beforeRender(root, out, second, store)
   expect(fs.existsSync(path.join(root, PREVIOUS_OUT, 'index.html'))).toBe(true)
+  // A build that stops here renders every page next time.
+  expect(planRender(readStore(root), out, 'B1', edited).whyAll).toBe('no record of an earlier build')
   nextWrites('B1', second.render)
-  expect(keptPagesFit(root, out)).toBe(true)
-  afterRender(root, out, second, edited)
+  expect(keptPagesFit(out, second)).toBe(true)
+  afterRender(root, out, second, store, edited)
   expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toBe('/ as rendered')
   expect(fs.existsSync(path.join(out, '_next/data/B1/docs/leads/env.json'))).toBe(true)
   expect(fs.existsSync(path.join(root, PREVIOUS_OUT))).toBe(false)
 
   // Another build ID (code, settings, rules): everything again.
-  expect(planRender(root, out, 'B2', edited)).toMatchObject({ keep: [], whyAll: "the site's code, settings or dependencies changed" })
+  expect(planRender(readStore(root), out, 'B2', edited)).toMatchObject({ keep: [], whyAll: "the site's code, settings or dependencies changed" })
   // A kept page's file gone from out/: that page renders again.
   fs.rmSync(path.join(out, 'index.html'))
-  expect(planRender(root, out, 'B1', edited).render).toEqual(['/'])
+  expect(planRender(readStore(root), out, 'B1', edited).render).toEqual(['/'])
 })
 
 test('when the new build names other client files than the kept pages do, they do not fit', () => {
   const props = { '/': 'a.json', '/docs/leads/intro': 'b.json' }
-  const first = planRender(root, out, 'B1', props)
-  beforeRender(root, out, first)
+  const store = storeOf(props)
+  const first = planRender(store, out, 'B1', props)
+  beforeRender(root, out, first, store)
   nextWrites('B1', first.render)
-  afterRender(root, out, first, props)
-  const second = planRender(root, out, 'B1', { ...props, '/': 'a2.json' })
-  beforeRender(root, out, second)
+  afterRender(root, out, first, store, props)
+  const edited = { ...props, '/': 'a2.json' }
+  const second = planRender(storeOf(edited), out, 'B1', edited)
+  beforeRender(root, out, second, storeOf(edited))
   nextWrites('B1', second.render, 'main-def.js')
-  expect(keptPagesFit(root, out)).toBe(false)
+  expect(keptPagesFit(out, second)).toBe(false)
 })

@@ -9,6 +9,8 @@
  * fingerprint (./fingerprint.ts): an unchanged page is never compiled twice, and an entry that
  * other compiler inputs wrote is never read. A success keeps the page as data (lib/render/
  * pageDocument.ts: its elements, title, front matter and search data) for the steps that render it.
+ * The page store (../store/pageStore.ts) records each page's entry and outcome, so an unchanged
+ * page costs a lookup: its entry is not read.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -20,7 +22,8 @@ import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../steps/contentError'
 import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
 import type { PageDocument } from '../../lib/render/pageDocument'
-import type { ContentPage, ContentSource } from '../content/contentSource'
+import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
+import type { PageRecord, PageStore } from '../store/pageStore'
 
 export const CACHE_DIR = '.cache/mdx'
 
@@ -59,8 +62,6 @@ export interface CompileReport {
   compiled: number
   fromCache: number
   problems: MdxCompileError[]
-  /** Route → source file and cache entry, as written to PAGE_INDEX: what the later steps read documents by. */
-  index: PageIndex
   /** Wall time, ms. */
   ms: number
 }
@@ -159,85 +160,86 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
 export interface CompileOptions {
   /** Pages to leave out: the content check already names a problem in each (front matter, name). */
   skip?: ReadonlySet<string>
-  /**
-   * These pages alone (`npm run dev` after an edit): the others' entries and places in the page
-   * index stay as they are, and no entry is removed.
-   */
-  only?: ReadonlySet<string>
   /** Workers at most; os.availableParallelism() by default. */
   workers?: number
-  /** Told once the cache has been read: how many pages are to compile and how many come from it. */
+  /** Told once the store has been read: how many pages are to compile and how many come from the cache. */
   onStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
 }
 
+/** A page's compile cache entry, relative to the project: named by its path, its bytes and the compiler's fingerprint. */
+function entryOf(fingerprint: string, page: ContentPage): string {
+  return `${CACHE_DIR}/${sha256(JSON.stringify([fingerprint, page.file, page.digest]))}.json`
+}
+
+/** What the store keeps of a compiled page: its outcome, and the title and description it shows. */
+function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): PageRecord {
+  const base = { file: page.file, digest: page.digest, entry: entryFile }
+  if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column }, title: '', description: null }
+  const description = entry.output.frontMatter.description
+  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null }
+}
+
 /**
- * Compiles every MDX page under `root` that is not in the cache; each page that does not compile is
- * one MdxCompileError, in path order. Entries no page of this run uses (older versions of pages,
- * another compiler's) are removed.
+ * Compiles every page of `source` whose record in `store` is not of its bytes and this compiler:
+ * a page whose record is, and whose entry is in the cache, is taken as the record says, without
+ * reading its entry. Each page that does not compile is one MdxCompileError, in path order. The
+ * records are updated (a skipped page's removed, so it is checked again next time), and entries no
+ * page uses any more (older versions of pages, another compiler's) are removed.
  */
-export async function compilePages(source: ContentSource, options: CompileOptions = {}): Promise<CompileReport> {
+export async function compilePages(source: ContentSource, store: PageStore = { pages: {}, render: null }, options: CompileOptions = {}): Promise<CompileReport> {
   const started = Date.now()
   const root = source.root
   const cacheDir = path.join(root, CACHE_DIR)
   fs.mkdirSync(cacheDir, { recursive: true })
+  const cached = new Set(fs.readdirSync(cacheDir).map((name) => `${CACHE_DIR}/${name}`))
   const fingerprint = compilerFingerprint()
-  const pages = source.pages.filter((page) => !options.skip?.has(page.file) && (!options.only || options.only.has(page.file)))
-  // Only what the report names: a page's document is in the cache, and holding every page's would
-  // make this step's memory follow the site's bytes.
-  const failures = new Map<string, CompileFailure>()
+  const pages = source.pages.filter((page) => !options.skip?.has(page.file))
+  const records: Record<string, PageRecord> = {}
+  // Failures that are not the page's (a plugin that threw): reported, never recorded, so compiled again next time.
+  const problems = new Map<string, CompileFailure>()
   const jobs: Job[] = []
-  const keys = new Map<string, string>()
+  let fromCache = 0
   for (const page of pages) {
-    const key = sha256(JSON.stringify([fingerprint, page.file, page.digest]))
-    keys.set(page.file, key)
-    const cached = readEntry(path.join(cacheDir, `${key}.json`))
-    if (cached) {
-      if (!cached.ok) failures.set(page.file, cached.error)
-    } else {
-      jobs.push({
-        page,
-        resolve: (entry) => {
-          if (!entry.ok) failures.set(page.file, entry.error)
-          if (entry.ok || entry.error.deterministic) writeAtomically(path.join(cacheDir, `${key}.json`), JSON.stringify(entry))
-        },
-      })
+    const entryFile = entryOf(fingerprint, page)
+    const last = store.pages[page.route]
+    if (last?.entry === entryFile && last.file === page.file && cached.has(entryFile)) {
+      records[page.route] = last
+      fromCache++
+      continue
     }
+    const entry = cached.has(entryFile) ? readEntry(path.join(root, entryFile)) : null
+    if (entry) {
+      records[page.route] = { ...recordOf(page, entryFile, entry), props: last?.props, rendered: last?.rendered }
+      fromCache++
+      continue
+    }
+    jobs.push({
+      page,
+      resolve: (compiled) => {
+        if (compiled.ok || compiled.error.deterministic) {
+          writeAtomically(path.join(root, entryFile), JSON.stringify(compiled))
+          records[page.route] = { ...recordOf(page, entryFile, compiled), props: last?.props, rendered: last?.rendered }
+        } else problems.set(page.file, compiled.error)
+      },
+    })
   }
-  options.onStart?.({ pages: pages.length, toCompile: jobs.length, fromCache: pages.length - jobs.length })
+  options.onStart?.({ pages: pages.length, toCompile: jobs.length, fromCache })
   if (jobs.length > 0) {
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
     await runPool(root, jobs, size)
   }
-  if (!options.only) {
-    const used = new Set([...keys.values()].map((key) => `${key}.json`))
-    for (const name of fs.readdirSync(cacheDir)) {
-      if (name.endsWith('.json') && !used.has(name)) fs.rmSync(path.join(cacheDir, name), { force: true })
-    }
-  }
-  const index = writePageIndex(root, pages, keys, Boolean(options.only))
-  const problems = pages.flatMap((page) => {
-    const error = failures.get(page.file)
-    return error ? [new MdxCompileError(page.file, error.reason, error.line, error.column)] : []
+  store.pages = Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : [])))
+  const used = new Set(Object.values(store.pages).map((record) => record.entry))
+  for (const entryFile of cached) if (entryFile.endsWith('.json') && !used.has(entryFile)) fs.rmSync(path.join(root, entryFile), { force: true })
+  const failures = pages.flatMap((page) => {
+    const problem = records[page.route]?.problem ?? problems.get(page.file)
+    return problem ? [new MdxCompileError(page.file, problem.reason, problem.line, problem.column)] : []
   })
-  return { pages: pages.length, compiled: jobs.length, fromCache: pages.length - jobs.length, problems, index, ms: Date.now() - started }
+  return { pages: pages.length, compiled: jobs.length, fromCache, problems: failures, ms: Date.now() - started }
 }
 
-/** Where the docs route finds each page's compiled document: route → source file and cache entry. */
-export const PAGE_INDEX = '.cache/pages.json'
-
+/** Route → source file and cache entry: what the later steps read documents by (the store's records are such an index). */
 export type PageIndex = Record<string, { file: string; entry: string }>
-
-/**
- * The index the docs route (pages/[[...slug]].tsx, through lib/render/docsPages.ts) reads:
- * it renders from this run's entries without computing the compiler's fingerprint again.
- */
-function writePageIndex(root: string, pages: readonly ContentPage[], keys: Map<string, string>, merge: boolean): PageIndex {
-  const file = path.join(root, PAGE_INDEX)
-  const index: PageIndex = merge && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as PageIndex) : {}
-  for (const page of pages) index[page.route] = { file: page.file, entry: `${CACHE_DIR}/${keys.get(page.file)}.json` }
-  writeAtomically(file, JSON.stringify(index))
-  return index
-}
 
 /** One line of counts, for the build's progress and the dev server. */
 export function describeCompile(report: CompileReport): string {

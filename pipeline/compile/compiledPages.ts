@@ -1,12 +1,14 @@
 /**
- * Reading what the content step compiled (./compilePages.ts): its index of route → cache entry,
- * and each page's document. The docs route renders from these, and the search step indexes them.
+ * Reading what the content step compiled (./compilePages.ts): each page's document, by the page
+ * store's record of its cache entry (../store/pageStore.ts). The page step makes the props from
+ * these, and the search step indexes them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import type { SearchData } from '../../lib/search/searchRecords'
-import { PAGE_INDEX, type CacheEntry, type PageIndex } from './compilePages'
+import type { CacheEntry, PageIndex } from './compilePages'
+import { STORE_FILE } from '../store/pageStore'
 
 export class CompiledPageError extends Error {
   constructor(message: string) {
@@ -15,18 +17,10 @@ export class CompiledPageError extends Error {
   }
 }
 
-export function readPageIndex(root: string): PageIndex {
-  const file = path.join(root, PAGE_INDEX)
-  if (!fs.existsSync(file)) {
-    throw new CompiledPageError(`${PAGE_INDEX} is missing: the content step compiles the pages before \`next build\`; run \`npm run build\` (or \`npm run dev\`), not \`next build\` alone`)
-  }
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as PageIndex
-}
-
 /** The compiled document of `route`; CompiledPageError when it is missing or the page does not compile. */
 export function readCompiledPage(root: string, index: PageIndex, route: string): PageDocument {
   const indexed = index[route]
-  if (!indexed) throw new CompiledPageError(`no page for ${route} in ${PAGE_INDEX}`)
+  if (!indexed) throw new CompiledPageError(`no page for ${route} in ${STORE_FILE}`)
   let entry: CacheEntry
   try {
     entry = JSON.parse(fs.readFileSync(path.join(root, indexed.entry), 'utf8')) as CacheEntry

@@ -7,19 +7,22 @@
  *
  * Files are named by the hash of their bytes, and the index (PROPS_INDEX) maps each route to its
  * file: an unchanged page keeps its file, so what a change touches is known before anything renders.
+ * What each page's props were made from is kept in its record of the page store
+ * (../store/pageStore.ts), which the index is written from: the docs route reads the index, never
+ * the store, whose module is the build's.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
-import type { PageIndex } from '../compile/compilePages'
-import { writeAtomically } from '../compile/compilePages'
+import { writeAtomically, type PageIndex } from '../compile/compilePages'
 import { readCompiledPage } from '../compile/compiledPages'
 import { sha256 } from '../compile/fingerprint'
 import type { LastUpdated } from '../lastUpdated'
 import { audiencePageMap, type PageMapInputs } from '../pageMaps'
 import { audienceIdOf, type AggregatePlan } from '../../lib/access/planAggregates'
 import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
+import { writeStore, type PageStore } from '../store/pageStore'
 
 export interface PagePropsReport {
   /** Route → props file: what the docs route renders each page from. */
@@ -29,9 +32,6 @@ export interface PagePropsReport {
   changed: string[]
   removed: string[]
 }
-
-/** What the pages step made each page's props from last time (./pageProps.ts). */
-const PROPS_MEMO = '.cache/props-memo.json'
 
 /**
  * The page's document as its props carry it: the search data stays in the build (the search step
@@ -52,18 +52,8 @@ function storeProps(root: string, props: DocsPageProps): string {
   return name
 }
 
-function readJson<T extends object>(file: string): T {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T
-  } catch {
-    return {} as T
-  }
-}
-
 /** What the pages step makes the props from: the earlier steps' results. */
 export interface PagePropsInputs {
-  /** The compile's index of each page's document (../compile/compilePages.ts). */
-  index: PageIndex
   /** The whole site's page map (../content/contentSource.ts), and what shapes it per audience. */
   pageMap: RawItem[]
   pageMapInputs: PageMapInputs
@@ -71,75 +61,49 @@ export interface PagePropsInputs {
   lastUpdated: LastUpdated
 }
 
-export function writePageProps(root: string, { index, pageMap: raw, pageMapInputs: inputs, plan, lastUpdated }: PagePropsInputs): PagePropsReport {
+/**
+ * Each page's props, for every page of the store: made again only for a page whose document, its
+ * audience's page map or its date changed (an edit of a page's text changes its own; a new title,
+ * a page added or removed, a `_meta` edit change its audiences' page maps, and so their pages').
+ * Writes the index the docs route reads, and the store.
+ */
+export function writePageProps(root: string, store: PageStore, { pageMap: raw, pageMapInputs: inputs, plan, lastUpdated }: PagePropsInputs): PagePropsReport {
   const { access } = inputs
-  const audienceMaps = new Map<string, RawItem[]>()
+  const audienceMaps = new Map<string, { map: RawItem[]; hash: string }>()
   const dir = path.join(root, PROPS_DIR)
   fs.mkdirSync(dir, { recursive: true })
-  const indexFile = path.join(root, PROPS_INDEX)
-  const previous = readJson<PropsIndex>(indexFile)
+  const stored = new Set(fs.readdirSync(dir))
   const next: PropsIndex = {}
   const changed: string[] = []
-  // A page's props are made from its compiled document (its cache entry, named by the page's bytes
-  // and the compiler), its audience's page map and its date: with the same three, the same props
-  // file, and the document is not read again.
-  const memoFile = path.join(root, PROPS_MEMO)
-  const memo = readJson<Record<string, { inputs: string; name: string }>>(memoFile)
-  const nextMemo: typeof memo = {}
-  const mapHashes = new Map<string, string>()
-  for (const route of Object.keys(index).sort()) {
+  for (const route of Object.keys(store.pages).sort()) {
+    const record = store.pages[route]
     const scope = audienceIdOf(access, route)
-    let pageMap = audienceMaps.get(scope)
-    if (!pageMap) {
-      audienceMaps.set(scope, (pageMap = audiencePageMap(raw, scope, inputs, plan)))
-      mapHashes.set(scope, sha256(JSON.stringify(pageMap)))
+    let audience = audienceMaps.get(scope)
+    if (!audience) {
+      const map = audiencePageMap(raw, scope, inputs, plan)
+      audienceMaps.set(scope, (audience = { map, hash: sha256(JSON.stringify(map)) }))
     }
-    const timestamp = lastUpdated[index[route].file] ?? null
-    const propsInputs = sha256(JSON.stringify([index[route].entry, mapHashes.get(scope), route, timestamp]))
-    let name = memo[route]?.inputs === propsInputs ? memo[route].name : null
-    if (name === null || !fs.existsSync(path.join(dir, name))) {
-      name = storeProps(root, { doc: renderedDocument(root, index, route), pageMap: trimPageMap(pageMap, route), timestamp })
-    }
-    nextMemo[route] = { inputs: propsInputs, name }
+    // A page's props are made from its compiled document (its cache entry, named by the page's
+    // bytes and the compiler), its audience's page map and its date: with the same three, the same
+    // props file, and the document is not read again.
+    const timestamp = lastUpdated[record.file] ?? null
+    const inputsHash = sha256(JSON.stringify([record.entry, audience.hash, route, timestamp]))
+    const last = record.props
+    const name =
+      last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: renderedDocument(root, store.pages, route), pageMap: trimPageMap(audience.map, route), timestamp })
+    if (last?.name !== name) changed.push(route)
+    record.props = { inputs: inputsHash, name }
     next[route] = name
-    if (previous[route] !== name) changed.push(route)
   }
-  writeAtomically(memoFile, JSON.stringify(nextMemo))
+  const indexFile = path.join(root, PROPS_INDEX)
+  const previous = fs.existsSync(indexFile) ? (JSON.parse(fs.readFileSync(indexFile, 'utf8')) as PropsIndex) : {}
   writeAtomically(indexFile, JSON.stringify(next))
+  writeStore(root, store)
   const used = new Set(Object.values(next))
-  for (const name of fs.readdirSync(dir)) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })
+  for (const name of stored) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })
   return { index: next, pages: Object.keys(next).length, changed, removed: Object.keys(previous).filter((route) => !(route in next)) }
 }
 
 export function describePageProps(report: PagePropsReport): string {
   return `${report.pages} pages: ${report.changed.length} changed, ${report.removed.length} removed`
-}
-
-/**
- * `npm run dev` after edits to existing pages: each page's new props from its new document and its
- * last props' navigation and date, when the edit left its title and front matter as they were (so
- * no other page's navigation changed). False, writing nothing, when one did: then the whole page
- * step runs.
- */
-export function updatePageProps(root: string, index: PageIndex, routes: readonly string[]): boolean {
-  const indexFile = path.join(root, PROPS_INDEX)
-  const props = readJson<PropsIndex>(indexFile)
-  const updates: Array<[route: string, props: DocsPageProps]> = []
-  for (const route of routes) {
-    if (!props[route]) return false
-    const last = JSON.parse(fs.readFileSync(path.join(root, PROPS_DIR, props[route]), 'utf8')) as DocsPageProps
-    const doc = renderedDocument(root, index, route)
-    if (JSON.stringify([doc.title, doc.frontMatter]) !== JSON.stringify([last.doc.title, last.doc.frontMatter])) return false
-    updates.push([route, { ...last, doc }])
-  }
-  const memoFile = path.join(root, PROPS_MEMO)
-  const memo = readJson<Record<string, unknown>>(memoFile)
-  for (const [route, next] of updates) {
-    props[route] = storeProps(root, next)
-    // Made from other inputs than the pages step's: it makes this page's props again next time.
-    delete memo[route]
-  }
-  writeAtomically(memoFile, JSON.stringify(memo))
-  writeAtomically(indexFile, JSON.stringify(props))
-  return true
 }

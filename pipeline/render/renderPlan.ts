@@ -6,27 +6,25 @@
  * file, named by its hash, pipeline/render/pageProps.ts). So when the build ID is the last
  * build's, a page whose props file is the one it was rendered from would render to the same bytes:
  * it is kept, and only the others are rendered. Anything else, or any doubt (no record, another
- * build ID, a file missing from out/), renders every page.
+ * build ID, a file missing from out/), renders every page. What out/ holds is kept in the page
+ * store (../store/pageStore.ts): the build's ID and client files, and each page's props file it was
+ * rendered from.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../steps/siteFiles'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
+import { writeStore, type PageStore } from '../store/pageStore'
 
-/** What out/'s pages were rendered from, written once `next build` has succeeded. */
-export const RENDERED_STATE = '.cache/rendered.json'
-/** The routes this `next build` renders (its getStaticPaths, through DOCS_RENDER_ROUTES). */
+/**
+ * The routes this `next build` renders, for its getStaticPaths (lib/render/docsPages.ts, through
+ * DOCS_RENDER_ROUTES): a file, because `next build` runs in its own process and the route, which is
+ * runtime code, never reads the page store. Removed once the build is done.
+ */
 export const RENDER_ROUTES = '.cache/render-routes.json'
 /** The last build's out/, set aside while `next build` writes a new one. */
 export const PREVIOUS_OUT = '.cache/out-previous'
-
-interface RenderedState {
-  buildId: string
-  props: PropsIndex
-  /** The client's files (chunks and style sheets, named by their hashes) the pages name. */
-  clientFiles: string[]
-}
 
 export interface RenderPlan {
   buildId: string
@@ -36,6 +34,8 @@ export interface RenderPlan {
   keep: string[]
   /** Why every page renders, when it does. */
   whyAll: string | null
+  /** The client's files the kept pages name (the last build's). */
+  keptClientFiles: string[]
 }
 
 /** The client's files of out/ (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
@@ -51,9 +51,8 @@ export function clientFilesOf(out: string): string[] {
  * build ID should give the same files, and when it did not, the kept pages would load scripts
  * that are gone. Then every page must be rendered again.
  */
-export function keptPagesFit(root: string, out: string): boolean {
-  const state = readState(root, PREVIOUS_STATE)
-  return state !== null && JSON.stringify(state.clientFiles) === JSON.stringify(clientFilesOf(out))
+export function keptPagesFit(out: string, plan: RenderPlan): boolean {
+  return JSON.stringify(plan.keptClientFiles) === JSON.stringify(clientFilesOf(out))
 }
 
 /** A page's two files under out/: its HTML and its data (what the router fetches to move to it). */
@@ -61,46 +60,33 @@ export function pageFilesOf(route: string, buildId: string): [html: string, data
   return [pageHtmlFile(route).slice(1), pageDataFile(buildId, route).slice(1)]
 }
 
-/** The record of the out/ set aside, while `next build` writes the new one. */
-const PREVIOUS_STATE = `${PREVIOUS_OUT}.json`
-
-function readState(root: string, file = RENDERED_STATE): RenderedState | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as RenderedState
-  } catch {
-    return null
-  }
-}
-
-export function planRender(root: string, out: string, buildId: string, props: PropsIndex): RenderPlan {
+export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
   const routes = Object.keys(props).sort()
-  const all = (whyAll: string): RenderPlan => ({ buildId, render: routes, keep: [], whyAll })
-  const state = readState(root)
-  if (!state?.clientFiles) return all('no record of an earlier build')
+  const all = (whyAll: string): RenderPlan => ({ buildId, render: routes, keep: [], whyAll, keptClientFiles: [] })
+  const state = store.render
+  if (!state) return all('no record of an earlier build')
   if (state.buildId !== buildId) return all("the site's code, settings or dependencies changed")
-  const keep = routes.filter((route) => state.props[route] === props[route] && pageFilesOf(route, buildId).every((file) => fs.existsSync(path.join(out, file))))
+  const keep = routes.filter((route) => store.pages[route]?.rendered === props[route] && pageFilesOf(route, buildId).every((file) => fs.existsSync(path.join(out, file))))
   const kept = new Set(keep)
-  return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null }
+  return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null, keptClientFiles: state.clientFiles }
 }
 
 /**
- * Before `next build` (which empties out/): forgets the record, so a build that stops half way
+ * Before `next build` (which empties out/): forgets what out/ held, so a build that stops half way
  * renders everything next time, and sets the pages to keep aside with the rest of the last out/.
  */
-export function beforeRender(root: string, out: string, plan: RenderPlan): void {
+export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore): void {
   const previous = path.join(root, PREVIOUS_OUT)
   fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
-  fs.rmSync(path.join(root, PREVIOUS_STATE), { force: true })
-  if (plan.keep.length > 0) {
-    fs.renameSync(out, previous)
-    fs.renameSync(path.join(root, RENDERED_STATE), path.join(root, PREVIOUS_STATE))
-  } else fs.rmSync(path.join(root, RENDERED_STATE), { force: true })
+  store.render = null
+  writeStore(root, store)
+  if (plan.keep.length > 0) fs.renameSync(out, previous)
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
 /** After `next build`: the kept pages' files back into out/, and the record of what out/ holds. */
-export function afterRender(root: string, out: string, plan: RenderPlan, props: PropsIndex): void {
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex): void {
   const previous = path.join(root, PREVIOUS_OUT)
   for (const route of plan.keep) {
     for (const file of pageFilesOf(route, plan.buildId)) {
@@ -109,7 +95,8 @@ export function afterRender(root: string, out: string, plan: RenderPlan, props: 
     }
   }
   fs.rmSync(previous, { recursive: true, force: true })
-  fs.rmSync(path.join(root, PREVIOUS_STATE), { force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  fs.writeFileSync(path.join(root, RENDERED_STATE), JSON.stringify({ buildId: plan.buildId, props, clientFiles: clientFilesOf(out) } satisfies RenderedState))
+  for (const [route, record] of Object.entries(store.pages)) record.rendered = props[route]
+  store.render = { buildId: plan.buildId, clientFiles: clientFilesOf(out) }
+  writeStore(root, store)
 }

@@ -50,6 +50,7 @@ import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { afterRender, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { assertLinks } from './checkLinks'
 import { assertRulesDecide, siteRoutes } from './checkRules'
@@ -79,19 +80,20 @@ export function buildHeapMb(pages: number): number {
  * renders the pages whose props changed since the last build of the same code, and the last
  * build's files of the others are kept (pipeline/render/renderPlan.ts).
  */
-export async function nextBuild(paths: SitePaths, pages: number, props: PropsIndex): Promise<NextBuild> {
-  let plan = planRender(paths.root, paths.out, siteBuildId(paths.root), props)
-  beforeRender(paths.root, paths.out, plan)
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex): Promise<NextBuild> {
+  const pages = Object.keys(props).length
+  let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
+  beforeRender(paths.root, paths.out, plan, store)
   await runNextBuild(paths, pages)
-  if (plan.keep.length > 0 && !keptPagesFit(paths.root, paths.out)) {
+  if (plan.keep.length > 0 && !keptPagesFit(paths.out, plan)) {
     // The kept pages would name scripts this build no longer has: render them all after all.
     plan = { ...plan, render: [...plan.render, ...plan.keep].sort(), keep: [], whyAll: "the client's files changed though the build ID did not" }
-    beforeRender(paths.root, paths.out, plan)
+    beforeRender(paths.root, paths.out, plan, store)
     await runNextBuild(paths, pages)
   }
   const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
-  afterRender(paths.root, paths.out, plan, props)
+  afterRender(paths.root, paths.out, plan, store, props)
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
 }
 
@@ -161,10 +163,12 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
   // content/ scanned once: every step below takes this source, and each page's MDX is read once.
   const source = scanContent(paths.root)
-  const compiled = await step(
+  // What the last build and `npm run dev` knew of each page: every step below reads and updates it.
+  const store = readStore(paths.root)
+  await step(
     'content',
     () =>
-      checkAndCompile(source, {
+      checkAndCompile(source, store, {
         onStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
       }),
     describeCompile
@@ -182,22 +186,22 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const lastUpdated = readLastUpdated(paths.root)
   const mapInputs = pageMapInputs(paths.root)
   const pageMap = source.pageMap()
-  const props = await step('pages', () => writePageProps(paths.root, { index: compiled.index, pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
+  const props = await step('pages', () => writePageProps(paths.root, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
   const next = await step(
     'next build',
-    () => nextBuild(paths, pages.length, props.index),
+    () => nextBuild(paths, store, props.index),
     (built) => `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
     `${pages.length} pages`
   )
   const search = await step(
     'search',
-    () => buildSearchIndexes({ data: searchDataOf(paths.root, compiled.index), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+    () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
   const pageMaps = pageMapFragments(pageMap, plan, mapInputs)
   await step(
     'markdown',
-    () => writeMarkdown(paths, source, compiled.index, plan, { pageMaps, lastUpdated }),
+    () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }),
     ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
   )
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.

@@ -22,7 +22,8 @@
  */
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { PAGE_FILE as PAGE, type ContentEntry, type ContentSource } from '../content/contentSource'
+import { PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
+import { readStore, writeStore, type PageStore } from '../store/pageStore'
 import { checkFrontMatter } from './checkFrontMatter'
 import { checkMetaFile, META_FILE } from './checkMetaFiles'
 import { ContentError } from './contentError'
@@ -139,10 +140,13 @@ function entryPageOf(source: ContentSource, folder: string): string {
   return names.includes('intro') ? 'intro' : (names[0] ?? 'intro')
 }
 
+/** Which pages' front matter to read: all of them, or those whose text the store has not seen pass. */
+type Unchecked = (page: ContentPage) => boolean
+
 /** A page's front matter, read as Nextra reads it. */
-function checkPage(source: ContentSource, file: string, problems: ContentError[]): void {
+function checkPage(source: ContentSource, file: string, problems: ContentError[], unchecked: Unchecked): void {
   const page = source.byFile(file)
-  const problem = page ? checkFrontMatter(file, page.text) : null
+  const problem = page && unchecked(page) ? checkFrontMatter(file, page.text) : null
   if (problem) problems.push(problem)
 }
 
@@ -167,17 +171,17 @@ function duplicatePages(source: ContentSource, pages: readonly string[]): Conten
  * A declared section's folder, recursively: every folder's and page's name, every page's front
  * matter, every `_meta`. `pages` gathers the pages whose names pass.
  */
-function checkFolder(source: ContentSource, folder: string, problems: ContentError[], pages: string[]): void {
+function checkFolder(source: ContentSource, folder: string, problems: ContentError[], pages: string[], unchecked: Unchecked): void {
   for (const entry of source.list(folder)) {
     const relative = entry.path
     if (entry.isDirectory) {
       if (!SLUG.test(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
-      else checkFolder(source, relative, problems, pages)
+      else checkFolder(source, relative, problems, pages, unchecked)
     } else if (PAGE.test(entry.name)) {
       if (!SLUG.test(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
       else {
         pages.push(relative)
-        checkPage(source, relative, problems)
+        checkPage(source, relative, problems, unchecked)
       }
     } else if (isMetaFile(entry.name)) {
       problems.push(...checkMetaFile(source, relative))
@@ -187,19 +191,19 @@ function checkFolder(source: ContentSource, folder: string, problems: ContentErr
 
 /**
  * Every problem under content/docs/ of `source`, in path order, then pages that share a route. `sections` are the declared section ids
- * (access.config.ts by default).
+ * (access.config.ts by default). Front matter is read only of the pages `unchecked` names (all by default).
  */
-export function checkContent(source: ContentSource, sections: readonly string[] = access.sections.map((section) => section.id)): ContentError[] {
+export function checkContent(source: ContentSource, sections: readonly string[] = access.sections.map((section) => section.id), unchecked: Unchecked = () => true): ContentError[] {
   const problems: ContentError[] = []
   const pages: string[] = []
   for (const entry of source.list(DOCS_DIR)) {
     const relative = entry.path
     if (entry.isDirectory) {
-      if (sections.includes(entry.name)) checkFolder(source, relative, problems, pages)
+      if (sections.includes(entry.name)) checkFolder(source, relative, problems, pages, unchecked)
       else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(source, relative)))
     } else if (INDEX_PAGE.test(entry.name)) {
       pages.push(relative)
-      checkPage(source, relative, problems)
+      checkPage(source, relative, problems, unchecked)
     } else if (isMetaFile(entry.name)) {
       problems.push(...checkMetaFile(source, relative))
     } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
@@ -210,29 +214,21 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
 }
 
 /**
- * The build's first step, and the dev server's check: every content problem (checkContent), then
- * every page compiled with Nextra's compiler, or read from the compile cache. Throws one
- * BadContentError naming all of them. A page the content check already names is not compiled, so
- * one mistake in front matter is reported once.
+ * The build's first step, and the dev server's check, on the page store (../store/pageStore.ts):
+ * every content problem (checkContent; front matter only of pages whose text the store has not
+ * seen pass), then every changed page compiled with Nextra's compiler, or read from the compile
+ * cache, and the store updated. Throws one BadContentError naming all of them. A page the content
+ * check already names is not compiled, so one mistake in front matter is reported once.
  */
-export async function checkAndCompile(source: ContentSource, options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
-  return compileChecked(source, checkContent(source, options.sections), options)
-}
-
-/** Compiles the pages `problems` does not already name; one BadContentError for all of them. */
-async function compileChecked(source: ContentSource, problems: readonly ContentError[], options: CompileOptions): Promise<CompileReport> {
-  const report = await compilePages(source, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
+export async function checkAndCompile(source: ContentSource, store: PageStore = readStore(source.root), options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
+  const unchecked = (page: ContentPage) => {
+    const record = store.pages[page.route]
+    return record?.file !== page.file || record.digest !== page.digest
+  }
+  const problems = checkContent(source, options.sections, unchecked)
+  const report = await compilePages(source, store, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
+  writeStore(source.root, store)
   const all = [...problems, ...report.problems]
   if (all.length > 0) throw new BadContentError(all)
   return report
-}
-
-/**
- * `npm run dev` after edits to existing pages: the same checks of those pages alone (their front
- * matter, then their MDX), and the rest of the site as the last check left it.
- */
-export async function checkAndCompilePages(source: ContentSource, files: readonly string[]): Promise<CompileReport> {
-  const problems: ContentError[] = []
-  for (const file of files) checkPage(source, file, problems)
-  return compileChecked(source, problems, { only: new Set(files) })
 }

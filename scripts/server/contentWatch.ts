@@ -3,10 +3,10 @@
  * checkAndCompile) at start and again after each change of a page or `_meta` file, with the same
  * messages the build prints. The dev server keeps running whatever it finds; Next shows its own
  * overlay for a page that does not compile, and this names the file, line and column in the
- * terminal. Changed pages are compiled again; the others come from the compile cache. Then each
- * page's props are written again (pipeline/render/pageProps.ts), which the open page shows. An
- * edit of a page checks and renders that page alone, so it shows in about a second whatever the
- * size of the site.
+ * terminal. It is the build's own incremental path, on the same page store: changed pages are
+ * checked and compiled again, and the props of the pages they change written again
+ * (pipeline/render/pageProps.ts), which the open page shows. An edit of a page's text checks and
+ * writes that page alone, so it shows in about a second whatever the size of the site.
  *
  * It also watches access.config.ts: after an edit the configuration is read again
  * (./accessRules.ts) and the whole site checked with it; once that passes, every page's props are
@@ -20,8 +20,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
-import { BadContentError, checkAndCompile, checkAndCompilePages } from '../../pipeline/steps/checkContent'
-import { updatePageProps, writePageProps } from '../../pipeline/render/pageProps'
+import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
+import { writePageProps, type PagePropsReport } from '../../pipeline/render/pageProps'
+import { readStore } from '../../pipeline/store/pageStore'
 import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
 import { readLastUpdated } from '../../pipeline/lastUpdated'
 import { pageMapInputs } from '../../pipeline/pageMaps'
@@ -30,7 +31,7 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
 /** A check's outcome; `rulesApplied` when the check applied an edit of access.config.ts. */
-export type ContentCheckResult = { ok: true; report: CompileReport; rulesApplied?: boolean } | { ok: false; message: string }
+export type ContentCheckResult = { ok: true; report: CompileReport; props: PagePropsReport; rulesApplied?: boolean } | { ok: false; message: string }
 
 /** Said after a configuration's error: what the dev server does meanwhile. */
 export const RULES_KEPT = `npm run dev: keeps the access rules of the last ${ACCESS_CONFIG_FILE} that passed until this one does`
@@ -47,46 +48,26 @@ export interface ContentWatch {
   stop: () => void
 }
 
-/**
- * The edited pages alone (their files, as `content/...`, and their routes), when every change since
- * the last check was an edit of a page that was already there: null when a change was anything
- * else (a page added, removed or renamed, a `_meta` file), which the whole check handles.
- */
-function editedPages(last: ContentSource | undefined, source: ContentSource, changes: ReadonlySet<string>): { files: string[]; routes: string[] } | null {
-  if (changes.size === 0 || !last) return null
-  const files = [...changes].map((name) => `content/${name.split(path.sep).join('/')}`)
-  if (!files.every((file) => last.byFile(file) && source.byFile(file))) return null
-  return { files, routes: files.map((file) => source.byFile(file)!.route) }
-}
-
 /** The content source of the last check, by project: a check reads again only the files that changed since. */
 const lastSources = new Map<string, ContentSource>()
 
 /**
  * One check, its result as the writer reads it: problems are a result, anything else is thrown.
- * After edits to existing pages only (`changes`, names under content/), those pages alone are
- * checked and compiled, and their props written from their last ones, when their titles and front
- * matter stayed; otherwise, and at start, the whole site.
+ * It runs the build's own incremental path on the page store (pipeline/store/pageStore.ts): the
+ * content check and compile of the pages that changed (pipeline/steps/checkContent.ts), then the
+ * props of the pages whose document, page map or date changed (pipeline/render/pageProps.ts). An
+ * edit of a page's text checks, compiles and writes that page alone.
  */
-export async function checkContentOnce(root: string, access: CompiledAccess, changes: ReadonlySet<string> = new Set()): Promise<ContentCheckResult> {
+export async function checkContentOnce(root: string, access: CompiledAccess): Promise<ContentCheckResult> {
   try {
-    const last = lastSources.get(root)
-    const source = scanContent(root, last)
+    const source = scanContent(root, lastSources.get(root))
     lastSources.set(root, source)
-    const edited = editedPages(last, source, changes)
-    let compiled = 0
-    if (edited) {
-      const report = await checkAndCompilePages(source, edited.files)
-      if (updatePageProps(root, report.index, edited.routes)) return { ok: true, report }
-      compiled = report.compiled
-    }
-    const whole = await checkAndCompile(source, { sections: access.sections.map((section) => section.id) })
+    const store = readStore(root)
+    const report = await checkAndCompile(source, store, { sections: access.sections.map((section) => section.id) })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
-    const plan = planFor(source.pages, access)
-    writePageProps(root, { index: whole.index, pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan, lastUpdated: readLastUpdated(root) })
-    // The pages compiled for the edit count as this check's, not as the cache's.
-    return { ok: true, report: { ...whole, compiled: whole.compiled + compiled, fromCache: whole.fromCache - compiled } }
+    const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan: planFor(source.pages, access), lastUpdated: readLastUpdated(root) })
+    return { ok: true, report, props }
   } catch (error) {
     if (error instanceof BadContentError) return { ok: false, message: error.message }
     throw error
@@ -115,15 +96,11 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let running: Promise<unknown> | null = null
   let again = false
   let timer: NodeJS.Timeout | undefined
-  // What changed since the last check began; null until the first check, which checks everything.
-  let changes: Set<string> | null = null
   let contentChanged = true
   let configChanged = false
   const checkOnce = async (): Promise<ContentCheckResult> => {
-    const pages = changes ?? new Set<string>()
     const content = contentChanged
     const config = configChanged
-    changes = new Set()
     contentChanged = false
     configChanged = false
     if (config) {
@@ -137,8 +114,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
         report(refused)
       }
     }
-    if (wanted === served) return checkContentOnce(root, served.access, pages)
-    // New rules change page maps anywhere: the whole site is checked and every page's props written.
+    if (wanted === served) return checkContentOnce(root, served.access)
+    // New rules change page maps anywhere, so the props of every page they reach are written again.
     const result = await checkContentOnce(root, wanted.access)
     if (!result.ok) return { ok: false, message: `${result.message}\n${RULES_KEPT}` }
     const applying = wanted
@@ -167,10 +144,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     }, SETTLE_MS)
   }
   const changed = (name: string | null) => {
+    // A change whose name the platform does not give is checked too: the page store finds what changed.
     if (name !== null && !WATCHED.test(name)) return
-    // A change whose name the platform does not give is checked with the whole site.
-    if (name === null) changes = null
-    else changes?.add(name)
     contentChanged = true
     schedule()
   }
@@ -196,5 +171,6 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
 /** The dev server's line for a result: the build's own message, or what was checked. */
 export function formatContentCheck(result: ContentCheckResult): string {
   if (!result.ok) return result.message
-  return `content check: ${describeCompile(result.report)}; no problems${result.rulesApplied ? `; the access rules of ${ACCESS_CONFIG_FILE} applied` : ''}`
+  const props = result.props.changed.length
+  return `content check: ${describeCompile(result.report)}; no problems; ${props} page${props === 1 ? "'s" : "s'"} props written${result.rulesApplied ? `; the access rules of ${ACCESS_CONFIG_FILE} applied` : ''}`
 }

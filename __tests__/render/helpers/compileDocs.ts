@@ -27,7 +27,7 @@ async function highlighter(): Promise<string> {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'render-'))
     fs.mkdirSync(path.join(root, 'content'))
     fs.writeFileSync(path.join(root, 'content/index.mdx'), '# Home\n')
-    await compilePages(scanContent(root), { workers: 1 })
+    await compilePages(scanContent(root), undefined, { workers: 1 })
     fs.rmSync(root, { recursive: true, force: true })
   }
   return pathToFileURL(file).href

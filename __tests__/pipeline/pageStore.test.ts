@@ -1,0 +1,96 @@
+/** @jest-environment node */
+/**
+ * The page store (pipeline/store/pageStore.ts): a rebuild's cost follows what changed. After an
+ * edit of one page's text, the content and page steps open that page's compiled document alone,
+ * not every page's; and `npm run dev`'s check (scripts/server/contentWatch.ts) is the build's own
+ * path, leaving the same store and props as the build's steps do.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { scanContent } from '../../pipeline/content/contentSource'
+import { pageMapInputs } from '../../pipeline/pageMaps'
+import { writePageProps } from '../../pipeline/render/pageProps'
+import { planFor } from '../../pipeline/steps/buildSite'
+import { checkAndCompile } from '../../pipeline/steps/checkContent'
+import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
+import { CACHE_DIR } from '../../pipeline/compile/compilePages'
+import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
+import { access } from '../../lib/access'
+import { checkContentOnce } from '../../scripts/server/contentWatch'
+
+jest.setTimeout(300_000)
+
+const ROOT = path.resolve(__dirname, '../..')
+const EDITED = 'content/docs/leads/intro.mdx'
+const sites: string[] = []
+afterAll(() => sites.forEach((site) => fs.rmSync(site, { recursive: true, force: true })))
+
+/** The project's content in a folder of its own, with the project's compile cache (its entries are named by a page's path and bytes, not the folder). */
+function site(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'page-store-'))
+  sites.push(root)
+  fs.cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true })
+  if (fs.existsSync(path.join(ROOT, CACHE_DIR))) fs.cpSync(path.join(ROOT, CACHE_DIR), path.join(root, CACHE_DIR), { recursive: true })
+  return root
+}
+
+/** The build's content and page steps, as pipeline/steps/buildSite.ts runs them. */
+async function buildSteps(root: string) {
+  const source = scanContent(root)
+  const store = readStore(root)
+  const report = await checkAndCompile(source, store)
+  const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root), plan: planFor(source.pages), lastUpdated: {} })
+  return { report, props }
+}
+
+const edit = (root: string, text: string) => fs.appendFileSync(path.join(root, EDITED), `\n${text}\n`)
+
+test("after a one-page edit, the content and page steps open that page's compiled document alone", async () => {
+  const root = site()
+  const first = await buildSteps(root)
+  expect(first.report.pages).toBeGreaterThan(50)
+  edit(root, 'One more sentence, for the store.')
+
+  const opened: string[] = []
+  const cache = path.join(root, CACHE_DIR) + path.sep
+  const original = fs.readFileSync
+  const spy = jest.spyOn(fs, 'readFileSync').mockImplementation(((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    if (typeof file === 'string' && file.startsWith(cache)) opened.push(path.basename(file))
+    return (original as (...args: unknown[]) => unknown)(file, ...rest)
+  }) as typeof fs.readFileSync)
+  let second: Awaited<ReturnType<typeof buildSteps>>
+  try {
+    second = await buildSteps(root)
+  } finally {
+    spy.mockRestore()
+  }
+  expect(second.report).toMatchObject({ pages: first.report.pages, compiled: 1, fromCache: first.report.pages - 1 })
+  expect(second.props.changed).toEqual(['/docs/leads/intro'])
+  const record = readStore(root).pages['/docs/leads/intro']
+  expect(opened).toEqual([path.basename(record.entry)])
+  expect(record).toMatchObject({ file: EDITED, problem: null, title: 'Leads API introduction' })
+})
+
+test("`npm run dev`'s check after an edit leaves the store and props a build's steps leave, and names a broken page with its place", async () => {
+  const dev = site()
+  expect(await checkContentOnce(dev, access)).toMatchObject({ ok: true })
+  edit(dev, 'Edited while the dev server runs.')
+  const result = await checkContentOnce(dev, access)
+  expect(result).toMatchObject({ ok: true, report: { compiled: 1 }, props: { changed: ['/docs/leads/intro'] } })
+
+  // The same sources, built from nothing by the build's steps.
+  const built = site()
+  fs.rmSync(path.join(built, 'content'), { recursive: true })
+  fs.cpSync(path.join(dev, 'content'), path.join(built, 'content'), { recursive: true })
+  await buildSteps(built)
+  const read = (root: string, file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as unknown
+  expect(read(dev, STORE_FILE)).toEqual(read(built, STORE_FILE))
+  expect(read(dev, PROPS_INDEX)).toEqual(read(built, PROPS_INDEX))
+  expect(fs.readdirSync(path.join(dev, PROPS_DIR)).sort()).toEqual(fs.readdirSync(path.join(built, PROPS_DIR)).sort())
+
+  fs.appendFileSync(path.join(dev, EDITED), '\n<Callout type="info">\n\nNever closed.\n')
+  const broken = await checkContentOnce(dev, access)
+  expect(broken.ok).toBe(false)
+  expect(broken.ok ? '' : broken.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/m)
+})

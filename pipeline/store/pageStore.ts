@@ -1,0 +1,84 @@
+/**
+ * The page store: what the build and `npm run dev` know of each page, in one file, so a step
+ * decides what to do about a page without opening its documents. One record per page (by route):
+ * its file and digest, its compile cache entry and outcome, the title and description it shows,
+ * what its props were made from and their file, and the props file its out/ files were rendered
+ * from; and, for the site, the build whose out/ holds the pages. A page whose record says it is
+ * unchanged costs a lookup; an edit touches its own record (and, when page maps change, the props
+ * of the pages that show them).
+ *
+ * The documents themselves stay in the compile cache (.cache/mdx/, one file per page version,
+ * ../compile/compilePages.ts), which the records name. The docs route reads its own view,
+ * .cache/props.json (lib/render/propsFiles.ts), which the page step writes from the store: the
+ * runtime never imports pipeline/, so it cannot read this file's format.
+ *
+ * The compiler's fingerprint is part of each entry's name, so a record made by another compiler
+ * names another entry and its page compiles again. `rm -rf .cache` forgets everything.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { writeAtomically } from '../compile/compilePages'
+
+export const STORE_FILE = '.cache/store.json'
+
+/** Where the compiler stopped on a page that does not compile, and its message. */
+export interface CompileProblem {
+  reason: string
+  line?: number
+  column?: number
+}
+
+export interface PageRecord {
+  /** The page's file, relative to the project. */
+  file: string
+  /** sha256 of its MDX when it was compiled. */
+  digest: string
+  /** Its compile cache entry, relative to the project (`.cache/mdx/<key>.json`). */
+  entry: string
+  /** Null when it compiled; else what the compiler said (a parser's message, cached like a success). */
+  problem: CompileProblem | null
+  /** As the page shows them (../content/contentSource.ts pageTitle; its front matter's description, or null). */
+  title: string
+  description: string | null
+  /** What its props were made from (a hash) and their file under .cache/props/ (../render/pageProps.ts). */
+  props?: { inputs: string; name: string }
+  /** The props file out/'s files of this page were rendered from (../render/renderPlan.ts). */
+  rendered?: string
+}
+
+export interface PageStore {
+  pages: Record<string, PageRecord>
+  /** The `next build` whose out/ holds the pages: its ID and the client's files they name; null while one runs. */
+  render: { buildId: string; clientFiles: string[] } | null
+}
+
+/** The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again). */
+export function readStore(root: string): PageStore {
+  try {
+    const store = JSON.parse(fs.readFileSync(path.join(root, STORE_FILE), 'utf8')) as PageStore
+    if (store && typeof store.pages === 'object') return store
+  } catch {
+    // Absent or unreadable: a clean build.
+  }
+  return { pages: {}, render: null }
+}
+
+export function writeStore(root: string, store: PageStore): void {
+  fs.mkdirSync(path.dirname(path.join(root, STORE_FILE)), { recursive: true })
+  writeAtomically(path.join(root, STORE_FILE), JSON.stringify(store))
+}
+
+export class StoredPageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StoredPageError'
+  }
+}
+
+/** The title and description `route` shows, from its record: what the llms files and catalogs name it by, with no document read. */
+export function storedPage(store: PageStore, route: string): Pick<PageRecord, 'title' | 'description'> {
+  const record = store.pages[route]
+  if (!record) throw new StoredPageError(`no page for ${route} in ${STORE_FILE}; run the content step first`)
+  if (record.problem) throw new StoredPageError(`${record.file} does not compile: ${record.problem.reason}`)
+  return { title: record.title, description: record.description }
+}
