@@ -18,7 +18,11 @@ export interface DocsPageProps {
   timestamp: number | null
 }
 
-/** Route → props file (under PROPS_DIR). */
+/**
+ * Route → props file (under PROPS_DIR): the runtime's read-only view of the build's page store
+ * (pipeline/store/pageStore.ts), which the page step writes it from. The route reads this file,
+ * never the store: the runtime does not import pipeline/.
+ */
 export type PropsIndex = Record<string, string>
 export const PROPS_DIR = '.cache/props'
 export const PROPS_INDEX = '.cache/props.json'
