@@ -202,7 +202,7 @@ export async function compilePages(source: ContentSource, store: PageStore = { p
   for (const page of pages) {
     const entryFile = entryOf(fingerprint, page)
     const last = store.pages[page.route]
-    if (last?.entry === entryFile && last.file === page.file && cached.has(entryFile)) {
+    if (last?.entry === entryFile && cached.has(entryFile)) {
       records[page.route] = last
       fromCache++
       continue
