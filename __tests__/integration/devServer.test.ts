@@ -223,12 +223,12 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     expect(output.slice(beforeEdit)).toMatch(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems; 1 page's props written/)
     expect(output.slice(beforeEdit)).not.toMatch(NEXT_COMPILED)
 
-    // A new title changes other pages' navigation: their props are written too, and the page shows it.
+    // A new title changes the navigation of the pages whose sidebar shows it: their props are written too, and the page shows it.
     const beforeRetitle = output.length
     const retitled = `Leads API introduction, retitled ${Date.now()}`
     fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('title: Leads API introduction', `title: ${retitled}`))
     await page.waitForFunction((title) => document.title.startsWith(title), retitled, { timeout: HOT_RELOAD_MS })
-    expect(output.slice(beforeRetitle)).toMatch(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems; \d{2,} pages' props written/)
+    expect(output.slice(beforeRetitle)).toMatch(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems; ([2-9]|\d{2,}) pages' props written/)
     expect(output.slice(beforeRetitle)).not.toMatch(NEXT_COMPILED)
     expect(errors).toEqual([])
     signedIn = { page, dev, siteUrl }

@@ -172,5 +172,5 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
 export function formatContentCheck(result: ContentCheckResult): string {
   if (!result.ok) return result.message
   const props = result.props.changed.length
-  return `content check: ${describeCompile(result.report)}; no problems; ${props} page${props === 1 ? "'s" : "s'"} props written${result.rulesApplied ? `; the access rules of ${ACCESS_CONFIG_FILE} applied` : ''}`
+  return `content check: ${describeCompile(result.report)}; no problems${result.rulesApplied ? `; the access rules of ${ACCESS_CONFIG_FILE} applied` : ''}; ${props} page${props === 1 ? "'s" : "s'"} props written`
 }
