@@ -2,18 +2,13 @@
  * The page store: what the build and `npm run dev` know of each page, in one file, so a step
  * decides what to do about a page without opening its documents. One record per page (by route):
  * its file and digest, its compile cache entry and outcome, the title and description it shows,
- * what its props were made from and their file, and the props file its out/ files were rendered
- * from; and, for the site, the build whose out/ holds the pages. A page whose record says it is
- * unchanged costs a lookup; an edit touches its own record (and, when page maps change, the props
- * of the pages that show them).
+ * what its props were made from and their file, and the props file out/ was rendered from; and
+ * the build whose out/ holds the pages. An unchanged page costs a lookup.
  *
- * The documents themselves stay in the compile cache (.cache/mdx/, one file per page version,
- * ../compile/compilePages.ts), which the records name. The docs route reads its own view,
- * .cache/props.json (lib/render/propsFiles.ts), which the page step writes from the store: the
- * runtime never imports pipeline/, so it cannot read this file's format.
- *
- * The compiler's fingerprint is part of each entry's name, so a record made by another compiler
- * names another entry and its page compiles again. `rm -rf .cache` forgets everything.
+ * The documents stay in the compile cache (.cache/mdx/, ../compile/compilePages.ts), whose entry
+ * names hold the compiler's fingerprint: another compiler's record names another entry. The docs
+ * route reads its own view, .cache/props.json (lib/render/propsFiles.ts), written from the store:
+ * the runtime never imports pipeline/. `rm -rf .cache` forgets everything.
  */
 import fs from 'node:fs'
 import path from 'node:path'
