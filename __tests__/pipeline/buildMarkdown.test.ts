@@ -9,7 +9,7 @@ import { compilePages } from '../../pipeline/compile/compilePages'
 import { llmsTxt, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { markdownFileMap } from './helpers/markdownFiles'
-import type { PageIndex } from '../../pipeline/compile/compilePages'
+import type { PageStore } from '../../pipeline/store/pageStore'
 import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
 
 test('front matter is removed from the Markdown', () => {
@@ -36,12 +36,12 @@ test("llms.txt lists a section's pages with titles, descriptions and .md links",
 })
 
 const root = path.resolve(__dirname, '../..')
-// The pages' titles and descriptions come from their compiled documents, as the build's content step leaves them.
+// The pages' titles and descriptions come from their records in the page store, as the build's content step leaves them.
 jest.setTimeout(120_000)
 const source = scanContent(root)
-let index: PageIndex
+let index: PageStore['pages']
 beforeAll(async () => {
-  const store = { pages: {}, render: null }
+  const store: PageStore = { pages: {}, render: null }
   await compilePages(source, store)
   index = store.pages
 })
@@ -124,7 +124,7 @@ test('a page titled by its first heading is named by it in the llms files and it
     write('content/docs/leads/intro.mdx', '---\ndescription: Where to start.\n---\n\n# Start *here*\n\nText.\n')
     write('content/docs/leads/quoted.mdx', "---\ntitle: 'It''s: quoted'\n---\n\nText.\n")
     const titled = scanContent(site)
-    const store = { pages: {}, render: null }
+    const store: PageStore = { pages: {}, render: null }
     await compilePages(titled, store)
     const plan = planAggregates({ access, routes: titled.pages.map((page) => page.route) })
     const llms = markdownFileMap(titled, store.pages, plan).get('/docs/leads/llms.txt')

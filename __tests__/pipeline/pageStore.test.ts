@@ -1,15 +1,16 @@
 /** @jest-environment node */
 /**
  * The page store (pipeline/store/pageStore.ts): a rebuild's cost follows what changed. After an
- * edit of one page's text, the content and page steps open that page's compiled document alone,
- * not every page's; and `npm run dev`'s check (scripts/server/contentWatch.ts) is the build's own
+ * edit of one page's text, the content, page and Markdown steps open that page's compiled document
+ * alone, not every page's; and `npm run dev`'s check (scripts/server/contentWatch.ts) is the build's own
  * path, leaving the same store and props as the build's steps do.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { scanContent } from '../../pipeline/content/contentSource'
-import { pageMapInputs } from '../../pipeline/pageMaps'
+import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
+import { markdownFileMap } from './helpers/markdownFiles'
 import { writePageProps } from '../../pipeline/render/pageProps'
 import { planFor } from '../../pipeline/steps/buildSite'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
@@ -35,18 +36,20 @@ function site(): string {
   return root
 }
 
-/** The build's content and page steps, as pipeline/steps/buildSite.ts runs them. */
+/** The build's content, page and Markdown steps, as pipeline/steps/buildSite.ts runs them. */
 async function buildSteps(root: string) {
   const source = scanContent(root)
   const store = readStore(root)
   const report = await checkAndCompile(source, store)
-  const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root), plan: planFor(source.pages), lastUpdated: {} })
-  return { report, props }
+  const [pageMap, inputs, plan] = [source.pageMap(), pageMapInputs(root), planFor(source.pages)]
+  const props = writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated: {} })
+  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated: {} })
+  return { report, props, markdown }
 }
 
 const edit = (root: string, text: string) => fs.appendFileSync(path.join(root, EDITED), `\n${text}\n`)
 
-test("after a one-page edit, the content and page steps open that page's compiled document alone", async () => {
+test("after a one-page edit, the content, page and Markdown steps open that page's compiled document alone", async () => {
   const root = site()
   const first = await buildSteps(root)
   expect(first.report.pages).toBeGreaterThan(50)
@@ -70,6 +73,8 @@ test("after a one-page edit, the content and page steps open that page's compile
   const record = readStore(root).pages['/docs/leads/intro']
   expect(opened).toEqual([path.basename(record.entry)])
   expect(record).toMatchObject({ file: EDITED, problem: null, title: 'Leads API introduction' })
+  // The llms file names the page by the title and description its record keeps.
+  expect(second.markdown.get('/docs/leads/llms.txt')).toContain(`- [Leads API introduction](/docs/leads/intro.md): ${record.description}`)
 })
 
 test("`npm run dev`'s check after an edit leaves the store and props a build's steps leave, and names a broken page with its place", async () => {

@@ -18,9 +18,8 @@ import { markdownKeyOf, type AggregatePlan } from '../../lib/access/planAggregat
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
-import type { PageIndex } from '../compile/compilePages'
-import { readCompiledPage } from '../compile/compiledPages'
-import { pageTitle, type ContentSource } from '../content/contentSource'
+import type { ContentSource } from '../content/contentSource'
+import { storedPage, type PageStore } from '../store/pageStore'
 import type { SitePaths } from './paths'
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
@@ -63,8 +62,8 @@ export function* llmsFullTxt(section: { title: string; description: string }, pa
  */
 export function* markdownFiles(
   source: ContentSource,
-  /** The compile's index of each page's document (../compile/compilePages.ts). */
-  index: PageIndex,
+  /** The page store's records (../store/pageStore.ts): each page's title and description. */
+  pages: PageStore['pages'],
   plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
   /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
   catalogInputs?: CatalogInputs
@@ -75,14 +74,12 @@ export function* markdownFiles(
     if (!content) throw new Error(`buildMarkdown: the plan names ${route}, which no content file holds`)
     return content
   }
-  // A page's title and description as the page itself shows them: its compiled document's, never a second reading.
+  // A page's title and description as the page itself shows them, as its record keeps them: no document is read.
   const pageOf = (route: string): CatalogPage => {
     const cached = named.get(route)
     if (cached) return cached
-    const doc = readCompiledPage(source.root, index, route)
-    const description = doc.frontMatter.description
     const time = catalogInputs?.lastUpdated[contentOf(route).file]
-    const page = { route, title: pageTitle(doc, route), description: typeof description === 'string' && description ? description : null, lastUpdated: time === undefined ? null : new Date(time).toISOString() }
+    const page = { route, ...storedPage(pages, route), lastUpdated: time === undefined ? null : new Date(time).toISOString() }
     named.set(route, page)
     return page
   }
@@ -101,10 +98,10 @@ export function* markdownFiles(
 }
 
 /** Writes the Markdown of the plan's pages and each audience's llms files into out/, each file as it is made. */
-export function writeMarkdown(paths: SitePaths, source: ContentSource, index: PageIndex, plan: AggregatePlan, catalogInputs: CatalogInputs): { pages: number; files: number } {
+export function writeMarkdown(paths: SitePaths, source: ContentSource, pages: PageStore['pages'], plan: AggregatePlan, catalogInputs: CatalogInputs): { pages: number; files: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
   let files = 0
-  for (const { key, parts } of markdownFiles(source, index, plan, catalogInputs)) {
+  for (const { key, parts } of markdownFiles(source, pages, plan, catalogInputs)) {
     const file = path.join(paths.out, key)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     const fd = fs.openSync(file, 'w')

@@ -71,8 +71,8 @@ export class StoredPageError extends Error {
 }
 
 /** The title and description `route` shows, from its record: what the llms files and catalogs name it by, with no document read. */
-export function storedPage(store: PageStore, route: string): Pick<PageRecord, 'title' | 'description'> {
-  const record = store.pages[route]
+export function storedPage(pages: PageStore['pages'], route: string): Pick<PageRecord, 'title' | 'description'> {
+  const record = pages[route]
   if (!record) throw new StoredPageError(`no page for ${route} in ${STORE_FILE}; run the content step first`)
   if (record.problem) throw new StoredPageError(`${record.file} does not compile: ${record.problem.reason}`)
   return { title: record.title, description: record.description }
