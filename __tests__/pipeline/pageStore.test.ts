@@ -6,7 +6,6 @@
  * path, leaving the same store and props as the build's steps do.
  */
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
@@ -19,18 +18,16 @@ import { CACHE_DIR } from '../../pipeline/compile/compilePages'
 import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 import { access } from '../../lib/access'
 import { checkContentOnce } from '../../scripts/server/contentWatch'
+import { tempSite } from '../fixtures/tempSite'
 
 jest.setTimeout(300_000)
 
 const ROOT = path.resolve(__dirname, '../..')
 const EDITED = 'content/docs/leads/intro.mdx'
-const sites: string[] = []
-afterAll(() => sites.forEach((site) => fs.rmSync(site, { recursive: true, force: true })))
 
 /** The project's content in a folder of its own, with the project's compile cache (its entries are named by a page's path and bytes, not the folder). */
 function site(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'page-store-'))
-  sites.push(root)
+  const root = tempSite('page-store-')
   fs.cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true })
   if (fs.existsSync(path.join(ROOT, CACHE_DIR))) fs.cpSync(path.join(ROOT, CACHE_DIR), path.join(root, CACHE_DIR), { recursive: true })
   return root
