@@ -60,3 +60,17 @@ test('once the audience\'s navigation arrives, the reader\'s sidebar is the whol
     expect(pageRoutes(merged).sort()).toEqual(pageRoutes(whole).sort())
   }
 })
+
+test("a `_meta` entry that names no page (a separator, a link) stays on every page's level; a dropped page's entry goes", () => {
+  const pages = Array.from({ length: 40 }, (_, i) => page(`/docs/leads/page-${pad(i)}`))
+  const meta = { data: { '---': { type: 'separator' }, ...Object.fromEntries(pages.map((item) => [item.name, item.frontMatter.title])), status: { title: 'Status', href: 'https://status.example.com' } } }
+  const map: RawItem[] = [{ name: 'leads', route: '/docs/leads', children: [meta, ...pages] }]
+  for (const at of [0, 20, 39]) {
+    const level = (trimPageMap(map, `/docs/leads/page-${pad(at)}`)[0] as { children: RawItem[] }).children
+    const data = (level.find((item) => 'data' in item) as { data: Record<string, unknown> }).data
+    const kept = pageRoutes(level).map((route) => route.split('/').pop())
+    expect(Object.keys(data)).toEqual(['---', ...kept, 'status'])
+    expect(kept).toContain(`page-${pad(at)}`)
+    expect(kept.length).toBeLessThanOrEqual(2 * NAVIGATION_WINDOW + 1)
+  }
+})
