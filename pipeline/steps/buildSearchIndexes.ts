@@ -4,7 +4,7 @@
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
  * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
  * edit indexes one shard again and takes the others from the last build's cache. Its input is each
- * page's search data as the content step compiled it (pipeline/compile/compiledPages.ts
+ * page's search data as the content step compiled it (pipeline/compile/readDocuments.ts
  * searchDataOf), read one page at a time: once to place the page and hash its records, and again
  * only for a shard that is indexed again, so the step never holds the site's text.
  *
