@@ -98,8 +98,9 @@ async function main() {
     },
     (result) => {
       (result.ok ? console.log : console.error)(formatContentCheck(result))
-      // A check that passed wrote the pages' props; one that did not kept the last ones.
-      if (result.ok) propsEvents.changed()
+      // Only a check that changed some page's props (or the rules) makes the open pages fetch theirs;
+      // one that did not pass kept the last ones.
+      if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
     },
     (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
   )
