@@ -29,30 +29,46 @@ function isPlainData(value: unknown): boolean {
   return Object.values(value as Record<string, unknown>).every(isPlainData)
 }
 
+/** A file's time and size: what says it may have changed. */
+function stampOf(file: string): string | null {
+  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  return stat ? `${stat.mtimeMs}:${stat.size}` : null
+}
+
+/**
+ * Each `_meta` file's data, with the stamps of every file its bundle read (the `_meta` and what it
+ * imports): the content check and the page maps ask for the same file, and `npm run dev` asks
+ * after every change, so a file is evaluated again only when one of those files changed. Bundling
+ * one costs several milliseconds; a site of a few hundred folders paid it twice per build and on
+ * every edit in dev.
+ */
+const evaluated = new Map<string, { inputs: Array<[file: string, stamp: string | null]>; data: Record<string, unknown> }>()
+
 /** A `_meta` file's default export, evaluated as the build does; MetaFileError when it is not plain data. */
 export function readMetaFile(file: string): Record<string, unknown> {
-  const built = buildSync({ entryPoints: [file], bundle: true, format: 'cjs', platform: 'node', write: false, packages: 'external', jsx: 'automatic', logLevel: 'silent' })
+  const known = evaluated.get(file)
+  if (known && known.inputs.every(([input, stamp]) => stampOf(input) === stamp)) return known.data
+  const built = buildSync({ entryPoints: [file], bundle: true, format: 'cjs', platform: 'node', write: false, packages: 'external', jsx: 'automatic', logLevel: 'silent', metafile: true, absWorkingDir: path.dirname(file) })
+  const inputs = Object.keys(built.metafile.inputs).map((input): [string, string | null] => {
+    const absolute = path.resolve(path.dirname(file), input)
+    return [absolute, stampOf(absolute)]
+  })
   const module = { exports: {} as Record<string, unknown> }
   new Function('module', 'exports', 'require', built.outputFiles[0].text)(module, module.exports, createRequire(file))
   const data = (module.exports as { default?: unknown }).default
   if (!isPlainData(data) || Array.isArray(data) || data === null || typeof data !== 'object') {
     throw new MetaFileError(`${file}: its default export must be an object of plain data (titles as strings, settings as objects), so that each reader's page map can hold only their own entries`)
   }
+  evaluated.set(file, { inputs, data: data as Record<string, unknown> })
   return data as Record<string, unknown>
 }
 
-/** A reader of the `_meta` data of a folder route under `pagesDir`, cached per file and modification time. */
+/** A reader of the `_meta` data of a folder route under `pagesDir`. */
 export function metaReader(pagesDir: string): (folderRoute: string) => Record<string, unknown> {
-  const cache = new Map<string, { mtimeMs: number; data: Record<string, unknown> }>()
   return (folderRoute) => {
     const dir = path.join(pagesDir, folderRoute)
     const file = META_FILES.map((name) => path.join(dir, name)).find((candidate) => fs.existsSync(candidate))
     if (!file) throw new MetaFileError(`no _meta file in ${dir}, though Nextra listed one`)
-    const { mtimeMs } = fs.statSync(file)
-    const cached = cache.get(file)
-    if (cached && cached.mtimeMs === mtimeMs) return cached.data
-    const data = readMetaFile(file)
-    cache.set(file, { mtimeMs, data })
-    return data
+    return readMetaFile(file)
   }
 }
