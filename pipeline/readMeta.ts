@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { buildSync } from 'esbuild'
+import { stampOf } from './content/contentSource'
 
 const META_FILES = ['_meta.ts', '_meta.tsx', '_meta.js', '_meta.jsx', '_meta.mjs']
 
@@ -27,12 +28,6 @@ function isPlainData(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isPlainData)
   if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false
   return Object.values(value as Record<string, unknown>).every(isPlainData)
-}
-
-/** A file's time and size: what says it may have changed. */
-function stampOf(file: string): string | null {
-  const stat = fs.statSync(file, { throwIfNoEntry: false })
-  return stat ? `${stat.mtimeMs}:${stat.size}` : null
 }
 
 /**

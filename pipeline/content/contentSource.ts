@@ -110,7 +110,8 @@ interface Reading {
   parsed?: ReturnType<typeof readFrontMatter>
   frontMatter?: Record<string, unknown>
 }
-function stampOf(file: string): string | null {
+/** A file's time and size, which change when it is written: what says a reading of it may be stale; null when it is gone. */
+export function stampOf(file: string): string | null {
   const stat = fs.statSync(file, { throwIfNoEntry: false })
   return stat ? `${stat.mtimeMs}:${stat.size}` : null
 }
