@@ -55,6 +55,13 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
     by: ['pipeline/steps/jwksFor.ts'],
     test: '__tests__/auth/authSettings.test.ts',
   },
+  {
+    dependency: 'next',
+    files: ['dist/export/index.js', 'dist/server/config.js', 'dist/trace/index.js'],
+    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map), which renders changed pages with the last build's server bundle",
+    by: ['pipeline/render/renderWithNext.cjs'],
+    test: '__tests__/integration/rebuild.test.ts',
+  },
   // Next (patches/next/).
   {
     dependency: 'next',

@@ -1,9 +1,11 @@
 /**
  * @jest-environment node
  *
- * Rebuilds keep the pages whose props did not change (pipeline/render/renderPlan.ts). What a
- * reader sees after each rebuild must be what a clean build of the same pages gives: an edited page shows its edit, an
- * added page appears in its section's sidebar, a removed page is gone.
+ * Rebuilds keep the pages whose props did not change (pipeline/render/renderPlan.ts), and when
+ * the code is the same they render the others with the last `next build`'s server bundle, compiling
+ * nothing (pipeline/render/reuseLastBuild.ts). What a reader sees after each rebuild must be what a
+ * clean build of the same pages gives: an edited page shows its edit, an added page appears in its
+ * section's sidebar, a removed page is gone.
  *
  * And two clean builds of the same sources write the same files, byte for byte (the build ID is a
  * hash of the inputs, pipeline/buildId.ts), so a deploy uploads only what changed.
@@ -155,12 +157,15 @@ test('a clean build of the same sources writes the same files, byte for byte, un
   expectSameFiles({ files, masked: masked(files, read) }, cleanBuild)
 })
 
-/** Builds and returns what `next build` said it rendered: `[rendered, kept, why every page rendered]`. */
-async function buildCounting(): Promise<[number, number, string | null]> {
+/**
+ * Builds and returns what the render step said: `[rendered, kept, why every page rendered, whether
+ * next build ran]` (without it, the last next build's server bundle rendered the pages).
+ */
+async function buildCounting(): Promise<[number, number, string | null, boolean]> {
   const log = await build()
-  const match = /(\d+) pages rendered, (\d+) kept from the last build(?: \(all rendered: ([^)]*)\))?/.exec(log)
+  const match = /(\d+) pages rendered, (\d+) kept from the last build(?: \(all rendered: ([^)]*)\))?; (next build ran|nothing compiled)/.exec(log)
   if (!match) throw new Error(`the build printed no render counts:\n${log.slice(-2000)}`)
-  return [Number(match[1]), Number(match[2]), match[3] ?? null]
+  return [Number(match[1]), Number(match[2]), match[3] ?? null, match[4] === 'next build ran']
 }
 
 describe('an incremental build writes exactly what a clean build of the same sources writes', () => {
@@ -188,16 +193,17 @@ describe('an incremental build writes exactly what a clean build of the same sou
   ]
   test.each(cases)('%s', async (_name, change, rendered) => {
     change()
-    const [renderedCount, kept, whyAll] = await buildCounting()
-    const bundlerRenamed = whyAll === "the client's files changed though the build ID did not"
-    if (rendered === 'all' || bundlerRenamed) expect(kept).toBe(0)
+    const [renderedCount, kept, , ranNextBuild] = await buildCounting()
+    // A writer's edit changes no code: the last build's bundle renders, and nothing is compiled.
+    expect(ranNextBuild).toBe(rendered === 'all')
+    if (rendered === 'all') expect(kept).toBe(0)
     else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
     const incremental = { id: buildId(), ...snapshotNow() }
     // A writer's edit leaves the edge function and the AI tools' server as they were; a rule change does not.
     expect(sameBundlesAsClean(incremental)).toBe(rendered !== 'all')
     for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
-    const [cleanRendered, cleanKept] = await buildCounting()
-    expect(cleanKept).toBe(0)
+    const [cleanRendered, cleanKept, , cleanRanNextBuild] = await buildCounting()
+    expect([cleanKept, cleanRanNextBuild]).toEqual([0, true])
     expect(cleanRendered).toBeGreaterThan(100)
     expect(buildId()).toBe(incremental.id)
     const clean = shippedFiles()

@@ -127,7 +127,7 @@ test('`npm run build` fails on a page that does not compile before `next build` 
   expect(build.stderr).toContain(MDX_FIX_HINT)
   expect(build.stderr).not.toMatch(/^\s+at /m)
   expect(build.stdout).toMatch(/^build: content: \d+ pages to check, \d+ to compile, \d+ from cache$/m)
-  expect(build.stdout).not.toContain('build: next build')
+  expect(build.stdout).not.toContain('build: render')
   expect(fs.existsSync(path.join(dir, '.next'))).toBe(false)
   // The build still says where its time went.
   expect(build.stdout).toMatch(/^build: time per step\n {2}content +\d+\.\d s/m)

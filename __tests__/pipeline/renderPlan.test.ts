@@ -1,13 +1,17 @@
 /**
  * @jest-environment node
  *
- * Which pages `next build` renders, and which it keeps from the last out/ (pipeline/render/renderPlan.ts).
+ * Which pages the build step renders, which it keeps from the last out/ (pipeline/render/renderPlan.ts),
+ * and when the last `next build`'s files serve again (pipeline/render/reuseLastBuild.ts).
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterRender, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
 import { readStore, type PageStore } from '../../pipeline/store/pageStore'
+import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
+import { sitePaths } from '../../pipeline/steps/paths'
+import { listFiles } from '../../pipeline/steps/siteFiles'
 
 let root: string
 let out: string
@@ -78,4 +82,59 @@ test('when the new build names other client files than the kept pages do, they d
   beforeRender(root, out, second, storeOf(edited))
   nextWrites('B1', second.render, 'main-def.js')
   expect(keptPagesFit(out, second)).toBe(false)
+})
+
+describe("with the same build ID, the last next build's files serve again", () => {
+  const paths = () => ({ ...sitePaths(root) })
+  /** A last build as afterRender records it, with .next/ as `next build` leaves it. */
+  function lastBuild(buildId: string, props: Record<string, string>) {
+    const store = storeOf(props)
+    const plan = planRender(store, out, buildId, props)
+    beforeRender(root, out, plan, store)
+    nextWrites(buildId, plan.render)
+    write(`_next/static/${buildId}/_buildManifest.js`, 'as Next wrote it')
+    write('login.html', 'sign-in page')
+    for (const file of ['_next/static/chunks/main-abc.js', '_next/static/css/site-1.css', `_next/static/${buildId}/_buildManifest.js`]) {
+      fs.mkdirSync(path.dirname(path.join(root, '.next/static', file.slice('_next/static/'.length))), { recursive: true })
+      fs.copyFileSync(path.join(out, file), path.join(root, '.next/static', file.slice('_next/static/'.length)))
+    }
+    fs.mkdirSync(path.join(root, '.next/server/pages'), { recursive: true })
+    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), '')
+    fs.writeFileSync(path.join(root, '.next/BUILD_ID'), buildId)
+    afterRender(root, out, plan, store, props)
+    return readStore(root).render
+  }
+
+  test("records next build's own files, not the pages, and reuses them only when every one is as written", () => {
+    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json' }
+    const last = lastBuild('B1', props)
+    expect(Object.keys(last?.nextFiles ?? {})).toEqual(['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/login.html'])
+    expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
+    expect(whyNotReuse(paths(), 'B2', last)).toBe('no earlier build of this code')
+    // A later step rewrites the route manifest in out/: the one in .next/static/ is the one that counts.
+    write('_next/static/B1/_buildManifest.js', 'split by audience')
+    expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
+    write('login.html', 'changed since')
+    expect(whyNotReuse(paths(), 'B1', last)).toBe('out/login.html is not the file the last build wrote')
+    write('login.html', 'sign-in page')
+    fs.rmSync(path.join(root, '.next/static/chunks/main-abc.js'))
+    expect(whyNotReuse(paths(), 'B1', last)).toBe('.next/static/chunks/main-abc.js is not the file the last build wrote')
+  })
+
+  test('out/ comes back as next build left it, with the pages to keep, and nothing of later steps', async () => {
+    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json' }
+    const last = lastBuild('B1', props)
+    write('_next/static/B1/_buildManifest.js', 'split by audience')
+    write('docs/leads/_pagefind/index.js', 'a later step wrote this')
+    const edited = { ...props, '/docs/leads/intro': 'b2.json' }
+    const store = storeOf(edited)
+    // Nothing to render: the last build's files alone, so no renderer runs.
+    const plan = { ...planRender(store, out, 'B1', edited), render: [] }
+    beforeRender(root, out, plan, store, true)
+    await reuseLastBuild(paths(), plan, last!, 768)
+    expect(plan.keep).toEqual(['/'])
+    afterRender(root, out, plan, store, edited)
+    expect(listFiles(out)).toEqual(['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json'].sort())
+    expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
+  })
 })

@@ -134,6 +134,6 @@ test("the review's reproduction fails `npm run build` at the content step, namin
   const build = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
   expect(build.status).toBe(1)
   expect(build.stderr).toContain(`content/docs/leads/environments.mdx:${lines + 1}:1: \`<script>\` runs code in every reader's browser`)
-  expect(build.stdout).not.toContain('build: next build')
+  expect(build.stdout).not.toContain('build: render')
   expect(fs.existsSync(path.join(dir, 'out'))).toBe(false)
 })

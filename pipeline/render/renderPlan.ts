@@ -1,5 +1,6 @@
 /**
- * Which pages `next build` renders, and which it keeps from the last build's out/.
+ * Which pages the build step renders, which it keeps from the last build's out/, and whether it
+ * needs `next build` at all.
  *
  * A page's HTML and data file are a function of the site's code (the build ID: every file but the
  * pages, the environment and the versions, pipeline/buildId.ts) and of its props (the page step's
@@ -7,15 +8,21 @@
  * build's, a page whose props file is the one it was rendered from would render to the same bytes:
  * it is kept, and only the others are rendered. Anything else, or any doubt (no record, another
  * build ID, a file missing from out/), renders every page. What out/ holds is kept in the page
- * store (../store/pageStore.ts): the build's ID and client files, and each page's props file it was
- * rendered from.
+ * store (../store/pageStore.ts): the build's ID, `next build`'s own files with their digests, and
+ * each page's props file it was rendered from.
+ *
+ * With the same build ID, the code is the same, so the last `next build`'s server bundle (.next/)
+ * renders the changed pages as a new one would, and its other files of out/ are the ones a new one
+ * would write: they come back from the last out/ and .next/, checked against their digests, and
+ * nothing is compiled (./renderWithNext.cjs). Any file changed or missing runs `next build`.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../steps/siteFiles'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import { writeStore, type PageStore } from '../store/pageStore'
+import { writeStore, type PageStore, type RenderedBuild } from '../store/pageStore'
+import { sha256 } from '../compile/fingerprint'
 
 /**
  * The routes this `next build` renders, for its getStaticPaths (lib/render/docsPages.ts, through
@@ -38,12 +45,12 @@ export interface RenderPlan {
   keptClientFiles: string[]
 }
 
-/** The client's files of out/ (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
+/** Whether an out/ key is one of the client's files (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
+const isClientFile = (key: string) => key.startsWith('/_next/static/chunks/') || key.startsWith('/_next/static/css/')
+
+/** The client's files of out/, which every page names. */
 export function clientFilesOf(out: string): string[] {
-  return ['_next/static/chunks', '_next/static/css']
-    .filter((dir) => fs.existsSync(path.join(out, dir)))
-    .flatMap((dir) => listFiles(path.join(out, dir)).map((key) => dir + key))
-    .sort()
+  return fs.existsSync(out) ? listFiles(out).filter(isClientFile) : []
 }
 
 /**
@@ -60,6 +67,12 @@ export function pageFilesOf(route: string, buildId: string): [html: string, data
   return [pageHtmlFile(route).slice(1), pageDataFile(buildId, route).slice(1)]
 }
 
+/** `next build`'s own files of out/: every file but the docs pages' (of `routes`), with its sha256. */
+export function nextFilesOf(out: string, buildId: string, routes: readonly string[]): Record<string, string> {
+  const pageFiles = new Set(routes.flatMap((route) => pageFilesOf(route, buildId).map((file) => `/${file}`)))
+  return Object.fromEntries(listFiles(out).filter((key) => !pageFiles.has(key)).map((key) => [key, sha256(fs.readFileSync(path.join(out, key)))]))
+}
+
 export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
   const routes = Object.keys(props).sort()
   const all = (whyAll: string): RenderPlan => ({ buildId, render: routes, keep: [], whyAll, keptClientFiles: [] })
@@ -68,24 +81,25 @@ export function planRender(store: PageStore, out: string, buildId: string, props
   if (state.buildId !== buildId) return all("the site's code, settings or dependencies changed")
   const keep = routes.filter((route) => store.pages[route]?.rendered === props[route] && pageFilesOf(route, buildId).every((file) => fs.existsSync(path.join(out, file))))
   const kept = new Set(keep)
-  return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null, keptClientFiles: state.clientFiles }
+  return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null, keptClientFiles: Object.keys(state.nextFiles).filter(isClientFile) }
 }
 
 /**
- * Before `next build` (which empties out/): forgets what out/ held, so a build that stops half way
- * renders everything next time, and sets the pages to keep aside with the rest of the last out/.
+ * Before rendering (`next build` empties out/): forgets what out/ held, so a build that stops half
+ * way renders everything next time, and sets the pages to keep aside with the rest of the last
+ * out/ (all of it when the last build's files come back, ./reuseLastBuild.ts).
  */
-export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore): void {
+export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore, setAside = plan.keep.length > 0): void {
   const previous = path.join(root, PREVIOUS_OUT)
   fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
   store.render = null
   writeStore(root, store)
-  if (plan.keep.length > 0) fs.renameSync(out, previous)
+  if (setAside) fs.renameSync(out, previous)
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
-/** After `next build`: the kept pages' files back into out/, and the record of what out/ holds. */
+/** After rendering: the kept pages' files back into out/, and the record of what out/ holds. */
 export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex): void {
   const previous = path.join(root, PREVIOUS_OUT)
   for (const route of plan.keep) {
@@ -97,6 +111,6 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   fs.rmSync(previous, { recursive: true, force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
   for (const [route, record] of Object.entries(store.pages)) record.rendered = props[route]
-  store.render = { buildId: plan.buildId, clientFiles: clientFilesOf(out) }
+  store.render = { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props)) } satisfies RenderedBuild
   writeStore(root, store)
 }

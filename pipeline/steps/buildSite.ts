@@ -13,7 +13,8 @@
  *             the page maps and route manifests follow the same plan
  *   pages     each page's props for the one docs route: its compiled document, its part of its
  *             audience's page map, its date (pipeline/render/pageProps.ts)
- *   next      `next build`: out/ and its build id; one route renders every page from its props
+ *   render    out/ and its build id: one route renders every changed page from its props, by
+ *             `next build`, or with the last one's server bundle when the code is the same
  *   search    one Pagefind index per audience, written into out/
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
@@ -50,6 +51,7 @@ import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { afterRender, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { assertLinks } from './checkLinks'
@@ -64,6 +66,8 @@ export interface NextBuild {
   rendered: number
   kept: number
   whyAll: string | null
+  /** Why `next build` ran; null when the last build's server bundle rendered the pages (../render/reuseLastBuild.ts). */
+  whyNextBuild: string | null
 }
 
 /**
@@ -76,13 +80,23 @@ export function buildHeapMb(pages: number): number {
 }
 
 /**
- * Runs `next build` in its own process (Next owns its process: workers, exit codes, signals). It
- * renders the pages whose props changed since the last build of the same code, and the last
- * build's files of the others are kept (pipeline/render/renderPlan.ts).
+ * Renders the pages whose props changed since the last build of the same code, and keeps the last
+ * build's files of the others (pipeline/render/renderPlan.ts). With the same code, the last
+ * `next build`'s files and server bundle serve again and nothing is compiled
+ * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
+ * its process: workers, exit codes, signals).
  */
 export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
+  const last = store.render
+  const whyNextBuild = plan.whyAll ?? whyNotReuse(paths, plan.buildId, last)
+  if (whyNextBuild === null && last) {
+    beforeRender(paths.root, paths.out, plan, store, true)
+    await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
+    afterRender(paths.root, paths.out, plan, store, props)
+    return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
+  }
   beforeRender(paths.root, paths.out, plan, store)
   await runNextBuild(paths, pages)
   if (plan.keep.length > 0 && !keptPagesFit(paths.out, plan)) {
@@ -94,7 +108,7 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
   afterRender(paths.root, paths.out, plan, store, props)
-  return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll }
+  return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
 }
 
 async function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
@@ -188,9 +202,13 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const pageMap = source.pageMap()
   const props = await step('pages', () => writePageProps(paths.root, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
   const next = await step(
-    'next build',
+    'render',
     () => nextBuild(paths, store, props.index),
-    (built) => `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
+    (built) =>
+      [
+        `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
+        built.whyNextBuild ? `next build ran: ${built.whyNextBuild}` : "nothing compiled: the last next build's server bundle rendered them",
+      ].join('; '),
     `${pages.length} pages`
   )
   const search = await step(

@@ -43,15 +43,23 @@ export interface PageRecord {
 
 export interface PageStore {
   pages: Record<string, PageRecord>
-  /** The `next build` whose out/ holds the pages: its ID and the client's files they name; null while one runs. */
-  render: { buildId: string; clientFiles: string[] } | null
+  /** The build whose out/ holds the pages: its ID and `next build`'s own files of out/; null while one runs. */
+  render: RenderedBuild | null
+}
+
+/** What the build step left in out/ besides the docs pages (../render/renderPlan.ts). */
+export interface RenderedBuild {
+  buildId: string
+  /** Every file `next build` wrote in out/ but the docs pages (client files, other pages), by key, with its sha256. */
+  nextFiles: Record<string, string>
 }
 
 /** The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again). */
 export function readStore(root: string): PageStore {
   try {
     const store = JSON.parse(fs.readFileSync(path.join(root, STORE_FILE), 'utf8')) as PageStore
-    if (store && typeof store.pages === 'object') return store
+    // A store from before Next's files were recorded has no way to restore them: render as after a clean build.
+    if (store && typeof store.pages === 'object') return { ...store, render: store.render?.nextFiles ? store.render : null }
   } catch {
     // Absent or unreadable: a clean build.
   }

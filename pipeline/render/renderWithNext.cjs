@@ -1,0 +1,62 @@
+/**
+ * Renders some pages of the one docs route with the server bundle the last `next build` left in
+ * .next/, without compiling anything: `node pipeline/render/renderWithNext.cjs <routes.json> <dir>`
+ * writes each route's HTML and data file into <dir>, as `<name>.html` and `<name>.json` (Next's file
+ * names: `/` is `index`).
+ *
+ * It runs the export that `next build` itself runs to prerender a page with static props: Next's
+ * exportApp (next/dist/export), told to render these paths of the route, as `next build`'s own
+ * export path map names them. So the files are those `next build` writes, byte for byte, which
+ * __tests__/integration/rebuild.test.ts checks against a clean build. A private reach of Next's,
+ * listed in patches/privateReaches.ts.
+ *
+ * Its own process, as `next build` is: Next sets globals and process handlers for its export and
+ * wants NODE_ENV=production, which the build's process must not take on.
+ */
+const fs = require('node:fs')
+const path = require('node:path')
+
+/** The one docs route's page, as Next names it (pages/[[...slug]].tsx). */
+const DOCS_PAGE = '/[[...slug]]'
+
+async function main() {
+  const [routesFile, outdir] = process.argv.slice(2)
+  if (!routesFile || !outdir) throw new Error('usage: renderWithNext.cjs <routes.json> <output dir>')
+  const root = process.cwd()
+  const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
+  const loadConfig = require('next/dist/server/config').default
+  const { PHASE_PRODUCTION_BUILD } = require('next/constants')
+  const exportApp = require('next/dist/export').default
+  const { trace } = require('next/dist/trace')
+  const config = await loadConfig(PHASE_PRODUCTION_BUILD, root)
+  // As `next build` lists a path of a route with static props for its export.
+  const paths = Object.fromEntries(routes.map((route) => [route, { page: DOCS_PAGE, _ssgPath: route }]))
+  // The export records where it wrote in .next/; that record stays the last `next build`'s.
+  const detail = path.join(root, config.distDir, 'export-detail.json')
+  const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null
+  try {
+    await exportApp(
+      root,
+      {
+        nextConfig: { ...config, exportPathMap: async () => paths },
+        enabledDirectories: { app: false, pages: true },
+        silent: true,
+        buildExport: true,
+        pages: [DOCS_PAGE],
+        outdir: path.resolve(outdir),
+        numWorkers: config.experimental.cpus ?? 1,
+      },
+      trace('docs-render')
+    )
+  } finally {
+    if (lastDetail) fs.writeFileSync(detail, lastDetail)
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
+  }
+)

@@ -1,0 +1,87 @@
+/**
+ * The build step without `next build`, when the build ID is the last build's (./renderPlan.ts): a
+ * writer's edit changes no code, so the last `next build`'s files are the ones a new one would
+ * write. They come back into out/, and the changed pages are rendered with the last build's
+ * server bundle (./renderWithNext.cjs), which compiles nothing. A one-page rebuild then costs one
+ * page's render, not Next's start and its bundler's fixed compile (about 8 s at any size).
+ *
+ * Each of `next build`'s files is checked against the digest recorded when it was written: the
+ * client's files and route manifests against .next/static/ (the build's later steps rewrite the
+ * manifests in out/), the other pages against the last out/. Any difference, or no server bundle
+ * of this build ID, and the step runs `next build` instead.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { pageHtmlFile } from '../../lib/access/pageFiles'
+import { sha256 } from '../compile/fingerprint'
+import type { RenderedBuild } from '../store/pageStore'
+import type { SitePaths } from '../steps/paths'
+import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'
+
+/** Where the renderer writes the pages before they move into out/. */
+const RENDERED_DIR = '.cache/rendered'
+const STATIC = '/_next/static/'
+/** The one docs route's server bundle, as `next build` names it. */
+const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
+
+/** Where one of `next build`'s files of out/ is kept while out/ is `out`: Next copies .next/static/ to out/_next/static/. */
+function sourceOf(paths: SitePaths, out: string, key: string): string {
+  return key.startsWith(STATIC) ? path.join(paths.next, 'static', key.slice(STATIC.length)) : path.join(out, key)
+}
+
+/** Why the last build's files cannot serve this build ID; null when they can. */
+export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBuild | null): string | null {
+  if (!last || last.buildId !== buildId) return 'no earlier build of this code'
+  const nextId = path.join(paths.next, 'BUILD_ID')
+  if (!fs.existsSync(nextId) || fs.readFileSync(nextId, 'utf8').trim() !== buildId) return `.next/ holds another build than ${buildId}`
+  if (!fs.existsSync(path.join(paths.next, DOCS_SERVER_PAGE))) return `.next/ has no ${DOCS_SERVER_PAGE}`
+  for (const [key, digest] of Object.entries(last.nextFiles)) {
+    const file = sourceOf(paths, paths.out, key)
+    if (!fs.existsSync(file) || sha256(fs.readFileSync(file)) !== digest) return `${path.relative(paths.root, file)} is not the file the last build wrote`
+  }
+  return null
+}
+
+/**
+ * Makes out/ as `next build` would leave it for `plan`, from the last build's files: its own
+ * files, and the changed pages rendered with its server bundle. Call after beforeRender has set
+ * the whole last out/ aside (its pages to keep move back in afterRender).
+ */
+export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
+  const previous = path.join(paths.root, PREVIOUS_OUT)
+  for (const key of Object.keys(last.nextFiles)) {
+    const target = path.join(paths.out, key)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
+    if (key.startsWith(STATIC)) fs.copyFileSync(sourceOf(paths, previous, key), target)
+    else fs.renameSync(sourceOf(paths, previous, key), target)
+  }
+  if (plan.render.length === 0) return
+  const rendered = path.join(paths.root, RENDERED_DIR)
+  fs.rmSync(rendered, { recursive: true, force: true })
+  await runRenderer(paths, rendered, heapMb)
+  for (const route of plan.render) {
+    // The renderer names a page's files as Next's export does, both beside each other.
+    const html = pageHtmlFile(route)
+    const from = [html, html.replace(/\.html$/, '.json')]
+    pageFilesOf(route, plan.buildId).forEach((file, i) => {
+      fs.mkdirSync(path.dirname(path.join(paths.out, file)), { recursive: true })
+      fs.renameSync(path.join(rendered, from[i]), path.join(paths.out, file))
+    })
+  }
+  fs.rmSync(rendered, { recursive: true, force: true })
+}
+
+async function runRenderer(paths: SitePaths, into: string, heapMb: number): Promise<void> {
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMb}`.trim(),
+    }
+    const child = spawn(process.execPath, [path.join(__dirname, 'renderWithNext.cjs'), path.join(paths.root, RENDER_ROUTES), into], { cwd: paths.root, stdio: 'inherit', env })
+    child.on('error', reject)
+    child.on('exit', resolve)
+  })
+  if (code !== 0) throw new Error(`rendering with the last build's server bundle failed (exit ${code}); the message is above`)
+}
