@@ -158,6 +158,8 @@ test('a page that does not compile is named in the terminal with its line and co
     const dev = startDev({ PORT: String(freePort()), DOCS_DEV_COGNITO_PORT: String(freePort()) })
     try {
       await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
+      // Nobody has asked for a page: the dev server has Next compile the docs route before a writer opens one.
+      await waitForOutput(/Compiled \/\[\[\.\.\.slug\]\]/, dev)
       const broken = path.join(dir, 'content/docs/leads/broken.mdx')
       const mark = output.length
       fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nNever closed.\n')

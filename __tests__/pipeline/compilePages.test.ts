@@ -10,7 +10,7 @@ import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
+import { CompileWorkers, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { compilerPackages } from '../../pipeline/compile/fingerprint'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { copyProject } from '../../scripts/audit/copyProject'
@@ -131,4 +131,29 @@ test('`npm run build` fails on a page that does not compile before `next build` 
   expect(fs.existsSync(path.join(dir, '.next'))).toBe(false)
   // The build still says where its time went.
   expect(build.stdout).toMatch(/^build: time per step\n {2}content +\d+\.\d s/m)
+})
+
+test("npm run dev's kept worker compiles each edit without loading the compiler again, and one that failed a page goes on", async () => {
+  const root = site(VALID)
+  const kept = new CompileWorkers()
+  try {
+    // Warmed before any edit: the first check takes that worker.
+    await kept.warm()
+    const first = await checkAndCompile(scanContent(root), undefined, { kept, workers: 1 })
+    expect(first).toMatchObject({ compiled: 3, problems: [] })
+    expect(kept.started).toBe(1)
+    const setup = path.join(root, 'content/docs/leads/setup.mdx')
+    fs.writeFileSync(setup, page('Setup', 'Broken {expression.'))
+    const broken = await compilePages(scanContent(root), undefined, { kept })
+    expect(broken.problems.map((problem) => problem.message)).toEqual([expect.stringContaining('content/docs/leads/setup.mdx:8:')])
+    fs.writeFileSync(setup, page('Setup', 'Fixed.'))
+    expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
+    expect(kept.started).toBe(1)
+  } finally {
+    await kept.close()
+  }
+  // Closed, a run starts its own worker and keeps none: it ends with the run, and Jest's process can end.
+  fs.appendFileSync(path.join(root, 'content/docs/leads/intro.mdx'), '\nOne more line.\n')
+  expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
+  expect(kept.started).toBe(2)
 })

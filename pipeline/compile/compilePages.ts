@@ -104,12 +104,89 @@ interface Job {
   resolve: (entry: CacheEntry) => void
 }
 
+/** A compile worker: it loads the compiler (about 1 s) and says `ready`, then compiles one page a message. */
+function startWorker(highlighter: string): Worker {
+  const worker = new Worker(path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs'), {
+    workerData: { highlighter: pathToFileURL(highlighter).href },
+    // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
+    env: { ...process.env, NODE_ENV: 'production' },
+    // Nextra's own warnings ("`title` is not defined") are next build's to print; read and dropped.
+    stdout: true,
+    stderr: true,
+  })
+  worker.stdout.resume()
+  worker.stderr.resume()
+  return worker
+}
+
+/**
+ * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
+ * instead of loading the compiler in a new worker first. It keeps one idle worker (the others of a
+ * run end), loaded with the highlighter it was started with; a run with another one starts anew.
+ */
+export class CompileWorkers {
+  private idle: { worker: Worker; highlighter: string } | null = null
+  private closed = false
+  /** Workers started so far. */
+  started = 0
+
+  /** A ready worker: the kept one, or a new one, which says `ready` when loaded. */
+  take(highlighter: string): { worker: Worker; ready: boolean } {
+    const kept = this.idle
+    this.idle = null
+    if (kept && kept.highlighter === highlighter) {
+      kept.worker.ref()
+      return { worker: kept.worker, ready: true }
+    }
+    if (kept) void kept.worker.terminate()
+    this.started++
+    return { worker: startWorker(highlighter), ready: false }
+  }
+
+  /** Keeps `worker` for the next run, or ends it when one is kept already. */
+  give(worker: Worker, highlighter: string): Promise<void> {
+    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit')
+    if (this.idle || this.closed) return worker.terminate().then(() => undefined)
+    const kept = { worker, highlighter }
+    this.idle = kept
+    // Waiting, it holds no process open.
+    worker.on('error', () => undefined)
+    worker.unref()
+    // A kept worker that stops is simply not there next time.
+    worker.once('exit', () => {
+      if (this.idle === kept) this.idle = null
+    })
+    return Promise.resolve()
+  }
+
+  /** Starts the worker the next run takes, so even the first edit does not wait for the compiler to load; resolves once it is kept. */
+  warm(): Promise<void> {
+    if (this.idle || this.closed) return Promise.resolve()
+    const highlighter = highlighterModule()
+    this.started++
+    const worker = startWorker(highlighter)
+    return new Promise((resolve) => {
+      // One that cannot load says so when a run takes its place and starts its own.
+      worker.on('error', () => resolve())
+      worker.once('message', () => void this.give(worker, highlighter).then(resolve))
+    })
+  }
+
+  /** Ends the kept worker, and any a run still holds when it ends. */
+  async close(): Promise<void> {
+    this.closed = true
+    const kept = this.idle
+    this.idle = null
+    if (kept) await kept.worker.terminate()
+  }
+}
+
 /**
  * Compiles `jobs` in `size` workers; each worker takes the next page when it finishes one. A worker
  * that stops fails the run, and the others stop with it: none goes on writing to the cache after
- * the caller was told the compile failed.
+ * the caller was told the compile failed. With `kept`, a run takes its kept worker and leaves one.
  */
-async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
+async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWorkers): Promise<void> {
   const queue = [...jobs]
   const workers: Worker[] = []
   const stopAll = () => {
@@ -117,24 +194,14 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
     for (const worker of workers) void worker.terminate()
   }
   const highlighter = highlighterModule()
-  const workerFile = path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs')
   const runWorker = () =>
     new Promise<void>((resolve, reject) => {
-      const worker = new Worker(workerFile, {
-        workerData: { highlighter: pathToFileURL(highlighter).href },
-        // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
-        env: { ...process.env, NODE_ENV: 'production' },
-        // Nextra's own warnings ("`title` is not defined") are next build's to print; read and dropped.
-        stdout: true,
-        stderr: true,
-      })
+      const { worker, ready } = kept ? kept.take(highlighter) : { worker: startWorker(highlighter), ready: false }
       workers.push(worker)
-      worker.stdout.resume()
-      worker.stderr.resume()
       let current: Job | undefined
       const next = () => {
         current = queue.shift()
-        if (!current) return void worker.terminate().then(() => resolve())
+        if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text })
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
@@ -153,6 +220,7 @@ async function runPool(root: string, jobs: Job[], size: number): Promise<void> {
           reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
         }
       })
+      if (ready) next()
     })
   await Promise.all(Array.from({ length: size }, runWorker))
 }
@@ -162,6 +230,8 @@ export interface CompileOptions {
   skip?: ReadonlySet<string>
   /** Workers at most; os.availableParallelism() by default. */
   workers?: number
+  /** Workers to take from and leave for the next run (npm run dev); each run starts its own by default. */
+  kept?: CompileWorkers
   /** Told once the store has been read: how many pages are to compile and how many come from the cache. */
   onStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
 }
@@ -226,7 +296,7 @@ export async function compilePages(source: ContentSource, store: PageStore = { p
   options.onStart?.({ pages: pages.length, toCompile: jobs.length, fromCache })
   if (jobs.length > 0) {
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
-    await runPool(root, jobs, size)
+    await runPool(root, jobs, size, options.kept)
   }
   store.pages = Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : [])))
   const used = new Set(Object.values(store.pages).map((record) => record.entry))

@@ -19,7 +19,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
+import { CompileWorkers, describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { writePageProps, type PagePropsReport } from '../../pipeline/render/pageProps'
 import { readStore } from '../../pipeline/store/pageStore'
@@ -56,14 +56,15 @@ const lastSources = new Map<string, ContentSource>()
  * It runs the build's own incremental path on the page store (pipeline/store/pageStore.ts): the
  * content check and compile of the pages that changed (pipeline/steps/checkContent.ts), then the
  * props of the pages whose document, page map or date changed (pipeline/render/pageProps.ts). An
- * edit of a page's text checks, compiles and writes that page alone.
+ * edit of a page's text checks, compiles and writes that page alone, in a compile worker `kept`
+ * from the last check when there is one.
  */
-export async function checkContentOnce(root: string, access: CompiledAccess): Promise<ContentCheckResult> {
+export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers): Promise<ContentCheckResult> {
   try {
     const source = scanContent(root, lastSources.get(root))
     lastSources.set(root, source)
     const store = readStore(root)
-    const report = await checkAndCompile(source, store, { sections: access.sections.map((section) => section.id) })
+    const report = await checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan: planFor(source.pages, access), lastUpdated: readLastUpdated(root) })
@@ -96,8 +97,11 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let running: Promise<unknown> | null = null
   let again = false
   let timer: NodeJS.Timeout | undefined
+  let stopped = false
   let contentChanged = true
   let configChanged = false
+  // A compiler loaded and waiting: an edit's compile starts at once, not after a second of loading.
+  const kept = new CompileWorkers()
   const checkOnce = async (): Promise<ContentCheckResult> => {
     const content = contentChanged
     const config = configChanged
@@ -114,9 +118,9 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
         report(refused)
       }
     }
-    if (wanted === served) return checkContentOnce(root, served.access)
+    if (wanted === served) return checkContentOnce(root, served.access, kept)
     // New rules change page maps anywhere, so the props of every page they reach are written again.
-    const result = await checkContentOnce(root, wanted.access)
+    const result = await checkContentOnce(root, wanted.access, kept)
     if (!result.ok) return { ok: false, message: `${result.message}\n${RULES_KEPT}` }
     const applying = wanted
     await rules.apply(applying)
@@ -129,6 +133,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .then(report, onError)
       .finally(() => {
         running = null
+        if (!stopped) void kept.warm()
         if (again) {
           again = false
           void run()
@@ -162,8 +167,10 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   return {
     first: run(),
     stop: () => {
+      stopped = true
       clearTimeout(timer)
       watchers.forEach((watcher) => watcher.close())
+      void kept.close()
     },
   }
 }

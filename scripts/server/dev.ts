@@ -19,8 +19,15 @@
  * After each check that wrote the pages' props, it tells the open docs pages (./propsEvents.ts,
  * which next.config.ts rewrites one path to as it does the reader-view path), and they fetch their
  * props again: Next compiles nothing for a content edit.
+ *
+ * Next compiles a route when it is first asked for it, which for the one docs route takes seconds.
+ * So the dev server asks for the home page once, as soon as the pages have props (at start when an
+ * earlier run or build left them, else after the first check): the route compiles while the writer
+ * opens the browser, not after.
  */
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
@@ -30,6 +37,7 @@ import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
 import { formatContentCheck, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
+import { PROPS_INDEX } from '../../lib/render/propsFiles'
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -64,6 +72,22 @@ function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: Acc
   })
 }
 
+/**
+ * Asks Next for the home page once, as a browser would, so the docs route is compiled before a
+ * writer opens a page; waits for Next to listen. What it answers does not matter here.
+ */
+async function warmDocsRoute(site: string): Promise<void> {
+  const started = Date.now()
+  while (Date.now() - started < 120_000) {
+    try {
+      await (await fetch(`${site}/`)).arrayBuffer()
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
 async function main() {
   const root = process.cwd()
   // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
@@ -82,6 +106,9 @@ async function main() {
     stdio: 'inherit',
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
+  const site = `http://127.0.0.1:${port}`
+  let warmed = fs.existsSync(path.join(root, PROPS_INDEX))
+  if (warmed) void warmDocsRoute(site)
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
   const content = watchContent(
     root,
@@ -98,6 +125,10 @@ async function main() {
     },
     (result) => {
       (result.ok ? console.log : console.error)(formatContentCheck(result))
+      if (result.ok && !warmed) {
+        warmed = true
+        void warmDocsRoute(site)
+      }
       // Only a check that changed some page's props (or the rules) makes the open pages fetch theirs;
       // one that did not pass kept the last ones.
       if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
