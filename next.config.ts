@@ -83,7 +83,9 @@ if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS
 
 const nextConfig: NextConfig = {
   ...(devRewrites.length ? { rewrites: async () => devRewrites } : {}),
-  output: 'export',
+  // A static export. Not in `npm run dev`, whose docs route renders pages added since Next listed
+  // the paths (lib/render/docsPages.ts DOCS_FALLBACK), which Next refuses under `output: 'export'`.
+  output: process.env.NODE_ENV === 'development' ? undefined : 'export',
   // From the build's inputs, not the clock: unchanged files keep their names and bytes, so a
   // deploy uploads only what changed (pipeline/buildId.ts).
   generateBuildId: () => siteBuildId(),

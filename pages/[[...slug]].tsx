@@ -12,16 +12,19 @@ import type { NextraThemeLayoutProps } from 'nextra'
 import { useMDXComponents } from 'nextra/mdx'
 import type { ReactNode } from 'react'
 import { PageBody, tocOf } from '../lib/render/renderTree'
-import { docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
+import { DOCS_FALLBACK, docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
 import type { DocsRouteProps } from '../lib/render/bodyOnce'
 import { firstPageBody } from '../lib/render/firstPageBody'
 import { useDevPropsRefresh } from '../lib/render/useDevPropsRefresh'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
 
-export const getStaticPaths: GetStaticPaths = async () => ({ paths: docsPaths(), fallback: false })
+export const getStaticPaths: GetStaticPaths = async () => ({ paths: docsPaths(), fallback: DOCS_FALLBACK })
 
-export const getStaticProps: GetStaticProps<DocsPageProps, { slug?: string[] }> = async ({ params }) => ({ props: docsPageProps(params?.slug) })
+export const getStaticProps: GetStaticProps<DocsPageProps, { slug?: string[] }> = async ({ params }) => {
+  const props = docsPageProps(params?.slug)
+  return props ? { props } : { notFound: true }
+}
 
 /** Nextra's page wrapper: the theme's `wrapper` component lays out sidebar, table of contents and body. */
 function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; children: ReactNode }) {

@@ -155,11 +155,14 @@ async function waitForOutput(pattern: RegExp, child: ChildProcess, from = 0, ms 
 test('a page that does not compile is named in the terminal with its line and column, as the build names it, and the server keeps running', () =>
   withDevOutput(async () => {
     output = ''
-    const dev = startDev({ PORT: String(freePort()), DOCS_DEV_COGNITO_PORT: String(freePort()) })
+    const sitePort = freePort()
+    const dev = startDev({ PORT: String(sitePort), DOCS_DEV_COGNITO_PORT: String(freePort()) })
     try {
       await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
-      // Nobody has asked for a page: the dev server has Next compile the docs route before a writer opens one.
+      // Nobody has asked for a page: the dev server has Next compile the docs route before a writer
+      // opens one, by asking for the home page, which also makes Next list the route's paths.
       await waitForOutput(/Compiled \/\[\[\.\.\.slug\]\]/, dev)
+      await waitForOutput(/GET \/ 200/, dev)
       const broken = path.join(dir, 'content/docs/leads/broken.mdx')
       const mark = output.length
       fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nNever closed.\n')
@@ -172,6 +175,10 @@ test('a page that does not compile is named in the terminal with its line and co
       // Only the edited page is compiled again.
       await waitForOutput(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems/, dev, fixed)
       expect(exited(dev)).toBe(false)
+      // A page added after Next listed the docs route's paths (the dev server's first request) opens at once, not as a 404.
+      const added = await fetch(`http://127.0.0.1:${sitePort}/docs/leads/broken`)
+      expect(added.status).toBe(200)
+      expect(await added.text()).toContain('Closed now.')
       fs.rmSync(broken)
     } finally {
       await stopTree(dev)

@@ -2,7 +2,8 @@
  * @jest-environment node
  *
  * What the docs route says when the props index is not there: in `npm run dev` (a page opened
- * before the first content check ended, which no refresh reaches) and in a `next build` run alone.
+ * before the first content check ended, which no refresh reaches) and in a `next build` run alone;
+ * and what it does with a path that has no page.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -11,10 +12,10 @@ import path from 'node:path'
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-'))
 afterAll(() => fs.rmSync(empty, { recursive: true, force: true }))
 
-/** The route's module as it loads in a project with no props yet, under `nodeEnv`. */
-function routeIn(nodeEnv: string): typeof import('../../lib/render/docsPages') {
+/** The route's module as it loads in the project at `root` (by default one with no props yet), under `nodeEnv`. */
+function routeIn(nodeEnv: string, root = empty): typeof import('../../lib/render/docsPages') {
   const env = process.env.NODE_ENV
-  jest.spyOn(process, 'cwd').mockReturnValue(empty)
+  jest.spyOn(process, 'cwd').mockReturnValue(root)
   try {
     Object.assign(process.env, { NODE_ENV: nodeEnv })
     let loaded: typeof import('../../lib/render/docsPages') | undefined
@@ -39,4 +40,27 @@ test('in npm run dev, a page asked for before the first content check ended says
 test('in a build, next build run alone is told to run the build instead', () => {
   const { docsPaths } = routeIn('production')
   expect(() => docsPaths()).toThrow("docs route: .cache/props.json is missing: the build writes each page's props before `next build`; run `npm run build` or `npm run dev`, not `next build` alone")
+})
+
+describe('a path with no page', () => {
+  const withIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-index-'))
+  beforeAll(() => {
+    fs.mkdirSync(path.join(withIndex, '.cache/props'), { recursive: true })
+    fs.writeFileSync(path.join(withIndex, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': 'intro.json' }))
+    fs.writeFileSync(path.join(withIndex, '.cache/props/intro.json'), JSON.stringify({ doc: { route: '/docs/leads/intro' } }))
+  })
+  afterAll(() => fs.rmSync(withIndex, { recursive: true, force: true }))
+
+  test("in npm run dev the route renders any path asked for, as Next keeps the first list of paths it got: a page added since renders, and a path with no page is Next's 404", () => {
+    const route = routeIn('development', withIndex)
+    expect(route.DOCS_FALLBACK).toBe('blocking')
+    expect(route.docsPageProps(['docs', 'leads', 'intro'])).toEqual({ doc: { route: '/docs/leads/intro' } })
+    expect(route.docsPageProps(['docs', 'leads', 'nowhere'])).toBeNull()
+  })
+
+  test('in a build every page is listed and only those render: a path with no page is a bug, named', () => {
+    const route = routeIn('production', withIndex)
+    expect(route.DOCS_FALLBACK).toBe(false)
+    expect(() => route.docsPageProps(['docs', 'leads', 'nowhere'])).toThrow('docs route: no page for /docs/leads/nowhere in .cache/props.json')
+  })
 })

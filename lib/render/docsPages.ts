@@ -44,6 +44,15 @@ function readIndex(): PropsIndex {
 }
 
 /**
+ * In `npm run dev`, Next keeps the paths it was given the first time a page was asked for, and
+ * would answer 404 for a page added since (or every page, when that first time came before the
+ * first content check wrote them). There the route renders any path asked for, and a path with no
+ * page is Next's 404. A build lists every page and renders only those (a static export allows no
+ * other way).
+ */
+export const DOCS_FALLBACK: false | 'blocking' = process.env.NODE_ENV === 'development' ? 'blocking' : false
+
+/**
  * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or, when the
  * build keeps unchanged pages from the last out/ (pipeline/render/renderPlan.ts), the ones DOCS_RENDER_ROUTES
  * lists.
@@ -54,9 +63,11 @@ export function docsPaths(): Array<{ params: { slug: string[] } }> {
   return routes.sort().map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
 }
 
-export function docsPageProps(slug: readonly string[] | undefined): DocsPageProps {
+/** The page's props; null, in `npm run dev` only, for a path with no page (see DOCS_FALLBACK). */
+export function docsPageProps(slug: readonly string[] | undefined): DocsPageProps | null {
   const route = slug && slug.length ? `/${slug.join('/')}` : '/'
   const name = readIndex()[route]
+  if (!name && DOCS_FALLBACK) return null
   if (!name) throw new DocsPageError(`no page for ${route} in ${PROPS_INDEX}`)
   return JSON.parse(fs.readFileSync(path.join(ROOT, PROPS_DIR, name), 'utf8')) as DocsPageProps
 }
