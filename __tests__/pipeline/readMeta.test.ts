@@ -2,6 +2,7 @@
 /**
  * A `_meta` file is evaluated once for the content check and the page maps, and again only when it
  * or a file it imports changed: what `npm run dev` shows after an edit is the file as it is now.
+ * The build keeps what it evaluated on disk, so the next build evaluates only what changed.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -37,5 +38,29 @@ test('a _meta file is bundled once while neither it nor what it imports changes,
   expect(readMetaFile(meta)).toEqual({ intro: 'Start here, please', quotes: 'Quotes' })
   save(meta, "import { intro } from './titles'\nexport default { intro, quotes: 'Quotes and fees' }\n")
   expect(readMetaFile(meta)).toEqual({ intro: 'Start here, please', quotes: 'Quotes and fees' })
+  expect(bundles).toHaveBeenCalledTimes(3)
+})
+
+test('with the project root, the next run (a new process) takes the data from the disk while the files are as they were', () => {
+  const root = tempSite('read-meta-disk-', { 'content/docs/leads/_meta.ts': "export default { intro: 'Introduction' }\n" })
+  const meta = path.join(root, 'content/docs/leads/_meta.ts')
+  const bundles = buildSync as jest.Mock
+  bundles.mockClear()
+  /** readMetaFile as a new build process has it: nothing evaluated in memory yet. */
+  const fresh = () => {
+    let loaded: typeof import('../../pipeline/readMeta') | undefined
+    jest.isolateModules(() => {
+      loaded = require('../../pipeline/readMeta')
+    })
+    return loaded!.readMetaFile
+  }
+  expect(fresh()(meta, root)).toEqual({ intro: 'Introduction' })
+  expect(fresh()(meta, root)).toEqual({ intro: 'Introduction' })
+  expect(bundles).toHaveBeenCalledTimes(1)
+  save(meta, "export default { intro: 'Start here' }\n")
+  expect(fresh()(meta, root)).toEqual({ intro: 'Start here' })
+  expect(bundles).toHaveBeenCalledTimes(2)
+  // Without the root, nothing is kept beyond the process.
+  expect(fresh()(meta)).toEqual({ intro: 'Start here' })
   expect(bundles).toHaveBeenCalledTimes(3)
 })

@@ -106,7 +106,7 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
   const { MetaFileError, readMetaFile } = readMeta()
   let data: Record<string, unknown>
   try {
-    data = readMetaFile(absolute)
+    data = readMetaFile(absolute, source.root)
   } catch (error) {
     if (isEsbuildFailure(error) && error.errors.length > 0) {
       const [first] = error.errors
