@@ -21,13 +21,11 @@
  * props again: Next compiles nothing for a content edit.
  *
  * Next compiles a route when it is first asked for it, which for the one docs route takes seconds.
- * So the dev server asks for the home page once, as soon as the pages have props (at start when an
- * earlier run or build left them, else after the first check): the route compiles while the writer
- * opens the browser, not after.
+ * So the dev server asks for the home page once, when the first check has written the pages' props:
+ * the route compiles while the writer opens the browser, not after. Not before that check: on two
+ * cores the two slowed each other, and a first open came later than with no warming at all.
  */
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
@@ -37,7 +35,6 @@ import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
 import { formatContentCheck, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
-import { PROPS_INDEX } from '../../lib/render/propsFiles'
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -107,8 +104,7 @@ async function main() {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
   const site = `http://127.0.0.1:${port}`
-  let warmed = fs.existsSync(path.join(root, PROPS_INDEX))
-  if (warmed) void warmDocsRoute(site)
+  let warmed = false
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
   const content = watchContent(
     root,
