@@ -17,6 +17,8 @@ export interface SearchData {
   /** Canonical routes: the search step reads a page again by the route it placed it under. */
   routes: readonly string[]
   read: (route: string) => NextraSearchData[string] | null
+  /** What a page's data was made from (the build's compile cache entry): the same version, the same data. */
+  version?: (route: string) => string
 }
 
 export interface SearchRecordMeta {

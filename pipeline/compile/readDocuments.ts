@@ -38,6 +38,8 @@ export function readCompiledPage(root: string, index: PageIndex, route: string):
 export function searchDataOf(root: string, index: PageIndex): SearchData {
   return {
     routes: Object.keys(index).sort(),
+    // The entry's name is a hash of the compiler, the file and its bytes.
+    version: (route) => index[route]?.entry ?? '',
     read: (route) => {
       const doc = readCompiledPage(root, index, route)
       return doc.structurizedData && doc.frontMatter.searchable !== false ? { title: doc.title, data: doc.structurizedData } : null

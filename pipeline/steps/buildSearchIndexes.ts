@@ -1,12 +1,13 @@
 /**
- * A step of the site build (pipeline/steps/buildSite.ts), after `next build` and before postbuild:
+ * A step of the site build (pipeline/steps/buildSite.ts), after the render step and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
  * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
  * edit indexes one shard again and takes the others from the last build's cache. Its input is each
  * page's search data as the content step compiled it (pipeline/compile/readDocuments.ts
- * searchDataOf), read one page at a time: once to place the page and hash its records, and again
- * only for a shard that is indexed again, so the step never holds the site's text.
+ * searchDataOf), read one page at a time: once to place the page and hash its records (unless it
+ * is as when it was last placed), and again only for a shard that is indexed again, so the step
+ * never holds the site's text and an edit reads only what it changed.
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -16,7 +17,8 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
 import { sha256 } from '../compile/fingerprint'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
-import { pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
+import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
+import { writeAtomically } from '../compile/compilePages'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, shardGroup, type Shard } from './searchShards'
 
@@ -204,19 +206,72 @@ export interface BuildResult {
 }
 
 /**
+ * What placing each page found, by route, with what it was found from (the page's data version and
+ * section title): a page placed before from the same is placed again without reading its document.
+ * Beside the shard cache, as the next build's input; a page with no search data has no digest.
+ */
+type PlacedPages = Record<string, { version: string; section: string; spec: string; digest: string | null; records: number }>
+
+const placedFile = (cacheDir: string) => `${cacheDir}-pages.json`
+
+function readPlaced(cacheDir: string | undefined): PlacedPages {
+  if (!cacheDir) return {}
+  try {
+    return JSON.parse(fs.readFileSync(placedFile(cacheDir), 'utf8')) as PlacedPages
+  } catch {
+    return {} // None yet, or unreadable: every page is read.
+  }
+}
+
+/**
  * Places, checks and writes every index, reading each page's search data one page at a time.
  * Throws SearchIndexLeakError (naming the page) before writing anything if a record is misplaced.
+ *
+ * With a cache and data that say their version, a page whose data and section are as when it was
+ * last placed is placed as it was, without reading its document: a one-page edit reads one page
+ * (and the pages of the shard it lands in, to index them). Its place is still the plan's and still
+ * passes the build's check, on a record of its route.
  */
 export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string; shardPages?: number }): Promise<BuildResult> {
   const { data, access, plan } = options
   const indexes = new Map(plan.search.map((spec): [string, IndexPlan] => [spec.id, { spec, pages: [], digests: new Map(), records: 0 }]))
-  // Placing runs the build's check (assertGrouping) on every page before anything is written.
-  const skipped = placeSearchPages(data, plan, access, (spec, route, records) => {
+  const last = readPlaced(options.cacheDir)
+  const placed: PlacedPages = {}
+  const place = (spec: SearchIndexSpec, route: string, digest: string, records: number) => {
     const index = indexes.get(spec.id) as IndexPlan
     index.pages.push(route)
-    index.digests.set(route, sha256(JSON.stringify(records)))
-    index.records += records.length
+    index.digests.set(route, digest)
+    index.records += records
+  }
+  const versionOf = data.version
+  const specs = new Map(plan.search.map((spec) => [spec.id, spec]))
+  const toRead: string[] = []
+  for (const route of data.routes) {
+    const known = last[route]
+    const spec = specs.get(plan.audienceOf[route])
+    if (!versionOf || !known || !spec || known.spec !== spec.id || known.version !== versionOf(route) || known.section !== sectionTitleOf(access, route)) {
+      toRead.push(route)
+      continue
+    }
+    placed[route] = known
+    if (known.digest === null) continue
+    // The build's check, on the one thing placing depends on: the page's route and its index's rule.
+    assertGrouping([{ spec, records: [{ route, url: route, text: '', meta: { title: '', section: known.section } }], pages: [route] }], access)
+    place(spec, route, known.digest, known.records)
+  }
+  // Placing runs the build's check (assertGrouping) on every page it reads before anything is written.
+  const skipped = placeSearchPages({ ...data, routes: toRead }, plan, access, (spec, route, records) => {
+    const digest = sha256(JSON.stringify(records))
+    placed[route] = { version: versionOf?.(route) ?? '', section: sectionTitleOf(access, route), spec: spec.id, digest, records: records.length }
+    place(spec, route, digest, records.length)
   })
+  for (const route of toRead) {
+    const spec = plan.audienceOf[route]
+    if (!placed[route] && versionOf && spec && !skipped.some((page) => page.route === route)) placed[route] = { version: versionOf(route), section: sectionTitleOf(access, route), spec, digest: null, records: 0 }
+  }
+  // Each index lists its pages in the data's order, whichever way each was placed.
+  const order = new Map(data.routes.map((route, i) => [route, i]))
+  for (const index of indexes.values()) index.pages.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
   // A placed page's route is its index key (the compile's routes are canonical), so it reads again as it read first.
   const recordsOf = (route: string) => {
     const page = data.read(route)
@@ -224,6 +279,10 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
   const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages())
+  if (options.cacheDir && versionOf) {
+    fs.mkdirSync(path.dirname(placedFile(options.cacheDir)), { recursive: true })
+    writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
+  }
   return { stats, skipped }
 }
 
