@@ -123,6 +123,7 @@ function startWorker(highlighter: string): Worker {
  * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
  * instead of loading the compiler in a new worker first. It keeps one idle worker (the others of a
  * run end), loaded with the highlighter it was started with; a run with another one starts anew.
+ * The build warms one while it scans content/ (../steps/buildSite.ts).
  */
 export class CompileWorkers {
   private idle: { worker: Worker; highlighter: string } | null = null
@@ -130,8 +131,9 @@ export class CompileWorkers {
   /** Workers started so far. */
   started = 0
 
-  /** A ready worker: the kept one, or a new one, which says `ready` when loaded. */
-  take(highlighter: string): { worker: Worker; ready: boolean } {
+  /** A ready worker: the kept one (once a warming one has loaded), or a new one, which says `ready` when loaded. */
+  async take(highlighter: string): Promise<{ worker: Worker; ready: boolean }> {
+    await this.warming
     const kept = this.idle
     this.idle = null
     if (kept && kept.highlighter === highlighter) {
@@ -159,17 +161,27 @@ export class CompileWorkers {
     return Promise.resolve()
   }
 
-  /** Starts the worker the next run takes, so even the first edit does not wait for the compiler to load; resolves once it is kept. */
+  /** A worker loading for the next run: a run waits for it rather than start its own beside it. */
+  private warming: Promise<void> | null = null
+
+  /**
+   * Starts the worker the next run takes, so the compiler loads while the caller does other work
+   * (the build scans content/ meanwhile; the dev server waits for an edit); resolves once it is kept.
+   */
   warm(): Promise<void> {
     if (this.idle || this.closed) return Promise.resolve()
+    if (this.warming) return this.warming
     const highlighter = highlighterModule()
     this.started++
     const worker = startWorker(highlighter)
-    return new Promise((resolve) => {
+    this.warming = new Promise<void>((resolve) => {
       // One that cannot load says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('message', () => void this.give(worker, highlighter).then(resolve))
+    }).finally(() => {
+      this.warming = null
     })
+    return this.warming
   }
 
   /** Ends the kept worker, and any a run still holds when it ends. */
@@ -194,9 +206,9 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
     for (const worker of workers) void worker.terminate()
   }
   const highlighter = highlighterModule()
-  const runWorker = () =>
-    new Promise<void>((resolve, reject) => {
-      const { worker, ready } = kept ? kept.take(highlighter) : { worker: startWorker(highlighter), ready: false }
+  const runWorker = async () => {
+    const { worker, ready } = kept ? await kept.take(highlighter) : { worker: startWorker(highlighter), ready: false }
+    return new Promise<void>((resolve, reject) => {
       workers.push(worker)
       let current: Job | undefined
       const next = () => {
@@ -222,6 +234,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
       })
       if (ready) next()
     })
+  }
   await Promise.all(Array.from({ length: size }, runWorker))
 }
 

@@ -46,7 +46,7 @@ import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
-import { describeCompile } from '../compile/compilePages'
+import { CompileWorkers, describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
@@ -175,6 +175,10 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
 
 async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
+  // The compiler loads (about a second) while content/ is scanned and checked, so a rebuild's page
+  // compiles without waiting for it; a build with nothing to compile ends it unused.
+  const compileWorkers = new CompileWorkers()
+  void compileWorkers.warm()
   // content/ scanned once: every step below takes this source, and each page's MDX is read once.
   const source = scanContent(paths.root)
   // What the last build and `npm run dev` knew of each page: every step below reads and updates it.
@@ -183,8 +187,9 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     'content',
     () =>
       checkAndCompile(source, store, {
+        kept: compileWorkers,
         onStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
-      }),
+      }).finally(() => compileWorkers.close()),
     describeCompile
   )
   const pages = await step('links', () => assertLinks(source), (found) => `${found.length} pages, all internal links and images resolve`)
