@@ -40,13 +40,17 @@ function isPlainData(value: unknown): boolean {
  * every edit in dev, and on every build (about 2 s of a 3,000-page rebuild) until the results
  * were kept on disk too, in the project's META_CACHE_DIR, one file per `_meta` file.
  */
-type Evaluated = { inputs: Array<[file: string, stamp: string | null]>; data: Record<string, unknown> }
+type Evaluated = { file: string; inputs: Array<[file: string, stamp: string | null]>; data: Record<string, unknown> }
 const evaluated = new Map<string, Evaluated>()
 
 /** Where the build keeps each `_meta` file's data and inputs between runs; `rm -rf .cache` forgets them. */
 export const META_CACHE_DIR = '.cache/meta'
 
-const diskEntryOf = (root: string, file: string) => path.join(root, META_CACHE_DIR, `${createHash('sha256').update(path.relative(root, file)).digest('hex').slice(0, 32)}.json`)
+/**
+ * By the file's absolute path, as its inputs are named: a copy of the project (whose .cache/ comes
+ * along) evaluates its own files, never trusting the stamps of the files it was copied from.
+ */
+const diskEntryOf = (root: string, file: string) => path.join(root, META_CACHE_DIR, `${createHash('sha256').update(file).digest('hex').slice(0, 32)}.json`)
 
 /** What `file` was last evaluated to, in this process or (with `root`) an earlier one, while its inputs are as they were then. */
 function remembered(file: string, root: string | undefined): Evaluated | null {
@@ -58,7 +62,7 @@ function remembered(file: string, root: string | undefined): Evaluated | null {
       return null // None yet, or unreadable: evaluated again.
     }
   }
-  return known && known.inputs.every(([input, stamp]) => stampOf(input) === stamp) ? known : null
+  return known && known.file === file && known.inputs.every(([input, stamp]) => stampOf(input) === stamp) ? known : null
 }
 
 /**
@@ -82,7 +86,7 @@ export function readMetaFile(file: string, root?: string): Record<string, unknow
   if (!isPlainData(data) || Array.isArray(data) || data === null || typeof data !== 'object') {
     throw new MetaFileError(`${file}: its default export must be an object of plain data (titles as strings, settings as objects), so that each reader's page map can hold only their own entries`)
   }
-  const entry = { inputs, data: data as Record<string, unknown> }
+  const entry = { file, inputs, data: data as Record<string, unknown> }
   evaluated.set(file, entry)
   if (root) {
     const target = diskEntryOf(root, file)

@@ -64,3 +64,20 @@ test('with the project root, the next run (a new process) takes the data from th
   expect(fresh()(meta)).toEqual({ intro: 'Start here' })
   expect(bundles).toHaveBeenCalledTimes(3)
 })
+
+test("a copy of the project, .cache/ and all, evaluates its own _meta files, not the original's by the original's stamps", () => {
+  const original = tempSite('read-meta-original-', { 'content/docs/leads/_meta.ts': "export default { intro: 'Introduction' }\n" })
+  const readFresh = () => {
+    let loaded: typeof import('../../pipeline/readMeta') | undefined
+    jest.isolateModules(() => {
+      loaded = require('../../pipeline/readMeta')
+    })
+    return loaded!.readMetaFile
+  }
+  expect(readFresh()(path.join(original, 'content/docs/leads/_meta.ts'), original)).toEqual({ intro: 'Introduction' })
+  const copy = tempSite('read-meta-copy-', {})
+  fs.cpSync(original, copy, { recursive: true })
+  // The copy's pages and _meta are replaced, as the benchmarks replace them.
+  fs.writeFileSync(path.join(copy, 'content/docs/leads/_meta.ts'), "export default { other: 'Other' }\n")
+  expect(readFresh()(path.join(copy, 'content/docs/leads/_meta.ts'), copy)).toEqual({ other: 'Other' })
+})
