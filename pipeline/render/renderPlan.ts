@@ -13,8 +13,8 @@
  *
  * With the same build ID, the code is the same, so the last `next build`'s server bundle (.next/)
  * renders the changed pages as a new one would, and its other files of out/ are the ones a new one
- * would write: they come back from the last out/ and .next/, checked against their digests, and
- * nothing is compiled (./renderWithNext.cjs). Any file changed or missing runs `next build`.
+ * would write: they stay, checked against their digests, and nothing is compiled
+ * (./reuseLastBuild.ts). Any file changed or missing runs `next build`.
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -10,7 +10,6 @@
  * manifests in out/), the other pages against the last out/. Any difference, or no server bundle
  * of this build ID, and the step runs `next build` instead.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pageHtmlFile } from '../../lib/access/pageFiles'
@@ -18,6 +17,7 @@ import { sha256 } from '../compile/fingerprint'
 import type { RenderedBuild } from '../store/pageStore'
 import type { SitePaths } from '../steps/paths'
 import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
+import { runInProduction } from './runInProduction'
 
 /** Where the renderer writes the pages before they move into out/. */
 const RENDERED_DIR = '.cache/rendered'
@@ -92,16 +92,8 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
   fs.rmSync(rendered, { recursive: true, force: true })
 }
 
-async function runRenderer(paths: SitePaths, into: string, heapMb: number): Promise<void> {
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMb}`.trim(),
-    }
-    const child = spawn(process.execPath, [path.join(__dirname, 'renderWithNext.cjs'), path.join(paths.root, RENDER_ROUTES), into], { cwd: paths.root, stdio: 'inherit', env })
-    child.on('error', reject)
-    child.on('exit', resolve)
-  })
-  if (code !== 0) throw new Error(`rendering with the last build's server bundle failed (exit ${code}); the message is above`)
+/** Renders the routes of RENDER_ROUTES into `into`, with the last build's server bundle. */
+function runRenderer(paths: SitePaths, into: string, heapMb: number): Promise<void> {
+  const script = path.join(__dirname, 'renderWithNext.cjs')
+  return runInProduction("rendering with the last build's server bundle", process.execPath, [script, path.join(paths.root, RENDER_ROUTES), into], { cwd: paths.root, heapMb })
 }

@@ -29,7 +29,6 @@
  * Each step prints a line when it starts (with its counts where they are known then) and one when
  * it ends; the build ends with the time of each step.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { access, type CompiledAccess } from '../../lib/access'
@@ -52,6 +51,7 @@ import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { afterRender, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
+import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { assertLinks } from './checkLinks'
@@ -111,22 +111,12 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
 }
 
-async function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
-  const next = path.join(paths.root, 'node_modules/.bin/next')
-  const code = await new Promise<number | null>((resolve, reject) => {
-    // A production build whatever the caller's NODE_ENV (a test runner sets "test").
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_IGNORE_INCORRECT_LOCKFILE: '1',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${buildHeapMb(pages)}`.trim(),
-      DOCS_RENDER_ROUTES: path.join(paths.root, RENDER_ROUTES),
-    }
-    const child = spawn(next, ['build'], { cwd: paths.root, stdio: 'inherit', env })
-    child.on('error', reject)
-    child.on('exit', resolve)
+function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
+  return runInProduction('next build', path.join(paths.root, 'node_modules/.bin/next'), ['build'], {
+    cwd: paths.root,
+    heapMb: buildHeapMb(pages),
+    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_RENDER_ROUTES: path.join(paths.root, RENDER_ROUTES) },
   })
-  if (code !== 0) throw new Error(`next build failed (exit ${code})`)
 }
 
 /** The time each step of one build took, in the order they ran. */
