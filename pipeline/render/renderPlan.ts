@@ -13,8 +13,8 @@
  *
  * With the same build ID, the code is the same, so the last `next build`'s server bundle (.next/)
  * renders the changed pages as a new one would, and its other files of out/ are the ones a new one
- * would write: they stay, checked against their digests, and nothing is compiled
- * (./reuseLastBuild.ts). Any file changed or missing runs `next build`.
+ * would write: they come back from the last out/ and .next/, checked against their digests, and
+ * nothing is compiled (./renderWithNext.cjs). Any file changed or missing runs `next build`.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -87,7 +87,7 @@ export function planRender(store: PageStore, out: string, buildId: string, props
 /**
  * Before rendering (`next build` empties out/): forgets what out/ held, so a build that stops half
  * way renders everything next time, and sets the pages to keep aside with the rest of the last
- * out/ (not when the last build's files stay where they are, ./reuseLastBuild.ts).
+ * out/ (all of it when the last build's files come back, ./reuseLastBuild.ts).
  */
 export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore, setAside = plan.keep.length > 0): void {
   const previous = path.join(root, PREVIOUS_OUT)
@@ -99,13 +99,10 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
-/**
- * After rendering: the kept pages' files back into out/ (unless they stayed there,
- * ./reuseLastBuild.ts), and the record of what out/ holds.
- */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, keptInPlace = false): void {
+/** After rendering: the kept pages' files back into out/, and the record of what out/ holds. */
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex): void {
   const previous = path.join(root, PREVIOUS_OUT)
-  for (const route of keptInPlace ? [] : plan.keep) {
+  for (const route of plan.keep) {
     for (const file of pageFilesOf(route, plan.buildId)) {
       fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })
       fs.renameSync(path.join(previous, file), path.join(out, file))

@@ -1,8 +1,8 @@
 /**
  * The build step without `next build`, when the build ID is the last build's (./renderPlan.ts): a
  * writer's edit changes no code, so the last `next build`'s files are the ones a new one would
- * write. They stay in out/, and the changed pages are rendered with the last build's server
- * bundle (./renderWithNext.cjs), which compiles nothing. A one-page rebuild then costs one
+ * write. They come back into out/, and the changed pages are rendered with the last build's
+ * server bundle (./renderWithNext.cjs), which compiles nothing. A one-page rebuild then costs one
  * page's render, not Next's start and its bundler's fixed compile (about 8 s at any size).
  *
  * Each of `next build`'s files is checked against the digest recorded when it was written: the
@@ -16,7 +16,7 @@ import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { sha256 } from '../compile/fingerprint'
 import type { RenderedBuild } from '../store/pageStore'
 import type { SitePaths } from '../steps/paths'
-import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
+import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { runInProduction } from './runInProduction'
 
 /** Where the renderer writes the pages before they move into out/. */
@@ -25,9 +25,9 @@ const STATIC = '/_next/static/'
 /** The one docs route's server bundle, as `next build` names it. */
 const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
 
-/** Where one of `next build`'s files of out/ is as Next wrote it: Next copies .next/static/ to out/_next/static/. */
-function sourceOf(paths: SitePaths, key: string): string {
-  return key.startsWith(STATIC) ? path.join(paths.next, 'static', key.slice(STATIC.length)) : path.join(paths.out, key)
+/** Where one of `next build`'s files of out/ is kept while out/ is `out`: Next copies .next/static/ to out/_next/static/. */
+function sourceOf(paths: SitePaths, out: string, key: string): string {
+  return key.startsWith(STATIC) ? path.join(paths.next, 'static', key.slice(STATIC.length)) : path.join(out, key)
 }
 
 /** Why the last build's files cannot serve this build ID; null when they can. */
@@ -37,44 +37,27 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
   if (!fs.existsSync(nextId) || fs.readFileSync(nextId, 'utf8').trim() !== buildId) return `.next/ holds another build than ${buildId}`
   if (!fs.existsSync(path.join(paths.next, DOCS_SERVER_PAGE))) return `.next/ has no ${DOCS_SERVER_PAGE}`
   for (const [key, digest] of Object.entries(last.nextFiles)) {
-    const file = sourceOf(paths, key)
+    const file = sourceOf(paths, paths.out, key)
     if (!fs.existsSync(file) || sha256(fs.readFileSync(file)) !== digest) return `${path.relative(paths.root, file)} is not the file the last build wrote`
   }
   return null
 }
 
 /**
- * Every file under `dir` that `keep` (out/ keys) does not hold is removed, and every folder left
- * empty; returns the keys kept.
- */
-function pruneTree(dir: string, keep: ReadonlySet<string>, prefix = ''): number {
-  let kept = 0
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    const key = `${prefix}/${entry.name}`
-    if (entry.isDirectory()) {
-      const inside = pruneTree(full, keep, key)
-      if (inside === 0) fs.rmdirSync(full)
-      kept += inside
-    } else if (keep.has(key)) kept++
-    else fs.unlinkSync(full)
-  }
-  return kept
-}
-
-/**
- * Makes out/, where the last build left everything, as `next build` would leave it for `plan`:
- * its own files and the pages to keep stay, the route manifests come back from .next/static/ as
- * Next wrote them, everything else goes (the later steps' files, which they write again, and
- * the pages to render or gone), and the changed pages are rendered with its server bundle. The
- * pages to keep stay where they are, time and all: moving thousands of them aside and back cost
- * more than rendering one page.
+ * Makes out/ as `next build` would leave it for `plan`, from the last build's files: its own
+ * files, and the changed pages rendered with its server bundle. Call after beforeRender has set
+ * the whole last out/ aside (its pages to keep move back in afterRender). Moving out/ aside and
+ * back is faster than pruning it in place: at 10,000 pages a rebuild that deleted the later steps'
+ * files from the old folders took 8.6 to 9.9 s, against 8.0 to 8.2 s with fresh folders (the
+ * Markdown step's 10,000 writes went from 0.4 s to 1.5 to 2.3 s).
  */
 export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
-  const nextFiles = Object.keys(last.nextFiles)
-  pruneTree(paths.out, new Set([...nextFiles, ...plan.keep.flatMap((route) => pageFilesOf(route, plan.buildId).map((file) => `/${file}`))]))
-  for (const key of nextFiles) {
-    if (key.startsWith(STATIC)) fs.copyFileSync(sourceOf(paths, key), path.join(paths.out, key))
+  const previous = path.join(paths.root, PREVIOUS_OUT)
+  for (const key of Object.keys(last.nextFiles)) {
+    const target = path.join(paths.out, key)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
+    if (key.startsWith(STATIC)) fs.copyFileSync(sourceOf(paths, previous, key), target)
+    else fs.renameSync(sourceOf(paths, previous, key), target)
   }
   if (plan.render.length === 0) return
   const rendered = path.join(paths.root, RENDERED_DIR)

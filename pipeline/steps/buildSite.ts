@@ -92,9 +92,9 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   const last = store.render
   const whyNextBuild = plan.whyAll ?? whyNotReuse(paths, plan.buildId, last)
   if (whyNextBuild === null && last) {
-    beforeRender(paths.root, paths.out, plan, store, false)
+    beforeRender(paths.root, paths.out, plan, store, true)
     await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
-    afterRender(paths.root, paths.out, plan, store, props, true)
+    afterRender(paths.root, paths.out, plan, store, props)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
   beforeRender(paths.root, paths.out, plan, store)
