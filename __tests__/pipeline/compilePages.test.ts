@@ -157,3 +157,17 @@ test("npm run dev's kept worker compiles each edit without loading the compiler 
   expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
   expect(kept.started).toBe(2)
 })
+
+test('a build with nothing to compile ends the worker it warmed without waiting for it to load, and a later run starts its own', async () => {
+  const root = site(VALID)
+  await checkAndCompile(scanContent(root))
+  const kept = new CompileWorkers()
+  const warming = kept.warm()
+  expect(await checkAndCompile(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 0 })
+  await kept.close()
+  // Ended, not kept: the warming is over (a worker left loading would hold the build's process open).
+  await warming
+  fs.appendFileSync(path.join(root, 'content/docs/leads/intro.mdx'), '\nOne more line.\n')
+  expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
+  expect(kept.started).toBe(2)
+})

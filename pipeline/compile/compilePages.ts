@@ -163,6 +163,7 @@ export class CompileWorkers {
 
   /** A worker loading for the next run: a run waits for it rather than start its own beside it. */
   private warming: Promise<void> | null = null
+  private warmingWorker: Worker | null = null
 
   /**
    * Starts the worker the next run takes, so the compiler loads while the caller does other work
@@ -174,22 +175,25 @@ export class CompileWorkers {
     const highlighter = highlighterModule()
     this.started++
     const worker = startWorker(highlighter)
+    this.warmingWorker = worker
     this.warming = new Promise<void>((resolve) => {
-      // One that cannot load says so when a run takes its place and starts its own.
+      // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
+      worker.once('exit', () => resolve())
       worker.once('message', () => void this.give(worker, highlighter).then(resolve))
     }).finally(() => {
       this.warming = null
+      this.warmingWorker = null
     })
     return this.warming
   }
 
-  /** Ends the kept worker, and any a run still holds when it ends. */
+  /** Ends the kept worker and one still loading (a build with nothing to compile does not wait for it), and any a run still holds when it ends. */
   async close(): Promise<void> {
     this.closed = true
     const kept = this.idle
     this.idle = null
-    if (kept) await kept.worker.terminate()
+    await Promise.all([kept?.worker.terminate(), this.warmingWorker?.terminate()])
   }
 }
 
@@ -243,7 +247,7 @@ export interface CompileOptions {
   skip?: ReadonlySet<string>
   /** Workers at most; os.availableParallelism() by default. */
   workers?: number
-  /** Workers to take from and leave for the next run (npm run dev); each run starts its own by default. */
+  /** Workers to take from and leave for the next run (npm run dev, and the build's warmed one); each run starts its own by default. */
   kept?: CompileWorkers
   /** Told once the store has been read: how many pages are to compile and how many come from the cache. */
   onStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
