@@ -25,17 +25,18 @@ import { writeStore, type PageStore, type RenderedBuild } from '../store/pageSto
 import { sha256 } from '../compile/fingerprint'
 
 /**
- * The routes this `next build` renders, for its getStaticPaths (lib/render/docsPages.ts, through
- * DOCS_RENDER_ROUTES): a file, because `next build` runs in its own process and the route, which is
- * runtime code, never reads the page store. Removed once the build is done.
+ * The routes the render step renders, for `next build`'s getStaticPaths (lib/render/docsPages.ts,
+ * through DOCS_RENDER_ROUTES) or the renderer (./renderWithNext.cjs): a file, because both run in
+ * their own process and the route, which is runtime code, never reads the page store. Removed once
+ * the build is done.
  */
 export const RENDER_ROUTES = '.cache/render-routes.json'
-/** The last build's out/, set aside while `next build` writes a new one. */
+/** The last build's out/, set aside while the render step makes a new one. */
 export const PREVIOUS_OUT = '.cache/out-previous'
 
 export interface RenderPlan {
   buildId: string
-  /** Routes `next build` renders. */
+  /** Routes the render step renders. */
   render: string[]
   /** Routes whose files come from the last build's out/. */
   keep: string[]
