@@ -46,10 +46,10 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
 /**
  * Makes out/ as `next build` would leave it for `plan`, from the last build's files: its own
  * files, and the changed pages rendered with its server bundle. Call after beforeRender has set
- * the whole last out/ aside (its pages to keep move back in afterRender). Moving out/ aside and
- * back is faster than pruning it in place: at 10,000 pages a rebuild that deleted the later steps'
- * files from the old folders took 8.6 to 9.9 s, against 8.0 to 8.2 s with fresh folders (the
- * Markdown step's 10,000 writes went from 0.4 s to 1.5 to 2.3 s).
+ * the whole last out/ aside (its pages to keep move back in afterRender). Pruning out/ in place
+ * instead was tried and was not faster: at 10,000 pages its rebuilds took 8.6 to 9.9 s, against
+ * 8.0 to 8.2 s this way, the Markdown step's writes into the old folders being the difference
+ * (docs/benchmarks.md, "Rebuilds without `next build`").
  */
 export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
   const previous = path.join(paths.root, PREVIOUS_OUT)
