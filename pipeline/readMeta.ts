@@ -88,11 +88,7 @@ export function readMetaFile(file: string, root?: string): Record<string, unknow
   }
   const entry = { file, inputs, data: data as Record<string, unknown> }
   evaluated.set(file, entry)
-  if (root) {
-    const target = diskEntryOf(root, file)
-    fs.mkdirSync(path.dirname(target), { recursive: true })
-    writeAtomically(target, JSON.stringify(entry))
-  }
+  if (root) writeAtomically(diskEntryOf(root, file), JSON.stringify(entry))
   return entry.data
 }
 

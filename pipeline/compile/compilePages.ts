@@ -66,8 +66,9 @@ export interface CompileReport {
   ms: number
 }
 
-/** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. */
+/** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. Makes its folder. */
 export function writeAtomically(file: string, data: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
   const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
   fs.writeFileSync(partial, data)
   fs.renameSync(partial, file)
@@ -90,12 +91,8 @@ function highlighterModule(): string {
   // components' tests, which import the content check through the link check.
   const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
-  const dir = path.join(COMPILER_ROOT, '.cache/compiler')
-  const file = path.join(dir, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dir, { recursive: true })
-    writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
-  }
+  const file = path.join(COMPILER_ROOT, '.cache/compiler', `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
+  if (!fs.existsSync(file)) writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
   return file
 }
 

@@ -265,9 +265,11 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     placed[route] = { version: versionOf?.(route) ?? '', section: sectionTitleOf(access, route), spec: spec.id, digest, records: records.length }
     place(spec, route, digest, records.length)
   })
+  // A page read and found with no search data (`searchable: false`) is remembered as such; a skipped one is read again.
+  const skippedRoutes = new Set(skipped.map((page) => page.route))
   for (const route of toRead) {
     const spec = plan.audienceOf[route]
-    if (!placed[route] && versionOf && spec && !skipped.some((page) => page.route === route)) placed[route] = { version: versionOf(route), section: sectionTitleOf(access, route), spec, digest: null, records: 0 }
+    if (!placed[route] && versionOf && spec && !skippedRoutes.has(route)) placed[route] = { version: versionOf(route), section: sectionTitleOf(access, route), spec, digest: null, records: 0 }
   }
   // Each index lists its pages in the data's order, whichever way each was placed.
   const order = new Map(data.routes.map((route, i) => [route, i]))
@@ -279,10 +281,7 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
   const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages())
-  if (options.cacheDir && versionOf) {
-    fs.mkdirSync(path.dirname(placedFile(options.cacheDir)), { recursive: true })
-    writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
-  }
+  if (options.cacheDir && versionOf) writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
   return { stats, skipped }
 }
 

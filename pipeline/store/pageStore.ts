@@ -67,7 +67,6 @@ export function readStore(root: string): PageStore {
 }
 
 export function writeStore(root: string, store: PageStore): void {
-  fs.mkdirSync(path.dirname(path.join(root, STORE_FILE)), { recursive: true })
   writeAtomically(path.join(root, STORE_FILE), JSON.stringify(store))
 }
 

@@ -97,7 +97,6 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let running: Promise<unknown> | null = null
   let again = false
   let timer: NodeJS.Timeout | undefined
-  let stopped = false
   let contentChanged = true
   let configChanged = false
   // A compiler loaded and waiting: an edit's compile starts at once, not after a second of loading.
@@ -133,7 +132,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .then(report, onError)
       .finally(() => {
         running = null
-        if (!stopped) void kept.warm()
+        // After stop, the workers are closed and this does nothing.
+        void kept.warm()
         if (again) {
           again = false
           void run()
@@ -167,7 +167,6 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   return {
     first: run(),
     stop: () => {
-      stopped = true
       clearTimeout(timer)
       watchers.forEach((watcher) => watcher.close())
       void kept.close()
