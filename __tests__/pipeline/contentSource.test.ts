@@ -38,20 +38,28 @@ function nextraPageMap(root: string): unknown {
 }
 const metasAsOne = (map: unknown) => JSON.parse(JSON.stringify(map, (key, value: unknown) => (key === 'data' && typeof value === 'string' ? 'meta' : value)))
 
+/** Nextra's page map with each page's front matter cut to what the navigation reads, as ours carries it. */
+const NAVIGATION_FIELDS = ['title', 'sidebarTitle', 'display', 'theme']
+const navigationOnly = (map: unknown) =>
+  JSON.parse(JSON.stringify(map, (key, value: unknown) => (key === 'frontMatter' ? Object.fromEntries(Object.entries(value as object).filter(([field]) => NAVIGATION_FIELDS.includes(field))) : value)))
+
 jest.setTimeout(180_000)
 
-test("the page map is Nextra's, for the real content and for untitled pages, index pages and folders with nothing in them", () => {
+test("the page map is Nextra's, less the front matter the navigation does not read, for the real content and for untitled pages, index pages and folders with nothing in them", () => {
   const fixture = site({
     'content/index.mdx': '# Home\n',
     'content/_meta.ts': 'export default {}\n',
     'content/docs/leads/getting-started_now.mdx': 'No front matter at all.\n',
     'content/docs/leads/api-and-sdk-for-ssr.md': '---\ndescription: Untitled.\n---\n\nText.\n',
     'content/docs/leads/endpoints/index.mdx': '---\ntitle: Endpoints\nsidebarTitle: Calls\n---\n',
-    'content/docs/leads/endpoints/Zeta.mdx': '---\ntitle: Zeta\n---\n',
+    'content/docs/leads/endpoints/Zeta.mdx': '---\ntitle: Zeta\nowner: team-z\ndisplay: hidden\ntheme:\n  toc: false\n---\n',
     'content/docs/leads/images/logo.svg': '<svg/>',
     'content/docs/empty/.gitkeep': '',
   })
-  for (const root of [ROOT, fixture]) expect(metasAsOne(scanContent(root).pageMap())).toEqual(metasAsOne(nextraPageMap(root)))
+  for (const root of [ROOT, fixture]) expect(metasAsOne(scanContent(root).pageMap())).toEqual(navigationOnly(metasAsOne(nextraPageMap(root))))
+  // Every page's props and route manifest carry the page map: a description or a writer's own field is not in it.
+  const ours = JSON.stringify(scanContent(fixture).pageMap())
+  expect([ours.includes('Untitled.'), ours.includes('team-z'), ours.includes('"display":"hidden"'), ours.includes('"toc":false')]).toEqual([false, false, true, true])
 })
 
 test('a page is read when a step first needs it, and once, however many steps take it', () => {

@@ -215,6 +215,19 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
 }
 
 /**
+ * The front-matter fields that the navigation reads of a page map's page (Nextra's normalizePages:
+ * the title it shows, whether it is hidden, its theme options; the AI tools' page tree: the title).
+ * The page map ships in every page's props and the route manifests, so the rest (a description, a
+ * writer's own fields) stays out: at 3,000 generated pages the descriptions alone were 7 kB of a
+ * page's props.
+ */
+const NAVIGATION_FIELDS = ['title', 'sidebarTitle', 'display', 'theme'] as const
+
+function navigationFields(frontMatter: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(NAVIGATION_FIELDS.filter((field) => frontMatter[field] !== undefined).map((field) => [field, frontMatter[field]]))
+}
+
+/**
  * The page map Nextra's collector (nextra/dist/server/page-map.js collectFiles) makes of
  * content/: each folder's items by name, a folder that holds nothing left out, a page with its
  * front matter, a `_meta` file as a reference to its module.
@@ -230,7 +243,7 @@ function collectPageMap(list: ContentSource['list'], files: ReadonlyMap<string, 
     if (PAGE_FILE.test(entry.name)) {
       const page = files.get(entry.path)
       if (!page) return []
-      const frontMatter = { ...page.frontMatter }
+      const frontMatter = navigationFields(page.frontMatter)
       if (!frontMatter.title) frontMatter.sidebarTitle ||= titleCase(name.replace(/[-_]/g, ' '))
       return [{ name, route: own, frontMatter }]
     }
