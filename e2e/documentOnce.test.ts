@@ -1,13 +1,15 @@
 /**
- * A docs page carries its document's body once in each file a reader receives: rendered in its
- * HTML, and as data in its data file (`_next/data/<build>/<route>.json`), from which the browser
- * hydrates the first page it opens and moves to every other (lib/render/bodyOnce.ts). Before, the
- * HTML held the body twice (rendered, and in `__NEXT_DATA__`).
+ * A docs page carries its props once: its HTML is the page rendered, and its data file
+ * (`_next/data/<build>/<route>.json`) the props, from which the browser hydrates the first page it
+ * opens and moves to every other (lib/render/propsOnce.ts). Before, the HTML held the body twice
+ * (rendered, and in `__NEXT_DATA__`), and its page map and table of contents once more than the
+ * data file.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../pipeline/steps/siteFiles'
 import type { TreeNode } from '../lib/render/pageDocument'
+import { unpackTree } from '../lib/render/packedDocument'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 import { freshPagePerTest, signInThroughForm } from './browser'
 import { siteEnv } from './siteEnv'
@@ -41,11 +43,14 @@ test("every docs page's HTML and its data file hold the page's longest plain par
     const { doc } = (JSON.parse(data) as { pageProps: DocsPageProps }).pageProps
     const html = fs.readFileSync(path.join(outDir, doc.route === '/' ? 'index.html' : `${doc.route.slice(1)}.html`), 'utf8')
     // Not the description, which the page's head and props carry besides the body.
-    const paragraph = paragraphs(doc.tree)
+    const paragraph = paragraphs(unpackTree(doc.tree))
       .filter((text) => PLAIN.test(text) && !JSON.stringify(doc.frontMatter).includes(text))
       .sort((a, b) => b.length - a.length)[0]
     if (!paragraph) continue
     expect([doc.route, count(html, paragraph), count(data, paragraph)]).toEqual([doc.route, 1, 1])
+    // The page's props in its HTML: the route, nothing of the document or the page map.
+    const nextData = JSON.parse(/<script id="__NEXT_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as { props: { pageProps: unknown } } | null
+    expect([doc.route, nextData?.props.pageProps]).toEqual([doc.route, { route: doc.route }])
     checked++
   }
   expect(checked).toBeGreaterThan(20)

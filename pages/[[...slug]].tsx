@@ -10,11 +10,13 @@
 import type { GetStaticPaths, GetStaticProps } from 'next'
 import type { NextraThemeLayoutProps } from 'nextra'
 import { useMDXComponents } from 'nextra/mdx'
-import type { ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { PageBody, tocOf } from '../lib/render/renderTree'
 import { DOCS_FALLBACK, docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
-import type { DocsRouteProps } from '../lib/render/bodyOnce'
-import { firstPageBody } from '../lib/render/firstPageBody'
+import { unpackPageMap } from '../lib/navigation/packedPageMap'
+import { unpackDocument } from '../lib/render/packedDocument'
+import { hasProps, type DocsRouteProps } from '../lib/render/propsOnce'
+import { firstPageProps } from '../lib/render/firstPageProps'
 import { useDevPropsRefresh } from '../lib/render/useDevPropsRefresh'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
@@ -33,11 +35,14 @@ function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; chil
 }
 
 /**
- * Props with the document's body come from getStaticProps (the server's render) and from a page's
- * data file (a move in the browser); the first page's HTML carries none (lib/render/bodyOnce.ts).
+ * The props come from getStaticProps (the server's render) and from a page's data file (a move in
+ * the browser); the first page's HTML names only its route (lib/render/propsOnce.ts).
  */
-export default function DocsPage({ doc, pageMap, timestamp }: DocsRouteProps) {
+export default function DocsPage(props: DocsRouteProps) {
   useDevPropsRefresh()
+  const { doc: packedDoc, pageMap: packedMap, timestamp } = hasProps(props) ? props : firstPageProps(props.route)
+  const doc = useMemo(() => unpackDocument(packedDoc), [packedDoc])
+  const pageMap = useMemo(() => unpackPageMap(packedMap), [packedMap])
   const pageOpts = {
     filePath: doc.filePath,
     title: doc.title,
@@ -49,7 +54,7 @@ export default function DocsPage({ doc, pageMap, timestamp }: DocsRouteProps) {
   return (
     <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
       <ContentWrapper toc={tocOf(doc)}>
-        <PageBody tree={doc.tree ?? firstPageBody(doc.route)} />
+        <PageBody tree={doc.tree} />
       </ContentWrapper>
     </Layout>
   )

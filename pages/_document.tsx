@@ -2,33 +2,33 @@ import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document'
 import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
 import { pageDataFile } from '../lib/access/pageFiles'
-import { DOCS_PAGE, withoutBody } from '../lib/render/bodyOnce'
+import { DOCS_PAGE, htmlProps } from '../lib/render/propsOnce'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 
 const BASE_PATH = process.env.__NEXT_ROUTER_BASEPATH ?? ''
 
 /**
- * A docs page's HTML holds its document's body once, rendered: the props NextScript writes into
- * `__NEXT_DATA__` (this same object, which it reads after this render) leave the body out, and the
- * browser fetches the page's data file, which has it, to hydrate (lib/render/firstPageBody.ts).
- * The preload starts that fetch while the scripts load. Returns the data file's path, or null for
- * any other page.
+ * A docs page's HTML holds its props once, as the page rendered from them: the props NextScript
+ * writes into `__NEXT_DATA__` (this same object, which it reads after this render) name only the
+ * route, and the browser fetches the page's data file, which has them, to hydrate
+ * (lib/render/firstPageProps.ts). The preload starts that fetch while the scripts load. Returns
+ * the data file's path, or null for any other page.
  */
-function leaveBodyToDataFile(nextData: DocumentProps['__NEXT_DATA__']): string | null {
+function leavePropsToDataFile(nextData: DocumentProps['__NEXT_DATA__']): string | null {
   if (nextData.page !== DOCS_PAGE) return null
   const pageProps = (nextData.props as { pageProps: DocsPageProps }).pageProps
-  // A new object: Next writes the data file from the props object itself, which keeps the body.
-  nextData.props = { ...nextData.props, pageProps: withoutBody(pageProps) }
+  // A new object: Next writes the data file from the props object itself, which keeps them all.
+  nextData.props = { ...nextData.props, pageProps: htmlProps(pageProps) }
   return BASE_PATH + pageDataFile(nextData.buildId, pageProps.doc.route)
 }
 
 export default function Document({ __NEXT_DATA__: nextData }: DocumentProps) {
-  const dataFile = leaveBodyToDataFile(nextData)
+  const dataFile = leavePropsToDataFile(nextData)
   return (
     <Html lang="en">
       <Head>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* Fetched as lib/render/firstPageBody.ts fetches it (same mode and credentials), so that fetch takes this response. */}
+        {/* Fetched as lib/render/firstPageProps.ts fetches it (same mode and credentials), so that fetch takes this response. */}
         {dataFile && <link rel="preload" href={dataFile} as="fetch" crossOrigin="anonymous" />}
       </Head>
       <body>

@@ -5,7 +5,8 @@
  * the page's compiled MDX module showed: same HTML, same table of contents. Both come from one
  * compile by the content step's worker (its PageDocument, and Nextra's JS module of that compile,
  * evaluated here as Next would run it), and both render inside the same MDX components provider
- * (the docs theme's components), with react-dom/server.
+ * (the docs theme's components), with react-dom/server. The document goes the way the docs route
+ * gets it: packed into the page's props, written as JSON, read and unpacked.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,6 +14,7 @@ import { createElement, type ComponentType, type ReactNode } from 'react'
 import * as jsxRuntime from 'react/jsx-runtime'
 import { renderToStaticMarkup } from 'react-dom/server'
 import type { PageDocument } from '../../lib/render/pageDocument'
+import { packDocument, unpackDocument } from '../../lib/render/packedDocument'
 import { PageBody, tocOf, WRITER_COMPONENTS } from '../../lib/render/renderTree'
 import { compileWithWorker, project, type WorkerMessage } from './helpers/compileDocs'
 import { nextraClient } from './helpers/nextraClient'
@@ -75,6 +77,9 @@ function withTheme(children: ReactNode): string {
   return renderToStaticMarkup(createElement(MDXProvider, { components }, children))
 }
 
+/** The document as the docs route renders it, after the page's props file (lib/render/packedDocument.ts). */
+const throughProps = (doc: PageDocument) => unpackDocument(JSON.parse(JSON.stringify(packDocument(doc))))
+
 type Toc = { depth: number; id: string; value: ReactNode }[]
 const tocMarkup = (toc: Toc) => createElement('ol', null, ...toc.map((entry) => createElement('li', { 'data-depth': entry.depth, 'data-id': entry.id }, entry.value)))
 
@@ -98,7 +103,7 @@ describe.each(files)('%s', (file) => {
     const { output: doc, module } = page()
     const { MDXLayout } = evaluate(file, module)
     const before = withTheme(createElement(MDXLayout))
-    const after = withTheme(createElement(PageBody, { tree: doc.tree }))
+    const after = withTheme(createElement(PageBody, { tree: throughProps(doc).tree }))
     expect(after).toBe(before)
     expect(after.length).toBeGreaterThan(0)
   })
@@ -110,7 +115,7 @@ describe.each(files)('%s', (file) => {
       return tocMarkup(useTOC({}))
     }
     const before = withTheme(createElement(Before))
-    const after = withTheme(tocMarkup(tocOf(doc)))
+    const after = withTheme(tocMarkup(tocOf(throughProps(doc))))
     expect(after).toBe(before)
     expect(doc.toc.map(({ depth, id }) => ({ depth, id }))).toEqual(useTOCIds(useTOC))
   })
@@ -134,7 +139,7 @@ test('the fixture page holds every writer component, a custom heading id, and Ne
   walk(doc.tree)
   for (const name of WRITER_COMPONENTS.filter((name) => name !== 'SectionCards')) expect(names).toContain(name)
   expect(doc.toc.map((entry) => entry.id)).toContain('custom-id')
-  const html = withTheme(createElement(PageBody, { tree: doc.tree }))
+  const html = withTheme(createElement(PageBody, { tree: throughProps(doc).tree }))
   expect(html).toContain('id="custom-id"')
   expect(html).toContain('<span class="_truncate">quote.js</span>')
   expect(html).toContain('data-highlighted-line')

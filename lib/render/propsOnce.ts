@@ -1,22 +1,29 @@
 /**
- * A docs page carries its document's body once: rendered in its HTML, and as data in its data file
- * (`_next/data/<build>/<route>.json`), which Next's router fetches to move to the page. The HTML's
- * copy of the props (`__NEXT_DATA__`) leaves the body out (pages/_document.tsx), and the browser
- * takes it from the data file to hydrate the first page it opens (./firstPageBody.ts).
+ * A docs page carries its props once: its HTML has the page rendered, and its data file
+ * (`_next/data/<build>/<route>.json`), which Next's router fetches to move to the page, has the
+ * props it was rendered from (document, page map, date). The HTML's copy of the props
+ * (`__NEXT_DATA__`) names only the route (pages/_document.tsx), and the browser takes the props
+ * from the data file to hydrate the first page it opens (./firstPageProps.ts).
+ *
+ * Before, the HTML's copy held the page map and table of contents (9 kB of a page's 60 kB at 3,000
+ * generated pages), and once the body too: the same bytes as the data file, which the first page
+ * fetched anyway for its body.
  *
  * No Node or browser imports: the document (on the server) and the route (in the browser) use it.
  */
-import type { TreeNode } from './pageDocument'
 import type { DocsPageProps } from './propsFiles'
 
 /** Next's name of the one docs route (pages/[[...slug]].tsx). */
 export const DOCS_PAGE = '/[[...slug]]'
 
-/** The docs route's props as a page may hold them: the HTML's copy has no body. */
-export type DocsRouteProps = Omit<DocsPageProps, 'doc'> & { doc: Omit<DocsPageProps['doc'], 'tree'> & { tree?: TreeNode[] } }
-
-/** What the HTML's `__NEXT_DATA__` carries of a page's props: everything but the document's body. */
-export function withoutBody(props: DocsPageProps): DocsRouteProps {
-  const { tree: _body, ...doc } = props.doc
-  return { ...props, doc }
+/** What the HTML's `__NEXT_DATA__` carries of a page's props: the route whose data file has them. */
+export interface FirstPageProps {
+  route: string
 }
+
+/** The docs route's props as a page may hold them: all of them (from getStaticProps or a data file), or the HTML's copy. */
+export type DocsRouteProps = DocsPageProps | FirstPageProps
+
+export const htmlProps = (props: DocsPageProps): FirstPageProps => ({ route: props.doc.route })
+
+export const hasProps = (props: DocsRouteProps): props is DocsPageProps => 'doc' in props

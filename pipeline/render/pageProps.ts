@@ -14,14 +14,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { packPageMap } from '../../lib/navigation/packedPageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
-import { writeAtomically, type PageIndex } from '../compile/compilePages'
+import { writeAtomically } from '../compile/compilePages'
 import { readCompiledPage } from '../compile/readDocuments'
 import { sha256 } from '../compile/fingerprint'
 import type { LastUpdated } from '../lastUpdated'
 import { audiencePageMap, type PageMapInputs } from '../pageMaps'
 import { audienceIdOf, type AggregatePlan } from '../../lib/access/planAggregates'
-import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
+import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
+import { packDocument } from '../../lib/render/packedDocument'
 import { writeStore, type PageStore } from '../store/pageStore'
 
 export interface PagePropsReport {
@@ -33,14 +35,6 @@ export interface PagePropsReport {
   removed: string[]
 }
 
-/**
- * The page's document as its props carry it: the search data stays in the build (the search step
- * reads it from the compile cache), so the page's HTML and data file carry only what it renders.
- */
-function renderedDocument(root: string, index: PageIndex, route: string): DocsPageProps['doc'] {
-  const { structurizedData: _searchData, ...doc } = readCompiledPage(root, index, route)
-  return doc
-}
 
 /** Stores a page's props under the hash of their bytes (once) and returns the file's name. */
 function storeProps(root: string, props: DocsPageProps): string {
@@ -84,13 +78,13 @@ export function writePageProps(root: string, store: PageStore, { pageMap: raw, p
       audienceMaps.set(scope, (audience = { map, hash: sha256(JSON.stringify(map)) }))
     }
     // A page's props are made from its compiled document (its cache entry, named by the page's
-    // bytes and the compiler), its audience's page map and its date: with the same three, the same
-    // props file, and the document is not read again.
+    // bytes and the compiler), its audience's page map and its date, in the props' format: with the
+    // same four, the same props file, and the document is not read again.
     const timestamp = lastUpdated[record.file] ?? null
-    const inputsHash = sha256(JSON.stringify([record.entry, audience.hash, route, timestamp]))
+    const inputsHash = sha256(JSON.stringify([PROPS_FORMAT, record.entry, audience.hash, route, timestamp]))
     const last = record.props
     const name =
-      last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: renderedDocument(root, store.pages, route), pageMap: trimPageMap(audience.map, route), timestamp })
+      last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: packDocument(readCompiledPage(root, store.pages, route)), pageMap: packPageMap(trimPageMap(audience.map, route)), timestamp })
     if (last?.name !== name) changed.push(route)
     record.props = { inputs: inputsHash, name }
     next[route] = name
