@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../pipeline/steps/siteFiles'
 import type { TreeNode } from '../lib/render/pageDocument'
-import { unpackTree } from '../lib/render/packedDocument'
+import { unpackDocument } from '../lib/render/packedDocument'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 import { freshPagePerTest, signInThroughForm } from './browser'
 import { siteEnv } from './siteEnv'
@@ -43,7 +43,7 @@ test("every docs page's HTML and its data file hold the page's longest plain par
     const { doc } = (JSON.parse(data) as { pageProps: DocsPageProps }).pageProps
     const html = fs.readFileSync(path.join(outDir, doc.route === '/' ? 'index.html' : `${doc.route.slice(1)}.html`), 'utf8')
     // Not the description, which the page's head and props carry besides the body.
-    const paragraph = paragraphs(unpackTree(doc.tree))
+    const paragraph = paragraphs(unpackDocument(doc).tree)
       .filter((text) => PLAIN.test(text) && !JSON.stringify(doc.frontMatter).includes(text))
       .sort((a, b) => b.length - a.length)[0]
     if (!paragraph) continue

@@ -4,7 +4,7 @@
  * checks what it keeps of each kind of node, what it saves, and what it refuses.
  */
 import type { PageDocument } from '../../lib/render/pageDocument'
-import { packDocument, PackedDocumentError, unpackDocument, unpackTree, type PackedNode } from '../../lib/render/packedDocument'
+import { packDocument, PackedDocumentError, unpackDocument, type PackedDocument } from '../../lib/render/packedDocument'
 
 const doc: PageDocument = {
   route: '/docs/leads/intro',
@@ -46,8 +46,9 @@ test.each<[string, unknown]>([
   ['a tree of the format before packing', [{ type: 'text', value: 'x' }]],
   ['an element without its children', [['p', {}]]],
   ['an element whose properties are not an object', [['p', 'x', []]]],
-  ['an element naming shared properties the document does not have', [['p', 0, []]]],
+  ['an element naming shared properties the document does not have', [['p', 7, []]]],
 ])('props holding %s are refused by name', (_what, tree) => {
-  expect(() => unpackTree(tree as PackedNode[])).toThrow(PackedDocumentError)
-  expect(() => unpackTree(tree as PackedNode[])).toThrow(/is not a packed document node/)
+  const props = { ...packDocument(doc), tree } as PackedDocument
+  expect(() => unpackDocument(props)).toThrow(PackedDocumentError)
+  expect(() => unpackDocument(props)).toThrow(/is not a packed document node/)
 })

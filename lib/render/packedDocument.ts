@@ -109,10 +109,6 @@ class Unpacker {
   }
 }
 
-/** A tree packed on its own (no shared properties). */
-export const packTree = (nodes: readonly TreeNode[]): PackedNode[] => new Packer([]).tree(nodes)
-export const unpackTree = (nodes: readonly PackedNode[], shared?: readonly Properties[]): TreeNode[] => new Unpacker(shared).tree(nodes)
-
 /** The document as the props carry it. */
 export function packDocument({ structurizedData: _searchData, tree, toc, ...rest }: PageDocument): PackedDocument {
   const packer = new Packer([tree, ...toc.map((entry) => entry.value)])
