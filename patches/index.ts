@@ -2,7 +2,9 @@
  * Every change this site makes to a dependency: to its built code, to how Next bundles it, or in
  * its place (a module the bundler gives instead of the dependency's). Grouped by what they patch:
  * Next (./next/), Nextra and its docs theme (./theme/), and the sign-in form's Amplify UI and
- * Amplify (./signIn/). next.config.ts applies them all here; the runtime may import a patch's
+ * Amplify (./signIn/), which the bundler applies, and the MDX compile (./compile/), which the
+ * content step's worker applies as it loads its modules (pipeline/compile/compileWorker.mjs).
+ * next.config.ts applies the bundler's patches here; the runtime may import a patch's
  * module (pages/login.tsx imports ./signIn/lazyAuth.ts), and nothing here imports the build
  * (pipeline/).
  *

@@ -21,6 +21,13 @@ export interface PrivateReach {
 export const PRIVATE_REACHES: readonly PrivateReach[] = [
   // The build.
   {
+    dependency: 'unist-util-visit-parents',
+    files: ['lib/index.js'],
+    reliesOn: 'the statement of its walker that names each visit function after its node, which the compile worker removes as the module loads, and the module file it loads by URL to check that',
+    by: ['patches/compile/visitWithoutNames.mjs', 'pipeline/compile/compileWorker.mjs'],
+    test: '__tests__/patches/compile.test.ts',
+  },
+  {
     dependency: 'nextra',
     files: [],
     reliesOn: "the shape of the page map Nextra's collector (dist/server/page-map.js) makes of content/, which the content source makes the same way, with Nextra's own gray-matter and title",

@@ -18,11 +18,16 @@
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
 import { readFileSync } from 'node:fs'
+import { register } from 'node:module'
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { recmaCapturePage, rehypeCheckPage } from './toPageDocument.mjs'
 
+// Before the compiler loads: its tree walker, patched (patches/compile/visitWithoutNames.mjs).
+register(new URL('../../patches/compile/visitWithoutNames.mjs', import.meta.url))
 const { compileMdx } = await import('nextra/compile')
+const walker = await import(new URL('lib/index.js', import.meta.resolve('unist-util-visit-parents')).href)
+if (walker.visitFunctionsUnnamed !== true) throw new Error('compile worker: patches/compile/visitWithoutNames.mjs did not apply to unist-util-visit-parents/lib/index.js; the compiler would load the walker from elsewhere')
 const { transformerTwoslash } = await import('@shikijs/twoslash')
 // Nextra's twoslash renderer is not among its package's exports; the loader imports it by path.
 const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js', import.meta.resolve('nextra/compile')).href)

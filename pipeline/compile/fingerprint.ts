@@ -10,7 +10,7 @@
  * - the bytes of the files that choose the options or run inside the compile: the worker (which
  *   holds the loader's call), the document maker, what a page may hold (the sanitizer and its
  *   character-reference decoder: a stricter rule must check every cached page again), the options
- *   file and the site's highlighter. The site's next.config.ts is not one: the compile reads none
+ *   file, the site's highlighter and the compile's patch (patches/compile/). The site's next.config.ts is not one: the compile reads none
  *   of it (the options live in ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
@@ -26,7 +26,7 @@ import path from 'node:path'
 export const COMPILER_ROOT = path.resolve(__dirname, '../..')
 
 /** Files of the compiler's project whose bytes change what a page compiles to. */
-export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageDocument.mjs', 'pipeline/compile/pageSanitizer.mjs', 'pipeline/compile/characterReferences.cjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts'] as const
+export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/toPageDocument.mjs', 'pipeline/compile/pageSanitizer.mjs', 'pipeline/compile/characterReferences.cjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts', 'patches/compile/visitWithoutNames.mjs', 'patches/replaceExactly.cjs'] as const
 
 /** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
 const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki', 'hast-util-sanitize'] as const
