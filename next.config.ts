@@ -101,7 +101,7 @@ const nextConfig: NextConfig = {
   // run in Next's own process (a build worker's start-up costs seconds and saves nothing here).
   experimental: { cpus: os.cpus().length, webpackBuildWorker: false, serverMinification: false },
   // Every change to a dependency and to Next's bundling (patches/).
-  webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd() }),
+  webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd(), env: inlinedEnv }),
 }
 
 export default bundler === 'rspack' ? withRspack(nextConfig) : nextConfig

@@ -24,4 +24,6 @@ export interface PatchOptions {
   dev: boolean
   /** The project root, which names the large-module chunks as Next does. */
   context: string
+  /** The values next.config.ts inlines into the bundle (its `env`), which a dev cache must match. */
+  env?: Record<string, string>
 }

@@ -54,11 +54,41 @@ describe('withoutServerTraces', () => {
 })
 
 describe('withoutPersistentCache', () => {
-  test('every compile starts without the bundler cache, on the server and in the browser', () => {
-    for (const isServer of [true, false]) {
+  test('every compile of a build starts without the bundler cache, on the server and in the browser', () => {
+    // Rspack's browser compile is left out: its chunk split needs Next's own groups (clientChunks.test.ts).
+    for (const [bundler, isServer] of [['webpack', true], ['webpack', false], ['rspack', true]] as const) {
       const config: BundlerConfig = { module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' } }
-      patchNext(config, { bundler: 'webpack', isServer, dev: false, context: '/site' })
-      expect(config.cache).toBe(false)
+      patchNext(config, { bundler, isServer, dev: false, context: '/site' })
+      expect([bundler, isServer, config.cache, config.experiments]).toEqual([bundler, isServer, false, undefined])
     }
+  })
+})
+
+describe('withDevCache', () => {
+  const devCache = (name: string, env: Record<string, string>) => {
+    const config: BundlerConfig = { name, module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' }, experiments: { css: true } }
+    patchNext(config, { bundler: 'rspack', isServer: name !== 'client', dev: true, context: '/site', env })
+    return config
+  }
+
+  test("`npm run dev` keeps Rspack's cache on disk, one folder per compile, dropped when what compiles changes", () => {
+    const client = devCache('client', { DOCS_AUTH_MODE: 'local' })
+    const server = devCache('server', { DOCS_AUTH_MODE: 'local' })
+    const cacheOf = (config: BundlerConfig) => (config.experiments as { cache: { type: string; version: string; buildDependencies: string[]; storage: { directory: string } } }).cache
+    expect(client.cache).toBe(true)
+    expect((client.experiments as { css?: boolean }).css).toBe(true)
+    expect(cacheOf(client)).toMatchObject({ type: 'persistent', storage: { type: 'filesystem', directory: '/site/.next/cache/rspack-dev/client' } })
+    expect(cacheOf(server).storage.directory).toBe('/site/.next/cache/rspack-dev/server')
+    expect(cacheOf(client).buildDependencies).toEqual(expect.arrayContaining(['/site/next.config.ts', '/site/package-lock.json', '/site/patches']))
+    // A value the bundle inlines (another local Cognito) is another cache; the same values, the same one.
+    expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'local' })).version).toBe(cacheOf(client).version)
+    expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'cognito' })).version).not.toBe(cacheOf(client).version)
+    expect(cacheOf(server).version).not.toBe(cacheOf(client).version)
+  })
+
+  test('webpack in dev keeps no cache (the comparison bundler, as in a build)', () => {
+    const config: BundlerConfig = { module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' } }
+    patchNext(config, { bundler: 'webpack', isServer: false, dev: true, context: '/site' })
+    expect(config.cache).toBe(false)
   })
 })
