@@ -49,8 +49,7 @@ interface DevRun {
   edit: number
 }
 
-async function oneRun(browser: Browser, dir: string, routes: [string, string], file: string): Promise<DevRun> {
-  const [port, cognitoPort] = [await freePort(), await freePort()]
+async function oneRun(browser: Browser, dir: string, routes: [string, string], file: string, [port, cognitoPort]: [number, number]): Promise<DevRun> {
   const started = Date.now()
   const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/dev.ts'], {
     cwd: dir,
@@ -112,9 +111,13 @@ export async function devFigures(pages: number, runs: number): Promise<Figure[]>
     const routes: [string, string] = [routeOf(placed.pages[1]), routeOf(placed.pages[placed.pages.length - 1])]
     const measured: DevRun[] = []
     const browser = await launchBrowser()
+    // The same ports every start, as a writer's `npm run dev` has (3000 and its local Cognito's):
+    // Next's bundle inlines the local Cognito's URL, and the bundler's cache is kept for one bundle.
+    const ports: [number, number] = [await freePort(), await freePort()]
     try {
-      // The compile cache is warm from the second run on, as on a writer's machine after the first start.
-      for (let run = 0; run < runs; run++) measured.push(await oneRun(browser, dir, routes, path.join(dir, placed.pages[1])))
+      // The caches (the MDX compile's, the bundler's) are warm from the second run on, as on a
+      // writer's machine after the first start.
+      for (let run = 0; run < runs; run++) measured.push(await oneRun(browser, dir, routes, path.join(dir, placed.pages[1]), ports))
     } finally {
       await browser.close()
     }

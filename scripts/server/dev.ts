@@ -20,14 +20,20 @@
  * which next.config.ts rewrites one path to as it does the reader-view path), and they fetch their
  * props again: Next compiles nothing for a content edit.
  *
- * Next compiles a route when it is first asked for it, which for the one docs route takes seconds.
- * So the dev server asks for the home page once, when the first check has written the pages' props:
- * the route compiles while the writer opens the browser, not after. Not before that check: on two
- * cores the two slowed each other, and a first open came later than with no warming at all.
+ * Next compiles a route when it is first asked for it: the one docs route's 1,500 modules take
+ * seconds the first time, and about half a second from the bundler's cache of the last run
+ * (patches/next/index.ts withDevCache). So the dev server asks for the home page once, as soon as
+ * the route can render it: at once when the last run left the pages' props (the route renders
+ * from those while the first check runs), else when the first check has written them. Never
+ * before that, as the route would fail on props that are not there; nor, on a first start, during
+ * the first check, whose compile of every page the route's compile would slow on two cores.
  */
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
+import { PROPS_INDEX } from '../../lib/render/propsFiles'
 import { startLocalCognito } from '../cognito/localCognito'
 import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer, type RunningServer } from './localServer'
@@ -104,7 +110,9 @@ async function main() {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
   const site = `http://127.0.0.1:${port}`
-  let warmed = false
+  // The last run's props, which the route can render the home page from until the first check ends.
+  let warmed = fs.existsSync(path.join(root, PROPS_INDEX))
+  if (warmed) void warmDocsRoute(site)
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
   const content = watchContent(
     root,
