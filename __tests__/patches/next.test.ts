@@ -79,7 +79,11 @@ describe('withDevCache', () => {
     expect((client.experiments as { css?: boolean }).css).toBe(true)
     expect(cacheOf(client)).toMatchObject({ type: 'persistent', storage: { type: 'filesystem', directory: '/site/.next/cache/rspack-dev/client' } })
     expect(cacheOf(server).storage.directory).toBe('/site/.next/cache/rspack-dev/server')
-    expect(cacheOf(client).buildDependencies).toEqual(expect.arrayContaining(['/site/next.config.ts', '/site/package-lock.json', '/site/patches']))
+    expect(cacheOf(client).buildDependencies).toEqual(expect.arrayContaining(['/site/next.config.ts', '/site/tsconfig.json', '/site/package-lock.json']))
+    // Each patch file by name, whatever Rspack makes of a folder: the project's own, here.
+    const project = { name: 'client', module: { rules: [] }, resolve: {} } as BundlerConfig
+    patchNext(project, { bundler: 'rspack', isServer: false, dev: true, context: process.cwd() })
+    expect(cacheOf(project).buildDependencies).toEqual(expect.arrayContaining([path.join(process.cwd(), 'patches/theme/lazySidebarFolders.cjs'), path.join(process.cwd(), 'patches/next/index.ts')]))
     // A value the bundle inlines (another local Cognito) is another cache; the same values, the same one.
     expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'local' })).version).toBe(cacheOf(client).version)
     expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'cognito' })).version).not.toBe(cacheOf(client).version)

@@ -25,12 +25,12 @@ export interface DocsPageProps {
  * (pipeline/store/pageStore.ts), which the page step writes it from. The route reads this file,
  * never the store: the runtime does not import pipeline/.
  */
+export type PropsIndex = Record<string, string>
+export const PROPS_DIR = '.cache/props'
+export const PROPS_INDEX = '.cache/props.json'
+
 /**
  * The shape of the props files: part of what each page's props are made from, so that props kept
  * from a build before a change of their shape are made again. Raise it with any such change.
  */
 export const PROPS_FORMAT = 2
-
-export type PropsIndex = Record<string, string>
-export const PROPS_DIR = '.cache/props'
-export const PROPS_INDEX = '.cache/props.json'
