@@ -64,12 +64,15 @@ function* elementsOf(nodes: readonly TreeNode[]): Generator<TreeElement> {
 class Packer {
   readonly shared: Properties[] = []
   private readonly index = new Map<string, number>()
+  /** Each element's properties as JSON, made once while counting. */
+  private readonly keys = new Map<Properties, string>()
 
   constructor(trees: ReadonlyArray<readonly TreeNode[]>) {
     const seen = new Set<string>()
     for (const tree of trees) {
       for (const { properties } of elementsOf(tree)) {
         const key = JSON.stringify(properties)
+        this.keys.set(properties, key)
         // `{}` is as short as any index.
         if (key === '{}' || this.index.has(key)) continue
         if (!seen.has(key)) seen.add(key)
@@ -79,7 +82,7 @@ class Packer {
   }
 
   element(node: TreeElement): PackedElement {
-    const packed: PackedElement = [node.tagName, this.index.get(JSON.stringify(node.properties)) ?? node.properties, this.tree(node.children)]
+    const packed: PackedElement = [node.tagName, this.index.get(this.keys.get(node.properties) ?? '{}') ?? node.properties, this.tree(node.children)]
     const componentProps = node.componentProps && Object.fromEntries(Object.entries(node.componentProps).map(([name, element]) => [name, this.element(element)]))
     if (node.raw || componentProps) packed.push({ ...(node.raw ? { raw: 1 as const } : {}), ...(componentProps ? { componentProps } : {}) })
     return packed
