@@ -136,5 +136,8 @@ describe("with the same build ID, the last next build's files serve again", () =
     afterRender(root, out, plan, store, edited)
     expect(listFiles(out)).toEqual(['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json'].sort())
     expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
+    // No folder of a page not kept comes back, and the store records the same files of Next's.
+    expect(fs.existsSync(path.join(out, 'docs'))).toBe(false)
+    expect(readStore(root).render?.nextFiles).toEqual(last!.nextFiles)
   })
 })
