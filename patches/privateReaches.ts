@@ -87,6 +87,13 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'next',
     files: [],
+    reliesOn: "that the dev server reads dynamic-css-manifest.json in the browser compile's output for every page it serves, retrying while it is missing (next/dist/server/load-components.js), and that Next writes it only in a production build (its ReactLoadablePlugin)",
+    by: ['patches/next/index.ts'],
+    test: '__tests__/patches/next.test.ts',
+  },
+  {
+    dependency: 'next',
+    files: [],
     reliesOn: "the framework and lib chunk groups Next sets for Rspack's browser compile",
     by: ['patches/next/clientChunks.ts'],
     test: '__tests__/patches/clientChunks.test.ts',

@@ -21,6 +21,7 @@ import { launchBrowser, signInThroughForm, watchErrors } from '../../e2e/browser
 import { freePort } from '../../scripts/audit/buildAuditSite'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { decideForView, READER_VIEW_PATH, type ReaderView } from '../../lib/access/readerView'
+import { DYNAMIC_CSS_MANIFEST_FILE } from '../../patches/next'
 
 jest.setTimeout(300_000)
 
@@ -207,6 +208,11 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     })
     await page.getByRole('heading', { level: 1, name: HEADING }).waitFor()
     expect(cognitoCalls.length).toBeGreaterThan(0)
+    // What Next's dev server reads for every page it serves, which it would otherwise wait for (patches/next/index.ts withDevDynamicCssManifest).
+    expect(fs.readFileSync(path.join(dir, '.next', DYNAMIC_CSS_MANIFEST_FILE), 'utf8')).toBe('[]')
+    // The development scripts come as they are: gzipping them on 127.0.0.1 took longer than sending them (next.config.ts).
+    const script = await page.request.get(`${siteUrl}/_next/static/chunks/main.js`, { headers: { 'accept-encoding': 'gzip, br' } })
+    expect([script.status(), script.headers()['content-encoding']]).toEqual([200, undefined])
 
     const marker = `Hot reload marker ${Date.now()}: this sentence was written while the page was open.`
     await page.getByText(SENTENCE).waitFor()

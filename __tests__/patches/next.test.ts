@@ -7,9 +7,10 @@
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { PATCH_FILES, type BundlerConfig } from '../../patches'
-import { patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
+import { DYNAMIC_CSS_MANIFEST_FILE, patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
 
 describe('noServerTraces', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -94,5 +95,44 @@ describe('withDevCache', () => {
     const config: BundlerConfig = { module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' } }
     patchNext(config, { bundler: 'webpack', isServer: false, dev: true, context: '/site' })
     expect(config.cache).toBe(false)
+  })
+})
+
+describe('withDevDynamicCssManifest', () => {
+  const nextFile = (file: string) => fs.readFileSync(require.resolve(`next/dist/${file}`), 'utf8')
+
+  test("Next's dev server reads the dynamic-CSS manifest for every page, retrying a missing one, and writes it only in a production build", () => {
+    // When one of these fails, Next has changed how it reads or writes the manifest: the patch may be needed no more.
+    expect(`${(require('next/dist/shared/lib/constants') as { DYNAMIC_CSS_MANIFEST: string }).DYNAMIC_CSS_MANIFEST}.json`).toBe(DYNAMIC_CSS_MANIFEST_FILE)
+    const loadComponents = nextFile('server/load-components.js')
+    expect(loadComponents).toContain('const manifestLoadAttempts = isDev ? 3 : 1;')
+    expect(loadComponents).toMatch(/loadManifestWithRetries\(\(0, _path\.join\)\(distDir, `\$\{_constants\.DYNAMIC_CSS_MANIFEST\}\.json`\), manifestLoadAttempts\)/)
+    expect(nextFile('build/webpack/plugins/react-loadable-plugin.js')).toContain('const shouldCreateDynamicCssManifest = !this.dev && this.isPagesDir;')
+  })
+
+  test('the browser compile of `npm run dev` writes it, empty, beside the other manifests; a build and the server compile do not', async () => {
+    // webpack for a build's browser compile: Rspack's needs Next's own chunk groups (clientChunks.test.ts).
+    const pluginsOf = (isServer: boolean, dev: boolean) => {
+      const config: BundlerConfig = { name: isServer ? 'server' : 'client', module: { rules: [] }, resolve: {} }
+      patchNext(config, { bundler: dev ? 'rspack' : 'webpack', isServer, dev, context: '/site' })
+      return config.plugins ?? []
+    }
+    expect(pluginsOf(false, false)).toHaveLength(0)
+    expect(pluginsOf(true, true)).toHaveLength(0)
+    const [plugin] = pluginsOf(false, true)
+
+    // A real Rspack compile with the plugin, as Next's browser compile has it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-css-manifest-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'entry.js'), 'export const page = 1\n')
+      const { rspack } = require('@rspack/core') as typeof import('@rspack/core')
+      const stats = await new Promise<import('@rspack/core').Stats>((resolve, reject) =>
+        rspack({ mode: 'development', context: dir, entry: './entry.js', output: { path: path.join(dir, 'out') }, plugins: [plugin as never] }, (error, result) => (error || !result ? reject(error) : resolve(result)))
+      )
+      expect(stats.hasErrors()).toBe(false)
+      expect(fs.readFileSync(path.join(dir, 'out', DYNAMIC_CSS_MANIFEST_FILE), 'utf8')).toBe('[]')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
