@@ -117,7 +117,12 @@ export async function devFigures(pages: number, runs: number): Promise<Figure[]>
     try {
       // The caches (the MDX compile's, the bundler's) are warm from the second run on, as on a
       // writer's machine after the first start.
-      for (let run = 0; run < runs; run++) measured.push(await oneRun(browser, dir, routes, path.join(dir, placed.pages[1]), ports))
+      for (let run = 0; run < runs; run++) {
+        const figures = await oneRun(browser, dir, routes, path.join(dir, placed.pages[1]), ports)
+        measured.push(figures)
+        // Each start's own figures: the median hides which start was the cold one.
+        console.log(`bench dev: start ${run + 1} of ${runs}${run === 0 ? ' (cold)' : ''}: ${Object.entries(figures).map(([key, ms]) => `${key} ${(ms / 1000).toFixed(2)} s`).join(', ')}`)
+      }
     } finally {
       await browser.close()
     }
