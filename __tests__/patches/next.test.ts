@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { rspack, type Stats } from '@rspack/core'
+import { DYNAMIC_CSS_MANIFEST } from 'next/dist/shared/lib/constants'
 import { PATCH_FILES, type BundlerConfig } from '../../patches'
 import { DYNAMIC_CSS_MANIFEST_FILE, patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
 
@@ -103,7 +105,7 @@ describe('withDevDynamicCssManifest', () => {
 
   test("Next's dev server reads the dynamic-CSS manifest for every page, retrying a missing one, and writes it only in a production build", () => {
     // When one of these fails, Next has changed how it reads or writes the manifest: the patch may be needed no more.
-    expect(`${(require('next/dist/shared/lib/constants') as { DYNAMIC_CSS_MANIFEST: string }).DYNAMIC_CSS_MANIFEST}.json`).toBe(DYNAMIC_CSS_MANIFEST_FILE)
+    expect(`${DYNAMIC_CSS_MANIFEST}.json`).toBe(DYNAMIC_CSS_MANIFEST_FILE)
     const loadComponents = nextFile('server/load-components.js')
     expect(loadComponents).toContain('const manifestLoadAttempts = isDev ? 3 : 1;')
     expect(loadComponents).toMatch(/loadManifestWithRetries\(\(0, _path\.join\)\(distDir, `\$\{_constants\.DYNAMIC_CSS_MANIFEST\}\.json`\), manifestLoadAttempts\)/)
@@ -125,8 +127,7 @@ describe('withDevDynamicCssManifest', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-css-manifest-'))
     try {
       fs.writeFileSync(path.join(dir, 'entry.js'), 'export const page = 1\n')
-      const { rspack } = require('@rspack/core') as typeof import('@rspack/core')
-      const stats = await new Promise<import('@rspack/core').Stats>((resolve, reject) =>
+      const stats = await new Promise<Stats>((resolve, reject) =>
         rspack({ mode: 'development', context: dir, entry: './entry.js', output: { path: path.join(dir, 'out') }, plugins: [plugin as never] }, (error, result) => (error || !result ? reject(error) : resolve(result)))
       )
       expect(stats.hasErrors()).toBe(false)

@@ -10,8 +10,9 @@
  * - the bytes of the files that choose the options or run inside the compile: the worker (which
  *   holds the loader's call), the document maker, what a page may hold (the sanitizer and its
  *   character-reference decoder: a stricter rule must check every cached page again), the options
- *   file, the site's highlighter and the compile's patch (patches/compile/). The site's next.config.ts is not one: the compile reads none
- *   of it (the options live in ./nextraPageOptions.json), so an edit of it compiles nothing again;
+ *   file, the site's highlighter and the compile's patch (patches/compile/). The site's
+ *   next.config.ts is not one: the compile reads none of it (the options live in
+ *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
 import crypto from 'node:crypto'
