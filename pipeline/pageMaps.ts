@@ -6,7 +6,6 @@
  *   audience's route manifest (under its rule) so that a reader who holds several audiences sees
  *   all their pages in the sidebar (lib/navigation/mergePageMaps.ts).
  */
-import path from 'node:path'
 import type { PageMapItem } from 'nextra'
 import { access as shippedAccess } from '../lib/access'
 import type { CompiledAccess } from '../lib/access/compileAccess'
@@ -16,8 +15,7 @@ import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
 import { inlineMetas, isFolder, isMeta, isMetaData, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
-import topMeta from '../content/_meta'
-import { metaReader } from './readMeta'
+import type { ContentSource } from './content/contentSource'
 import { navigationOrder } from './navigationOrder'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
@@ -27,7 +25,7 @@ export interface PageMapInputs {
   sections: readonly SectionStub[]
   /** The top-level `_meta` (content/_meta.ts). */
   topMeta: Record<string, unknown>
-  /** A folder's `_meta` data (pipeline/readMeta.ts). */
+  /** A folder's `_meta` data, by its folder's route (the content source's). */
   loadMeta: (folderRoute: string) => Record<string, unknown>
 }
 
@@ -71,8 +69,9 @@ export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: Pa
   return fragments
 }
 
-/** The page-map step's inputs for the project at `root`: the rules (the shipped ones by default), their sections and the top-level `_meta`. */
-export function pageMapInputs(root: string, access: CompiledAccess = shippedAccess): PageMapInputs {
+/** The page-map step's inputs for `source`: the rules (the shipped ones by default), their sections and the `_meta` data. */
+export function pageMapInputs(source: ContentSource, access: CompiledAccess = shippedAccess): PageMapInputs {
   // The sections of `access`, not the shipped file's: `npm run dev` passes the rules of an edit.
-  return { access, sections: sectionLinks(access.sections), topMeta, loadMeta: metaReader(path.join(root, 'content')) }
+  const topMeta = source.metas.some((meta) => meta.folderRoute === '/') ? source.metaOf('/') : {}
+  return { access, sections: sectionLinks(access.sections), topMeta, loadMeta: source.metaOf }
 }

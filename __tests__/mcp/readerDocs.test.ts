@@ -39,7 +39,7 @@ beforeAll(async () => {
   const store: PageStore = { pages: {}, render: null }
   await compilePages(source, store)
   const index = store.pages
-  const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(ROOT, access))
+  const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(source, access))
   stored = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
 }, 180_000)
 

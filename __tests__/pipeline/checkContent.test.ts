@@ -3,7 +3,7 @@ import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
-import { BadFrontMatterError } from '../../pipeline/steps/checkFrontMatter'
+import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 import { tempSite, writeFiles } from '../fixtures/tempSite'
 
@@ -224,8 +224,8 @@ test('a _meta file that does not compile, exports no plain data, or is JSON fail
   const problems = checkContent(scanContent(root), SECTIONS)
   expect(problems.map((problem) => problem.constructor.name)).toEqual(['BadMetaFileError', 'BadMetaFileError', 'MetaJsonError'])
   expect(problems.map((problem) => problem.message)).toEqual([
-    "content/docs/internal/_meta.tsx: its default export must be an object of plain data: each key a page or folder name, each value a title or an object of settings (strings, numbers, booleans, lists and objects; no functions or components).",
-    'content/docs/leads/_meta.ts:3:3: this _meta file does not compile: Expected "}" but found "ghost". It should read `export default { intro: \'Introduction\', … }`.',
+    "content/docs/internal/_meta.tsx:1:34: a function is code. A _meta file holds one `export default { … }`: each key a page or folder name, each value a title or an object of settings, written as strings, numbers, booleans, null, lists and objects. It is read as data, never run: no import, call, name, spread, computed key, `${…}` or JSX.",
+    "content/docs/leads/_meta.ts:3:3: this _meta file is not valid syntax: ',' expected. It should read `export default { intro: 'Introduction', … }`.",
     'content/docs/support-twilio/_meta.json: Nextra 3 does not read _meta.json; move its entries to content/docs/support-twilio/_meta.ts as `export default { … }`, and delete this file.',
   ])
 })

@@ -61,8 +61,8 @@ test("an image its page's readers may not fetch fails, naming where it belongs: 
   const root = site({
     'content/docs/internal/to-be-refined/finance/quill.mdx': page(`![ledger](/docs/internal/images/ledger.svg) ![own](${finance}/images/own.svg)`),
     'content/docs/internal/intro.mdx': page('![ledger](/docs/internal/images/ledger.svg)'),
-    'public/docs/internal/images/ledger.svg': '<svg/>',
-    [`public${finance}/images/own.svg`]: '<svg/>',
+    'public/docs/internal/images/ledger.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    [`public${finance}/images/own.svg`]: '<svg xmlns="http://www.w3.org/2000/svg"/>',
   })
   expect(checkLinks(scanContent(root), rules)).toEqual([
     {

@@ -7,7 +7,7 @@ import type { PathRule } from '../../lib/access/types'
 import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
-const routes = siteRoutes(root, scanContent(root).pages)
+const routes = siteRoutes(scanContent(root))
 const withRules = (rules: PathRule[]) =>
   compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
 
@@ -68,7 +68,7 @@ test('a rule that decides only some of the pages it matches is fine', () => {
 })
 
 test('files under public/ are named by their routes; one whose path cannot be served fails, naming it', () => {
-  expect(publicFileRoutes(root)).toEqual(expect.arrayContaining(['/docs/internal/images/data-lake-overview.svg']))
+  expect(publicFileRoutes(scanContent(root))).toEqual(expect.arrayContaining(['/docs/internal/images/data-lake-overview.svg']))
   expect(() => publicFileRoute('docs/leads/images/100%.svg')).toThrow("public/docs/leads/images/100%.svg: this file's path cannot be served")
 })
 

@@ -129,7 +129,7 @@ test("a build's steps, from the content check to the Markdown and search data, r
     const pages = assertLinks(source)
     source.releaseTexts()
     const plan = planFor(pages)
-    const mapInputs = pageMapInputs(ROOT)
+    const mapInputs = pageMapInputs(source)
     const pageMap = source.pageMap()
     writePageProps(ROOT, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
     const search = searchDataOf(ROOT, store.pages)

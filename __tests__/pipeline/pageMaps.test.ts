@@ -5,8 +5,6 @@
  * audience's page map names only its own entries, Nextra's validation accepts every one of them,
  * and a reader who holds both audiences sees both, in the writer's order.
  */
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access'
@@ -15,7 +13,6 @@ import { pageRoutes, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { audiencePageMap, pageMapFragments, type PageMapInputs } from '../../pipeline/pageMaps'
 import { planAggregates } from '../../lib/access/planAggregates'
-import { MetaFileError, metaReader } from '../../pipeline/readMeta'
 import { normalizeWithNextra } from '../components/helpers/pageMaps'
 import { pageTree, type PageTreeNode } from '../../mcp/pageTree'
 
@@ -115,23 +112,6 @@ test("each audience's fragment holds its own pages only; merged, a reader of bot
   expect(normalized.flat).toEqual(expect.arrayContaining(['/docs/internal/intro', `${FINANCE}/quill-crm-api`]))
   // Merging what a page already has changes nothing.
   expect(mergePageMaps(merged, [financeFragment])).toEqual(merged)
-})
-
-describe('reading a _meta file', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'read-meta-'))
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-
-  test('a real _meta.ts is read as the data it exports', () => {
-    const read = metaReader(path.resolve(__dirname, '../../content'))
-    expect(read('/docs/internal/to-be-refined')).toMatchObject({ 'active-directory': 'Active Directory', finance: 'Finance' })
-  })
-
-  test('a _meta that exports more than plain data fails, naming its file', () => {
-    fs.mkdirSync(path.join(dir, 'guides'))
-    fs.writeFileSync(path.join(dir, 'guides/_meta.ts'), 'export default { intro: () => "Introduction" }\n')
-    expect(() => metaReader(dir)('/guides')).toThrow(MetaFileError)
-    expect(() => metaReader(dir)('/guides')).toThrow(/guides\/_meta\.ts: its default export must be an object of plain data/)
-  })
 })
 
 test("the AI tools' page tree (mcp/pageTree.ts): a finance reader's holds the finance folder alone under slug-titled folders; a reader of both gets the writer's titles and order", () => {

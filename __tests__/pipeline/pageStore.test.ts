@@ -38,7 +38,7 @@ async function buildSteps(root: string) {
   const source = scanContent(root)
   const store = readStore(root)
   const report = await checkAndCompile(source, store)
-  const [pageMap, inputs, plan] = [source.pageMap(), pageMapInputs(root), planFor(source.pages)]
+  const [pageMap, inputs, plan] = [source.pageMap(), pageMapInputs(source), planFor(source.pages)]
   const props = writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated: {} })
   const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated: {} })
   return { report, props, markdown }

@@ -12,6 +12,7 @@ import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { listFiles } from '../../pipeline/steps/siteFiles'
+import { scanContent } from '../../pipeline/content/contentSource'
 
 let root: string
 let out: string
@@ -46,7 +47,7 @@ test('with no record every page renders; then only the pages whose props changed
   expect(first).toMatchObject({ render: ['/', '/docs/leads/env', '/docs/leads/intro'], keep: [], whyAll: 'no record of an earlier build' })
   beforeRender(root, out, first, store)
   nextWrites('B1', first.render)
-  afterRender(root, out, first, store, props)
+  afterRender(root, out, first, store, props, [])
 
   const edited = { ...props, '/docs/leads/intro': 'b2.json' }
   store = storeOf(edited)
@@ -58,7 +59,7 @@ test('with no record every page renders; then only the pages whose props changed
   expect(planRender(readStore(root), out, 'B1', edited).whyAll).toBe('no record of an earlier build')
   nextWrites('B1', second.render)
   expect(keptPagesFit(out, second)).toBe(true)
-  afterRender(root, out, second, store, edited)
+  afterRender(root, out, second, store, edited, [])
   expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toBe('/ as rendered')
   expect(fs.existsSync(path.join(out, '_next/data/B1/docs/leads/env.json'))).toBe(true)
   expect(fs.existsSync(path.join(root, PREVIOUS_OUT))).toBe(false)
@@ -76,7 +77,7 @@ test('when the new build names other client files than the kept pages do, they d
   const first = planRender(store, out, 'B1', props)
   beforeRender(root, out, first, store)
   nextWrites('B1', first.render)
-  afterRender(root, out, first, store, props)
+  afterRender(root, out, first, store, props, [])
   const edited = { ...props, '/': 'a2.json' }
   const second = planRender(storeOf(edited), out, 'B1', edited)
   beforeRender(root, out, second, storeOf(edited))
@@ -101,7 +102,7 @@ describe("with the same build ID, the last next build's files serve again", () =
     fs.mkdirSync(path.join(root, '.next/server/pages'), { recursive: true })
     fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), '')
     fs.writeFileSync(path.join(root, '.next/BUILD_ID'), buildId)
-    afterRender(root, out, plan, store, props)
+    afterRender(root, out, plan, store, props, [])
     return readStore(root).render
   }
 
@@ -133,11 +134,56 @@ describe("with the same build ID, the last next build's files serve again", () =
     beforeRender(root, out, plan, store, true)
     await reuseLastBuild(paths(), plan, last!, 768)
     expect(plan.keep).toEqual(['/'])
-    afterRender(root, out, plan, store, edited)
+    afterRender(root, out, plan, store, edited, [])
     expect(listFiles(out)).toEqual(['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json'].sort())
     expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
     // No folder of a page not kept comes back, and the store records the same files of Next's.
     expect(fs.existsSync(path.join(out, 'docs'))).toBe(false)
     expect(readStore(root).render?.nextFiles).toEqual(last!.nextFiles)
+  })
+
+  test('public/ is placed from the content source as it is now, never kept as the last build left it: its files are not Next\'s, and not in the build ID', async () => {
+    const pub = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, 'public', file)), { recursive: true })
+      fs.writeFileSync(path.join(root, 'public', file), text)
+    }
+    const svg = (text: string) => `<svg xmlns="http://www.w3.org/2000/svg"><text>${text}</text></svg>`
+    pub('logo.svg', svg('logo'))
+    pub('docs/internal/images/flow.svg', svg('flow'))
+    pub('old.svg', svg('to be removed'))
+    const props = { '/': 'a.json' }
+    const store = storeOf(props)
+    const plan = planRender(store, out, 'B1', props)
+    beforeRender(root, out, plan, store)
+    nextWrites('B1', plan.render)
+    // As Next's export copies public/ into out/.
+    for (const file of ['logo.svg', 'docs/internal/images/flow.svg', 'old.svg']) write(file, fs.readFileSync(path.join(root, 'public', file), 'utf8'))
+    fs.mkdirSync(path.join(root, '.next/static/chunks'), { recursive: true })
+    fs.mkdirSync(path.join(root, '.next/static/css'), { recursive: true })
+    fs.copyFileSync(path.join(out, '_next/static/chunks/main-abc.js'), path.join(root, '.next/static/chunks/main-abc.js'))
+    fs.copyFileSync(path.join(out, '_next/static/css/site-1.css'), path.join(root, '.next/static/css/site-1.css'))
+    fs.mkdirSync(path.join(root, '.next/server/pages'), { recursive: true })
+    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), '')
+    fs.writeFileSync(path.join(root, '.next/BUILD_ID'), 'B1')
+    afterRender(root, out, plan, store, props, scanContent(root).publicFiles)
+    const last = readStore(root).render!
+    expect(Object.keys(last.nextFiles)).toEqual(['/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css'])
+    const logoInode = fs.statSync(path.join(out, 'logo.svg')).ino
+
+    // An image changed, one added under a section, one removed: same build ID, so no `next build`.
+    pub('docs/internal/images/flow.svg', svg('flow, redrawn'))
+    pub('docs/internal/images/added.svg', svg('added'))
+    fs.rmSync(path.join(root, 'public/old.svg'))
+    const again = storeOf(props)
+    const second = { ...planRender(again, out, 'B1', props), render: [] }
+    expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
+    beforeRender(root, out, second, again, true)
+    await reuseLastBuild(paths(), second, last, 768)
+    afterRender(root, out, second, again, props, scanContent(root).publicFiles)
+    expect(listFiles(out)).toEqual(['/_next/data/B1/index.json', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/docs/internal/images/added.svg', '/docs/internal/images/flow.svg', '/index.html', '/logo.svg'].sort())
+    expect(fs.readFileSync(path.join(out, 'docs/internal/images/flow.svg'), 'utf8')).toBe(svg('flow, redrawn'))
+    // An unchanged file moves back: the deploy's hash cache (size, time, inode) still knows it.
+    expect(fs.statSync(path.join(out, 'logo.svg')).ino).toBe(logoInode)
+    expect(readStore(root).render?.nextFiles).toEqual(last.nextFiles)
   })
 })

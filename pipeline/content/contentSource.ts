@@ -8,8 +8,12 @@
  * then keeps what is small (file, route, digest, front matter), so the build's memory follows the
  * page count, not the site's bytes, and its body waits on disk for the Markdown step.
  *
- * Front matter is read as Nextra reads it (gray-matter, Nextra's own copy), and the page map is
- * the one Nextra's page-map collector makes of the same folders: its items in the same order, a
+ * It is also the one reader of public/, and reads both trees as data: a link or a special file is
+ * refused (a writer's link would publish whatever the build machine can read), `_meta` files are
+ * parsed, never run (./metaData.ts), front matter is YAML parsed once (./frontMatter.ts), and a
+ * public file must be of a type the site serves, an SVG one that cannot run (./svgCheck.ts).
+ *
+ * The page map is the one Nextra's page-map collector makes of the same folders: its items in the same order, a
  * page's front matter with a sidebar title from its file name when it has no title, a `_meta`
  * file as a reference its folder's data replaces (lib/navigation/shapePageMap.ts inlineMetas).
  */
@@ -19,32 +23,67 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { ContentError, locate } from './contentError'
+import { parseFrontMatter, type FrontMatter } from './frontMatter'
+import { MetaSyntaxError, parseMetaFile } from './metaData'
+import { checkSvg, SvgContentError } from './svgCheck'
 
 /** Where the pages are, relative to the project. */
 export const CONTENT_DIR = 'content'
+/** Where the files served as they are (images, the logo) are, relative to the project. */
+export const PUBLIC_DIR = 'public'
 /**
  * Where the build keeps each page's body (its MDX without front matter) after releasing its MDX,
  * one file per page version named by the MDX's digest, for the Markdown step to copy.
  */
 export const BODY_CACHE_DIR = '.cache/markdown'
+/** Where each `_meta` file's data is kept by its text's digest, so a build loads no parser for `_meta` files it has read before. */
+export const META_CACHE_DIR = '.cache/meta'
 /** A page's file name: Markdown or MDX. */
 export const PAGE_FILE = /\.mdx?$/
-/** A folder's `_meta` file, as Nextra's page map names it. */
-const META_MODULE = /^_meta\.[jt]sx?$/
+/** A folder's `_meta` file: the one definition the checks, the page map and the links use. */
+export const META_FILE = /^_meta\.(?:[jt]sx?|mjs)$/
+/**
+ * What public/ may hold, by extension: images, PDF, fonts and plain text. Anything else (HTML,
+ * script, a style sheet, JSON) would be served from the site's origin as the writer wrote it.
+ */
+export const PUBLIC_FILE_TYPES = ['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.woff', '.woff2', '.txt'] as const
 
-/** The parsers Nextra itself loads (its own dependencies, whatever else the project holds), loaded when first used. */
+/** The parser Nextra itself loads (its own dependency, whatever else the project holds), loaded when first used. */
 const fromNextra = () => createRequire(require.resolve('nextra/package.json'))
-const grayMatter = (source: string, options: object) => (fromNextra()('gray-matter') as (source: string, options: object) => { data: unknown; content: string })(source, options)
 const titleCase = (text: string) => (fromNextra()('title') as { default: (text: string, options: { special: string[] }) => string }).default(text, { special: ['SSR'] })
 
-/**
- * A page's front matter and body as Nextra reads them; throws the parser's error on YAML it
- * cannot read (pipeline/steps/checkFrontMatter.ts names it first).
- */
-export function readFrontMatter(text: string): { data: Record<string, unknown>; body: string } {
-  // A fresh options object each time: gray-matter caches results by source text otherwise.
-  const { data, content } = grayMatter(text, {})
-  return { data: (data ?? {}) as Record<string, unknown>, body: content.replace(/^\s*\n/, '') }
+/** A symbolic link, or anything else that is not a plain file or folder, under content/ or public/. */
+export class NotAFileError extends ContentError {
+  constructor(entry: string, kind: 'link' | 'special') {
+    const what = kind === 'link' ? 'is a symbolic link' : 'is neither a file nor a folder'
+    super(entry, `${entry}: ${what}. The build reads only plain files and folders under ${CONTENT_DIR}/ and ${PUBLIC_DIR}/, so that nothing outside them is published; replace it with a copy of the file.`)
+    this.name = 'NotAFileError'
+  }
+}
+
+/** A file in public/ of a type the site does not serve. */
+export class PublicFileTypeError extends ContentError {
+  constructor(file: string) {
+    super(file, `${file}: public/ serves images, PDF, fonts and plain text only (${PUBLIC_FILE_TYPES.join(', ')}); this file's type would be served from the site's own origin as written. Remove it, or convert it to one of those.`)
+    this.name = 'PublicFileTypeError'
+  }
+}
+
+/** An SVG under public/ that holds script, an event handler, an embedded document or an outside reference. */
+export class UnsafeSvgError extends ContentError {
+  constructor(file: string, problem: string, line?: number) {
+    super(file, `${locate(file, line)}this SVG is refused: ${problem}`)
+    this.name = 'UnsafeSvgError'
+  }
+}
+
+/** A `_meta` file that is not data. */
+export class BadMetaFileError extends ContentError {
+  constructor(file: string, problem: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}${problem}`)
+    this.name = 'BadMetaFileError'
+  }
 }
 
 /** A file or folder under content/, as a step walks the tree. */
@@ -64,10 +103,30 @@ export interface ContentPage {
   readonly text: string
   /** sha256 of the MDX, hex. */
   readonly digest: string
-  /** The front matter as Nextra reads it. */
+  /** The front matter, YAML parsed once (./frontMatter.ts); throws its BadFrontMatterError or FrontMatterLanguageError. */
   readonly frontMatter: Record<string, unknown>
   /** The MDX without its front matter: what a reader's AI tool is given. */
   readonly body: string
+}
+
+export interface ContentMeta {
+  /** Relative to the project: `content/docs/leads/_meta.ts`. */
+  readonly file: string
+  /** The route of its folder as the page map names it: `/docs/leads`, `/` for content/. */
+  readonly folderRoute: string
+  /** The file as written (the link check finds its `href` lines in it). */
+  readonly text: string
+  /** Its `export default { … }` as data (./metaData.ts); throws its BadMetaFileError. */
+  readonly data: Record<string, unknown>
+}
+
+export interface PublicFile {
+  /** Relative to the project: `public/docs/leads/images/flow.svg`. */
+  readonly file: string
+  /** Where it is served: `/docs/leads/images/flow.svg`. */
+  readonly key: string
+  /** Its bytes, as checked (read when first asked for, without following a link). */
+  readonly bytes: () => Buffer
 }
 
 export interface ContentSource {
@@ -76,8 +135,16 @@ export interface ContentSource {
   pages: readonly ContentPage[]
   /** Pages whose path no request can reach as itself (checkLinks refuses them). */
   unservable: readonly string[]
-  /** Every folder's `_meta` module, relative to the project, in path order. */
-  metaFiles: readonly string[]
+  /** Every folder's `_meta` file, in path order. */
+  metas: readonly ContentMeta[]
+  /** The data of the `_meta` file of a folder route (`/` for content/); throws its BadMetaFileError. */
+  metaOf: (folderRoute: string) => Record<string, unknown>
+  /** Every file under public/ that passed its checks, in path order. */
+  publicFiles: readonly PublicFile[]
+  /** A checked public file by the key it is served at (`/docs/leads/images/flow.svg`). */
+  publicFile: (key: string) => PublicFile | undefined
+  /** What the scan refused (links, special files, public files the site does not serve, unsafe SVGs); the content check reports them. */
+  problems: readonly ContentError[]
   /** The entries of a folder (relative to the project), by name; empty when it is not there. */
   list: (folder: string) => readonly ContentEntry[]
   byRoute: (route: string) => ContentPage | undefined
@@ -107,12 +174,12 @@ interface Reading {
   text?: string
   digest: string
   stamp: string
-  parsed?: ReturnType<typeof readFrontMatter>
+  parsed?: FrontMatter
   frontMatter?: Record<string, unknown>
 }
 /** A file's time and size, which change when it is written: what says a reading of it may be stale; null when it is gone. */
 export function stampOf(file: string): string | null {
-  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
   return stat ? `${stat.mtimeMs}:${stat.size}` : null
 }
 
@@ -126,7 +193,7 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
     load(): Reading {
       if (!page.reading) {
         const stamp = stampOf(absolute) ?? ''
-        const text = fs.readFileSync(absolute, 'utf8')
+        const text = readPlainFile(absolute).toString('utf8')
         reads.set(file, (reads.get(file) ?? 0) + 1)
         page.reading = { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp }
       }
@@ -142,19 +209,19 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
     },
     get frontMatter() {
       const reading = page.load()
-      return reading.frontMatter ?? (reading.parsed ??= readFrontMatter(page.text)).data
+      return reading.frontMatter ?? (reading.parsed ??= parseFrontMatter(file, page.text)).data
     },
     get body() {
       const reading = page.load()
       if (reading.text === undefined) return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
-      return (reading.parsed ??= readFrontMatter(reading.text)).body
+      return (reading.parsed ??= parseFrontMatter(file, reading.text)).body
     },
     release() {
       const reading = page.reading
       if (reading?.text === undefined) return
-      const parsed = reading.parsed ?? readFrontMatter(reading.text)
-      const file = bodyFile(root, reading.digest)
-      if (!fs.existsSync(file)) fs.writeFileSync(file, parsed.body)
+      const parsed = reading.parsed ?? parseFrontMatter(file, reading.text)
+      const kept = bodyFile(root, reading.digest)
+      if (!fs.existsSync(kept)) fs.writeFileSync(kept, parsed.body)
       page.reading = { digest: reading.digest, stamp: reading.stamp, frontMatter: parsed.data }
     },
   }
@@ -172,39 +239,161 @@ function releaseTexts(root: string, pages: readonly ReturnType<typeof contentPag
 }
 
 /**
- * Scans `root`/content/ once: its folders and pages. Pass the last scan as `previous` (`npm run
- * dev`) to keep each page read then and unchanged since.
+ * A file's bytes, never through a link: the scan refuses links, and opening with O_NOFOLLOW keeps a
+ * file that became one since from being followed.
+ */
+export function readPlainFile(absolute: string): Buffer {
+  const fd = fs.openSync(absolute, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(`${absolute}: not a plain file`)
+    return fs.readFileSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Each `_meta` file's data by the digest of its text, in this process and on disk (META_CACHE_DIR). */
+const metaCache = new Map<string, Record<string, unknown>>()
+
+/** The data of a `_meta` file's text: from the cache when this text was read before, else parsed (never run). */
+function metaData(root: string, file: string, text: string): Record<string, unknown> {
+  const digest = crypto.createHash('sha256').update(file.replace(/^.*\./, '')).update('\0').update(text).digest('hex')
+  const known = metaCache.get(digest)
+  if (known) return known
+  const cached = path.join(root, META_CACHE_DIR, `${digest}.json`)
+  let data: Record<string, unknown>
+  try {
+    data = JSON.parse(fs.readFileSync(cached, 'utf8')) as Record<string, unknown>
+  } catch {
+    try {
+      data = parseMetaFile(file, text)
+    } catch (error) {
+      if (error instanceof MetaSyntaxError) throw new BadMetaFileError(file, error.problem, error.line, error.column)
+      throw error
+    }
+    fs.mkdirSync(path.dirname(cached), { recursive: true })
+    fs.writeFileSync(`${cached}.${process.pid}`, JSON.stringify(data))
+    fs.renameSync(`${cached}.${process.pid}`, cached)
+  }
+  metaCache.set(digest, data)
+  return data
+}
+
+function contentMeta(root: string, file: string, folderRoute: string): ContentMeta {
+  let text: string | undefined
+  const read = () => (text ??= readPlainFile(path.join(root, file)).toString('utf8'))
+  return {
+    file,
+    folderRoute,
+    get text() {
+      return read()
+    },
+    get data() {
+      return metaData(root, file, read())
+    },
+  }
+}
+
+/** The checked public file, or the problem that refuses it. */
+function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: string }): (PublicFile & { stamp: string }) | ContentError {
+  const absolute = path.join(root, file)
+  const stamp = stampOf(absolute) ?? ''
+  if (kept?.stamp === stamp) return kept as PublicFile & { stamp: string }
+  const extension = path.posix.extname(file).toLowerCase()
+  if (!(PUBLIC_FILE_TYPES as readonly string[]).includes(extension)) return new PublicFileTypeError(file)
+  if (extension === '.svg') {
+    try {
+      checkSvg(readPlainFile(absolute).toString('utf8'))
+    } catch (error) {
+      if (error instanceof SvgContentError) return new UnsafeSvgError(file, error.problem, error.line)
+      throw error
+    }
+  }
+  return { file, key: file.slice(PUBLIC_DIR.length), stamp, bytes: () => readPlainFile(absolute) }
+}
+
+/**
+ * The entries of a folder of the project, by name, each a plain file or folder; a link or a special
+ * file is a problem, and left out.
+ */
+function plainEntries(root: string, folder: string, problems: ContentError[]): ContentEntry[] {
+  const entries: ContentEntry[] = []
+  for (const dirent of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
+    const relative = `${folder}/${dirent.name}`
+    if (dirent.isSymbolicLink()) problems.push(new NotAFileError(relative, 'link'))
+    else if (!dirent.isFile() && !dirent.isDirectory()) problems.push(new NotAFileError(relative, 'special'))
+    else entries.push({ name: dirent.name, path: relative, isDirectory: dirent.isDirectory() })
+  }
+  return entries.sort(byName)
+}
+
+/** Whether `folder` of the project is a folder to scan: there, and no link. */
+function scannable(root: string, folder: string, problems: ContentError[]): boolean {
+  const stat = fs.lstatSync(path.join(root, folder), { throwIfNoEntry: false })
+  if (!stat) return false
+  if (stat.isDirectory()) return true
+  problems.push(new NotAFileError(folder, stat.isSymbolicLink() ? 'link' : 'special'))
+  return false
+}
+
+/**
+ * Scans `root`'s content/ and public/ once: their folders, pages, `_meta` files and public files,
+ * refusing what is not a plain file or folder. Pass the last scan as `previous` (`npm run dev`) to
+ * keep each page read then, and each public file checked then, unchanged since.
  */
 export function scanContent(root: string, previous?: ContentSource): ContentSource {
   const folders = new Map<string, ContentEntry[]>()
   const pages: ReturnType<typeof contentPage>[] = []
   const unservable: string[] = []
-  const metaFiles: string[] = []
+  const metas: ContentMeta[] = []
+  const problems: ContentError[] = []
   const reads = new Map<string, number>()
   const walk = (folder: string) => {
-    const dirents = fs.readdirSync(path.join(root, folder), { withFileTypes: true })
-    const entries = dirents.map((entry) => ({ name: entry.name, path: `${folder}/${entry.name}`, isDirectory: entry.isDirectory() })).sort(byName)
+    const entries = plainEntries(root, folder, problems)
     folders.set(folder, entries)
     for (const entry of entries) {
       if (entry.isDirectory) walk(entry.path)
       else if (PAGE_FILE.test(entry.name)) {
-        const route = normalisePath(entry.path.slice(CONTENT_DIR.length).replace(PAGE_FILE, ''))
+        const route = routeOfContentFile(entry.path)
         if (route === null) unservable.push(entry.path)
         else pages.push(contentPage(root, entry.path, route, reads, (previous?.byFile(entry.path) as ReturnType<typeof contentPage> | undefined)?.reading))
-      } else if (META_MODULE.test(entry.name)) metaFiles.push(entry.path)
+      } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length))))
     }
   }
-  if (fs.existsSync(path.join(root, CONTENT_DIR))) walk(CONTENT_DIR)
+  if (scannable(root, CONTENT_DIR, problems)) walk(CONTENT_DIR)
+  const publicFiles: PublicFile[] = []
+  const walkPublic = (folder: string) => {
+    for (const entry of plainEntries(root, folder, problems)) {
+      if (entry.isDirectory) walkPublic(entry.path)
+      else {
+        const checked = publicFile(root, entry.path, previous?.publicFile(entry.path.slice(PUBLIC_DIR.length)))
+        if (checked instanceof ContentError) problems.push(checked)
+        else publicFiles.push(checked)
+      }
+    }
+  }
+  if (scannable(root, PUBLIC_DIR, problems)) walkPublic(PUBLIC_DIR)
   pages.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+  metas.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
   const routes = new Map(pages.map((page) => [page.route, page]))
   const files = new Map(pages.map((page) => [page.file, page]))
+  const metaByFolder = new Map(metas.map((meta) => [meta.folderRoute, meta]))
+  const publicByKey = new Map(publicFiles.map((file) => [file.key, file]))
   let pageMap: RawItem[] | undefined
   const list = (folder: string) => folders.get(folder) ?? []
   return {
     root,
     pages,
     unservable,
-    metaFiles: metaFiles.sort(),
+    metas,
+    metaOf: (folderRoute) => {
+      const meta = metaByFolder.get(folderRoute)
+      if (!meta) throw new Error(`no _meta file in the folder of ${folderRoute}, though the page map names one`)
+      return meta.data
+    },
+    publicFiles,
+    publicFile: (key) => publicByKey.get(key),
+    problems,
     list,
     byRoute: (route) => routes.get(route),
     byFile: (file) => files.get(file),
@@ -212,6 +401,11 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
     reads,
     releaseTexts: () => releaseTexts(root, pages),
   }
+}
+
+/** The route a page file under content/ is served at (`content/docs/leads/index.mdx` → `/docs/leads`); null when no request reaches it as itself. */
+export function routeOfContentFile(file: string): string | null {
+  return normalisePath(file.slice(CONTENT_DIR.length).replace(PAGE_FILE, ''))
 }
 
 /**
@@ -247,6 +441,6 @@ function collectPageMap(list: ContentSource['list'], files: ReadonlyMap<string, 
       if (!frontMatter.title) frontMatter.sidebarTitle ||= titleCase(name.replace(/[-_]/g, ' '))
       return [{ name, route: own, frontMatter }]
     }
-    return META_MODULE.test(entry.name) ? [{ data: entry.path }] : []
+    return META_FILE.test(entry.name) ? [{ data: entry.path }] : []
   })
 }

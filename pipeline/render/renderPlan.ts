@@ -23,6 +23,7 @@ import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { writeStore, type PageStore, type RenderedBuild } from '../store/pageStore'
 import { sha256 } from '../compile/fingerprint'
+import type { PublicFile } from '../content/contentSource'
 
 /**
  * The routes the render step renders, for `next build`'s getStaticPaths (lib/render/docsPages.ts,
@@ -68,10 +69,30 @@ export function pageFilesOf(route: string, buildId: string): [html: string, data
   return [pageHtmlFile(route).slice(1), pageDataFile(buildId, route).slice(1)]
 }
 
-/** `next build`'s own files of out/: every file but the docs pages' (of `routes`), with its sha256. */
-export function nextFilesOf(out: string, buildId: string, routes: readonly string[]): Record<string, string> {
+/** `next build`'s own files of out/: every file but the docs pages' (of `routes`) and the public files (`publicKeys`), with its sha256. */
+export function nextFilesOf(out: string, buildId: string, routes: readonly string[], publicKeys: ReadonlySet<string> = new Set()): Record<string, string> {
   const pageFiles = new Set(routes.flatMap((route) => pageFilesOf(route, buildId).map((file) => `/${file}`)))
-  return Object.fromEntries(listFiles(out).filter((key) => !pageFiles.has(key)).map((key) => [key, sha256(fs.readFileSync(path.join(out, key)))]))
+  return Object.fromEntries(listFiles(out).filter((key) => !pageFiles.has(key) && !publicKeys.has(key)).map((key) => [key, sha256(fs.readFileSync(path.join(out, key)))]))
+}
+
+const sameBytes = (file: string, bytes: Buffer) => fs.existsSync(file) && fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes)
+
+/**
+ * The public files into out/, each as the content source read and checked it: `next build` copies
+ * the folder itself (which the source has checked), the renderer does not, and a file that changed
+ * since must not be kept. One whose bytes the last out/ (`previous`) holds moves back, keeping the
+ * deploy's record of it (scripts/deploy/hashCache.ts) valid.
+ */
+export function placePublicFiles(out: string, previous: string, files: readonly PublicFile[]): void {
+  for (const file of files) {
+    const target = path.join(out, file.key)
+    const bytes = file.bytes()
+    if (sameBytes(target, bytes)) continue
+    fs.mkdirSync(path.dirname(target), { recursive: true })
+    const old = path.join(previous, file.key)
+    if (sameBytes(old, bytes)) fs.renameSync(old, target)
+    else fs.writeFileSync(target, bytes)
+  }
 }
 
 export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
@@ -100,9 +121,10 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
-/** After rendering: the kept pages' files back into out/, and the record of what out/ holds. */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex): void {
+/** After rendering: the public files and the kept pages' files into out/, and the record of what out/ holds. */
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[]): void {
   const previous = path.join(root, PREVIOUS_OUT)
+  placePublicFiles(out, previous, publicFiles)
   for (const route of plan.keep) {
     for (const file of pageFilesOf(route, plan.buildId)) {
       fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })
@@ -112,6 +134,6 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   fs.rmSync(previous, { recursive: true, force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
   for (const [route, record] of Object.entries(store.pages)) record.rendered = props[route]
-  store.render = { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props)) } satisfies RenderedBuild
+  store.render = { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props), new Set(publicFiles.map((file) => file.key))) } satisfies RenderedBuild
   writeStore(root, store)
 }

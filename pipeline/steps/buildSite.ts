@@ -37,7 +37,7 @@ import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
 import { pageMapFragments, pageMapInputs } from '../pageMaps'
-import { scanContent, type ContentPage } from '../content/contentSource'
+import { scanContent, type ContentPage, type PublicFile } from '../content/contentSource'
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
@@ -86,7 +86,7 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex): Promise<NextBuild> {
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[]): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
   const last = store.render
@@ -94,7 +94,7 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   if (whyNextBuild === null && last) {
     beforeRender(paths.root, paths.out, plan, store, true)
     await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
-    afterRender(paths.root, paths.out, plan, store, props)
+    afterRender(paths.root, paths.out, plan, store, props, publicFiles)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
   beforeRender(paths.root, paths.out, plan, store)
@@ -107,7 +107,7 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   }
   const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
-  afterRender(paths.root, paths.out, plan, store, props)
+  afterRender(paths.root, paths.out, plan, store, props, publicFiles)
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
 }
 
@@ -186,19 +186,19 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   // No later step needs a page's MDX: each keeps its digest and front matter, its body on disk.
   source.releaseTexts()
   const plan = await step('plan', () => {
-    assertRulesDecide(access, siteRoutes(paths.root, pages))
+    assertRulesDecide(access, siteRoutes(source))
     // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
     aiToolsSettings(accessConfig.aiTools)
     return planFor(pages)
   }, describePlan)
   // Made once and handed to the pages, Markdown and routes steps.
   const lastUpdated = readLastUpdated(paths.root)
-  const mapInputs = pageMapInputs(paths.root)
+  const mapInputs = pageMapInputs(source)
   const pageMap = source.pageMap()
   const props = await step('pages', () => writePageProps(paths.root, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index),
+    () => nextBuild(paths, store, props.index, source.publicFiles),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,

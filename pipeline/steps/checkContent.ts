@@ -22,11 +22,10 @@
  */
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
+import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, writeStore, type PageStore } from '../store/pageStore'
-import { checkFrontMatter } from './checkFrontMatter'
-import { checkMetaFile, META_FILE } from './checkMetaFiles'
-import { ContentError } from './contentError'
+import { checkMetaFile } from './checkMetaFiles'
+import { ContentError } from '../content/contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 
 
@@ -143,11 +142,16 @@ function entryPageOf(source: ContentSource, folder: string): string {
 /** Which pages' front matter to read: all of them, or those whose text the store has not seen pass. */
 type Unchecked = (page: ContentPage) => boolean
 
-/** A page's front matter, read as Nextra reads it. */
+/** A page's front matter, as the content source parses it once (../content/frontMatter.ts). */
 function checkPage(source: ContentSource, file: string, problems: ContentError[], unchecked: Unchecked): void {
   const page = source.byFile(file)
-  const problem = page && unchecked(page) ? checkFrontMatter(file, page.text) : null
-  if (problem) problems.push(problem)
+  if (!page || !unchecked(page)) return
+  try {
+    void page.frontMatter
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error
+    problems.push(error)
+  }
 }
 
 /** A file that is a folder's `_meta` (or the `_meta.json` Nextra 3 refuses). */
@@ -194,7 +198,7 @@ function checkFolder(source: ContentSource, folder: string, problems: ContentErr
  * (access.config.ts by default). Front matter is read only of the pages `unchecked` names (all by default).
  */
 export function checkContent(source: ContentSource, sections: readonly string[] = access.sections.map((section) => section.id), unchecked: Unchecked = () => true): ContentError[] {
-  const problems: ContentError[] = []
+  const problems: ContentError[] = [...source.problems]
   const pages: string[] = []
   for (const entry of source.list(DOCS_DIR)) {
     const relative = entry.path
@@ -209,6 +213,12 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
     } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
       problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
     }
+  }
+  // The top of content/ (the home page and its `_meta`) is read like a section's folder, not checked for sections.
+  for (const entry of source.list(CONTENT_DIR)) {
+    if (entry.isDirectory) continue
+    if (PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked)
+    else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
   }
   return [...problems, ...duplicatePages(source, pages)]
 }

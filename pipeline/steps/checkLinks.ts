@@ -4,11 +4,10 @@
  * The site build's step after the content step (pipeline/steps/buildSite.ts), which has checked
  * where pages are and what they are called (./checkContent.ts).
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { CONTENT_DIR, type ContentPage, type ContentSource } from '../content/contentSource'
+import type { ContentPage, ContentSource } from '../content/contentSource'
 
 export interface LinkProblem {
   file: string
@@ -34,11 +33,7 @@ export class UnservablePathError extends Error {
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
 function metaSources(source: ContentSource): { file: string; route: string; text: string }[] {
-  return source.metaFiles.map((file) => ({
-    file,
-    route: normalisePath(path.posix.dirname(file).slice(CONTENT_DIR.length)) as string,
-    text: fs.readFileSync(path.join(source.root, file), 'utf8'),
-  }))
+  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, text: meta.text }))
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
@@ -51,7 +46,6 @@ function filesHint(rules: CompiledAccess, route: string): string {
 const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
 
 export function checkLinks(source: ContentSource, rules: CompiledAccess = access): LinkProblem[] {
-  const root = source.root
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
@@ -73,7 +67,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         const pathOnly = absolute.split(/[?#]/, 1)[0]
         const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
         if (isFile) {
-          if (!fs.existsSync(path.join(root, 'public', decodeURIComponent(pathOnly)))) report('missing', `missing file: public${pathOnly} does not exist`)
+          if (!source.publicFile(decodeURIComponent(pathOnly))) report('missing', `missing file: public${pathOnly} does not exist`)
           // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
           else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
             report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)

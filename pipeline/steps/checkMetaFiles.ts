@@ -1,5 +1,5 @@
 /**
- * A folder's `_meta` file must compile to plain data and name only what the folder holds, or the
+ * A folder's `_meta` file must be data (../content/metaData.ts) and name only what the folder holds, or the
  * build fails late. Nextra checks the keys only while it prerenders a page, on that page's page map:
  * a key that names no page fails on whichever page comes first, with a message that names the key
  * but not the file. Each key here must name a page of the folder (`<key>.mdx` or `<key>.md`) or a
@@ -8,28 +8,9 @@
  * any reader's view of it, so an entry for a page that a finer rule hides from some readers stays
  * valid (each reader's page map drops it).
  */
-import fs from 'node:fs'
 import path from 'node:path'
-import type * as ReadMeta from '../readMeta'
-import { PAGE_FILE as PAGE, type ContentSource } from '../content/contentSource'
-import { ContentError, locate } from './contentError'
-
-/**
- * ../readMeta.ts loads esbuild, which cannot load in a browser-like test environment where the
- * link check is imported too (the components' tests): it loads when the first `_meta` is read.
- */
-const readMeta = () => require('../readMeta') as typeof ReadMeta
-
-/** The `_meta` files Nextra reads; the others it ignores or refuses. */
-export const META_FILE = /^_meta\.[jt]sx?$/
-
-/** A `_meta` file that does not compile, or whose default export is not plain data. */
-export class BadMetaFileError extends ContentError {
-  constructor(file: string, problem: string, line?: number, column?: number) {
-    super(file, `${locate(file, line, column)}${problem}`)
-    this.name = 'BadMetaFileError'
-  }
-}
+import { BadMetaFileError, META_FILE, PAGE_FILE as PAGE, type ContentSource } from '../content/contentSource'
+import { ContentError, locate } from '../content/contentError'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -87,37 +68,27 @@ function keyPosition(lines: readonly string[], key: string, from = 1): { line?: 
   return {}
 }
 
-interface EsbuildFailure {
-  errors: { text: string; location: { line: number; column: number } | null }[]
-}
-
-const isEsbuildFailure = (error: unknown): error is EsbuildFailure => Array.isArray((error as Partial<EsbuildFailure>)?.errors)
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** An entry that Nextra shows without a page of its own. */
 const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
 
-/** The problems of one `_meta` file of `source`; `file` is relative to the project. */
+/** The problems of one `_meta` file of `source` (its file, relative to the project). */
 export function checkMetaFile(source: ContentSource, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
-  const absolute = path.join(source.root, file)
   const folder = path.posix.dirname(file)
-  const { MetaFileError, readMetaFile } = readMeta()
+  const meta = source.metas.find((candidate) => candidate.file === file)
+  if (!meta) return []
+  const twin = source.metas.find((other) => other !== meta && path.posix.dirname(other.file) === folder)
+  if (twin && twin.file < file) return [new BadMetaFileError(file, `${twin.file} is this folder's _meta file already; keep one of the two.`)]
   let data: Record<string, unknown>
   try {
-    data = readMetaFile(absolute, source.root)
+    data = meta.data
   } catch (error) {
-    if (isEsbuildFailure(error) && error.errors.length > 0) {
-      const [first] = error.errors
-      return [new BadMetaFileError(file, `this _meta file does not compile: ${first.text}. It should read \`export default { intro: 'Introduction', … }\`.`, first.location?.line, first.location ? first.location.column + 1 : undefined)]
-    }
-    if (error instanceof MetaFileError) {
-      return [new BadMetaFileError(file, 'its default export must be an object of plain data: each key a page or folder name, each value a title or an object of settings (strings, numbers, booleans, lists and objects; no functions or components).')]
-    }
-    return [new BadMetaFileError(file, `this _meta file fails when it runs: ${error instanceof Error ? error.message : String(error)}`)]
+    if (error instanceof ContentError) return [error]
+    throw error
   }
-  const lines = fs.readFileSync(absolute, 'utf8').split('\n')
+  const lines = meta.text.split('\n')
   const items = folderItems(source, folder)
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))

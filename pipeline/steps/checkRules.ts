@@ -4,13 +4,12 @@
  * admin meant to restrict stay readable by whoever the broader rule admits. That is a broken state
  * the build must not ship silently, so it fails, naming the rule and what to change.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { UnservablePathError } from './checkLinks'
-import { listFiles } from './siteFiles'
+import type { ContentSource } from '../content/contentSource'
 
 export class RuleCoverageError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -65,14 +64,13 @@ export function publicFileRoute(relative: string): string {
 }
 
 /** The routes of the files under `public/`, which ship as they are and follow their own path's rule. */
-export function publicFileRoutes(root: string): string[] {
-  const dir = path.join(root, 'public')
-  return fs.existsSync(dir) ? listFiles(dir).map((key) => publicFileRoute(key.slice(1))) : []
+export function publicFileRoutes(source: Pick<ContentSource, 'publicFiles'>): string[] {
+  return source.publicFiles.map((file) => publicFileRoute(file.key.slice(1)))
 }
 
 /** Every route of the site that a rule may decide: its pages and its public files. */
-export function siteRoutes(root: string, pages: readonly { route: string }[]): string[] {
-  return [...pages.map((page) => page.route), ...publicFileRoutes(root)]
+export function siteRoutes(source: Pick<ContentSource, 'pages' | 'publicFiles'>): string[] {
+  return [...source.pages.map((page) => page.route), ...publicFileRoutes(source)]
 }
 
 /** Fails with every rule that would restrict nothing. */

@@ -21,6 +21,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
   '.txt': 'text/plain; charset=utf-8',
+  '.pdf': 'application/pdf',
   '.md': 'text/markdown; charset=utf-8',
   '.wasm': 'application/wasm',
   '.pf_meta': 'application/octet-stream',

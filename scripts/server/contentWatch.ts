@@ -67,7 +67,7 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
     const report = await checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
-    const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(root, access), plan: planFor(source.pages, access), lastUpdated: readLastUpdated(root) })
+    const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(source, access), plan: planFor(source.pages, access), lastUpdated: readLastUpdated(root) })
     return { ok: true, report, props }
   } catch (error) {
     if (error instanceof BadContentError) return { ok: false, message: error.message }

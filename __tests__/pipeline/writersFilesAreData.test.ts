@@ -1,0 +1,181 @@
+/** @jest-environment node */
+/**
+ * A writer's files are data: what a writer commits under content/ or public/ never runs in the
+ * build, and nothing there reaches outside its tree. Each probe is one a review ran as a writer;
+ * each must fail the build's first step naming the file, with the writer's code not run (the
+ * probes would write a marker file if they ran).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { NotAFileError, PublicFileTypeError, scanContent, UnsafeSvgError } from '../../pipeline/content/contentSource'
+import { FrontMatterLanguageError } from '../../pipeline/content/frontMatter'
+import { MetaSyntaxError, parseMetaFile } from '../../pipeline/content/metaData'
+import { checkSvg, SvgContentError } from '../../pipeline/content/svgCheck'
+import { pageMapInputs } from '../../pipeline/pageMaps'
+import { checkContent } from '../../pipeline/steps/checkContent'
+import { siteRoutes } from '../../pipeline/steps/checkRules'
+import { tempSite } from '../fixtures/tempSite'
+
+const SECTIONS = ['leads', 'internal', 'support-twilio']
+const SVG = 'xmlns="http://www.w3.org/2000/svg"'
+const page = (title: string) => `---\ntitle: ${title}\n---\n# ${title}\n`
+
+/** A small site holding `files`, and the marker its probes would write if they ran. */
+function site(files: Record<string, string>): { root: string; marker: string } {
+  const root = tempSite('writer-', { 'content/docs/index.mdx': page('Docs'), 'content/docs/leads/intro.mdx': page('Intro'), ...files })
+  return { root, marker: path.join(root, 'ran.txt') }
+}
+
+const problemsOf = (root: string) => checkContent(scanContent(root), SECTIONS)
+
+describe('a _meta file is parsed, never run', () => {
+  test.each([
+    ['a require on its first line', (marker: string) => `require('fs').writeFileSync(${JSON.stringify(marker)}, 'meta ran')\nexport default { intro: 'Intro' }\n`, 1],
+    ['a process hook', (marker: string) => `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'))\nexport default { intro: 'Intro' }\n`, 1],
+    ['a call in a value', (marker: string) => `export default { intro: require('fs').writeFileSync(${JSON.stringify(marker)}, 'x') || 'Intro' }\n`, 1],
+    ['an import', () => `import data from './data'\nexport default data\n`, 1],
+    ['an identifier', () => `export default { intro: title }\n`, 1],
+    ['a spread', () => `export default { ...others, intro: 'Intro' }\n`, 1],
+    ['a template with an expression', () => 'export default { intro: `${process.env.HOME}` }\n', 1],
+    ['a getter', (marker: string) => `export default { get intro() { require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); return 'Intro' } }\n`, 1],
+  ])('%s fails the content check at its place, and nothing ran', (_name, text, line) => {
+    const { root, marker } = site({})
+    fs.writeFileSync(path.join(root, 'content/docs/leads/_meta.ts'), text(marker))
+    const problems = problemsOf(root)
+    expect(problems.map((problem) => problem.constructor.name)).toEqual(['BadMetaFileError'])
+    expect(problems[0].message).toMatch(new RegExp(`^content/docs/leads/_meta\\.ts:${line}:\\d+: .*read as data, never run`))
+    // The page map reads the same entry, and runs nothing either.
+    expect(() => pageMapInputs(scanContent(root)).loadMeta('/docs/leads')).toThrow(/content\/docs\/leads\/_meta\.ts:1:\d+/)
+    expect(fs.existsSync(marker)).toBe(false)
+  })
+
+  test('the top-level _meta is checked too, and the page map takes its data from the source', () => {
+    const { root, marker } = site({ 'content/index.mdx': page('Home') })
+    fs.writeFileSync(path.join(root, 'content/_meta.ts'), `export default { index: 'Home', docs: require('fs').writeFileSync(${JSON.stringify(marker)}, 'x') }\n`)
+    expect(problemsOf(root).map((problem) => problem.path)).toEqual(['content/_meta.ts'])
+    expect(fs.existsSync(marker)).toBe(false)
+  })
+
+  test("Nextra's syntax is read as the object it writes, in every extension", () => {
+    const text = "// Order and titles.\nexport default {\n  intro: 'Intro',\n  'api-keys': { title: \"API keys\", theme: { toc: false, layout: 'full' } },\n  guide: `Guide`,\n  n: -1.5,\n  list: [1, 'two', null, true],\n  '---': { type: 'separator' },\n}\n"
+    const data = { intro: 'Intro', 'api-keys': { title: 'API keys', theme: { toc: false, layout: 'full' } }, guide: 'Guide', n: -1.5, list: [1, 'two', null, true], '---': { type: 'separator' } }
+    for (const name of ['_meta.ts', '_meta.tsx', '_meta.js', '_meta.jsx', '_meta.mjs']) expect(parseMetaFile(name, text)).toEqual(data)
+  })
+
+  test('a key that would change what every object is, a repeated key, or no default export is refused', () => {
+    expect(() => parseMetaFile('_meta.ts', "export default { __proto__: { polluted: 'yes' } }")).toThrow(MetaSyntaxError)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(() => parseMetaFile('_meta.ts', "export default { a: 'A', a: 'B' }")).toThrow(/written twice/)
+    expect(() => parseMetaFile('_meta.ts', "const meta = { a: 'A' }\n")).toThrow(MetaSyntaxError)
+    expect(() => parseMetaFile('_meta.ts', '// nothing\n')).toThrow(/no `export default/)
+  })
+
+  test('a _meta.mjs is a _meta file like the others: checked, and two in one folder are refused', () => {
+    const { root } = site({ 'content/docs/leads/_meta.mjs': "export default { ghost: 'Ghost' }\n", 'content/docs/leads/_meta.ts': "export default { intro: 'Intro' }\n" })
+    expect(problemsOf(root).map((problem) => problem.message.split(':')[0])).toEqual(['content/docs/leads/_meta.mjs', 'content/docs/leads/_meta.ts'])
+  })
+})
+
+describe('front matter is YAML, parsed once', () => {
+  test.each(['js', 'javascript', 'coffee', 'yaml', 'json'])('a `---%s` front matter fails naming the file, and its code did not run', (language) => {
+    const { root, marker } = site({})
+    const code = `(require('fs').writeFileSync(${JSON.stringify(marker)}, 'front matter ran'), { title: 'x' })`
+    fs.writeFileSync(path.join(root, 'content/docs/leads/intro.mdx'), `---${language}\n${code}\n---\n# Intro\n`)
+    const source = scanContent(root)
+    const problems = checkContent(source, SECTIONS)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toBeInstanceOf(FrontMatterLanguageError)
+    expect(problems[0].message).toMatch(/^content\/docs\/leads\/intro\.mdx:1:4: the front matter is opened with `---/)
+    // Every later reader of the page (page map, Markdown, catalogs) takes the same parse.
+    expect(() => source.byFile('content/docs/leads/intro.mdx')!.frontMatter).toThrow(FrontMatterLanguageError)
+    expect(() => source.pageMap()).toThrow(FrontMatterLanguageError)
+    expect(fs.existsSync(marker)).toBe(false)
+  })
+
+  test('a YAML tag that would make an object is not run either', () => {
+    const { root } = site({ 'content/docs/leads/intro.mdx': "---\ntitle: !!js/function 'function () { return 1 }'\n---\n# Intro\n" })
+    const frontMatter = (() => {
+      try {
+        return scanContent(root).byFile('content/docs/leads/intro.mdx')!.frontMatter
+      } catch {
+        return null
+      }
+    })()
+    expect(typeof frontMatter?.title).not.toBe('function')
+  })
+})
+
+describe('nothing under content/ or public/ links out of its tree', () => {
+  test('a page that is a link to the build cache, and an image that is a link to /etc/passwd, fail naming the link; neither is read', () => {
+    const { root } = site({ '.cache/store.json': '{"pages":{"/docs/internal/secret":{"title":"Hidden title"}}}', 'public/docs/leads/images/flow.svg': `<svg ${SVG}/>` })
+    fs.symlinkSync('../../../.cache/store.json', path.join(root, 'content/docs/leads/store.md'))
+    fs.symlinkSync('/etc/passwd', path.join(root, 'public/docs/leads/images/passwd.txt'))
+    fs.symlinkSync(path.join(root, '.cache'), path.join(root, 'public/docs/leads/cache'))
+    const source = scanContent(root)
+    const problems = checkContent(source, SECTIONS)
+    expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
+      ['NotAFileError', 'content/docs/leads/store.md'],
+      ['NotAFileError', 'public/docs/leads/cache'],
+      ['NotAFileError', 'public/docs/leads/images/passwd.txt'],
+    ])
+    expect(problems[0].message).toMatch(/is a symbolic link/)
+    // What the later steps take from the source: neither the linked page nor the linked files.
+    expect(source.pages.map((page) => page.route)).not.toContain('/docs/leads/store')
+    expect(source.publicFiles.map((file) => file.key)).toEqual(['/docs/leads/images/flow.svg'])
+    expect(siteRoutes(source)).not.toContain('/docs/leads/images/passwd.txt')
+    expect([...source.reads.keys()]).toEqual(['content/docs/index.mdx', 'content/docs/leads/intro.mdx'])
+  })
+
+  test('content/ or public/ itself as a link is refused', () => {
+    const { root } = site({})
+    const elsewhere = tempSite('elsewhere-', { 'docs/leads/images/x.txt': 'x' })
+    fs.symlinkSync(path.join(elsewhere), path.join(root, 'public'))
+    expect(problemsOf(root).map((problem) => [problem.constructor.name, problem.path])).toEqual([['NotAFileError', 'public']])
+  })
+})
+
+describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot run', () => {
+  test('a file of another type fails naming it', () => {
+    const { root } = site({ 'public/docs/leads/page.html': '<script>alert(1)</script>', 'public/docs/leads/app.js': 'alert(1)', 'public/docs/leads/guide.pdf': '%PDF-1.4' })
+    const problems = problemsOf(root)
+    expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
+      ['PublicFileTypeError', 'public/docs/leads/app.js'],
+      ['PublicFileTypeError', 'public/docs/leads/page.html'],
+    ])
+    expect(problems[0]).toBeInstanceOf(PublicFileTypeError)
+  })
+
+  test.each([
+    ['a script', `<svg ${SVG}><script>alert(document.cookie)</script></svg>`, /<script> is not allowed/],
+    ['an event handler', `<svg ${SVG} onload="alert(1)"/>`, /event handler/],
+    ['a foreignObject', `<svg ${SVG}><foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject></svg>`, /<foreignObject> is not allowed/],
+    ['an outside reference', `<svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="https://evil.example/x.svg#a"/></svg>`, /points outside the file/],
+    ['a link', `<svg ${SVG}><a href="javascript:alert(1)"><text>x</text></a></svg>`, /<a> is not allowed/],
+    ['a style sheet import', `<svg ${SVG}><style>@import url(https://evil.example/a.css);</style></svg>`, /loads or runs/],
+    ['an outside url() in a style', `<svg ${SVG}><rect style="fill: url(https://evil.example/p.svg)"/></svg>`, /url\(…\) to another file/],
+    ['a DOCTYPE', `<!DOCTYPE svg [<!ENTITY x "y">]><svg ${SVG}/>`, /DOCTYPE/],
+    ['a style sheet instruction', `<?xml-stylesheet href="https://evil.example/a.css"?><svg ${SVG}/>`, /xml-stylesheet/],
+    ['an HTML element by namespace', `<svg ${SVG}><h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script></svg>`, /not an SVG element/],
+    ['broken XML', `<svg ${SVG}><rect></svg>`, /not well-formed/],
+  ])('an SVG with %s is refused', (_name, text, why) => {
+    expect(() => checkSvg(text)).toThrow(SvgContentError)
+    expect(() => checkSvg(text)).toThrow(why)
+    const { root } = site({ 'public/docs/leads/images/flow.svg': text })
+    const problems = problemsOf(root)
+    expect(problems.map((problem) => problem.constructor.name)).toEqual(['UnsafeSvgError'])
+    expect(problems[0]).toBeInstanceOf(UnsafeSvgError)
+    expect(problems[0].message).toMatch(/^public\/docs\/leads\/images\/flow\.svg:\d+: this SVG is refused/)
+  })
+
+  test("the site's own SVGs pass: shapes, text, markers, ids and url(#id)", () => {
+    const root = path.resolve(__dirname, '../..')
+    const source = scanContent(root)
+    expect(source.problems).toEqual([])
+    expect(source.publicFiles.filter((file) => file.key.endsWith('.svg')).length).toBeGreaterThan(0)
+    expect(() => checkSvg(`<svg ${SVG}><defs><marker id="a"><path d="M0 0"/></marker></defs><line marker-end="url(#a)" style="fill:#fff"/></svg>`)).not.toThrow()
+  })
+})
+
+test('NotAFileError names the fix', () => {
+  expect(new NotAFileError('public/x.png', 'link').message).toMatch(/replace it with a copy of the file/)
+})

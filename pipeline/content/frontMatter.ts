@@ -1,0 +1,115 @@
+/**
+ * A page's front matter: YAML between a `---` line at the top and the next `---` line, parsed once
+ * by the content source with the YAML parser Nextra's compile uses (`yaml`, Nextra's own copy). The
+ * check, the page map and the compile take that one result.
+ *
+ * YAML only: gray-matter, which Nextra's page map used, runs a block opened with `---js` (or
+ * `---javascript`, `---coffee`) as code, so anyone who may commit a page could run code on the
+ * build machine. An opening line with anything after `---` is refused, naming the file.
+ */
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { ContentError, locate } from './contentError'
+
+/** The parser Nextra's compile loads (its own dependency, whatever else the project holds). */
+const fromNextra = createRequire(require.resolve('nextra/package.json'))
+/** `yaml`'s Node build, by its `main` file: a test runner that resolves as a browser would get its ES module build. */
+const yamlPackage = fromNextra.resolve('yaml/package.json')
+const yaml = fromNextra(path.join(path.dirname(yamlPackage), (JSON.parse(fs.readFileSync(yamlPackage, 'utf8')) as { main: string }).main)) as {
+  parse: (source: string, options?: object) => unknown
+}
+
+const HOW = 'Front matter is `key: value` lines between two `---` lines; quote a value that holds ": " or starts with [, {, \' or " (title: "Leads: the API").'
+
+/** A page whose front matter is not YAML, or not `key: value` lines. */
+export class BadFrontMatterError extends ContentError {
+  constructor(file: string, problem: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}the front matter is not valid: ${problem}. ${HOW}`)
+    this.name = 'BadFrontMatterError'
+  }
+}
+
+/** A front matter opened with a language (`---js`): the build reads YAML only, and never runs a page. */
+export class FrontMatterLanguageError extends ContentError {
+  constructor(file: string, readonly language: string) {
+    super(file, `${locate(file, 1, 4)}the front matter is opened with \`---${language}\`: front matter is YAML only, and a page is data the build never runs. Open it with a line of just \`---\`.`)
+    this.name = 'FrontMatterLanguageError'
+  }
+}
+
+export interface FrontMatter {
+  data: Record<string, unknown>
+  /** The page without its front matter and the blank lines after it. */
+  body: string
+}
+
+/**
+ * The front matter block of `source` as the compiler finds it (remark-frontmatter: a first line of
+ * `---`, closed by the next line of `---`): its YAML and the body after it, or null when the page
+ * has none. Line n of the YAML (from 0) is line n + 2 of the file.
+ */
+function split(file: string, source: string): { yaml: string; body: string } | null {
+  if (!source.startsWith('---') || source.charAt(3) === '-') return null
+  const lines = source.split('\n')
+  const language = lines[0].slice(3).trim()
+  if (language !== '') throw new FrontMatterLanguageError(file, language)
+  const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?$/.test(line))
+  if (close === -1) throw new BadFrontMatterError(file, 'it has no closing `---` line, so the whole page would be read as front matter', 1)
+  return { yaml: lines.slice(1, close).join('\n'), body: lines.slice(close + 1).join('\n') }
+}
+
+interface YamlParseError {
+  message: string
+  linePos?: { line: number; col: number }[]
+}
+
+/** The parser's own words, without its excerpt of the file or its position (given separately). */
+const firstLine = (message: string) => message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '')
+
+const CLOSERS: Record<string, string> = { '[': ']', '{': '}', '"': '"', "'": "'" }
+const OPENED: Record<string, string> = { '[': 'a list', '{': 'a mapping', '"': 'a quoted text', "'": 'a quoted text' }
+
+/**
+ * A parser notices an unclosed bracket or quote only where the next key starts. The line that
+ * opened it, when a top-level value starts with one and the next line is a key of its own:
+ * { line, key, opener }, counting lines of the YAML from 1.
+ */
+function unclosedValue(text: string): { line: number; key: string; opener: string } | null {
+  const lines = text.split(/\r?\n/)
+  for (const [index, line] of lines.entries()) {
+    const field = /^([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$/.exec(line)
+    if (!field) continue
+    const [, key, value] = field
+    const closer = CLOSERS[value.charAt(0)]
+    if (!closer || (value.length > 1 && value.endsWith(closer))) continue
+    const next = lines.slice(index + 1).find((candidate) => candidate.trim() !== '')
+    if (next === undefined || /^[A-Za-z_][\w-]*:/.test(next)) return { line: index + 1, key, opener: value.charAt(0) }
+  }
+  return null
+}
+
+/**
+ * A page's front matter and body, parsed once; throws a BadFrontMatterError or
+ * FrontMatterLanguageError naming `file` (relative to the project) and the line.
+ */
+export function parseFrontMatter(file: string, source: string): FrontMatter {
+  const block = split(file, source)
+  if (block === null) return { data: {}, body: source.replace(/^\s*\n/, '') }
+  let data: unknown
+  try {
+    data = yaml.parse(block.yaml)
+  } catch (error) {
+    const unclosed = unclosedValue(block.yaml)
+    if (unclosed) {
+      const { key, opener } = unclosed
+      throw new BadFrontMatterError(file, `the value of \`${key}\` starts with ${opener}, so YAML reads ${OPENED[opener]}, and it is not closed on its line`, unclosed.line + 1)
+    }
+    const position = (error as YamlParseError).linePos?.[0]
+    throw new BadFrontMatterError(file, firstLine((error as YamlParseError).message ?? String(error)), position ? position.line + 1 : undefined, position?.col)
+  }
+  if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
+    throw new BadFrontMatterError(file, 'it is a list or a single value, not `key: value` lines', 2)
+  }
+  return { data: (data ?? {}) as Record<string, unknown>, body: block.body.replace(/^\s*\n/, '') }
+}

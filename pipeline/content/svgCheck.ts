@@ -1,0 +1,82 @@
+/**
+ * What an SVG under public/ may hold: drawing, text and styling, nothing that runs or reaches out.
+ * An SVG opened on its own is a document of the site's origin, so a `<script>`, an event handler or
+ * a `foreignObject` of HTML in it would run with the reader's session, and a reference to another
+ * file or site would load it. The file is read with a strict XML parser (saxes) and checked
+ * against an allowlist of SVG elements; anything else is refused at its line.
+ */
+import { SaxesParser, type SaxesTagNS } from 'saxes'
+
+const SVG_NS = 'http://www.w3.org/2000/svg'
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
+const XLINK_NS = 'http://www.w3.org/1999/xlink'
+const XML_NS = 'http://www.w3.org/XML/1998/namespace'
+
+/** Elements that draw, group, describe or style; not `script`, `foreignObject`, `a`, `image`, `feImage`, animation or `iframe`. */
+const ELEMENTS = new Set(
+  (
+    'svg g defs title desc metadata symbol use switch path rect circle ellipse line polyline polygon text tspan textPath marker ' +
+    'linearGradient radialGradient stop pattern clipPath mask filter style ' +
+    'feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight ' +
+    'feDropShadow feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur feMerge feMergeNode feMorphology feOffset fePointLight ' +
+    'feSpecularLighting feSpotLight feTile feTurbulence'
+  ).split(' ')
+)
+
+/** A `url(…)` whose target is not a fragment of the same file (`url(#arrow)`). */
+const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i
+/** CSS that loads or runs something whatever the property. */
+const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i
+
+/** Where and why an SVG is refused. */
+export class SvgContentError extends Error {
+  constructor(readonly problem: string, readonly line?: number) {
+    super(problem)
+    this.name = 'SvgContentError'
+  }
+}
+
+export const SVG_ALLOWED = 'An SVG may hold shapes, text, gradients, markers, filters and styles, with references only to its own ids (#id); export it from your editor as plain SVG.'
+
+/** Throws an SvgContentError for the first thing in `text` that an SVG of the site may not hold. */
+export function checkSvg(text: string): void {
+  const parser = new SaxesParser({ xmlns: true, position: true })
+  const refuse = (problem: string): never => {
+    throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
+  }
+  const checkCss = (css: string, where: string) => {
+    if (CSS_CODE.test(css)) refuse(`${where} holds CSS that loads or runs something (${CSS_CODE.exec(css)?.[0]})`)
+    if (OUTSIDE_URL.test(css)) refuse(`${where} holds a url(…) to another file; only url(#id) is allowed`)
+  }
+  let root = true
+  let inStyle = false
+  parser.on('doctype', () => refuse('it declares a DOCTYPE, whose entities can expand or hide markup'))
+  parser.on('processinginstruction', (instruction) => refuse(`it holds the instruction <?${instruction.target}?>, which can load a style sheet`))
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    if (tag.uri !== SVG_NS) refuse(`<${tag.name}> is not an SVG element${tag.uri ? ` (its namespace is ${tag.uri})` : ''}`)
+    if (root && tag.local !== 'svg') refuse(`the file's first element is <${tag.name}>, not <svg>`)
+    root = false
+    if (!ELEMENTS.has(tag.local)) refuse(`<${tag.name}> is not allowed: it runs code, embeds a document or loads another file`)
+    for (const attribute of Object.values(tag.attributes)) {
+      const { name, local, uri, value } = attribute
+      if (uri === XMLNS_NS) continue
+      if (uri !== '' && uri !== XLINK_NS && uri !== XML_NS) refuse(`the attribute ${name} of <${tag.name}> is not an SVG attribute`)
+      if (/^on/i.test(local)) refuse(`the attribute ${name} of <${tag.name}> is an event handler, which runs code`)
+      if ((local === 'href' || local === 'src') && !value.trim().startsWith('#')) refuse(`the attribute ${name}="${value}" of <${tag.name}> points outside the file`)
+      if (/javascript:|data:/i.test(value.replace(/\s+/g, ''))) refuse(`the attribute ${name} of <${tag.name}> holds a javascript: or data: URL`)
+      checkCss(value, `the attribute ${name} of <${tag.name}>`)
+    }
+    inStyle = tag.local === 'style'
+  })
+  parser.on('closetag', () => {
+    inStyle = false
+  })
+  const styleText = (text: string) => {
+    if (inStyle) checkCss(text, 'a <style> element')
+  }
+  parser.on('text', styleText)
+  parser.on('cdata', styleText)
+  parser.on('error', (error) => refuse(`it is not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`))
+  parser.write(text).close()
+  if (root) refuse('it holds no <svg> element')
+}
