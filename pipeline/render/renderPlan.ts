@@ -2,8 +2,8 @@
  * Which pages the build step renders, which it keeps from the last build's out/, and whether it
  * needs `next build` at all.
  *
- * A page's HTML and data file are a function of the site's code (the build ID: every file but the
- * pages, the environment and the versions, pipeline/buildId.ts) and of its props (the page step's
+ * A page's HTML and data file are a function of the site's code (the build ID: what `next build`
+ * reads, the environment and the versions, pipeline/buildId.ts) and of its props (the page step's
  * file, named by its hash, pipeline/render/pageProps.ts). So when the build ID is the last
  * build's, a page whose props file is the one it was rendered from would render to the same bytes:
  * it is kept, and only the others are rendered. Anything else, or any doubt (no record, another
