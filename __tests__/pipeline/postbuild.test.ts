@@ -52,7 +52,7 @@ const { audiences } = planAggregates({ access, routes: ['/', '/404', '/docs/inte
 
 test("maps the search step's home index to any signed-in reader and splits the route manifests", () => {
   const paths = builtSite()
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
   expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
@@ -69,7 +69,7 @@ test("maps the search step's home index to any signed-in reader and splits the r
 
 test('a planned folder governs the search files under it, whatever they are named, and may hold none yet', () => {
   const paths = builtSite()
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/_empty/': '/' }, pageMaps: noPageMaps, audiences })
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/_empty/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
   expect(routes['/_pagefind/']).toBe('/')
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBeUndefined()
   expect(governingRoute('/_pagefind/fragment/en_1.pf_fragment', routes)).toBe('/')
@@ -79,20 +79,20 @@ test('a planned folder governs the search files under it, whatever they are name
 test('fails, naming the file, when a search file the search step wrote is not in out/', () => {
   const paths = builtSite()
   fs.rmSync(path.join(paths.out, '_pagefind'), { recursive: true })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(PostbuildError)
-  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps, audiences })).toThrow(/\/_pagefind\/missing\.json/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(PostbuildError)
+  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/\/_pagefind\/missing\.json/)
 })
 
 test('refuses to run twice on the same out/, instead of mapping a split manifest', () => {
   const paths = builtSite()
-  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(/post-built already/)
+  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/post-built already/)
 })
 
 test("each audience's page-map fragment ships in that audience's route script, and in no other file", () => {
   const paths = builtSite()
   const fragment: PageMapFragment = { items: [{ name: 'leads', route: '/docs/leads', children: [{ name: 'intro', route: '/docs/leads/intro', frontMatter: { title: 'Leadsmarker intro' } }] }], order: { '/docs/leads': { intro: 0 } } }
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]), audiences })
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]), audiences, publicRootFiles: ['logo.svg'] })
   const holding = files.filter((key) => fs.readFileSync(path.join(paths.out, key), 'utf8').includes('Leadsmarker'))
   expect(holding).toHaveLength(1)
   expect(holding).toEqual([`/_next/static/${BUILD_ID}/_routes/leads.js`])

@@ -222,7 +222,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences }),
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')) }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
   const audiences = audienceSummaries(searched)

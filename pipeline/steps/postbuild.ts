@@ -38,6 +38,8 @@ export interface PostbuildInputs {
   plannedRoutes: Record<string, string>
   /** The plan's audiences: each route manifest's name and governing route. */
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
+  /** The files at the root of public/ (logo, favicon), as the content source checked them: the sign-in page's chrome. */
+  publicRootFiles: readonly string[]
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -76,7 +78,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     loadable: readJson('react-loadable-manifest.json'),
     files,
     readText: (key) => fs.readFileSync(path.join(out, key), 'utf8'),
-    publicRootFiles: fs.readdirSync(paths.public, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name),
+    publicRootFiles: [...inputs.publicRootFiles],
     publicRoute: '/login',
     plannedRoutes: inputs.plannedRoutes,
   })

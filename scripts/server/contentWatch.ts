@@ -162,6 +162,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   }
   const watchers = [
     fs.watch(path.join(root, 'content'), { recursive: true }, (_event, name) => changed(name)),
+    // public/ is the content source's too: a new link or file type there fails the check, as in a build.
+    ...(fs.existsSync(path.join(root, 'public')) ? [fs.watch(path.join(root, 'public'), { recursive: true }, () => changed(null))] : []),
     fs.watch(root, (_event, name) => configEdited(name)),
   ]
   return {
