@@ -103,16 +103,17 @@ test('internal1 opens a heading result and lands on that heading', async () => {
   await page.getByRole('heading', { level: 1 }).first().waitFor()
   await search('Enrichment watermark reconciliation')
   const result = page.getByRole('option').filter({ hasText: 'Enrichment watermark reconciliation' }).first()
-  await expect(result.locator('a').getAttribute('href')).resolves.toBe(`${RECONCILIATION_PAGE}#enrichment-watermark-reconciliation`)
+  // A page's ids carry the clobber prefix (pipeline/compile/pageSanitizer.mjs), and search links to the heading's own id.
+  await expect(result.locator('a').getAttribute('href')).resolves.toBe(`${RECONCILIATION_PAGE}#user-content-enrichment-watermark-reconciliation`)
   await result.click()
   await page.waitForURL((url) => url.pathname === RECONCILIATION_PAGE)
-  expect(new URL(page.url()).hash).toBe('#enrichment-watermark-reconciliation')
-  const heading = page.locator('#enrichment-watermark-reconciliation')
+  expect(new URL(page.url()).hash).toBe('#user-content-enrichment-watermark-reconciliation')
+  const heading = page.locator('#user-content-enrichment-watermark-reconciliation')
   await heading.waitFor()
   await expect(heading.textContent()).resolves.toContain('Enrichment watermark reconciliation')
   // The page opens at the heading, not at its top.
   await page.waitForFunction(() => {
-    const top = document.getElementById('enrichment-watermark-reconciliation')?.getBoundingClientRect().top ?? -1
+    const top = document.getElementById('user-content-enrichment-watermark-reconciliation')?.getBoundingClientRect().top ?? -1
     return window.scrollY > 0 && top >= 0 && top < 400
   }, undefined, { timeout: 5000 })
   expect(foreignIndexRequests('internal1')).toEqual([])

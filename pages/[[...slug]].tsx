@@ -18,6 +18,7 @@ import { unpackDocument } from '../lib/render/packedDocument'
 import { hasProps, type DocsRouteProps } from '../lib/render/propsOnce'
 import { firstPageProps } from '../lib/render/firstPageProps'
 import { useDevPropsRefresh } from '../lib/render/useDevPropsRefresh'
+import { useUnprefixedHash } from '../lib/render/useUnprefixedHash'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
 
@@ -40,6 +41,8 @@ function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; chil
  */
 export default function DocsPage(props: DocsRouteProps) {
   useDevPropsRefresh()
+  // A link to a heading without the ids' prefix (#intro) reaches it (user-content-intro).
+  useUnprefixedHash()
   const { doc: packedDoc, pageMap: packedMap, timestamp } = hasProps(props) ? props : firstPageProps(props.route)
   const doc = useMemo(() => unpackDocument(packedDoc), [packedDoc])
   const pageMap = useMemo(() => unpackPageMap(packedMap), [packedMap])

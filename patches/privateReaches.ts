@@ -36,8 +36,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   },
   {
     dependency: 'nextra',
-    files: ['dist/server/rehype-plugins/twoslash.js', 'dist/server/loader.js'],
-    reliesOn: "the twoslash renderer, imported by path beside nextra/compile, and the options Nextra's loader passes compileMdx, which the compile worker passes as well",
+    files: [],
+    reliesOn: "the options Nextra's loader (dist/server/loader.js) passes compileMdx, which the compile worker passes as well (all but its twoslash transformer, which the worker leaves out); the worker imports nothing of Nextra by path since it has no twoslash renderer",
     by: ['pipeline/compile/compileWorker.mjs'],
     test: '__tests__/patches/privateReaches.test.ts',
   },

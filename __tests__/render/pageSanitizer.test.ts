@@ -14,7 +14,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { compilePages } from '../../pipeline/compile/compilePages'
 import { copyProject } from '../../scripts/audit/copyProject'
-import { project } from './helpers/compileDocs'
+import type { PageDocument, TreeNode } from '../../lib/render/pageDocument'
+import { compileWithWorker, project } from './helpers/compileDocs'
 
 jest.setTimeout(180_000)
 
@@ -107,7 +108,7 @@ test('URLs: only site paths, https, http and mailto, however the scheme is spelt
   expect(found.numericReference).toMatch(/`javascript:` URL/)
   const good = await verdicts({
     links: '[a](/docs/leads/a) [b](./b) [c](#c) [d](?q=1) [e](https://example.com/x) [f](http://example.com) [g](mailto:docs@example.com) [h](../x/y)',
-    tags: '<a href="https://example.com" target="_blank" rel="noreferrer">x</a> <img src="/docs/leads/images/a.png" alt="A" />',
+    tags: '<a href="https://example.com" target="_blank" rel="noopener noreferrer">x</a> <img src="/docs/leads/images/a.png" alt="A" />',
     colonInPath: '<a href="/docs/leads/a:b">x</a>',
   })
   expect(good).toEqual({ links: 'ok', tags: 'ok', colonInPath: 'ok' })
@@ -115,13 +116,115 @@ test('URLs: only site paths, https, http and mailto, however the scheme is spelt
 
 test('inline styles hold values, never a file to load or escaped characters', async () => {
   const found = await verdicts({
-    url: '<div style={{ background: "url(https://evil.example/x.png)" }}>x</div>',
-    escaped: '<div style={{ background: "u\\\\72l(x)" }}>x</div>',
+    url: '<div style={{ backgroundColor: "url(https://evil.example/x.png)" }}>x</div>',
+    escaped: '<div style={{ color: "u\\\\72l(x)" }}>x</div>',
+    // `background` takes url(): only `backgroundColor` is on the list.
+    shorthand: '<div style={{ background: "red" }}>x</div>',
     ok: '<div style={{ color: "red", marginTop: 4, width: "calc(100% - 2px)" }}>x</div>',
   })
-  expect(found.url).toMatch(/^7:6: `<div style>`: the style `background: url\(https:\/\/evil\.example\/x\.png\)` loads a file or escapes characters/)
-  expect(found.escaped).toMatch(/^7:6: `<div style>`: the style `background: /)
+  expect(found.url).toMatch(/^7:6: `<div style>`: the style `backgroundColor: url\(https:\/\/evil\.example\/x\.png\)` loads a file, escapes characters or ends its declaration/)
+  expect(found.escaped).toMatch(/^7:6: `<div style>`: the style `color: /)
+  expect(found.shorthand).toMatch(/^7:6: `<div style>`: the style `background` can take content out of its place or is not one pages use/)
   expect(found.ok).toBe('ok')
+})
+
+/** The documents the worker makes of `cases`, one page each. */
+async function documents(cases: Record<string, string>): Promise<Record<string, PageDocument>> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'page-sanitizer-docs-'))
+  roots.push(root)
+  fs.mkdirSync(path.join(root, 'content'))
+  const names = Object.keys(cases)
+  names.forEach((name, at) => fs.writeFileSync(path.join(root, `content/p${at}.mdx`), page(cases[name])))
+  const compiled = await compileWithWorker(root, names.map((_, at) => `content/p${at}.mdx`))
+  return Object.fromEntries(
+    names.map((name, at) => {
+      const message = compiled[`content/p${at}.mdx`]
+      if (!message.ok) throw new Error(`${name}: ${message.error.reason}`)
+      return [name, message.output]
+    })
+  )
+}
+
+/** Each element's [tag, property, value] for the properties named. */
+function propertiesOf(nodes: readonly TreeNode[], names: string[]): [string, string, unknown][] {
+  return nodes.flatMap((node) =>
+    node.type === 'element' ? [...names.filter((name) => name in node.properties).map((name): [string, string, unknown] => [node.tagName, name, node.properties[name]]), ...propertiesOf(node.children, names)] : []
+  )
+}
+
+test("no id or name of a page can be one of the site's: each carries the clobber prefix, headings' and the table of contents' included", async () => {
+  const docs = await documents({
+    nextData: '<div id="__NEXT_DATA__" hidden>\\{"page":"/evil"\\}</div>',
+    name: '<a name="__next" href="/docs/leads/a">x</a>',
+    expression: '<div id={"__next"}>x</div>',
+    aria: '<span id="hint">h</span> <span aria-describedby="hint">x</span>',
+    headings: '## __next\n\n## Intro [#next-data]',
+  })
+  expect(propertiesOf(docs.nextData.tree, ['id'])).toEqual([['div', 'id', 'user-content-__NEXT_DATA__']])
+  expect(propertiesOf(docs.name.tree, ['name'])).toEqual([['a', 'name', 'user-content-__next']])
+  expect(propertiesOf(docs.expression.tree, ['id'])).toEqual([['div', 'id', 'user-content-__next']])
+  expect(propertiesOf(docs.aria.tree, ['id', 'aria-describedby'])).toEqual([
+    ['span', 'id', 'user-content-hint'],
+    ['span', 'aria-describedby', 'user-content-hint'],
+  ])
+  // Heading ids are the writer's too (their text, or `[#id]`, which Nextra slugs): prefixed, and the TOC with them.
+  expect(propertiesOf(docs.headings.tree, ['id'])).toEqual([
+    ['h2', 'id', 'user-content-__next'],
+    ['h2', 'id', 'user-content-next-data'],
+  ])
+  expect(docs.headings.toc.map((entry) => entry.id)).toEqual(['user-content-__next', 'user-content-next-data'])
+  // Search results link to the heading's own id.
+  expect(Object.keys(docs.headings.structurizedData ?? {}).filter(Boolean)).toEqual(['user-content-__next#__next', 'user-content-next-data#Intro'])
+})
+
+test('a link cannot hand the docs tab to the page it opens: rel="opener" is refused, and a target needs rel="noopener noreferrer"', async () => {
+  const found = await verdicts({
+    opener: '<a href="https://example.com" target="_blank" rel="opener">x</a>',
+    openerAlone: 'See <a href="https://example.com" rel="noopener opener">x</a>.',
+    noRel: '<a href="https://example.com" target="_blank">x</a>',
+    halfRel: '<a href="https://example.com" rel="noreferrer" target="docs">x</a>',
+    ok: '<a href="https://example.com" target="_blank" rel="noopener noreferrer">x</a> <a href="/docs/leads/a" target="_self">y</a>',
+  })
+  expect(found.opener).toBe('7:47: `<a rel="opener">` lets the page the link opens take over the docs tab (window.opener); write rel="noopener noreferrer"')
+  expect(found.openerAlone).toMatch(/^7:35: `<a rel="opener">` lets the page the link opens take over the docs tab/)
+  expect(found.noRel).toBe('7:31: `<a target="_blank">` needs rel="noopener noreferrer", so the page it opens cannot reach back to the docs tab')
+  expect(found.halfRel).toBe('7:48: `<a target="docs">` needs rel="noopener noreferrer", so the page it opens cannot reach back to the docs tab')
+  expect(found.ok).toBe('ok')
+})
+
+test("a style cannot take content out of its place: no position, z-index, offsets or transforms, no negative margins, no declaration of its own", async () => {
+  const found = await verdicts({
+    overlay: '<div style={{ position: "fixed", top: 0, left: 0, width: "100vw", height: "100vh", zIndex: 2147483647, backgroundColor: "white" }}>Your session expired. Sign in again.</div>',
+    sticky: '<div style={{ position: "sticky", top: 0 }}>x</div>',
+    zIndex: '<div style={{ zIndex: 10 }}>x</div>',
+    transform: '<div style={{ transform: "translateY(-500px)" }}>x</div>',
+    negativeMargin: '<div style={{ marginTop: -400 }}>x</div>',
+    computedMargin: '<div style={{ marginTop: "calc(0px - 400px)" }}>x</div>',
+    // React writes a value into the HTML as it is: `;` would start a declaration of the writer's.
+    injected: '<div style={{ color: "red;position:fixed;inset:0" }}>x</div>',
+    ok: '<div style={{ color: "red", backgroundColor: "#eee", marginTop: "1rem", padding: 8, textAlign: "center" }}>x</div>',
+  })
+  expect(found.overlay).toMatch(/^7:6: `<div style>`: the style `position` can take content out of its place or is not one pages use; a page's styles are `color`/)
+  expect(found.sticky).toMatch(/^7:6: `<div style>`: the style `position` can take content out of its place/)
+  expect(found.zIndex).toMatch(/^7:6: `<div style>`: the style `zIndex` can take content out of its place/)
+  expect(found.transform).toMatch(/^7:6: `<div style>`: the style `transform` can take content out of its place/)
+  expect(found.negativeMargin).toBe('7:6: `<div style>`: the style `marginTop: -400` moves the element out of its place: margins are 0, auto or positive lengths')
+  expect(found.computedMargin).toMatch(/^7:6: `<div style>`: the style `marginTop: calc\(0px - 400px\)` moves the element out of its place/)
+  expect(found.injected).toMatch(/^7:6: `<div style>`: the style `color: red;position:fixed;inset:0` loads a file, escapes characters or ends its declaration/)
+  expect(found.ok).toBe('ok')
+})
+
+test('a twoslash code block is refused where it starts, and the compile runs no TypeScript on a page', async () => {
+  const found = await verdicts({
+    twoslash: 'Text.\n\n```ts twoslash\nconst a = 1\n//    ^?\n```',
+    withFile: '```ts filename="a.ts" twoslash\nconst a = 1\n```',
+    plain: '```ts filename="a.ts"\nconst a = 1\n```',
+  })
+  expect(found.twoslash).toBe("9:1: `twoslash` code blocks run the TypeScript compiler on the page's code at build time, which pages cannot do: write a plain ```ts block")
+  expect(found.withFile).toMatch(/^7:1: `twoslash` code blocks run the TypeScript compiler/)
+  expect(found.plain).toBe('ok')
+  const worker = fs.readFileSync(path.join(project, 'pipeline/compile/compileWorker.mjs'), 'utf8')
+  expect(worker).not.toMatch(/transformerTwoslash|@shikijs\/twoslash/)
 })
 
 test("the review's reproduction fails `npm run build` at the content step, naming file, line and column", () => {

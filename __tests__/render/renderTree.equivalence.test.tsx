@@ -138,9 +138,11 @@ test('the fixture page holds every writer component, a custom heading id, and Ne
   const walk = (nodes: PageDocument['tree']) => nodes.forEach((node) => node.type === 'element' && (names.add(node.tagName), walk(node.children)))
   walk(doc.tree)
   for (const name of WRITER_COMPONENTS.filter((name) => name !== 'SectionCards')) expect(names).toContain(name)
-  expect(doc.toc.map((entry) => entry.id)).toContain('custom-id')
+  // The writer's `[#custom-id]`, with the clobber prefix every id of a page has; the heading's anchor links to it.
+  expect(doc.toc.map((entry) => entry.id)).toContain('user-content-custom-id')
   const html = withTheme(createElement(PageBody, { tree: throughProps(doc).tree }))
-  expect(html).toContain('id="custom-id"')
+  expect(html).toContain('id="user-content-custom-id"')
+  expect(html).toContain('href="#user-content-custom-id"')
   expect(html).toContain('<span class="_truncate">quote.js</span>')
   expect(html).toContain('data-highlighted-line')
   expect(html).toContain('<img src="/docs/leads/images/raw.png" alt="Written as JSX" width="320"/>')

@@ -13,7 +13,7 @@ import { Callout, Cards, FileTree, Steps, Tabs } from 'nextra/components'
 import { useMDXComponents } from 'nextra/mdx'
 import { Bleed } from 'nextra-theme-docs'
 import { SectionCards } from '../../components/SectionCards'
-import CODE_IN_PAGES from './codeInPages.json'
+import { elementProblem, type DrawnAs } from './pageRules'
 import type { PageDocument, TreeElement, TreeNode } from './pageDocument'
 
 // The maps hold components of many prop types; each is given the props its page wrote.
@@ -48,26 +48,23 @@ export class UnknownComponentError extends Error {
 }
 
 /**
- * A document holding what runs code: the compile step refuses it with the page's line and column
- * (pipeline/compile/pageSanitizer.mjs, from the same list), so only a document the compile did not
- * make has one. Rendering stops rather than hand it to React, which would write it into the HTML.
+ * A document holding what a page may not: code, a tag outside the list, a URL of another scheme, an
+ * id without its prefix, a style that moves content out of its place (./pageRules.ts). The compile
+ * step refuses it with the page's line and column (pipeline/compile/pageSanitizer.mjs, from the
+ * same data), so only a document the compile did not make has one. Rendering stops rather than
+ * hand it to React, which would write it into the HTML; the route shows the error instead.
  */
 export class CodeInPageError extends Error {
   constructor(what: string) {
-    super(`the page document holds ${what}, which runs code in a reader's browser; pages are compiled by the content step, which refuses it`)
+    super(`the page document holds ${what}, which pages cannot hold; pages are compiled by the content step, which refuses it`)
     this.name = 'CodeInPageError'
   }
 }
 
-const REFUSED_TAGS = new Set(Object.keys(CODE_IN_PAGES.refusedTags))
-const RAW_MARKUP = new Set(CODE_IN_PAGES.rawMarkupAttributes)
-const EVENT_HANDLER = new RegExp(CODE_IN_PAGES.eventHandler, 'i')
-
-function assertInert(node: TreeElement): void {
-  if (node.raw && REFUSED_TAGS.has(node.tagName.toLowerCase())) throw new CodeInPageError(`a <${node.tagName}>`)
-  for (const name of Object.keys(node.properties)) {
-    if (EVENT_HANDLER.test(name) || RAW_MARKUP.has(name.toLowerCase())) throw new CodeInPageError(`<${node.tagName} ${name}>`)
-  }
+/** Every element drawn passes here first: the Markdown's, the written tags, components, icons. */
+function assertAllowed(node: TreeElement, drawnAs: DrawnAs = 'html'): void {
+  const problem = elementProblem(node, drawnAs)
+  if (problem) throw new CodeInPageError(problem)
 }
 
 function typeOf(node: TreeElement, components: MdxComponents): AnyComponent | string {
@@ -88,18 +85,35 @@ function drawerOf(element: TreeElement): AnyComponent {
   let drawer = drawers.get(element)
   if (!drawer) {
     drawer = function Drawn(props: Record<string, unknown>) {
-      return createElement(element.tagName, { ...element.properties, ...props }, ...element.children.map((child) => renderNode(child, {})))
+      return createElement(element.tagName, { ...element.properties, ...props }, ...element.children.map((child) => renderIconNode(child)))
     }
     drawers.set(element, drawer)
   }
   return drawer
 }
 
+/** A part of a code block's icon: SVG shapes only, no components. */
+function renderIconNode(node: TreeNode): ReactNode {
+  if (node.type === 'text') return node.value
+  assertAllowed(node, 'icon')
+  return createElement(node.tagName, { ...node.properties }, ...node.children.map(renderIconNode))
+}
+
+/** An icon, checked whole before it is handed to the component that may draw it (a few shapes). */
+function assertIcon(node: TreeNode): void {
+  if (node.type === 'text') return
+  assertAllowed(node, 'icon')
+  node.children.forEach(assertIcon)
+}
+
 function renderNode(node: TreeNode, components: MdxComponents): ReactNode {
   if (node.type === 'text') return node.value
-  assertInert(node)
+  assertAllowed(node)
   const props: Record<string, unknown> = { ...node.properties }
-  for (const [name, element] of Object.entries(node.componentProps ?? {})) props[name] = drawerOf(element)
+  for (const [name, element] of Object.entries(node.componentProps ?? {})) {
+    assertIcon(element)
+    props[name] = drawerOf(element)
+  }
   // Children as arguments, as compiled JSX passes them: no keys needed, and one child is not an array.
   return createElement(typeOf(node, components), props, ...node.children.map((child) => renderNode(child, components)))
 }

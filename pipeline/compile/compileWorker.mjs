@@ -1,17 +1,19 @@
 /**
  * One compile worker (a worker thread of ./compilePages.ts), the one place a page's MDX is
  * compiled. It calls Nextra's own compileMdx with the options Nextra's loader would give it
- * (node_modules/nextra/dist/server/loader.js) and this site's (./nextraPageOptions.json), so pages
- * compile, and fail, as they did inside the bundler when Nextra's loader compiled them there.
+ * (node_modules/nextra/dist/server/loader.js), without its twoslash transformer, and this site's
+ * (./nextraPageOptions.json), so pages compile, and fail, as they did inside the bundler when
+ * Nextra's loader compiled them there.
  *
  * Plain ESM: @mdx-js/mdx, Nextra and Shiki are ES modules, which neither Jest nor a CommonJS
  * caller can load. The site's highlighter (pipeline/onDemandHighlighter.ts) comes as an ES module
  * that the pool transpiles from its TypeScript (workerData.highlighter).
  *
  * The output is not Nextra's JS module but the page as data (lib/render/pageDocument.ts): two
- * plugins of ./toPageDocument.mjs refuse what data cannot hold (the first rehype plugin) and read the
- * compiled page's elements (the first recma plugin, after every rehype plugin). Everything else
- * (heading ids, highlighting, copy buttons, title, front matter, search data) is Nextra's own.
+ * plugins of ./toPageDocument.mjs refuse what data cannot hold (the first rehype plugin), prefix its
+ * ids (the second), and read the compiled page's elements (the first recma plugin, after every
+ * rehype plugin). Everything else (heading slugs, highlighting, copy buttons, title, front matter,
+ * search data) is Nextra's own.
  *
  * Messages in: { id, file (absolute), route, source } (the bytes the cache key was made from). Out: { id, ok: true, output } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
@@ -21,16 +23,14 @@ import { readFileSync } from 'node:fs'
 import { register } from 'node:module'
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
-import { recmaCapturePage, rehypeCheckPage } from './toPageDocument.mjs'
+import { withClobberPrefix } from './pageSanitizer.mjs'
+import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
 
 // Before the compiler loads: its tree walker, patched (patches/compile/visitWithoutNames.mjs).
 register(new URL('../../patches/compile/visitWithoutNames.mjs', import.meta.url))
 const { compileMdx } = await import('nextra/compile')
 const walker = await import(new URL('lib/index.js', import.meta.resolve('unist-util-visit-parents')).href)
 if (walker.visitFunctionsUnnamed !== true) throw new Error('compile worker: patches/compile/visitWithoutNames.mjs did not apply to unist-util-visit-parents/lib/index.js; the compiler would load the walker from elsewhere')
-const { transformerTwoslash } = await import('@shikijs/twoslash')
-// Nextra's twoslash renderer is not among its package's exports; the loader imports it by path.
-const { twoslashRenderer } = await import(new URL('./rehype-plugins/twoslash.js', import.meta.resolve('nextra/compile')).href)
 const { onDemandHighlighter } = await import(workerData.highlighter)
 const nextraIcons = await import('nextra/icons')
 
@@ -71,14 +71,12 @@ const SITE = {
 }
 
 /**
- * Nextra's loader makes a twoslash transformer for each page, and each makes a TypeScript file
- * system (2 ms a page). compileMdx keeps one processor per format from its first call
- * (useCachedCompiler), so only the first page's transformer is ever used: one per worker is the
- * same compile.
+ * The loader's call (loader.js: `compileMdx(source, { mdxOptions: { ...mdxOptions, jsx: true, … } })`),
+ * but for one thing: Nextra's loader gives rehype-pretty-code a twoslash transformer, which runs
+ * the TypeScript compiler on the code of a ```ts twoslash block. A page is written by a writer, and
+ * nothing of it runs, at build time either: there is no transformer, and the check refuses the
+ * block (./toPageDocument.mjs) rather than show it as plain code the writer did not mean.
  */
-const TWOSLASH = transformerTwoslash({ renderer: twoslashRenderer(), explicitTrigger: true })
-
-/** The loader's call (loader.js: `compileMdx(source, { mdxOptions: { ...mdxOptions, jsx: true, … } })`). */
 function loaderOptions(file, route) {
   return {
     mdxOptions: {
@@ -86,15 +84,12 @@ function loaderOptions(file, route) {
       // Added before Nextra's own plugins, which compileMdx appends: the check sees the page as
       // written, and the capture sees the program after every rehype plugin, before Nextra's
       // last rewrite of it.
-      rehypePlugins: [rehypeCheckPage],
+      rehypePlugins: [rehypeCheckPage, rehypePrefixIds],
       recmaPlugins: [recmaReportPage],
       jsx: true,
       outputFormat: 'program',
       format: 'detect',
-      rehypePrettyCodeOptions: {
-        ...SITE.mdxOptions.rehypePrettyCodeOptions,
-        transformers: [TWOSLASH],
-      },
+      rehypePrettyCodeOptions: SITE.mdxOptions.rehypePrettyCodeOptions,
     },
     defaultShowCopyCode: SITE.defaultShowCopyCode,
     staticImage: SITE.staticImage,
@@ -145,6 +140,17 @@ function recmaReportPage() {
   }
 }
 
+/**
+ * Nextra's search data (`id#Heading` → text, made in the remark stage, before the ids are
+ * prefixed) with the ids the headings have, so a search result links to its heading's own id.
+ */
+function searchDataWithIds(data) {
+  return Object.fromEntries(Object.entries(data).map(([key, text]) => {
+    const at = key.indexOf('#')
+    return [at > 0 ? `${withClobberPrefix(key.slice(0, at))}${key.slice(at)}` : key, text]
+  }))
+}
+
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
 async function compilePage(file, filePath, route, source) {
   captured.delete(file)
@@ -161,7 +167,7 @@ async function compilePage(file, filePath, route, source) {
     ...(compiled.hasJsxInH1 && { hasJsxInH1: true }),
     tree: page.tree,
     toc: page.toc,
-    ...(compiled.structurizedData && { structurizedData: compiled.structurizedData }),
+    ...(compiled.structurizedData && { structurizedData: searchDataWithIds(compiled.structurizedData) }),
   }
   // Front matter is YAML: a date becomes its ISO text here, as JSON makes of it.
   return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }

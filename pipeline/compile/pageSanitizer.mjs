@@ -32,13 +32,13 @@ const CODE_ATTRIBUTE = new RegExp(CODE.eventHandler, 'i')
 const RAW_MARKUP_ATTRIBUTES = new Set(CODE.rawMarkupAttributes)
 
 /** The schemes a URL may have; anything else (javascript:, data:, vbscript:, file:…) is refused. */
-export const URL_SCHEMES = ['http', 'https', 'mailto']
+export const URL_SCHEMES = CODE.urlSchemes
 
 /**
  * Attributes that hold a URL (React's names, lower-cased): checked on tags and components alike,
  * since a component hands its `href` to a link. `srcSet` holds several.
  */
-const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'cite', 'longdesc', 'action', 'formaction', 'poster', 'background', 'data', 'xlinkhref', 'xlink:href', 'ping', 'manifest', 'icon'])
+const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
 
 /**
  * The props each writer component takes (its name as the page writes it). A component hands the
@@ -62,14 +62,19 @@ export const COMPONENT_PROPS = {
 /**
  * GitHub's schema, with what the site's pages write: a class, an inline style (its values checked
  * by `styleProblem`), `hidden`, data and ARIA attributes on any tag, and a link's target and rel.
- * Only http, https, mailto and site paths as URLs (GitHub's also allows irc and xmpp). No clobber
- * prefix and no ancestor rules: a tag is checked alone, and nothing is rewritten, only refused.
+ * Only http, https, mailto and site paths as URLs (GitHub's also allows irc and xmpp). Its tags are
+ * the list the renderer checks too (codeInPages.json `tags`, GitHub's list as the tests check). No
+ * ancestor rules: a tag is checked alone, and nothing is rewritten, only refused, but for the
+ * clobber prefix: ids and names are GitHub's `user-content-…` (the compile writes the prefix,
+ * ./toPageDocument.mjs `rehypePrefixIds`), so no element of a page can take the name of one of the
+ * site's (`__next`, `__NEXT_DATA__`), whatever the writer writes.
  */
 const SITE_SCHEMA = {
   ...defaultSchema,
+  tagNames: CODE.tags,
   ancestors: {},
-  clobber: [],
-  clobberPrefix: '',
+  clobber: defaultSchema.clobber,
+  clobberPrefix: CODE.clobber.prefix,
   strip: [],
   attributes: {
     ...defaultSchema.attributes,
@@ -82,6 +87,24 @@ const SITE_SCHEMA = {
 
 /** The tags a page may write, for the writer's message. */
 export const ALLOWED_TAGS = [...SITE_SCHEMA.tagNames].sort()
+
+/** The clobber prefix, and the hast properties that carry it (`id`, `name`, `ariaDescribedBy`, `ariaLabelledBy`). */
+export const CLOBBER_PREFIX = SITE_SCHEMA.clobberPrefix
+export const CLOBBER_PROPERTIES = SITE_SCHEMA.clobber
+
+/** Whether a hast property (`id`) or a JSX attribute (`aria-describedby`) of an HTML tag carries the prefix. */
+export const isClobbered = (name) => SITE_SCHEMA.clobber.includes(hastName(name))
+
+/**
+ * `value` with the prefix on each of its space-separated names; a name that has it already keeps
+ * it once (GFM's footnotes come out of remark-rehype as `user-content-fn-1`). What matters is that
+ * every id starts with the prefix, which no id of the site does.
+ */
+export function withClobberPrefix(value) {
+  const names = Array.isArray(value) ? value.map(String) : String(value).split(/\s+/).filter(Boolean)
+  const prefixed = names.map((name) => (name.startsWith(CLOBBER_PREFIX) ? name : CLOBBER_PREFIX + name))
+  return Array.isArray(value) ? prefixed : prefixed.join(' ')
+}
 
 // ---------------------------------------------------------------------------------------------
 // URLs
@@ -115,17 +138,52 @@ function urlProblem(attribute, value) {
 // ---------------------------------------------------------------------------------------------
 // Inline styles
 
-/** CSS that fetches or computes: a page's style values are colours, sizes and keywords. */
-const STYLE_CODE = /url\s*\(|image-set\s*\(|image\s*\(|expression\s*\(|@import|\\|behavior|-moz-binding/i
+/**
+ * An inline style holds colours, sizes and keywords of a short list of properties (codeInPages.json
+ * `style`, which the renderer checks too): nothing that loads a file or computes (url(), image-set(),
+ * expression(), @import, escapes), ends its declaration to start another (`;`, `{`, `}`, which
+ * React writes into the HTML as they are), or takes the element out of its place: no `position`,
+ * `z-index`, `top`/`inset`, `transform`, `float`, negative margins, so a page cannot draw over the
+ * site's navigation or cover the window with a screen of its own.
+ */
+const STYLE = CODE.style
+const STYLE_PROPERTIES = new Set(STYLE.properties)
+const CUSTOM_PROPERTY = new RegExp(STYLE.customProperties)
+const STYLE_VALUE_REFUSED = new RegExp(STYLE.refusedValue, 'i')
+const MARGIN = new RegExp(STYLE.marginProperties)
+const MARGIN_VALUE = new RegExp(STYLE.marginValue)
 
 function styleProblem(value) {
-  if (typeof value === 'string') return STYLE_CODE.test(value) ? 'a style that loads a file or escapes characters' : null
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return '`style` must be an object, style={{ color: \'red\' }}'
   for (const [property, entry] of Object.entries(value)) {
+    if (!STYLE_PROPERTIES.has(property) && !CUSTOM_PROPERTY.test(property)) {
+      return `the style \`${property}\` can take content out of its place or is not one pages use; a page's styles are ${STYLE.properties.map((each) => `\`${each}\``).join(', ')}`
+    }
     if (typeof entry !== 'string' && typeof entry !== 'number') return `the style \`${property}\` must be text or a number`
-    if (STYLE_CODE.test(property) || (typeof entry === 'string' && STYLE_CODE.test(entry))) return `the style \`${property}: ${String(entry).slice(0, 60)}\` loads a file or escapes characters (url(), image-set(), @import, \\)`
+    const text = String(entry)
+    if (STYLE_VALUE_REFUSED.test(text)) return `the style \`${property}: ${text.slice(0, 60)}\` loads a file, escapes characters or ends its declaration (url(), image-set(), @import, \\, ;, {, }, !important)`
+    if (MARGIN.test(property) && !MARGIN_VALUE.test(text.trim())) return `the style \`${property}: ${text.slice(0, 60)}\` moves the element out of its place: margins are 0, auto or positive lengths`
   }
   return null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links that open a window
+
+/** A `rel` that gives the page a link opens a hold on the docs tab (`window.opener`). */
+const relHasOpener = (value) => String(value).toLowerCase().split(/\s+/).includes('opener')
+
+/**
+ * Why a link's `target` opens a page that could reach back to the docs tab, or null: every target
+ * but `_self` needs `rel="noopener noreferrer"`. Given all the element's attributes, as [name, value].
+ */
+export function targetProblem(tag, attributes) {
+  const target = attributes.find(([name]) => name.toLowerCase() === 'target')
+  if (!target || target[1] === '_self') return null
+  const rel = attributes.find(([name]) => name.toLowerCase() === 'rel')
+  const tokens = rel ? String(rel[1]).toLowerCase().split(/\s+/) : []
+  if (tokens.includes('noopener') && tokens.includes('noreferrer')) return null
+  return `\`<${tag} target=${JSON.stringify(target[1])}>\` needs rel="noopener noreferrer", so the page it opens cannot reach back to the docs tab`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,6 +202,7 @@ function anyElementProblem(tag, name, value) {
     const problem = styleProblem(value)
     if (problem) return `\`<${tag} style>\`: ${problem}`
   }
+  if (lower === 'rel' && relHasOpener(value)) return `\`<${tag} rel="opener">\` lets the page the link opens take over the docs tab (window.opener); write rel="noopener noreferrer"`
   return null
 }
 
@@ -157,7 +216,9 @@ function schemaProblem(tag, name, value) {
   const element = { type: 'element', tagName: tag, properties: { [property]: typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value) }, children: [] }
   const kept = sanitize({ type: 'root', children: [element] }, SITE_SCHEMA).children[0]
   const after = kept?.properties?.[property]
-  if (kept?.type === 'element' && after !== undefined && JSON.stringify(after) === JSON.stringify(element.properties[property])) return null
+  // An id or a name comes back with the clobber prefix, which the compile writes on it (rehypePrefixIds).
+  const expected = SITE_SCHEMA.clobber.includes(property) && typeof element.properties[property] === 'string' ? CLOBBER_PREFIX + element.properties[property] : element.properties[property]
+  if (kept?.type === 'element' && after !== undefined && JSON.stringify(after) === JSON.stringify(expected)) return null
   return `\`<${tag} ${name}${value === true ? '' : `=${JSON.stringify(value).slice(0, 60)}`}>\` is not an attribute pages can use on <${tag}>`
 }
 

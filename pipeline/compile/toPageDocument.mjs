@@ -23,7 +23,7 @@
  * browser's component map by the tests (__tests__/render/).
  */
 
-import { attributesProblem, componentProblem, htmlTagProblem } from './pageSanitizer.mjs'
+import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
 
 /** The components a page may use, each under the name it is written with. */
 export const WRITER_COMPONENTS = [
@@ -197,6 +197,23 @@ function checkAllowed(file, node, name, component) {
     const attributeProblem = problem([[attribute.name, attributeValue(attribute)]])
     if (attributeProblem) refuse(file, attributeProblem, attributePlace(attribute, node))
   }
+  if (!component) {
+    const linkProblem = targetProblem(name, node.attributes.map((attribute) => [attribute.name, attributeValue(attribute)]))
+    if (linkProblem) refuse(file, linkProblem, attributePlace(node.attributes.find((attribute) => attribute.name.toLowerCase() === 'target'), node))
+  }
+}
+
+/**
+ * Code-block meta that runs something at build time: ```ts twoslash runs TypeScript on the
+ * writer's code (its compiler, with the page's imports and `// @filename` files). Nextra's trigger
+ * is the word `twoslash` in the meta; the worker loads no twoslash transformer at all.
+ */
+const TWOSLASH = /\btwoslash\b/
+
+function codeMetaProblem(node) {
+  const meta = node.data?.meta
+  if (typeof meta === 'string' && TWOSLASH.test(meta)) return '`twoslash` code blocks run the TypeScript compiler on the page\'s code at build time, which pages cannot do: write a plain ```ts block'
+  return null
 }
 
 function checkAttributes(file, node, name) {
@@ -252,13 +269,50 @@ export function rehypeCheckPage() {
         if (name !== null) checkAllowed(file, node, name, isHtmlName(name) ? null : canonicalName(name, aliases))
       } else if (node.type === 'element') {
         // Markdown's own elements (a link, an image): their tags come from the grammar, their URLs from the writer.
-        const problem = attributesProblem(node.tagName, Object.entries(node.properties ?? {}))
+        const attributes = Object.entries(node.properties ?? {})
+        const problem = attributesProblem(node.tagName, attributes) ?? targetProblem(node.tagName, attributes) ?? (node.tagName === 'code' ? codeMetaProblem(node) : null)
         if (problem) refuse(file, problem, node.position.start)
       } else if (node.type === 'raw') {
         refuse(file, 'raw HTML cannot be checked, so pages cannot hold it: write the page as MDX, with HTML written as JSX tags', node.position.start)
       }
     })
     file.data.pageAliases = aliases
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids and names: the clobber prefix.
+
+/**
+ * The second rehype plugin, right after the check: writes the clobber prefix (`user-content-`) on
+ * every id, name and ARIA reference of the page's HTML (./pageSanitizer.mjs `withClobberPrefix`),
+ * so no element of a page takes the name of one of the site's (`__next`, `__NEXT_DATA__`), which
+ * the browser and Next would read in its place. Heading ids are the writer's too (their text, or
+ * `[#id]`), so they are prefixed like the rest, and the table of contents with them: Nextra's
+ * list (`file.data.toc`, from remark-headings) gets the same ids before its rehype-extract-toc-content
+ * matches headings by id, so the TOC, the headings' anchors and `useTOC` agree. A link to a
+ * heading written without the prefix (`#intro`, an old deep link) still reaches it: the docs route
+ * maps such a hash to its prefixed id (lib/render/useUnprefixedHash.ts).
+ *
+ * Before Nextra's own rehype plugins, and so in the compiled module Nextra would have run as well
+ * as in the document: what renders is what the equivalence tests compare.
+ */
+export function rehypePrefixIds() {
+  return (tree, file) => {
+    walk(tree, (node) => {
+      if (node.type === 'element') {
+        for (const property of Object.keys(node.properties ?? {})) {
+          if (isClobbered(property) && node.properties[property] !== null && node.properties[property] !== undefined) node.properties[property] = withClobberPrefix(node.properties[property])
+        }
+      } else if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && isHtmlName(node.name)) {
+        for (const attribute of node.attributes) {
+          if (attribute.type !== 'mdxJsxAttribute' || !isClobbered(attribute.name) || attribute.value === null || attribute.value === undefined) continue
+          // An id written as `{"…"}` is a plain value (the check refused anything else): written out as text, prefixed.
+          attribute.value = withClobberPrefix(typeof attribute.value === 'string' ? attribute.value : plainValue(attribute.value.data.estree.body[0].expression))
+        }
+      }
+    })
+    if (Array.isArray(file.data.toc)) for (const entry of file.data.toc) if (entry && typeof entry === 'object' && typeof entry.id === 'string') entry.id = withClobberPrefix(entry.id)
   }
 }
 
@@ -338,8 +392,14 @@ function convertElement(element, state) {
   // The allowlist again, on what the document will hold (./pageSanitizer.mjs): the check above saw
   // the page as written; this sees every element, a plugin's included.
   const attributes = Object.entries(result.properties)
-  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : /^[A-Z]/.test(result.tagName) ? componentProblem(result.tagName, attributes) : attributesProblem(result.tagName, attributes)
+  const isComponent = /^[A-Z]/.test(result.tagName)
+  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : isComponent ? componentProblem(result.tagName, attributes) : attributesProblem(result.tagName, attributes)
   if (problem) fail(state.file, problem, element)
+  const linkProblem = isComponent ? null : targetProblem(result.tagName, attributes)
+  if (linkProblem) fail(state.file, linkProblem, element)
+  // Every id and name of an HTML element carries the prefix (rehypePrefixIds wrote it; this holds
+  // for whatever a later plugin made too). A component's `name` is a prop (FileTree.File), not HTML's.
+  if (!isComponent) for (const [name, value] of attributes) if (isClobbered(name) && value !== null && value !== true) result.properties[name] = withClobberPrefix(value)
   result.children = convertChildren(element.children, state)
   // Nextra empties the headings its table of contents lists and renders each with the entry's
   // id and value (its recmaRewriteJsx), matched by id in the order of its own list.
@@ -386,7 +446,7 @@ export function recmaCapturePage({ drawIcon }) {
       const value = field('value')
       return {
         depth: plainValue(field('depth')),
-        id: plainValue(field('id')),
+        id: withClobberPrefix(plainValue(field('id'))),
         value: value.type === 'Literal' ? [{ type: 'text', value: String(value.value) }] : convertChildren([value], state),
       }
     })
