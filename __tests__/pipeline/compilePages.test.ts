@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { CompileWorkers, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { compilerPackages } from '../../pipeline/compile/fingerprint'
+import { readCompiledPage } from '../../pipeline/compile/readDocuments'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { tempSite } from '../fixtures/tempSite'
@@ -170,4 +171,17 @@ test('a build with nothing to compile ends the worker it warmed without waiting 
   fs.appendFileSync(path.join(root, 'content/docs/leads/intro.mdx'), '\nOne more line.\n')
   expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
   expect(kept.started).toBe(2)
+})
+
+test("the compile takes the content source's one parse of the front matter, and never parses the YAML itself", async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Written title\norder: -1\n---\n\nNo heading.\n' })
+  const source = scanContent(root)
+  const intro = source.byFile('content/docs/leads/intro.mdx')!
+  // A source whose parse says something else than the YAML: the document must say what the source does.
+  const told = Object.create(intro, { frontMatter: { value: { title: 'The source says', order: -1 } } }) as typeof intro
+  const store = { pages: {}, render: null }
+  expect((await compilePages({ ...source, pages: source.pages.map((page) => (page === intro ? told : page)) }, store, { workers: 1 })).problems).toEqual([])
+  const doc = readCompiledPage(root, store.pages, '/docs/leads/intro')
+  expect(doc.title).toBe('The source says')
+  expect(doc.frontMatter).toEqual({ title: 'The source says', order: -1 })
 })

@@ -15,7 +15,7 @@
  * rehype plugin). Everything else (heading slugs, highlighting, copy buttons, title, front matter,
  * search data) is Nextra's own.
  *
- * Messages in: { id, file (absolute), route, source } (the bytes the cache key was made from). Out: { id, ok: true, output } or
+ * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it) }. Out: { id, ok: true, output } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
@@ -84,6 +84,7 @@ function loaderOptions(file, route) {
       // Added before Nextra's own plugins, which compileMdx appends: the check sees the page as
       // written, and the capture sees the program after every rehype plugin, before Nextra's
       // last rewrite of it.
+      remarkPlugins: [remarkSourceFrontMatter],
       rehypePlugins: [rehypeCheckPage, rehypePrefixIds],
       recmaPlugins: [recmaReportPage],
       jsx: true,
@@ -100,6 +101,33 @@ function loaderOptions(file, route) {
     filePath: file,
     useCachedCompiler: true,
     isPageImport: true,
+  }
+}
+
+/**
+ * Each page's front matter as the content source parsed it (pipeline/content/frontMatter.ts), by
+ * file: the one parse. Nextra's compile would parse the YAML block again; the first remark plugin
+ * puts the source's data in its place, as the `export const frontMatter` Nextra's own plugin makes
+ * of it, so Nextra's title and front matter come from the same result.
+ */
+const frontMatters = new Map()
+
+/** A JSON-like value (what YAML front matter parses to) as an ECMAScript expression. */
+function valueToEstree(value) {
+  if (Array.isArray(value)) return { type: 'ArrayExpression', elements: value.map(valueToEstree) }
+  if (value !== null && typeof value === 'object') {
+    return { type: 'ObjectExpression', properties: Object.entries(value).map(([key, each]) => ({ type: 'Property', kind: 'init', method: false, shorthand: false, computed: false, key: { type: 'Literal', value: key }, value: valueToEstree(each) })) }
+  }
+  return { type: 'Literal', value }
+}
+
+function remarkSourceFrontMatter() {
+  return (tree, vfile) => {
+    if (!frontMatters.has(vfile.path)) return
+    const at = tree.children.findIndex((node) => node.type === 'yaml')
+    if (at === -1) return
+    const declaration = { type: 'VariableDeclaration', kind: 'const', declarations: [{ type: 'VariableDeclarator', id: { type: 'Identifier', name: 'frontMatter' }, init: valueToEstree(frontMatters.get(vfile.path)) }] }
+    tree.children[at] = { type: 'mdxjsEsm', value: '', data: { estree: { type: 'Program', sourceType: 'module', body: [{ type: 'ExportNamedDeclaration', specifiers: [], source: null, declaration }] } } }
   }
 }
 
@@ -152,9 +180,10 @@ function searchDataWithIds(data) {
 }
 
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
-async function compilePage(file, filePath, route, source) {
+async function compilePage(file, filePath, route, source, frontMatter) {
   captured.delete(file)
-  const compiled = await compileMdx(source, loaderOptions(file, route))
+  if (frontMatter) frontMatters.set(file, frontMatter)
+  const compiled = await compileMdx(source, loaderOptions(file, route)).finally(() => frontMatters.delete(file))
   const page = captured.get(file)
   captured.delete(file)
   if (!page) throw new Error(`the page's tree was not captured for ${filePath}`)
@@ -173,9 +202,9 @@ async function compilePage(file, filePath, route, source) {
   return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }
 }
 
-parentPort.on('message', async ({ id, file, filePath, route, source, withModule }) => {
+parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, withModule }) => {
   try {
-    const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source)
+    const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source, frontMatter)
     parentPort.postMessage({ id, ok: true, output: doc, ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })
