@@ -13,6 +13,7 @@ import { invalidationPaths } from './invalidationPaths'
 import { openHashCache } from './hashCache'
 import { localFiles } from './localFiles'
 import type { DeployProgress } from './progress'
+import { readRulesRecord, recordForUpload, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 
 export interface DeployOptions {
@@ -28,6 +29,12 @@ export interface DeployOptions {
   concurrency?: number
   now?: () => Date
   progress?: DeployProgress
+  /**
+   * The rules fingerprint out/ was built with (edge/rulesFingerprint.ts). Given, the upload is
+   * refused when the bucket's files are of other rules and were not withdrawn for these
+   * (./rulesRecord.ts); `npm run deploy` always gives it.
+   */
+  rules?: string
 }
 
 export interface DeployResult {
@@ -48,6 +55,11 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     options.bucket.listKeys().then(async (keys) => ({ keys, record: await readRecord(options.bucket, keys) })),
   ])
   const plan = planDeploy(local, { manifest: record.manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  // Checked before anything is written; recorded before the first upload, so a run cut short is resumed.
+  if (options.rules !== undefined) {
+    const rulesRecord = recordForUpload(await readRulesRecord(options.bucket), options.rules, keys, options.bucket.name)
+    if (rulesRecord !== null) await writeRulesRecord(options.bucket, rulesRecord)
+  }
   options.progress?.planned(plan)
 
   let uploaded = 0
