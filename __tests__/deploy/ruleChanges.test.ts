@@ -158,6 +158,8 @@ test('a. a leads page moved to the internal section: after the deploy no reader 
   // The probe sees the text where it was: leads1 read it before the move.
   expect(await reads(name, old, 'leads1', 'MARK-a-moved')).toBe(true)
 
+  // The same rules: the withdraw a pipeline runs before every deploy has nothing to do.
+  expect((await runWithdraw({ outDir: next.outDir, bucket, rules: next.rules })).deleted).toEqual([])
   await runDeploy({ outDir: next.outDir, bucket, graceMs: GRACE_MS, rules: next.rules })
   expect(await forbiddenReads(name, [old, next], [next])).toEqual([])
   expect(await reads(name, next, 'leads1', 'MARK-a-moved')).toBe(false)

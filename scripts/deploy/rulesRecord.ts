@@ -73,3 +73,6 @@ export function recordForUpload(record: RulesRecord | null, rules: string, keys:
   if (record.rules === rules) return null
   throw new RulesChangedError(`the rules changed since the last deploy to s3://${bucket} (${(record.rules ?? 'unknown').slice(0, 12)} to ${rules.slice(0, 12)})`)
 }
+
+/** Whether a withdraw has anything to do: not when the bucket's files are of these rules (and no withdraw is under way). */
+export const needsWithdraw = (record: RulesRecord | null, rules: string) => !(record !== null && record.withdrawnFor === null && record.rules === rules)

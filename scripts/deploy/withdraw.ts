@@ -12,6 +12,8 @@
  * lets the upload of those rules go ahead (./rulesRecord.ts).
  *
  * The deleted pages are missing until the upload: readers get 404s, never another rule's text.
+ * When the bucket's files are of the new build's rules already, it does nothing: an upload under
+ * the same rules needs no withdraw, so a pipeline may run it before every deploy.
  */
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import type { Invalidate } from './cloudFrontInvalidation'
@@ -20,7 +22,7 @@ import type { LocalFile } from './deployPlan'
 import { readRecord } from './deployRecord'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
-import { readRulesRecord, writeRulesRecord } from './rulesRecord'
+import { needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 import { isBuildCode } from './uploadOrder'
 
@@ -63,8 +65,13 @@ export class WithdrawError extends Error {
 export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
   if (options.invalidate && !options.awaitInvalidation) throw new WithdrawError('a withdraw that invalidates must wait for the invalidation: the CDN would otherwise serve its copies under the new edge')
   const log = options.log ?? (() => {})
+  const previous = await readRulesRecord(options.bucket)
+  if (!needsWithdraw(previous, options.rules)) {
+    log('deploy --withdraw: the bucket holds files of these rules already; nothing to withdraw')
+    return { deleted: [], invalidationId: null }
+  }
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
-  const [{ manifest }, previous] = await Promise.all([readRecord(options.bucket, keys), readRulesRecord(options.bucket)])
+  const { manifest } = await readRecord(options.bucket, keys)
   const deleted = planWithdraw(local, keys, manifest)
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
