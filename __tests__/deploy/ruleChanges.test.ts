@@ -208,3 +208,19 @@ describe('c. a rule made finer: a leads folder becomes admin-only', () => {
     expect(leaked.some((line) => line.startsWith('leads1 reads MARK-c-secret in docs/leads/_pagefind/0/fragment/'))).toBe(true)
   })
 })
+
+test("an earlier build's route manifests are not kept for open tabs: by today's rule for their path (here a fallback of signedIn) every signed-in reader could fetch the internal section's list of pages", async () => {
+  const config = { ...configWith([]), fallback: 'signedIn' }
+  const pages = { '/docs/leads/intro': 'MARK-r-intro', '/docs/internal/intro': 'MARK-r-internal' }
+  const old = smallBuild('r-old', config, 'old', pages)
+  const next = smallBuild('r-new', config, 'new', pages)
+  const { name, bucket } = await newBucket()
+  await runDeploy({ outDir: old.outDir, bucket, graceMs: GRACE_MS, rules: old.rules })
+  await runDeploy({ outDir: next.outDir, bucket, graceMs: GRACE_MS, rules: next.rules })
+  const internalManifest = Object.keys(old.files).find((file) => file.startsWith('_next/static/old/_routes/') && old.files[file].includes('/docs/internal/intro'))!
+  expect(await authorizeRequest({ path: `/${internalManifest}`, query: '', cookieHeaders: [cookies.leads1] }, edgeOf(next))).toEqual({ kind: 'serve', objectKey: `/${internalManifest}` })
+  const held = await bucket.listKeys()
+  expect([...held].filter((key) => key.includes('/_routes/') && !key.startsWith('_next/static/new/'))).toEqual([])
+  // The earlier build's code stays for open tabs.
+  expect(held.has('_next/static/old/_buildManifest.js')).toBe(true)
+})
