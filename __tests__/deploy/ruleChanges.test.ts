@@ -68,6 +68,14 @@ async function newBucket(): Promise<{ name: string; bucket: SiteBucket }> {
   return { name, bucket: s3SiteBucket(s3.client, name) }
 }
 
+/** An object's text, read once per version (its ETag): the check runs after every write. */
+const bodies = new Map<string, string>()
+async function bodyOf(bucketName: string, objectKey: string, etag: string | undefined): Promise<string> {
+  const id = `${bucketName}/${objectKey}/${etag}`
+  if (etag === undefined || !bodies.has(id)) bodies.set(id, await (await s3.client.send(new GetObjectCommand({ Bucket: bucketName, Key: objectKey }))).Body!.transformToString())
+  return bodies.get(id)!
+}
+
 /** Whether `build`'s rules let `reader` read the text `marker` (a text the build does not hold: its rules say nothing). */
 function allows(build: SmallBuild, marker: string, reader: Reader): boolean {
   const route = build.routeOf[marker]
@@ -79,9 +87,9 @@ async function forbiddenReads(bucketName: string, builds: readonly SmallBuild[],
   const markers = [...new Set(builds.flatMap((build) => Object.keys(build.routeOf)))]
   const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: bucketName }))
   const found: string[] = []
-  for (const { Key: objectKey } of listed.Contents ?? []) {
+  for (const { Key: objectKey, ETag } of listed.Contents ?? []) {
     if (!objectKey || objectKey.startsWith(DEPLOY_RECORD_PREFIX)) continue
-    const body = await (await s3.client.send(new GetObjectCommand({ Bucket: bucketName, Key: objectKey }))).Body!.transformToString()
+    const body = await bodyOf(bucketName, objectKey, ETag)
     const held = markers.filter((marker) => body.includes(marker))
     if (held.length === 0) continue
     const ofBuilds = builds.filter((build) => build.files[objectKey] === body)

@@ -134,7 +134,7 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
   expect(writesSince(from).put).toEqual([...changed, changeKey(2)].sort())
   const held = withoutManifest(await heldBy('site'))
   expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
-  // The edited page's old search files go at once: they hold its old text (an open search reloads with the page).
+  // The edited page's old search files go at once: they hold its old text (a tab open on the old build searches without them until it reloads).
   expect(Object.keys(held).filter((key) => !(key in after))).toEqual([])
 })
 
