@@ -39,6 +39,7 @@ async function main() {
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
   console.log(`deploy${args.withdraw ? ' --withdraw' : ''}: ${args.outDir} to s3://${targets.bucket}${args.endpoint ? ` at ${args.endpoint}` : ''}${distribution ? `, invalidating ${distribution}` : ', no invalidation'}`)
   if (args.withdraw) {
+    if (!distribution) console.warn('deploy --withdraw: no distribution to invalidate; if a CDN serves this bucket, its copies of the deleted files outlive them (pass --distribution)')
     const awaitInvalidation = cloudFront && distribution ? invalidationWaiter(cloudFront, distribution) : undefined
     await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log })
     return
