@@ -140,17 +140,22 @@ function checkedBucket(bucket: SiteBucket, bucketName: string, builds: readonly 
   }
 }
 
-/** The rule change in the documented order, checked at every state: withdraw (old edge), cdk deploy (both edges live while CloudFront moves), upload (new edge). */
-async function changeRules(old: SmallBuild, next: SmallBuild): Promise<{ bucketName: string; seen: Record<string, string[]> }> {
+/**
+ * The rule change in the documented order, checked at every state: withdraw (old edge), cdk deploy
+ * (both edges live while CloudFront moves), upload (new edge). `earlier` may write the bucket after
+ * the old build's deploy; `builds` are every build whose files the bucket may then hold.
+ */
+async function changeRules(old: SmallBuild, next: SmallBuild, earlier?: (bucket: SiteBucket) => Promise<void>, builds: readonly SmallBuild[] = [old, next]): Promise<{ bucketName: string; seen: Record<string, string[]> }> {
   const { name, bucket } = await newBucket()
   await runDeploy({ outDir: old.outDir, bucket, graceMs: GRACE_MS, rules: old.rules })
-  const seen: Record<string, string[]> = { before: await forbiddenReads(name, [old, next], [old]), withdraw: [], switch: [], upload: [] }
+  await earlier?.(bucket)
+  const seen: Record<string, string[]> = { before: await forbiddenReads(name, builds, [old]), withdraw: [], switch: [], upload: [] }
   let edges: SmallBuild[] = [old]
-  await runWithdraw({ outDir: next.outDir, bucket: checkedBucket(bucket, name, [old, next], () => edges, seen.withdraw), rules: next.rules, concurrency: 1 })
+  await runWithdraw({ outDir: next.outDir, bucket: checkedBucket(bucket, name, builds, () => edges, seen.withdraw), rules: next.rules, concurrency: 1 })
   edges = [old, next]
-  seen.switch = await forbiddenReads(name, [old, next], edges)
+  seen.switch = await forbiddenReads(name, builds, edges)
   edges = [next]
-  await runDeploy({ outDir: next.outDir, bucket: checkedBucket(bucket, name, [old, next], () => edges, seen.upload), graceMs: GRACE_MS, rules: next.rules, concurrency: 1 })
+  await runDeploy({ outDir: next.outDir, bucket: checkedBucket(bucket, name, builds, () => edges, seen.upload), graceMs: GRACE_MS, rules: next.rules, concurrency: 1 })
   return { bucketName: name, seen }
 }
 
@@ -231,4 +236,39 @@ test("an earlier build's route manifests are not kept for open tabs: by today's 
   expect([...held].filter((key) => key.includes('/_routes/') && !key.startsWith('_next/static/new/'))).toEqual([])
   // The earlier build's code stays for open tabs.
   expect(held.has('_next/static/old/_buildManifest.js')).toBe(true)
+})
+
+describe('an upload cut short', () => {
+  const pages = (secret: string) => ({ '/docs/leads/intro': 'MARK-d-intro', '/docs/leads/secret/plan': secret })
+  const old = smallBuild('d-old', configWith([SECRET_RULE]), 'old', pages('MARK-d-secret'))
+  // An edit under the old rules (same build id): its Markdown goes up, its page never does.
+  const edited = smallBuild('d-edit', configWith([SECRET_RULE]), 'old', pages('MARK-d-secret-edited'))
+  // The rule removed: the folder's page, as it was, is now for the section's readers.
+  const next = smallBuild('d-new', configWith([]), 'new', pages('MARK-d-secret'))
+  const cutShort = async (bucket: SiteBucket) => {
+    const stopping: SiteBucket = {
+      ...bucket,
+      async upload(file) {
+        if (file.key.endsWith('.html')) throw new Error('the deploy was stopped')
+        await bucket.upload(file)
+      },
+    }
+    await expect(runDeploy({ outDir: edited.outDir, bucket: stopping, graceMs: GRACE_MS, rules: edited.rules, concurrency: 1 })).rejects.toThrow('the deploy was stopped')
+  }
+
+  test("then a withdraw trusts no file to be the same in both builds: an admin-only page's edit, half uploaded, does not reach leads1 once the folder's rule is removed", async () => {
+    expect(next.files['docs/leads/secret/plan.md']).toBe(old.files['docs/leads/secret/plan.md'])
+    const { bucketName, seen } = await changeRules(old, next, cutShort, [old, edited, next])
+    expect(seen).toEqual(NONE)
+    expect(await reads(bucketName, next, 'leads1', 'MARK-d-secret')).toBe(true)
+    for (const reader of READERS) expect([reader, await reads(bucketName, next, reader, 'MARK-d-secret-edited')]).toEqual([reader, false])
+  })
+
+  test('then the next upload, of whichever build, puts up every file again: none is left as the cut-short one wrote it', async () => {
+    const { name, bucket } = await newBucket()
+    await runDeploy({ outDir: old.outDir, bucket, graceMs: GRACE_MS, rules: old.rules })
+    await cutShort(bucket)
+    await runDeploy({ outDir: old.outDir, bucket, graceMs: GRACE_MS, rules: old.rules })
+    for (const reader of READERS) expect([reader, await reads(name, old, reader, 'MARK-d-secret-edited')]).toEqual([reader, false])
+  })
 })

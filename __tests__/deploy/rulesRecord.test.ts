@@ -7,28 +7,34 @@ import { invalidationWaiter, InvalidationTimeoutError } from '../../scripts/depl
 import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import type { LocalFile } from '../../scripts/deploy/deployPlan'
-import { recordForUpload, RulesChangedError, type RulesRecord } from '../../scripts/deploy/rulesRecord'
+import { checkUpload, needsWithdraw, RulesChangedError, type RulesRecord } from '../../scripts/deploy/rulesRecord'
 import { planWithdraw } from '../../scripts/deploy/withdraw'
 
 const OLD = 'a'.repeat(64)
 const NEW = 'b'.repeat(64)
 const site = new Set(['index.html', MANIFEST_KEY])
-const record = (rules: string | null, withdrawnFor: string | null = null): RulesRecord => ({ version: 1, rules, withdrawnFor })
+const record = (rules: string | null, withdrawnFor: string | null = null, uploading = false): RulesRecord => ({ version: 1, rules, withdrawnFor, uploading })
 
 describe('whether an upload may go ahead', () => {
-  test('into an empty bucket, or over files of the same rules; the record is written when it changes', () => {
-    expect(recordForUpload(null, NEW, new Set([MANIFEST_KEY]), 'b')).toEqual(record(NEW))
-    expect(recordForUpload(record(NEW), NEW, site, 'b')).toBeNull()
-  })
-  test('over files withdrawn for these rules, and then the bucket is of these rules', () => {
-    expect(recordForUpload(record(OLD, NEW), NEW, site, 'b')).toEqual(record(NEW))
-    expect(recordForUpload(record(null, NEW), NEW, site, 'b')).toEqual(record(NEW))
+  test('into an empty bucket, over files of the same rules (an upload of them cut short included), or over files withdrawn for these rules', () => {
+    expect(() => checkUpload(null, NEW, new Set([MANIFEST_KEY]), 'b')).not.toThrow()
+    expect(() => checkUpload(record(NEW), NEW, site, 'b')).not.toThrow()
+    expect(() => checkUpload(record(NEW, null, true), NEW, site, 'b')).not.toThrow()
+    expect(() => checkUpload(record(OLD, NEW), NEW, site, 'b')).not.toThrow()
+    expect(() => checkUpload(record(null, NEW), NEW, site, 'b')).not.toThrow()
   })
   test('not over files of other rules, nor withdrawn for other rules, nor of unknown rules; the error names the order', () => {
-    expect(() => recordForUpload(record(OLD), NEW, site, 'b')).toThrow(RulesChangedError)
-    expect(() => recordForUpload(record(OLD), NEW, site, 'b')).toThrow(/npm run deploy -- --withdraw, then cdk deploy DocsSiteStack, then npm run deploy/)
-    expect(() => recordForUpload(record(NEW, OLD), NEW, site, 'b')).toThrow(/withdrawn for other rules/)
-    expect(() => recordForUpload(null, NEW, site, 'b')).toThrow(/no record of the rules/)
+    expect(() => checkUpload(record(OLD), NEW, site, 'b')).toThrow(RulesChangedError)
+    expect(() => checkUpload(record(OLD), NEW, site, 'b')).toThrow(/npm run deploy -- --withdraw, then cdk deploy DocsSiteStack, then npm run deploy/)
+    expect(() => checkUpload(record(NEW, OLD), NEW, site, 'b')).toThrow(/withdrawn for other rules/)
+    expect(() => checkUpload(null, NEW, site, 'b')).toThrow(/no record of the rules/)
+  })
+  test('a withdraw has nothing to do over files of the same rules, even after an upload of them was cut short', () => {
+    expect(needsWithdraw(record(NEW), NEW)).toBe(false)
+    expect(needsWithdraw(record(NEW, null, true), NEW)).toBe(false)
+    expect(needsWithdraw(record(OLD), NEW)).toBe(true)
+    expect(needsWithdraw(record(OLD, NEW), NEW)).toBe(true)
+    expect(needsWithdraw(null, NEW)).toBe(true)
   })
 })
 

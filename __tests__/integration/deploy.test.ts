@@ -17,6 +17,7 @@ import { contentTypeFor } from '../../scripts/server/contentTypes'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { changeKey } from '../../scripts/deploy/deployRecord'
+import { RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
@@ -130,8 +131,9 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
 
   const from = s3.requests.length
   await deploy('site')
-  // The record: a change record of this deploy's changes, not the whole manifest again.
-  expect(writesSince(from).put).toEqual([...changed, changeKey(2)].sort())
+  // The record: a change record of this deploy's changes, not the whole manifest again; and the
+  // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
+  expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY].sort())
   const held = withoutManifest(await heldBy('site'))
   expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
   // The edited page's old search files go at once: they hold its old text (a tab open on the old build searches without them until it reloads).

@@ -7,7 +7,8 @@
  * same in both builds, and build code.
  *
  * An upload goes ahead when the bucket is empty, when its files are of the same rules, or when
- * they were withdrawn for these rules; anything else is refused with the order to follow. The
+ * they were withdrawn for these rules; anything else is refused with the order to follow. While
+ * an upload writes, the record says so (`uploading`), until the deploy's own record is written. The
  * deploy cannot see whether `cdk deploy` ran between the withdraw and the upload: the order says it must.
  */
 import { z } from 'zod'
@@ -23,9 +24,14 @@ export interface RulesRecord {
   rules: string | null
   /** Set by a withdraw: the rules whose upload may follow it. */
   withdrawnFor: string | null
+  /**
+   * Set while an upload runs, cleared after it wrote the deploy's record: while set, objects may
+   * hold other bytes than that record says, so a withdraw trusts no object to be the same in both builds.
+   */
+  uploading: boolean
 }
 
-const recordSchema = z.object({ version: z.literal(1), rules: z.string().nullable(), withdrawnFor: z.string().nullable() })
+const recordSchema = z.object({ version: z.literal(1), rules: z.string().nullable(), withdrawnFor: z.string().nullable(), uploading: z.boolean() })
 
 /** The order that changes rules safely, for messages. */
 export const RULE_CHANGE_ORDER = 'npm run deploy -- --withdraw, then cdk deploy DocsSiteStack, then npm run deploy'
@@ -56,23 +62,25 @@ export const writeRulesRecord = (bucket: SiteBucket, record: RulesRecord) => buc
 /** Whether the bucket holds any file of the site (anything but the deploy's record). */
 export const holdsSite = (keys: ReadonlySet<string>) => [...keys].some((key) => !key.startsWith(DEPLOY_RECORD_PREFIX))
 
-/**
- * Checks that files of `rules` may be uploaded now, and returns the record to write before the
- * first upload (null when the bucket's is already it). Throws RulesChangedError otherwise.
- */
-export function recordForUpload(record: RulesRecord | null, rules: string, keys: ReadonlySet<string>, bucket: string): RulesRecord | null {
-  const next: RulesRecord = { version: 1, rules, withdrawnFor: null }
+/** Throws RulesChangedError unless files of `rules` may be uploaded now (see the top of this file). */
+export function checkUpload(record: RulesRecord | null, rules: string, keys: ReadonlySet<string>, bucket: string): void {
   if (record === null) {
-    if (!holdsSite(keys)) return next
+    if (!holdsSite(keys)) return
     throw new RulesChangedError(`s3://${bucket} holds a site but no record of the rules it was built under`)
   }
   if (record.withdrawnFor !== null) {
-    if (record.withdrawnFor === rules) return next
+    if (record.withdrawnFor === rules) return
     throw new RulesChangedError(`s3://${bucket} was withdrawn for other rules (${record.withdrawnFor.slice(0, 12)}) than this build's (${rules.slice(0, 12)})`)
   }
-  if (record.rules === rules) return null
+  if (record.rules === rules) return
   throw new RulesChangedError(`the rules changed since the last deploy to s3://${bucket} (${(record.rules ?? 'unknown').slice(0, 12)} to ${rules.slice(0, 12)})`)
 }
 
-/** Whether a withdraw has anything to do: not when the bucket's files are of these rules (and no withdraw is under way). */
+/**
+ * Whether a withdraw has anything to do: not when the bucket's files are of these rules and no
+ * withdraw is under way (an upload of them cut short left only files of these rules too).
+ */
 export const needsWithdraw = (record: RulesRecord | null, rules: string) => !(record !== null && record.withdrawnFor === null && record.rules === rules)
+
+/** The record an upload of `rules` writes before its first write (`uploading`) and after its last. */
+export const uploadRecord = (rules: string, uploading: boolean): RulesRecord => ({ version: 1, rules, withdrawnFor: null, uploading })

@@ -71,8 +71,9 @@ export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: 
     return { deleted: [], invalidationId: null }
   }
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
+  // After an upload cut short, objects may differ from the record: none is then taken to be the same.
   const { manifest } = await readRecord(options.bucket, keys)
-  const deleted = planWithdraw(local, keys, manifest)
+  const deleted = planWithdraw(local, keys, previous?.uploading ? null : manifest)
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
   let invalidationId: string | null = null
@@ -81,7 +82,7 @@ export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: 
     log(`deploy --withdraw: waiting for invalidation ${invalidationId}`)
     await options.awaitInvalidation!(invalidationId)
   }
-  await writeRulesRecord(options.bucket, { version: 1, rules: previous?.rules ?? null, withdrawnFor: options.rules })
+  await writeRulesRecord(options.bucket, { version: 1, rules: previous?.rules ?? null, withdrawnFor: options.rules, uploading: false })
   log(`deploy --withdraw: done. Next: cdk deploy DocsSiteStack, then npm run deploy`)
   return { deleted, invalidationId }
 }
