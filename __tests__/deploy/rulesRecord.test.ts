@@ -8,6 +8,7 @@ import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import type { LocalFile } from '../../scripts/deploy/deployPlan'
 import { checkUpload, needsWithdraw, RulesChangedError, type RulesRecord } from '../../scripts/deploy/rulesRecord'
+import { isNoSuchStack } from '../../scripts/deploy/stackOutputs'
 import { planWithdraw } from '../../scripts/deploy/withdraw'
 
 const OLD = 'a'.repeat(64)
@@ -73,4 +74,9 @@ test("the rules fingerprint changes with a rule or an audience's folder, not wit
   expect(() => readRulesFingerprint(dir)).toThrow(RulesFingerprintError)
   writeRulesFingerprint(dir, base)
   expect(readRulesFingerprint(dir)).toBe(base)
+})
+
+test("before the stack exists, CloudFormation's answer reads as no stack (the withdraw then has nothing to do); other errors do not", () => {
+  expect(isNoSuchStack(Object.assign(new Error('Stack with id DocsSiteStack does not exist'), { name: 'ValidationError' }))).toBe(true)
+  expect(isNoSuchStack(new Error('The security token included in the request is expired'))).toBe(false)
 })

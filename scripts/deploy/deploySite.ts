@@ -27,11 +27,17 @@ import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
 import { runWithdraw } from './withdraw'
 import { s3ClientFor, s3SiteBucket } from './s3Bucket'
-import { deployedSiteTargets } from './stackOutputs'
+import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
+import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 
 async function main() {
   const args = parseDeployArgs(process.argv.slice(2))
-  const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets()
+  const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets().catch((error) => {
+    // The first time, before cdk deploy made the stack, there is no bucket and nothing to withdraw.
+    if (args.withdraw && isNoSuchStack(error)) return null
+    throw error
+  })
+  if (targets === null) return console.log(`deploy --withdraw: no ${SITE_STACK_NAME} yet, so no bucket: nothing to withdraw`)
   const distribution = args.distribution ?? targets.distribution
   const rules = readRulesFingerprint(args.edgeDir)
   const cloudFront = distribution ? await loadCloudFront() : null
