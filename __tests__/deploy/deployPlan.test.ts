@@ -68,6 +68,25 @@ describe('the plan', () => {
     expect(later(48).deleteNow).toEqual(['_next/static/chunks/main-1.js'])
     expect(later(48).manifest.retired).toEqual({})
   })
+
+  test("an earlier build's page text goes at once (data files, search files, llms files, catalogs, route manifests), even one an earlier deploy kept; only its hashed build code stays for open tabs", () => {
+    const earlier = [
+      file('_next/data/b0/docs/a.json'),
+      file('docs/_pagefind/0/fragment/en_0old.pf_fragment'),
+      file('docs/_pagefind/0/index/en_0old.pf_index'),
+      file('docs/_pagefind/0/pagefind.en_0old.pf_meta'),
+      file('docs/secret/llms-full.txt'),
+      file('docs/secret/pages.json'),
+      file('_next/static/b0/_routes/a1.js'),
+      file('_next/static/b0/_buildManifest.js'),
+      file('_next/static/chunks/main-0.js'),
+    ]
+    const before = [...site, ...earlier]
+    // The data file was kept by a deploy before this rule: it goes now too.
+    const plan = planDeploy(site, { manifest: deployed(before, { '_next/data/b0/docs/a.json': now.toISOString() }), keys: keysOf(before) }, now, 48 * HOUR)
+    expect(plan.keptForGrace).toEqual(['_next/static/b0/_buildManifest.js', '_next/static/chunks/main-0.js'])
+    expect(plan.deleteNow).toEqual(earlier.map((entry) => entry.key).filter((key) => !plan.keptForGrace.includes(key)).sort())
+  })
 })
 
 describe('invalidation paths', () => {

@@ -1,9 +1,10 @@
 /** @jest-environment node */
 /**
  * The example CI workflow (docs/examples/deploy.yml) keeps the build incremental and deploys in the
- * order docs/deploy.md gives: restore .cache, .next and out, install, build, save them, cdk deploy,
- * then npm run deploy. Nothing runs the workflow here, so this reads it as GitHub would read its
- * steps.
+ * order docs/deploy.md gives. A build job with no cloud credentials restores .cache, .next and out,
+ * installs, builds, saves them and hands out/, edge/dist and mcp/dist on; a deploy job, the only
+ * one with the deploy role, downloads them, builds nothing, and runs the withdraw, cdk deploy, then
+ * npm run deploy. Nothing runs the workflow here, so this reads it as GitHub would read its steps.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -82,40 +83,82 @@ interface Step {
 
 const workflow = readYaml(fs.readFileSync(WORKFLOW, 'utf8'))
 const jobs = workflow.jobs as Mapping
-const steps = Object.values((jobs.deploy as Mapping).steps as Mapping) as unknown as Step[]
-const cacheFolders = (step: Step) => (step.with?.path ?? '').split('\n').map((line) => line.trim()).filter(Boolean).sort()
+const stepsOf = (job: string) => Object.values((jobs[job] as Mapping).steps as Mapping) as unknown as Step[]
+const buildSteps = stepsOf('build')
+const deploySteps = stepsOf('deploy')
+const folders = (text: string | undefined) => (text ?? '').split('\n').map((line) => line.trim()).filter(Boolean).sort()
+const cacheFolders = (step: Step) => folders(step.with?.path)
+const BUILD_ARTIFACT = ['edge/dist', 'mcp/dist', 'out']
 
-/** The index of the one step that does `what`; fails naming it when there is none or more than one. */
-function stepIndex(what: string, test: (step: Step) => boolean): number {
+/** The index of the one step of `steps` that does `what`; fails naming it when there is none or more than one. */
+function stepIndex(steps: Step[], what: string, test: (step: Step) => boolean): number {
   const found = steps.flatMap((step, index) => (test(step) ? [index] : []))
   expect([what, found.length]).toEqual([what, 1])
   return found[0]
 }
+const inOrder = (order: number[]) => expect(order).toEqual([...order].sort((a, b) => a - b))
+const isCdkDeploy = (step: Step) => /\bcdk deploy\b/.test(step.run ?? '')
+const isUpload = (step: Step) => /^npm run deploy$/.test(step.run ?? '')
+const isWithdraw = (step: Step) => /^npm run deploy -- --withdraw$/.test(step.run ?? '')
+const usesAws = (step: Step) => /aws-actions\//.test(step.uses ?? '') || /\bAWS_|role-to-assume/.test(JSON.stringify(step))
 
-test('the workflow restores the caches, installs, builds, saves the caches, deploys the stack, then deploys the files, in that order', () => {
-  const order = [
-    stepIndex('restore the caches', (step) => /^actions\/cache\/restore@/.test(step.uses ?? '')),
-    stepIndex('npm ci', (step) => step.run === 'npm ci'),
-    stepIndex('npm run build:prod', (step) => step.run === 'npm run build:prod'),
-    stepIndex('save the caches', (step) => /^actions\/cache\/save@/.test(step.uses ?? '')),
-    stepIndex('cdk deploy', (step) => /\bcdk deploy\b/.test(step.run ?? '')),
-    stepIndex('npm run deploy', (step) => /^npm run deploy\b/.test(step.run ?? '')),
-  ]
-  expect(order).toEqual([...order].sort((a, b) => a - b))
-  // No step may skip itself: the deploy runs the stack every time (a no-op when nothing changed).
-  expect(steps.filter((step) => step.if !== undefined).map((step) => step.name)).toEqual([])
+test('the build job restores the caches, installs, builds, saves the caches and hands out/, edge/dist and mcp/dist on, in that order', () => {
+  inOrder([
+    stepIndex(buildSteps, 'restore the caches', (step) => /^actions\/cache\/restore@/.test(step.uses ?? '')),
+    stepIndex(buildSteps, 'npm ci', (step) => step.run === 'npm ci'),
+    stepIndex(buildSteps, 'npm run build:prod', (step) => step.run === 'npm run build:prod'),
+    stepIndex(buildSteps, 'save the caches', (step) => /^actions\/cache\/save@/.test(step.uses ?? '')),
+    stepIndex(buildSteps, 'upload the build', (step) => /^actions\/upload-artifact@/.test(step.uses ?? '')),
+  ])
+  const upload = buildSteps.find((step) => /^actions\/upload-artifact@/.test(step.uses ?? ''))!
+  expect(folders(upload.with?.path)).toEqual(BUILD_ARTIFACT)
+})
+
+test('the build job has no cloud credentials: no credentials step, no AWS variable, no OIDC token, no deploy', () => {
+  const build = jobs.build as Mapping
+  expect(buildSteps.filter(usesAws).map((step) => step.name)).toEqual([])
+  expect(JSON.stringify(build)).not.toMatch(/AWS_|DEPLOY_ROLE|role-to-assume|secrets\./)
+  expect(build.permissions).toEqual({ contents: 'read' })
+  expect(buildSteps.filter((step) => isCdkDeploy(step) || /^npm run deploy\b/.test(step.run ?? '')).map((step) => step.name)).toEqual([])
+  // Nor may the workflow grant a token to every job.
+  expect(workflow.permissions).toBeUndefined()
+})
+
+test('the deploy job needs the build, downloads its artifact, takes the role, then withdraws, deploys the stack and uploads, in that order', () => {
+  expect((jobs.deploy as Mapping).needs).toBe('build')
+  const download = stepIndex(deploySteps, 'download the build', (step) => /^actions\/download-artifact@/.test(step.uses ?? ''))
+  const upload = buildSteps.find((step) => /^actions\/upload-artifact@/.test(step.uses ?? ''))!
+  expect(deploySteps[download].with?.name).toBe(upload.with?.name)
+  inOrder([
+    download,
+    stepIndex(deploySteps, 'AWS credentials', (step) => /^aws-actions\/configure-aws-credentials@/.test(step.uses ?? '')),
+    stepIndex(deploySteps, 'npm run deploy -- --withdraw', isWithdraw),
+    stepIndex(deploySteps, 'cdk deploy', isCdkDeploy),
+    stepIndex(deploySteps, 'npm run deploy', isUpload),
+  ])
+  expect((jobs.deploy as Mapping).permissions).toEqual({ 'id-token': 'write', contents: 'read' })
+})
+
+test('the deploy job builds nothing: no build script, no cache of the build, and its install runs no install scripts', () => {
+  const runs = deploySteps.map((step) => step.run ?? '').filter(Boolean)
+  expect(runs.filter((run) => /\bnpm run build|\bnext build|\bbuild:/.test(run))).toEqual([])
+  expect(runs.filter((run) => /\bnpm (ci|install|i)\b/.test(run) && !/--ignore-scripts\b/.test(run))).toEqual([])
+  expect(deploySteps.filter((step) => /^actions\/cache/.test(step.uses ?? '')).map((step) => step.name)).toEqual([])
+})
+
+test('no step may skip itself: the withdraw and the stack run every time (each does nothing when nothing changed)', () => {
+  expect([...buildSteps, ...deploySteps].filter((step) => step.if !== undefined).map((step) => step.name)).toEqual([])
 })
 
 test('cdk deploy deploys the site stack alone, from infra/, without a prompt; npm run deploy reads the bucket from its outputs', () => {
-  const cdk = steps.find((step) => /\bcdk deploy\b/.test(step.run ?? ''))!
+  const cdk = deploySteps.find(isCdkDeploy)!
   expect(cdk['working-directory']).toBe('infra')
   expect(cdk.run!.split(/\s+/)).toEqual(expect.arrayContaining(['deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never']))
-  expect(steps.find((step) => /^npm run deploy\b/.test(step.run ?? ''))!.run).toBe('npm run deploy')
 })
 
 test('the caches hold .cache, .next and out/, keyed by the lockfile and the commit, restored from the newest earlier run', () => {
-  const restore = steps.find((step) => /^actions\/cache\/restore@/.test(step.uses ?? ''))!
-  const save = steps.find((step) => /^actions\/cache\/save@/.test(step.uses ?? ''))!
+  const restore = buildSteps.find((step) => /^actions\/cache\/restore@/.test(step.uses ?? ''))!
+  const save = buildSteps.find((step) => /^actions\/cache\/save@/.test(step.uses ?? ''))!
   expect(cacheFolders(restore)).toEqual(['.cache', '.next', 'out'])
   expect(cacheFolders(save)).toEqual(cacheFolders(restore))
   const key = restore.with!.key

@@ -17,6 +17,7 @@ import { contentTypeFor } from '../../scripts/server/contentTypes'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { changeKey } from '../../scripts/deploy/deployRecord'
+import { RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
@@ -130,15 +131,16 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
 
   const from = s3.requests.length
   await deploy('site')
-  // The record: a change record of this deploy's changes, not the whole manifest again.
-  expect(writesSince(from).put).toEqual([...changed, changeKey(2)].sort())
+  // The record: a change record of this deploy's changes, not the whole manifest again; and the
+  // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
+  expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY].sort())
   const held = withoutManifest(await heldBy('site'))
   expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
-  // The edited page's old search files stay for open tabs (an open search still asks for them).
-  expect(Object.keys(held).filter((key) => !(key in after) && !key.includes('/_pagefind/'))).toEqual([])
+  // The edited page's old search files go at once: they hold its old text (a tab open on the old build searches without them until it reloads).
+  expect(Object.keys(held).filter((key) => !(key in after))).toEqual([])
 })
 
-test("a removed page's files go: the page at once, its build's data and search files once the grace has passed", async () => {
+test("a removed page's files go at once: its page, Markdown, data file and search files; only hashed build code stays for open tabs", async () => {
   const page = path.join(dir, 'content/docs/leads/removed-later.mdx')
   fs.writeFileSync(page, '---\ntitle: Removed later\n---\n\n# Removed later\n\nA page that goes.\n')
   await build()
@@ -152,12 +154,12 @@ test("a removed page's files go: the page at once, its build's data and search f
   const held = await heldBy('site')
   const gone = withPage.filter((key) => !(key in held))
   expect(gone).toEqual(expect.arrayContaining(['docs/leads/removed-later.html', 'docs/leads/removed-later.md']))
-  // Kept for open tabs of the build before: its data file for the page (the build ID did not change, the file did go from out/).
+  // The build ID did not change, but the page's data file went from out/: it goes from the bucket too.
+  expect(gone.some((key) => /^_next\/data\/[^/]+\/docs\/leads\/removed-later\.json$/.test(key))).toBe(true)
   const kept = Object.keys(withoutManifest(held)).filter((key) => !(key in expectedFromOut()))
-  expect(kept.some((key) => /^_next\/data\/[^/]+\/docs\/leads\/removed-later\.json$/.test(key))).toBe(true)
-  expect(kept.every((key) => key.startsWith('_next/') || key.includes('/_pagefind/'))).toBe(true)
+  expect(kept.filter((key) => !key.startsWith('_next/static/') || key.includes('/_routes/'))).toEqual([])
 
-  // Two days and a bit later, the next deploy deletes them, and the bucket holds out/ exactly.
+  // Two days and a bit later, the next deploy deletes the kept build code, and the bucket holds out/ exactly.
   const later = new Date(Date.now() + 49 * 3_600_000)
   const result = await runDeploy({ outDir, bucket: s3SiteBucket(s3.client, 'site'), graceMs: 48 * 3_600_000, now: () => later })
   expect(result.uploaded).toBe(0)

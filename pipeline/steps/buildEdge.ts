@@ -2,10 +2,14 @@
  * Bundles the Lambda@Edge authorizer into edge/dist/index.js with its configuration baked in
  * (pipeline/steps/bakedBundle.ts, the same one the AI tools' server bakes), and leaves the pages'
  * inline-script hashes beside it (edge/dist/script-hashes.json), where the CDK stack reads them for
- * its response-headers policy. A step of the site build (pipeline/steps/buildSite.ts);
+ * its response-headers policy, and the fingerprint of its rules (edge/rulesFingerprint.ts), which
+ * `npm run deploy` checks against the bucket's. A step of the site build (pipeline/steps/buildSite.ts);
  * `npm run build:edge` runs it alone on the last build's asset routes and script hashes.
  */
 import path from 'node:path'
+import accessConfig from '../../access.config'
+import { rulesFingerprint, writeRulesFingerprint } from '../../edge/rulesFingerprint'
+import { compileAccess } from '../../lib/access/compileAccess'
 import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
@@ -22,6 +26,8 @@ export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> 
   const baked = await bakeConfig({ ...options, paths })
   const bundle = await bundleWithConfig({ entry: path.join(paths.root, 'edge/lambda.ts'), outDir: paths.edgeDist, baked })
   writeScriptHashesFile(path.join(paths.edgeDist, SCRIPT_HASHES_FILE), baked.scriptHashes)
+  // Compiled as edge/lambda.ts compiles it, with the list overrides the bundle bakes.
+  writeRulesFingerprint(paths.edgeDist, rulesFingerprint(compileAccess(accessConfig, baked.accessEnv), baked.assetRoutes))
   return bundle
 }
 

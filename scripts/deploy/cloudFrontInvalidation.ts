@@ -7,6 +7,7 @@ export interface CloudFrontInvalidations {
     DistributionId: string
     InvalidationBatch: { CallerReference: string; Paths: { Quantity: number; Items: string[] } }
   }): Promise<{ Invalidation?: { Id?: string } }>
+  getInvalidation?(input: { DistributionId: string; Id: string }): Promise<{ Invalidation?: { Status?: string } }>
 }
 
 /** Invalidates the distribution's copies of `paths` (invalidationPaths.ts); resolves with the invalidation's id. */
@@ -19,6 +20,26 @@ export function cloudFrontInvalidator(client: CloudFrontInvalidations, distribut
       InvalidationBatch: { CallerReference: callerReference(), Paths: { Quantity: paths.length, Items: [...paths] } },
     })
     return result.Invalidation?.Id ?? '(no id)'
+  }
+}
+
+export class InvalidationTimeoutError extends Error {
+  constructor(id: string, seconds: number) {
+    super(`CloudFront's invalidation ${id} was not done after ${seconds} s; wait for it (aws cloudfront get-invalidation) before cdk deploy`)
+    this.name = 'InvalidationTimeoutError'
+  }
+}
+
+/** Resolves once CloudFront reports the invalidation Completed, asking every `intervalMs`; rejects after `timeoutMs`. */
+export function invalidationWaiter(client: CloudFrontInvalidations, distributionId: string, intervalMs = 10_000, timeoutMs = 30 * 60_000): (id: string) => Promise<void> {
+  return async (id) => {
+    if (!client.getInvalidation) throw new Error('this CloudFront client cannot read an invalidation')
+    for (let waited = 0; ; waited += intervalMs) {
+      const { Invalidation } = await client.getInvalidation({ DistributionId: distributionId, Id: id })
+      if (Invalidation?.Status === 'Completed') return
+      if (waited >= timeoutMs) throw new InvalidationTimeoutError(id, timeoutMs / 1000)
+      await new Promise((resolve) => setTimeout(resolve, intervalMs))
+    }
   }
 }
 

@@ -9,13 +9,17 @@ export interface DeployArgs {
   endpoint: string | null
   graceHours: number
   outDir: string
+  /** The edge bundle built with out/, whose rules fingerprint the deploy checks (edge/rulesFingerprint.ts). */
+  edgeDir: string
+  /** The first deploy of a change of rules (./withdraw.ts) instead of the upload. */
+  withdraw: boolean
 }
 
 export const DEFAULT_GRACE_HOURS = 48
 
 export class DeployArgsError extends Error {
   constructor(message: string) {
-    super(`${message} (usage: npm run deploy -- [--bucket <name>] [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>])`)
+    super(`${message} (usage: npm run deploy -- [--bucket <name>] [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>] [--edge <dir>] [--withdraw])`)
     this.name = 'DeployArgsError'
   }
 }
@@ -31,6 +35,8 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
         endpoint: { type: 'string' },
         'grace-hours': { type: 'string' },
         out: { type: 'string' },
+        edge: { type: 'string' },
+        withdraw: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -48,5 +54,7 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
     endpoint: values.endpoint ?? null,
     graceHours,
     outDir: path.resolve(values.out ?? sitePaths().out),
+    edgeDir: path.resolve(values.edge ?? sitePaths().edgeDist),
+    withdraw: values.withdraw ?? false,
   }
 }

@@ -3,6 +3,7 @@
  *
  *   npm run deploy -- --bucket <name> [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>]
  *   npm run deploy                     bucket and distribution from DocsSiteStack's outputs
+ *   npm run deploy -- --withdraw       before a change of rules goes out: see below
  *
  * AWS credentials and region come from the usual environment. --endpoint points at any S3 API
  * (path-style). Each file goes up with the Content-Type and Cache-Control the local server sends;
@@ -12,23 +13,44 @@
  * short leaves the old site whole; run it again to finish. The record of what is deployed is
  * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts). A file of out/ the build did
  * not write since the last deploy read it is not read again (scripts/deploy/hashCache.ts).
+ *
+ * The rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
+ * are checked against the bucket's record of them: when they changed, the upload is refused until
+ * `--withdraw` has deleted every file the new build changes and `cdk deploy` has shipped the new
+ * edge (scripts/deploy/withdraw.ts, scripts/deploy/rulesRecord.ts).
  */
 import { parseDeployArgs } from './deployArgs'
-import { cloudFrontInvalidator, loadCloudFront } from './cloudFrontInvalidation'
+import { cloudFrontInvalidator, invalidationWaiter, loadCloudFront } from './cloudFrontInvalidation'
+import { readRulesFingerprint } from '../../edge/rulesFingerprint'
 import { hashCacheFileFor } from './hashCache'
 import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
+import { runWithdraw } from './withdraw'
 import { s3ClientFor, s3SiteBucket } from './s3Bucket'
-import { deployedSiteTargets } from './stackOutputs'
+import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
+import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 
 async function main() {
   const args = parseDeployArgs(process.argv.slice(2))
-  const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets()
+  const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets().catch((error) => {
+    // The first time, before cdk deploy made the stack, there is no bucket and nothing to withdraw.
+    if (args.withdraw && isNoSuchStack(error)) return null
+    throw error
+  })
+  if (targets === null) return console.log(`deploy --withdraw: no ${SITE_STACK_NAME} yet, so no bucket: nothing to withdraw`)
   const distribution = args.distribution ?? targets.distribution
-  const invalidate = distribution ? cloudFrontInvalidator(await loadCloudFront(), distribution) : undefined
+  const rules = readRulesFingerprint(args.edgeDir)
+  const cloudFront = distribution ? await loadCloudFront() : null
+  const invalidate = cloudFront && distribution ? cloudFrontInvalidator(cloudFront, distribution) : undefined
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
-  console.log(`deploy: ${args.outDir} to s3://${targets.bucket}${args.endpoint ? ` at ${args.endpoint}` : ''}${distribution ? `, invalidating ${distribution}` : ', no invalidation'}`)
-  await runDeploy({ outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress() })
+  console.log(`deploy${args.withdraw ? ' --withdraw' : ''}: ${args.outDir} to s3://${targets.bucket}${args.endpoint ? ` at ${args.endpoint}` : ''}${distribution ? `, invalidating ${distribution}` : ', no invalidation'}`)
+  if (args.withdraw) {
+    if (!distribution) console.warn('deploy --withdraw: no distribution to invalidate; if a CDN serves this bucket, its copies of the deleted files outlive them (pass --distribution)')
+    const awaitInvalidation = cloudFront && distribution ? invalidationWaiter(cloudFront, distribution) : undefined
+    await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log })
+    return
+  }
+  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress() })
 }
 
 main().catch((error) => {

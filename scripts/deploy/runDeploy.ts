@@ -13,6 +13,7 @@ import { invalidationPaths } from './invalidationPaths'
 import { openHashCache } from './hashCache'
 import { localFiles } from './localFiles'
 import type { DeployProgress } from './progress'
+import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 
 export interface DeployOptions {
@@ -28,6 +29,12 @@ export interface DeployOptions {
   concurrency?: number
   now?: () => Date
   progress?: DeployProgress
+  /**
+   * The rules fingerprint out/ was built with (edge/rulesFingerprint.ts). Given, the upload is
+   * refused when the bucket's files are of other rules and were not withdrawn for these
+   * (./rulesRecord.ts); `npm run deploy` always gives it.
+   */
+  rules?: string
 }
 
 export interface DeployResult {
@@ -47,7 +54,18 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     localFiles(options.outDir, concurrency, options.hashCache ? openHashCache(options.hashCache) : undefined),
     options.bucket.listKeys().then(async (keys) => ({ keys, record: await readRecord(options.bucket, keys) })),
   ])
-  const plan = planDeploy(local, { manifest: record.manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  // Checked before anything is written (./rulesRecord.ts).
+  const rulesRecord = options.rules === undefined ? null : await readRulesRecord(options.bucket)
+  if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
+  // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
+  const manifest = rulesRecord?.uploading ? null : record.manifest
+  const plan = planDeploy(local, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  // While the bucket is written, the rules record says so, until the deploy's record is written.
+  const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
+  if (options.rules !== undefined) {
+    if (writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, true))
+    else if (rulesRecord === null || rulesRecord.withdrawnFor !== null) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
+  }
   options.progress?.planned(plan)
 
   let uploaded = 0
@@ -63,6 +81,7 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   }
   await options.bucket.deleteKeys(plan.deleteNow)
   if (plan.manifestChanged) await writeRecord(options.bucket, record, plan.manifest)
+  if (options.rules !== undefined && writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
 
   const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
   const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null

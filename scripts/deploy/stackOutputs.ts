@@ -30,3 +30,6 @@ export async function deployedSiteTargets(): Promise<{ bucket: string; distribut
   // The site stack lives in us-east-1, as Lambda@Edge requires (infra/bin).
   return siteTargetsOf(new CloudFormation({ region: 'us-east-1' }))
 }
+
+/** Whether a DescribeStacks error says the stack does not exist (CloudFormation answers ValidationError). */
+export const isNoSuchStack = (error: unknown) => error instanceof Error && /does not exist/.test(error.message)

@@ -6,7 +6,6 @@
  * list the pages.
  */
 import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
-import { PAGE_DATA_PREFIX } from '../../lib/access/pageFiles'
 import { isRouteManifestKey } from '../../lib/access/readerView'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 
@@ -37,12 +36,24 @@ export function phaseOf(key: string): PhaseName {
 }
 
 /**
- * Whether an earlier build's file is kept for the grace window once out/ no longer has it: the
- * files named by a hash or a build id that an open tab of that build still asks for (its chunks,
- * its pages' data when it moves to another page, its search index's files), which no newer file
- * names. Anything else out/ no longer has (a removed page, its Markdown, an image) is deleted as
- * soon as the pages that named it are replaced: a removed page stops being served at once.
+ * Whether an earlier build's file is kept for the grace window once out/ no longer has it: only
+ * the content-hashed build code under `/_next/static/` that an open tab of that build may still
+ * load (its chunks, style sheets, build manifest). It holds no page's text, so whatever rule the
+ * edge of the day applies to its name, it gives away nothing.
+ *
+ * Everything else goes as soon as the pages that named it are replaced: pages' data files, search
+ * files, llms files, catalogs, Markdown, images, and the route manifests (named by an audience,
+ * they list its pages). Kept, they would be decided by today's rule for their path, which need not
+ * be the rule they were built under (a page moved, a folder's finer rule removed or tightened). An
+ * open tab that asks for a deleted data file gets a refusal, and Next's router then loads the page
+ * anew (router.js: a data response that is not ok is an asset error, and an asset error navigates
+ * the whole page).
  */
 export function keptForOpenTabs(key: string): boolean {
-  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) || `/${key}`.startsWith(PAGE_DATA_PREFIX) || /(^|\/)_pagefind\/.+\.(pf_meta|pf_index|pf_fragment)$/.test(key)
+  return isBuildCode(key)
+}
+
+/** Content-hashed build code: under `/_next/static/`, and not a route manifest. */
+export function isBuildCode(key: string): boolean {
+  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) && !isRouteManifestKey(`/${key}`)
 }

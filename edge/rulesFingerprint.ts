@@ -1,0 +1,53 @@
+/**
+ * The fingerprint of the rules an edge bundle decides with, written beside it
+ * (`edge/dist/rules-fingerprint.txt`) by the edge build and read by `npm run deploy`, which
+ * records it in the bucket: files built under other rules than the edge in front of them may be
+ * served to readers neither set of rules admits (docs/deploy.md, "Two deploys, in this order").
+ *
+ * It covers what decides which readers a file's key reaches, apart from who is on each list:
+ * whether the docs are protected, the path rules (the sections' included), the fallback, the
+ * public paths, and the asset routes' folder keys (where each audience's aggregates are decided).
+ * The lists' members are left out: no file of out/ depends on them (npm run deploy:access). So a
+ * page's edit, which keeps the edge bundle, keeps the fingerprint too. Node only: the Lambda
+ * bundle never imports this.
+ */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { CompiledAccess } from '../lib/access/compileAccess'
+import { isFolderKey, type AssetRoutes } from '../lib/access/governingRoute'
+
+export const RULES_FINGERPRINT_FILE = 'rules-fingerprint.txt'
+
+const FINGERPRINT = /^[0-9a-f]{64}$/
+
+export class RulesFingerprintError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RulesFingerprintError'
+  }
+}
+
+export function rulesFingerprint(access: CompiledAccess, assetRoutes: AssetRoutes): string {
+  const folders = Object.keys(assetRoutes).filter(isFolderKey).sort().map((key) => [key, assetRoutes[key]])
+  const rules = access.rules.map(({ path: rulePath, match, require }) => [rulePath, match, require])
+  const facts = { protectDocs: access.protectDocs, rules, fallback: access.fallback, publicPaths: [...access.publicPaths].sort(), folders }
+  return crypto.createHash('sha256').update(JSON.stringify(facts)).digest('hex')
+}
+
+export function writeRulesFingerprint(edgeDist: string, fingerprint: string): void {
+  fs.writeFileSync(path.join(edgeDist, RULES_FINGERPRINT_FILE), fingerprint + '\n')
+}
+
+/** The fingerprint beside the edge bundle in `edgeDist`; an error naming the file when there is none. */
+export function readRulesFingerprint(edgeDist: string): string {
+  const file = path.join(edgeDist, RULES_FINGERPRINT_FILE)
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8').trim()
+  } catch {
+    throw new RulesFingerprintError(`${file} is missing: the deploy needs the edge bundle built with out/ (npm run build:prod writes both)`)
+  }
+  if (!FINGERPRINT.test(text)) throw new RulesFingerprintError(`${file} does not hold a rules fingerprint (64 hex digits); build again`)
+  return text
+}

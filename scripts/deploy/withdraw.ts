@@ -1,0 +1,88 @@
+/**
+ * `npm run deploy -- --withdraw`: the first of the deploys of a change of rules, run before
+ * `cdk deploy` ships the edge with the new rules (docs/deploy.md, "Two deploys, in this order").
+ *
+ * It deletes from the bucket every file that the new out/ changes or no longer has, except the
+ * content-hashed build code (./uploadOrder.ts isBuildCode), which holds no page's text. What stays
+ * is byte for byte a file of the old build and of the new: each build gives a reader only what its
+ * own rules allow, so such a file is safe in front of either edge, and so is the bucket while
+ * CloudFront moves from one edge to the other. CloudFront's copies of the deleted paths are
+ * invalidated, and the withdraw waits until that is done: a copy left in the cache would be
+ * served by the new edge under the new rules. Last it records the rules it withdrew for, which
+ * lets the upload of those rules go ahead (./rulesRecord.ts).
+ *
+ * The deleted pages are missing until the upload: readers get 404s, never another rule's text.
+ * When the bucket's files are of the new build's rules already, it does nothing: an upload under
+ * the same rules needs no withdraw, so a pipeline may run it before every deploy.
+ */
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import type { Invalidate } from './cloudFrontInvalidation'
+import { EMPTY_MANIFEST, sameRecord, type DeployManifest } from './deployManifest'
+import type { LocalFile } from './deployPlan'
+import { readRecord } from './deployRecord'
+import { invalidationPaths } from './invalidationPaths'
+import { localFiles } from './localFiles'
+import { needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
+import type { SiteBucket } from './s3Bucket'
+import { isBuildCode } from './uploadOrder'
+
+/**
+ * The keys to delete: every object of the site but build code whose key out/ does not have, or
+ * has with other bytes or headers than the bucket's record says it holds (unrecorded: deleted).
+ */
+export function planWithdraw(local: readonly LocalFile[], keys: ReadonlySet<string>, manifest: DeployManifest | null): string[] {
+  const files = new Map(local.map((file) => [file.key, file]))
+  const recorded = (manifest ?? EMPTY_MANIFEST).files
+  return [...keys]
+    .filter((key) => !key.startsWith(DEPLOY_RECORD_PREFIX) && !isBuildCode(key))
+    .filter((key) => {
+      const file = files.get(key)
+      return file === undefined || !sameRecord(recorded[key], file)
+    })
+    .sort()
+}
+
+export interface WithdrawOptions {
+  outDir: string
+  bucket: SiteBucket
+  /** The new build's rules fingerprint (edge/rulesFingerprint.ts). */
+  rules: string
+  /** Left out: nothing is invalidated (no CDN in front of the bucket). */
+  invalidate?: Invalidate
+  /** Resolves once the invalidation of that id is done; required with `invalidate`. */
+  awaitInvalidation?: (id: string) => Promise<void>
+  concurrency?: number
+  log?: (line: string) => void
+}
+
+export class WithdrawError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'WithdrawError'
+  }
+}
+
+export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
+  if (options.invalidate && !options.awaitInvalidation) throw new WithdrawError('a withdraw that invalidates must wait for the invalidation: the CDN would otherwise serve its copies under the new edge')
+  const log = options.log ?? (() => {})
+  const previous = await readRulesRecord(options.bucket)
+  if (!needsWithdraw(previous, options.rules)) {
+    log('deploy --withdraw: the bucket holds files of these rules already; nothing to withdraw')
+    return { deleted: [], invalidationId: null }
+  }
+  const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
+  // After an upload cut short, objects may differ from the record: none is then taken to be the same.
+  const { manifest } = await readRecord(options.bucket, keys)
+  const deleted = planWithdraw(local, keys, previous?.uploading ? null : manifest)
+  log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
+  await options.bucket.deleteKeys(deleted)
+  let invalidationId: string | null = null
+  if (options.invalidate && deleted.length > 0) {
+    invalidationId = await options.invalidate(invalidationPaths(deleted))
+    log(`deploy --withdraw: waiting for invalidation ${invalidationId}`)
+    await options.awaitInvalidation!(invalidationId)
+  }
+  await writeRulesRecord(options.bucket, { version: 1, rules: previous?.rules ?? null, withdrawnFor: options.rules, uploading: false })
+  log(`deploy --withdraw: done. Next: cdk deploy DocsSiteStack, then npm run deploy`)
+  return { deleted, invalidationId }
+}
