@@ -176,12 +176,16 @@ test('a deploy killed halfway leaves the old site whole, and the next run leaves
   let child: ChildProcess | null = null
   let puts = 0
   s3.onRequest = (request) => {
-    // Killed from the server's side on its second upload, while the rest of that phase is in flight.
-    if (request.method === 'PUT' && ++puts === 2) child?.kill('SIGKILL')
+    // Killed from the server's side on its second upload of a file (the first write is the rules
+    // record saying an upload is under way), while the rest of that phase is in flight.
+    if (request.method === 'PUT' && !request.path.includes(`/${DEPLOY_RECORD_PREFIX}`) && ++puts === 2) child?.kill('SIGKILL')
   }
   const killed = await deploy('site', [], (started) => (child = started)).finally(() => (s3.onRequest = null))
   expect(killed.code).toBeNull()
-  expect(writesSince(from).put.filter((key) => key.startsWith(DEPLOY_RECORD_PREFIX))).toEqual([])
+  // Of the record, only the rules record was written, before the first file: it says an upload was cut short.
+  expect(writesSince(from).put.filter((key) => key.startsWith(DEPLOY_RECORD_PREFIX))).toEqual([RULES_RECORD_KEY])
+  const rules = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: RULES_RECORD_KEY }))
+  expect(JSON.parse(await rules.Body!.transformToString())).toMatchObject({ uploading: true })
 
   // Every page still served is the old one, and every build file a page names is there.
   const interrupted = await heldBy('site')
