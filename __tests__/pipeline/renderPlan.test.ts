@@ -11,7 +11,7 @@ import { afterRender, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVI
 import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
 import { sitePaths } from '../../pipeline/steps/paths'
-import { listFiles } from '../../pipeline/steps/siteFiles'
+import { listFiles } from '../../pipeline/files'
 import { scanContent } from '../../pipeline/content/contentSource'
 
 let root: string

@@ -12,7 +12,6 @@
  * The page store (../store/pageStore.ts) records each page's entry and outcome, so an unchanged
  * page costs a lookup: its entry is not read.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,7 +19,8 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../content/contentError'
-import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
+import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
+import { sha256, writeAtomically } from '../files'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
 import type { PageRecord, PageStore } from '../store/pageStore'
@@ -66,13 +66,6 @@ export interface CompileReport {
   ms: number
 }
 
-/** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. Makes its folder. */
-export function writeAtomically(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
-  fs.writeFileSync(partial, data)
-  fs.renameSync(partial, file)
-}
 
 function readEntry(file: string): CacheEntry | null {
   try {

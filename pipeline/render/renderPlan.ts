@@ -18,11 +18,11 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles } from '../steps/siteFiles'
+import { listFiles } from '../files'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { writeStore, type PageStore, type RenderedBuild } from '../store/pageStore'
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 import type { PublicFile } from '../content/contentSource'
 
 /**

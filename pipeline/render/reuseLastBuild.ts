@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { pageHtmlFile } from '../../lib/access/pageFiles'
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 import type { RenderedBuild } from '../store/pageStore'
 import type { SitePaths } from '../steps/paths'
 import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { writeAtomically } from '../compile/compilePages'
+import { writeAtomically } from '../files'
 
 export const STORE_FILE = '.cache/store.json'
 
