@@ -5,6 +5,7 @@
  * alone, not every page's; and `npm run dev`'s check (scripts/server/contentWatch.ts) is the build's own
  * path, leaving the same store and props as the build's steps do.
  */
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { scanContent } from '../../pipeline/content/contentSource'
@@ -95,4 +96,42 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   const broken = await checkContentOnce(dev, access)
   expect(broken.ok).toBe(false)
   expect(broken.ok ? '' : broken.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/m)
+})
+
+describe('the store has one owner: it is changed only through its methods, each of which saves it', () => {
+  const record = { file: 'content/docs/leads/intro.mdx', digest: 'd', entry: '.cache/mdx/e.json', problem: null, title: 'Intro', description: null }
+
+  test('a step that writes into a record or the store fails instead of being lost', () => {
+    const store = readStore(tempSite('store-owner-'))
+    store.recordCompile({ '/docs/leads/intro': record })
+    expect(() => {
+      ;(store.pages['/docs/leads/intro'] as { title: string }).title = 'Changed behind its back'
+    }).toThrow(TypeError)
+    expect(() => {
+      ;(store as unknown as { pages: unknown }).pages = {}
+    }).toThrow(TypeError)
+    expect(store.pages['/docs/leads/intro'].title).toBe('Intro')
+  })
+
+  test('each method saves: a new process reads what the last step recorded', () => {
+    const root = tempSite('store-owner-')
+    const store = readStore(root)
+    store.recordCompile({ '/docs/leads/intro': record, '/docs/leads/gone': { ...record, file: 'content/docs/leads/gone.mdx' } })
+    store.recordProps({ '/docs/leads/intro': { inputs: 'i', name: 'p.json' } })
+    expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'i', name: 'p.json' })
+    store.startRender()
+    expect(readStore(root).render).toBeNull()
+    store.finishRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
+    expect(readStore(root)).toMatchObject({ render: { buildId: 'B1' }, pages: { '/docs/leads/intro': { rendered: 'p.json' } } })
+    // The compile's records replace the old ones: a page the site no longer has is forgotten.
+    store.recordCompile({ '/docs/leads/intro': record })
+    expect(Object.keys(readStore(root).pages)).toEqual(['/docs/leads/intro'])
+  })
+
+  test('no module but the store writes its file', () => {
+    const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
+    const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(naming.sort()).toEqual(['pipeline/compile/readDocuments.ts', 'pipeline/store/pageStore.ts'])
+    expect(fs.readFileSync(path.join(ROOT, 'pipeline/compile/readDocuments.ts'), 'utf8')).not.toMatch(/writeFileSync|writeAtomically/)
+  })
 })

@@ -20,7 +20,8 @@ let out: string
 const storeOf = (props: Record<string, string>): PageStore => {
   const last = readStore(root)
   const record = (route: string) => ({ file: `content${route}.mdx`, digest: '', entry: '', problem: null, title: route, description: null, props: { inputs: '', name: props[route] } })
-  return { ...last, pages: Object.fromEntries(Object.keys(props).map((route) => [route, { ...record(route), rendered: last.pages[route]?.rendered }])) }
+  last.recordCompile(Object.fromEntries(Object.keys(props).map((route) => [route, { ...record(route), rendered: last.pages[route]?.rendered }])))
+  return last
 }
 const write = (file: string, text = 'x') => {
   fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })

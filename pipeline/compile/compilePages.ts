@@ -23,7 +23,7 @@ import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
-import type { PageRecord, PageStore } from '../store/pageStore'
+import { PageStore, type PageRecord } from '../store/pageStore'
 
 export const CACHE_DIR = '.cache/mdx'
 
@@ -263,7 +263,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
  * records are updated (a skipped page's removed, so it is checked again next time), and entries no
  * page uses any more (older versions of pages, another compiler's) are removed.
  */
-export async function compilePages(source: ContentSource, store: PageStore = { pages: {}, render: null }, options: CompileOptions = {}): Promise<CompileReport> {
+export async function compilePages(source: ContentSource, store: PageStore = new PageStore(null), options: CompileOptions = {}): Promise<CompileReport> {
   const started = Date.now()
   const root = source.root
   const cacheDir = path.join(root, CACHE_DIR)
@@ -305,7 +305,7 @@ export async function compilePages(source: ContentSource, store: PageStore = { p
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
     await runPool(root, jobs, size, options.kept)
   }
-  store.pages = Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : [])))
+  store.recordCompile(Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : []))))
   const used = new Set(Object.values(store.pages).map((record) => record.entry))
   for (const entryFile of cached) if (entryFile.endsWith('.json') && !used.has(entryFile)) fs.rmSync(path.join(root, entryFile), { force: true })
   const failures = pages.flatMap((page) => {
