@@ -94,3 +94,14 @@ test('pipeline/ has no import circle: each module can be read and tested below t
   expect(files.length).toBeGreaterThan(40)
   expect(firstCircle(files)).toBeNull()
 })
+
+test("every path under .cache/ is spelt once, in pipeline/steps/paths.ts (the props', which the docs route reads, in lib/render/propsFiles.ts)", () => {
+  const files = sourceFiles(['pipeline', 'scripts', 'lib', 'mcp', 'edge', 'bench', 'patches', 'components', 'pages'])
+  const spelt = files.filter((file) => !['pipeline/steps/paths.ts', 'lib/render/propsFiles.ts'].includes(file)).flatMap((file) =>
+    fs
+      .readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (/['"`]\.cache\//.test(line) && !/^\s*(\*|\/\/|\/\*)/.test(line) ? [`${file}:${index + 1}`] : []))
+  )
+  expect(spelt).toEqual([])
+})

@@ -21,11 +21,12 @@ import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../content/contentError'
 import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
 import { PageStore, type PageRecord } from '../store/pageStore'
 
-export const CACHE_DIR = '.cache/mdx'
+export const CACHE_DIR = CACHE_PATHS.mdx
 
 interface CompileFailure {
   reason: string
@@ -84,7 +85,7 @@ function highlighterModule(): string {
   // components' tests, which import the content check through the link check.
   const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
-  const file = path.join(COMPILER_ROOT, '.cache/compiler', `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
+  const file = path.join(COMPILER_ROOT, CACHE_PATHS.compiler, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
   if (!fs.existsSync(file)) writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
   return file
 }

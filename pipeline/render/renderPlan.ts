@@ -19,6 +19,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import type { PageStore } from '../store/pageStore'
@@ -31,9 +32,9 @@ import type { PublicFile } from '../content/contentSource'
  * their own process and the route, which is runtime code, never reads the page store. Removed once
  * the build is done.
  */
-export const RENDER_ROUTES = '.cache/render-routes.json'
+export const RENDER_ROUTES = CACHE_PATHS.renderRoutes
 /** The last build's out/, set aside while the render step makes a new one. */
-export const PREVIOUS_OUT = '.cache/out-previous'
+export const PREVIOUS_OUT = CACHE_PATHS.previousOut
 
 export interface RenderPlan {
   buildId: string

@@ -13,8 +13,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { writeAtomically } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 
-export const STORE_FILE = '.cache/store.json'
+export const STORE_FILE = CACHE_PATHS.store
 
 /** Where the compiler stopped on a page that does not compile, and its message. */
 export interface CompileProblem {
