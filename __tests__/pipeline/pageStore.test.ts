@@ -12,7 +12,7 @@ import { scanContent } from '../../pipeline/content/contentSource'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { markdownFileMap } from './helpers/markdownFiles'
 import { writePageProps } from '../../pipeline/render/pageProps'
-import { planFor } from '../../pipeline/steps/buildSite'
+import { runContentSteps } from '../../pipeline/steps/contentSteps'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
 import { CACHE_DIR } from '../../pipeline/compile/compilePages'
@@ -30,18 +30,15 @@ const EDITED = 'content/docs/leads/intro.mdx'
 function site(): string {
   const root = tempSite('page-store-')
   fs.cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true })
+  fs.cpSync(path.join(ROOT, 'public'), path.join(root, 'public'), { recursive: true })
   if (fs.existsSync(path.join(ROOT, CACHE_DIR))) fs.cpSync(path.join(ROOT, CACHE_DIR), path.join(root, CACHE_DIR), { recursive: true })
   return root
 }
 
 /** The build's content, page and Markdown steps, as pipeline/steps/buildSite.ts runs them. */
 async function buildSteps(root: string) {
-  const source = scanContent(root)
-  const store = readStore(root)
-  const report = await checkAndCompile(source, store)
-  const [pageMap, inputs, plan] = [source.pageMap(), pageMapInputs(source), planFor(source.pages)]
-  const props = writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated: {} })
-  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated: {} })
+  const { source, store, compile: report, plan, pageMap, pageMapInputs: inputs, props, lastUpdated } = await runContentSteps(root, { access })
+  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated })
   return { report, props, markdown }
 }
 
@@ -92,6 +89,11 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   expect(read(dev, PROPS_INDEX)).toEqual(read(built, PROPS_INDEX))
   expect(fs.readdirSync(path.join(dev, PROPS_DIR)).sort()).toEqual(fs.readdirSync(path.join(built, PROPS_DIR)).sort())
 
+  // The link check is the build's, in dev too.
+  fs.appendFileSync(path.join(dev, EDITED), '\nSee [the missing page](/docs/leads/nowhere).\n')
+  const unlinked = await checkContentOnce(dev, access)
+  expect(unlinked.ok ? '' : unlinked.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+: \/docs\/leads\/nowhere: broken link/m)
+
   fs.appendFileSync(path.join(dev, EDITED), '\n<Callout type="info">\n\nNever closed.\n')
   const broken = await checkContentOnce(dev, access)
   expect(broken.ok).toBe(false)
@@ -131,7 +133,7 @@ describe('the store has one owner: it is changed only through its methods, each 
   test('no module but the store writes its file', () => {
     const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
     const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
-    expect(naming.sort()).toEqual(['pipeline/compile/readDocuments.ts', 'pipeline/store/pageStore.ts'])
-    expect(fs.readFileSync(path.join(ROOT, 'pipeline/compile/readDocuments.ts'), 'utf8')).not.toMatch(/writeFileSync|writeAtomically/)
+    expect(naming.sort()).toEqual(['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts', 'pipeline/store/pageStore.ts'])
+    for (const other of ['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts']) expect(fs.readFileSync(path.join(ROOT, other), 'utf8')).not.toMatch(/writeFileSync|writeAtomically/)
   })
 })
