@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages } from '../pipeline/compile/compilePages'
 import { scanContent } from '../pipeline/content/contentSource'
-import type { PageStore } from '../pipeline/store/pageStore'
+import { PageStore } from '../pipeline/store/pageStore'
 import { copyProject } from '../scripts/audit/copyProject'
 import { generatePages } from './generatePages'
 import { medianWithRange, type Figure } from './table'
@@ -32,7 +32,7 @@ export async function compileFigures(label: string, generated: number, runs: num
     let pages = 0
     for (let run = 0; run < runs; run++) {
       fs.rmSync(path.join(dir, CACHE_DIR), { recursive: true, force: true })
-      const store: PageStore = { pages: {}, render: null }
+      const store = new PageStore(null)
       const first = await timed(dir, store)
       const second = await timed(dir, store)
       if (first.compiled !== first.pages || second.compiled !== 0) throw new Error(`bench compile: expected ${first.pages} compiled then none, got ${first.compiled} and ${second.compiled}`)

@@ -10,7 +10,7 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Figure } from './table'
 import { sitePaths } from '../pipeline/steps/paths'
-import { listFiles } from '../pipeline/steps/siteFiles'
+import { listFiles } from '../pipeline/files'
 
 /** The sign-in page's first-load JavaScript may be at most this (issue #31). */
 export const SIGN_IN_BUDGET_KB = 200

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles } from '../pipeline/steps/siteFiles'
+import { listFiles } from '../pipeline/files'
 import type { TreeNode } from '../lib/render/pageDocument'
 import { unpackDocument } from '../lib/render/packedDocument'
 import type { DocsPageProps } from '../lib/render/propsFiles'

@@ -4,7 +4,7 @@
  * that build is deployed to.
  */
 import { READER_VIEW_PATH } from '../lib/access/readerView'
-import { listFiles } from '../pipeline/steps/siteFiles'
+import { listFiles } from '../pipeline/files'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { sectionRoutePattern, usernamePattern } from '../scripts/audit/scan'
 import { describeLeakAudit } from './leakAuditSuite'

@@ -33,10 +33,10 @@ export function checkSiteLinks(settings: SiteLinkSettings): SiteLinkSettings {
 /** The settings this build was made with (next.config.ts inlines them). */
 export const siteLinks: SiteLinkSettings = { sourceUrl: process.env.DOCS_SOURCE_URL || undefined, reportUrl: process.env.DOCS_REPORT_URL || undefined }
 
-/** The page's source in the repository. Pages under pages/docs are content/docs (pages/docs is a link to it). */
+/** The page's source in the repository (its file, relative to the project: `content/docs/…`). */
 export function editUrlFor(filePath: string, settings: SiteLinkSettings = siteLinks): string | null {
   if (!settings.sourceUrl) return null
-  return `${settings.sourceUrl}/${filePath.replace(/^pages\/docs\//, 'content/docs/')}`
+  return `${settings.sourceUrl}/${filePath}`
 }
 
 export function reportUrlFor(path: string, settings: SiteLinkSettings = siteLinks): string | null {

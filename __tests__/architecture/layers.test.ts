@@ -58,3 +58,50 @@ test('no patch (patches/), which next.config.ts and the browser load, imports pi
 test('the check sees an import of the build, however it is written', () => {
   expect(specifiers("import { x } from '../pipeline/a'\nconst y = require('../../pipeline/b')\nawait import('../pipeline/c')\nimport '../pipeline/d'")).toEqual(['../pipeline/a', '../pipeline/c', '../../pipeline/b', '../pipeline/d'])
 })
+
+/** The modules of pipeline/ that `file` imports, as project paths (type-only imports included: a circle of types is a circle of design). */
+function pipelineImports(file: string): string[] {
+  return specifiers(fs.readFileSync(path.join(root, file), 'utf8'))
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => path.relative(root, path.resolve(root, path.dirname(file), specifier)))
+    .filter((target) => target.split(path.sep)[0] === 'pipeline')
+    .flatMap((target) => ['', '.ts', '.mjs', '.cjs', '/index.ts'].map((extension) => target + extension).filter((candidate) => fs.existsSync(path.join(root, candidate)) && fs.statSync(path.join(root, candidate)).isFile()).slice(0, 1))
+}
+
+/** The first import circle among `files`, as the path around it, or null. */
+function firstCircle(files: readonly string[]): string[] | null {
+  const state = new Map<string, 'open' | 'done'>()
+  const visit = (file: string, trail: string[]): string[] | null => {
+    if (state.get(file) === 'done') return null
+    if (state.get(file) === 'open') return [...trail.slice(trail.indexOf(file)), file]
+    state.set(file, 'open')
+    for (const next of pipelineImports(file)) {
+      const circle = visit(next, [...trail, file])
+      if (circle) return circle
+    }
+    state.set(file, 'done')
+    return null
+  }
+  for (const file of files) {
+    const circle = visit(file, [])
+    if (circle) return circle
+  }
+  return null
+}
+
+test('pipeline/ has no import circle: each module can be read and tested below the ones that use it', () => {
+  const files = sourceFiles(['pipeline'])
+  expect(files.length).toBeGreaterThan(40)
+  expect(firstCircle(files)).toBeNull()
+})
+
+test("every path under .cache/ is spelt once, in pipeline/steps/paths.ts (the props', which the docs route reads, in lib/render/propsFiles.ts)", () => {
+  const files = sourceFiles(['pipeline', 'scripts', 'lib', 'mcp', 'edge', 'bench', 'patches', 'components', 'pages'])
+  const spelt = files.filter((file) => !['pipeline/steps/paths.ts', 'lib/render/propsFiles.ts'].includes(file)).flatMap((file) =>
+    fs
+      .readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (/['"`]\.cache\//.test(line) && !/^\s*(\*|\/\/|\/\*)/.test(line) ? [`${file}:${index + 1}`] : []))
+  )
+  expect(spelt).toEqual([])
+})

@@ -12,7 +12,7 @@ afterEach(() => {
 
 test('unset: no link at all', () => {
   resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro' })
-  const { container } = render(<PageSourceLinks filePath="pages/docs/leads/intro.mdx" />)
+  const { container } = render(<PageSourceLinks filePath="content/docs/leads/intro.mdx" />)
   expect(container).toBeEmptyDOMElement()
 })
 
@@ -20,13 +20,13 @@ test("set: the page's source file in content/ and a problem report with the page
   siteLinks.sourceUrl = 'https://github.com/company/docs/blob/main'
   siteLinks.reportUrl = 'mailto:docs@example.com?subject=Problem%20on%20{path}'
   resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro#auth' })
-  render(<PageSourceLinks filePath="pages/docs/leads/intro.mdx" />)
+  render(<PageSourceLinks filePath="content/docs/leads/intro.mdx" />)
   expect(screen.getByRole('link', { name: 'Edit this page' })).toHaveAttribute('href', 'https://github.com/company/docs/blob/main/content/docs/leads/intro.mdx')
   expect(screen.getByRole('link', { name: 'Report a problem' })).toHaveAttribute('href', 'mailto:docs@example.com?subject=Problem%20on%20%2Fdocs%2Fleads%2Fintro')
 })
 
 test('each link stands alone, and a wrong setting fails the build with its name', () => {
-  expect(editUrlFor('pages/index.mdx', { sourceUrl: 'https://git.example.com/docs' })).toBe('https://git.example.com/docs/pages/index.mdx')
+  expect(editUrlFor('content/index.mdx', { sourceUrl: 'https://git.example.com/docs' })).toBe('https://git.example.com/docs/content/index.mdx')
   expect(reportUrlFor('/x', { sourceUrl: 'https://git.example.com/docs' })).toBeNull()
   expect(() => checkSiteLinks({ sourceUrl: 'http://git.example.com/docs/' })).toThrow('DOCS_SOURCE_URL "http://git.example.com/docs/" must be an https URL')
   expect(() => checkSiteLinks({ reportUrl: 'https://tracker.example.com/new' })).toThrow('with {path} where the page\'s path goes')

@@ -126,7 +126,10 @@ async function withDevOutput(body: () => Promise<void>): Promise<void> {
   }
 }
 
-beforeAll(() => copyProject(process.cwd(), dir))
+beforeAll(() => {
+  copyProject(process.cwd(), dir)
+  fs.writeFileSync(path.join(dir, `content${FINER_ROUTE}.mdx`), '---\ntitle: Finer rule probe\n---\n\n# Finer rule probe\n\nA page no other page links to.\n')
+})
 
 afterAll(async () => {
   await browser?.close()
@@ -250,7 +253,11 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
   }))
 
 /** A leads page that the access.config.ts test puts under a finer rule, for full-access readers only. */
-const FINER_ROUTE = '/docs/leads/environments'
+/**
+ * A leads page that the edit puts under a finer rule: one no other page links to, since a link from a
+ * leads page to a page its readers may not open fails the content check, in dev as in a build.
+ */
+const FINER_ROUTE = '/docs/leads/finer-rule-probe'
 /** A page of a section that the same edit opens to leads1, by adding them to the section's list. */
 const OTHER_SECTION_ROUTE = '/docs/internal/intro'
 const SHIPPED_RULES = "rules: [{ path: '/', match: 'exact', require: 'signedIn' }]"
@@ -305,7 +312,7 @@ test('an edit of access.config.ts shows in the next page load’s navigation and
     const broken = output.length
     fs.writeFileSync(file, edited(shipped, 'leadUsers'))
     await waitForOutput(/npm run dev: keeps the access rules of the last access\.config\.ts that passed until this one does/, dev, broken, HOT_RELOAD_MS)
-    expect(output.slice(broken)).toContain('access.config.ts: rule 2 (/docs/leads/environments) names an unknown list "leadUsers"; known lists: fullAccessUsers, leadsUsers,')
+    expect(output.slice(broken)).toContain(`access.config.ts: rule 2 (${FINER_ROUTE}) names an unknown list "leadUsers"; known lists: fullAccessUsers, leadsUsers,`)
     expect(output.slice(broken)).not.toMatch(/^\s+at /m)
     expect(exited(dev)).toBe(false)
     view = await openWithView(page, siteUrl, ROUTE)

@@ -22,7 +22,7 @@ import { governingRoute, type AssetRoutes } from '../../lib/access/governingRout
 import type { AccessConfig, AccessUser } from '../../lib/access/types'
 import { readAudiencesFile } from '../../pipeline/steps/audiencesFile'
 import { sitePaths } from '../../pipeline/steps/paths'
-import { listFiles } from '../../pipeline/steps/siteFiles'
+import { listFiles } from '../../pipeline/files'
 import { applyAccessConfig, AUDIT_COGNITO_PORT, buildCopy } from '../../scripts/audit/buildAuditSite'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { seededGroupsOf } from '../../scripts/cognito/seed'

@@ -22,7 +22,7 @@ import { NO_PAGE } from '../../mcp/docsTools'
 import type { SearchIndexes } from '../../mcp/searchDocs'
 import { memoSiteFiles, type SiteFiles } from '../../mcp/siteFiles'
 import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../edge/tokens'
-import type { PageStore } from '../../pipeline/store/pageStore'
+import { PageStore } from '../../pipeline/store/pageStore'
 
 const SITE = 'https://docs.example.com'
 const ROOT = path.resolve(__dirname, '../..')
@@ -36,7 +36,7 @@ const noSearch: SearchIndexes = { search: async () => [] }
 let stored: Map<string, string>
 beforeAll(async () => {
   // The catalogs' titles come from the pages' records in the page store, as the build's content step leaves them.
-  const store: PageStore = { pages: {}, render: null }
+  const store = new PageStore(null)
   await compilePages(source, store)
   const index = store.pages
   const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(source, access))

@@ -9,7 +9,7 @@ import { compilePages } from '../../pipeline/compile/compilePages'
 import { llmsTxt, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { markdownFileMap } from './helpers/markdownFiles'
-import type { PageStore } from '../../pipeline/store/pageStore'
+import { PageStore } from '../../pipeline/store/pageStore'
 import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
 
 test('front matter is removed from the Markdown', () => {
@@ -41,7 +41,7 @@ jest.setTimeout(120_000)
 const source = scanContent(root)
 let index: PageStore['pages']
 beforeAll(async () => {
-  const store: PageStore = { pages: {}, render: null }
+  const store = new PageStore(null)
   await compilePages(source, store)
   index = store.pages
 })
@@ -124,7 +124,7 @@ test('a page titled by its first heading is named by it in the llms files and it
     write('content/docs/leads/intro.mdx', '---\ndescription: Where to start.\n---\n\n# Start *here*\n\nText.\n')
     write('content/docs/leads/quoted.mdx', "---\ntitle: 'It''s: quoted'\n---\n\nText.\n")
     const titled = scanContent(site)
-    const store: PageStore = { pages: {}, render: null }
+    const store = new PageStore(null)
     await compilePages(titled, store)
     const plan = planAggregates({ access, routes: titled.pages.map((page) => page.route) })
     const llms = markdownFileMap(titled, store.pages, plan).get('/docs/leads/llms.txt')

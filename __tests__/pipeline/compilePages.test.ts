@@ -13,6 +13,7 @@ import path from 'node:path'
 import { CompileWorkers, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { compilerPackages } from '../../pipeline/compile/fingerprint'
 import { readCompiledPage } from '../../pipeline/compile/readDocuments'
+import { PageStore } from '../../pipeline/store/pageStore'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { tempSite } from '../fixtures/tempSite'
@@ -179,7 +180,7 @@ test("the compile takes the content source's one parse of the front matter, and 
   const intro = source.byFile('content/docs/leads/intro.mdx')!
   // A source whose parse says something else than the YAML: the document must say what the source does.
   const told = Object.create(intro, { frontMatter: { value: { title: 'The source says', order: -1 } } }) as typeof intro
-  const store = { pages: {}, render: null }
+  const store = new PageStore(null)
   expect((await compilePages({ ...source, pages: source.pages.map((page) => (page === intro ? told : page)) }, store, { workers: 1 })).problems).toEqual([])
   const doc = readCompiledPage(root, store.pages, '/docs/leads/intro')
   expect(doc.title).toBe('The source says')

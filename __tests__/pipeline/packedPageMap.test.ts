@@ -12,7 +12,7 @@ import { trimPageMap } from '../../lib/navigation/trimPageMap'
 import { audienceIdOf } from '../../lib/access/planAggregates'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { audiencePageMap, pageMapInputs } from '../../pipeline/pageMaps'
-import { planFor } from '../../pipeline/steps/buildSite'
+import { planFor } from '../../pipeline/steps/contentSteps'
 
 const ROOT = path.resolve(__dirname, '../..')
 const throughProps = (items: RawItem[]) => unpackPageMap(JSON.parse(JSON.stringify(packPageMap(items))))

@@ -5,13 +5,14 @@
  * alone, not every page's; and `npm run dev`'s check (scripts/server/contentWatch.ts) is the build's own
  * path, leaving the same store and props as the build's steps do.
  */
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { markdownFileMap } from './helpers/markdownFiles'
 import { writePageProps } from '../../pipeline/render/pageProps'
-import { planFor } from '../../pipeline/steps/buildSite'
+import { runContentSteps } from '../../pipeline/steps/contentSteps'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
 import { CACHE_DIR } from '../../pipeline/compile/compilePages'
@@ -29,18 +30,15 @@ const EDITED = 'content/docs/leads/intro.mdx'
 function site(): string {
   const root = tempSite('page-store-')
   fs.cpSync(path.join(ROOT, 'content'), path.join(root, 'content'), { recursive: true })
+  fs.cpSync(path.join(ROOT, 'public'), path.join(root, 'public'), { recursive: true })
   if (fs.existsSync(path.join(ROOT, CACHE_DIR))) fs.cpSync(path.join(ROOT, CACHE_DIR), path.join(root, CACHE_DIR), { recursive: true })
   return root
 }
 
 /** The build's content, page and Markdown steps, as pipeline/steps/buildSite.ts runs them. */
 async function buildSteps(root: string) {
-  const source = scanContent(root)
-  const store = readStore(root)
-  const report = await checkAndCompile(source, store)
-  const [pageMap, inputs, plan] = [source.pageMap(), pageMapInputs(source), planFor(source.pages)]
-  const props = writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated: {} })
-  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated: {} })
+  const { source, store, compile: report, plan, pageMap, pageMapInputs: inputs, props, lastUpdated } = await runContentSteps(root, { access })
+  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated })
   return { report, props, markdown }
 }
 
@@ -91,8 +89,51 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   expect(read(dev, PROPS_INDEX)).toEqual(read(built, PROPS_INDEX))
   expect(fs.readdirSync(path.join(dev, PROPS_DIR)).sort()).toEqual(fs.readdirSync(path.join(built, PROPS_DIR)).sort())
 
+  // The link check is the build's, in dev too.
+  fs.appendFileSync(path.join(dev, EDITED), '\nSee [the missing page](/docs/leads/nowhere).\n')
+  const unlinked = await checkContentOnce(dev, access)
+  expect(unlinked.ok ? '' : unlinked.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+: \/docs\/leads\/nowhere: broken link/m)
+
   fs.appendFileSync(path.join(dev, EDITED), '\n<Callout type="info">\n\nNever closed.\n')
   const broken = await checkContentOnce(dev, access)
   expect(broken.ok).toBe(false)
   expect(broken.ok ? '' : broken.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/m)
+})
+
+describe('the store has one owner: it is changed only through its methods, each of which saves it', () => {
+  const record = { file: 'content/docs/leads/intro.mdx', digest: 'd', entry: '.cache/mdx/e.json', problem: null, title: 'Intro', description: null }
+
+  test('a step that writes into a record or the store fails instead of being lost', () => {
+    const store = readStore(tempSite('store-owner-'))
+    store.recordCompile({ '/docs/leads/intro': record })
+    expect(() => {
+      ;(store.pages['/docs/leads/intro'] as { title: string }).title = 'Changed behind its back'
+    }).toThrow(TypeError)
+    expect(() => {
+      ;(store as unknown as { pages: unknown }).pages = {}
+    }).toThrow(TypeError)
+    expect(store.pages['/docs/leads/intro'].title).toBe('Intro')
+  })
+
+  test('each method saves: a new process reads what the last step recorded', () => {
+    const root = tempSite('store-owner-')
+    const store = readStore(root)
+    store.recordCompile({ '/docs/leads/intro': record, '/docs/leads/gone': { ...record, file: 'content/docs/leads/gone.mdx' } })
+    store.recordProps({ '/docs/leads/intro': { inputs: 'i', name: 'p.json' } })
+    expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'i', name: 'p.json' })
+    store.startRender()
+    expect(readStore(root).render).toBeNull()
+    store.finishRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
+    expect(readStore(root)).toMatchObject({ render: { buildId: 'B1' }, pages: { '/docs/leads/intro': { rendered: 'p.json' } } })
+    // The compile's records replace the old ones: a page the site no longer has is forgotten.
+    store.recordCompile({ '/docs/leads/intro': record })
+    expect(Object.keys(readStore(root).pages)).toEqual(['/docs/leads/intro'])
+  })
+
+  test('no module but the store writes its file', () => {
+    const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
+    const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(naming.sort()).toEqual(['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts', 'pipeline/store/pageStore.ts'])
+    for (const other of ['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts']) expect(fs.readFileSync(path.join(ROOT, other), 'utf8')).not.toMatch(/writeFileSync|writeAtomically/)
+  })
 })

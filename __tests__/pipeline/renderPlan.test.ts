@@ -11,7 +11,7 @@ import { afterRender, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVI
 import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
 import { sitePaths } from '../../pipeline/steps/paths'
-import { listFiles } from '../../pipeline/steps/siteFiles'
+import { listFiles } from '../../pipeline/files'
 import { scanContent } from '../../pipeline/content/contentSource'
 
 let root: string
@@ -20,7 +20,8 @@ let out: string
 const storeOf = (props: Record<string, string>): PageStore => {
   const last = readStore(root)
   const record = (route: string) => ({ file: `content${route}.mdx`, digest: '', entry: '', problem: null, title: route, description: null, props: { inputs: '', name: props[route] } })
-  return { ...last, pages: Object.fromEntries(Object.keys(props).map((route) => [route, { ...record(route), rendered: last.pages[route]?.rendered }])) }
+  last.recordCompile(Object.fromEntries(Object.keys(props).map((route) => [route, { ...record(route), rendered: last.pages[route]?.rendered }])))
+  return last
 }
 const write = (file: string, text = 'x') => {
   fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })

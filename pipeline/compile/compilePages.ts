@@ -12,7 +12,6 @@
  * The page store (../store/pageStore.ts) records each page's entry and outcome, so an unchanged
  * page costs a lookup: its entry is not read.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,12 +19,14 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
 import { ContentError, locate } from '../content/contentError'
-import { COMPILER_ROOT, compilerFingerprint, sha256 } from './fingerprint'
+import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
+import { sha256, writeAtomically } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
-import type { PageRecord, PageStore } from '../store/pageStore'
+import { PageStore, type PageRecord } from '../store/pageStore'
 
-export const CACHE_DIR = '.cache/mdx'
+export const CACHE_DIR = CACHE_PATHS.mdx
 
 interface CompileFailure {
   reason: string
@@ -66,13 +67,6 @@ export interface CompileReport {
   ms: number
 }
 
-/** Writes whole, then renames: a reader (another build, the dev server) never sees half a file. Makes its folder. */
-export function writeAtomically(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
-  fs.writeFileSync(partial, data)
-  fs.renameSync(partial, file)
-}
 
 function readEntry(file: string): CacheEntry | null {
   try {
@@ -91,7 +85,7 @@ function highlighterModule(): string {
   // components' tests, which import the content check through the link check.
   const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
-  const file = path.join(COMPILER_ROOT, '.cache/compiler', `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
+  const file = path.join(COMPILER_ROOT, CACHE_PATHS.compiler, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
   if (!fs.existsSync(file)) writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
   return file
 }
@@ -270,7 +264,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
  * records are updated (a skipped page's removed, so it is checked again next time), and entries no
  * page uses any more (older versions of pages, another compiler's) are removed.
  */
-export async function compilePages(source: ContentSource, store: PageStore = { pages: {}, render: null }, options: CompileOptions = {}): Promise<CompileReport> {
+export async function compilePages(source: ContentSource, store: PageStore = new PageStore(null), options: CompileOptions = {}): Promise<CompileReport> {
   const started = Date.now()
   const root = source.root
   const cacheDir = path.join(root, CACHE_DIR)
@@ -312,7 +306,7 @@ export async function compilePages(source: ContentSource, store: PageStore = { p
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
     await runPool(root, jobs, size, options.kept)
   }
-  store.pages = Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : [])))
+  store.recordCompile(Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : []))))
   const used = new Set(Object.values(store.pages).map((record) => record.entry))
   for (const entryFile of cached) if (entryFile.endsWith('.json') && !used.has(entryFile)) fs.rmSync(path.join(root, entryFile), { force: true })
   const failures = pages.flatMap((page) => {

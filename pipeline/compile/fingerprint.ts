@@ -15,7 +15,7 @@
  *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
-import crypto from 'node:crypto'
+import { sha256 } from '../files'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -68,8 +68,6 @@ export function compilerPackages(root: string): string[] {
   return [...seen.values()].sort()
 }
 
-/** The hex sha256 of `data`: the fingerprint's and the compile cache's keys. */
-export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** The fingerprint of everything but the page that a page's compiled output depends on. */
 export function compilerFingerprint(): string {

@@ -23,6 +23,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
 import { MetaSyntaxError, parseMetaFile } from './metaData'
@@ -36,9 +37,9 @@ export const PUBLIC_DIR = 'public'
  * Where the build keeps each page's body (its MDX without front matter) after releasing its MDX,
  * one file per page version named by the MDX's digest, for the Markdown step to copy.
  */
-export const BODY_CACHE_DIR = '.cache/markdown'
+export const BODY_CACHE_DIR = CACHE_PATHS.markdown
 /** Where each `_meta` file's data is kept by its text's digest, so a build loads no parser for `_meta` files it has read before. */
-export const META_CACHE_DIR = '.cache/meta'
+export const META_CACHE_DIR = CACHE_PATHS.meta
 /** A page's file name: Markdown or MDX. */
 export const PAGE_FILE = /\.mdx?$/
 /** A folder's `_meta` file: the one definition the checks, the page map and the links use. */

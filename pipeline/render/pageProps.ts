@@ -16,15 +16,15 @@ import path from 'node:path'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { packPageMap } from '../../lib/navigation/packedPageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
-import { writeAtomically } from '../compile/compilePages'
+import { writeAtomically } from '../files'
 import { readCompiledPage } from '../compile/readDocuments'
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 import type { LastUpdated } from '../lastUpdated'
 import { audiencePageMap, type PageMapInputs } from '../pageMaps'
 import { audienceIdOf, type AggregatePlan } from '../../lib/access/planAggregates'
 import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 import { packDocument } from '../../lib/render/packedDocument'
-import { writeStore, type PageStore } from '../store/pageStore'
+import type { PageRecord, PageStore } from '../store/pageStore'
 
 export interface PagePropsReport {
   /** Route → props file: what the docs route renders each page from. */
@@ -69,6 +69,7 @@ export function writePageProps(root: string, store: PageStore, { pageMap: raw, p
   const stored = new Set(fs.readdirSync(dir))
   const next: PropsIndex = {}
   const changed: string[] = []
+  const made: Record<string, NonNullable<PageRecord['props']>> = {}
   for (const route of Object.keys(store.pages).sort()) {
     const record = store.pages[route]
     const scope = audienceIdOf(access, route)
@@ -86,13 +87,13 @@ export function writePageProps(root: string, store: PageStore, { pageMap: raw, p
     const name =
       last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: packDocument(readCompiledPage(root, store.pages, route)), pageMap: packPageMap(trimPageMap(audience.map, route)), timestamp })
     if (last?.name !== name) changed.push(route)
-    record.props = { inputs: inputsHash, name }
+    made[route] = { inputs: inputsHash, name }
     next[route] = name
   }
   const indexFile = path.join(root, PROPS_INDEX)
   const previous = fs.existsSync(indexFile) ? (JSON.parse(fs.readFileSync(indexFile, 'utf8')) as PropsIndex) : {}
   writeAtomically(indexFile, JSON.stringify(next))
-  writeStore(root, store)
+  store.recordProps(made)
   const used = new Set(Object.values(next))
   for (const name of stored) if (!used.has(name)) fs.rmSync(path.join(dir, name), { force: true })
   return { index: next, pages: Object.keys(next).length, changed, removed: Object.keys(previous).filter((route) => !(route in next)) }

@@ -18,11 +18,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles } from '../steps/siteFiles'
+import { listFiles } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import { writeStore, type PageStore, type RenderedBuild } from '../store/pageStore'
-import { sha256 } from '../compile/fingerprint'
+import type { PageStore } from '../store/pageStore'
+import { sha256 } from '../files'
 import type { PublicFile } from '../content/contentSource'
 
 /**
@@ -31,9 +32,9 @@ import type { PublicFile } from '../content/contentSource'
  * their own process and the route, which is runtime code, never reads the page store. Removed once
  * the build is done.
  */
-export const RENDER_ROUTES = '.cache/render-routes.json'
+export const RENDER_ROUTES = CACHE_PATHS.renderRoutes
 /** The last build's out/, set aside while the render step makes a new one. */
-export const PREVIOUS_OUT = '.cache/out-previous'
+export const PREVIOUS_OUT = CACHE_PATHS.previousOut
 
 export interface RenderPlan {
   buildId: string
@@ -115,8 +116,7 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
   const previous = path.join(root, PREVIOUS_OUT)
   fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
-  store.render = null
-  writeStore(root, store)
+  store.startRender()
   if (setAside) fs.renameSync(out, previous)
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
@@ -133,7 +133,5 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   }
   fs.rmSync(previous, { recursive: true, force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  for (const [route, record] of Object.entries(store.pages)) record.rendered = props[route]
-  store.render = { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props), new Set(publicFiles.map((file) => file.key))) } satisfies RenderedBuild
-  writeStore(root, store)
+  store.finishRender(props, { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props), new Set(publicFiles.map((file) => file.key))) })
 }

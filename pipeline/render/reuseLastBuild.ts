@@ -13,14 +13,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { pageHtmlFile } from '../../lib/access/pageFiles'
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 import type { RenderedBuild } from '../store/pageStore'
-import type { SitePaths } from '../steps/paths'
+import { CACHE_PATHS, type SitePaths } from '../steps/paths'
 import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { runInProduction } from './runInProduction'
 
 /** Where the renderer writes the pages before they move into out/. */
-const RENDERED_DIR = '.cache/rendered'
+const RENDERED_DIR = CACHE_PATHS.rendered
 const STATIC = '/_next/static/'
 /** The one docs route's server bundle, as `next build` names it. */
 const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'

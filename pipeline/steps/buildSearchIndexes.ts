@@ -15,10 +15,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
-import { writeAtomically } from '../compile/compilePages'
+import { writeAtomically } from '../files'
+import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, shardGroup, type Shard } from './searchShards'
 
@@ -69,7 +70,7 @@ export const INDEX_CHUNK_BYTES = 10_000
  * size): a shard whose pages' text did not change gets the same bundle again by linking it
  * (linkTree), not by indexing again.
  */
-export const SEARCH_CACHE_DIR = '.cache/search'
+export const SEARCH_CACHE_DIR = CACHE_PATHS.search
 
 let pagefindVersion: string | undefined
 

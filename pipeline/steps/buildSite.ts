@@ -54,8 +54,7 @@ import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
-import { assertLinks } from './checkLinks'
-import { assertRulesDecide, siteRoutes } from './checkRules'
+import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './postbuild'
@@ -149,11 +148,6 @@ export function formatPhaseTimes(times: PhaseTimes): string {
   ].join('\n')
 }
 
-/** The plan of this build's derived files, from the content source's pages, by `rules` (the shipped ones by default). */
-export function planFor(pages: readonly Pick<ContentPage, 'route'>[], rules: CompiledAccess = access): AggregatePlan {
-  return planAggregates({ access: rules, routes: pages.map((page) => page.route) })
-}
-
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const times: PhaseTimes = { phases: [] }
   try {
@@ -169,33 +163,17 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   // compiles without waiting for it; a build with nothing to compile ends it unused.
   const compileWorkers = new CompileWorkers()
   void compileWorkers.warm()
-  // content/ scanned once: every step below takes this source, and each page's MDX is read once.
-  const source = scanContent(paths.root)
-  // What the last build and `npm run dev` knew of each page: every step below reads and updates it.
-  const store = readStore(paths.root)
-  await step(
-    'content',
-    () =>
-      checkAndCompile(source, store, {
-        kept: compileWorkers,
-        onStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
-      }).finally(() => compileWorkers.close()),
-    describeCompile
-  )
-  const pages = await step('links', () => assertLinks(source), (found) => `${found.length} pages, all internal links and images resolve`)
-  // No later step needs a page's MDX: each keeps its digest and front matter, its body on disk.
-  source.releaseTexts()
-  const plan = await step('plan', () => {
-    assertRulesDecide(access, siteRoutes(source))
-    // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
-    aiToolsSettings(accessConfig.aiTools)
-    return planFor(pages)
-  }, describePlan)
-  // Made once and handed to the pages, Markdown and routes steps.
-  const lastUpdated = readLastUpdated(paths.root)
-  const mapInputs = pageMapInputs(source)
-  const pageMap = source.pageMap()
-  const props = await step('pages', () => writePageProps(paths.root, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated }), describePageProps)
+  // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
+  aiToolsSettings(accessConfig.aiTools)
+  const run = await runContentSteps(paths.root, {
+    access,
+    kept: compileWorkers,
+    step,
+    releaseTexts: true,
+    onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
+  }).finally(() => compileWorkers.close())
+  const { source, store, pages, plan, pageMap, lastUpdated, props } = run
+  const mapInputs = run.pageMapInputs
   const next = await step(
     'render',
     () => nextBuild(paths, store, props.index, source.publicFiles),
@@ -234,12 +212,6 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
-}
-
-/** The plan in a writer's words: one line per audience that a rule finer than a section makes. */
-export function describePlan(plan: AggregatePlan): string {
-  const finer = plan.audiences.filter((audience) => audience.kind === 'rule' && audience.sections.length > 0)
-  return [`${plan.audiences.length} audiences, ${plan.search.length} search indexes, ${plan.llms.length} llms files`, ...finer.map((audience) => `  ${audience.rule}: ${audience.pages.length} page${audience.pages.length === 1 ? '' : 's'}`)].join('\n')
 }
 
 if (require.main === module) {

@@ -23,7 +23,7 @@
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
-import { readStore, writeStore, type PageStore } from '../store/pageStore'
+import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
@@ -237,7 +237,6 @@ export async function checkAndCompile(source: ContentSource, store: PageStore = 
   }
   const problems = checkContent(source, options.sections, unchecked)
   const report = await compilePages(source, store, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
-  writeStore(source.root, store)
   const all = [...problems, ...report.problems]
   if (all.length > 0) throw new BadContentError(all)
   return report

@@ -103,9 +103,9 @@ export class BrokenLinksError extends Error {
  * refused a page outside a declared section's folder or under a bad name): every page, when every
  * internal link and image resolves (BrokenLinksError otherwise).
  */
-export function assertLinks(source: ContentSource): readonly ContentPage[] {
+export function assertLinks(source: ContentSource, rules: CompiledAccess = access): readonly ContentPage[] {
   if (source.unservable.length > 0) throw new UnservablePathError(source.unservable[0])
-  const problems = checkLinks(source)
+  const problems = checkLinks(source, rules)
   if (problems.length > 0) throw new BrokenLinksError(problems)
   return source.pages
 }

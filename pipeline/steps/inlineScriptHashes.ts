@@ -25,7 +25,7 @@ import type { CloudFrontRequestEvent, CloudFrontRequestResult } from '../../edge
 import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { contentSecurityPolicy, directiveSources, SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import type { SitePaths } from './paths'
-import { listFiles } from './siteFiles'
+import { listFiles } from '../files'
 
 /** HTML's character references, decoded by the same module as the compile's page check decodes them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -5,6 +5,35 @@
  * root.
  */
 import path from 'node:path'
+import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
+
+/**
+ * What the build keeps between runs under `.cache/`, relative to the project (`rm -rf .cache`
+ * forgets all of it). The props live in lib/ (the docs route reads them at run time).
+ */
+export const CACHE_PATHS = {
+  /** The page store (../store/pageStore.ts). */
+  store: '.cache/store.json',
+  /** The compile cache: one document per page version and compiler (../compile/compilePages.ts). */
+  mdx: '.cache/mdx',
+  /** The site's highlighter, transpiled for the compile workers. */
+  compiler: '.cache/compiler',
+  /** Each page's body after the MDX is released, by digest (../content/contentSource.ts). */
+  markdown: '.cache/markdown',
+  /** Each `_meta` file's data, by the digest of its text. */
+  meta: '.cache/meta',
+  /** Each page's props, and the index the docs route reads. */
+  props: PROPS_DIR,
+  propsIndex: PROPS_INDEX,
+  /** The routes the render step renders, while it runs (../render/renderPlan.ts). */
+  renderRoutes: '.cache/render-routes.json',
+  /** The last out/, set aside while the render step makes a new one. */
+  previousOut: '.cache/out-previous',
+  /** Where the renderer writes pages before they move into out/ (../render/reuseLastBuild.ts). */
+  rendered: '.cache/rendered',
+  /** The search step's placed pages and shards (./buildSearchIndexes.ts). */
+  search: '.cache/search',
+} as const
 
 export interface SitePaths {
   root: string

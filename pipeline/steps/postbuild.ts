@@ -12,7 +12,7 @@ import type { Audience } from '../../lib/access/planAggregates'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
-import { listFiles } from './siteFiles'
+import { listFiles } from '../files'
 
 export class PostbuildError extends Error {
   constructor(message: string) {

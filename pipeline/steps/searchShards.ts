@@ -9,7 +9,7 @@
  * audience (Pagefind ranks within an index by its own word statistics, so like shards rank alike),
  * a large folder cannot make one large shard, and no shard is named after anything of the site.
  */
-import { sha256 } from '../compile/fingerprint'
+import { sha256 } from '../files'
 
 /**
  * The most pages a shard holds on average. Indexing costs Pagefind about 3 ms a page plus about

@@ -12,9 +12,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { writeAtomically } from '../compile/compilePages'
+import { writeAtomically } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 
-export const STORE_FILE = '.cache/store.json'
+export const STORE_FILE = CACHE_PATHS.store
 
 /** Where the compiler stopped on a page that does not compile, and its message. */
 export interface CompileProblem {
@@ -41,7 +42,8 @@ export interface PageRecord {
   rendered?: string
 }
 
-export interface PageStore {
+/** What the store holds: one record per page (by route), and the build whose out/ holds them. */
+interface StoreState {
   pages: Record<string, PageRecord>
   /** The build whose out/ holds the pages: its ID and `next build`'s own files of out/; null while one runs. */
   render: RenderedBuild | null
@@ -54,20 +56,73 @@ export interface RenderedBuild {
   nextFiles: Record<string, string>
 }
 
+const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
+
+/**
+ * The one owner of the store: the steps read its records and change them only through its methods,
+ * one for each step's change (the compile's records, the props, the render's start and end), and
+ * each saves the file. Records are frozen: a step that wrote into one would fail, not be lost.
+ */
+export class PageStore {
+  private state: StoreState
+
+  /** `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. */
+  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }) {
+    this.state = { pages: Object.fromEntries(Object.entries(state.pages).map(([route, record]) => [route, frozen({ ...record })])), render: state.render }
+  }
+
+  get pages(): Readonly<Record<string, Readonly<PageRecord>>> {
+    return this.state.pages
+  }
+
+  get render(): Readonly<RenderedBuild> | null {
+    return this.state.render
+  }
+
+  /** The compile step's result: a record for each page the site has now; pages it has no record of are forgotten. */
+  recordCompile(records: Record<string, PageRecord>): void {
+    this.state.pages = Object.fromEntries(Object.entries(records).map(([route, record]) => [route, frozen({ ...record })]))
+    this.save()
+  }
+
+  /** The pages step's result: what each page's props were made from, and their file. */
+  recordProps(props: Record<string, NonNullable<PageRecord['props']>>): void {
+    for (const [route, made] of Object.entries(props)) {
+      const record = this.state.pages[route]
+      if (record) this.state.pages[route] = frozen({ ...record, props: made })
+    }
+    this.save()
+  }
+
+  /** Before rendering: what out/ held is forgotten, so a build that stops half way renders everything next time. */
+  startRender(): void {
+    this.state.render = null
+    this.save()
+  }
+
+  /** After rendering: the props file each page's out/ files were rendered from, and the build out/ now holds. */
+  finishRender(rendered: Readonly<Record<string, string>>, build: RenderedBuild): void {
+    for (const [route, record] of Object.entries(this.state.pages)) this.state.pages[route] = frozen({ ...record, rendered: rendered[route] })
+    this.state.render = build
+    this.save()
+  }
+
+  private save(): void {
+    if (this.file) writeAtomically(this.file, JSON.stringify(this.state))
+  }
+}
+
 /** The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again). */
 export function readStore(root: string): PageStore {
+  const file = path.join(root, STORE_FILE)
   try {
-    const store = JSON.parse(fs.readFileSync(path.join(root, STORE_FILE), 'utf8')) as PageStore
+    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
     // A store from before Next's files were recorded has no way to restore them: render as after a clean build.
-    if (store && typeof store.pages === 'object') return { ...store, render: store.render?.nextFiles ? store.render : null }
+    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render?.nextFiles ? state.render : null })
   } catch {
     // Absent or unreadable: a clean build.
   }
-  return { pages: {}, render: null }
-}
-
-export function writeStore(root: string, store: PageStore): void {
-  writeAtomically(path.join(root, STORE_FILE), JSON.stringify(store))
+  return new PageStore(file)
 }
 
 export class StoredPageError extends Error {

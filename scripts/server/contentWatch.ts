@@ -1,9 +1,9 @@
 /**
- * The content check for `npm run dev`: the build's first step (pipeline/steps/checkContent.ts
- * checkAndCompile) at start and again after each change of a page or `_meta` file, with the same
- * messages the build prints. The dev server keeps running whatever it finds; Next shows its own
- * overlay for a page that does not compile, and this names the file, line and column in the
- * terminal. It is the build's own incremental path, on the same page store: changed pages are
+ * The content check for `npm run dev`: the build's content steps (pipeline/steps/contentSteps.ts:
+ * the content check and compile, the links, the plan and the props) at start and again after each
+ * change under content/ or public/, with the same messages the build prints. The dev server
+ * keeps running whatever it finds; Next shows its own overlay for a page that does not compile,
+ * and this names the file, line and column in the terminal. It is the build's own incremental path, on the same page store: changed pages are
  * checked and compiled again, and the props of the pages they change written again
  * (pipeline/render/pageProps.ts), which the open page shows. An edit of a page's text checks and
  * writes that page alone, so it shows in about a second whatever the size of the site.
@@ -20,13 +20,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { CompileWorkers, describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
-import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
-import { writePageProps, type PagePropsReport } from '../../pipeline/render/pageProps'
-import { readStore } from '../../pipeline/store/pageStore'
-import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
-import { readLastUpdated } from '../../pipeline/lastUpdated'
-import { pageMapInputs } from '../../pipeline/pageMaps'
-import { planFor } from '../../pipeline/steps/buildSite'
+import { BadContentError } from '../../pipeline/steps/checkContent'
+import type { PagePropsReport } from '../../pipeline/render/pageProps'
+import type { ContentSource } from '../../pipeline/content/contentSource'
+import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
+import { RuleCoverageError } from '../../pipeline/steps/checkRules'
+import { runContentSteps } from '../../pipeline/steps/contentSteps'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -61,16 +60,14 @@ const lastSources = new Map<string, ContentSource>()
  */
 export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers): Promise<ContentCheckResult> {
   try {
-    const source = scanContent(root, lastSources.get(root))
-    lastSources.set(root, source)
-    const store = readStore(root)
-    const report = await checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept })
+    // The build's own content steps (pipeline/steps/contentSteps.ts), links and plan included.
+    const run = await runContentSteps(root, { access, previous: lastSources.get(root), kept })
+    lastSources.set(root, run.source)
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
-    const props = writePageProps(root, store, { pageMap: source.pageMap(), pageMapInputs: pageMapInputs(source, access), plan: planFor(source.pages, access), lastUpdated: readLastUpdated(root) })
-    return { ok: true, report, props }
+    return { ok: true, report: run.compile, props: run.props }
   } catch (error) {
-    if (error instanceof BadContentError) return { ok: false, message: error.message }
+    if (error instanceof BadContentError || error instanceof BrokenLinksError || error instanceof UnservablePathError || error instanceof RuleCoverageError) return { ok: false, message: error.message }
     throw error
   }
 }

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { compilePages } from '../../../pipeline/compile/compilePages'
-import { sha256 } from '../../../pipeline/compile/fingerprint'
+import { sha256 } from '../../../pipeline/files'
 import type { PageDocument } from '../../../lib/render/pageDocument'
 
 export const project = path.resolve(__dirname, '../../..')

@@ -166,8 +166,3 @@ export function createDynamoOAuthStore({ client, tableName, now = Date.now, quer
     },
   }
 }
-
-/** The `adapter` option of oidc-provider's Provider, backed by the DynamoDB table. */
-export function dynamoAdapterFactory(options: DynamoOAuthStoreOptions): (model: string) => OidcAdapter {
-  return createDynamoOAuthStore(options).adapterFor
-}

@@ -113,8 +113,3 @@ export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptio
     },
   }
 }
-
-/** The `adapter` option of oidc-provider's Provider, backed by a fresh in-process store. */
-export function memoryAdapterFactory(options: MemoryOAuthStoreOptions = {}): (model: string) => OidcAdapter {
-  return createMemoryOAuthStore(options).adapterFor
-}

@@ -46,25 +46,6 @@ export interface OidcAdapter {
   revokeByGrantId(grantId: string): Promise<void>
 }
 
-/** The model names oidc-provider 9 asks adapters for (it may ask for others; stores accept any). */
-export const OIDC_MODELS = [
-  'Session',
-  'AccessToken',
-  'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
-  'ClientCredentials',
-  'Client',
-  'InitialAccessToken',
-  'RegistrationAccessToken',
-  'Interaction',
-  'ReplayDetection',
-  'PushedAuthorizationRequest',
-  'Grant',
-  'BackchannelAuthenticationRequest',
-  'PreAuthorizedCode',
-] as const
-
 /** One AI tool a reader has connected: a live Grant of oidc-provider. */
 export interface ConnectedTool {
   grantId: string

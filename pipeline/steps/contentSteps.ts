@@ -1,0 +1,86 @@
+/**
+ * The content steps, one function that `npm run build` and `npm run dev` both run: from content/
+ * to the page store, the links, the plan, the page map and each page's props. The build goes on
+ * to render; dev tells the open pages to fetch their props again. One path, so a page that passes
+ * one passes the other, and the plan is made once per run.
+ */
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import type { AggregatePlan } from '../../lib/access/planAggregates'
+import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { CompileWorkers, describeCompile, type CompileReport } from '../compile/compilePages'
+import { scanContent, type ContentPage, type ContentSource } from '../content/contentSource'
+import { readLastUpdated, type LastUpdated } from '../lastUpdated'
+import { pageMapInputs, type PageMapInputs } from '../pageMaps'
+import { describePageProps, writePageProps, type PagePropsReport } from '../render/pageProps'
+import { readStore, type PageStore } from '../store/pageStore'
+import { checkAndCompile } from './checkContent'
+import { assertLinks } from './checkLinks'
+import { assertRulesDecide, siteRoutes } from './checkRules'
+import { access as shippedAccess } from '../../lib/access'
+import { planAggregates } from '../../lib/access/planAggregates'
+
+/** Runs one named step: the build times and prints each; dev runs them as they are. */
+export type StepRunner = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string) => Promise<T>
+
+const untimed: StepRunner = async (_name, run) => run()
+
+export interface ContentRun {
+  source: ContentSource
+  store: PageStore
+  compile: CompileReport
+  /** Every page, once its links resolve. */
+  pages: readonly ContentPage[]
+  plan: AggregatePlan
+  pageMap: RawItem[]
+  pageMapInputs: PageMapInputs
+  lastUpdated: LastUpdated
+  props: PagePropsReport
+}
+
+export interface ContentRunOptions {
+  access: CompiledAccess
+  /** The last run's source (`npm run dev`): pages unchanged since are not read again. */
+  previous?: ContentSource
+  /** A compile worker kept loaded between runs. */
+  kept?: CompileWorkers
+  step?: StepRunner
+  onCompileStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
+  /** Drops the pages' MDX once the checks have had it (the build: its memory follows the page count). */
+  releaseTexts?: boolean
+}
+
+/**
+ * The content, links, plan and pages steps for the project at `root`, under `access`. Throws the
+ * checks' typed errors (BadContentError, BrokenLinksError, UnservablePathError, RuleCoverageError).
+ */
+export async function runContentSteps(root: string, options: ContentRunOptions): Promise<ContentRun> {
+  const { access } = options
+  const step = options.step ?? untimed
+  // content/ and public/ scanned once: every step below takes this source, and each file is read once.
+  const source = scanContent(root, options.previous)
+  // What the last run knew of each page: every step below reads it, and changes it through its methods.
+  const store = readStore(root)
+  const compile = await step('content', () => checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept: options.kept, onStart: options.onCompileStart }), describeCompile)
+  const pages = await step('links', () => assertLinks(source, access), (found) => `${found.length} pages, all internal links and images resolve`)
+  if (options.releaseTexts) source.releaseTexts()
+  const plan = await step('plan', () => {
+    assertRulesDecide(access, siteRoutes(source))
+    return planFor(pages, access)
+  }, describePlan)
+  const lastUpdated = readLastUpdated(root)
+  const inputs = pageMapInputs(source, access)
+  const pageMap = source.pageMap()
+  const props = await step('pages', () => writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated }), describePageProps)
+  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, lastUpdated, props }
+}
+
+/** The plan of this build's derived files, from the content source's pages, by `rules` (the shipped ones by default). */
+export function planFor(pages: readonly Pick<ContentPage, 'route'>[], rules: CompiledAccess = shippedAccess): AggregatePlan {
+  return planAggregates({ access: rules, routes: pages.map((page) => page.route) })
+}
+
+/** The plan in a writer's words: one line per audience that a rule finer than a section makes. */
+export function describePlan(plan: AggregatePlan): string {
+  const finer = plan.audiences.filter((audience) => audience.kind === 'rule' && audience.sections.length > 0)
+  return [`${plan.audiences.length} audiences, ${plan.search.length} search indexes, ${plan.llms.length} llms files`, ...finer.map((audience) => `  ${audience.rule}: ${audience.pages.length} page${audience.pages.length === 1 ? '' : 's'}`)].join('\n')
+}
