@@ -149,9 +149,14 @@ export function formatPhaseTimes(times: PhaseTimes): string {
   ].join('\n')
 }
 
-/** The plan of this build's derived files, from the content source's pages, by `rules` (the shipped ones by default). */
-export function planFor(pages: readonly Pick<ContentPage, 'route'>[], rules: CompiledAccess = access): AggregatePlan {
-  return planAggregates({ access: rules, routes: pages.map((page) => page.route) })
+/**
+ * The plan of this build's derived files, from the content source's pages, by `rules` (the shipped
+ * ones by default); with `sized`, each audience's full text cut into parts by its pages' bodies.
+ */
+export function planFor(pages: readonly Pick<ContentPage, 'route' | 'body'>[], rules: CompiledAccess = access, sized = false): AggregatePlan {
+  const bodies = new Map(pages.map((page) => [page.route, page]))
+  const bodyBytes = (route: string) => Buffer.byteLength(bodies.get(route)?.body ?? '')
+  return planAggregates({ access: rules, routes: pages.map((page) => page.route), bodyBytes: sized ? bodyBytes : undefined })
 }
 
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
@@ -189,7 +194,8 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     assertRulesDecide(access, siteRoutes(source))
     // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
     aiToolsSettings(accessConfig.aiTools)
-    return planFor(pages)
+    // The full text's parts are cut by the pages' sizes, so this reads every body (as the Markdown step does again).
+    return planFor(pages, access, true)
   }, describePlan)
   // Made once and handed to the pages, Markdown and routes steps.
   const lastUpdated = readLastUpdated(paths.root)
@@ -215,7 +221,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   await step(
     'markdown',
     () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }),
-    ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
+    ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
   )
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
