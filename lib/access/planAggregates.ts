@@ -309,7 +309,7 @@ export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = 
     // Each lies in the audience's folder: its own rule's, or one that its folder key decides.
     llms.push({ key: `${audience.base}${LLMS_INDEX_FILE}`, audience: audience.id, full: false, title, description, pages: docs, place: null })
     const sized = docs.map((route) => ({ route, bytes: bodyBytes ? fullTextEntryBytes(route, bodyBytes(route)) : 0 }))
-    const headerBytes = (count: number) => Buffer.byteLength(fullTextHeader({ title, description }, { number: count, of: count }))
+    const headerBytes = (count: number) => Buffer.byteLength(fullTextHeader({ title }, { number: count, of: count }))
     const { count, parts } = cutFullText(sized, headerBytes, fullTextPartBytes)
     for (const { part, routes: held } of parts) {
       llms.push({ key: `${audience.base}${fullTextFile(part, count)}`, audience: audience.id, full: true, title, description, pages: held, place: { number: part + 1, of: count } })

@@ -46,8 +46,11 @@ export function llmsTxt(
   return `# ${heading.title}\n\n> ${heading.description}\n\n## Pages\n\n${lines.join('\n')}\n${partLines.length ? `\n## Full text\n\n${partLines.join('\n')}\n` : ''}`
 }
 
-/** The top of a part of the full text. */
-export const fullTextHeader = (heading: LlmsHeading, place: PartPlace) => `# ${heading.title} (${partLabel(place)})\n\n> ${heading.description}\n\n`
+/**
+ * The top of a part of the full text: the title and the part's place. Not the index's line, which
+ * for an audience of no section of its own counts its pages: an added page would rewrite every part.
+ */
+export const fullTextHeader = (heading: Pick<LlmsHeading, 'title'>, place: PartPlace) => `# ${heading.title} (${partLabel(place)})\n\n`
 
 /** One page in a part: every page but a part's first follows a rule. */
 export const fullTextEntry = (route: string, body: string, first: boolean) => `${first ? '' : '\n---\n\n'}<!-- ${route} -->\n\n${body.trimEnd()}\n`

@@ -46,7 +46,7 @@ export interface MarkdownFile {
 }
 
 /** A part of an audience's full text, a piece a page: each page's body is taken when the part is made. */
-export function* fullTextPart(file: Pick<LlmsFile, 'title' | 'description' | 'place'>, pages: Iterable<Pick<MarkdownPage, 'route' | 'body'>>): Generator<string> {
+export function* fullTextPart(file: Pick<LlmsFile, 'title' | 'place'>, pages: Iterable<Pick<MarkdownPage, 'route' | 'body'>>): Generator<string> {
   if (file.place === null) throw new Error('buildMarkdown: the plan gives a part of a full text no place')
   yield fullTextHeader(file, file.place)
   let first = true
