@@ -16,9 +16,6 @@ export const LLMS_INDEX_FILE = 'llms.txt'
 /** The file name of part `part` (from 0) of a full text cut into `count` parts. */
 export const fullTextFile = (part: number, count: number) => (count === 1 ? 'llms-full.txt' : `llms-full-${part + 1}.txt`)
 
-/** Every name an llms file of an audience may have, as one pattern (for checks, not for paths). */
-export const LLMS_FILE_NAME = /^llms(?:-full(?:-[1-9][0-9]*)?)?\.txt$/
-
 /** Where a page's Markdown is published: beside the page, so it shares the page's URL folder. */
 export const markdownKeyOf = (route: string) => `${route}.md`
 
