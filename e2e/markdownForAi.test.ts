@@ -34,7 +34,7 @@ test.each(['/docs/leads/endpoints/create-quote.md', '/docs/leads/llms.txt', '/do
   }
 )
 
-test('/llms.txt at the root lists the llms files of exactly the audiences the reader holds, per reader and never cached', async () => {
+test('/llms.txt at the root lists the llms.txt of exactly the audiences the reader holds, per reader and never cached, and each lists its full text\'s parts', async () => {
   const { audiences, decide } = siteEnv()
   for (const username of [null, 'leads1', 'internal1', 'support1', 'admin']) {
     const response = await fetch(siteUrl + '/llms.txt', { headers: username ? { cookie: await as(username) } : {} })
@@ -45,9 +45,16 @@ test('/llms.txt at the root lists the llms files of exactly the audiences the re
     const listed = [...text.matchAll(/\]\((\/[^)]+)\)/g)].map((match) => match[1]).sort()
     const user = username === null ? null : { username, groups: seededGroupsOf(username) }
     const held = audiences.filter((audience) => decide(audience.governedBy, user) === 'allow')
-    expect([username, listed]).toEqual([username, held.flatMap((audience) => [audience.llms, audience.llmsFull]).filter((key): key is string => key !== null).sort()])
-    // Each file it lists is one the reader can fetch.
-    for (const key of listed) expect([key, (await fetch(siteUrl + key, { headers: username ? { cookie: await as(username) } : {} })).status]).toEqual([key, 200])
+    expect([username, listed]).toEqual([username, held.flatMap((audience) => (audience.llms ? [audience.llms] : [])).sort()])
+    // Each index it lists is one the reader can fetch, and so is each part of the full text that index lists.
+    const headers: Record<string, string> = username ? { cookie: await as(username) } : {}
+    for (const key of listed) {
+      const index = await fetch(siteUrl + key, { headers })
+      expect([key, index.status]).toEqual([key, 200])
+      const parts = [...(await index.text()).matchAll(/\]\((\/[^)]+\/llms-full(?:-[0-9]+)?\.txt)\)/g)].map((match) => match[1])
+      expect([key, parts.length > 0]).toEqual([key, true])
+      for (const part of parts) expect([part, (await fetch(siteUrl + part, { headers })).status]).toEqual([part, 200])
+    }
   }
 })
 

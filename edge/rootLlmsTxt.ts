@@ -1,8 +1,9 @@
 /**
  * `/llms.txt` at the site's root, as the llmstxt.org convention expects it, written per reader by
- * the authority like the reader view: it lists the llms.txt and llms-full.txt of each audience the
- * reader holds, so it names nothing they may not open. A visitor who is not signed in gets the
- * public one: the public pages' files, if any, and where to sign in.
+ * the authority like the reader view: it lists the llms.txt of each audience the reader holds, so it
+ * names nothing they may not open. Each of those lists its audience's pages and the parts of its
+ * full text (lib/aiTools/llmsFiles.ts), which lie beside it under the same rule. A visitor who is
+ * not signed in gets the public one: the public pages' files, if any, and where to sign in.
  */
 import type { AudienceSummary } from '../lib/access/readerView'
 import type { AccessUser } from '../lib/access/types'
@@ -11,10 +12,7 @@ import { SITE_NAME } from '../lib/siteName'
 export const ROOT_LLMS_PATH = '/llms.txt'
 
 export function rootLlmsTxt(held: readonly AudienceSummary[], user: AccessUser): string {
-  const lines = held.flatMap((audience) => [
-    ...(audience.llms ? [`- [${audience.title}](${audience.llms}): its pages, each linked to its Markdown`] : []),
-    ...(audience.llmsFull ? [`- [${audience.title}, in full](${audience.llmsFull}): every page of it in one file`] : []),
-  ])
+  const lines = held.flatMap((audience) => (audience.llms ? [`- [${audience.title}](${audience.llms}): its pages, each linked to its Markdown, and its full text in parts`] : []))
   const summary =
     user === null
       ? '> Internal engineering and support documentation. Sign in at /login to read it; AI tools connect at /mcp.'

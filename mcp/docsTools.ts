@@ -153,17 +153,22 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
     'whoami',
     {
       title: 'Who am I',
-      description: 'The signed-in user this AI tool reads the docs as, and the docs sections they may open (id, title, what it covers, and its entry page).',
+      description:
+        'The signed-in user this AI tool reads the docs as, the docs sections they may open (id, title, what it covers, and its entry page), and ' +
+        'the llms.txt files of their docs: each lists pages as Markdown and the full text in parts of at most 500 kB, for reading in bulk.',
       inputSchema: z.object({}),
       annotations: READ_ONLY,
     },
     async () => {
       const sections = docs.view.sections.map((section) => ({ ...section, url: docs.urlOf(section.href) }))
+      // The view's llms.txt files: each names its full text's parts, which the reader holds with it (lib/aiTools/llmsFiles.ts).
+      const llms = docs.view.llms.map((key) => docs.urlOf(key))
       log({ decision: 'allow', tool: 'whoami', routes: [] })
       const lines = sections.map((section) => `- ${section.title} (${section.id}): ${section.description} ${section.url}`)
+      const bulk = llms.length ? `\nFor reading in bulk, each of these lists its pages as Markdown and its full text in parts:\n${llms.map((url) => `- ${url}`).join('\n')}` : ''
       return {
-        ...text(`Signed in as ${docs.user.username}.\n${sections.length ? `Sections you can open:\n${lines.join('\n')}` : 'You can open no docs sections.'}`),
-        structuredContent: { username: docs.user.username, sections },
+        ...text(`Signed in as ${docs.user.username}.\n${sections.length ? `Sections you can open:\n${lines.join('\n')}` : 'You can open no docs sections.'}${bulk}`),
+        structuredContent: { username: docs.user.username, sections, llms },
       }
     }
   )

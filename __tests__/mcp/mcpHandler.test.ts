@@ -115,6 +115,9 @@ test('whoami names the reader and the sections their view names; the tools are t
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_page', 'list_pages', 'search_docs', 'whoami'])
   const result = await client.callTool({ name: 'whoami', arguments: {} })
   expect(result.structuredContent).toMatchObject({ username: 'leads1', sections: [{ id: 'leads', href: '/docs/leads/intro', url: `${SITE}/docs/leads/intro` }] })
+  // Its llms.txt, which lists the parts of its full text; no other audience's.
+  expect(result.structuredContent).toMatchObject({ llms: [`${SITE}/docs/leads/llms.txt`] })
+  expect(textOf(result)).toContain(`- ${SITE}/docs/leads/llms.txt`)
   await client.close()
 })
 

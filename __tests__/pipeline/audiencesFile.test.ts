@@ -9,7 +9,7 @@ import { readAudiencesFile, RulesChangedError, writeAudiencesFile } from '../../
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audiences-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 const file = path.join(dir, 'audiences.json')
-const audiences = [{ id: 'leads', governedBy: '/docs/leads/intro', sections: [{ id: 'leads', entry: '/docs/leads/intro' }], search: '/docs/leads/_pagefind/', llms: '/docs/leads/llms.txt', llmsFull: '/docs/leads/llms-full.txt', catalog: '/docs/leads/pages.json', title: 'Leads API' }]
+const audiences = [{ id: 'leads', governedBy: '/docs/leads/intro', sections: [{ id: 'leads', entry: '/docs/leads/intro' }], search: '/docs/leads/_pagefind/', llms: '/docs/leads/llms.txt', catalog: '/docs/leads/pages.json', title: 'Leads API' }]
 
 test('an authorizer is built over a build only with the path rules that build was made with; a list change needs no build', () => {
   writeAudiencesFile(file, compileAccess(shipped, {}), audiences)

@@ -6,8 +6,8 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { llmsTxt, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
-import { sitePaths } from '../../pipeline/steps/paths'
+import { writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { llmsTxt } from '../../lib/aiTools/llmsFiles'
 import { markdownFileMap } from './helpers/markdownFiles'
 import { PageStore } from '../../pipeline/store/pageStore'
 import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
@@ -74,7 +74,8 @@ test('the docs root page /docs has its Markdown and is in the llms files of its 
   expect(files.get('/docs.md')).toMatch(/^# Documentation$/m)
   const docsRoot = plan.audiences.find((audience) => audience.pages.includes('/docs'))!
   expect(files.get(`${docsRoot.base}llms.txt`)).toBe(
-    '# Documentation\n\n> Part of Documentation: 1 page.\n\n## Pages\n\n- [Documentation](/docs.md): The root of the documentation, with every section.\n'
+    '# Documentation\n\n> Part of Documentation: 1 page.\n\n## Pages\n\n- [Documentation](/docs.md): The root of the documentation, with every section.\n' +
+      `\n## Full text\n\n- [Documentation, full text](${docsRoot.base}llms-full.txt): 1 page in one file\n`
   )
   expect(files.get(`${docsRoot.base}llms-full.txt`)).toContain('<!-- /docs -->')
   for (const section of ['leads', 'internal', 'support-twilio']) expect(files.get(`/docs/${section}/llms.txt`)).not.toContain('](/docs.md)')
@@ -135,8 +136,10 @@ test('a page titled by its first heading is named by it in the llms files and it
   }
 })
 
-test('the step writes each file as it makes it, holding one page body at a time, and writes what it would make', () => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-stream-'))
+test('the step writes each file as it makes it, holding one file\'s page bodies at a time, and writes what it would make', () => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-stream-'))
+  const out = path.join(site, 'out')
+  fs.mkdirSync(out)
   try {
     const plan = planFor(access)
     const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, { items: [], order: {} }]))
@@ -149,24 +152,27 @@ test('the step writes each file as it makes it, holding one page body at a time,
         return page && Object.create(page, { body: { get: () => (events.push('body'), page.body) } })
       },
     }
-    const intoOut = (file: unknown) => typeof file === 'number' || String(file).startsWith(out)
+    // Into out/ or the kept copies beside it (pipeline/steps/keptFiles.ts).
+    const intoOut = (file: unknown) => typeof file === 'number' || String(file).startsWith(site)
     const spies = (['writeFileSync', 'writeSync', 'appendFileSync'] as const).map((name) => {
       const original = fs[name] as (...args: unknown[]) => unknown
       return jest.spyOn(fs, name).mockImplementation(((file: unknown, ...rest: unknown[]) => (intoOut(file) && events.push('write'), original.call(fs, file, ...rest))) as never)
     })
     try {
-      writeMarkdown({ ...sitePaths(root), out }, counted, index, plan, { pageMaps, lastUpdated: {} })
+      writeMarkdown({ root: site, out }, counted, index, plan, { pageMaps, lastUpdated: {} })
     } finally {
       spies.forEach((spy) => spy.mockRestore())
     }
-    // Every page's body is taken for its own file and again for its audience's llms-full.txt, and each is written before the next is taken.
+    // Every page's body is taken for its own file and again for its part of its audience's full
+    // text; between two writes, no more bodies than one file holds.
     expect(events.filter((event) => event === 'body')).toHaveLength(2 * plan.markdown.length)
-    expect(events.join(' ')).not.toMatch(/body body/)
+    const largest = Math.max(1, ...plan.llms.filter((file) => file.full).map((file) => file.pages.length))
+    for (const run of events.join(' ').split('write')) expect(run.split(' ').filter((event) => event === 'body').length).toBeLessThanOrEqual(largest)
     const written = fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
     const made = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
     expect(written).toHaveLength(made.size)
     for (const [key, text] of made) expect(fs.readFileSync(path.join(out, key), 'utf8')).toBe(text)
   } finally {
-    fs.rmSync(out, { recursive: true, force: true })
+    fs.rmSync(site, { recursive: true, force: true })
   }
 })

@@ -25,6 +25,7 @@ import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/reader
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
 import { scanContent } from '../../pipeline/content/contentSource'
+import { rootLlmsTxt } from '../../edge/rootLlmsTxt'
 
 const ROUTES = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
 /** Every folder that holds a page (where a prefix rule may sit), and every page (where an exact rule may). */
@@ -185,6 +186,45 @@ describe('the aggregate plan, for access rules of any shape', () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  test("cut by the pages' sizes, each part of a full text holds pages of its audience alone, and the root llms.txt leads each reader to exactly their audiences' parts", () => {
+    // Sizes and a bound that cut the audiences of the real page tree into several parts each.
+    const sizesArb = fc.array(fc.integer({ min: 50, max: 6_000 }), { minLength: ROUTES.length, maxLength: ROUTES.length })
+    let cut = 0
+    fc.assert(
+      fc.property(configArb, sizesArb, fc.integer({ min: 2_000, max: 20_000 }), fc.array(readerArb, { minLength: 1, maxLength: 4 }), (config, sizes, bound, readers) => {
+        const access = compileAccess(config, {})
+        const bytes = new Map(ROUTES.map((route, at) => [route, sizes[at]]))
+        const plan = planAggregates({ access, routes: ROUTES, bodyBytes: (route) => bytes.get(route)!, fullTextPartBytes: bound })
+        const aggregates = aggregatesOf(plan, access)
+        const canFetch = (key: string, user: AccessUser) => decideAccess(access, governingRoute(objectKeyFor(key) as string, plan.routes) as string, user) === 'allow'
+        for (const audience of plan.audiences) {
+          const parts = plan.llms.filter((file) => file.full && file.audience === audience.id)
+          if (parts.length > 1) cut++
+          // In its audience's folder, together its docs pages once each.
+          for (const part of parts) expect(part.key.startsWith(audience.base)).toBe(true)
+          const index = plan.llms.find((file) => !file.full && file.audience === audience.id)
+          expect(parts.flatMap((part) => part.pages).sort()).toEqual(index ? [...index.pages].sort() : [])
+        }
+        for (const reader of readers) {
+          expect(violations(access, aggregates, reader)).toEqual([])
+          const mayOpen = (route: string) => decideAccess(access, route, reader) === 'allow'
+          // The root names indexes; each index lists its own audience's parts (pipeline/steps/buildMarkdown.ts).
+          const root = rootLlmsTxt(audiencesOf(readerViewSources(access, {}, audienceSummaries(plan)), reader), reader)
+          const named = [...root.matchAll(/\]\((\/[^)]+)\)/g)].map((match) => match[1])
+          const indexes = named.map((key) => plan.llms.find((file) => file.key === key && !file.full))
+          expect(indexes.every((index) => index !== undefined && canFetch(index.key, reader))).toBe(true)
+          const reached = plan.llms.filter((file) => file.full && indexes.some((index) => index!.audience === file.audience))
+          for (const part of reached) expect([part.key, part.pages.filter((page) => !mayOpen(page))]).toEqual([part.key, []])
+          // And every part they can fetch that holds a page is reached.
+          const fetchable = plan.llms.filter((file) => file.full && canFetch(file.key, reader))
+          expect(reached.map((part) => part.key).sort()).toEqual(fetchable.map((part) => part.key).sort())
+        }
+      }),
+      { numRuns: 200 }
+    )
+    expect(cut).toBeGreaterThan(0)
   })
 
   test('the same check finds leaks in the per-section grouping the build used before', () => {

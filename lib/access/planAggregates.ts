@@ -1,6 +1,6 @@
 /**
  * The planner of derived files: the one place that decides which files built from several pages
- * exist (search indexes, llms.txt, llms-full.txt, route manifests, page maps), what each holds and
+ * exist (search indexes, llms.txt, the full text's parts, route manifests, page maps), what each holds and
  * where each lives. Every build step that writes such a file takes this plan; none groups pages on
  * its own.
  *
@@ -11,7 +11,8 @@
  * can be finer than sections, so grouping by section would hand a folder's text to readers of the
  * rest of its section.
  *
- * Pure: it reads the compiled rules and the page list, never the file system or the lists' members.
+ * Pure: it reads the compiled rules, the page list and the pages' sizes, never the file system or
+ * the lists' members.
  */
 import crypto from 'node:crypto'
 import type { CompiledAccess } from './compileAccess'
@@ -23,6 +24,10 @@ import { DOCS_ROOT, inSection, sectionPrefix } from './sectionPaths'
 import type { AudienceSummary } from './readerView'
 import type { Requirement } from './types'
 import { SHARD_LIST_FILE, shardFolder } from '../search/searchShards'
+import { cutFullText, FULL_TEXT_PART_BYTES } from '../aiTools/fullTextParts'
+import { fullTextEntryBytes, fullTextFile, fullTextHeader, LLMS_INDEX_FILE, markdownKeyOf, type PartPlace } from '../aiTools/llmsFiles'
+
+export { markdownKeyOf }
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
@@ -101,11 +106,15 @@ export interface SearchIndexSpec {
 export interface LlmsFile {
   key: string
   audience: string
+  /** false: the audience's index (llms.txt); true: a part of its full text (lib/aiTools/llmsFiles.ts). */
   full: boolean
   /** The title and line at the top of the file. */
   title: string
   description: string
+  /** The index: every docs page of the audience; a part: its own. */
   pages: string[]
+  /** A part's place among its audience's parts; null for the index. */
+  place: PartPlace | null
 }
 
 export interface MarkdownFile {
@@ -143,9 +152,6 @@ export interface AggregatePlan {
   routes: Record<string, string>
 }
 
-/** Where a page's Markdown is published: beside the page, so it shares the page's URL folder. */
-export const markdownKeyOf = (route: string) => `${route}.md`
-
 export class AggregatePlanError extends Error {
   constructor(message: string) {
     super(`aggregate plan: ${message}`)
@@ -157,6 +163,12 @@ export interface PlanInputs {
   access: CompiledAccess
   /** Every page's canonical route (content/docs and the top-level MDX pages). */
   routes: readonly string[]
+  /**
+   * A docs page's body in bytes, to cut each audience's full text into parts of at most
+   * `fullTextPartBytes` (lib/aiTools/fullTextParts.ts). Left out, each full text is one part.
+   */
+  bodyBytes?: (route: string) => number
+  fullTextPartBytes?: number
 }
 
 /** The audience a canonical route belongs to, as a key: the rule that governs it, in words. */
@@ -216,7 +228,7 @@ const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').len
 function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
   if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
   const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
-  const probes = ['llms.txt', 'llms-full.txt', CATALOG_FILE, `_pagefind/${SHARD_LIST_FILE}`, `_pagefind/${shardFolder(0)}/pagefind-entry.json`, `_pagefind/${shardFolder(0)}/index/x.pf_index`]
+  const probes = [LLMS_INDEX_FILE, fullTextFile(0, 1), fullTextFile(0, 2), CATALOG_FILE, `_pagefind/${SHARD_LIST_FILE}`, `_pagefind/${shardFolder(0)}/pagefind-entry.json`, `_pagefind/${shardFolder(0)}/index/x.pf_index`]
   const allGoverned = probes.every((name) => {
     const route = normalisePath(base + name)
     return route !== null && sameRule(governingRuleOf(access, route), governing)
@@ -224,7 +236,7 @@ function naturalBase(access: CompiledAccess, governing: GoverningRule): string |
   return allGoverned ? base : null
 }
 
-export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
+export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = FULL_TEXT_PART_BYTES }: PlanInputs): AggregatePlan {
   const groups = new Map<string, { governing: GoverningRule; pages: string[] }>()
   const audienceOf: Record<string, string> = {}
   for (const raw of [...new Set(routes)].sort()) {
@@ -295,9 +307,12 @@ export function planAggregates({ access, routes }: PlanInputs): AggregatePlan {
     const title = audienceTitle(audience)
     const description = audience.section ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`
     // Each lies in the audience's folder: its own rule's, or one that its folder key decides.
-    for (const full of [false, true]) {
-      const key = `${audience.base}${full ? 'llms-full.txt' : 'llms.txt'}`
-      llms.push({ key, audience: audience.id, full, title, description, pages: docs })
+    llms.push({ key: `${audience.base}${LLMS_INDEX_FILE}`, audience: audience.id, full: false, title, description, pages: docs, place: null })
+    const sized = docs.map((route) => ({ route, bytes: bodyBytes ? fullTextEntryBytes(route, bodyBytes(route)) : 0 }))
+    const headerBytes = (count: number) => Buffer.byteLength(fullTextHeader({ title }, { number: count, of: count }))
+    const { count, parts } = cutFullText(sized, headerBytes, fullTextPartBytes)
+    for (const { part, routes: held } of parts) {
+      llms.push({ key: `${audience.base}${fullTextFile(part, count)}`, audience: audience.id, full: true, title, description, pages: held, place: { number: part + 1, of: count } })
     }
     catalogs.push({ key: `${audience.base}${CATALOG_FILE}`, audience: audience.id, pages: docs })
   }
@@ -342,7 +357,6 @@ export function audienceSummaries(plan: AggregatePlan): AudienceSummary[] {
     sections: audience.sections.map(({ id, entry }) => ({ id, entry })),
     search: plan.search.find((spec) => spec.id === audience.id)?.basePath ?? null,
     llms: plan.llms.find((file) => file.audience === audience.id && !file.full)?.key ?? null,
-    llmsFull: plan.llms.find((file) => file.audience === audience.id && file.full)?.key ?? null,
     catalog: plan.catalogs.find((file) => file.audience === audience.id)?.key ?? null,
     title: audienceTitle(audience),
   }))

@@ -42,9 +42,12 @@ export interface AudienceSummary {
   sections: Array<{ id: string; entry: string }>
   /** Its search index's base path, if it has one. */
   search: string | null
-  /** Its llms.txt, if it has one, and its llms-full.txt beside it. */
+  /**
+   * Its llms.txt, if it has one: the index that lists its pages and its full text's parts. The
+   * parts are not named here: how many there are follows the pages' sizes, and an edit must not
+   * change what the authority bakes in.
+   */
   llms: string | null
-  llmsFull: string | null
   /** Its page catalog for the AI tools' server (lib/access/planAggregates.ts CatalogFile), if it has one. */
   catalog: string | null
   /** Its sections' titles, or "Home": how an index of its llms files names it. */

@@ -108,6 +108,8 @@ export interface ContentPage {
   readonly frontMatter: Record<string, unknown>
   /** The MDX without its front matter: what a reader's AI tool is given. */
   readonly body: string
+  /** The body's size in bytes, kept when the MDX is released: what the planner cuts full texts by. */
+  readonly bodyBytes: number
 }
 
 export interface ContentMeta {
@@ -177,6 +179,7 @@ interface Reading {
   stamp: string
   parsed?: FrontMatter
   frontMatter?: Record<string, unknown>
+  bodyBytes?: number
 }
 /** A file's time and size, which change when it is written: what says a reading of it may be stale; null when it is gone. */
 export function stampOf(file: string): string | null {
@@ -217,13 +220,17 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       if (reading.text === undefined) return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
       return (reading.parsed ??= parseFrontMatter(file, reading.text)).body
     },
+    get bodyBytes() {
+      const reading = page.load()
+      return reading.bodyBytes ?? Buffer.byteLength(page.body)
+    },
     release() {
       const reading = page.reading
       if (reading?.text === undefined) return
       const parsed = reading.parsed ?? parseFrontMatter(file, reading.text)
       const kept = bodyFile(root, reading.digest)
       if (!fs.existsSync(kept)) fs.writeFileSync(kept, parsed.body)
-      page.reading = { digest: reading.digest, stamp: reading.stamp, frontMatter: parsed.data }
+      page.reading = { digest: reading.digest, stamp: reading.stamp, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body) }
     },
   }
   return page

@@ -5,21 +5,25 @@
  * - `<route>.md`: the page's MDX source, front matter removed (mapped to its page's rule where its
  *   own path would fall under another rule, e.g. a page that an exact rule restricts);
  * - `llms.txt`: one audience's pages (the pages one rule governs) with titles, descriptions and
- *   `.md` links; `/docs/<section>/llms.txt` for a section's own rule;
- * - `llms-full.txt`: the same pages in one file;
+ *   `.md` links, and the parts of its full text; `/docs/<section>/llms.txt` for a section's own rule;
+ * - the full text in parts of bounded size, as the plan cuts it (`llms-full.txt` when it is one,
+ *   lib/aiTools/llmsFiles.ts names them);
  * - `pages.json`: the same pages as data for the AI tools' server (mcp/): title, line, last-updated
  *   date, and the audience's sidebar (its page-map fragment, pipeline/pageMaps.ts).
  * No file here lists every audience: the authority writes the root `/llms.txt` per reader instead
  * (edge/rootLlmsTxt.ts).
+ * A file whose bytes are those of the last build's is left as it was (./keptFiles.ts): an edit
+ * rewrites its page's files, not its audience's whole text.
  */
 import fs from 'node:fs'
-import path from 'node:path'
-import { markdownKeyOf, type AggregatePlan } from '../../lib/access/planAggregates'
+import { markdownKeyOf, type AggregatePlan, type LlmsFile } from '../../lib/access/planAggregates'
+import { fullTextEntry, fullTextHeader, llmsTxt } from '../../lib/aiTools/llmsFiles'
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
+import { openKeptFiles } from './keptFiles'
 import type { SitePaths } from './paths'
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
@@ -35,23 +39,19 @@ export interface CatalogInputs {
   lastUpdated: LastUpdated
 }
 
-/** A file of the step: its path under out/, and its text in parts, each made when it is written. */
+/** A file of the step: its path under out/, and its text in pieces, each made when the file is. */
 export interface MarkdownFile {
   key: string
-  parts: Iterable<string>
+  pieces: Iterable<string>
 }
 
-export function llmsTxt(section: { title: string; description: string }, pages: ReadonlyArray<Pick<MarkdownPage, 'route' | 'title' | 'description'>>): string {
-  const lines = pages.map((page) => `- [${page.title}](${markdownKeyOf(page.route)})${page.description ? `: ${page.description}` : ''}`)
-  return `# ${section.title}\n\n> ${section.description}\n\n## Pages\n\n${lines.join('\n')}\n`
-}
-
-/** llms-full.txt in parts, one per page: each page's body is taken when its part is written, so the file never lies whole in memory. */
-export function* llmsFullTxt(section: { title: string; description: string }, pages: Iterable<Pick<MarkdownPage, 'route' | 'body'>>): Generator<string> {
-  yield `# ${section.title}\n\n> ${section.description}\n\n`
+/** A part of an audience's full text, a piece a page: each page's body is taken when the part is made. */
+export function* fullTextPart(file: Pick<LlmsFile, 'title' | 'place'>, pages: Iterable<Pick<MarkdownPage, 'route' | 'body'>>): Generator<string> {
+  if (file.place === null) throw new Error('buildMarkdown: the plan gives a part of a full text no place')
+  yield fullTextHeader(file, file.place)
   let first = true
   for (const page of pages) {
-    yield `${first ? '' : '\n---\n\n'}<!-- ${page.route} -->\n\n${page.body.trimEnd()}\n`
+    yield fullTextEntry(page.route, page.body, first)
     first = false
   }
 }
@@ -85,32 +85,42 @@ export function* markdownFiles(
   }
   // A getter, so each body is read when its part is made, not when the page list is.
   const withBody = (route: string) => ({ route, get body() { return contentOf(route).body } })
-  for (const { key, route } of plan.markdown) yield { key, parts: [contentOf(route).body] }
-  for (const file of plan.llms) yield { key: file.key, parts: file.full ? llmsFullTxt(file, file.pages.map(withBody)) : [llmsTxt(file, file.pages.map(pageOf))] }
+  const partsOf = (audience: string) =>
+    plan.llms.flatMap((file) => (file.full && file.audience === audience && file.place ? [{ key: file.key, place: file.place, pages: file.pages.length }] : []))
+  for (const { key, route } of plan.markdown) yield { key, pieces: [contentOf(route).body] }
+  for (const file of plan.llms) {
+    yield { key: file.key, pieces: file.full ? fullTextPart(file, file.pages.map(withBody)) : [llmsTxt(file, file.pages.map(pageOf), partsOf(file.audience))] }
+  }
   for (const file of plan.catalogs) {
     if (!catalogInputs) break
     const rule = plan.audiences.find((audience) => audience.id === file.audience)?.rule
     const pageMap = rule === undefined ? undefined : catalogInputs.pageMaps.get(rule)
     if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
     const catalog: PageCatalog = { pages: file.pages.map(pageOf), pageMap }
-    yield { key: file.key, parts: [JSON.stringify(catalog)] }
+    yield { key: file.key, pieces: [JSON.stringify(catalog)] }
   }
 }
 
-/** Writes the Markdown of the plan's pages and each audience's llms files into out/, each file as it is made. */
-export function writeMarkdown(paths: SitePaths, source: ContentSource, pages: PageStore['pages'], plan: AggregatePlan, catalogInputs: CatalogInputs): { pages: number; files: number } {
+/**
+ * Writes the Markdown of the plan's pages and each audience's llms files and catalog into out/,
+ * each file as it is made: the step holds one file at a time (a part of a full text at most its
+ * bound), to compare it with the last build's.
+ */
+export function writeMarkdown(
+  paths: Pick<SitePaths, 'root' | 'out'>,
+  source: ContentSource,
+  pages: PageStore['pages'],
+  plan: AggregatePlan,
+  catalogInputs: CatalogInputs
+): { pages: number; files: number; rewritten: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
+  const kept = openKeptFiles(paths.root, paths.out)
   let files = 0
-  for (const { key, parts } of markdownFiles(source, pages, plan, catalogInputs)) {
-    const file = path.join(paths.out, key)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    const fd = fs.openSync(file, 'w')
-    try {
-      for (const part of parts) fs.writeSync(fd, part)
-    } finally {
-      fs.closeSync(fd)
-    }
+  let rewritten = 0
+  for (const { key, pieces } of markdownFiles(source, pages, plan, catalogInputs)) {
+    if (kept.write(key, Buffer.from([...pieces].join(''), 'utf8'))) rewritten++
     files++
   }
-  return { pages: plan.markdown.length, files }
+  kept.prune()
+  return { pages: plan.markdown.length, files, rewritten }
 }

@@ -193,7 +193,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   await step(
     'markdown',
     () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }),
-    ({ pages: count, files }) => `${count} pages as Markdown, ${files - count} llms and catalog files`
+    ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
   )
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).

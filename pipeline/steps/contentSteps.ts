@@ -65,7 +65,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   if (options.releaseTexts) source.releaseTexts()
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(source))
-    return planFor(pages, access)
+    return planFor(pages, access, true)
   }, describePlan)
   const lastUpdated = readLastUpdated(root)
   const inputs = pageMapInputs(source, access)
@@ -74,9 +74,14 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, lastUpdated, props }
 }
 
-/** The plan of this build's derived files, from the content source's pages, by `rules` (the shipped ones by default). */
-export function planFor(pages: readonly Pick<ContentPage, 'route'>[], rules: CompiledAccess = shippedAccess): AggregatePlan {
-  return planAggregates({ access: rules, routes: pages.map((page) => page.route) })
+/**
+ * The plan of this run's derived files, from the content source's pages, by `rules` (the shipped
+ * ones by default); with `sized`, each audience's full text cut into parts by its pages' body sizes.
+ */
+export function planFor(pages: readonly Pick<ContentPage, 'route' | 'bodyBytes'>[], rules: CompiledAccess = shippedAccess, sized = false): AggregatePlan {
+  const sizes = new Map(pages.map((page) => [page.route, page]))
+  const bodyBytes = (route: string) => sizes.get(route)?.bodyBytes ?? 0
+  return planAggregates({ access: rules, routes: pages.map((page) => page.route), bodyBytes: sized ? bodyBytes : undefined })
 }
 
 /** The plan in a writer's words: one line per audience that a rule finer than a section makes. */

@@ -18,8 +18,9 @@ const PHASES = [
   { name: 'build files', test: (key: string) => `/${key}`.startsWith(HASHED_ASSET_PREFIX) },
   // A search index's metadata names its index and fragment files (uploaded in the phase below).
   { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
-  // Pagefind's entry names the metadata; an audience's catalog and llms files name its Markdown pages.
-  { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt|llms-full\.txt)$/.test(key) },
+  // Pagefind's entry names the metadata; an audience's catalog and llms.txt name its Markdown pages,
+  // and llms.txt the parts of its full text, which go up with the content before it.
+  { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt)$/.test(key) },
   // A search index's shard list names its shards' folders, whose entries are uploaded in the phase above.
   { name: 'search shard lists', test: (key: string) => key.endsWith(`/_pagefind/${SHARD_LIST_FILE}`) },
   // Pages name all of the above; they go last.

@@ -1,0 +1,63 @@
+/**
+ * The Markdown step's files, kept between builds and linked into out/. `next build` empties out/
+ * every build, and a file written again, even with the same bytes, has a new time and inode, so
+ * the deploy would read it again (scripts/deploy/hashCache.ts). Each file is kept under KEPT_DIR
+ * and hard-linked into out/; a file whose bytes equal its kept copy's is linked as it was, so an
+ * edit rewrites only the files it changes (its page's Markdown, its part of the full text, its
+ * audience's index and catalog).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** Under the project root, beside the other caches. */
+export const KEPT_DIR = '.cache/markdown-files'
+
+export interface KeptFiles {
+  /** Puts `bytes` at `key` (from `/`) in out/; whether they differ from the kept copy (and were written). */
+  write(key: string, bytes: Buffer): boolean
+  /** Removes the kept copies of files not written since opening. */
+  prune(): void
+}
+
+const sameFile = (a: fs.Stats, b: fs.Stats) => a.ino === b.ino && a.dev === b.dev
+
+export function openKeptFiles(root: string, out: string): KeptFiles {
+  const keptRoot = path.join(root, KEPT_DIR)
+  const written = new Set<string>()
+  const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
+  return {
+    write(key, bytes) {
+      const kept = path.join(keptRoot, key)
+      const target = path.join(out, key)
+      written.add(path.resolve(kept))
+      const before = statOf(kept)
+      const changed = before === undefined || before.size !== bytes.length || !fs.readFileSync(kept).equals(bytes)
+      if (changed) {
+        fs.mkdirSync(path.dirname(kept), { recursive: true })
+        // A new file, not the old one rewritten: the old inode may still be linked from out/.
+        fs.writeFileSync(`${kept}.tmp`, bytes)
+        fs.renameSync(`${kept}.tmp`, kept)
+      }
+      const keptStat = fs.statSync(kept)
+      const present = statOf(target)
+      if (present && sameFile(present, keptStat)) return changed
+      if (present) fs.rmSync(target)
+      fs.mkdirSync(path.dirname(target), { recursive: true })
+      try {
+        fs.linkSync(kept, target)
+      } catch (error) {
+        // Another file system (or one without links): a copy is as right, only read again by the deploy.
+        if (!['EXDEV', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+        fs.copyFileSync(kept, target)
+      }
+      return changed
+    },
+    prune() {
+      if (!fs.existsSync(keptRoot)) return
+      for (const entry of fs.readdirSync(keptRoot, { recursive: true, withFileTypes: true })) {
+        const file = path.resolve(entry.parentPath, entry.name)
+        if (entry.isFile() && !written.has(file)) fs.rmSync(file)
+      }
+    },
+  }
+}
