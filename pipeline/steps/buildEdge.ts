@@ -24,15 +24,15 @@ export type EdgeBundle = Bundle
 export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> {
   const paths = options.paths ?? sitePaths()
   const baked = await bakeConfig({ ...options, paths })
-  const bundle = await bundleWithConfig({ entry: path.join(paths.root, 'edge/lambda.ts'), outDir: paths.edgeDist, baked })
+  const bundle = await bundleWithConfig({ root: paths.root, entry: path.join(paths.root, 'edge/lambda.ts'), outDir: paths.edgeDist, baked })
   writeScriptHashesFile(path.join(paths.edgeDist, SCRIPT_HASHES_FILE), baked.scriptHashes)
   // Compiled as edge/lambda.ts compiles it, with the list overrides the bundle bakes.
   writeRulesFingerprint(paths.edgeDist, rulesFingerprint(compileAccess(accessConfig, baked.accessEnv), baked.assetRoutes))
   return bundle
 }
 
-export const describeEdgeBundle = ({ file, bytes, gzipBytes }: EdgeBundle) =>
-  `${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`
+export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>
+  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`
 
 if (require.main === module) {
   buildEdge().then(

@@ -19,14 +19,14 @@ export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
   const paths = options.paths ?? sitePaths()
   const baked = await bakeConfig({ ...options, paths })
   // keepNames: oidc-provider names each stored model by its class's name (the store's keys, mcp/oauth/store/).
-  const bundle = await bundleWithConfig({ entry: path.join(paths.root, 'mcp/lambda.ts'), outDir: paths.mcpDist, baked, external: ['@aws-sdk/*'], keepNames: true })
+  const bundle = await bundleWithConfig({ root: paths.root, entry: path.join(paths.root, 'mcp/lambda.ts'), outDir: paths.mcpDist, baked, external: ['@aws-sdk/*'], keepNames: true })
   // The pool the function asks about readers, for the stack's IAM policy (mcp/userPoolFile.ts).
   writeUserPoolFile(paths.mcpDist, baked.auth)
   return bundle
 }
 
-export const describeMcpBundle = ({ file, bytes, gzipBytes }: McpBundle) =>
-  `${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda limit 50 MB zipped)`
+export const describeMcpBundle = ({ file, bytes, gzipBytes, kept }: McpBundle) =>
+  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda limit 50 MB zipped)`
 
 if (require.main === module) {
   buildMcp().then(
