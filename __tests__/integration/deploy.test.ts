@@ -17,7 +17,7 @@ import { contentTypeFor } from '../../scripts/server/contentTypes'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { changeKey } from '../../scripts/deploy/deployRecord'
-import { RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
+import { readRulesRecord, RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
@@ -184,8 +184,7 @@ test('a deploy killed halfway leaves the old site whole, and the next run leaves
   expect(killed.code).toBeNull()
   // Of the record, only the rules record was written, before the first file: it says an upload was cut short.
   expect(writesSince(from).put.filter((key) => key.startsWith(DEPLOY_RECORD_PREFIX))).toEqual([RULES_RECORD_KEY])
-  const rules = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: RULES_RECORD_KEY }))
-  expect(JSON.parse(await rules.Body!.transformToString())).toMatchObject({ uploading: true })
+  expect(await readRulesRecord(s3SiteBucket(s3.client, 'site'))).toMatchObject({ uploading: true })
 
   // Every page still served is the old one, and every build file a page names is there.
   const interrupted = await heldBy('site')
