@@ -13,13 +13,15 @@ export interface DeployArgs {
   edgeDir: string
   /** The first deploy of a change of rules (./withdraw.ts) instead of the upload. */
   withdraw: boolean
+  /** List the whole bucket instead of trusting its record (after the bucket was changed by hand). */
+  list: boolean
 }
 
 export const DEFAULT_GRACE_HOURS = 48
 
 export class DeployArgsError extends Error {
   constructor(message: string) {
-    super(`${message} (usage: npm run deploy -- [--bucket <name>] [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>] [--edge <dir>] [--withdraw])`)
+    super(`${message} (usage: npm run deploy -- [--bucket <name>] [--distribution <id>] [--endpoint <url>] [--grace-hours <n>] [--out <dir>] [--edge <dir>] [--withdraw] [--list])`)
     this.name = 'DeployArgsError'
   }
 }
@@ -37,6 +39,7 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
         out: { type: 'string' },
         edge: { type: 'string' },
         withdraw: { type: 'boolean' },
+        list: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -56,5 +59,6 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
     outDir: path.resolve(values.out ?? sitePaths().out),
     edgeDir: path.resolve(values.edge ?? sitePaths().edgeDist),
     withdraw: values.withdraw ?? false,
+    list: values.list ?? false,
   }
 }

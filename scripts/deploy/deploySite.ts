@@ -50,7 +50,7 @@ async function main() {
     await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log })
     return
   }
-  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress() })
+  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress(), fullListing: args.list })
 }
 
 main().catch((error) => {

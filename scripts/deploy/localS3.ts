@@ -19,6 +19,8 @@ export interface LocalS3Request {
   method: string
   path: string
   bytes: number
+  /** For a listing, the prefix it lists under ('' for the whole bucket). */
+  listPrefix?: string
 }
 
 /** Requests with this method and path (`/<bucket>/<key>`) are answered InternalError (500) and not stored: the first `times` of them, or all. */

@@ -23,7 +23,7 @@ async function main() {
   })
   // First in the chain, so every request is seen, answered or not.
   ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown>; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
-    const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0 }
+    const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0, ...(ctx.query['list-type'] && { listPrefix: ctx.query.prefix ?? '' }) }
     send({ type: 'request', request })
     if (refusal && request.method === refusal.method && request.path === refusal.path && (refusal.times === undefined || refusal.refused < refusal.times)) {
       refusal.refused++

@@ -7,13 +7,14 @@
  */
 import type { Invalidate } from './cloudFrontInvalidation'
 import { planDeploy, type DeployPlan } from './deployPlan'
-import { readRecord, writeRecord } from './deployRecord'
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { readRecord, writeRecord, type DeployRecord } from './deployRecord'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { openHashCache } from './hashCache'
 import { localFiles } from './localFiles'
 import type { DeployProgress } from './progress'
-import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord } from './rulesRecord'
+import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 
 export interface DeployOptions {
@@ -35,6 +36,8 @@ export interface DeployOptions {
    * (./rulesRecord.ts); `npm run deploy` always gives it.
    */
   rules?: string
+  /** Lists the whole bucket instead of trusting its record for what it holds. */
+  fullListing?: boolean
 }
 
 export interface DeployResult {
@@ -48,14 +51,28 @@ export interface DeployResult {
 
 export const DEFAULT_CONCURRENCY = 16
 
+/**
+ * What the bucket holds, from its record: the last finished deploy's manifest names every file it
+ * left, so the bucket itself is listed only under `_deploy/` (its few record keys), however large
+ * the site. The whole bucket is listed when there is no manifest, after an upload cut short (its
+ * objects may differ from the record), or when asked (`--list`: after someone changed the bucket
+ * by hand).
+ */
+async function bucketState(bucket: SiteBucket, fullListing: boolean): Promise<{ record: DeployRecord; rulesRecord: RulesRecord | null; keys: ReadonlySet<string> }> {
+  const recordKeys = await bucket.listKeys(DEPLOY_RECORD_PREFIX)
+  const [record, rulesRecord] = await Promise.all([readRecord(bucket, recordKeys), readRulesRecord(bucket)])
+  const manifest = record.manifest
+  if (fullListing || manifest === null || rulesRecord?.uploading) return { record, rulesRecord, keys: await bucket.listKeys() }
+  return { record, rulesRecord, keys: new Set([...recordKeys, ...Object.keys(manifest.files), ...Object.keys(manifest.retired)]) }
+}
+
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  const [local, { record, keys }] = await Promise.all([
+  const [local, { record, rulesRecord, keys }] = await Promise.all([
     localFiles(options.outDir, concurrency, options.hashCache ? openHashCache(options.hashCache) : undefined),
-    options.bucket.listKeys().then(async (keys) => ({ keys, record: await readRecord(options.bucket, keys) })),
+    bucketState(options.bucket, options.fullListing ?? false),
   ])
   // Checked before anything is written (./rulesRecord.ts).
-  const rulesRecord = options.rules === undefined ? null : await readRulesRecord(options.bucket)
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
   const manifest = rulesRecord?.uploading ? null : record.manifest

@@ -21,7 +21,8 @@ export interface SiteBucket {
   name: string
   /** The text of one of the deploy's records (deployRecord.ts); null when the bucket has none under that key. */
   readRecord(key: string): Promise<string | null>
-  listKeys(): Promise<Set<string>>
+  /** Every key of the bucket, or only those under `prefix`. */
+  listKeys(prefix?: string): Promise<Set<string>>
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
   writeRecord(key: string, text: string): Promise<void>
@@ -59,11 +60,11 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
         throw error
       }
     },
-    async listKeys() {
+    async listKeys(prefix) {
       const keys = new Set<string>()
       let token: string | undefined
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }))
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, Prefix: prefix }))
         for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.add(object.Key)
         token = page.IsTruncated ? page.NextContinuationToken : undefined
       } while (token)
