@@ -1,6 +1,7 @@
 import { PageLink } from './PageLink'
 import { SiteLogo } from './SiteLogo'
 import { useReadableSections } from './useReadableSections'
+import { SITE_NAME } from '../lib/siteName'
 
 export const COPYRIGHT_YEAR = 2025
 
@@ -40,7 +41,7 @@ export function SiteFooter() {
       </nav>
       <div className="site-footer-bottom">
         <SiteLogo height={24} />
-        <p>Copyright © {COPYRIGHT_YEAR} Platform Docs. Internal use only.</p>
+        <p>Copyright © {COPYRIGHT_YEAR} {SITE_NAME}. Internal use only.</p>
       </div>
     </div>
   )

@@ -1,12 +1,13 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
 import { PageLink } from '../components/PageLink'
+import { SITE_NAME } from '../lib/siteName'
 
 export default function NotFoundPage() {
   return (
     <>
       <Head>
-        <title>Page not found – Platform Docs</title>
+        <title>{`Page not found – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="Page not found">
         <main id="reach-skip-nav" className="status-page">

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { SiteChrome } from '../components/SiteChrome'
 import { CONSENT_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, consentRequest, decide, type ConsentRequest } from '../lib/aiTools/oauthRequests'
+import { SITE_NAME } from '../lib/siteName'
 
 /**
  * Where a reader allows or denies an AI tool that asks to sign in as them (mcp/oauth/). It names
@@ -40,7 +41,7 @@ export default function AuthorizePage() {
   return (
     <>
       <Head>
-        <title>Connect an AI tool – Platform Docs</title>
+        <title>{`Connect an AI tool – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="Connect an AI tool">
         <main id="reach-skip-nav" className="status-page">

@@ -4,6 +4,7 @@ import { ConnectAiTool } from '../components/ConnectAiTool'
 import { SiteChrome } from '../components/SiteChrome'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, connections, revokeConnections, type Connection } from '../lib/aiTools/oauthRequests'
+import { SITE_NAME } from '../lib/siteName'
 
 /**
  * How to connect an AI tool in one step, then the reader's AI tools that may read the docs as
@@ -40,7 +41,7 @@ export default function ConnectedToolsPage() {
   return (
     <>
       <Head>
-        <title>AI tools – Platform Docs</title>
+        <title>{`AI tools – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="AI tools">
         <main id="reach-skip-nav" className="status-page">

@@ -14,6 +14,7 @@ import { clearAmplifyCookies } from '../lib/auth/amplifyCookies'
 import { loadAuth, signIn, signInWithRedirect } from '../patches/signIn/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
+import { SITE_NAME } from '../lib/siteName'
 
 // The sign-in page is the one page that needs Amplify up front. Only its configuration: the
 // session's renewal and sign-out (lib/auth/amplifySession.ts) load when the page needs them.
@@ -100,7 +101,7 @@ export default function LoginPage() {
   return (
     <>
       <Head>
-        <title>Sign in – Platform Docs</title>
+        <title>{`Sign in – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="Sign in" sectionTabs={false}>
         {/* The sign-in code loads after the form is drawn: as soon as the reader starts on the form,

@@ -2,6 +2,7 @@ import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
 import { useState } from 'react'
 import { clearTokenCookies } from '../lib/auth/signOutEverywhere'
+import { SITE_NAME } from '../lib/siteName'
 
 /**
  * Where the authorizer sends a reader whose cookies are too large for it to read. Sending them to
@@ -18,7 +19,7 @@ export default function SessionTooLargePage() {
   return (
     <>
       <Head>
-        <title>Sign-in data too large – Platform Docs</title>
+        <title>{`Sign-in data too large – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="Sign-in data too large">
         <main id="reach-skip-nav" className="status-page">

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
 import { safeNextPath } from '../lib/auth/safeNextPath'
+import { SITE_NAME } from '../lib/siteName'
 
 /** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */
 export default function UnauthorizedPage() {
@@ -21,7 +22,7 @@ export default function UnauthorizedPage() {
   return (
     <>
       <Head>
-        <title>No access – Platform Docs</title>
+        <title>{`No access – ${SITE_NAME}`}</title>
       </Head>
       <SiteChrome title="No access">
         <main id="reach-skip-nav" className="status-page">

@@ -35,13 +35,14 @@ import { issuerFor, sessionClientIds } from '../../lib/auth/authSettings'
 import shippedConfig from '../../access.config'
 import { CONTENT_TYPES } from './contentTypes'
 import type { SiteObjects } from './siteObjects'
+import { SITE_NAME } from '../../lib/siteName'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
 
 /** A self-contained page (its request's own headers were too large to load anything else). */
 export function oversizedHeadersPage(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in data too large – Platform Docs</title></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in data too large – ${SITE_NAME}</title></head><body>
 <main><h1>Your browser is sending too much sign-in data</h1>
 <p>The cookies this site stored in your browser have grown larger than the site accepts, so no page can load.</p>
 <p><button type="button" id="clear">Clear this site's sign-in cookies and sign in again</button></p></main>
