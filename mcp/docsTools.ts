@@ -11,7 +11,7 @@ import { decideAccess } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { excerptParts } from '../lib/search/searchClient'
 import type { AccessLogRecord } from '../edge/accessLog'
-import { PagePathError, routeOfPagePath } from './pagePath'
+import { PagePathError, routeOfPagePath } from './requestedPage'
 import type { ReaderDocs } from './readerDocs'
 import { SearchUnavailableError } from './searchDocs'
 

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  *
- * An audience's search index cut into shards (pipeline/steps/searchShards.ts): each page in one
+ * An audience's search index cut into shards (pipeline/steps/assignSearchShards.ts): each page in one
  * shard of its own audience, the same one from build to build; a one-page edit indexes that page's
  * shard only; and a search, run with the search box's code over the built files, finds the pages
  * of every shard.
@@ -15,7 +15,7 @@ import { access } from '../../lib/access'
 import { groupSearchRecords } from '../../lib/search/searchRecords'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 import type { IndexStats } from '../../pipeline/steps/buildSearchIndexes'
-import { buildShardPages, SHARD_PAGES, SHARD_PAGES_ENV, shardCount, shardGroup } from '../../pipeline/steps/searchShards'
+import { buildShardPages, SHARD_PAGES, SHARD_PAGES_ENV, shardCount, shardGroup } from '../../pipeline/steps/assignSearchShards'
 
 jest.setTimeout(180_000)
 

@@ -4,7 +4,7 @@ import { routeOfDataFile, routeOfPageName } from './pageFiles'
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
  * (its JavaScript chunk, shared chunks, CSS, the files the sign-in page needs) is mapped to a
- * route at build time (pipeline/steps/assetRoutes.ts, run by postbuild.ts); everything else is governed by its
+ * route at build time (pipeline/steps/assetRoutes.ts, run by routesStep.ts); everything else is governed by its
  * own path, so unknown files fall to the default rule (full access). Default deny.
  *
  * A key ending in `/` is a folder: it governs every file below it that no key names exactly, the

@@ -4,7 +4,7 @@
  * whole text (39 MB for one audience at 10,000 pages).
  *
  * A page's part is a hash of its route modulo the part count, as the search shards are
- * (pipeline/steps/searchShards.ts): it does not depend on the other pages, so an edit, an added or
+ * (pipeline/steps/assignSearchShards.ts): it does not depend on the other pages, so an edit, an added or
  * a removed page changes only its own part. The count is a power of two, the smallest that keeps
  * the average part at most half the bound and every part of several pages within it. So the count
  * changes (and every part of the audience with it) only when its text doubles or halves, or when

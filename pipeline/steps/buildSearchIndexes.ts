@@ -2,7 +2,7 @@
  * A step of the site build (pipeline/steps/buildSite.ts), after the render step and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
- * postbuild's asset routes. Each index is cut into shards (pipeline/steps/searchShards.ts), so an
+ * the routes step's asset routes. Each index is cut into shards (pipeline/steps/assignSearchShards.ts), so an
  * edit indexes one shard again and takes the others from the last build's cache. Its input is each
  * page's search data as the content step compiled it (pipeline/compile/readDocuments.ts
  * searchDataOf), read one page at a time: once to place the page and hash its records (unless it
@@ -21,7 +21,7 @@ import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type Sea
 import { writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
-import { buildShardPages, shardGroup, type Shard } from './searchShards'
+import { buildShardPages, shardGroup, type Shard } from './assignSearchShards'
 
 /**
  * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
@@ -65,7 +65,7 @@ function dirStats(dir: string): { files: number; bytes: number } {
 export const INDEX_CHUNK_BYTES = 10_000
 
 /**
- * Where a build keeps each shard it wrote (pipeline/steps/searchShards.ts), by the hash of what
+ * Where a build keeps each shard it wrote (pipeline/steps/assignSearchShards.ts), by the hash of what
  * went into it (its place, its pages' records by their digests, the Pagefind version and the chunk
  * size): a shard whose pages' text did not change gets the same bundle again by linking it
  * (linkTree), not by indexing again.

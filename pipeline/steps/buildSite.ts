@@ -57,7 +57,7 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
-import { postbuild } from './postbuild'
+import { postbuild } from './routesStep'
 
 export interface NextBuild {
   buildId: string

@@ -15,7 +15,7 @@ import { copyProject } from './copyProject'
 import { listEnvVar } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
-import { SHARD_PAGES_ENV } from '../../pipeline/steps/searchShards'
+import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
 import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
 

@@ -7,7 +7,7 @@ import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import { sitePaths, type SitePaths } from '../../pipeline/steps/paths'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { planAggregates } from '../../lib/access/planAggregates'
-import { postbuild, PostbuildError } from '../../pipeline/steps/postbuild'
+import { postbuild, PostbuildError } from '../../pipeline/steps/routesStep'
 
 const BUILD_ID = 'b1'
 
