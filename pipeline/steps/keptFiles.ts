@@ -8,9 +8,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { CACHE_PATHS } from './paths'
 
 /** Under the project root, beside the other caches. */
-export const KEPT_DIR = '.cache/markdown-files'
+export const KEPT_DIR = CACHE_PATHS.markdownFiles
 
 export interface KeptFiles {
   /** Puts `bytes` at `key` (from `/`) in out/; whether they differ from the kept copy (and were written). */

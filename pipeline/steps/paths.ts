@@ -20,6 +20,8 @@ export const CACHE_PATHS = {
   compiler: '.cache/compiler',
   /** Each page's body after the MDX is released, by digest (../content/contentSource.ts). */
   markdown: '.cache/markdown',
+  /** The Markdown step's files as it last wrote them, linked into out/ (./keptFiles.ts). */
+  markdownFiles: '.cache/markdown-files',
   /** Each `_meta` file's data, by the digest of its text. */
   meta: '.cache/meta',
   /** Each page's props, and the index the docs route reads. */
