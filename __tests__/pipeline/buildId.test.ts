@@ -150,8 +150,7 @@ test("every file of this project that the site's bundles or next.config.ts impor
   expect(reached.filter((file) => !inputs.has(file))).toEqual([])
 })
 
-test('the project ID takes a few hundred milliseconds at most', () => {
-  const started = performance.now()
+test("the project's ID is 20 hex digits, and the same when asked again", () => {
   expect(siteBuildId(process.cwd())).toMatch(/^[0-9a-f]{20}$/)
-  expect(performance.now() - started).toBeLessThan(1000)
+  expect(siteBuildId(process.cwd())).toBe(siteBuildId(process.cwd()))
 })
