@@ -90,7 +90,7 @@ test('admin finds the internal page for "watermark"', async () => {
   await search('watermark')
   const options = page.getByRole('option')
   await options.first().waitFor()
-  const hrefs = await options.locator('a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+  const hrefs = await options.evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
   expect(hrefs.some((href) => href.startsWith(RECONCILIATION_PAGE))).toBe(true)
   expect(hrefs.every((href) => href.startsWith('/docs/internal/'))).toBe(true)
   await expect(options.first().locator('mark').first().textContent()).resolves.toMatch(/watermark/i)
