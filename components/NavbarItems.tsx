@@ -1,10 +1,11 @@
 import { useRouter } from 'next/router'
 import { DOCS_VERSION, LANGUAGES } from '../lib/navigation/siteChrome'
+import { MobileMenuKeys } from './MobileMenuKeys'
 import { NavbarDropdown } from './NavbarDropdown'
 import { UserMenu } from './UserMenu'
 import { useReadableSections } from './useReadableSections'
 
-/** Right-hand navbar items: docs version, language, and the signed-in user. */
+/** Right-hand navbar items: docs version, language, and the signed-in user (and the mobile menu's keys). */
 export function NavbarItems() {
   const { asPath } = useRouter()
   const sections = useReadableSections()
@@ -24,6 +25,7 @@ export function NavbarItems() {
         items={LANGUAGES.map((language) => ({ label: language.label, href: asPath, active: true }))}
       />
       <UserMenu />
+      <MobileMenuKeys />
     </>
   )
 }

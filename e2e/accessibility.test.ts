@@ -8,6 +8,7 @@ import { axeFindings, contextIn, describeFinding, readerState, recordFindings, V
 import { launchBrowser } from './browser'
 import { signToolIn } from './oauthTool'
 import { blockSignInService, expireIdToken } from './signInService'
+import { WRITER_COMPONENTS_ROUTE } from '../scripts/audit/buildAuditSite'
 import { siteEnv } from './siteEnv'
 
 jest.setTimeout(240_000)
@@ -93,6 +94,7 @@ const ADMIN: PageKind[] = [
   { name: 'docs page with tables and links', show: at('/docs/support-twilio/sql-queries', heading) },
   { name: 'docs page with wide tables and code', show: at('/docs/leads/endpoints/create-quote', heading) },
   { name: 'docs page with a diagram', show: at('/docs/support-twilio/diagram', heading) },
+  { name: 'docs page with every writer component', show: at(WRITER_COMPONENTS_ROUTE, heading) },
   { name: 'deeply nested docs page', show: at('/docs/internal/data-lake/integration-sources/hoowla/quote', heading) },
   { name: 'not found (signed in)', show: at('/no-such-page', heading) },
   { name: 'search with results', show: (page) => searchResults(page, 'quote') },

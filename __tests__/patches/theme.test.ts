@@ -117,3 +117,19 @@ describe('plainImages', () => {
     expect(() => patch(mdx.replace('img: ImageZoom', 'img: Image'))).toThrow(/plainImagesLoader: expected 1 × "img: ImageZoom".*Nextra changed/)
   })
 })
+
+describe('keyboardOrder', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const keyboardOrder = require(PATCH_FILES.keyboardOrder) as (source: string) => string
+  const theme = () => fs.readFileSync(path.join(themeDir, 'dist/index.js'), 'utf8')
+
+  test("the installed theme's table of contents follows the article, and its menu button says whether the menu is open", () => {
+    const patched = keyboardOrder(theme())
+    expect(patched).toContain('jsx26(Body, { children }),\n          tocEl\n')
+    expect(patched).toContain('"aria-label": "Menu",\n          "aria-expanded": menu,\n')
+  })
+
+  test('fails the build when the theme changes the layout it patches', () => {
+    expect(() => keyboardOrder(theme().replace('          tocEl,\n', '          toc,\n'))).toThrow(/keyboardOrderLoader: expected 1 × [\s\S]* found 0; the theme changed/)
+  })
+})

@@ -14,6 +14,7 @@ export const THEME_PATCH_FILES = {
   components: here('components.ts'),
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
+  keyboardOrder: here('keyboardOrder.cjs'),
 } as const
 
 /** The theme keeps the page map's build-time order instead of sorting it again (presortedPageMap.cjs). */
@@ -71,6 +72,15 @@ export function plainImages(config: BundlerConfig): void {
   })
 }
 
+/** The table of contents after the article in focus order, and the menu button's state (keyboardOrder.cjs). */
+export function keyboardOrder(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra-theme-docs[\\/]dist[\\/]index\.js$/,
+    enforce: 'pre',
+    use: [{ loader: THEME_PATCH_FILES.keyboardOrder }],
+  })
+}
+
 /** Every patch to Nextra and its theme. */
 export function patchTheme(config: BundlerConfig): void {
   presortedPageMap(config)
@@ -79,4 +89,5 @@ export function patchTheme(config: BundlerConfig): void {
   slimComponents(config)
   lightHeadlessUi(config)
   plainImages(config)
+  keyboardOrder(config)
 }

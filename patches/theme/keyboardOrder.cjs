@@ -1,0 +1,25 @@
+// The docs theme's layout, as a keyboard reader meets it:
+// - the table of contents comes after the article in the page's order, as it does on screen (the
+//   theme draws it first and moves it to the right with CSS `order`, so Tab went sidebar → table of
+//   contents → article: WCAG 2.4.3, focus order);
+// - the mobile menu button says whether the menu is open (aria-expanded), and names what it opens.
+// Each replacement must match exactly once, so a theme upgrade that changes them fails the build.
+//
+// Measured by: e2e/keyboard.test.ts. Tested in __tests__/patches/theme.test.ts.
+const replaceExactly = require('../replaceExactly.cjs')
+
+const REPLACEMENTS = [
+  [
+    '          tocEl,\n          /* @__PURE__ */ jsx26(SkipNavContent, {}),\n          /* @__PURE__ */ jsx26(Body, { children })\n',
+    '          /* @__PURE__ */ jsx26(SkipNavContent, {}),\n          /* @__PURE__ */ jsx26(Body, { children }),\n          tocEl\n',
+  ],
+  ['          "aria-label": "Menu",\n', '          "aria-label": "Menu",\n          "aria-expanded": menu,\n'],
+]
+
+module.exports = function keyboardOrderLoader(source) {
+  let result = source
+  for (const [from, to] of REPLACEMENTS) {
+    result = replaceExactly(result, from, to, 1, { loader: 'keyboardOrderLoader', file: 'nextra-theme-docs/dist/index.js', dependency: 'the theme' })
+  }
+  return result
+}
