@@ -14,7 +14,7 @@ export const THEME_PATCH_FILES = {
   components: here('components.ts'),
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
-  keyboardOrder: here('keyboardOrder.cjs'),
+  readerLayout: here('readerLayout.cjs'),
 } as const
 
 /** The theme keeps the page map's build-time order instead of sorting it again (presortedPageMap.cjs). */
@@ -72,12 +72,12 @@ export function plainImages(config: BundlerConfig): void {
   })
 }
 
-/** The table of contents after the article in focus order, and the menu button's state (keyboardOrder.cjs). */
-export function keyboardOrder(config: BundlerConfig): void {
+/** The layout as a keyboard or screen reader meets it: focus order, the menu button's state, landmarks (readerLayout.cjs). */
+export function readerLayout(config: BundlerConfig): void {
   config.module.rules.push({
     test: /nextra-theme-docs[\\/]dist[\\/]index\.js$/,
     enforce: 'pre',
-    use: [{ loader: THEME_PATCH_FILES.keyboardOrder }],
+    use: [{ loader: THEME_PATCH_FILES.readerLayout }],
   })
 }
 
@@ -89,5 +89,5 @@ export function patchTheme(config: BundlerConfig): void {
   slimComponents(config)
   lightHeadlessUi(config)
   plainImages(config)
-  keyboardOrder(config)
+  readerLayout(config)
 }
