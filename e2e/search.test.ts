@@ -104,7 +104,7 @@ test('internal1 opens a heading result and lands on that heading', async () => {
   await search('Enrichment watermark reconciliation')
   const result = page.getByRole('option').filter({ hasText: 'Enrichment watermark reconciliation' }).first()
   // A page's ids carry the clobber prefix (pipeline/compile/pageSanitizer.mjs), and search links to the heading's own id.
-  await expect(result.locator('a').getAttribute('href')).resolves.toBe(`${RECONCILIATION_PAGE}#user-content-enrichment-watermark-reconciliation`)
+  await expect(result.getAttribute('href')).resolves.toBe(`${RECONCILIATION_PAGE}#user-content-enrichment-watermark-reconciliation`)
   await result.click()
   await page.waitForURL((url) => url.pathname === RECONCILIATION_PAGE)
   expect(new URL(page.url()).hash).toBe('#user-content-enrichment-watermark-reconciliation')
@@ -129,7 +129,7 @@ test('keyboard: "/" focuses the search box, arrows and Enter open a result', asy
   await expect(searchBox().evaluate((input) => input === document.activeElement)).resolves.toBe(true)
   await page.keyboard.type('quote fees')
   await page.getByRole('option').first().waitFor()
-  const first = await page.getByRole('option').first().locator('a').getAttribute('href')
+  const first = await page.getByRole('option').first().getAttribute('href')
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowUp')
   await page.keyboard.press('Enter')
@@ -215,7 +215,7 @@ acrossShards('internal1 finds, with one word, the two pages that have it, each i
   await signInThroughForm(page, 'internal1', '/docs/internal/intro')
   await search(word)
   await page.getByRole('option').first().waitFor()
-  const hrefs = await page.locator('.nextra-nav-container .site-search-panel [role="option"] a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+  const hrefs = await page.locator('.nextra-nav-container .site-search-panel [role="option"]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
   expect(hrefs.slice(0, 2).map((href) => href.split('#')[0]).sort()).toEqual(pagesWith(word).map((found) => found.route).sort())
   expect(foreignIndexRequests('internal1')).toEqual([])
   expect(failed).toEqual([])
@@ -259,7 +259,7 @@ test.each([
 ])("%s's AI tool: search_docs answers with the search box's results, in its order", async (username, entry, term) => {
   await signInThroughForm(page, username, entry)
   await search(term)
-  const box = await page.locator('.nextra-nav-container .site-search-panel [role="option"] a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  const box = await page.locator('.nextra-nav-container .site-search-panel [role="option"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')))
   const tool = await mcpReaderAs(username)
   try {
     const answer = await tool.call('search_docs', { query: term, limit: 8 })
