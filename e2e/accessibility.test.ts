@@ -118,6 +118,13 @@ const LEADS: PageKind[] = [
 ]
 
 let browser: Browser
+/** Each reader signs in once for the whole file; every view starts from their cookies. */
+const states = new Map<string, Promise<Awaited<ReturnType<typeof readerState>>>>()
+const stateOf = (username: string | null) => {
+  if (!username) return Promise.resolve(undefined)
+  if (!states.has(username)) states.set(username, readerState(browser, username))
+  return states.get(username)!
+}
 beforeAll(async () => {
   browser = await launchBrowser()
 })
@@ -127,7 +134,7 @@ afterAll(async () => {
 
 /** Every page kind of `kinds` in `view` as `username`: the findings, named by rule, page and element. */
 async function findingsOf(username: string | null, kinds: PageKind[], view: View): Promise<string[]> {
-  const state = await readerState(browser, username)
+  const state = await stateOf(username)
   const findings: Finding[] = []
   for (const kind of kinds) {
     // A context per page kind: a state one kind leaves (a blocked service, a stale token) stays with it.
@@ -159,8 +166,7 @@ describe.each(VIEWS)('in %o', (view) => {
     expect(await findingsOf('leads1', LEADS, view)).toEqual([])
   })
   test(`the consent page an AI tool sends its reader to has none [${viewName(view)}]`, async () => {
-    const state = await readerState(browser, 'leads1')
-    const context = await contextIn(browser, view, state)
+    const context = await contextIn(browser, view, await stateOf('leads1'))
     const found: Finding[] = []
     try {
       const page = await context.newPage()
