@@ -151,6 +151,22 @@ test('at phone width the menu opens from the keyboard, holds focus while open, a
   await expect(button.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
 })
 
+test('at phone width a wide table is a named stop with a visible ring, and the arrow keys scroll it sideways', async () => {
+  await open('/docs/leads/endpoints/create-quote', 390)
+  const table = page.getByRole('region', { name: /^Table: / }).first()
+  await table.waitFor()
+  let stop: Stop | undefined
+  for (let presses = 0; presses < 80 && !(await table.evaluate((element) => element === document.activeElement)); presses++) {
+    await page.keyboard.press('Tab')
+    stop = await focused()
+  }
+  await expect(table.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+  expect(stop?.ring).toBe(true)
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
+  await page.waitForFunction(() => (document.activeElement as HTMLElement).scrollLeft > 0)
+})
+
 test('the sign-in form is filled and sent with the keyboard alone, Enter submitting it', async () => {
   await open('/login?next=%2Fdocs%2Fleads%2Fintro', 1440, null)
   const username = page.getByLabel('Username')
