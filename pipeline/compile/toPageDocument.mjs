@@ -253,15 +253,6 @@ export function rehypeCheckPage() {
     let lastHeading = null
     walk(tree, (node) => {
       if (!node.position) return
-      // What every reader needs: alt text, and headings without skipped levels (./readerChecks.mjs).
-      const level = headingLevel(node)
-      if (level !== null) {
-        const problem = headingProblem(level, lastHeading)
-        if (problem) refuse(file, problem, node.position.start)
-        lastHeading = level
-      }
-      const alt = altProblem(node)
-      if (alt) refuse(file, alt, node.position.start)
       if (node.type === 'mdxjsEsm') {
         for (const statement of node.data?.estree?.body ?? []) {
           if (statement.type === 'ImportDeclaration') checkImport(file, statement, node, aliases)
@@ -287,6 +278,16 @@ export function rehypeCheckPage() {
       } else if (node.type === 'raw') {
         refuse(file, 'raw HTML cannot be checked, so pages cannot hold it: write the page as MDX, with HTML written as JSX tags', node.position.start)
       }
+      // What every reader needs, once the node is known to be safe: alt text, and headings without
+      // skipped levels (./readerChecks.mjs).
+      const level = headingLevel(node)
+      if (level !== null) {
+        const problem = headingProblem(level, lastHeading)
+        if (problem) refuse(file, problem, node.position.start)
+        lastHeading = level
+      }
+      const alt = altProblem(node)
+      if (alt) refuse(file, alt, node.position.start)
     })
     file.data.pageAliases = aliases
   }
