@@ -1,11 +1,10 @@
 import { useRouter } from 'next/router'
 import { DOCS_VERSION, LANGUAGES } from '../lib/navigation/siteChrome'
-import { MobileMenuKeys } from './MobileMenuKeys'
 import { NavbarDropdown } from './NavbarDropdown'
 import { UserMenu } from './UserMenu'
 import { useReadableSections } from './useReadableSections'
 
-/** Right-hand navbar items: docs version, language, and the signed-in user (and the mobile menu's keys). */
+/** Right-hand navbar items: docs version, language, and the signed-in user. */
 export function NavbarItems() {
   const { asPath } = useRouter()
   const sections = useReadableSections()
@@ -25,7 +24,6 @@ export function NavbarItems() {
         items={LANGUAGES.map((language) => ({ label: language.label, href: asPath, active: true }))}
       />
       <UserMenu />
-      <MobileMenuKeys />
     </>
   )
 }
