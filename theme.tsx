@@ -2,6 +2,7 @@ import 'nextra-theme-docs/style.css'
 import DocsLayout, { SkipNavLink } from 'nextra-theme-docs'
 import type { NextraThemeLayoutProps } from 'nextra'
 import { useEffect, useMemo, useState } from 'react'
+import { MobileMenuKeys } from './components/MobileMenuKeys'
 import { decideForView } from './lib/access/readerView'
 import { useAuth } from './lib/auth/AuthContext'
 import { filterPageMap } from './lib/navigation/filterPageMap'
@@ -44,6 +45,8 @@ export default function Layout({ children, themeConfig, pageOpts, pageProps }: N
     <>
       <SkipNavLink styled label="Skip to content" />
       <DocsLayout themeConfig={themeConfig} pageOpts={{ ...pageOpts, pageMap }} pageProps={pageProps}>
+        {/* Inside the theme's menu state, which only its layout provides. */}
+        <MobileMenuKeys />
         {children}
       </DocsLayout>
     </>

@@ -7,8 +7,12 @@ export interface DropdownItem {
   active?: boolean
 }
 
-/** A small disclosure menu for the navbar (language, docs version). */
-export function NavbarDropdown({ label, ariaLabel, items }: { label: string; ariaLabel: string; items: DropdownItem[] }) {
+/**
+ * A small disclosure menu for the navbar (language, docs version). The button's name is its
+ * visible text after a hidden "Docs version:" or "Language:", never a name of its own: a reader
+ * who says or sees "English" finds the button by that word (WCAG 2.5.3, label in name).
+ */
+export function NavbarDropdown({ label, purpose, items }: { label: string; purpose: string; items: DropdownItem[] }) {
   const [open, setOpen] = useState(false)
   const root = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -25,7 +29,8 @@ export function NavbarDropdown({ label, ariaLabel, items }: { label: string; ari
   }, [open])
   return (
     <div className="navbar-dropdown" ref={root}>
-      <button type="button" aria-label={ariaLabel} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className="sr-only">{purpose}: </span>
         {label} <span aria-hidden="true">▾</span>
       </button>
       {open && (

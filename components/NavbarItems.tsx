@@ -15,12 +15,12 @@ export function NavbarItems() {
     <>
       <NavbarDropdown
         label={DOCS_VERSION.label}
-        ariaLabel="Docs version"
+        purpose="Docs version"
         items={[{ label: DOCS_VERSION.label, href: versionHref, active: true }]}
       />
       <NavbarDropdown
         label={LANGUAGES[0].label}
-        ariaLabel="Language"
+        purpose="Language"
         items={LANGUAGES.map((language) => ({ label: language.label, href: asPath, active: true }))}
       />
       <UserMenu />

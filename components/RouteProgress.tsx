@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import Router from 'next/router'
 import type NProgressModule from 'nprogress'
 
@@ -17,8 +17,16 @@ function loadNProgress(): Promise<NProgress> {
   return loading
 }
 
-/** Shows nprogress for slow client-side route changes only, so fast ones do not flash a bar. */
+/** What a screen reader hears while the bar shows; Next's own route announcer reads the new page's title after. */
+export const LOADING_ANNOUNCEMENT = 'Loading page…'
+
+/**
+ * Shows nprogress for slow client-side route changes only, so fast ones do not flash a bar. The
+ * bar is only drawn; a polite live region says the same in words while it shows. With
+ * prefers-reduced-motion the bar does not animate (styles/site.css).
+ */
 export function RouteProgress() {
+  const [loadingShown, setLoadingShown] = useState(false)
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined
     /** The route change the bar is for; a later start or a completion makes an earlier one stale. */
@@ -32,11 +40,13 @@ export function RouteProgress() {
         if (current !== change) return
         bar.configure(PROGRESS_OPTIONS as Parameters<NProgress['configure']>[0])
         bar.start()
+        setLoadingShown(true)
       }), PROGRESS_DELAY_MS)
     }
     const done = () => {
       clearTimeout(timer)
       change++
+      setLoadingShown(false)
       loading?.then((bar) => bar.done())
     }
     Router.events.on('routeChangeStart', start)
@@ -51,5 +61,9 @@ export function RouteProgress() {
       Router.events.off('routeChangeError', done)
     }
   }, [])
-  return null
+  return (
+    <div className="sr-only" role="status" aria-live="polite">
+      {loadingShown ? LOADING_ANNOUNCEMENT : ''}
+    </div>
+  )
 }

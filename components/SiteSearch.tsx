@@ -275,15 +275,19 @@ export function SiteSearch({ className, loader = importPagefind, readShards = fe
           ) : showing ? (
             <ul id={listId} role="listbox" aria-label="Search results" className="site-search-results">
               {hits.map((hit, at) => (
-                <li
-                  key={`${hit.id}-${hit.url}`}
-                  id={optionId(at)}
-                  role="option"
-                  aria-selected={at === active}
-                  className="site-search-result"
-                  onMouseMove={() => at !== active && setActive(at)}
-                >
-                  <a href={hit.url} tabIndex={-1} onClick={(event) => onResultClick(event, hit)}>
+                // The link is the option itself: an option holds no control of its own (nested-interactive),
+                // and the link still opens in a new tab on a middle or modified click.
+                <li key={`${hit.id}-${hit.url}`} role="none">
+                  <a
+                    id={optionId(at)}
+                    role="option"
+                    aria-selected={at === active}
+                    className="site-search-result"
+                    href={hit.url}
+                    tabIndex={-1}
+                    onMouseMove={() => at !== active && setActive(at)}
+                    onClick={(event) => onResultClick(event, hit)}
+                  >
                     <span className="site-search-result-title">
                       {hit.title}
                       {hit.heading ? <span className="site-search-result-heading"> › {hit.heading}</span> : null}

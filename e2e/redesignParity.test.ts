@@ -89,7 +89,7 @@ async function searchResults(term: string): Promise<string[]> {
   const options = page.locator('.nextra-nav-container .site-search-panel [role="option"]')
   await options.first().waitFor({ timeout: 20_000 })
   await page.waitForTimeout(500)
-  return (await options.evaluateAll((nodes) => nodes.map((node) => `${node.querySelector('a')?.getAttribute('href')} ${(node as HTMLElement).innerText}`))).map(clean)
+  return (await options.evaluateAll((nodes) => nodes.map((node) => `${node.getAttribute('href')} ${(node as HTMLElement).innerText}`))).map(clean)
 }
 
 async function seen(): Promise<{ pages: Record<string, ReaderSees>; search: Record<string, string[]> }> {

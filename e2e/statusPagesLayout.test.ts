@@ -18,8 +18,8 @@ async function expectCommonLayout() {
   await expect(page.locator('#reach-skip-nav').count()).resolves.toBe(1)
   await expect(page.locator('.nextra-nav-container a[href="/"]').count()).resolves.toBeGreaterThan(0)
   await page.getByTitle('Change theme').first().waitFor({ state: 'attached' })
-  await page.getByRole('button', { name: 'Language' }).first().waitFor({ state: 'attached' })
-  await page.getByRole('button', { name: 'Docs version' }).first().waitFor({ state: 'attached' })
+  await page.getByRole('button', { name: 'Language: English' }).first().waitFor({ state: 'attached' })
+  await page.getByRole('button', { name: 'Docs version: Next' }).first().waitFor({ state: 'attached' })
   await page.locator('footer').first().waitFor({ state: 'attached' })
   await expect(page.locator('main').count()).resolves.toBe(1)
 }

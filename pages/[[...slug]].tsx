@@ -10,6 +10,7 @@
 import type { GetStaticPaths, GetStaticProps } from 'next'
 import type { NextraThemeLayoutProps } from 'nextra'
 import { useMDXComponents } from 'nextra/mdx'
+import { useConfig } from 'nextra-theme-docs'
 import { useMemo, type ReactNode } from 'react'
 import { PageBody, tocOf } from '../lib/render/renderTree'
 import { DOCS_FALLBACK, docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
@@ -36,6 +37,15 @@ function ContentWrapper({ toc, children }: { toc: ReturnType<typeof tocOf>; chil
 }
 
 /**
+ * The theme draws a docs page's body in a <main>, but a full-width page's (the home page) in an
+ * <article> only, so a screen reader would find no main landmark there: that page gets its own.
+ */
+function PageMain({ children }: { children: ReactNode }) {
+  const { normalizePagesResult } = useConfig()
+  return normalizePagesResult.activeThemeContext.layout === 'full' ? <main>{children}</main> : <>{children}</>
+}
+
+/**
  * The props come from getStaticProps (the server's render) and from a page's data file (a move in
  * the browser); the first page's HTML names only its route (lib/render/propsOnce.ts).
  */
@@ -57,7 +67,9 @@ export default function DocsPage(props: DocsRouteProps) {
   return (
     <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
       <ContentWrapper toc={tocOf(doc)}>
-        <PageBody tree={doc.tree} />
+        <PageMain>
+          <PageBody tree={doc.tree} />
+        </PageMain>
       </ContentWrapper>
     </Layout>
   )

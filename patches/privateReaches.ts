@@ -109,8 +109,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'nextra-theme-docs',
     files: ['dist/index.js', 'dist/style.css'],
-    reliesOn: "the 768 px breakpoint's lines, the sidebar folder's rendering, and the names the theme imports from Headless UI",
-    by: ['patches/theme/mobileBreakpoint.cjs', 'patches/theme/lazySidebarFolders.cjs', 'patches/theme/headlessUi.tsx', 'patches/theme/index.ts'],
+    reliesOn: "the 768 px breakpoint's lines, the sidebar folder's rendering, the layout's order of table of contents and article, the menu button's props, and the names the theme imports from Headless UI",
+    by: ['patches/theme/mobileBreakpoint.cjs', 'patches/theme/lazySidebarFolders.cjs', 'patches/theme/readerLayout.cjs', 'patches/theme/headlessUi.tsx', 'patches/theme/index.ts'],
     test: '__tests__/patches/theme.test.ts',
   },
   {

@@ -9,11 +9,11 @@ const items = [
 function renderDropdown() {
   render(
     <>
-      <NavbarDropdown label="Next" ariaLabel="Docs version" items={items} />
+      <NavbarDropdown label="Next" purpose="Docs version" items={items} />
       <p>Elsewhere</p>
     </>
   )
-  return screen.getByRole('button', { name: 'Docs version' })
+  return screen.getByRole('button', { name: 'Docs version: Next' })
 }
 
 describe('NavbarDropdown', () => {

@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react'
+import { act, render, screen } from '@testing-library/react'
 import NProgress from 'nprogress'
 import { PROGRESS_DELAY_MS, RouteProgress } from '../../components/RouteProgress'
 import { routerEvents } from './helpers/mockNextRouter'
@@ -106,3 +106,16 @@ describe('RouteProgress: a bar only for route changes slower than 200 ms', () =>
     expect(bar()).toBeNull()
   })
 })
+
+test('while the bar shows, a polite status says the page is loading, and falls silent when it completes', async () => {
+  render(<RouteProgress />)
+  const status = screen.getByRole('status')
+  expect(status).toHaveAttribute('aria-live', 'polite')
+  expect(status).toHaveTextContent('')
+  await emit('routeChangeStart')
+  await advance(200)
+  expect(status).toHaveTextContent('Loading page…')
+  await emit('routeChangeComplete')
+  expect(status).toHaveTextContent('')
+})
+

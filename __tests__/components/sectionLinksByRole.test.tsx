@@ -54,8 +54,8 @@ describe.each(readers)('as %s', (reader) => {
 
   test('the navbar links only to sections the reader may open, even with its menus open', () => {
     renderAs(READERS[reader], <NavbarItems />)
-    fireEvent.click(screen.getByRole('button', { name: 'Docs version' }))
-    fireEvent.click(screen.getByRole('button', { name: 'Language' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Docs version: Next' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Language: English' }))
     const hrefs = docsHrefs()
     for (const href of hrefs) expect(allowedSections[reader]).toContain(href)
     // The docs version leads to the version's main doc (leads/intro) if the reader has it,
@@ -70,7 +70,7 @@ describe('section links while the reader is still loading', () => {
     renderAs(LOADING, <SectionCards />)
     renderAs(LOADING, <SiteFooter />)
     renderAs(LOADING, <NavbarItems />)
-    fireEvent.click(screen.getByRole('button', { name: 'Docs version' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Docs version: Next' }))
     expect(docsHrefs()).toEqual([])
   })
 
@@ -98,7 +98,7 @@ describe('footer and home page details', () => {
   test('the language menu keeps the reader on the page they are reading', () => {
     resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro#auth' })
     renderAs(READERS.leads1, <NavbarItems />)
-    fireEvent.click(screen.getByRole('button', { name: 'Language' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Language: English' }))
     expect(screen.getByRole('menuitem', { name: 'English' })).toHaveAttribute('href', '/docs/leads/intro#auth')
   })
 

@@ -117,3 +117,22 @@ describe('plainImages', () => {
     expect(() => patch(mdx.replace('img: ImageZoom', 'img: Image'))).toThrow(/plainImagesLoader: expected 1 × "img: ImageZoom".*Nextra changed/)
   })
 })
+
+describe('readerLayout', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const readerLayout = require(PATCH_FILES.readerLayout) as (source: string) => string
+  const theme = () => fs.readFileSync(path.join(themeDir, 'dist/index.js'), 'utf8')
+
+  test("the installed theme's table of contents follows the article, its menu button says whether the menu is open, and its landmarks are named", () => {
+    const patched = readerLayout(theme())
+    expect(patched).toContain('jsx26(Body, { children }),\n          tocEl\n')
+    expect(patched).toContain('"aria-label": "Menu",\n          "aria-expanded": menu,\n')
+    expect(patched).toContain('jsxs12("header", { className: "nextra-nav-container ')
+    expect(patched).toContain('jsxs12("nav", { "aria-label": "Site", ')
+    expect(patched).toContain('"aside",\n      {\n        "aria-label": "Sidebar",\n')
+  })
+
+  test('fails the build when the theme changes the layout it patches', () => {
+    expect(() => readerLayout(theme().replace('          tocEl,\n', '          toc,\n'))).toThrow(/readerLayoutLoader: expected 1 × [\s\S]* found 0; the theme changed/)
+  })
+})

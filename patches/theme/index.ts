@@ -14,6 +14,7 @@ export const THEME_PATCH_FILES = {
   components: here('components.ts'),
   headlessUi: here('headlessUi.tsx'),
   plainImages: here('plainImages.cjs'),
+  readerLayout: here('readerLayout.cjs'),
 } as const
 
 /** The theme keeps the page map's build-time order instead of sorting it again (presortedPageMap.cjs). */
@@ -71,6 +72,15 @@ export function plainImages(config: BundlerConfig): void {
   })
 }
 
+/** The layout as a keyboard or screen reader meets it: focus order, the menu button's state, landmarks (readerLayout.cjs). */
+export function readerLayout(config: BundlerConfig): void {
+  config.module.rules.push({
+    test: /nextra-theme-docs[\\/]dist[\\/]index\.js$/,
+    enforce: 'pre',
+    use: [{ loader: THEME_PATCH_FILES.readerLayout }],
+  })
+}
+
 /** Every patch to Nextra and its theme. */
 export function patchTheme(config: BundlerConfig): void {
   presortedPageMap(config)
@@ -79,4 +89,5 @@ export function patchTheme(config: BundlerConfig): void {
   slimComponents(config)
   lightHeadlessUi(config)
   plainImages(config)
+  readerLayout(config)
 }

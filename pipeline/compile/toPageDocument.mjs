@@ -8,7 +8,8 @@
  *   imports of anything but the fixed components, exports, `{expressions}`, component names
  *   outside the fixed map, and attributes that are not plain values; and what would run in a
  *   reader's browser, by the allowlist of ./pageSanitizer.mjs (tags, attributes, component props,
- *   URLs). It runs on the page's own nodes (the ones with a place in the file), so each refusal
+ *   URLs); and what a reader needs, by ./readerChecks.mjs (alt text, no skipped heading level).
+ *   It runs on the page's own nodes (the ones with a place in the file), so each refusal
  *   names its line and column.
  * - `recmaCapturePage`, the first recma plugin, reads the compiled program's JSX (after every
  *   rehype plugin and MDX's own rewrite of element names, before Nextra's last rewrite) and turns
@@ -24,6 +25,7 @@
  */
 
 import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
+import { altProblem, headingLevel, headingProblem } from './readerChecks.mjs'
 
 /** The components a page may use, each under the name it is written with. */
 export const WRITER_COMPONENTS = [
@@ -248,6 +250,7 @@ function walk(node, visit) {
 export function rehypeCheckPage() {
   return (tree, file) => {
     const aliases = new Map()
+    let lastHeading = null
     walk(tree, (node) => {
       if (!node.position) return
       if (node.type === 'mdxjsEsm') {
@@ -275,6 +278,16 @@ export function rehypeCheckPage() {
       } else if (node.type === 'raw') {
         refuse(file, 'raw HTML cannot be checked, so pages cannot hold it: write the page as MDX, with HTML written as JSX tags', node.position.start)
       }
+      // What every reader needs, once the node is known to be safe: alt text, and headings without
+      // skipped levels (./readerChecks.mjs).
+      const level = headingLevel(node)
+      if (level !== null) {
+        const problem = headingProblem(level, lastHeading)
+        if (problem) refuse(file, problem, node.position.start)
+        lastHeading = level
+      }
+      const alt = altProblem(node)
+      if (alt) refuse(file, alt, node.position.start)
     })
     file.data.pageAliases = aliases
   }

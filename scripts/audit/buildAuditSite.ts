@@ -25,6 +25,15 @@ export const AUDIT_COGNITO_PORT = 9329
 /** Written beside out/: what the tests need to know about this build. */
 export const AUDIT_SITE_FILE = 'audit-site.json'
 
+/**
+ * A page with every writer component, which no shipped page uses all of: the accessibility tests
+ * check each as readers meet it (e2e/accessibility.test.ts). In a folder of the internal section
+ * whose sidebar entry stays closed on the pages other tests record.
+ */
+export const WRITER_COMPONENTS_FIXTURE = 'e2e/fixtures/writerComponents.mdx'
+export const WRITER_COMPONENTS_PAGE = 'content/docs/internal/product-support/writer-components.mdx'
+export const WRITER_COMPONENTS_ROUTE = '/docs/internal/product-support/writer-components'
+
 export interface AuditSite {
   cognitoPort: number
   /** The list overrides the build (and so the authorizer) saw: the audit's lists plus a marker username each. */
@@ -89,6 +98,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
     fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.image[section]} -->\n`)
   }
   for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
+  fs.copyFileSync(path.join(root, WRITER_COMPONENTS_FIXTURE), path.join(dest, WRITER_COMPONENTS_PAGE))
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(config, markers)
   applyAccessConfig(dest, config, accessEnv)

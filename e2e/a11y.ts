@@ -1,0 +1,76 @@
+/** What the accessibility browser tests share: the views they look in, and axe-core's verdict. */
+import fs from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { signInThroughForm } from './browser'
+
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules the site is held to (issue #48). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
+export type ColourMode = 'light' | 'dark'
+export interface View {
+  mode: ColourMode
+  width: number
+}
+/** Both colour modes, at a desktop and a phone width. */
+export const VIEWS: View[] = [
+  { mode: 'light', width: 1280 },
+  { mode: 'dark', width: 1280 },
+  { mode: 'light', width: 390 },
+  { mode: 'dark', width: 390 },
+]
+export const viewName = (view: View) => `${view.mode}, ${view.width}px`
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
+
+/** A reader's signed-in cookies, once per reader for the whole file (`null`: no one signed in). */
+export async function readerState(browser: Browser, username: string | null): Promise<StorageState | undefined> {
+  if (!username) return undefined
+  const context = await browser.newContext()
+  try {
+    const page = await context.newPage()
+    await signInThroughForm(page, username)
+    return await context.storageState()
+  } finally {
+    await context.close()
+  }
+}
+
+/** A context in `view` (the colour mode as both the system and the theme's own switch hold it). */
+export async function contextIn(browser: Browser, view: View, state?: StorageState): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: view.width, height: 800 }, colorScheme: view.mode, storageState: state })
+  await context.addInitScript((mode) => localStorage.setItem('theme', mode), view.mode)
+  return context
+}
+
+/** One violation as a reader of the failure needs it: the rule, where, and which element. */
+export interface Finding {
+  rule: string
+  impact: string
+  page: string
+  view: string
+  target: string
+  summary: string
+}
+export const describeFinding = (finding: Finding) => `${finding.rule} (${finding.impact}) on ${finding.page} [${finding.view}] at ${finding.target}: ${finding.summary}`
+
+/** axe-core's WCAG 2.2 A/AA violations on what `page` shows now, one finding per element. */
+export async function axeFindings(page: Page, pageName: string, view: View): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => ({
+      rule: violation.id,
+      impact: violation.impact ?? 'unknown',
+      page: pageName,
+      view: viewName(view),
+      target: node.target.map(String).join(' '),
+      summary: node.failureSummary?.split('\n').slice(0, 2).join(' ') ?? violation.help,
+    }))
+  )
+}
+
+/** With A11Y_REPORT set, findings are appended there as JSON lines (the issue's before/after counts). */
+export function recordFindings(findings: Finding[], page: string, view: View): void {
+  const file = process.env.A11Y_REPORT
+  if (file) fs.appendFileSync(file, JSON.stringify({ page, view: viewName(view), count: findings.length, rules: [...new Set(findings.map((f) => f.rule))] }) + '\n')
+}
