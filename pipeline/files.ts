@@ -10,6 +10,12 @@ import path from 'node:path'
 /** The hex sha256 of `data`. */
 export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
+/** A file's time and size, which change when it is written (not followed if it is a link); null when it is gone. */
+export function stampOf(file: string): string | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
+  return stat ? `${stat.mtimeMs}:${stat.size}` : null
+}
+
 /** Writes `file` whole: to a partial file first, then renamed over it. */
 export function writeAtomically(file: string, data: string | Buffer): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })

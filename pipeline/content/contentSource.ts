@@ -23,6 +23,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { stampOf } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
@@ -181,12 +182,6 @@ interface Reading {
   frontMatter?: Record<string, unknown>
   bodyBytes?: number
 }
-/** A file's time and size, which change when it is written: what says a reading of it may be stale; null when it is gone. */
-export function stampOf(file: string): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
-  return stat ? `${stat.mtimeMs}:${stat.size}` : null
-}
-
 /** A page whose file is read on first use, once; `kept` is the last scan's reading, used while the file has not changed. */
 function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): ContentPage & { reading?: Reading; release: () => void } {
   const absolute = path.join(root, file)

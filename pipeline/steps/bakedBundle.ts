@@ -17,7 +17,7 @@ import type { AudienceSummary } from '../../lib/access/readerView'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import { readAudiencesFile } from './audiencesFile'
 import { jwksFor } from './jwksFor'
-import { sha256, writeAtomically } from '../files'
+import { sha256, stampOf, writeAtomically } from '../files'
 import { CACHE_PATHS, sitePaths, type SitePaths } from './paths'
 
 /** The site build hands its results over; alone, a step reads them from the last build's files. */
@@ -72,17 +72,15 @@ export interface Bundle {
 interface BundleRecord {
   key: string
   output: string
+  /** Its size, and gzipped, as reported: a kept bundle is not compressed again to say it. */
+  bytes: number
+  gzipBytes: number
   inputs: Record<string, [stamp: string, digest: string]>
 }
 
-const stampOf = (file: string) => {
-  const stat = fs.statSync(file, { throwIfNoEntry: false })
-  return stat ? `${stat.mtimeMs}:${stat.size}` : null
-}
-
 /** Whether `record` still describes `file` and the sources it was made from (a file whose time or size changed is compared by digest). */
-function unchanged(record: BundleRecord | null, key: string, file: string, root: string): boolean {
-  if (!record || record.key !== key || !fs.existsSync(file) || sha256(fs.readFileSync(file)) !== record.output) return false
+function unchanged(record: BundleRecord, key: string, file: string, root: string): boolean {
+  if (record.key !== key || typeof record.gzipBytes !== 'number' || !fs.existsSync(file) || sha256(fs.readFileSync(file)) !== record.output) return false
   return Object.entries(record.inputs).every(([input, [stamp, digest]]) => {
     const absolute = path.resolve(root, input)
     const now = stampOf(absolute)
@@ -108,7 +106,7 @@ export async function bundleWithConfig(options: { root: string; entry: string; o
   } catch {
     // None yet, or unreadable: bundled again.
   }
-  if (unchanged(record, key, file, options.root)) return sized(file, true)
+  if (record && unchanged(record, key, file, options.root)) return { file, bytes: record.bytes, gzipBytes: record.gzipBytes, kept: true }
   fs.rmSync(recordFile, { force: true })
   fs.rmSync(options.outDir, { recursive: true, force: true })
   fs.mkdirSync(options.outDir, { recursive: true })
@@ -137,11 +135,8 @@ export async function bundleWithConfig(options: { root: string; entry: string; o
     fs.rmSync(bakedFile)
   }
   const entries = inputs.map((input): [string, [string, string]] => [path.relative(options.root, input), [stampOf(input) ?? '', sha256(fs.readFileSync(input))]])
-  writeAtomically(recordFile, JSON.stringify({ key, output: sha256(fs.readFileSync(file)), inputs: Object.fromEntries(entries) } satisfies BundleRecord))
-  return sized(file, false)
-}
-
-function sized(file: string, kept: boolean): Bundle {
   const code = fs.readFileSync(file)
-  return { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length, kept }
+  const bundle = { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length, kept: false }
+  writeAtomically(recordFile, JSON.stringify({ key, output: sha256(code), bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, inputs: Object.fromEntries(entries) } satisfies BundleRecord))
+  return bundle
 }
