@@ -19,6 +19,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles } from '../files'
+import { openKeptFiles } from '../steps/keptFiles'
 import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
@@ -76,24 +77,16 @@ export function nextFilesOf(out: string, buildId: string, routes: readonly strin
   return Object.fromEntries(listFiles(out).filter((key) => !pageFiles.has(key) && !publicKeys.has(key)).map((key) => [key, sha256(fs.readFileSync(path.join(out, key)))]))
 }
 
-const sameBytes = (file: string, bytes: Buffer) => fs.existsSync(file) && fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes)
-
 /**
  * The public files into out/, each as the content source read and checked it: `next build` copies
  * the folder itself (which the source has checked), the renderer does not, and a file that changed
- * since must not be kept. One whose bytes the last out/ (`previous`) holds moves back, keeping the
- * deploy's record of it (scripts/deploy/hashCache.ts) valid.
+ * since must not be kept. Each is linked from its kept copy (../steps/keptFiles.ts), so an
+ * unchanged one keeps its inode and the deploy's record of it (scripts/deploy/hashCache.ts).
  */
-export function placePublicFiles(out: string, previous: string, files: readonly PublicFile[]): void {
-  for (const file of files) {
-    const target = path.join(out, file.key)
-    const bytes = file.bytes()
-    if (sameBytes(target, bytes)) continue
-    fs.mkdirSync(path.dirname(target), { recursive: true })
-    const old = path.join(previous, file.key)
-    if (sameBytes(old, bytes)) fs.renameSync(old, target)
-    else fs.writeFileSync(target, bytes)
-  }
+export function placePublicFiles(root: string, out: string, files: readonly PublicFile[]): void {
+  const kept = openKeptFiles(root, out, CACHE_PATHS.publicFiles)
+  for (const file of files) kept.write(file.key, file.bytes())
+  kept.prune()
 }
 
 export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
@@ -124,7 +117,7 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
 /** After rendering: the public files and the kept pages' files into out/, and the record of what out/ holds. */
 export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[]): void {
   const previous = path.join(root, PREVIOUS_OUT)
-  placePublicFiles(out, previous, publicFiles)
+  placePublicFiles(root, out, publicFiles)
   for (const route of plan.keep) {
     for (const file of pageFilesOf(route, plan.buildId)) {
       fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })

@@ -24,7 +24,7 @@ import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { openKeptFiles } from './keptFiles'
-import type { SitePaths } from './paths'
+import { CACHE_PATHS, type SitePaths } from './paths'
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
 export interface MarkdownPage extends CatalogPage {
@@ -114,7 +114,7 @@ export function writeMarkdown(
   catalogInputs: CatalogInputs
 ): { pages: number; files: number; rewritten: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const kept = openKeptFiles(paths.root, paths.out)
+  const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles)
   let files = 0
   let rewritten = 0
   for (const { key, pieces } of markdownFiles(source, pages, plan, catalogInputs)) {

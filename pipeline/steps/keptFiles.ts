@@ -1,17 +1,16 @@
 /**
- * The Markdown step's files, kept between builds and linked into out/. `next build` empties out/
- * every build, and a file written again, even with the same bytes, has a new time and inode, so
- * the deploy would read it again (scripts/deploy/hashCache.ts). Each file is kept under KEPT_DIR
- * and hard-linked into out/; a file whose bytes equal its kept copy's is linked as it was, so an
- * edit rewrites only the files it changes (its page's Markdown, its part of the full text, its
- * audience's index and catalog).
+ * Files a step puts in out/, kept between builds and linked into out/: the Markdown step's, and the
+ * public files. `next build` empties out/ every build, and a file written again, even with the
+ * same bytes, has a new time and inode, so the deploy would read it again
+ * (scripts/deploy/hashCache.ts). Each file is kept under its step's folder of .cache/ and
+ * hard-linked into out/; a file whose bytes equal its kept copy's is linked as it was, so an edit
+ * rewrites only the files it changes (its page's Markdown, its part of the full text, its
+ * audience's index and catalog, an image).
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { CACHE_PATHS } from './paths'
 
-/** Under the project root, beside the other caches. */
-export const KEPT_DIR = CACHE_PATHS.markdownFiles
 
 export interface KeptFiles {
   /** Puts `bytes` at `key` (from `/`) in out/; whether they differ from the kept copy (and were written). */
@@ -22,8 +21,9 @@ export interface KeptFiles {
 
 const sameFile = (a: fs.Stats, b: fs.Stats) => a.ino === b.ino && a.dev === b.dev
 
-export function openKeptFiles(root: string, out: string): KeptFiles {
-  const keptRoot = path.join(root, KEPT_DIR)
+/** The kept files of one step, in `dir` (one of CACHE_PATHS) under the project `root`. */
+export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles']): KeptFiles {
+  const keptRoot = path.join(root, dir)
   const written = new Set<string>()
   const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
   return {

@@ -22,6 +22,8 @@ export const CACHE_PATHS = {
   markdown: '.cache/markdown',
   /** The Markdown step's files as it last wrote them, linked into out/ (./keptFiles.ts). */
   markdownFiles: '.cache/markdown-files',
+  /** The public files as the render step last placed them, linked into out/ (./keptFiles.ts). */
+  publicFiles: '.cache/public-files',
   /** Each `_meta` file's data, by the digest of its text. */
   meta: '.cache/meta',
   /** Each page's props, and the index the docs route reads. */
