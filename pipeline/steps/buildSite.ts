@@ -58,6 +58,7 @@ import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
+import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
 
 export interface NextBuild {
   buildId: string
@@ -114,7 +115,7 @@ function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
   return runInProduction('next build', path.join(paths.root, 'node_modules/.bin/next'), ['build'], {
     cwd: paths.root,
     heapMb: buildHeapMb(pages),
-    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_RENDER_ROUTES: path.join(paths.root, RENDER_ROUTES) },
+    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', [RENDER_ROUTES_ENV]: path.join(paths.root, RENDER_ROUTES) },
   })
 }
 
