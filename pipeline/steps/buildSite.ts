@@ -72,8 +72,8 @@ export interface NextBuild {
 
 /**
  * The JavaScript heap each build process may grow to. Node lets it grow far past what the build
- * keeps alive before collecting; capped, a 1,000-page build's largest process (a compile worker)
- * went from 1.43 to 1.16 GB at the same speed. It grows with the site so a large one never runs out.
+ * keeps alive before collecting; capped, the largest process (a compile worker) needs less memory
+ * at the same speed (docs/benchmarks.md). It grows with the site so a large one never runs out.
  */
 export function buildHeapMb(pages: number): number {
   return Math.max(768, Math.ceil(pages * 0.75))
