@@ -4,6 +4,9 @@
  * an upload order would then miss the files it means (__tests__/architecture/layers.test.ts fails
  * on one). What a name is made of is here; what is done with it stays with its user.
  *
+ * The prefixes hold only letters, `_` and `/`, which a regular expression reads as themselves, so
+ * a pattern may hold them as they are.
+ *
  * No Node or browser imports: the edge, the build and the page in the browser use it.
  */
 
@@ -20,9 +23,6 @@ export const BUILD_FILE_FOLDERS = {
 
 /** Where a page's data files live under the site's root, one folder per build (lib/access/pageFiles.ts names each). */
 export const PAGE_DATA_PREFIX = '/_next/data/'
-
-/** `text` with every character a regular expression reads specially escaped, to build a pattern from a prefix here. */
-export const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
 /** A page's Markdown is published beside the page: `<route>.md`. */
 const MARKDOWN_SUFFIX = '.md'

@@ -1,6 +1,6 @@
 import { normalisePath } from './normalisePath'
 import { routeOfDataFile, routeOfPageName } from './pageFiles'
-import { BUILD_FILE_FOLDERS, escapedForPattern } from '../pathFormats'
+import { BUILD_FILE_FOLDERS } from '../pathFormats'
 
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
@@ -15,7 +15,7 @@ import { BUILD_FILE_FOLDERS, escapedForPattern } from '../pathFormats'
  */
 export type AssetRoutes = Readonly<Record<string, string>>
 
-const PAGE_CHUNK = new RegExp(`^${escapedForPattern(BUILD_FILE_FOLDERS.pageChunks.slice(0, -1))}(/.*?)-[0-9a-f]{8,}\\.js$`)
+const PAGE_CHUNK = new RegExp(`^${BUILD_FILE_FOLDERS.pageChunks.slice(0, -1)}(/.*?)-[0-9a-f]{8,}\\.js$`)
 
 /**
  * The map by lowercased key. A file the map puts under another rule than its own path's (a page's

@@ -13,7 +13,7 @@
  * No Node or browser imports: the edge, the build and the page in the browser use it.
  */
 import { normalisePath } from './normalisePath'
-import { PAGE_DATA_PREFIX, escapedForPattern } from '../pathFormats'
+import { PAGE_DATA_PREFIX } from '../pathFormats'
 
 
 /** A route given as a page's files' name is not canonical: a bug in the caller, not a reader's doing. */
@@ -53,7 +53,7 @@ export const pageHtmlFile = (route: string) => `${fileNameOf(route)}.html`
 export const pageDataFile = (buildId: string, route: string) => `${PAGE_DATA_PREFIX}${buildId}${fileNameOf(route)}.json`
 
 const HTML_FILE = /^(\/.*)\.html$/i
-const DATA_FILE = new RegExp(`^${escapedForPattern(PAGE_DATA_PREFIX)}[^/]+(/.+)\\.json$`)
+const DATA_FILE = new RegExp(`^${PAGE_DATA_PREFIX}[^/]+(/.+)\\.json$`)
 
 /** The page a `.html` key of out/ is (`/index.html` is `/`); null for any other key. */
 export function routeOfHtmlFile(key: string): string | null {

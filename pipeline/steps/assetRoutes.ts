@@ -1,6 +1,6 @@
 import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, escapedForPattern } from '../../lib/pathFormats'
+import { BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
@@ -9,7 +9,7 @@ export interface BuildManifest {
 }
 
 /** Next's build and SSG manifests, under the build's own folder of the build files. */
-const BUILD_MANIFEST = new RegExp(`^${escapedForPattern(BUILD_FILES_PREFIX)}[^/]+/_(build|ssg)Manifest\\.js$`)
+const BUILD_MANIFEST = new RegExp(`^${BUILD_FILES_PREFIX}[^/]+/_(build|ssg)Manifest\\.js$`)
 
 /**
  * A route for code that readers of different lists share: one that any signed-in reader may open,

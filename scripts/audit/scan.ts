@@ -7,7 +7,7 @@
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
 import { routeOfDataFile } from '../../lib/access/pageFiles'
-import { PAGE_DATA_PREFIX, escapedForPattern } from '../../lib/pathFormats'
+import { PAGE_DATA_PREFIX } from '../../lib/pathFormats'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
@@ -32,7 +32,7 @@ export function readBody(bytes: Buffer): string {
  */
 export function sectionPathsIn(body: string, id: string): string[] {
   const plain = body.replace(/\\?u002[Ff]|%2[Ff]/g, '/')
-  const found = plain.match(new RegExp(`(?:${escapedForPattern(PAGE_DATA_PREFIX)}[A-Za-z0-9_-]+)?/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
+  const found = plain.match(new RegExp(`(?:${PAGE_DATA_PREFIX}[A-Za-z0-9_-]+)?/docs/${id.replace(/-/g, '\\-')}(?:/[A-Za-z0-9_.~-]+)*(?![A-Za-z0-9_-])`, 'g')) ?? []
   const named = found.map((found) => routeOfDataFile(found) ?? found.replace(/\/$/, ''))
   return [...new Set(named)]
 }
