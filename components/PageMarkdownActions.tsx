@@ -3,6 +3,7 @@ import { DOCS_ROOT, inSection } from '../lib/access/sectionPaths'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { useAuth } from '../lib/auth/AuthContext'
 import { usePagePath } from '../lib/navigation/pagePath'
+import { markdownKeyOf } from '../lib/pathFormats'
 
 type CopyState = 'idle' | 'copied' | 'failed'
 
@@ -18,7 +19,7 @@ export function PageMarkdownActions() {
   const { view } = useAuth()
   const [state, setState] = useState<CopyState>('idle')
   if (!view || (pathname !== DOCS_ROOT && !view.sections.some((section) => inSection(pathname, section.id)))) return null
-  const markdownUrl = `${pathname}.md`
+  const markdownUrl = markdownKeyOf(pathname)
   const copy = async () => {
     try {
       const response = await fetch(markdownUrl, { credentials: 'same-origin' })

@@ -3,11 +3,7 @@ import { useRouter } from 'next/router'
 import { decideForView } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
 import { pagePathOf } from '../lib/navigation/pagePath'
-
-/** The login URL that brings the reader back to `path` afterwards. */
-export function loginUrlFor(path: string): string {
-  return `/login?next=${encodeURIComponent(path)}`
-}
+import { noAccessUrl, signInUrl } from '../lib/pathFormats'
 
 /**
  * User interface only: the edge authorizer is what keeps content from unauthorised readers.
@@ -26,8 +22,8 @@ export function RouteGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!router.isReady) return
-    if (decision === 'login') router.replace(loginUrlFor(router.asPath))
-    else if (decision === 'deny') router.replace(`/unauthorized?from=${encodeURIComponent(router.asPath)}`)
+    if (decision === 'login') router.replace(signInUrl(router.asPath))
+    else if (decision === 'deny') router.replace(noAccessUrl(router.asPath))
   }, [decision, router])
 
   if (decision === null || decision === 'allow') return <>{children}</>

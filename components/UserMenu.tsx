@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
+import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
 /** Navbar item: who is signed in, their connected AI tools, and a way to sign out. */
 export function UserMenu({ signOut = signOutEverywhere }: { signOut?: () => Promise<void> }) {
@@ -11,7 +12,7 @@ export function UserMenu({ signOut = signOutEverywhere }: { signOut?: () => Prom
   const onSignOut = async () => {
     setBusy(true)
     await signOut()
-    window.location.assign('/login')
+    window.location.assign(SIGN_IN_PAGE)
   }
   return (
     <span className="user-menu">

@@ -31,7 +31,7 @@ import { PASSWORD, siteEnv } from './siteEnv'
 import type { McpAnswer } from './mcpSession'
 import { signToolIn, withCookies } from './oauthTool'
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
-import { ROOT_LLMS_PATH } from '../edge/rootLlmsTxt'
+import { ROOT_LLMS_PATH } from '../lib/pathFormats'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiTools/oauthPaths'
 
 /**

@@ -5,11 +5,12 @@ import { objectKeyFor } from '../lib/access/objectKey'
 import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies } from './readIdToken'
 import { audiencesOf, readerViewFor, viewSourcesOf } from './readerViewFor'
-import { ROOT_LLMS_PATH, rootLlmsTxt } from './rootLlmsTxt'
+import { rootLlmsTxt } from './rootLlmsTxt'
 import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
 import { isNavigation, type FetchMetadata } from './navigation'
+import { noAccessUrl, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =
@@ -96,8 +97,8 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
 
   if (!navigation) return logged(log, deps, request, route, { kind: decision === 'login' ? 'unauthorized' : 'forbidden' }, decision, user)
   const original = request.path + (request.query ? `?${request.query}` : '')
-  if (decision === 'login') return logged(log, deps, request, route, { kind: 'redirect', location: `/login?next=${encodeURIComponent(original)}` }, decision, user)
-  return logged(log, deps, request, route, { kind: 'redirect', location: `/unauthorized?from=${encodeURIComponent(request.path)}` }, decision, user)
+  if (decision === 'login') return logged(log, deps, request, route, { kind: 'redirect', location: signInUrl(original) }, decision, user)
+  return logged(log, deps, request, route, { kind: 'redirect', location: noAccessUrl(request.path) }, decision, user)
 }
 
 type LoggedOutcome = Exclude<Outcome, { kind: 'view' } | { kind: 'llms' }>

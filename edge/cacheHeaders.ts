@@ -8,6 +8,7 @@
  * safe because the authorizer runs on every viewer request before the cache is looked at.
  */
 import { isRouteManifestKey } from '../lib/access/readerView'
+import { BUILD_FILES_PREFIX } from '../lib/pathFormats'
 
 export const CACHE_CONTROL = {
   /** Content-hashed build files: the name changes whenever the bytes do. */
@@ -21,14 +22,13 @@ export const CACHE_CONTROL = {
 } as const
 
 /**
- * Build files under this prefix carry a content hash (or the build id) in their path, except the
+ * Build files (BUILD_FILES_PREFIX) carry a content hash (or the build id) in their path, except the
  * route manifests: named by their audience, they change with its pages under the same name.
  */
-export const HASHED_ASSET_PREFIX = '/_next/static/'
 
 /** Cache-Control of a file served from out/ (`/`-rooted object key). */
 export function cacheControlForObject(objectKey: string): string {
-  return objectKey.startsWith(HASHED_ASSET_PREFIX) && !isRouteManifestKey(objectKey) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
+  return objectKey.startsWith(BUILD_FILES_PREFIX) && !isRouteManifestKey(objectKey) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
 }
 
 /** Whether a Cache-Control value lets a shared cache store the response (RFC 9111: only `private` or `no-store` forbid it). */

@@ -9,8 +9,6 @@ import type { AudienceSummary } from '../lib/access/readerView'
 import type { AccessUser } from '../lib/access/types'
 import { SITE_NAME } from '../lib/siteName'
 
-export const ROOT_LLMS_PATH = '/llms.txt'
-
 export function rootLlmsTxt(held: readonly AudienceSummary[], user: AccessUser): string {
   const lines = held.flatMap((audience) => (audience.llms ? [`- [${audience.title}](${audience.llms}): its pages, each linked to its Markdown, and its full text in parts`] : []))
   const summary =

@@ -4,6 +4,7 @@
  * else is refused with a sentence that names the problem; nothing here says whether a page exists.
  */
 import { normalisePath } from '../lib/access/normalisePath'
+import { pathOfMarkdownKey } from '../lib/pathFormats'
 
 /** The longest page path accepted: far above any route of the site, far below a body limit. */
 export const MAX_PAGE_PATH = 2048
@@ -42,7 +43,7 @@ export function routeOfPagePath(input: string, siteUrl: string): string {
   }
   if (decoded.includes('%')) throw new PagePathError(input, 'is percent-encoded twice')
   if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) throw new PagePathError(input, 'contains a "." or ".." segment')
-  const route = normalisePath(pathname.replace(/\.md$/i, ''))
+  const route = normalisePath(pathOfMarkdownKey(pathname))
   if (route === null) throw new PagePathError(input, 'is not a page path')
   return route
 }

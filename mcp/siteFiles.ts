@@ -36,10 +36,9 @@ export function localSiteFiles(outDir: string): SiteFiles {
 /**
  * How many bytes of the site's objects a warm instance keeps: 64 MiB, a sixteenth of the function's
  * 1024 MB (infra/lib/mcp-origin.ts). The rest is for what cannot be bounded here: Node and the
- * bundle (about 100 MB), the sign-in's library, and the Pagefind instances (mcp/searchDocs.ts),
- * whose memory is never given back. The objects the server reads of the shipped site (Markdown,
- * page catalogs, search bundles) come to about 1.1 MB for its 100 docs pages, some 11 kB a page,
- * so a warm instance keeps all of a site of a few thousand pages, and of a larger one its most read.
+ * bundle, the sign-in's library, and the Pagefind instances (mcp/searchDocs.ts), whose memory is
+ * never given back. The objects the server reads of the shipped site (Markdown, page catalogs,
+ * search bundles) come to some kilobytes a page (docs/benchmarks.md), so a warm instance keeps all of a site of a few thousand pages, and of a larger one its most read.
  */
 export const MEMO_MAX_BYTES = 64 * 1024 * 1024
 

@@ -10,6 +10,7 @@ import { RouteProgress } from '../components/RouteProgress'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { AuthProvider } from '../lib/auth/AuthContext'
 import { usePagePath } from '../lib/navigation/pagePath'
+import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
 export default function App({ Component, pageProps }: AppProps) {
@@ -25,7 +26,7 @@ export default function App({ Component, pageProps }: AppProps) {
       <ImageZoom />
       <NavbarAutoHide />
       {/* The sign-in page shows it in place of its form. */}
-      {pathname !== '/login' && <SignInServiceNotice variant="banner" />}
+      {pathname !== SIGN_IN_PAGE && <SignInServiceNotice variant="banner" />}
       <PageErrorBoundary key={pathname}>
         <RouteGuard>
           <Component {...pageProps} />

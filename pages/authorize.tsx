@@ -5,6 +5,7 @@ import { SiteChrome } from '../components/SiteChrome'
 import { CONSENT_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, consentRequest, decide, type ConsentRequest } from '../lib/aiTools/oauthRequests'
 import { SITE_NAME } from '../lib/siteName'
+import { signInUrl } from '../lib/pathFormats'
 
 /**
  * Where a reader allows or denies an AI tool that asks to sign in as them (mcp/oauth/). It names
@@ -22,7 +23,7 @@ export default function AuthorizePage() {
     if (!router.isReady) return
     if (!uid) return setProblem('This page needs a sign-in request from an AI tool. Start the sign-in from your tool.')
     consentRequest(uid).then(setRequest, (error: unknown) => {
-      if (error instanceof NotSignedInError) window.location.assign(`/login?next=${encodeURIComponent(`${CONSENT_PAGE}?uid=${uid}`)}`)
+      if (error instanceof NotSignedInError) window.location.assign(signInUrl(`${CONSENT_PAGE}?uid=${uid}`))
       else setProblem(error instanceof Error ? error.message : String(error))
     })
   }, [router.isReady, uid])

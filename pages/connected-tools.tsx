@@ -5,6 +5,7 @@ import { SiteChrome } from '../components/SiteChrome'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, connections, revokeConnections, type Connection } from '../lib/aiTools/oauthRequests'
 import { SITE_NAME } from '../lib/siteName'
+import { signInUrl } from '../lib/pathFormats'
 
 /**
  * How to connect an AI tool in one step, then the reader's AI tools that may read the docs as
@@ -19,7 +20,7 @@ export default function ConnectedToolsPage() {
     connections().then(
       (answer) => setListed(answer.connections),
       (error: unknown) => {
-        if (error instanceof NotSignedInError) window.location.assign(`/login?next=${encodeURIComponent(CONNECTED_TOOLS_PAGE)}`)
+        if (error instanceof NotSignedInError) window.location.assign(signInUrl(CONNECTED_TOOLS_PAGE))
         else setProblem(error instanceof Error ? error.message : String(error))
       }
     )

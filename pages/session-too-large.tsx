@@ -3,6 +3,7 @@ import { SiteChrome } from '../components/SiteChrome'
 import { useState } from 'react'
 import { clearTokenCookies } from '../lib/auth/signOutEverywhere'
 import { SITE_NAME } from '../lib/siteName'
+import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
 /**
  * Where the authorizer sends a reader whose cookies are too large for it to read. Sending them to
@@ -14,7 +15,7 @@ export default function SessionTooLargePage() {
   const clear = () => {
     setBusy(true)
     clearTokenCookies()
-    window.location.assign('/login')
+    window.location.assign(SIGN_IN_PAGE)
   }
   return (
     <>

@@ -7,6 +7,7 @@ import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { SITE_NAME } from '../lib/siteName'
+import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
 /** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */
 export default function UnauthorizedPage() {
@@ -17,7 +18,7 @@ export default function UnauthorizedPage() {
   const signOut = async () => {
     setBusy(true)
     await signOutEverywhere()
-    window.location.assign('/login')
+    window.location.assign(SIGN_IN_PAGE)
   }
   return (
     <>
@@ -44,7 +45,7 @@ export default function UnauthorizedPage() {
                 Sign out
               </button>
             ) : (
-              <PageLink href="/login">Sign in</PageLink>
+              <PageLink href={SIGN_IN_PAGE}>Sign in</PageLink>
             )}
           </p>
         </main>

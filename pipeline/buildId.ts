@@ -19,6 +19,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { RENDER_ROUTES_ENV } from '../lib/pathFormats'
 
 /** The environment, as the build sees it. */
 export type BuildEnv = Readonly<Record<string, string | undefined>>
@@ -53,7 +54,7 @@ export function isInputAtRoot(name: string): boolean {
 }
 
 /** Set by the build for its own `next build` (pipeline/render/renderPlan.ts): which pages to render, not what they are. */
-const SKIP_ENV = new Set(['DOCS_RENDER_ROUTES'])
+const SKIP_ENV = new Set([RENDER_ROUTES_ENV])
 
 /** The environment variables that change what the build writes. */
 export function buildEnv(env: BuildEnv): [string, string][] {

@@ -2,17 +2,17 @@
  * The Shiki highlighter for code blocks, loading each language when a page first uses it.
  *
  * Nextra 3 creates its highlighter with every bundled language (about 230 grammars), so that a
- * fenced ```mdx block also highlights the languages nested in it. Resolving those grammars took
- * about 9 s of CPU in every build process, more than any other single step of compiling the
- * site. rehype-pretty-code already loads a page's languages before highlighting it; this adds the
+ * fenced ```mdx block also highlights the languages nested in it. Resolving those grammars cost
+ * every build process more CPU than any other single step of compiling the site
+ * (docs/benchmarks.md). rehype-pretty-code already loads a page's languages before highlighting it; this adds the
  * grammars that a language embeds lazily (Markdown and MDX embed dozens), so nested fences are
  * highlighted exactly as before.
  *
  * It also tokenizes every line to its end, however long that takes. Shiki by default gives up on a
  * line after 500 ms of wall time and colours the rest of it as the token where it stopped (one
  * theme's pass only, so the other theme's token boundaries stay and only the colours change). A
- * grammar's first line in a worker also compiles the grammar's expressions, which took up to
- * 440 ms on a busy 2-core machine, so a build under load could colour a page differently from
+ * grammar's first line in a worker also compiles the grammar's expressions, which on a busy
+ * machine can take most of that limit, so a build under load could colour a page differently from
  * another build of the same sources. Without the limit, the same code is always coloured the same.
  */
 type ShikiModule = typeof import('shiki')

@@ -105,3 +105,76 @@ test("every path under .cache/ is spelt once, in pipeline/steps/paths.ts (the pr
   )
   expect(spelt).toEqual([])
 })
+
+/**
+ * The path formats that the runtime, the edge, the deploy and the build share, each as the
+ * spellings that would define it a second time. lib/pathFormats.ts is where each is spelt. A test
+ * or a benchmark may spell a URL out (it asserts or visits what a reader sees), so __tests__/,
+ * e2e/ and bench/ are not scanned.
+ */
+const PATH_FORMATS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['build files (/_next/static/)', /_next\\?\/static\b/],
+  ['page data files (/_next/data/)', /_next\\?\/data\b/],
+  ['the sign-in URL (/login?next=)', /login\\?\?next=/],
+  ['the no-access URL (/unauthorized?from=)', /unauthorized\\?\?from=/],
+  ['the sign-in and no-access pages (/login, /unauthorized)', /['"`]\/(login|unauthorized)['"`#]/],
+  ['the render-routes variable', /DOCS_RENDER_ROUTES/],
+  // A page's Markdown is `<route>.md`; the Markdown step's cache names a body by its digest, not a route.
+  ['page Markdown (<route>.md)', /\$\{(?![^}]*\bdigest\})[^}]*\}\.md\b|\\\.md\$/],
+  ['llms files (llms.txt, llms-full…txt)', /['"`/]llms(-full(-\$\{[^}]*\}|-\d+)?)?\.txt['"`]/],
+  ['search folders (_pagefind)', /_pagefind/],
+]
+const PATH_FORMATS_MODULE = 'lib/pathFormats.ts'
+
+/** Each code line (comments aside) of `files` that spells a path format, as `file:line: format`. */
+function pathFormatSpellings(files: readonly string[], read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8')): string[] {
+  return files.flatMap((file) =>
+    read(file)
+      .split('\n')
+      .flatMap((line, index) => (/^\s*(\*|\/\/|\/\*)/.test(line) ? [] : PATH_FORMATS.filter(([, pattern]) => pattern.test(line)).map(([name]) => `${file}:${index + 1}: ${name}`)))
+  )
+}
+
+test(`every path format the runtime, edge, deploy and build share is spelt once, in ${PATH_FORMATS_MODULE}`, () => {
+  const files = sourceFiles(['pages', 'lib', 'edge', 'mcp', 'components', 'pipeline', 'scripts', 'patches'])
+  expect(files).toContain(PATH_FORMATS_MODULE)
+  expect(pathFormatSpellings(files.filter((file) => file !== PATH_FORMATS_MODULE))).toEqual([])
+})
+
+test('the path-format check sees each format however it is spelt, and not a body named by its digest', () => {
+  const lines = [
+    "export const HASHED_ASSET_PREFIX = '/_next/static/'",
+    'const PAGE_CHUNK = /^\\/_next\\/static\\/chunks\\/pages(\\/.*?)-[0-9a-f]{8,}\\.js$/',
+    "const DATA_FILE = new RegExp(`^/_next/data/[^/]+(/.+)\\\\.json$`)",
+    'window.location.assign(`/login?next=${encodeURIComponent(page)}`)',
+    'router.replace(`/unauthorized?from=${encodeURIComponent(router.asPath)}`)',
+    '{pathname !== \'/login\' && <SignInServiceNotice variant="banner" />}',
+    '<PageLink href="/unauthorized">',
+    "const only = process.env.DOCS_RENDER_ROUTES",
+    'const markdownUrl = `${pathname}.md`',
+    "const route = normalisePath(pathname.replace(/\\.md$/i, ''))",
+    "export const ROOT_LLMS_PATH = '/llms.txt'",
+    'const name = `llms-full-${part + 1}.txt`',
+    'basePath: `${audience.base}_pagefind/`,',
+    // Not a path format: a cache file named by digest, a comment, prose that names a file.
+    'const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DIR, `${digest}.md`)',
+    'const kept = new Set(pages.flatMap((page) => (page.reading ? [`${page.reading.digest}.md`] : [])))',
+    ' * (`/_next/static/<build>/_routes/<audience id>.js`)',
+    "description: 'the llms.txt files of their docs'",
+  ]
+  expect(pathFormatSpellings(['a.ts'], () => lines.join('\n')).map((found) => found.replace(/^a\.ts:\d+: /, ''))).toEqual([
+    'build files (/_next/static/)',
+    'build files (/_next/static/)',
+    'page data files (/_next/data/)',
+    'the sign-in URL (/login?next=)',
+    'the no-access URL (/unauthorized?from=)',
+    'the sign-in and no-access pages (/login, /unauthorized)',
+    'the sign-in and no-access pages (/login, /unauthorized)',
+    'the render-routes variable',
+    'page Markdown (<route>.md)',
+    'page Markdown (<route>.md)',
+    'llms files (llms.txt, llms-full…txt)',
+    'llms files (llms.txt, llms-full…txt)',
+    'search folders (_pagefind)',
+  ])
+})

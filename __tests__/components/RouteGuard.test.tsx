@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react'
-import { RouteGuard, loginUrlFor } from '../../components/RouteGuard'
+import { RouteGuard } from '../../components/RouteGuard'
 import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNextRouter'
 import { LOADING, READERS, renderAs, type ReaderName } from './helpers/readers'
 import type { AuthState } from '../../lib/auth/AuthContext'
@@ -53,7 +53,6 @@ describe('RouteGuard: the access flow', () => {
     resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro?tab=curl#auth' })
     renderGuard(READERS.anonymous)
     expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
-    expect(loginUrlFor('/docs/leads/intro?tab=curl#auth')).toBe('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
   })
 
   test('a signed-in reader without the section is sent to /unauthorized, saying where from', () => {

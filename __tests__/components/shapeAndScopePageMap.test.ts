@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { access } from '../../lib/access'
-import { scopePageMap, sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
+import { scopePageMap, withSectionTabs } from '../../lib/navigation/scopePageMap'
 import TOP_META from '../../content/_meta'
 import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
@@ -134,15 +134,6 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
     const scoped = scopeTo('leads')
     expect(withSectionTabs(scoped, [])).toBe(scoped)
     expect(withSectionTabs(scoped, [{ id: 'leads', title: 'Leads API', href: '/docs/leads/intro' }])).toBe(scoped)
-  })
-
-  test('sectionOfRoute names the section a route belongs to, on a segment boundary', () => {
-    expect(sectionOfRoute('/docs/leads/intro', SECTIONS)).toBe('leads')
-    expect(sectionOfRoute('/docs/leads', SECTIONS)).toBe('leads')
-    expect(sectionOfRoute('/docs/support-twilio/sql-queries/overall', SECTIONS)).toBe('support-twilio')
-    expect(sectionOfRoute('/docs/leadsx/intro', SECTIONS)).toBeNull()
-    expect(sectionOfRoute('/docs', SECTIONS)).toBeNull()
-    expect(sectionOfRoute('/', SECTIONS)).toBeNull()
   })
 })
 

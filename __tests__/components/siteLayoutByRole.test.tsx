@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react'
 import type { Heading, NextraThemeLayoutProps } from 'nextra'
 import type { ReactNode } from 'react'
-import { decide, readersMayOpen } from '../../lib/access'
+import { access, decide, readersOfMayOpen } from '../../lib/access'
 import { resetMockRouter } from './helpers/mockNextRouter'
 import { installBrowserApis } from './helpers/browserApis'
 import { builtPageMap } from './helpers/pageMaps'
@@ -93,7 +93,7 @@ describe('the docs layout before the reader is known (the prerendered HTML)', ()
   ])('on %s the navbar has only what every reader of the page may open', (route, tabs) => {
     const { container } = renderDocsPage('loading', route)
     expect(navbarTabs(container)).toEqual(tabs)
-    for (const href of docsHrefs()) expect([href, readersMayOpen(route, href)]).toEqual([href, true])
+    for (const href of docsHrefs()) expect([href, readersOfMayOpen(access, route, href)]).toEqual([href, true])
   })
 
   test("a leads page shows its own sidebar and body, without the sidebar's link into the internal section", () => {

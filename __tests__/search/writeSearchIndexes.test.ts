@@ -12,7 +12,7 @@ import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { generatedPlan, generatedSite } from '../../bench/search'
 import { access } from '../../lib/access'
-import { groupSearchRecords } from '../../lib/search/searchRecords'
+import { groupSearchRecords } from '../fixtures/searchGroups'
 import { INDEX_CHUNK_BYTES, type IndexStats } from '../../pipeline/steps/buildSearchIndexes'
 import { SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 

@@ -1,5 +1,6 @@
 import { normalisePath } from './normalisePath'
 import { routeOfDataFile, routeOfPageName } from './pageFiles'
+import { BUILD_FILE_FOLDERS } from '../pathFormats'
 
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
@@ -14,7 +15,7 @@ import { routeOfDataFile, routeOfPageName } from './pageFiles'
  */
 export type AssetRoutes = Readonly<Record<string, string>>
 
-const PAGE_CHUNK = /^\/_next\/static\/chunks\/pages(\/.*?)-[0-9a-f]{8,}\.js$/
+const PAGE_CHUNK = new RegExp(`^${BUILD_FILE_FOLDERS.pageChunks.slice(0, -1)}(/.*?)-[0-9a-f]{8,}\\.js$`)
 
 /**
  * The map by lowercased key. A file the map puts under another rule than its own path's (a page's

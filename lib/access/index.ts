@@ -1,6 +1,6 @@
 import config from '../../access.config'
 import { compileAccess } from './compileAccess'
-import { decideAccess, readersOfMayOpen } from './decideAccess'
+import { decideAccess } from './decideAccess'
 import type { AccessUser, Decision } from './types'
 
 export { compileAccess } from './compileAccess'
@@ -16,9 +16,4 @@ export const access = compileAccess(config)
 /** `decideAccess` bound to the shipped configuration. */
 export function decide(path: string, user: AccessUser): Decision {
   return decideAccess(access, path, user)
-}
-
-/** `readersOfMayOpen` bound to the shipped configuration. */
-export function readersMayOpen(from: string, to: string): boolean {
-  return readersOfMayOpen(access, from, to)
 }

@@ -13,9 +13,8 @@
  * No Node or browser imports: the edge, the build and the page in the browser use it.
  */
 import { normalisePath } from './normalisePath'
+import { PAGE_DATA_PREFIX } from '../pathFormats'
 
-/** Where a page's data files live under the site's root, one folder per build. */
-export const PAGE_DATA_PREFIX = '/_next/data/'
 
 /** A route given as a page's files' name is not canonical: a bug in the caller, not a reader's doing. */
 export class NotCanonicalRouteError extends Error {

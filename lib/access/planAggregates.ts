@@ -25,9 +25,8 @@ import type { AudienceSummary } from './readerView'
 import type { Requirement } from './types'
 import { SHARD_LIST_FILE, shardFolder } from '../search/searchShards'
 import { cutFullText, FULL_TEXT_PART_BYTES } from '../aiTools/fullTextParts'
-import { fullTextEntryBytes, fullTextFile, fullTextHeader, LLMS_INDEX_FILE, markdownKeyOf, type PartPlace } from '../aiTools/llmsFiles'
-
-export { markdownKeyOf }
+import { fullTextEntryBytes, fullTextHeader, type PartPlace } from '../aiTools/llmsFiles'
+import { fullTextFile, LLMS_INDEX_FILE, markdownKeyOf, SEARCH_FOLDER } from '../pathFormats'
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
@@ -228,7 +227,7 @@ const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').len
 function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
   if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
   const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
-  const probes = [LLMS_INDEX_FILE, fullTextFile(0, 1), fullTextFile(0, 2), CATALOG_FILE, `_pagefind/${SHARD_LIST_FILE}`, `_pagefind/${shardFolder(0)}/pagefind-entry.json`, `_pagefind/${shardFolder(0)}/index/x.pf_index`]
+  const probes = [LLMS_INDEX_FILE, fullTextFile(0, 1), fullTextFile(0, 2), CATALOG_FILE, `${SEARCH_FOLDER}/${SHARD_LIST_FILE}`, `${SEARCH_FOLDER}/${shardFolder(0)}/pagefind-entry.json`, `${SEARCH_FOLDER}/${shardFolder(0)}/index/x.pf_index`]
   const allGoverned = probes.every((name) => {
     const route = normalisePath(base + name)
     return route !== null && sameRule(governingRuleOf(access, route), governing)
@@ -286,8 +285,8 @@ export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = 
   const search: SearchIndexSpec[] = audiences.map((audience) => ({
     id: audience.id,
     title: audienceTitle(audience),
-    basePath: `${audience.base}_pagefind/`,
-    outDir: `${audience.base}_pagefind`.slice(1),
+    basePath: `${audience.base}${SEARCH_FOLDER}/`,
+    outDir: `${audience.base}${SEARCH_FOLDER}`.slice(1),
     governedBy: audience.governedBy,
     pages: audience.pages,
   }))

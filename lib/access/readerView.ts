@@ -9,6 +9,7 @@
 import type { CompiledAccess } from './compileAccess'
 import { decideAccess } from './decideAccess'
 import { FULL_ACCESS_LIST, type Decision, type PathRule } from './types'
+import { BUILD_FILES_PREFIX } from '../pathFormats'
 
 /** Where the authority answers with the reader's view. Generated per request, never stored. */
 export const READER_VIEW_PATH = '/_reader.json'
@@ -114,6 +115,6 @@ export function decideForView(view: ReaderView, path: string): Decision {
  * make: so these names, unlike the rest of `/_next/static/`, are revalidated (edge/cacheHeaders.ts).
  */
 export const ROUTE_MANIFEST_DIR = '_routes'
-export const routeManifestKey = (buildId: string, audienceId: string) => `/_next/static/${buildId}/${ROUTE_MANIFEST_DIR}/${audienceId}.js`
-const ROUTE_MANIFEST_KEY = new RegExp(`^/_next/static/[^/]+/${ROUTE_MANIFEST_DIR}/[a-z0-9][a-z0-9-]*\\.js$`)
+export const routeManifestKey = (buildId: string, audienceId: string) => `${BUILD_FILES_PREFIX}${buildId}/${ROUTE_MANIFEST_DIR}/${audienceId}.js`
+const ROUTE_MANIFEST_KEY = new RegExp(`^${BUILD_FILES_PREFIX}[^/]+/${ROUTE_MANIFEST_DIR}/[a-z0-9][a-z0-9-]*\\.js$`)
 export const isRouteManifestKey = (key: string) => ROUTE_MANIFEST_KEY.test(key)

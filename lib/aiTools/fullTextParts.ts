@@ -1,7 +1,7 @@
 /**
  * How an audience's full text is cut into parts of at most about FULL_TEXT_PART_BYTES, so that a
  * model can take one whole, and an edit changes one part (the one its page is in) rather than the
- * whole text (39 MB for one audience at 10,000 pages).
+ * whole text, which grows with the audience's pages.
  *
  * A page's part is a hash of its route modulo the part count, as the search shards are
  * (pipeline/steps/assignSearchShards.ts): it does not depend on the other pages, so an edit, an added or

@@ -7,17 +7,11 @@
  *   holds it all, as llmstxt.org's convention names a small site's full text, else
  *   `llms-full-1.txt` … `llms-full-<n>.txt`. No `llms-full.txt` is written beside several parts:
  *   a tool that knows the name expects the whole text in it, and would take a part for the whole.
- * Every name and line format of these files is here and nowhere else.
+ * Every line format of these files is here and nowhere else; their names, and the Markdown's, are in
+ * lib/pathFormats.ts.
  */
 
-/** An audience's index, in its folder. */
-export const LLMS_INDEX_FILE = 'llms.txt'
-
-/** The file name of part `part` (from 0) of a full text cut into `count` parts. */
-export const fullTextFile = (part: number, count: number) => (count === 1 ? 'llms-full.txt' : `llms-full-${part + 1}.txt`)
-
-/** Where a page's Markdown is published: beside the page, so it shares the page's URL folder. */
-export const markdownKeyOf = (route: string) => `${route}.md`
+import { markdownKeyOf } from '../pathFormats'
 
 export interface LlmsHeading {
   title: string

@@ -108,8 +108,8 @@ function configureWithClient(settings: AuthSettings, clientId: string): void {
   }
   // What `Amplify.configure` of the `aws-amplify` package does with a user pool, without the
   // identity pool's credentials provider it also sets up (AWS credentials for the reader, which
-  // nothing here asks for): about 1.6 kB of gzip JavaScript on the sign-in page and in every
-  // session renewal. The tokens are kept in cookies, for the edge.
+  // nothing here asks for), whose code the sign-in page and every session renewal would load for
+  // nothing. The tokens are kept in cookies, for the edge.
   cognitoUserPoolsTokenProvider.setAuthConfig(config.Auth!)
   cognitoUserPoolsTokenProvider.setKeyValueStorage(new CookieStorage(tokenCookieOptions(settings)))
   Amplify.configure(config, { Auth: { tokenProvider: cognitoUserPoolsTokenProvider } })

@@ -1,4 +1,5 @@
 import { normalisePath } from '../access/normalisePath'
+import { SIGN_IN_PAGE } from '../pathFormats'
 
 /**
  * Accepts `next` only when it is a path on this site, so `/login?next=https://evil.example`
@@ -13,7 +14,7 @@ export function safeNextPath(next: unknown, fallback = '/'): string {
     const url = new URL(next, 'https://docs.invalid')
     if (url.origin !== 'https://docs.invalid') return fallback
     // Back to the sign-in page in any spelling would only loop.
-    if (normalisePath(url.pathname) === '/login') return fallback
+    if (normalisePath(url.pathname) === SIGN_IN_PAGE) return fallback
     return url.pathname + url.search + url.hash
   } catch {
     return fallback

@@ -15,6 +15,7 @@
  */
 import { parseCookies, readAmplifyCookies } from './amplifyCookies'
 import { sessionClientIds, type AuthSettings } from './authSettings'
+import { SIGN_IN_PAGE } from '../pathFormats'
 
 /** The sessionStorage key the sign-in button sets just before the redirect to the provider. */
 export const FEDERATED_REDIRECT_KEY = 'docs.federatedSignIn'
@@ -29,7 +30,7 @@ export interface PageState {
 
 /** Whether the page is the provider's answer to a redirect this tab started (a code, or an error, at /login). */
 export function isFederatedReturn(page: Pick<PageState, 'pathname' | 'search' | 'federatedRedirectPending'>): boolean {
-  if (!page.federatedRedirectPending || page.pathname.replace(/\/$/, '') !== '/login') return false
+  if (!page.federatedRedirectPending || page.pathname.replace(/\/$/, '') !== SIGN_IN_PAGE) return false
   const query = new URLSearchParams(page.search)
   return query.has('code') || query.has('error')
 }

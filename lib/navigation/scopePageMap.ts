@@ -1,7 +1,7 @@
 import type { PageMapItem } from 'nextra'
 import type { CompiledAccess } from '../access/compileAccess'
 import { decideAccess, readersOfMayOpen } from '../access/decideAccess'
-import { inSection, sectionPrefix } from '../access/sectionPaths'
+import { sectionPrefix } from '../access/sectionPaths'
 import { filterPageMap } from './filterPageMap'
 import { isMeta, type RawItem, type RawMeta } from './shapePageMap'
 
@@ -80,10 +80,4 @@ export function withSectionTabs<T>(pageMap: T[], sections: readonly SectionStub[
     }))
   const result = items.map((item, at) => (at === metaAt ? { data: meta } : item))
   return [...result, ...stubs] as unknown as T[]
-}
-
-/** The section a page route belongs to, or null. */
-export function sectionOfRoute(route: string, sections: readonly Pick<SectionStub, 'id'>[]): string | null {
-  const found = sections.find((section) => inSection(route, section.id))
-  return found ? found.id : null
 }

@@ -7,6 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './propsFiles'
+import { RENDER_ROUTES_ENV } from '../pathFormats'
 
 export type { DocsPageProps } from './propsFiles'
 
@@ -54,11 +55,11 @@ export const DOCS_FALLBACK: false | 'blocking' = process.env.NODE_ENV === 'devel
 
 /**
  * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or, when the
- * build keeps unchanged pages from the last out/ (pipeline/render/renderPlan.ts), the ones DOCS_RENDER_ROUTES
+ * build keeps unchanged pages from the last out/ (pipeline/render/renderPlan.ts), the ones the render-routes variable
  * lists.
  */
 export function docsPaths(): Array<{ params: { slug: string[] } }> {
-  const only = process.env.DOCS_RENDER_ROUTES
+  const only = process.env[RENDER_ROUTES_ENV]
   const routes = only ? (JSON.parse(fs.readFileSync(only, 'utf8')) as string[]) : Object.keys(readIndex())
   return routes.sort().map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
 }

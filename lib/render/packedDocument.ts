@@ -1,8 +1,7 @@
 /**
  * A page's document as its props carry it to the browser: the same tree (./pageDocument.ts) in a
  * shorter form. A node of the tree spells out `type`, `tagName`, `properties` and `children` in
- * every element and text, so half of a page's data file was those names (13.5 kB of a page's
- * 17 kB at 3,000 generated pages). Packed:
+ * every element and text, so those names were about half of a page's data file. Packed:
  * - a text is its string;
  * - an element is `[tagName, properties, children]`, with a fourth slot only for the rare element
  *   that is raw JSX or has component props (`{ raw: 1, componentProps: {…} }`);
@@ -36,8 +35,7 @@ export type PackedDocument = Omit<PageDocument, 'structurizedData' | 'tree' | 't
   toc: PackedTocEntry[]
   /**
    * Properties that several elements have, written once: a highlighted code block gives each token
-   * a `style` of its two theme colours, and a page's tokens use a handful of them (about 1.6 kB of
-   * a page's 7.5 kB packed tree at 3,000 generated pages).
+   * a `style` of its two theme colours, and a page's tokens use a handful of them.
    */
   shared?: Properties[]
 }

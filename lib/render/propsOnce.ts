@@ -5,9 +5,8 @@
  * (`__NEXT_DATA__`) names only the route (pages/_document.tsx), and the browser takes the props
  * from the data file to hydrate the first page it opens (./firstPageProps.ts).
  *
- * Before, the HTML's copy held the page map and table of contents (9 kB of a page's 60 kB at 3,000
- * generated pages), and once the body too: the same bytes as the data file, which the first page
- * fetched anyway for its body.
+ * Props in the HTML as well would be the same bytes twice: the first page fetches the data file
+ * anyway, for its body.
  *
  * No Node or browser imports: the document (on the server) and the route (in the browser) use it.
  */

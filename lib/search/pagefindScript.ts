@@ -18,7 +18,7 @@
  *
  * A browser keeps one module per URL, so a distinct query string gives a session its own
  * module, engine and worker. The first session of a page uses the plain URL, so the usual case
- * costs nothing; a later one downloads pagefind.js again (13 kB gzipped) and starts its own
+ * costs nothing; a later one downloads pagefind.js again and starts its own
  * engine. This also gives a retry after a failed import a URL the browser has not marked failed.
  */
 import { PAGEFIND_SCRIPT } from './searchShards'

@@ -172,10 +172,9 @@ function distinctIndexes(indexes: readonly SearchIndexSpec[]): SearchIndexSpec[]
 
 /**
  * Options for every Pagefind instance. Result URLs are stored whole (`/docs/…#id`), so no base
- * URL may be prefixed to them. No worker: Pagefind's worker is a second script (43 kB, 12 kB
- * gzipped) before the first result and a message round trip per excerpt, and it spares the page
- * little, because every result of a query is copied back to the page (on the 2,000-page benchmark
- * site a search for "the" held the page about as long with the worker as without it).
+ * URL may be prefixed to them. No worker: Pagefind's worker is a second script to download before
+ * the first result and a message round trip per excerpt, and it spares the page little, because
+ * every result of a query is copied back to the page (measured: docs/benchmarks.md).
  */
 const INSTANCE_OPTIONS = { baseUrl: '/', excerptLength: 24, noWorker: true } as const
 

@@ -52,11 +52,6 @@ export interface IndexGroup {
   pages: string[]
 }
 
-export interface GroupedRecords {
-  groups: IndexGroup[]
-  skipped: SkippedPage[]
-}
-
 /** Thrown when a record sits in an index whose readers may not read its page. The message names the page. */
 export class SearchIndexLeakError extends Error {
   constructor(message: string) {
@@ -123,17 +118,6 @@ export function placeSearchPages(
     add(spec, route, records)
   }
   return skipped
-}
-
-/** Every page's records, in the index of its audience (placeSearchPages), all in memory. */
-export function groupSearchRecords(data: NextraSearchData, plan: Pick<AggregatePlan, 'search' | 'audienceOf'>, access: CompiledAccess): GroupedRecords {
-  const groups = new Map<string, IndexGroup>(plan.search.map((spec) => [spec.id, { spec, records: [], pages: [] }]))
-  const skipped = placeSearchPages(searchDataIn(data), plan, access, (spec, route, records) => {
-    const group = groups.get(spec.id) as IndexGroup
-    group.records.push(...records)
-    group.pages.push(route)
-  })
-  return { groups: [...groups.values()], skipped }
 }
 
 /**

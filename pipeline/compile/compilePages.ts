@@ -95,7 +95,7 @@ interface Job {
   resolve: (entry: CacheEntry) => void
 }
 
-/** A compile worker: it loads the compiler (about 1 s) and says `ready`, then compiles one page a message. */
+/** A compile worker: it loads the compiler once and says `ready`, then compiles one page a message. */
 function startWorker(highlighter: string): Worker {
   const worker = new Worker(path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs'), {
     workerData: { highlighter: pathToFileURL(highlighter).href },

@@ -26,6 +26,7 @@ import type { PropsIndex } from '../../lib/render/propsFiles'
 import type { PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
 import type { PublicFile } from '../content/contentSource'
+import { BUILD_FILE_FOLDERS } from '../../lib/pathFormats'
 
 /**
  * The routes the render step renders, for `next build`'s getStaticPaths (lib/render/docsPages.ts,
@@ -50,7 +51,7 @@ export interface RenderPlan {
 }
 
 /** Whether an out/ key is one of the client's files (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
-const isClientFile = (key: string) => key.startsWith('/_next/static/chunks/') || key.startsWith('/_next/static/css/')
+const isClientFile = (key: string) => key.startsWith(BUILD_FILE_FOLDERS.chunks) || key.startsWith(BUILD_FILE_FOLDERS.css)
 
 /** The client's files of out/, which every page names. */
 export function clientFilesOf(out: string): string[] {

@@ -18,10 +18,11 @@ import type { RenderedBuild } from '../store/pageStore'
 import { CACHE_PATHS, type SitePaths } from '../steps/paths'
 import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { runInProduction } from './runInProduction'
+import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
 /** Where the renderer writes the pages before they move into out/. */
 const RENDERED_DIR = CACHE_PATHS.rendered
-const STATIC = '/_next/static/'
+const STATIC = BUILD_FILES_PREFIX
 /** The one docs route's server bundle, as `next build` names it. */
 const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
 

@@ -1,11 +1,15 @@
 import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
   pages: Record<string, string[]>
   lowPriorityFiles?: string[]
 }
+
+/** Next's build and SSG manifests, under the build's own folder of the build files. */
+const BUILD_MANIFEST = new RegExp(`^${BUILD_FILES_PREFIX}[^/]+/_(build|ssg)Manifest\\.js$`)
 
 /**
  * A route for code that readers of different lists share: one that any signed-in reader may open,
@@ -77,7 +81,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
   }
   for (const file of manifest.lowPriorityFiles ?? []) use(`/_next/${file}`, publicRoute)
   for (const key of files) {
-    if (/^\/_next\/static\/[^/]+\/_(build|ssg)Manifest\.js$/.test(key)) use(key, publicRoute)
+    if (BUILD_MANIFEST.test(key)) use(key, publicRoute)
   }
   for (const name of inputs.publicRootFiles) use(`/${name}`, publicRoute)
   for (const [key, route] of Object.entries(inputs.plannedRoutes)) use(key, route)
@@ -89,7 +93,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
   }
 
   // Media (fonts, imported images) belong to whatever references them.
-  const media = files.filter((key) => key.startsWith('/_next/static/media/'))
+  const media = files.filter((key) => key.startsWith(BUILD_FILE_FOLDERS.media))
   if (media.length > 0) {
     const referrers = files.filter((key) => /\.(css|js)$/.test(key) && routes[key] !== undefined)
     for (const mediaKey of media) {

@@ -12,9 +12,9 @@
 import { sha256 } from '../files'
 
 /**
- * The most pages a shard holds on average. Indexing costs Pagefind about 3 ms a page plus about
- * 0.3 s an index (bench/search.ts's generated pages), so a shard of 500 pages is indexed again in
- * about 2 s; every shard a reader holds costs a query one more word-list file (docs/benchmarks.md).
+ * The most pages a shard holds on average. Indexing costs Pagefind a fixed amount an index plus a
+ * little a page, so a shard of this size is indexed again quickly after an edit, while every shard
+ * a reader holds costs a query one more word-list file (the figures: docs/benchmarks.md).
  */
 export const SHARD_PAGES = 500
 

@@ -94,7 +94,7 @@ function unchanged(record: BundleRecord, key: string, file: string, root: string
  * packages are left to the runtime; `keepNames` keeps class and function names through
  * minification, for code that reads them. A bundle whose options, baked configuration and every
  * source file are as when it was last made is kept as it is: a writer's edit changes none of
- * them, and bundling the AI tools' server alone took about 1.5 s of every rebuild.
+ * them, and bundling is a fixed cost that a rebuild for an edit should not pay.
  */
 export async function bundleWithConfig(options: { root: string; entry: string; outDir: string; baked: BakedEdgeConfig; external?: string[]; keepNames?: boolean }): Promise<Bundle> {
   const file = path.join(options.outDir, 'index.js')

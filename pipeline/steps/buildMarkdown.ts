@@ -16,7 +16,8 @@
  * rewrites its page's files, not its audience's whole text.
  */
 import fs from 'node:fs'
-import { markdownKeyOf, type AggregatePlan, type LlmsFile } from '../../lib/access/planAggregates'
+import type { AggregatePlan, LlmsFile } from '../../lib/access/planAggregates'
+import { markdownKeyOf } from '../../lib/pathFormats'
 import { fullTextEntry, fullTextHeader, llmsTxt } from '../../lib/aiTools/llmsFiles'
 import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'

@@ -56,9 +56,8 @@ function dirStats(dir: string): { files: number; bytes: number } {
 /**
  * The size Pagefind aims at for each file of an index's word list, in bytes (its default is
  * 20,000). A query downloads the file that holds each of its words, from every index the reader
- * has, before the first result: on the 2,000-page benchmark site, a one-word query for a reader
- * of every section fetched three files of about 23 kB. Half the size halves that, for about
- * 0.5 kB more metadata per index. Pagefind 1.6 reads it from the environment of its indexing
+ * has, before the first result. Half the default halves what a query downloads, for a little more
+ * metadata per index (docs/benchmarks.md). Pagefind 1.6 reads it from the environment of its indexing
  * process only (`PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE`, undocumented);
  * __tests__/search/writeSearchIndexes.test.ts fails if an upgrade stops honouring it.
  */
@@ -104,8 +103,7 @@ type Pagefind = typeof import('pagefind')
 
 /**
  * Puts the files of `from` at `to` as hard links, not copies: a shard is hundreds of small files,
- * and linking them costs a few milliseconds where copying cost 0.3 to 0.8 s a shard on a busy
- * 2-core machine. The cache and out/ then share the files, which is safe because nothing writes
+ * and linking them is far cheaper than copying them (docs/benchmarks.md, search shards). The cache and out/ then share the files, which is safe because nothing writes
  * into a Pagefind file after Pagefind (a later build removes or replaces out/'s names, never the
  * files' bytes). Copies where the two lie on different file systems.
  */

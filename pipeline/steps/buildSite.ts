@@ -58,6 +58,7 @@ import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
+import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
 
 export interface NextBuild {
   buildId: string
@@ -71,8 +72,8 @@ export interface NextBuild {
 
 /**
  * The JavaScript heap each build process may grow to. Node lets it grow far past what the build
- * keeps alive before collecting; capped, a 1,000-page build's largest process (a compile worker)
- * went from 1.43 to 1.16 GB at the same speed. It grows with the site so a large one never runs out.
+ * keeps alive before collecting; capped, the largest process (a compile worker) needs less memory
+ * at the same speed (docs/benchmarks.md). It grows with the site so a large one never runs out.
  */
 export function buildHeapMb(pages: number): number {
   return Math.max(768, Math.ceil(pages * 0.75))
@@ -114,7 +115,7 @@ function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
   return runInProduction('next build', path.join(paths.root, 'node_modules/.bin/next'), ['build'], {
     cwd: paths.root,
     heapMb: buildHeapMb(pages),
-    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_RENDER_ROUTES: path.join(paths.root, RENDER_ROUTES) },
+    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', [RENDER_ROUTES_ENV]: path.join(paths.root, RENDER_ROUTES) },
   })
 }
 

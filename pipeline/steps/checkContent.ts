@@ -27,6 +27,7 @@ import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
+import { slugTitle } from '../../lib/navigation/slugTitle'
 
 
 export const DOCS_DIR = 'content/docs'
@@ -53,7 +54,6 @@ export function slugFor(name: string): string {
 const sectionIdFor = (name: string) => slugFor(name).replace(/_+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '') || 'new-section'
 
 const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
-const title = (id: string) => id.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')
 
 /**
  * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
@@ -68,7 +68,7 @@ export class UndeclaredSectionError extends ContentError {
     const declare = [
       `  To make it a section, declare it in \`sections\` of access.config.ts, with a list of its readers in \`lists\`${rename} (docs/access.md, "Add a section"):`,
       `    lists: { …, ${camel(id)}Users: 'user1, group:${id}' },`,
-      `    sections: [ …, { id: '${id}', title: '${title(id)}', description: '…', entry: '/docs/${id}/${entryPage}', readers: '${camel(id)}Users' } ],`,
+      `    sections: [ …, { id: '${id}', title: '${slugTitle(id)}', description: '…', entry: '/docs/${id}/${entryPage}', readers: '${camel(id)}Users' } ],`,
     ]
     const lines =
       kind === 'folder'

@@ -204,8 +204,7 @@ function readPages(outDir: string): Array<{ page: string; scripts: HashedScripts
       const file = path.join(outDir, page)
       const { size, mtimeMs } = fs.statSync(file)
       const known = cache[page]
-      // An entry of an older build's cache (scripts kept as text) is read again.
-      const scripts = known && known.size === size && known.mtimeMs === mtimeMs && known.scripts.inline.every((script) => typeof script === 'object') ? known.scripts : hashed(pageScripts(fs.readFileSync(file, 'utf8')))
+      const scripts = known && known.size === size && known.mtimeMs === mtimeMs ? known.scripts : hashed(pageScripts(fs.readFileSync(file, 'utf8')))
       next[page] = { size, mtimeMs, scripts }
       return { page, scripts }
     })

@@ -13,6 +13,7 @@ import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
 import { listFiles } from '../files'
+import { SIGN_IN_PAGE } from '../../lib/pathFormats'
 
 export class PostbuildError extends Error {
   constructor(message: string) {
@@ -79,7 +80,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     files,
     readText: (key) => fs.readFileSync(path.join(out, key), 'utf8'),
     publicRootFiles: [...inputs.publicRootFiles],
-    publicRoute: '/login',
+    publicRoute: SIGN_IN_PAGE,
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route

@@ -117,8 +117,7 @@ export function readStore(root: string): PageStore {
   const file = path.join(root, STORE_FILE)
   try {
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
-    // A store from before Next's files were recorded has no way to restore them: render as after a clean build.
-    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render?.nextFiles ? state.render : null })
+    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render ?? null })
   } catch {
     // Absent or unreadable: a clean build.
   }

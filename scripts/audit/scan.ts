@@ -6,7 +6,8 @@
  */
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
-import { PAGE_DATA_PREFIX, routeOfDataFile } from '../../lib/access/pageFiles'
+import { routeOfDataFile } from '../../lib/access/pageFiles'
+import { PAGE_DATA_PREFIX } from '../../lib/pathFormats'
 import { normalisePath } from '../../lib/access/normalisePath'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */

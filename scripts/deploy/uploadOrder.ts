@@ -5,7 +5,7 @@
  * indexes point at, then the indexes, then the pages themselves, then the route manifests that
  * list the pages.
  */
-import { HASHED_ASSET_PREFIX } from '../../edge/cacheHeaders'
+import { BUILD_FILES_PREFIX, SEARCH_FOLDER } from '../../lib/pathFormats'
 import { isRouteManifestKey } from '../../lib/access/readerView'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 
@@ -15,14 +15,14 @@ const PHASES = [
   { name: 'route manifests', test: (key: string) => isRouteManifestKey(`/${key}`) },
   // Chunks, style sheets, and each build's build manifest (named by the build id): new names,
   // which no page served today asks for.
-  { name: 'build files', test: (key: string) => `/${key}`.startsWith(HASHED_ASSET_PREFIX) },
+  { name: 'build files', test: (key: string) => `/${key}`.startsWith(BUILD_FILES_PREFIX) },
   // A search index's metadata names its index and fragment files (uploaded in the phase below).
   { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
   // Pagefind's entry names the metadata; an audience's catalog and llms.txt name its Markdown pages,
   // and llms.txt the parts of its full text, which go up with the content before it.
   { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt)$/.test(key) },
   // A search index's shard list names its shards' folders, whose entries are uploaded in the phase above.
-  { name: 'search shard lists', test: (key: string) => key.endsWith(`/_pagefind/${SHARD_LIST_FILE}`) },
+  { name: 'search shard lists', test: (key: string) => key.endsWith(`/${SEARCH_FOLDER}/${SHARD_LIST_FILE}`) },
   // Pages name all of the above; they go last.
   { name: 'pages', test: (key: string) => key.endsWith('.html') },
 ] as const
@@ -56,5 +56,5 @@ export function keptForOpenTabs(key: string): boolean {
 
 /** Content-hashed build code: under `/_next/static/`, and not a route manifest. */
 export function isBuildCode(key: string): boolean {
-  return `/${key}`.startsWith(HASHED_ASSET_PREFIX) && !isRouteManifestKey(`/${key}`)
+  return `/${key}`.startsWith(BUILD_FILES_PREFIX) && !isRouteManifestKey(`/${key}`)
 }

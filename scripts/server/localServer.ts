@@ -36,6 +36,7 @@ import shippedConfig from '../../access.config'
 import { CONTENT_TYPES } from './contentTypes'
 import type { SiteObjects } from './siteObjects'
 import { SITE_NAME } from '../../lib/siteName'
+import { SIGN_IN_PAGE } from '../../lib/pathFormats'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
@@ -47,7 +48,7 @@ export function oversizedHeadersPage(): string {
 <p>The cookies this site stored in your browser have grown larger than the site accepts, so no page can load.</p>
 <p><button type="button" id="clear">Clear this site's sign-in cookies and sign in again</button></p></main>
 <script>document.getElementById('clear').onclick=function(){document.cookie.split(';').forEach(function(c){var n=c.split('=')[0].trim();
-if(n.indexOf(${JSON.stringify(AMPLIFY_COOKIE_PREFIX)})===0)document.cookie=n+'=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'});location.assign('/login')}</script></body></html>`
+if(n.indexOf(${JSON.stringify(AMPLIFY_COOKIE_PREFIX)})===0)document.cookie=n+'=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'});location.assign(${JSON.stringify(SIGN_IN_PAGE)})}</script></body></html>`
 }
 
 /** A request header's value, as CloudFront hands its first one to the edge; null when not sent. */

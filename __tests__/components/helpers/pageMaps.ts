@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process'
 import type { PageMapItem } from 'nextra'
 import type { RawItem } from '../../../lib/navigation/shapePageMap'
 import { access } from '../../../lib/access'
-import { type PageMapScope, scopePageMap, sectionOfRoute } from '../../../lib/navigation/scopePageMap'
+import { type PageMapScope, scopePageMap } from '../../../lib/navigation/scopePageMap'
+import { inSection } from '../../../lib/access/sectionPaths'
 import { SECTIONS } from '../../../lib/navigation/siteNavigation'
 
 export const TOP_META = {
@@ -238,7 +239,7 @@ export function sectionScope(id: string | null): PageMapScope | null {
 export function builtPageMap(route: string): PageMapItem[] {
   const topMeta = Object.fromEntries(Object.entries(TOP_META).filter(([key]) => !SECTIONS.some((section) => section.id === key)))
   // A section's pages are its audience; a page outside every section is its own rule's.
-  const scope = sectionScope(sectionOfRoute(route, SECTIONS)) ?? { governedBy: route, sections: [] }
+  const scope = sectionScope(SECTIONS.find((section) => inSection(route, section.id))?.id ?? null) ?? { governedBy: route, sections: [] }
   const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], scope, { sections: SECTIONS, topMeta, access })
   return scoped as unknown as PageMapItem[]
 }
