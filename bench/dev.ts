@@ -54,6 +54,9 @@ interface DevRun {
 
 /** The dev server's line a writer opens the browser at (scripts/server/dev.ts), once the docs route is compiled. */
 const READY = /npm run dev: ready at/
+/** Next's own "Ready in" line, which the dev server rewords: it listens. */
+const LISTENING = /Next listening in/
+const CHECKED = /content check/
 
 async function oneRun(browser: Browser, dir: string, routes: [string, string], file: string, [port, cognitoPort]: [number, number]): Promise<DevRun> {
   const started = Date.now()
@@ -66,7 +69,7 @@ async function oneRun(browser: Browser, dir: string, routes: [string, string], f
   let output = ''
   // When each line first appeared, so a figure is the line's own time, not the next poll's.
   const seen = new Map<RegExp, number>()
-  const watched = [/Next listening in/, READY, /content check/]
+  const watched = [LISTENING, READY, CHECKED]
   const take = (chunk: Buffer) => {
     output += chunk
     for (const pattern of watched) if (!seen.has(pattern) && pattern.test(output)) seen.set(pattern, Date.now())
@@ -80,7 +83,7 @@ async function oneRun(browser: Browser, dir: string, routes: [string, string], f
     // Signed in before ready, as a writer's browser already is: the local Cognito starts before Next.
     const idToken = await until('signing in to the local Cognito', 120_000, () => signInIdToken(`http://127.0.0.1:${cognitoPort}`, 'admin', SEEDED_PASSWORD).catch(() => null))
     await context.addCookies(cookiesFor(site, amplifyCookieHeader('admin', idToken)))
-    const listening = (await at('Next listening', /Next listening in/, 120_000)) - started
+    const listening = (await at('Next listening', LISTENING, 120_000)) - started
     const readyAt = await at('npm run dev ready', READY, 300_000)
     /** A new tab on `route`, from `from` until its HTML is served and until its page's heading is drawn (from the page's HTML: the client guard shows it at once to a reader who may read it). */
     const open = async (route: string, from: number) => {
@@ -98,7 +101,7 @@ async function oneRun(browser: Browser, dir: string, routes: [string, string], f
     const first = await open(routes[0], readyAt)
     const second = await open(routes[1], Date.now())
     // On a restart the first check runs after ready: the edit is timed once it has ended, as before.
-    const firstCheck = (await at('the first content check', /content check/, 300_000)) - started
+    const firstCheck = (await at('the first content check', CHECKED, 300_000)) - started
     const marker = `Edited for the dev bench ${Date.now()}`
     const editedAt = Date.now()
     fs.appendFileSync(file, `\n${marker}\n`)
