@@ -32,6 +32,7 @@
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
@@ -56,6 +57,17 @@ function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
     throw new RangeError(`DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "${value}"`)
   }
   return port
+}
+
+/** A port nobody listens on now, for the authority, whose URL Next is started with before the authority is made. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
 }
 
 /** No file at all: Next's dev server serves the pages. */
@@ -89,15 +101,19 @@ async function main() {
   const port = process.env.PORT ?? '3000'
   const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
   const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
-  let authority = await startAuthority(root, auth, jwks, rules, 0)
-  // Next's rewrite names this URL, so an authority with new rules listens on the same port.
-  const authorityUrl = authority.url
-  const authorityPort = Number(new URL(authorityUrl).port)
+  // Next's rewrite names this URL, so an authority with new rules listens on the same port. Next
+  // starts first: making the authority scans every page, which Next's start need not wait for.
+  const authorityPort = await freePort()
+  const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: ['inherit', 'pipe', 'inherit'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
+  })
+  let authority = await startAuthority(root, auth, jwks, rules, authorityPort).catch((error: Error) => {
+    next.kill('SIGTERM')
+    throw error
   })
   next.stdout!.setEncoding('utf8')
   next.stdout!.on('data', (chunk: string) => process.stdout.write(chunk.replace(NEXT_LISTENING, 'Next listening in $1; compiling the docs route')))
