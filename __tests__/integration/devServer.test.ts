@@ -209,6 +209,11 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     const cognitoUrl = `http://127.0.0.1:${cognitoPort}`
     output = ''
     const dev = startDev({ PORT: String(sitePort), DOCS_DEV_COGNITO_PORT: String(cognitoPort) })
+    // A restart: the test above left the pages' props, so the route is compiled from them and the
+    // content check runs after ready, not beside the compile.
+    await waitForOutput(READY, dev)
+    expect(output.slice(0, output.search(READY))).not.toMatch(/content check:/)
+    await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
     await waitForServer(`${siteUrl}/`, dev)
 
     const page = await browser.newPage()
