@@ -34,6 +34,8 @@ const SENTENCE = 'The Leads API lets our lead-source partners send us a prospect
 const COMPILE_MS = 120_000
 /** Next's dev output when it compiles modules: "✓ Compiled in 4.2s (1516 modules)", "✓ Compiled /[[...slug]] in …". */
 const NEXT_COMPILED = /Compil(ed|ing)\b/
+/** The dev server's line once the docs route is compiled (scripts/server/dev.ts); Next's own "Ready in" is reworded before it. */
+const READY = /npm run dev: ready at http:\/\/127\.0\.0\.1:\d+/
 /** How long an edit may take to reach the open page. */
 const HOT_RELOAD_MS = 60_000
 /** How long the dev stack gets to shut down on SIGTERM before it is killed. */
@@ -163,10 +165,19 @@ test('a page that does not compile is named in the terminal with its line and co
     const dev = startDev({ PORT: String(sitePort), DOCS_DEV_COGNITO_PORT: String(freePort()) })
     try {
       await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
-      // Nobody has asked for a page: the dev server has Next compile the docs route before a writer
-      // opens one, by asking for the home page, which also makes Next list the route's paths.
-      await waitForOutput(/Compiled \/\[\[\.\.\.slug\]\]/, dev)
-      await waitForOutput(/GET \/ 200/, dev)
+      await waitForOutput(READY, dev)
+      // Nobody has asked for a page: the dev server had Next compile the docs route before it said
+      // ready, the line a writer opens the browser at, by asking for pages of it as a browser would.
+      const beforeReady = output.slice(0, output.search(READY))
+      expect(beforeReady).toMatch(/Compiled \/\[\[\.\.\.slug\]\]/)
+      expect(beforeReady).not.toMatch(/\bReady in\b/)
+      // So the writer's first docs page is served without Next compiling anything for it.
+      const opened = output.length
+      const first = await fetch(`http://127.0.0.1:${sitePort}${ROUTE}`)
+      expect(first.status).toBe(200)
+      expect(await first.text()).toContain(HEADING)
+      await waitForOutput(new RegExp(`GET ${ROUTE} 200`), dev, opened)
+      expect(output.slice(opened)).not.toMatch(NEXT_COMPILED)
       const broken = path.join(dir, 'content/docs/leads/broken.mdx')
       const mark = output.length
       fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nNever closed.\n')
@@ -198,6 +209,11 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     const cognitoUrl = `http://127.0.0.1:${cognitoPort}`
     output = ''
     const dev = startDev({ PORT: String(sitePort), DOCS_DEV_COGNITO_PORT: String(cognitoPort) })
+    // A restart: the test above left the pages' props, so the route is compiled from them and the
+    // content check runs after ready, not beside the compile.
+    await waitForOutput(READY, dev)
+    expect(output.slice(0, output.search(READY))).not.toMatch(/content check:/)
+    await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev)
     await waitForServer(`${siteUrl}/`, dev)
 
     const page = await browser.newPage()

@@ -21,15 +21,18 @@
  * props again: Next compiles nothing for a content edit.
  *
  * Next compiles a route when it is first asked for it: the one docs route's 1,500 modules take
- * seconds the first time, and about half a second from the bundler's cache of the last run
- * (patches/next/index.ts withDevCache). So the dev server asks for the home page once, as soon as
- * the route can render it: at once when the last run left the pages' props (the route renders
- * from those while the first check runs), else when the first check has written them. Never
- * before that, as the route would fail on props that are not there; nor, on a first start, during
- * the first check, whose compile of every page the route's compile would slow on two cores.
+ * seconds the first time, and less from the bundler's cache of the last run (patches/next/index.ts
+ * withDevCache). So the dev server has Next compile it (./warmDocsRoute.ts) before it says
+ * `npm run dev: ready at <url>`, the line a writer opens the browser at; Next's own "Ready in" line,
+ * which only means it listens, is reworded so that nobody takes it for that. When the last run left
+ * the pages' props the route renders from those, so it is compiled first and the content check
+ * runs after, rather than beside it on two cores; its result reaches the open pages as an edit's
+ * does. On a first start the route cannot render before the first check has written the props, so
+ * it is compiled after that check.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
@@ -41,6 +44,10 @@ import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
 import { formatContentCheck, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
+import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
+
+/** Next's line once it listens ("✓ Ready in 2.1s"): not yet ready for a writer, as the route is not compiled. */
+const NEXT_LISTENING = /Ready in (\S+)/
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -50,6 +57,17 @@ function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
     throw new RangeError(`DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "${value}"`)
   }
   return port
+}
+
+/** A port nobody listens on now, for the authority, whose URL Next is started with before the authority is made. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
 }
 
 /** No file at all: Next's dev server serves the pages. */
@@ -75,22 +93,6 @@ function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: Acc
   })
 }
 
-/**
- * Asks Next for the home page once, as a browser would, so the docs route is compiled before a
- * writer opens a page; waits for Next to listen. What it answers does not matter here.
- */
-async function warmDocsRoute(site: string): Promise<void> {
-  const started = Date.now()
-  while (Date.now() - started < 120_000) {
-    try {
-      await (await fetch(`${site}/`)).arrayBuffer()
-      return
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
-
 async function main() {
   const root = process.cwd()
   // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
@@ -99,48 +101,71 @@ async function main() {
   const port = process.env.PORT ?? '3000'
   const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
   const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
-  let authority = await startAuthority(root, auth, jwks, rules, 0)
-  // Next's rewrite names this URL, so an authority with new rules listens on the same port.
-  const authorityUrl = authority.url
-  const authorityPort = Number(new URL(authorityUrl).port)
+  // Next's rewrite names this URL, so an authority with new rules listens on the same port. Next
+  // starts first: making the authority scans every page, which Next's start need not wait for.
+  const authorityPort = await freePort()
+  const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
   console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'inherit'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
+  let authority = await startAuthority(root, auth, jwks, rules, authorityPort).catch((error: Error) => {
+    next.kill('SIGTERM')
+    throw error
+  })
+  next.stdout!.setEncoding('utf8')
+  next.stdout!.on('data', (chunk: string) => process.stdout.write(chunk.replace(NEXT_LISTENING, 'Next listening in $1; compiling the docs route')))
   const site = `http://127.0.0.1:${port}`
-  // The last run's props, which the route can render the home page from until the first check ends.
-  let warmed = fs.existsSync(path.join(root, PROPS_INDEX))
-  if (warmed) void warmDocsRoute(site)
+  let warmed = false
+  let saidWhy = false
+  /** Compiles the route, then says ready: the line a writer opens the browser at. */
+  const warmThenReady = async () => {
+    warmed = true
+    await warmDocsRoute(site, routesToWarm(root))
+    console.log(`npm run dev: ready at ${site}`)
+  }
+  let content: ReturnType<typeof watchContent> | undefined
+  let stopped = false
   // Problems go to stderr, as the build prints them; a clean check is one line on stdout.
-  const content = watchContent(
-    root,
-    {
-      served: rules,
-      // The old authority is stopped whole and a new one made whole from the new rules: no request
-      // is answered with half of each. A view asked for in between fails, and the page asks again on its next load.
-      apply: async (applied) => {
-        await authority.stop()
-        authority = await startAuthority(root, auth, jwks, applied, authorityPort).catch((error: Error) => {
-          throw new Error(`the reader-view authority did not start again on port ${authorityPort} (${error.message}); restart npm run dev`)
-        })
+  const watch = () => {
+    if (stopped) return
+    content = watchContent(
+      root,
+      {
+        served: rules,
+        // The old authority is stopped whole and a new one made whole from the new rules: no request
+        // is answered with half of each. A view asked for in between fails, and the page asks again on its next load.
+        apply: async (applied) => {
+          await authority.stop()
+          authority = await startAuthority(root, auth, jwks, applied, authorityPort).catch((error: Error) => {
+            throw new Error(`the reader-view authority did not start again on port ${authorityPort} (${error.message}); restart npm run dev`)
+          })
+        },
       },
-    },
-    (result) => {
-      (result.ok ? console.log : console.error)(formatContentCheck(result))
-      if (result.ok && !warmed) {
-        warmed = true
-        void warmDocsRoute(site)
-      }
-      // Only a check that changed some page's props (or the rules) makes the open pages fetch theirs;
-      // one that did not pass kept the last ones.
-      if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
-    },
-    (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
-  )
+      (result) => {
+        (result.ok ? console.log : console.error)(formatContentCheck(result))
+        // A first start: the route renders once the first check that passes has written the props.
+        if (!warmed && result.ok) void warmThenReady().catch(warmFailed)
+        else if (!warmed && !saidWhy) {
+          saidWhy = true
+          console.log('npm run dev: not ready: no page renders until the content check passes')
+        }
+        // Only a check that changed some page's props (or the rules) makes the open pages fetch theirs;
+        // one that did not pass kept the last ones.
+        if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
+      },
+      (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
+    )
+  }
+  const warmFailed = (error: Error) => console.error(`npm run dev: ${error.message}`)
+  // The last run's props: the route renders from them, so it is compiled first and the check runs after.
+  if (fs.existsSync(path.join(root, PROPS_INDEX))) void warmThenReady().catch(warmFailed).finally(watch)
+  else watch()
   const stop = async (code: number) => {
-    content.stop()
+    stopped = true
+    content?.stop()
     next.kill('SIGTERM')
     await authority.stop()
     await propsEvents.stop()
