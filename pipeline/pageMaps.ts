@@ -6,14 +6,14 @@
  *   audience's route manifest (under its rule) so that a reader who holds several audiences sees
  *   all their pages in the sidebar (lib/navigation/mergePageMaps.ts).
  */
-import type { PageMapItem } from 'nextra'
 import { access as shippedAccess } from '../lib/access'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { normalisePath } from '../lib/access/normalisePath'
-import { filterPageMap } from '../lib/navigation/filterPageMap'
+import { decideAccess, readersOfMayOpen } from '../lib/access/decideAccess'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
-import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
-import { inlineMetas, isFolder, isMeta, isMetaData, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
+import { navigationTree } from '../lib/navigation/navigationTree'
+import type { PageMapScope, SectionStub } from '../lib/navigation/scopePageMap'
+import { isFolder, isMetaData, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import type { ContentSource } from './content/contentSource'
 import { navigationOrder } from './navigationOrder'
@@ -29,11 +29,34 @@ export interface PageMapInputs {
   loadMeta: (folderRoute: string) => Record<string, unknown>
 }
 
-/** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with, by the build's plan. */
+/** What every reader of audience `audience`'s pages (public pages: null) may open; no list is read. */
+function readersMayOpen(access: CompiledAccess, audience: PageMapScope | null): (path: string) => boolean {
+  return audience ? (path) => readersOfMayOpen(access, audience.governedBy, path) : (path) => decideAccess(access, path, null) === 'allow'
+}
+
+/**
+ * The tree of `audience`'s page map (lib/navigation/navigationTree.ts): the sections it holds pages
+ * of, their tabs first in the top `_meta` (in the order the reader's other tabs will join them,
+ * withSectionTabs), other sections left out tab and all, and only what `mayOpen` allows.
+ */
+function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, inputs: PageMapInputs, mayOpen: (path: string) => boolean): RawItem[] {
+  const ownIds = new Set(audience?.sections.map((section) => section.id) ?? [])
+  const own = inputs.sections.filter((section) => ownIds.has(section.id))
+  const tabs = Object.fromEntries(own.map((section) => [section.id, { title: section.title, type: 'page' }]))
+  const dropSections = new Set(inputs.sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
+  return navigationTree(raw, { loadMeta: inputs.loadMeta, mayOpen, top: { meta: { ...tabs, ...inputs.topMeta }, dropSections } })
+}
+
+/**
+ * The page map that the pages of audience `scope` (an audience id; null for public pages) are built
+ * with, by the build's plan: the sections the audience holds pages of, and in them only the pages
+ * every reader of the audience's pages may open (Nextra inlines the page map into each page's
+ * JavaScript). A reader's other tabs come from the authority at run time (withSectionTabs).
+ */
 export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs, plan: Pick<AggregatePlan, 'audiences'>): RawItem[] {
   const audience = scope === null ? null : plan.audiences.find((candidate) => candidate.id === scope)
   if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" in the plan; the content source and the plan disagree`)
-  return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
+  return audienceTree(raw, audience, inputs, readersMayOpen(inputs.access, audience))
 }
 
 /** Each folder's `_meta` keys in `items` (by folder route, `/` at the top), with their keys in `whole` (pipeline/navigationOrder.ts). */
@@ -52,18 +75,18 @@ function metaOrder(items: readonly RawItem[], whole: PageMapFragment['order'], f
  * among the whole folder's without counting or placing the entries the fragment leaves out).
  */
 export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
-  const shaped = shapePageMap(inlineMetas(raw, inputs.loadMeta))
   // The writer's order of everything, with a tab for every section at the top, as the reader's
   // merged page map will have them.
   const tabs = Object.fromEntries(inputs.sections.map((section) => [section.id, null]))
-  const whole = navigationOrder(shaped.map((item) => (isMeta(item) ? { data: { ...tabs, ...inputs.topMeta } } : item)), plan, inputs.access)
+  const everything = navigationTree(raw, { loadMeta: inputs.loadMeta, mayOpen: () => true, top: { meta: { ...tabs, ...inputs.topMeta } } })
+  const whole = navigationOrder(everything, plan, inputs.access)
   const fragments = new Map<string, PageMapFragment>()
   for (const audience of plan.audiences) {
-    const scoped = scopePageMap(shaped, audience, inputs)
-    const own = filterPageMap(scoped as unknown as PageMapItem[], (path) => {
+    const readers = readersMayOpen(inputs.access, audience)
+    const own = audienceTree(raw, audience, inputs, (path) => {
       const route = normalisePath(path)
-      return route !== null && audienceIdOf(inputs.access, route) === audience.id
-    }) as unknown as RawItem[]
+      return readers(path) && route !== null && audienceIdOf(inputs.access, route) === audience.id
+    })
     fragments.set(audience.rule, { items: own, order: metaOrder(own, whole) })
   }
   return fragments
