@@ -12,7 +12,7 @@ import { normalisePath } from '../lib/access/normalisePath'
 import { decideAccess, readersOfMayOpen } from '../lib/access/decideAccess'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { navigationTree } from '../lib/navigation/navigationTree'
-import type { PageMapScope, SectionStub } from '../lib/navigation/scopePageMap'
+import { tabMeta, type PageMapScope, type SectionStub } from '../lib/navigation/scopePageMap'
 import { isFolder, isMetaData, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import type { ContentSource } from './content/contentSource'
@@ -37,14 +37,15 @@ function readersMayOpen(access: CompiledAccess, audience: PageMapScope | null): 
 /**
  * The tree of `audience`'s page map (lib/navigation/navigationTree.ts): the sections it holds pages
  * of, their tabs first in the top `_meta` (in the order the reader's other tabs will join them,
- * withSectionTabs), other sections left out tab and all, and only what `mayOpen` allows.
+ * withSectionTabs), other sections left out tab and all, and only what `mayOpen` allows (by
+ * default, what every reader of the audience's pages may open).
  */
-function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, inputs: PageMapInputs, mayOpen: (path: string) => boolean): RawItem[] {
+export function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, inputs: Omit<PageMapInputs, 'loadMeta'> & Partial<Pick<PageMapInputs, 'loadMeta'>>, mayOpen = readersMayOpen(inputs.access, audience)): RawItem[] {
   const ownIds = new Set(audience?.sections.map((section) => section.id) ?? [])
   const own = inputs.sections.filter((section) => ownIds.has(section.id))
-  const tabs = Object.fromEntries(own.map((section) => [section.id, { title: section.title, type: 'page' }]))
+  const tabs = Object.fromEntries(own.map((section) => [section.id, tabMeta(section)]))
   const dropSections = new Set(inputs.sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
-  return navigationTree(raw, { loadMeta: inputs.loadMeta, mayOpen, top: { meta: { ...tabs, ...inputs.topMeta }, dropSections } })
+  return navigationTree(raw, { loadMeta: inputs.loadMeta ?? (() => ({})), mayOpen, top: { meta: { ...tabs, ...inputs.topMeta }, dropSections } })
 }
 
 /**
@@ -56,7 +57,7 @@ function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, in
 export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs, plan: Pick<AggregatePlan, 'audiences'>): RawItem[] {
   const audience = scope === null ? null : plan.audiences.find((candidate) => candidate.id === scope)
   if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" in the plan; the content source and the plan disagree`)
-  return audienceTree(raw, audience, inputs, readersMayOpen(inputs.access, audience))
+  return audienceTree(raw, audience, inputs)
 }
 
 /** Each folder's `_meta` keys in `items` (by folder route, `/` at the top), with their keys in `whole` (pipeline/navigationOrder.ts). */
