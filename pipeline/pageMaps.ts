@@ -9,44 +9,16 @@
 import { access as shippedAccess } from '../lib/access'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { normalisePath } from '../lib/access/normalisePath'
-import { decideAccess, readersOfMayOpen } from '../lib/access/decideAccess'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
-import { navigationTree } from '../lib/navigation/navigationTree'
-import { tabMeta, type PageMapScope, type SectionStub } from '../lib/navigation/scopePageMap'
+import { audienceTree, navigationTree, readersMayOpen, type AudienceTreeInputs } from '../lib/navigation/navigationTree'
 import { isFolder, isMetaData, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import type { ContentSource } from './content/contentSource'
 import { navigationOrder } from './navigationOrder'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
-export interface PageMapInputs {
-  access: CompiledAccess
-  /** The declared sections, in navbar order. */
-  sections: readonly SectionStub[]
-  /** The top-level `_meta` (content/_meta.ts). */
-  topMeta: Record<string, unknown>
-  /** A folder's `_meta` data, by its folder's route (the content source's). */
-  loadMeta: (folderRoute: string) => Record<string, unknown>
-}
-
-/** What every reader of audience `audience`'s pages (public pages: null) may open; no list is read. */
-function readersMayOpen(access: CompiledAccess, audience: PageMapScope | null): (path: string) => boolean {
-  return audience ? (path) => readersOfMayOpen(access, audience.governedBy, path) : (path) => decideAccess(access, path, null) === 'allow'
-}
-
-/**
- * The tree of `audience`'s page map (lib/navigation/navigationTree.ts): the sections it holds pages
- * of, their tabs first in the top `_meta` (in the order the reader's other tabs will join them,
- * withSectionTabs), other sections left out tab and all, and only what `mayOpen` allows (by
- * default, what every reader of the audience's pages may open).
- */
-export function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, inputs: Omit<PageMapInputs, 'loadMeta'> & Partial<Pick<PageMapInputs, 'loadMeta'>>, mayOpen = readersMayOpen(inputs.access, audience)): RawItem[] {
-  const ownIds = new Set(audience?.sections.map((section) => section.id) ?? [])
-  const own = inputs.sections.filter((section) => ownIds.has(section.id))
-  const tabs = Object.fromEntries(own.map((section) => [section.id, tabMeta(section)]))
-  const dropSections = new Set(inputs.sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
-  return navigationTree(raw, { loadMeta: inputs.loadMeta ?? (() => ({})), mayOpen, top: { meta: { ...tabs, ...inputs.topMeta }, dropSections } })
-}
+/** The rules, their sections, the top `_meta` and each folder's `_meta` data (the content source's). */
+export type PageMapInputs = Required<AudienceTreeInputs>
 
 /**
  * The page map that the pages of audience `scope` (an audience id; null for public pages) are built

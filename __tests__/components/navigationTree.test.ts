@@ -2,10 +2,9 @@
 import { access } from '../../lib/access'
 import { sectionOfRoute, withSectionTabs } from '../../lib/navigation/scopePageMap'
 import TOP_META from '../../content/_meta'
-import { navigationTree } from '../../lib/navigation/navigationTree'
+import { audienceTree, navigationTree } from '../../lib/navigation/navigationTree'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
-import { audienceTree } from '../../pipeline/pageMaps'
 import { ALL_PAGE_ROUTES, normalizeWithNextra, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'
 
 const folder = (items: RawItem[], name: string) => items.find((item) => 'children' in item && item.name === name) as Extract<RawItem, { children: RawItem[] }>

@@ -18,8 +18,11 @@
  * At the top, the section folders under `docs/` are lifted beside it (Nextra makes top-level
  * `type: 'page'` folders navbar tabs), and the folders of `top.dropSections` are left out whole.
  *
- * Pure: the build calls it; nothing here reads a file.
+ * Pure: the build calls it (pipeline/pageMaps.ts); nothing here reads a file.
  */
+import type { CompiledAccess } from '../access/compileAccess'
+import { decideAccess, readersOfMayOpen } from '../access/decideAccess'
+import { tabMeta, type PageMapScope, type SectionStub } from './scopePageMap'
 import { withSlugTitle } from './slugTitle'
 import { isFolder, isMeta, isPage, type RawFolder, type RawItem, type RawPage } from './shapePageMap'
 
@@ -91,4 +94,33 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
     }
     return { data }
   })
+}
+
+export interface AudienceTreeInputs {
+  access: CompiledAccess
+  /** The declared sections, in navbar order. */
+  sections: readonly SectionStub[]
+  /** The top-level `_meta` (content/_meta.ts), which names no section. */
+  topMeta: Record<string, unknown>
+  /** A folder's `_meta` data by its folder's route (the content source's metaOf); none by default. */
+  loadMeta?: NavigationTreeOptions['loadMeta']
+}
+
+/** What every reader of audience `audience`'s pages (public pages: null) may open; no list is read. */
+export function readersMayOpen(access: CompiledAccess, audience: PageMapScope | null): (path: string) => boolean {
+  return audience ? (path) => readersOfMayOpen(access, audience.governedBy, path) : (path) => decideAccess(access, path, null) === 'allow'
+}
+
+/**
+ * The tree of `audience`'s page map: the sections it holds pages
+ * of, their tabs first in the top `_meta` (in the order the reader's other tabs will join them,
+ * withSectionTabs), other sections left out tab and all, and only what `mayOpen` allows (by
+ * default, what every reader of the audience's pages may open).
+ */
+export function audienceTree(raw: readonly RawItem[], audience: PageMapScope | null, inputs: AudienceTreeInputs, mayOpen = readersMayOpen(inputs.access, audience)): RawItem[] {
+  const ownIds = new Set(audience?.sections.map((section) => section.id) ?? [])
+  const own = inputs.sections.filter((section) => ownIds.has(section.id))
+  const tabs = Object.fromEntries(own.map((section) => [section.id, tabMeta(section)]))
+  const dropSections = new Set(inputs.sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
+  return navigationTree(raw, { loadMeta: inputs.loadMeta ?? (() => ({})), mayOpen, top: { meta: { ...tabs, ...inputs.topMeta }, dropSections } })
 }

@@ -11,7 +11,7 @@ import type { RawItem } from '../../../lib/navigation/shapePageMap'
 import { access } from '../../../lib/access'
 import { type PageMapScope, sectionOfRoute } from '../../../lib/navigation/scopePageMap'
 import { SECTIONS } from '../../../lib/navigation/siteNavigation'
-import { audienceTree } from '../../../pipeline/pageMaps'
+import { audienceTree } from '../../../lib/navigation/navigationTree'
 
 export const TOP_META = {
   index: { title: 'Home', type: 'page', display: 'hidden', theme: { layout: 'full' } },
