@@ -26,7 +26,7 @@ function usePageMapFragments(): PageMapFragment[] {
  * navbar tabs, sidebars, breadcrumbs and prev/next links all come from it.
  *
  * Until the reader is known (the static HTML, and the first render in the browser) the page shows
- * its page map as built: what every reader of the page may open (lib/navigation/scopePageMap), so
+ * its page map as built: what every reader of the page may open (pipeline/pageMaps.ts), so
  * the prerendered navigation matches the content the edge served. Once the authority has said
  * who the reader is, tabs for the reader's other sections appear, and the pages of every audience
  * the reader holds join the navigation as their fragments arrive (lib/navigation/mergePageMaps).

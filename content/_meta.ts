@@ -1,5 +1,5 @@
 // The top level of the site. Each section is its own navbar tab with its own sidebar: the build
-// adds a page's own section here (lib/navigation/scopePageMap) and the browser adds the reader's
+// adds a page's own section here (pipeline/pageMaps.ts) and the browser adds the reader's
 // other sections from the authority's answer, so this file names no section. Order and titles
 // within a section live in content/docs/<section>/_meta.ts.
 export default {

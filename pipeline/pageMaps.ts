@@ -6,34 +6,30 @@
  *   audience's route manifest (under its rule) so that a reader who holds several audiences sees
  *   all their pages in the sidebar (lib/navigation/mergePageMaps.ts).
  */
-import type { PageMapItem } from 'nextra'
 import { access as shippedAccess } from '../lib/access'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { normalisePath } from '../lib/access/normalisePath'
-import { filterPageMap } from '../lib/navigation/filterPageMap'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
-import { scopePageMap, type SectionStub } from '../lib/navigation/scopePageMap'
-import { inlineMetas, isFolder, isMeta, isMetaData, shapePageMap, type RawItem } from '../lib/navigation/shapePageMap'
+import { audienceTree, navigationTree, readersMayOpen, type AudienceTreeInputs } from '../lib/navigation/navigationTree'
+import { isFolder, isMetaData, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import type { ContentSource } from './content/contentSource'
 import { navigationOrder } from './navigationOrder'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
-export interface PageMapInputs {
-  access: CompiledAccess
-  /** The declared sections, in navbar order. */
-  sections: readonly SectionStub[]
-  /** The top-level `_meta` (content/_meta.ts). */
-  topMeta: Record<string, unknown>
-  /** A folder's `_meta` data, by its folder's route (the content source's). */
-  loadMeta: (folderRoute: string) => Record<string, unknown>
-}
+/** The rules, their sections, the top `_meta` and each folder's `_meta` data (the content source's). */
+export type PageMapInputs = Required<AudienceTreeInputs>
 
-/** The page map that the pages of audience `scope` (an audience id; null for public pages) are built with, by the build's plan. */
+/**
+ * The page map that the pages of audience `scope` (an audience id; null for public pages) are built
+ * with, by the build's plan: the sections the audience holds pages of, and in them only the pages
+ * every reader of the audience's pages may open (Nextra inlines the page map into each page's
+ * JavaScript). A reader's other tabs come from the authority at run time (withSectionTabs).
+ */
 export function audiencePageMap(raw: RawItem[], scope: string | null, inputs: PageMapInputs, plan: Pick<AggregatePlan, 'audiences'>): RawItem[] {
   const audience = scope === null ? null : plan.audiences.find((candidate) => candidate.id === scope)
   if (audience === undefined) throw new Error(`pageMaps: no audience "${scope}" in the plan; the content source and the plan disagree`)
-  return scopePageMap(shapePageMap(inlineMetas(raw, inputs.loadMeta)), audience, inputs)
+  return audienceTree(raw, audience, inputs)
 }
 
 /** Each folder's `_meta` keys in `items` (by folder route, `/` at the top), with their keys in `whole` (pipeline/navigationOrder.ts). */
@@ -52,18 +48,18 @@ function metaOrder(items: readonly RawItem[], whole: PageMapFragment['order'], f
  * among the whole folder's without counting or placing the entries the fragment leaves out).
  */
 export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
-  const shaped = shapePageMap(inlineMetas(raw, inputs.loadMeta))
   // The writer's order of everything, with a tab for every section at the top, as the reader's
   // merged page map will have them.
   const tabs = Object.fromEntries(inputs.sections.map((section) => [section.id, null]))
-  const whole = navigationOrder(shaped.map((item) => (isMeta(item) ? { data: { ...tabs, ...inputs.topMeta } } : item)), plan, inputs.access)
+  const everything = navigationTree(raw, { loadMeta: inputs.loadMeta, mayOpen: () => true, top: { meta: { ...tabs, ...inputs.topMeta } } })
+  const whole = navigationOrder(everything, plan, inputs.access)
   const fragments = new Map<string, PageMapFragment>()
   for (const audience of plan.audiences) {
-    const scoped = scopePageMap(shaped, audience, inputs)
-    const own = filterPageMap(scoped as unknown as PageMapItem[], (path) => {
+    const readers = readersMayOpen(inputs.access, audience)
+    const own = audienceTree(raw, audience, inputs, (path) => {
       const route = normalisePath(path)
-      return route !== null && audienceIdOf(inputs.access, route) === audience.id
-    }) as unknown as RawItem[]
+      return readers(path) && route !== null && audienceIdOf(inputs.access, route) === audience.id
+    })
     fragments.set(audience.rule, { items: own, order: metaOrder(own, whole) })
   }
   return fragments

@@ -25,7 +25,7 @@ const site = (files: Record<string, string>) => tempSite('content-source-', file
 /**
  * Nextra's own page map of `root`/content/ (its collector is an ES module, which jest cannot
  * import: so in a child process). `_meta` files are named by Nextra's import names there and by
- * their paths here; both are replaced by their folder's data (inlineMetas), so they are compared as "meta".
+ * their paths here; both are replaced by their folder's data (lib/navigation/navigationTree.ts), so they are compared as "meta".
  */
 function nextraPageMap(root: string): unknown {
   const script = [

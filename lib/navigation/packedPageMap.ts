@@ -4,7 +4,7 @@
  * made it (`/docs/leads` + `intro` → `/docs/leads/intro`; `index` is its folder's own route). Every
  * page's props hold about thirty routes, a third of their page map's bytes; the route puts them
  * back before handing the page map to the theme. A route that does not follow (a section lifted
- * to the top level, shapePageMap.ts) stays written.
+ * to the top level, navigationTree.ts) stays written.
  *
  * No Node or browser imports: the build packs, the docs route unpacks.
  */

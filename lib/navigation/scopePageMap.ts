@@ -1,8 +1,4 @@
-import type { PageMapItem } from 'nextra'
-import type { CompiledAccess } from '../access/compileAccess'
-import { decideAccess, readersOfMayOpen } from '../access/decideAccess'
 import { sectionPrefix } from '../access/sectionPaths'
-import { filterPageMap } from './filterPageMap'
 import { isMeta, type RawItem, type RawMeta } from './shapePageMap'
 
 export interface SectionStub {
@@ -12,48 +8,14 @@ export interface SectionStub {
 }
 
 /** The `_meta` entry that makes a top-level section folder a navbar tab with its own sidebar. */
-const tabMeta = (section: SectionStub) => ({ title: section.title, type: 'page' })
+export const tabMeta = (section: Pick<SectionStub, 'title'>) => ({ title: section.title, type: 'page' })
 
-
-export interface ScopeOptions {
-  sections: readonly SectionStub[]
-  /** The top-level `_meta` (pages/_meta.ts), which names no section: the scope's own tabs are added. */
-  topMeta: Record<string, unknown>
-  /** The rules, to keep only what every reader of the scope's pages may open (no list is read). */
-  access: CompiledAccess
-}
-
-/** The audience whose pages a page map is built for (lib/access/planAggregates.ts): what scoping needs of it. */
+/** The audience whose pages a page map is built for (lib/access/planAggregates.ts): what pipeline/pageMaps.ts needs of it. */
 export interface PageMapScope {
   /** A page of the audience: whoever may open it may open every page of the audience. */
   governedBy: string
   /** The sections it holds pages of: their tabs are in its page map. */
   sections: ReadonlyArray<{ id: string }>
-}
-
-/**
- * The page map that one audience's pages (the pages one rule governs) are built with. Nextra
- * inlines the page map into every page's JavaScript, so it may hold only what every reader of
- * those pages may know: the sections the audience holds pages of, and in them only the pages all
- * of its readers may open. A folder that a finer rule gives its own readers is a section tab with
- * just that folder in their page map, and absent from the rest of the section's. Other sections
- * are left out entirely, tab and all; a reader's other tabs come from the authority at run time
- * (`withSectionTabs`).
- *
- * `scope` is null for a page that belongs to no audience; its page map holds only public pages.
- */
-export function scopePageMap(shaped: RawItem[], scope: PageMapScope | null, options: ScopeOptions): RawItem[] {
-  const { sections, access } = options
-  const ownIds = new Set(scope?.sections.map((section) => section.id) ?? [])
-  const own = sections.filter((section) => ownIds.has(section.id))
-  const foreign = new Set(sections.filter((section) => !ownIds.has(section.id)).map((section) => section.id))
-  // Section tabs come first, in the order the reader's other tabs will join them (withSectionTabs).
-  const topMeta = { ...Object.fromEntries(own.map((section) => [section.id, tabMeta(section)])), ...options.topMeta }
-  const kept = shaped.filter((item) => isMeta(item) || !('children' in item && foreign.has(item.name)))
-  const scoped = kept.map((item) => (isMeta(item) ? { data: topMeta } : item))
-  // With no audience, what anyone may open: the public pages.
-  const mayOpen = scope ? (path: string) => readersOfMayOpen(access, scope.governedBy, path) : (path: string) => decideAccess(access, path, null) === 'allow'
-  return filterPageMap(scoped as unknown as PageMapItem[], mayOpen) as unknown as RawItem[]
 }
 
 /**
@@ -81,3 +43,4 @@ export function withSectionTabs<T>(pageMap: T[], sections: readonly SectionStub[
   const result = items.map((item, at) => (at === metaAt ? { data: meta } : item))
   return [...result, ...stubs] as unknown as T[]
 }
+

@@ -1,7 +1,7 @@
 // Nextra's normalizePages sorts every folder of the page map on every render: `_meta` first, then
 // by name with localeCompare. The first localeCompare on a page starts ICU's collator, about 25 ms
-// inside hydration (about 100 ms under Lighthouse's mobile CPU). lib/navigation/shapePageMap.ts
-// sorts the page map the same way at build time, so here the comparator keeps that order (the
+// inside hydration (about 100 ms under Lighthouse's mobile CPU). lib/navigation/navigationTree.ts
+// builds the page map in that order, so here the comparator keeps that order (the
 // sort is stable) instead of comparing names again. A Nextra upgrade that changes the comparator
 // fails the build.
 //
@@ -10,7 +10,7 @@
 const replaceExactly = require('../replaceExactly.cjs')
 
 const FROM = 'return a.name.localeCompare(b.name);'
-const TO = 'return 0; /* presorted at build time (lib/navigation/shapePageMap.ts) */'
+const TO = 'return 0; /* presorted at build time (lib/navigation/navigationTree.ts) */'
 
 module.exports = function presortedPageMapLoader(source) {
   return replaceExactly(source, FROM, TO, 1, { loader: 'presortedPageMapLoader', file: 'nextra/dist/client/normalize-pages.js', dependency: 'Nextra' })

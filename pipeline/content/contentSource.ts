@@ -15,7 +15,7 @@
  *
  * The page map is the one Nextra's page-map collector makes of the same folders: its items in the same order, a
  * page's front matter with a sidebar title from its file name when it has no title, a `_meta`
- * file as a reference its folder's data replaces (lib/navigation/shapePageMap.ts inlineMetas).
+ * file as a reference its folder's data replaces (lib/navigation/navigationTree.ts).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'

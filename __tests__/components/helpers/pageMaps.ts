@@ -3,15 +3,16 @@
  * content/docs/<section>/ folders with their own _meta), small enough to read.
  *
  * `rawPageMap()` is what Nextra collects from the file system; `shapedPageMap()` is what the site
- * hands the theme after lib/navigation/shapePageMap, written out by hand.
+ * hands the theme (lib/navigation/navigationTree.ts, all of it open), written out by hand.
  */
 import { execFileSync } from 'node:child_process'
 import type { PageMapItem } from 'nextra'
 import type { RawItem } from '../../../lib/navigation/shapePageMap'
 import { access } from '../../../lib/access'
-import { type PageMapScope, scopePageMap } from '../../../lib/navigation/scopePageMap'
+import { type PageMapScope } from '../../../lib/navigation/scopePageMap'
 import { inSection } from '../../../lib/access/sectionPaths'
 import { SECTIONS } from '../../../lib/navigation/siteNavigation'
+import { audienceTree } from '../../../lib/navigation/navigationTree'
 
 export const TOP_META = {
   index: { title: 'Home', type: 'page', display: 'hidden', theme: { layout: 'full' } },
@@ -240,8 +241,7 @@ export function builtPageMap(route: string): PageMapItem[] {
   const topMeta = Object.fromEntries(Object.entries(TOP_META).filter(([key]) => !SECTIONS.some((section) => section.id === key)))
   // A section's pages are its audience; a page outside every section is its own rule's.
   const scope = sectionScope(SECTIONS.find((section) => inSection(route, section.id))?.id ?? null) ?? { governedBy: route, sections: [] }
-  const scoped = scopePageMap(shapedPageMap() as unknown as RawItem[], scope, { sections: SECTIONS, topMeta, access })
-  return scoped as unknown as PageMapItem[]
+  return audienceTree(rawPageMap(), scope, { sections: SECTIONS, topMeta, access }) as unknown as PageMapItem[]
 }
 
 /** Nextra's own normalizePages (an ES module only, so run by Node beside Jest) on `list`, as the theme calls it for `route`. */

@@ -1,21 +1,27 @@
 /** @jest-environment node */
 import { access } from '../../lib/access'
-import { scopePageMap, withSectionTabs } from '../../lib/navigation/scopePageMap'
+import { withSectionTabs } from '../../lib/navigation/scopePageMap'
 import TOP_META from '../../content/_meta'
-import { shapePageMap, type RawItem } from '../../lib/navigation/shapePageMap'
+import { audienceTree, navigationTree } from '../../lib/navigation/navigationTree'
+import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { ALL_PAGE_ROUTES, normalizeWithNextra, pageRoutes, rawPageMap, sectionScope, shapedPageMap } from './helpers/pageMaps'
 
 const folder = (items: RawItem[], name: string) => items.find((item) => 'children' in item && item.name === name) as Extract<RawItem, { children: RawItem[] }>
+/** The whole tree, every page open, with the top `_meta` as written: what the chain's shapePageMap made. */
+function wholeTree(raw: RawItem[]): RawItem[] {
+  const top = raw.find((item) => 'data' in item) as { data: unknown } | undefined
+  return navigationTree(raw, { loadMeta: () => ({}), mayOpen: () => true, top: { meta: (top?.data ?? {}) as Record<string, unknown> } })
+}
 const topNames = (items: RawItem[]) => items.map((item) => ('data' in item ? '(meta)' : `${item.name}${'children' in item ? '/' : ''}`))
 
-describe('shapePageMap', () => {
+describe('navigationTree: the whole site, as the theme reads it', () => {
   test('turns the raw site map into the shaped one', () => {
-    expect(shapePageMap(rawPageMap())).toEqual(shapedPageMap())
+    expect(wholeTree(rawPageMap())).toEqual(shapedPageMap())
   })
 
   test('lifts each section folder to the top level with its route unchanged', () => {
-    const shaped = shapePageMap(rawPageMap())
+    const shaped = wholeTree(rawPageMap())
     // In Nextra's own order (meta first, then by name), which the theme would otherwise sort into on every render.
     expect(topNames(shaped)).toEqual(['(meta)', 'docs', 'index', 'internal/', 'leads/', 'support-twilio/'])
     expect(folder(shaped, 'leads').route).toBe('/docs/leads')
@@ -25,13 +31,13 @@ describe('shapePageMap', () => {
 
   test('keeps every page, at the same route', () => {
     const raw = rawPageMap()
-    const shaped = shapePageMap(raw)
+    const shaped = wholeTree(raw)
     expect([...pageRoutes(shaped)].sort()).toEqual([...pageRoutes(raw)].sort())
     expect([...pageRoutes(shaped)].sort()).toEqual(Object.values(ALL_PAGE_ROUTES).flat().sort())
   })
 
   test("a folder's index page becomes a page just after the folder, named like it, and leaves the folder", () => {
-    const leads = folder(shapePageMap(rawPageMap()), 'leads')
+    const leads = folder(wholeTree(rawPageMap()), 'leads')
     const endpoints = leads.children.filter((item) => 'name' in item && item.name === 'endpoints')
     expect(endpoints).toEqual([
       expect.objectContaining({ name: 'endpoints', route: '/docs/leads/endpoints', children: expect.any(Array) }),
@@ -42,7 +48,7 @@ describe('shapePageMap', () => {
   })
 
   test('a folder that held only its index page (and meta) is just that page', () => {
-    const shaped = shapePageMap([
+    const shaped = wholeTree([
       {
         name: 'product-support',
         route: '/docs/internal/product-support',
@@ -53,12 +59,12 @@ describe('shapePageMap', () => {
   })
 
   test('the docs folder itself becomes the /docs page (it has no other pages left)', () => {
-    const shaped = shapePageMap(rawPageMap())
+    const shaped = wholeTree(rawPageMap())
     expect(shaped.filter((item) => 'name' in item && item.name === 'docs')).toEqual([{ name: 'docs', route: '/docs', frontMatter: { title: 'Documentation' } }])
   })
 
   test('without a docs folder it only lifts index pages', () => {
-    const shaped = shapePageMap([
+    const shaped = wholeTree([
       { data: {} },
       { name: 'guides', route: '/guides', children: [{ name: 'index', route: '/guides' }, { name: 'one', route: '/guides/one' }] },
     ])
@@ -71,18 +77,18 @@ describe('shapePageMap', () => {
 
   test('does not change the map it is given', () => {
     const raw = rawPageMap()
-    shapePageMap(raw)
+    wholeTree(raw)
     expect(raw).toEqual(rawPageMap())
   })
 })
 
-describe('scopePageMap: a section page carries no other section’s titles', () => {
-  const shaped = () => shapePageMap(rawPageMap())
+describe('navigationTree of an audience: a section page carries no other section’s titles', () => {
+  const shaped = () => wholeTree(rawPageMap())
   const INTERNAL_TITLES = ['Internal introduction', 'Architecture overview', 'Design and architecture', 'Secrets management', 'Guidelines', 'Architecture']
   const SUPPORT_TITLES = ['Twilio support introduction', 'Call flow diagram', 'SQL queries overview', 'SQL queries', 'Search by phone', 'Overall']
   const LEADS_TITLES = ['Leads introduction', 'Endpoints overview', 'Create a quote', 'Get quote fees', 'Introduction', 'Endpoints', 'Environments']
 
-  const scopeTo = (scope: string | null) => scopePageMap(shaped(), sectionScope(scope), { sections: SECTIONS, topMeta: TOP_META, access })
+  const scopeTo = (scope: string | null) => audienceTree(rawPageMap(), sectionScope(scope), { sections: SECTIONS, topMeta: TOP_META, access })
   const topMetaOf = (items: RawItem[]) => (items.find((item) => 'data' in item) as { data: Record<string, unknown> }).data
   const foreignRoutes = (own: keyof typeof ALL_PAGE_ROUTES | null) =>
     (['leads', 'internal', 'supportTwilio'] as const).filter((key) => key !== own).flatMap((key) => ALL_PAGE_ROUTES[key])
@@ -114,7 +120,7 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
   })
 
   test('the home page (every signed-in reader) keeps only what every signed-in reader may open: the home page', () => {
-    const scoped = scopePageMap(shaped(), { governedBy: '/', sections: [] }, { sections: SECTIONS, topMeta: TOP_META, access })
+    const scoped = audienceTree(rawPageMap(), { governedBy: '/', sections: [] }, { sections: SECTIONS, topMeta: TOP_META, access })
     expect(pageRoutes(scoped)).toEqual(['/'])
     const whole = JSON.stringify(scoped)
     for (const title of [...LEADS_TITLES, ...INTERNAL_TITLES, ...SUPPORT_TITLES]) expect(whole).not.toContain(`"title":"${title}"`)
@@ -139,7 +145,7 @@ describe('scopePageMap: a section page carries no other section’s titles', () 
 
 describe("the shaped page map as Nextra's theme reads it", () => {
   test('a folder with an index page keeps its pages: the sidebar lists them, and a page inside has its breadcrumb and place in prev/next', () => {
-    const leads = scopePageMap(shapePageMap(rawPageMap()), sectionScope('leads'), { sections: SECTIONS, topMeta: TOP_META, access }) as RawItem[]
+    const leads = audienceTree(rawPageMap(), sectionScope('leads'), { sections: SECTIONS, topMeta: TOP_META, access }) as RawItem[]
     const route = '/docs/leads/endpoints/create-quote'
     const normalized = normalizeWithNextra(leads, route)
     const endpoints = normalized.docsDirectories.find((item) => item.route === '/docs/leads/endpoints')
