@@ -57,6 +57,8 @@ export interface RenderedBuild {
   buildId: string
   /** Every file `next build` wrote in out/ but the docs pages (client files, other pages), by key, with its sha256. */
   nextFiles: Record<string, string>
+  /** The docs pages' routes out/ holds: a rebuild in place removes the files of those the site no longer has. */
+  routes?: string[]
 }
 
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
