@@ -15,17 +15,19 @@ import { tempSite } from '../fixtures/tempSite'
 
 const INTRO = 'content/docs/leads/intro.mdx'
 const OTHER = 'content/docs/leads/other.mdx'
+const META = 'content/docs/leads/_meta.ts'
 const files = {
   [INTRO]: '---\ntitle: Intro\ndescription: The start\n---\n\n# Intro\n\nSee [the other page](./other) and ![a flow](/docs/leads/images/flow.png).\n',
   [OTHER]: '# Other\n\nBack to [the intro](/docs/leads/intro).\n',
   'public/docs/leads/images/flow.png': 'png',
+  [META]: "export default {\n  intro: 'Introduction',\n  site: { title: 'Site', href: '/docs/leads/intro' },\n}\n",
 }
 
 /** A site whose pages were written a minute ago: long enough before a scan for it to be kept. */
 function settledSite(): string {
   const root = tempSite('scan-record-', files)
   const past = new Date(Date.now() - 60_000)
-  for (const file of [INTRO, OTHER]) fs.utimesSync(path.join(root, file), past, past)
+  for (const file of [INTRO, OTHER, META]) fs.utimesSync(path.join(root, file), past, past)
   return root
 }
 
@@ -37,6 +39,7 @@ function buildScan(root: string): ContentSource {
   const store = readStore(root)
   const source = scanContent(root, undefined, store.scan)
   for (const page of source.pages) void page.links
+  for (const meta of source.metas) void [meta.data, meta.links]
   source.releaseTexts()
   store.recordScan(source.scanRecord())
   return source
@@ -109,4 +112,20 @@ test('the store keeps the scan record across runs, and a record made by another 
   const store = readStore(root)
   new PageStore(path.join(root, CACHE_PATHS.store), { pages: {}, render: null, scan: { ...store.scan!, linkPattern: 'another' } }).recordScan({ ...store.scan!, linkPattern: 'another' })
   expect(Object.fromEntries(buildScan(root).reads)).toEqual({ [INTRO]: 1, [OTHER]: 1 })
+})
+
+test("a `_meta` file unchanged since the last build (by its stamp) is not read: its data and links come from the record; an edited one is read and parsed again", () => {
+  const root = settledSite()
+  const first = buildScan(root)
+  expect(first.metas.map((meta) => [meta.data, meta.links])).toEqual([[{ intro: 'Introduction', site: { title: 'Site', href: '/docs/leads/intro' } }, [[3, '/docs/leads/intro']]]])
+  // Rewritten in place with the same size and time (the same stamp): only a scan that reads it sees the change.
+  const written = fs.readFileSync(path.join(root, META), 'utf8')
+  const { mtime } = fs.statSync(path.join(root, META))
+  fs.writeFileSync(path.join(root, META), written.replace("'Introduction'", "'INTRODUCTION'"))
+  fs.utimesSync(path.join(root, META), mtime, mtime)
+  const second = scanContent(root, undefined, readStore(root).scan)
+  expect(second.metas.map((meta) => [meta.data, meta.links])).toEqual(first.metas.map((meta) => [meta.data, meta.links]))
+  fs.writeFileSync(path.join(root, META), written.replace("'Introduction'", "'Start here'"))
+  const third = scanContent(root, undefined, readStore(root).scan)
+  expect(third.metas[0].data).toEqual({ intro: 'Start here', site: { title: 'Site', href: '/docs/leads/intro' } })
 })

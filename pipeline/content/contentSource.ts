@@ -24,8 +24,8 @@ import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { stampOf } from '../files'
-import { linksIn, PAGE_LINK, type FoundLink } from './pageLinks'
-import { fileStampOf, LINK_PATTERN, sameStamp, settledAt, type FileStamp, type ScannedPage, type ScanRecord } from './scanRecord'
+import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
+import { fileStampOf, LINK_PATTERN, sameStamp, settledAt, type FileStamp, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
@@ -126,6 +126,8 @@ export interface ContentMeta {
   readonly text: string
   /** Its `export default { … }` as data (./metaData.ts); throws its BadMetaFileError. */
   readonly data: Record<string, unknown>
+  /** Its `href` entries with their lines (./pageLinks.ts), for the link check. */
+  readonly links: readonly FoundLink[]
 }
 
 export interface PublicFile {
@@ -188,7 +190,7 @@ interface Reading {
   parsed?: FrontMatter
   frontMatter?: Record<string, unknown>
   bodyBytes?: number
-  links?: FoundLink[]
+  links?: readonly FoundLink[]
 }
 
 /** The reading a page's last scan or record gives, if the file is still the one read then. */
@@ -254,7 +256,7 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       return (reading.bodyBytes ??= Buffer.byteLength(page.body))
     },
-    get links(): FoundLink[] {
+    get links(): readonly FoundLink[] {
       const reading = page.load()
       return (reading.links ??= linksIn(page.text, PAGE_LINK))
     },
@@ -342,19 +344,47 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
   return data
 }
 
-function contentMeta(root: string, file: string, folderRoute: string): ContentMeta {
-  let text: string | undefined
-  const read = () => (text ??= readPlainFile(path.join(root, file)).toString('utf8'))
-  return {
+type LoadedMeta = ContentMeta & { record: () => ScannedMeta | undefined }
+
+/** A `_meta` file, read on first use; `recorded` is the store's record of it, used while the file has the stamp it had then. */
+function contentMeta(root: string, file: string, folderRoute: string, recorded?: ScannedMeta): LoadedMeta {
+  const absolute = path.join(root, file)
+  const stat = recorded && fs.lstatSync(absolute, { throwIfNoEntry: false })
+  const kept = stat && sameStamp(fileStampOf(stat), recorded) ? recorded : undefined
+  let reading: { text: string; stamp: FileStamp; settled: boolean } | undefined
+  let links: FoundLink[] | undefined
+  const read = () => {
+    if (!reading) {
+      const stamp = fileStampOf(fs.lstatSync(absolute))
+      reading = { text: readPlainFile(absolute).toString('utf8'), stamp, settled: false }
+      reading.settled = settledAt(stamp, Date.now())
+    }
+    return reading.text
+  }
+  const meta: LoadedMeta = {
     file,
     folderRoute,
     get text() {
       return read()
     },
     get data() {
-      return metaData(root, file, read())
+      return kept ? kept.data : metaData(root, file, read())
+    },
+    get links() {
+      return kept ? kept.links : (links ??= linksIn(read(), META_LINK))
+    },
+    record() {
+      if (kept) return kept
+      if (!reading?.settled) return undefined
+      try {
+        return { ...reading.stamp, data: meta.data, links: meta.links }
+      } catch (error) {
+        if (error instanceof ContentError) return undefined
+        throw error
+      }
     },
   }
+  return meta
 }
 
 /** The checked public file, or the problem that refuses it. */
@@ -411,9 +441,10 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
   const folders = new Map<string, ContentEntry[]>()
   const pages: LoadedPage[] = []
   const known = recorded?.linkPattern === LINK_PATTERN ? recorded.pages : {}
+  const knownMetas = (recorded?.linkPattern === LINK_PATTERN && recorded.metas) || {}
   const lastReading = (file: string) => (previous?.byFile(file) as LoadedPage | undefined)?.reading ?? (Object.hasOwn(known, file) ? recordedReading(known[file]) : undefined)
   const unservable: string[] = []
-  const metas: ContentMeta[] = []
+  const metas: LoadedMeta[] = []
   const problems: ContentError[] = []
   const reads = new Map<string, number>()
   const walk = (folder: string) => {
@@ -425,7 +456,7 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
         const route = routeOfContentFile(entry.path)
         if (route === null) unservable.push(entry.path)
         else pages.push(contentPage(root, entry.path, route, reads, lastReading(entry.path)))
-      } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length))))
+      } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length)), Object.hasOwn(knownMetas, entry.path) ? knownMetas[entry.path] : undefined))
     }
   }
   if (scannable(root, CONTENT_DIR, problems)) walk(CONTENT_DIR)
@@ -468,8 +499,16 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
     pageMap: () => (pageMap ??= collectPageMap(list, files)),
     reads,
     releaseTexts: () => releaseTexts(root, pages),
-    scanRecord: () => ({ linkPattern: LINK_PATTERN, pages: Object.fromEntries(pages.flatMap((page) => { const record = page.record(); return record ? [[page.file, record]] : [] })) }),
+    scanRecord: () => ({ linkPattern: LINK_PATTERN, pages: recordsOf(pages), metas: recordsOf(metas) }),
   }
+}
+
+/** What the store keeps of each page or `_meta` file that has a record, by file. */
+function recordsOf<T>(files: readonly { file: string; record: () => T | undefined }[]): Record<string, T> {
+  return Object.fromEntries(files.flatMap((file) => {
+    const record = file.record()
+    return record ? [[file.file, record]] : []
+  }))
 }
 
 /** The route a page file under content/ is served at (`content/docs/leads/index.mdx` → `/docs/leads`); null when no request reaches it as itself. */

@@ -8,7 +8,7 @@
  * read ("racy git"); one read sooner is read again by the next scan.
  */
 import fs from 'node:fs'
-import { PAGE_LINK, type FoundLink } from './pageLinks'
+import { META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
 
 /** How long before its reading a file must have been last written for the reading to be kept. */
 export const RACY_MS = 2_000
@@ -27,16 +27,23 @@ export interface ScannedPage extends FileStamp {
   digest: string
   frontMatter: Record<string, unknown>
   bodyBytes: number
-  links: FoundLink[]
+  links: readonly FoundLink[]
 }
 
-/** The scan's record: its pages by file, and the link pattern their links were found by (another pattern finds others). */
+/** A `_meta` file as the scan last read it: its stamp then, its data and its links. */
+export interface ScannedMeta extends FileStamp {
+  data: Record<string, unknown>
+  links: readonly FoundLink[]
+}
+
+/** The scan's record: its pages and `_meta` files by file, and the link patterns their links were found by (others find others). */
 export interface ScanRecord {
   linkPattern: string
   pages: Record<string, ScannedPage>
+  metas?: Record<string, ScannedMeta>
 }
 
-export const LINK_PATTERN = PAGE_LINK.source
+export const LINK_PATTERN = `${PAGE_LINK.source}\n${META_LINK.source}`
 
 export const fileStampOf = (stat: fs.Stats): FileStamp => ({ size: stat.size, mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino })
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { ContentPage, ContentSource } from '../content/contentSource'
-import { linksIn, META_LINK } from '../content/pageLinks'
+import type { FoundLink } from '../content/pageLinks'
 
 export interface LinkProblem {
   file: string
@@ -31,8 +31,8 @@ export class UnservablePathError extends Error {
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
-function metaSources(source: ContentSource): { file: string; route: string; text: string }[] {
-  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, text: meta.text }))
+function metaSources(source: ContentSource): { file: string; route: string; links: readonly FoundLink[] }[] {
+  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, links: meta.links }))
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
@@ -48,7 +48,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   const problems: LinkProblem[] = []
   const sources = [
     ...source.pages.map((page) => ({ file: page.file, route: page.route, links: page.links })),
-    ...metaSources(source).map((meta) => ({ file: meta.file, route: meta.route, links: linksIn(meta.text, META_LINK) })),
+    ...metaSources(source),
   ]
   for (const page of sources) {
     for (const [line, target] of page.links) {
