@@ -79,6 +79,8 @@ test('a page is read when a step first needs it, and once, however many steps ta
 
 test('in `npm run dev`, a new scan reads again only the pages that changed', () => {
   const root = site({ 'content/docs/leads/intro.mdx': '# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
+  // Written long enough before the scan for its reading to be kept (pipeline/content/scanRecord.ts).
+  for (const name of ['intro', 'other']) fs.utimesSync(path.join(root, `content/docs/leads/${name}.mdx`), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
   const first = scanContent(root)
   first.pages.forEach((page) => page.text)
   fs.writeFileSync(path.join(root, 'content/docs/leads/other.mdx'), '# Other, edited\n')

@@ -85,7 +85,9 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   fs.cpSync(path.join(dev, 'content'), path.join(built, 'content'), { recursive: true })
   await buildSteps(built)
   const read = (root: string, file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as unknown
-  expect(read(dev, STORE_FILE)).toEqual(read(built, STORE_FILE))
+  // The scan's record holds each copy's own file stamps (inodes, times): the rest is the same.
+  const withoutScan = (root: string) => ({ ...(read(root, STORE_FILE) as object), scan: undefined })
+  expect(withoutScan(dev)).toEqual(withoutScan(built))
   expect(read(dev, PROPS_INDEX)).toEqual(read(built, PROPS_INDEX))
   expect(fs.readdirSync(path.join(dev, PROPS_DIR)).sort()).toEqual(fs.readdirSync(path.join(built, PROPS_DIR)).sort())
 

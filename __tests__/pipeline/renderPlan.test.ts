@@ -123,24 +123,35 @@ describe("with the same build ID, the last next build's files serve again", () =
     expect(whyNotReuse(paths(), 'B1', last)).toBe('.next/static/chunks/main-abc.js is not the file the last build wrote')
   })
 
-  test('out/ comes back as next build left it, with the pages to keep, and nothing of later steps', async () => {
-    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json' }
+  test("out/ stays in place: Next's files come back from .next/static/, kept pages keep their files, a removed page's files go", async () => {
+    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json', '/docs/leads/old': 'c.json' }
     const last = lastBuild('B1', props)
+    expect(last?.routes).toEqual(['/', '/docs/leads/intro', '/docs/leads/old'])
     write('_next/static/B1/_buildManifest.js', 'split by audience')
     write('docs/leads/_pagefind/index.js', 'a later step wrote this')
-    const edited = { ...props, '/docs/leads/intro': 'b2.json' }
+    const kept = fs.statSync(path.join(out, 'index.html')).ino
+    const edited = { '/': 'a.json', '/docs/leads/intro': 'b.json' }
     const store = storeOf(edited)
-    // Nothing to render: the last build's files alone, so no renderer runs.
-    const plan = { ...planRender(store, out, 'B1', edited), render: [] }
-    beforeRender(root, out, plan, store, true)
+    const plan = planRender(store, out, 'B1', edited)
+    expect(plan).toMatchObject({ render: [], keep: ['/', '/docs/leads/intro'] })
+    beforeRender(root, out, plan, store, 'in place')
+    // A build that stops here renders every page next time: the store no longer says what out/ holds.
+    expect(planRender(readStore(root), out, 'B1', edited).whyAll).toBe('no record of an earlier build')
+    expect(fs.existsSync(path.join(root, PREVIOUS_OUT))).toBe(false)
     await reuseLastBuild(paths(), plan, last!, 768)
-    expect(plan.keep).toEqual(['/'])
-    afterRender(root, out, plan, store, edited, [])
-    expect(listFiles(out)).toEqual(['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json'].sort())
+    afterRender(root, out, plan, store, edited, [], last!)
+    expect(listFiles(out)).toEqual(
+      ['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json', '/docs/leads/intro.html', '/_next/data/B1/docs/leads/intro.json', '/docs/leads/_pagefind/index.js'].sort()
+    )
     expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
-    // No folder of a page not kept comes back, and the store records the same files of Next's.
-    expect(fs.existsSync(path.join(out, 'docs'))).toBe(false)
-    expect(readStore(root).render?.nextFiles).toEqual(last!.nextFiles)
+    // A kept page is the same file: the deploy's record of it (size, time, inode) still holds.
+    expect(fs.statSync(path.join(out, 'index.html')).ino).toBe(kept)
+    expect(readStore(root).render).toEqual({ buildId: 'B1', nextFiles: last!.nextFiles, routes: ['/', '/docs/leads/intro'] })
+  })
+
+  test('a last build with no record of its pages is not reused in place', () => {
+    const last = lastBuild('B1', { '/': 'a.json' })
+    expect(whyNotReuse(paths(), 'B1', { ...last!, routes: undefined })).toBe('no record of the pages out/ holds')
   })
 
   test('public/ is placed from the content source as it is now, never kept as the last build left it: its files are not Next\'s, and not in the build ID', async () => {
@@ -178,12 +189,12 @@ describe("with the same build ID, the last next build's files serve again", () =
     const again = storeOf(props)
     const second = { ...planRender(again, out, 'B1', props), render: [] }
     expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
-    beforeRender(root, out, second, again, true)
+    beforeRender(root, out, second, again, 'in place')
     await reuseLastBuild(paths(), second, last, 768)
-    afterRender(root, out, second, again, props, scanContent(root).publicFiles)
+    afterRender(root, out, second, again, props, scanContent(root).publicFiles, last)
     expect(listFiles(out)).toEqual(['/_next/data/B1/index.json', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/docs/internal/images/added.svg', '/docs/internal/images/flow.svg', '/index.html', '/logo.svg'].sort())
     expect(fs.readFileSync(path.join(out, 'docs/internal/images/flow.svg'), 'utf8')).toBe(svg('flow, redrawn'))
-    // An unchanged file moves back: the deploy's hash cache (size, time, inode) still knows it.
+    // An unchanged file stays: the deploy's hash cache (size, time, inode) still knows it.
     expect(fs.statSync(path.join(out, 'logo.svg')).ino).toBe(logoInode)
     expect(readStore(root).render?.nextFiles).toEqual(last.nextFiles)
   })

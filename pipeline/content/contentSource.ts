@@ -24,6 +24,8 @@ import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { stampOf } from '../files'
+import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
+import { fileStampOf, LINK_PATTERN, sameStamp, settledAt, type FileStamp, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
@@ -111,6 +113,8 @@ export interface ContentPage {
   readonly body: string
   /** The body's size in bytes, kept when the MDX is released: what the planner cuts full texts by. */
   readonly bodyBytes: number
+  /** Its links and images with their lines (./pageLinks.ts), for the link check. */
+  readonly links: readonly FoundLink[]
 }
 
 export interface ContentMeta {
@@ -122,6 +126,8 @@ export interface ContentMeta {
   readonly text: string
   /** Its `export default { … }` as data (./metaData.ts); throws its BadMetaFileError. */
   readonly data: Record<string, unknown>
+  /** Its `href` entries with their lines (./pageLinks.ts), for the link check. */
+  readonly links: readonly FoundLink[]
 }
 
 export interface PublicFile {
@@ -164,6 +170,8 @@ export interface ContentSource {
    * `text` is an error after it.
    */
   releaseTexts: () => void
+  /** What the page store keeps of this scan for the next (./scanRecord.ts): each page read long enough after its last write, by file. */
+  scanRecord: () => ScanRecord
 }
 
 /** A page's title as the page shows it: its compiled document's (front matter, else first heading), else its route. */
@@ -173,35 +181,59 @@ export function pageTitle(doc: { title: string }, route: string): string {
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
 
-/** What a page's file held when it was read (its MDX until released), and the time and size it had. */
+/** What a page's file held when it was read (its MDX until released), the stamp it had, and whether it may be kept (./scanRecord.ts). */
 interface Reading {
   text?: string
   digest: string
-  stamp: string
+  stamp: FileStamp
+  settled: boolean
   parsed?: FrontMatter
   frontMatter?: Record<string, unknown>
   bodyBytes?: number
+  links?: readonly FoundLink[]
 }
-/** A page whose file is read on first use, once; `kept` is the last scan's reading, used while the file has not changed. */
-function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): ContentPage & { reading?: Reading; release: () => void } {
+
+/** The reading a page's last scan or record gives, if the file is still the one read then. */
+function keptReading(absolute: string, kept: Reading | undefined): Reading | undefined {
+  if (!kept?.settled) return undefined
+  const stat = fs.lstatSync(absolute, { throwIfNoEntry: false })
+  return stat && sameStamp(fileStampOf(stat), kept.stamp) ? kept : undefined
+}
+
+/** A recorded page as a reading without its text (it is read only if a step asks for the text). */
+const recordedReading = ({ digest, frontMatter, bodyBytes, links, ...stamp }: ScannedPage): Reading => ({ digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links })
+
+type LoadedPage = ContentPage & { reading?: Reading; release: () => void; record: () => ScannedPage | undefined }
+
+/**
+ * A page whose file is read on first use, once; `kept` is the last scan's reading (or the store's
+ * record of it), used while the file has the stamp it had then.
+ */
+function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): LoadedPage {
   const absolute = path.join(root, file)
+  let released = false
+  const read = (): Reading => {
+    // The stamp is taken before the bytes: a write after it changes the stamp the next scan sees.
+    const stamp = fileStampOf(fs.lstatSync(absolute))
+    const text = readPlainFile(absolute).toString('utf8')
+    reads.set(file, (reads.get(file) ?? 0) + 1)
+    return { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp, settled: settledAt(stamp, Date.now()) }
+  }
   const page = {
     file,
     route,
-    reading: kept && kept.stamp === stampOf(absolute) ? kept : undefined,
+    reading: keptReading(absolute, kept),
     load(): Reading {
-      if (!page.reading) {
-        const stamp = stampOf(absolute) ?? ''
-        const text = readPlainFile(absolute).toString('utf8')
-        reads.set(file, (reads.get(file) ?? 0) + 1)
-        page.reading = { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp }
-      }
-      return page.reading
+      return (page.reading ??= read())
     },
-    get text() {
-      const { text } = page.load()
-      if (text === undefined) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
-      return text
+    get text(): string {
+      const reading = page.load()
+      if (reading.text !== undefined) return reading.text
+      if (released) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
+      // Taken from the record: read now, keeping what was known of it.
+      const fresh = read()
+      page.reading = fresh.digest === reading.digest ? { ...reading, ...fresh } : fresh
+      return fresh.text as string
     },
     get digest() {
       return page.load().digest
@@ -210,22 +242,52 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       return reading.frontMatter ?? (reading.parsed ??= parseFrontMatter(file, page.text)).data
     },
-    get body() {
+    get body(): string {
       const reading = page.load()
-      if (reading.text === undefined) return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
-      return (reading.parsed ??= parseFrontMatter(file, reading.text)).body
+      if (reading.text !== undefined) return (reading.parsed ??= parseFrontMatter(file, reading.text)).body
+      try {
+        return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
+      } catch (error) {
+        if (released || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        return parseFrontMatter(file, page.text).body
+      }
     },
     get bodyBytes() {
       const reading = page.load()
-      return reading.bodyBytes ?? Buffer.byteLength(page.body)
+      return (reading.bodyBytes ??= Buffer.byteLength(page.body))
+    },
+    get links(): readonly FoundLink[] {
+      const reading = page.load()
+      return (reading.links ??= linksIn(page.text, PAGE_LINK))
     },
     release() {
-      const reading = page.reading
-      if (reading?.text === undefined) return
-      const parsed = reading.parsed ?? parseFrontMatter(file, reading.text)
+      released = true
+      let reading = page.reading
+      if (!reading) return
       const kept = bodyFile(root, reading.digest)
+      if (reading.text === undefined) {
+        if (fs.existsSync(kept)) return
+        // The body kept for this version is gone (its folder was removed): read the page for it.
+        released = false
+        void page.text
+        released = true
+        reading = page.reading as Reading
+      }
+      const text = reading.text as string
+      const parsed = reading.parsed ?? parseFrontMatter(file, text)
       if (!fs.existsSync(kept)) fs.writeFileSync(kept, parsed.body)
-      page.reading = { digest: reading.digest, stamp: reading.stamp, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body) }
+      page.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK) }
+    },
+    /** What the store keeps of this page: none while it may change unseen (racy) or its front matter does not parse. */
+    record(): ScannedPage | undefined {
+      const reading = page.reading
+      if (!reading?.settled) return undefined
+      try {
+        return { ...reading.stamp, digest: reading.digest, frontMatter: page.frontMatter, bodyBytes: page.bodyBytes, links: page.links }
+      } catch (error) {
+        if (error instanceof ContentError) return undefined
+        throw error
+      }
     },
   }
   return page
@@ -234,7 +296,7 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
 const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DIR, `${digest}.md`)
 
 /** Releases each page's MDX (ContentSource.releaseTexts), then removes the bodies of page versions the site no longer has. */
-function releaseTexts(root: string, pages: readonly ReturnType<typeof contentPage>[]): void {
+function releaseTexts(root: string, pages: readonly LoadedPage[]): void {
   fs.mkdirSync(path.join(root, BODY_CACHE_DIR), { recursive: true })
   for (const page of pages) page.release()
   const kept = new Set(pages.flatMap((page) => (page.reading ? [`${page.reading.digest}.md`] : [])))
@@ -282,19 +344,47 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
   return data
 }
 
-function contentMeta(root: string, file: string, folderRoute: string): ContentMeta {
-  let text: string | undefined
-  const read = () => (text ??= readPlainFile(path.join(root, file)).toString('utf8'))
-  return {
+type LoadedMeta = ContentMeta & { record: () => ScannedMeta | undefined }
+
+/** A `_meta` file, read on first use; `recorded` is the store's record of it, used while the file has the stamp it had then. */
+function contentMeta(root: string, file: string, folderRoute: string, recorded?: ScannedMeta): LoadedMeta {
+  const absolute = path.join(root, file)
+  const stat = recorded && fs.lstatSync(absolute, { throwIfNoEntry: false })
+  const kept = stat && sameStamp(fileStampOf(stat), recorded) ? recorded : undefined
+  let reading: { text: string; stamp: FileStamp; settled: boolean } | undefined
+  let links: FoundLink[] | undefined
+  const read = () => {
+    if (!reading) {
+      const stamp = fileStampOf(fs.lstatSync(absolute))
+      reading = { text: readPlainFile(absolute).toString('utf8'), stamp, settled: false }
+      reading.settled = settledAt(stamp, Date.now())
+    }
+    return reading.text
+  }
+  const meta: LoadedMeta = {
     file,
     folderRoute,
     get text() {
       return read()
     },
     get data() {
-      return metaData(root, file, read())
+      return kept ? kept.data : metaData(root, file, read())
+    },
+    get links() {
+      return kept ? kept.links : (links ??= linksIn(read(), META_LINK))
+    },
+    record() {
+      if (kept) return kept
+      if (!reading?.settled) return undefined
+      try {
+        return { ...reading.stamp, data: meta.data, links: meta.links }
+      } catch (error) {
+        if (error instanceof ContentError) return undefined
+        throw error
+      }
     },
   }
+  return meta
 }
 
 /** The checked public file, or the problem that refuses it. */
@@ -342,13 +432,19 @@ function scannable(root: string, folder: string, problems: ContentError[]): bool
 /**
  * Scans `root`'s content/ and public/ once: their folders, pages, `_meta` files and public files,
  * refusing what is not a plain file or folder. Pass the last scan as `previous` (`npm run dev`) to
- * keep each page read then, and each public file checked then, unchanged since.
+ * keep each page read then, and each public file checked then, unchanged since; and the page
+ * store's record of the last build's scan as `recorded`, to take each page unchanged since from it
+ * without reading it (./scanRecord.ts). Either way every entry's type is seen again: a link or a
+ * special file put in place of an unchanged page is refused.
  */
-export function scanContent(root: string, previous?: ContentSource): ContentSource {
+export function scanContent(root: string, previous?: ContentSource, recorded?: ScanRecord): ContentSource {
   const folders = new Map<string, ContentEntry[]>()
-  const pages: ReturnType<typeof contentPage>[] = []
+  const pages: LoadedPage[] = []
+  const known = recorded?.linkPattern === LINK_PATTERN ? recorded.pages : {}
+  const knownMetas = (recorded?.linkPattern === LINK_PATTERN && recorded.metas) || {}
+  const lastReading = (file: string) => (previous?.byFile(file) as LoadedPage | undefined)?.reading ?? (Object.hasOwn(known, file) ? recordedReading(known[file]) : undefined)
   const unservable: string[] = []
-  const metas: ContentMeta[] = []
+  const metas: LoadedMeta[] = []
   const problems: ContentError[] = []
   const reads = new Map<string, number>()
   const walk = (folder: string) => {
@@ -359,8 +455,8 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
       else if (PAGE_FILE.test(entry.name)) {
         const route = routeOfContentFile(entry.path)
         if (route === null) unservable.push(entry.path)
-        else pages.push(contentPage(root, entry.path, route, reads, (previous?.byFile(entry.path) as ReturnType<typeof contentPage> | undefined)?.reading))
-      } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length))))
+        else pages.push(contentPage(root, entry.path, route, reads, lastReading(entry.path)))
+      } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length)), Object.hasOwn(knownMetas, entry.path) ? knownMetas[entry.path] : undefined))
     }
   }
   if (scannable(root, CONTENT_DIR, problems)) walk(CONTENT_DIR)
@@ -403,7 +499,16 @@ export function scanContent(root: string, previous?: ContentSource): ContentSour
     pageMap: () => (pageMap ??= collectPageMap(list, files)),
     reads,
     releaseTexts: () => releaseTexts(root, pages),
+    scanRecord: () => ({ linkPattern: LINK_PATTERN, pages: recordsOf(pages), metas: recordsOf(metas) }),
   }
+}
+
+/** What the store keeps of each page or `_meta` file that has a record, by file. */
+function recordsOf<T>(files: readonly { file: string; record: () => T | undefined }[]): Record<string, T> {
+  return Object.fromEntries(files.flatMap((file) => {
+    const record = file.record()
+    return record ? [[file.file, record]] : []
+  }))
 }
 
 /** The route a page file under content/ is served at (`content/docs/leads/index.mdx` → `/docs/leads`); null when no request reaches it as itself. */

@@ -23,7 +23,7 @@ import { openKeptFiles } from '../steps/keptFiles'
 import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import type { PageStore } from '../store/pageStore'
+import type { PageStore, RenderedBuild } from '../store/pageStore'
 import { sha256 } from '../files'
 import type { PublicFile } from '../content/contentSource'
 import { BUILD_FILE_FOLDERS } from '../../lib/pathFormats'
@@ -102,30 +102,43 @@ export function planRender(store: PageStore, out: string, buildId: string, props
 }
 
 /**
- * Before rendering (`next build` empties out/): forgets what out/ held, so a build that stops half
- * way renders everything next time, and sets the pages to keep aside with the rest of the last
- * out/ (all of it when the last build's files come back, ./reuseLastBuild.ts).
+ * Before rendering: forgets what out/ held, so a build that stops half way renders everything next
+ * time (with `next build`, which empties out/). For `next build`, sets the pages to keep aside with
+ * the rest of the last out/; `inPlace` (the last build's files serve again, ./reuseLastBuild.ts)
+ * leaves out/ where it is, for the renderer to write the changed pages into.
  */
-export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore, setAside = plan.keep.length > 0): void {
+export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore, mode: 'set aside' | 'in place' = plan.keep.length > 0 ? 'set aside' : 'in place'): void {
   const previous = path.join(root, PREVIOUS_OUT)
   fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
   store.startRender()
-  if (setAside) fs.renameSync(out, previous)
+  if (mode === 'set aside') fs.renameSync(out, previous)
   fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
-/** After rendering: the public files and the kept pages' files into out/, and the record of what out/ holds. */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[]): void {
+/**
+ * After rendering: the public files and the kept pages' files into out/, and the record of what
+ * out/ holds. With `inPlace`, the last build's record (out/ stayed where it was): the kept pages
+ * are already there, the files of pages the site no longer has are removed, and Next's files are
+ * the ones that build recorded (./reuseLastBuild.ts checked them).
+ */
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>): void {
   const previous = path.join(root, PREVIOUS_OUT)
   placePublicFiles(root, out, publicFiles)
-  for (const route of plan.keep) {
-    for (const file of pageFilesOf(route, plan.buildId)) {
-      fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })
-      fs.renameSync(path.join(previous, file), path.join(out, file))
+  const routes = Object.keys(props).sort()
+  if (inPlace) {
+    const now = new Set(routes)
+    for (const route of inPlace.routes ?? []) if (!now.has(route)) for (const file of pageFilesOf(route, plan.buildId)) fs.rmSync(path.join(out, file), { force: true })
+  } else {
+    for (const route of plan.keep) {
+      for (const file of pageFilesOf(route, plan.buildId)) {
+        fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true })
+        fs.renameSync(path.join(previous, file), path.join(out, file))
+      }
     }
+    fs.rmSync(previous, { recursive: true, force: true })
   }
-  fs.rmSync(previous, { recursive: true, force: true })
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  store.finishRender(props, { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, Object.keys(props), new Set(publicFiles.map((file) => file.key))) })
+  const nextFiles = inPlace ? inPlace.nextFiles : nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key)))
+  store.finishRender(props, { buildId: plan.buildId, nextFiles, routes })
 }

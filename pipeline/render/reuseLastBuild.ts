@@ -16,7 +16,7 @@ import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { sha256 } from '../files'
 import type { RenderedBuild } from '../store/pageStore'
 import { CACHE_PATHS, type SitePaths } from '../steps/paths'
-import { pageFilesOf, PREVIOUS_OUT, RENDER_ROUTES, type RenderPlan } from './renderPlan'
+import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { runInProduction } from './runInProduction'
 import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
@@ -34,6 +34,7 @@ function sourceOf(paths: SitePaths, out: string, key: string): string {
 /** Why the last build's files cannot serve this build ID; null when they can. */
 export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBuild | null): string | null {
   if (!last || last.buildId !== buildId) return 'no earlier build of this code'
+  if (!last.routes) return 'no record of the pages out/ holds'
   const nextId = path.join(paths.next, 'BUILD_ID')
   if (!fs.existsSync(nextId) || fs.readFileSync(nextId, 'utf8').trim() !== buildId) return `.next/ holds another build than ${buildId}`
   if (!fs.existsSync(path.join(paths.next, DOCS_SERVER_PAGE))) return `.next/ has no ${DOCS_SERVER_PAGE}`
@@ -45,20 +46,20 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
 }
 
 /**
- * Makes out/ as `next build` would leave it for `plan`, from the last build's files: its own
- * files, and the changed pages rendered with its server bundle. Call after beforeRender has set
- * the whole last out/ aside (its pages to keep move back in afterRender). Pruning out/ in place
- * instead was tried and was not faster: at 10,000 pages its rebuilds took 8.6 to 9.9 s, against
- * 8.0 to 8.2 s this way, the Markdown step's writes into the old folders being the difference
- * (docs/benchmarks.md, "Rebuilds without `next build`").
+ * Makes out/ as `next build` would leave it for `plan`, in place, from the last build's files (call
+ * after beforeRender 'in place'): out/ already holds its pages and, as whyNotReuse checked, its own
+ * files, but the client's files and route manifests come back from .next/static/ (later steps
+ * rewrite the manifests in out/); the changed pages are rendered with its server bundle and
+ * replace their files. The pages the site no longer has are removed by afterRender.
  */
 export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
-  const previous = path.join(paths.root, PREVIOUS_OUT)
   for (const key of Object.keys(last.nextFiles)) {
+    if (!key.startsWith(STATIC)) continue
     const target = path.join(paths.out, key)
     fs.mkdirSync(path.dirname(target), { recursive: true })
-    if (key.startsWith(STATIC)) fs.copyFileSync(sourceOf(paths, previous, key), target)
-    else fs.renameSync(sourceOf(paths, previous, key), target)
+    // A new file, not the one out/ holds rewritten: a later step's copy of it may be a link.
+    fs.copyFileSync(sourceOf(paths, paths.out, key), `${target}.partial`)
+    fs.renameSync(`${target}.partial`, target)
   }
   if (plan.render.length === 0) return
   const rendered = path.join(paths.root, RENDERED_DIR)
@@ -70,6 +71,7 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
     const from = [html, html.replace(/\.html$/, '.json')]
     pageFilesOf(route, plan.buildId).forEach((file, i) => {
       fs.mkdirSync(path.dirname(path.join(paths.out, file)), { recursive: true })
+      // Renamed over the last version: out/ never holds half a page.
       fs.renameSync(path.join(rendered, from[i]), path.join(paths.out, file))
     })
   }

@@ -92,9 +92,9 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   const last = store.render
   const whyNextBuild = plan.whyAll ?? whyNotReuse(paths, plan.buildId, last)
   if (whyNextBuild === null && last) {
-    beforeRender(paths.root, paths.out, plan, store, true)
+    beforeRender(paths.root, paths.out, plan, store, 'in place')
     await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
-    afterRender(paths.root, paths.out, plan, store, props, publicFiles)
+    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
   beforeRender(paths.root, paths.out, plan, store)

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { ContentPage, ContentSource } from '../content/contentSource'
+import type { FoundLink } from '../content/pageLinks'
 
 export interface LinkProblem {
   file: string
@@ -17,8 +18,6 @@ export interface LinkProblem {
   kind: 'missing' | 'broken' | 'forbidden'
   problem: string
 }
-
-const LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
 
 /** A content or public file whose path no request can reach as itself. */
 export class UnservablePathError extends Error {
@@ -32,8 +31,8 @@ export class UnservablePathError extends Error {
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
-function metaSources(source: ContentSource): { file: string; route: string; text: string }[] {
-  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, text: meta.text }))
+function metaSources(source: ContentSource): { file: string; route: string; links: readonly FoundLink[] }[] {
+  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, links: meta.links }))
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
@@ -43,48 +42,39 @@ function filesHint(rules: CompiledAccess, route: string): string {
   return 'move it under a folder whose rule admits every reader of the page'
 }
 
-const META_HREF = /href:\s*["'`]([^"'`]+)["'`]/g
-
 export function checkLinks(source: ContentSource, rules: CompiledAccess = access): LinkProblem[] {
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [
-    ...source.pages.map((page) => ({ file: page.file, route: page.route, text: page.text, links: LINK })),
-    ...metaSources(source).map((meta) => ({ ...meta, links: META_HREF })),
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: page.links })),
+    ...metaSources(source),
   ]
   for (const page of sources) {
-    const lines = page.text.split('\n')
-    let inFence = false
-    lines.forEach((text, index) => {
-      if (/^\s*(```|~~~)/.test(text)) inFence = !inFence
-      if (inFence) return
-      for (const match of text.matchAll(page.links)) {
-        const target = match[1] ?? match[2]
-        const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line: index + 1, target, kind, problem })
-        if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
-        const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
-        const pathOnly = absolute.split(/[?#]/, 1)[0]
-        const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
-        if (isFile) {
-          if (!source.publicFile(decodeURIComponent(pathOnly))) report('missing', `missing file: public${pathOnly} does not exist`)
-          // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
-          else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
-            report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
-          }
-          continue
+    for (const [line, target] of page.links) {
+      const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
+      if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
+      const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
+      const pathOnly = absolute.split(/[?#]/, 1)[0]
+      const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
+      if (isFile) {
+        if (!source.publicFile(decodeURIComponent(pathOnly))) report('missing', `missing file: public${pathOnly} does not exist`)
+        // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
+        else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
+          report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
         }
-        const route = normalisePath(pathOnly.replace(/\.mdx?$/i, ''))
-        if (route === null || !routes.has(route)) {
-          report('broken', 'broken link: no page has this route')
-          continue
-        }
-        if (!readersOfMayOpen(rules, page.route, route)) {
-          const [from, to] = [requirementFor(rules, page.route), requirementFor(rules, route)]
-          report('forbidden', `links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
-        }
+        continue
       }
-    })
+      const route = normalisePath(pathOnly.replace(/\.mdx?$/i, ''))
+      if (route === null || !routes.has(route)) {
+        report('broken', 'broken link: no page has this route')
+        continue
+      }
+      if (!readersOfMayOpen(rules, page.route, route)) {
+        const [from, to] = [requirementFor(rules, page.route), requirementFor(rules, route)]
+        report('forbidden', `links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
+      }
+    }
   }
   return problems
 }

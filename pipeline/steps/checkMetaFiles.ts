@@ -88,21 +88,23 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
     if (error instanceof ContentError) return [error]
     throw error
   }
-  const lines = meta.text.split('\n')
+  // Its text only to place a problem: an unchanged file's data comes from the scan's record.
+  let text: string[] | undefined
+  const lines = () => (text ??= meta.text.split('\n'))
   const items = folderItems(source, folder)
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
     if (key === '*') continue
     if (!items.names.has(key)) {
-      if (!isOwnEntry(value)) unknown(key, items.shown, keyPosition(lines, key))
+      if (!isOwnEntry(value)) unknown(key, items.shown, keyPosition(lines(), key))
       continue
     }
     // A menu's items name pages of the folder it is named after, unless they are links.
     if (isObject(value) && value.type === 'menu' && isObject(value.items) && source.list(folder).some((entry) => entry.isDirectory && entry.name === key)) {
       const children = folderItems(source, `${folder}/${key}`)
       for (const [item, entry] of Object.entries(value.items)) {
-        if (!children.names.has(item) && !(isObject(entry) && entry.href)) unknown(`${key}.items.${item}`, children.shown, keyPosition(lines, item, keyPosition(lines, key).line))
+        if (!children.names.has(item) && !(isObject(entry) && entry.href)) unknown(`${key}.items.${item}`, children.shown, keyPosition(lines(), item, keyPosition(lines(), key).line))
       }
     }
   }

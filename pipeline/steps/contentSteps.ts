@@ -56,13 +56,14 @@ export interface ContentRunOptions {
 export async function runContentSteps(root: string, options: ContentRunOptions): Promise<ContentRun> {
   const { access } = options
   const step = options.step ?? untimed
-  // content/ and public/ scanned once: every step below takes this source, and each file is read once.
-  const source = scanContent(root, options.previous)
   // What the last run knew of each page: every step below reads it, and changes it through its methods.
   const store = readStore(root)
+  // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
+  const source = scanContent(root, options.previous, store.scan)
   const compile = await step('content', () => checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept: options.kept, onStart: options.onCompileStart }), describeCompile)
   const pages = await step('links', () => assertLinks(source, access), (found) => `${found.length} pages, all internal links and images resolve`)
   if (options.releaseTexts) source.releaseTexts()
+  store.recordScan(source.scanRecord())
   const plan = await step('plan', () => {
     assertRulesDecide(access, siteRoutes(source))
     return planFor(pages, access, true)

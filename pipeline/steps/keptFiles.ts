@@ -15,7 +15,7 @@ import { CACHE_PATHS } from './paths'
 export interface KeptFiles {
   /** Puts `bytes` at `key` (from `/`) in out/; whether they differ from the kept copy (and were written). */
   write(key: string, bytes: Buffer): boolean
-  /** Removes the kept copies of files not written since opening. */
+  /** Removes the kept copies of files not written since opening, and their links in out/ (out/ may be the last build's, ../render/renderPlan.ts). */
   prune(): void
 }
 
@@ -57,7 +57,11 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
       if (!fs.existsSync(keptRoot)) return
       for (const entry of fs.readdirSync(keptRoot, { recursive: true, withFileTypes: true })) {
         const file = path.resolve(entry.parentPath, entry.name)
-        if (entry.isFile() && !written.has(file)) fs.rmSync(file)
+        if (!entry.isFile() || written.has(file)) continue
+        const target = path.join(out, path.relative(keptRoot, file))
+        const linked = statOf(target)
+        if (linked && sameFile(linked, fs.statSync(file))) fs.rmSync(target)
+        fs.rmSync(file)
       }
     },
   }

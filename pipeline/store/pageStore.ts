@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import type { ScanRecord } from '../content/scanRecord'
 import { writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 
@@ -47,6 +48,8 @@ interface StoreState {
   pages: Record<string, PageRecord>
   /** The build whose out/ holds the pages: its ID and `next build`'s own files of out/; null while one runs. */
   render: RenderedBuild | null
+  /** What the content scan last read of each page, for the next scan to take unchanged ones from (../content/scanRecord.ts). */
+  scan?: ScanRecord
 }
 
 /** What the build step left in out/ besides the docs pages (../render/renderPlan.ts). */
@@ -54,6 +57,8 @@ export interface RenderedBuild {
   buildId: string
   /** Every file `next build` wrote in out/ but the docs pages (client files, other pages), by key, with its sha256. */
   nextFiles: Record<string, string>
+  /** The docs pages' routes out/ holds: a rebuild in place removes the files of those the site no longer has. */
+  routes?: string[]
 }
 
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
@@ -68,7 +73,7 @@ export class PageStore {
 
   /** `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. */
   constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }) {
-    this.state = { pages: Object.fromEntries(Object.entries(state.pages).map(([route, record]) => [route, frozen({ ...record })])), render: state.render }
+    this.state = { pages: Object.fromEntries(Object.entries(state.pages).map(([route, record]) => [route, frozen({ ...record })])), render: state.render, scan: state.scan }
   }
 
   get pages(): Readonly<Record<string, Readonly<PageRecord>>> {
@@ -77,6 +82,16 @@ export class PageStore {
 
   get render(): Readonly<RenderedBuild> | null {
     return this.state.render
+  }
+
+  get scan(): Readonly<ScanRecord> | undefined {
+    return this.state.scan
+  }
+
+  /** The content scan's result: what it read of each page, replacing the last scan's. */
+  recordScan(scan: ScanRecord): void {
+    this.state.scan = scan
+    this.save()
   }
 
   /** The compile step's result: a record for each page the site has now; pages it has no record of are forgotten. */
@@ -117,7 +132,7 @@ export function readStore(root: string): PageStore {
   const file = path.join(root, STORE_FILE)
   try {
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
-    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render ?? null })
+    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render ?? null, scan: state.scan })
   } catch {
     // Absent or unreadable: a clean build.
   }
