@@ -24,12 +24,14 @@ import { CACHE_PATHS } from './paths'
 /** How long before its hashing a file must have been last written for its stat to be trusted by the next build. */
 export const RACY_MS = 2_000
 
-const statSchema = z.object({ mtimeMs: z.number(), dev: z.number(), ino: z.number() })
-const entrySchema = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), size: z.number().int().nonnegative(), stat: statSchema.optional() })
-const filesSchema = z.record(z.string(), entrySchema)
-const recordSchema = z.object({ version: z.literal(1), buildId: z.string(), digest: z.string(), files: filesSchema })
+const headerSchema = z.object({ version: z.literal(1), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
 
-export type OutRecordEntry = z.infer<typeof entrySchema>
+export interface OutRecordEntry {
+  sha256: string
+  size: number
+  /** What `stat` said of the file when it was hashed; absent when that was too soon after its write to be trusted. */
+  stat?: { mtimeMs: number; dev: number; ino: number }
+}
 export interface OutRecord {
   buildId: string
   /** By object key, sorted. */
@@ -40,12 +42,20 @@ export interface OutRecord {
 export const outRecordFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.outRecord)
 const previousFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.previousOutRecord)
 
-const digestOf = (buildId: string, files: OutRecord['files']) => sha256(JSON.stringify({ buildId, files }))
-
+/*
+ * Two lines: a header (version, build, the sha256 of the second line) and the files. The digest
+ * proves the files whole as the build wrote them, so they are not checked entry by entry (a no-op
+ * deploy's time is mostly reading this record).
+ */
 function parse(file: string): OutRecord | null {
   try {
-    const record = recordSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
-    return record.digest === digestOf(record.buildId, record.files) ? { buildId: record.buildId, files: record.files } : null
+    const text = fs.readFileSync(file, 'utf8')
+    const newline = text.indexOf('\n')
+    const header = headerSchema.parse(JSON.parse(text.slice(0, newline)))
+    const body = text.slice(newline + 1)
+    if (sha256(body) !== header.digest) return null
+    const files: unknown = JSON.parse(body)
+    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { buildId: header.buildId, files: files as OutRecord['files'] } : null
   } catch {
     return null
   }
@@ -93,7 +103,8 @@ export function writeOutRecord(outDir: string, buildId: string): OutRecordSummar
     files[key] = entry
     hashed++
   }
-  writeAtomically(outRecordFileFor(outDir), JSON.stringify({ version: 1, buildId, digest: digestOf(buildId, files), files }))
+  const body = JSON.stringify(files)
+  writeAtomically(outRecordFileFor(outDir), `${JSON.stringify({ version: 1, buildId, digest: sha256(body) })}\n${body}`)
   fs.rmSync(previousFileFor(outDir), { force: true })
   return { files: Object.keys(files).length, hashed, buildId }
 }
