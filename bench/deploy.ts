@@ -1,14 +1,13 @@
 /**
  * `npm run deploy` against a real S3 API on this machine (s3rver, scripts/deploy/localS3.ts): the
- * first deploy of a generated site into an empty bucket, and the deploy after a one-page edit and
- * rebuild. Time and peak memory of the deploy's process; requests, files and bytes counted on the
+ * first deploy of a generated site into an empty bucket, a deploy with nothing to do (the same
+ * build again), and the deploy after a one-page edit and rebuild. Time and peak memory of the deploy's process; requests, files and bytes counted on the
  * server's side. The site is built once in a temporary copy; each run gets a fresh bucket.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { copyProject } from '../scripts/audit/copyProject'
-import { hashCacheFileFor } from '../scripts/deploy/hashCache'
 import { startLocalS3, type LocalS3Request } from '../scripts/deploy/localS3'
 import { generatePages } from './generatePages'
 import { measure } from './processTree'
@@ -29,7 +28,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     }
     await build()
     const pages = fs.readdirSync(path.join(dir, 'out'), { recursive: true }).filter((file) => String(file).endsWith('.html')).length
-    const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>>, editToDeployed: [] as number[] }
+    const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, noop: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>>, editToDeployed: [] as number[] }
     const deploy = async (bucket: string) => {
       const from = s3.requests.length
       const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
@@ -42,9 +41,8 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     for (let run = 0; run < runs; run++) {
       const bucket = `bench-${run}`
       await s3.createBucket(bucket)
-      // A first deploy reads every file, as from a fresh clone: no hashes kept from an earlier run.
-      fs.rmSync(hashCacheFileFor(path.join(dir, 'out')), { force: true })
       figures.first.push(await deploy(bucket))
+      figures.noop.push(await deploy(bucket))
       fs.appendFileSync(edited, `\nEdited for deploy ${run}.\n`)
       const rebuild = await build()
       const edit = await deploy(bucket)
@@ -62,13 +60,15 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
       row('first deploy: peak memory', figures.first.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
       row('first deploy: requests', figures.first.map((entry) => entry.requests), 0, 'requests', 'S3 requests the server answered'),
       row('first deploy: bytes written', figures.first.map((entry) => entry.bytes / 1e6), 1, 'MB', 'request bodies of the PUTs'),
+      row('nothing to do: wall time', figures.noop.map((entry) => entry.seconds), 2, 's', `${method}, the same build again, process start to exit`),
+      row('nothing to do: requests', figures.noop.map((entry) => entry.requests), 0, 'requests', 'S3 requests the server answered'),
       row('one-page edit: wall time', figures.edit.map((entry) => entry.seconds), 1, 's', `${method} after appending to one page and rebuilding`),
       row('one-page edit: files written', figures.edit.map((entry) => entry.files), 0, 'files', "PUTs the server answered, the deploy's record included"),
       row('one-page edit: bytes written', figures.edit.map((entry) => entry.bytes / 1e3), 1, 'kB', "request bodies of the PUTs, the deploy's record included"),
       row('one-page edit: rebuild + deploy', figures.editToDeployed, 1, 's', 'the incremental build after the edit, then the deploy: from the edit to a deployed site'),
       row('one-page edit: peak memory', figures.edit.map((entry) => entry.mb), 0, 'MB', 'RSS of the deploy process, sampled every 250 ms'),
       // The machine may be shared: times are only comparable at a similar load.
-      row('load average during the deploys', [...figures.first, ...figures.edit].map((entry) => entry.load), 1, '', '1-minute load average as each deploy ended'),
+      row('load average during the deploys', [...figures.first, ...figures.noop, ...figures.edit].map((entry) => entry.load), 1, '', '1-minute load average as each deploy ended'),
     ]
   } finally {
     await s3.stop()

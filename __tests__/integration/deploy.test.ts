@@ -16,6 +16,7 @@ import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { contentTypeFor } from '../../scripts/server/contentTypes'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
+import { readOutRecord } from '../../pipeline/steps/outRecord'
 import { changeKey } from '../../scripts/deploy/deployRecord'
 import { readRulesRecord, RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
@@ -114,20 +115,34 @@ test('the first deploy uploads every file of out/, each with the Content-Type an
   expect(held[chunk]).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
 })
 
-test('a deploy with nothing changed writes nothing', async () => {
+test('a deploy with nothing changed writes nothing, and takes out/ from the build\'s record without reading it', async () => {
   const from = s3.requests.length
-  await deploy('site')
+  const { stdout } = await deploy('site')
+  expect(writesSince(from)).toEqual({ put: [], deleted: 0 })
+  expect(stdout).toMatch(/files of out\/ as build \S+ recorded them/)
+  // With out/ moved away, the deploy still finds nothing to do: it neither walks nor reads out/.
+  fs.renameSync(outDir, `${outDir}-aside`)
+  try {
+    await deploy('site')
+  } finally {
+    fs.renameSync(`${outDir}-aside`, outDir)
+  }
   expect(writesSince(from)).toEqual({ put: [], deleted: 0 })
 })
 
 test('after a one-page edit and an incremental build, a deploy writes exactly the files whose bytes changed', async () => {
   const before = expectedFromOut()
+  const recordBefore = readOutRecord(outDir)!.files
   fs.appendFileSync(intro, '\nEdited for the deploy test.\n')
   await build()
   const after = expectedFromOut()
   const changed = Object.keys(after).filter((key) => before[key]?.sha256 !== after[key].sha256).sort()
   expect(changed).toContain('docs/leads/intro.html')
   expect(changed.length).toBeLessThan(Object.keys(after).length / 10)
+  // The build's record says what out/ holds, and changed for the files the build rewrote only.
+  const record = readOutRecord(outDir)!.files
+  expect(Object.fromEntries(Object.entries(record).map(([key, entry]) => [key, entry.sha256]))).toEqual(Object.fromEntries(Object.entries(after).map(([key, entry]) => [key, entry.sha256])))
+  expect(Object.keys(record).filter((key) => recordBefore[key]?.sha256 !== record[key].sha256).sort()).toEqual(changed)
 
   const from = s3.requests.length
   await deploy('site')

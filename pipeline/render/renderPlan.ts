@@ -82,7 +82,7 @@ export function nextFilesOf(out: string, buildId: string, routes: readonly strin
  * The public files into out/, each as the content source read and checked it: `next build` copies
  * the folder itself (which the source has checked), the renderer does not, and a file that changed
  * since must not be kept. Each is linked from its kept copy (../steps/keptFiles.ts), so an
- * unchanged one keeps its inode and the deploy's record of it (scripts/deploy/hashCache.ts).
+ * unchanged one keeps its inode and the build's record of its hash (../steps/outRecord.ts).
  */
 export function placePublicFiles(root: string, out: string, files: readonly PublicFile[]): void {
   const kept = openKeptFiles(root, out, CACHE_PATHS.publicFiles)

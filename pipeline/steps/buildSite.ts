@@ -25,6 +25,8 @@
  *   mcp       the AI tools' server for Lambda, with the same configuration baked in
  *   csp       out/ as it ships against the policy as it ships: the build fails, naming the page,
  *             on an inline script the policy does not allow (pipeline/steps/inlineScriptHashes.ts)
+ *   record    each file of out/ with its sha256 and size, for the deploy (./outRecord.ts): set
+ *             aside when the build starts, written last, so only a finished build leaves one
  *
  * Each step prints a line when it starts (with its counts where they are known then) and one when
  * it ends; the build ends with the time of each step.
@@ -56,6 +58,7 @@ import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
+import { setOutRecordAside, writeOutRecord } from './outRecord'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -162,6 +165,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
   // The compiler loads (about a second) while content/ is scanned and checked, so a rebuild's page
   // compiles without waiting for it; a build with nothing to compile ends it unused.
+  setOutRecordAside(paths.out)
   const compileWorkers = new CompileWorkers()
   void compileWorkers.warm()
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
@@ -213,6 +217,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
+  await step('record', () => writeOutRecord(paths.out, next.buildId), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }
 
 if (require.main === module) {

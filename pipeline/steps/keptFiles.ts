@@ -1,8 +1,8 @@
 /**
  * Files a step puts in out/, kept between builds and linked into out/: the Markdown step's, and the
  * public files. `next build` empties out/ every build, and a file written again, even with the
- * same bytes, has a new time and inode, so the deploy would read it again
- * (scripts/deploy/hashCache.ts). Each file is kept under its step's folder of .cache/ and
+ * same bytes, has a new time and inode, so the build's record of out/ would hash it again
+ * (./outRecord.ts). Each file is kept under its step's folder of .cache/ and
  * hard-linked into out/; a file whose bytes equal its kept copy's is linked as it was, so an edit
  * rewrites only the files it changes (its page's Markdown, its part of the full text, its
  * audience's index and catalog, an image).

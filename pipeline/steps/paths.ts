@@ -39,6 +39,10 @@ export const CACHE_PATHS = {
   bundles: '.cache/bundles',
   /** The search step's placed pages and shards (./buildSearchIndexes.ts). */
   search: '.cache/search',
+  /** Each file of out/ with its sha256 and size, written last by a finished build; the deploy reads it (./outRecord.ts). */
+  outRecord: '.cache/out-record.json',
+  /** The last finished build's record, set aside while a build runs: its stats spare hashing unchanged files. */
+  previousOutRecord: '.cache/out-record.previous.json',
 } as const
 
 export interface SitePaths {

@@ -7,7 +7,7 @@
  * A file is uploaded when its bytes (sha256), Content-Type or Cache-Control differ from what the
  * last finished deploy recorded, or when the bucket no longer has it. Times and sizes are never
  * compared with the record: a fresh clone's build gives every file a new time, and an edit can
- * keep a size (the hash cache, hashCache.ts, only spares reading a file its hash is known for).
+ * keep a size (the build's record of out/, pipeline/steps/outRecord.ts, only spares reading a file its hash is known for).
  */
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'

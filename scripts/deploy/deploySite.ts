@@ -11,8 +11,8 @@
  * them are replaced, and earlier builds' hashed files are kept --grace-hours (48) for open tabs.
  * Without --distribution (and without a stack to read it from) nothing is invalidated. A run cut
  * short leaves the old site whole; run it again to finish. The record of what is deployed is
- * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts). A file of out/ the build did
- * not write since the last deploy read it is not read again (scripts/deploy/hashCache.ts).
+ * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts). out/'s files and hashes come
+ * from the finished build's record of them, so an unchanged file is not read (localFiles.ts).
  *
  * The rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
  * are checked against the bucket's record of them: when they changed, the upload is refused until
@@ -22,7 +22,6 @@
 import { parseDeployArgs } from './deployArgs'
 import { cloudFrontInvalidator, invalidationWaiter, loadCloudFront } from './cloudFrontInvalidation'
 import { readRulesFingerprint } from '../../edge/rulesFingerprint'
-import { hashCacheFileFor } from './hashCache'
 import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
 import { runWithdraw } from './withdraw'
@@ -50,7 +49,7 @@ async function main() {
     await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log })
     return
   }
-  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, hashCache: hashCacheFileFor(args.outDir), progress: printedProgress(), fullListing: args.list })
+  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list })
 }
 
 main().catch((error) => {

@@ -1,8 +1,14 @@
 /**
- * The files of out/ as the deploy uploads them: object key, sha256 of the bytes (read as a stream,
- * never the whole of out/ in memory; with a hash cache, only for the files written since the last
- * deploy, ./hashCache.ts), and the Content-Type and Cache-Control the local server
- * sends for them (scripts/server/contentTypes.ts, edge/cacheHeaders.ts).
+ * The files of out/ as the deploy uploads them: object key, sha256 and size, and the Content-Type
+ * and Cache-Control the local server sends for them (scripts/server/contentTypes.ts,
+ * edge/cacheHeaders.ts).
+ *
+ * They come from the finished build's record (pipeline/steps/outRecord.ts): out/ is neither walked
+ * nor stat'ed, and a file is read only to be uploaded. The deploy trusts that record: a file
+ * changed in out/ after the build is deployed as the build recorded it (its upload is refused by
+ * S3, whose sha256 check sees other bytes, s3Bucket.ts) until the next build. Without a whole
+ * record (a build stopped half way, or out/ made by another tool), every file of out/ is read and
+ * hashed, as a stream, never the whole of out/ in memory.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -10,9 +16,9 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { cacheControlForObject } from '../../edge/cacheHeaders'
 import { listFiles } from '../../pipeline/files'
+import { readOutRecord } from '../../pipeline/steps/outRecord'
 import { contentTypeFor } from '../server/contentTypes'
 import type { LocalFile } from './deployPlan'
-import type { HashCache } from './hashCache'
 import { inParallel } from './inParallel'
 
 export class NoBuildError extends Error {
@@ -28,24 +34,35 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest('hex')
 }
 
-/** Every file under `outDir`, hashed `concurrency` at a time, unless `cache` has its hash. */
-export async function localFiles(outDir: string, concurrency: number, cache?: HashCache): Promise<LocalFile[]> {
+export interface LocalFiles {
+  files: LocalFile[]
+  /** The build whose record named the files; null when out/ was hashed for want of a whole record. */
+  fromBuild: string | null
+}
+
+const localFile = (outDir: string, key: string, bytes: number, sha256: string): LocalFile => ({
+  key,
+  file: path.join(outDir, key),
+  bytes,
+  sha256,
+  contentType: contentTypeFor(key),
+  // The edge names a file `/path`; the bucket's keys have no leading slash.
+  cacheControl: cacheControlForObject(`/${key}`),
+})
+
+/** The files of `outDir`, from the build's record, or else each hashed, `concurrency` at a time. */
+export async function localFiles(outDir: string, concurrency: number): Promise<LocalFiles> {
+  const record = readOutRecord(outDir)
+  if (record && 'index.html' in record.files) {
+    return { files: Object.entries(record.files).map(([key, entry]) => localFile(outDir, key, entry.size, entry.sha256)), fromBuild: record.buildId }
+  }
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new NoBuildError(outDir)
   const files: LocalFile[] = []
-  // listFiles names each file as the edge does, `/path`; the bucket's keys have no leading slash.
   await inParallel(listFiles(outDir), concurrency, async (objectKey) => {
     const key = objectKey.slice(1)
     const file = path.join(outDir, key)
     const stat = await fs.promises.stat(file)
-    files.push({ key, file, bytes: stat.size, sha256: cache?.lookup(key, stat) ?? (await hashed(key, file, stat, cache)), contentType: contentTypeFor(key), cacheControl: cacheControlForObject(objectKey) })
+    files.push(localFile(outDir, key, stat.size, await sha256OfFile(file)))
   })
-  cache?.save()
-  return files
-}
-
-async function hashed(key: string, file: string, stat: fs.Stats, cache?: HashCache): Promise<string> {
-  const readAt = Date.now()
-  const sha256 = await sha256OfFile(file)
-  cache?.record(key, stat, sha256, readAt)
-  return sha256
+  return { files, fromBuild: null }
 }

@@ -6,6 +6,8 @@
 import type { DeployPlan } from './deployPlan'
 
 export interface DeployProgress {
+  /** Where out/'s files came from: the build's record, or (`fromBuild` null) hashing every one. */
+  localFiles(fromBuild: string | null, files: number): void
   planned(plan: DeployPlan): void
   uploaded(bytes: number): void
   phaseDone(name: string): void
@@ -28,6 +30,13 @@ export function printedProgress(write: (line: string) => void = (line) => proces
     lastLine = clock()
   }
   return {
+    localFiles(fromBuild, count) {
+      write(
+        fromBuild === null
+          ? `deploy: no record of a finished build beside out/ (.cache/out-record.json): hashed all ${count} files of out/`
+          : `deploy: ${count} files of out/ as build ${fromBuild} recorded them (out/ not read)`
+      )
+    },
     planned(plan) {
       totalFiles = plan.phases.reduce((sum, phase) => sum + phase.files.length, 0)
       totalBytes = plan.phases.reduce((sum, phase) => phase.files.reduce((inner, file) => inner + file.bytes, sum), 0)

@@ -1,6 +1,6 @@
 /**
- * One deploy of out/ to the site's bucket: hash out/ (with a hash cache, only the files written
- * since the last deploy, hashCache.ts), read the bucket's keys and record, plan (deployPlan.ts),
+ * One deploy of out/ to the site's bucket: take out/'s files and hashes from the build's record
+ * (localFiles.ts; out/ is hashed only without one), read the bucket's keys and record, plan (deployPlan.ts),
  * upload phase by phase, delete what the pages no longer name, write the record
  * (deployRecord.ts), invalidate the changed paths. The record goes last, so a run cut short at any point leaves a
  * site whose every page names files that are there, and the next run finishes the job.
@@ -11,7 +11,6 @@ import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { readRecord, writeRecord, type DeployRecord } from './deployRecord'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
-import { openHashCache } from './hashCache'
 import { localFiles } from './localFiles'
 import type { DeployProgress } from './progress'
 import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
@@ -24,8 +23,6 @@ export interface DeployOptions {
   invalidate?: Invalidate
   /** How long a removed build file is kept for open tabs. */
   graceMs: number
-  /** The record of out/'s hashes to read and update (./hashCache.ts); left out, every file is hashed. */
-  hashCache?: string
   /** Uploads (and file hashes) at a time. */
   concurrency?: number
   now?: () => Date
@@ -41,6 +38,8 @@ export interface DeployOptions {
 }
 
 export interface DeployResult {
+  /** The build whose record named out/'s files; null when out/ was hashed for want of one. */
+  fromBuild: string | null
   plan: DeployPlan
   uploaded: number
   uploadedBytes: number
@@ -69,14 +68,15 @@ async function bucketState(bucket: SiteBucket, fullListing: boolean): Promise<{ 
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
   const [local, { record, rulesRecord, keys }] = await Promise.all([
-    localFiles(options.outDir, concurrency, options.hashCache ? openHashCache(options.hashCache) : undefined),
+    localFiles(options.outDir, concurrency),
     bucketState(options.bucket, options.fullListing ?? false),
   ])
   // Checked before anything is written (./rulesRecord.ts).
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
   const manifest = rulesRecord?.uploading ? null : record.manifest
-  const plan = planDeploy(local, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  options.progress?.localFiles(local.fromBuild, local.files.length)
+  const plan = planDeploy(local.files, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
   // While the bucket is written, the rules record says so, until the deploy's record is written.
   const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
   if (options.rules !== undefined) {
@@ -107,5 +107,5 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     manifestWritten: plan.manifestChanged,
     invalidation: invalidationId ? `invalidation ${invalidationId} of ${invalidatedPaths.length} paths` : null,
   })
-  return { plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
+  return { fromBuild: local.fromBuild, plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
 }

@@ -73,7 +73,7 @@ export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: 
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
   // After an upload cut short, objects may differ from the record: none is then taken to be the same.
   const { manifest } = await readRecord(options.bucket, keys)
-  const deleted = planWithdraw(local, keys, previous?.uploading ? null : manifest)
+  const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : manifest)
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
   let invalidationId: string | null = null

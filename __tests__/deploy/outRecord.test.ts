@@ -1,0 +1,164 @@
+/**
+ * @jest-environment node
+ *
+ * The deploy takes out/'s files from the build's record of them (pipeline/steps/outRecord.ts,
+ * scripts/deploy/localFiles.ts): with nothing to do it touches no file of out/; after an edit the
+ * build rehashes only what it rewrote and the deploy uploads exactly that; without a whole record
+ * (a build stopped half way, a damaged record) the deploy hashes out/ itself and still uploads
+ * what changed. Against a real S3 API (s3rver on 127.0.0.1), with every way the deploy could open
+ * a file of out/ counted.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { outRecordFileFor, readOutRecord, setOutRecordAside, writeOutRecord } from '../../pipeline/steps/outRecord'
+import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
+import { NoBuildError } from '../../scripts/deploy/localFiles'
+import { runDeploy } from '../../scripts/deploy/runDeploy'
+import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { tempSite } from '../fixtures/tempSite'
+
+jest.setTimeout(60_000)
+
+let s3: LocalS3
+beforeAll(async () => (s3 = await startLocalS3()))
+afterAll(() => s3.stop())
+
+/** An hour ago, in whole seconds: out/ as a build long finished left it. */
+const BUILT_AT = Math.floor(Date.now() / 1000) - 3600
+const FILES = {
+  'index.html': '<html>home</html>',
+  'docs/intro.html': '<html>intro, as built</html>',
+  'docs/guide.html': '<html>guide, as built</html>',
+  'docs/intro.md': '# Intro\n',
+  '_next/data/b1/docs/intro.json': '{"pageProps":{}}',
+  '_next/static/chunks/main-0123456789abcdef.js': 'console.log(1)',
+}
+const KEYS = Object.keys(FILES).sort()
+let sites = 0
+
+/** A built site: out/ as a build long finished left it, the build's record of it, and a bucket of its own. */
+async function builtSite() {
+  const root = tempSite('out-record-', Object.fromEntries(Object.entries(FILES).map(([key, text]) => [`out/${key}`, text])))
+  const outDir = path.join(root, 'out')
+  for (const key of KEYS) fs.utimesSync(path.join(outDir, key), BUILT_AT, BUILT_AT)
+  setOutRecordAside(outDir)
+  writeOutRecord(outDir, 'b1')
+  const bucket = `site-${++sites}`
+  await s3.createBucket(bucket)
+  return { outDir, bucket, file: (key: string) => path.join(outDir, key) }
+}
+
+/** What a rebuild that rewrote `edits` does to out/ and its record: set aside at the start, files written, record written last. */
+function rebuild(site: { outDir: string; file: (key: string) => string }, edits: Record<string, string>) {
+  setOutRecordAside(site.outDir)
+  for (const [key, text] of Object.entries(edits)) fs.writeFileSync(site.file(key), text)
+  return writeOutRecord(site.outDir, 'b1')
+}
+
+/** One deploy: the files of out/ it stat'ed or opened, by any of the ways a file can be, and the keys it uploaded. */
+async function deploy(site: { outDir: string; bucket: string }) {
+  const touched = new Set<string>()
+  const spy = <T extends object>(owner: T, name: keyof T) => {
+    const original = owner[name] as (...args: unknown[]) => unknown
+    return jest.spyOn(owner, name as never).mockImplementation(((file: unknown, ...rest: unknown[]) => {
+      const relative = path.relative(site.outDir, path.resolve(String(file)))
+      if (!relative.startsWith('..')) touched.add(relative.split(path.sep).join('/'))
+      return original.call(owner, file, ...rest)
+    }) as never)
+  }
+  const spies = [
+    ...(['createReadStream', 'readFileSync', 'readFile', 'openSync', 'open', 'statSync', 'stat', 'lstatSync', 'existsSync', 'readdirSync'] as const).map((name) => spy(fs, name)),
+    ...(['readFile', 'open', 'stat', 'lstat', 'readdir'] as const).map((name) => spy(fs.promises, name)),
+  ]
+  try {
+    const result = await runDeploy({ outDir: site.outDir, bucket: s3SiteBucket(s3.client, site.bucket), graceMs: 0 })
+    return { fromBuild: result.fromBuild, touched: [...touched].sort(), uploaded: result.plan.phases.flatMap((phase) => phase.files.map((file) => file.key)).sort() }
+  } finally {
+    spies.forEach((each) => each.mockRestore())
+  }
+}
+
+async function held(bucket: string, key: string): Promise<string> {
+  const object = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+  return object.Body!.transformToString()
+}
+
+test('a deploy with nothing to do neither stats nor reads any file of out/, and succeeds with out/ gone', async () => {
+  const site = await builtSite()
+  // The first deploy reads each file once, to upload it, and nothing else of out/.
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: KEYS, uploaded: KEYS })
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: [], uploaded: [] })
+  // Not a file of out/ is needed: a deploy that walked or stat'ed out/ would fail here.
+  fs.renameSync(site.outDir, `${site.outDir}-aside`)
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: [], uploaded: [] })
+})
+
+test('after a one-file edit and rebuild, the record changes for that file only, and the deploy uploads exactly it', async () => {
+  const site = await builtSite()
+  await deploy(site)
+  const before = readOutRecord(site.outDir)!.files
+  const summary = rebuild(site, { 'docs/intro.html': '<html>intro, edited and longer</html>' })
+  // The rebuild hashed the one file it rewrote; the others kept their stat and their recorded hash.
+  expect(summary).toEqual({ files: KEYS.length, hashed: 1, buildId: 'b1' })
+  const after = readOutRecord(site.outDir)!.files
+  expect(KEYS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))).toEqual(['docs/intro.html'])
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.html'], uploaded: ['docs/intro.html'] })
+  expect(await held(site.bucket, 'docs/intro.html')).toBe('<html>intro, edited and longer</html>')
+  // Hashed less than two seconds after it was written, its stat is not trusted: the next build hashes it again.
+  expect(rebuild(site, {}).hashed).toBe(1)
+})
+
+test('a file rewritten with the same size and, by a coarse clock, the same time as when it was recorded is hashed again by the next build', async () => {
+  const site = await builtSite()
+  const justNow = (Date.now() - 500) / 1000
+  rebuild(site, { 'docs/guide.html': '<html>guide, take two</html>' })
+  fs.utimesSync(site.file('docs/guide.html'), justNow, justNow)
+  rebuild(site, {})
+  await deploy(site)
+  // Written again, same size, same time: the record set aside has no stat for it, so it is read.
+  const summary = rebuild(site, { 'docs/guide.html': '<html>guide, take 3!!</html>' })
+  fs.utimesSync(site.file('docs/guide.html'), justNow, justNow)
+  expect(summary.hashed).toBe(1)
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/guide.html'], uploaded: ['docs/guide.html'] })
+  expect(await held(site.bucket, 'docs/guide.html')).toBe('<html>guide, take 3!!</html>')
+})
+
+test('a build stopped half way leaves no record: the deploy hashes out/ itself and uploads what changed; the next build hashes only what changed', async () => {
+  const site = await builtSite()
+  await deploy(site)
+  // Stopped after writing a file, before its record.
+  setOutRecordAside(site.outDir)
+  fs.writeFileSync(site.file('docs/guide.html'), '<html>guide, half a build</html>')
+  expect(fs.existsSync(outRecordFileFor(site.outDir))).toBe(false)
+  expect(await deploy(site)).toEqual({ fromBuild: null, touched: expect.arrayContaining(KEYS), uploaded: ['docs/guide.html'] })
+  expect(await held(site.bucket, 'docs/guide.html')).toBe('<html>guide, half a build</html>')
+  // The next build starts with no record to set aside and keeps the one set aside before.
+  expect(rebuild(site, {}).hashed).toBe(1)
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: [], uploaded: [] })
+})
+
+test('a damaged or truncated record is not trusted: the deploy hashes out/', async () => {
+  const site = await builtSite()
+  const file = outRecordFileFor(site.outDir)
+  const whole = fs.readFileSync(file, 'utf8')
+  // A hash changed by hand no longer matches the record's digest.
+  fs.writeFileSync(file, whole.replace(/"sha256":"[0-9a-f]/, '"sha256":"0'))
+  expect((await deploy(site)).fromBuild).toBeNull()
+  fs.writeFileSync(file, whole.slice(0, whole.length / 2))
+  expect(await deploy(site)).toEqual({ fromBuild: null, touched: expect.arrayContaining(KEYS), uploaded: [] })
+  fs.rmSync(file)
+  fs.rmSync(site.outDir, { recursive: true })
+  await expect(deploy(site)).rejects.toThrow(NoBuildError)
+})
+
+test('the deploy trusts the record: a file changed in out/ after the build is not seen until the next build', async () => {
+  const site = await builtSite()
+  await deploy(site)
+  fs.writeFileSync(site.file('docs/intro.md'), '# Intro, edited after the build\n')
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: [], uploaded: [] })
+  expect(await held(site.bucket, 'docs/intro.md')).toBe('# Intro\n')
+  rebuild(site, {})
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.md'], uploaded: ['docs/intro.md'] })
+  expect(await held(site.bucket, 'docs/intro.md')).toBe('# Intro, edited after the build\n')
+})
