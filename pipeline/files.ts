@@ -16,6 +16,28 @@ export function stampOf(file: string): string | null {
   return stat ? `${stat.mtimeMs}:${stat.size}` : null
 }
 
+/**
+ * How long before its reading a file must have been last written for that reading to be trusted
+ * by its stamp ("racy git"): a file rewritten with the same size within one tick of the file
+ * system's clock keeps its time, so a reading taken sooner is taken again next time.
+ */
+export const RACY_MS = 2_000
+
+/** What `lstat` says of a file that changes when it is written or replaced (as git's index keeps it). */
+export interface FileStamp {
+  size: number
+  mtimeMs: number
+  dev: number
+  ino: number
+}
+
+export const fileStampOf = (stat: fs.Stats): FileStamp => ({ size: stat.size, mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino })
+
+export const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino
+
+/** Whether a file with `stamp`, read at `readAt` (ms), was last written long enough before for its reading to be trusted next time. */
+export const settledAt = (stamp: Pick<FileStamp, 'mtimeMs'>, readAt: number) => stamp.mtimeMs <= readAt - RACY_MS
+
 /** Writes `file` whole: to a partial file first, then renamed over it. */
 export function writeAtomically(file: string, data: string | Buffer): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })

@@ -12,17 +12,14 @@
  * unread (kept pages and linked files keep their inode); any other file is hashed. One case would
  * slip through: a file rewritten with the same size within the same tick of the file system's
  * clock as the write that was hashed. So a file's stat is only recorded when it was last written
- * RACY_MS or more before it was read ("racy git"); a file hashed sooner is hashed again by the
+ * long enough before it was read (the racy-time rule of ../files.ts); a file hashed sooner is hashed again by the
  * next build.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { listFiles, sha256, writeAtomically } from '../files'
+import { listFiles, sameStamp, settledAt, sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
-
-/** How long before its hashing a file must have been last written for its stat to be trusted by the next build. */
-export const RACY_MS = 2_000
 
 const headerSchema = z.object({ version: z.literal(1), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
 
@@ -92,14 +89,14 @@ export function writeOutRecord(outDir: string, buildId: string): OutRecordSummar
     const file = path.join(outDir, key)
     const stat = fs.statSync(file)
     const known = last[key]
-    if (known?.stat && known.size === stat.size && known.stat.mtimeMs === stat.mtimeMs && known.stat.dev === stat.dev && known.stat.ino === stat.ino) {
+    if (known?.stat && sameStamp({ size: known.size, ...known.stat }, stat)) {
       files[key] = known
       continue
     }
     const readAt = Date.now()
     const bytes = fs.readFileSync(file)
     const entry: OutRecordEntry = { sha256: sha256(bytes), size: bytes.length }
-    if (bytes.length === stat.size && stat.mtimeMs <= readAt - RACY_MS) entry.stat = { mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino }
+    if (bytes.length === stat.size && settledAt(stat, readAt)) entry.stat = { mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino }
     files[key] = entry
     hashed++
   }
