@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterRender, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
+import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
 import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
 import { sitePaths } from '../../pipeline/steps/paths'
@@ -198,4 +198,18 @@ describe("with the same build ID, the last next build's files serve again", () =
     expect(fs.statSync(path.join(out, 'logo.svg')).ino).toBe(logoInode)
     expect(readStore(root).render?.nextFiles).toEqual(last.nextFiles)
   })
+})
+
+test("out/ is kept in place only for the same audiences: a page's removal that ends an audience changes what out/ must hold", () => {
+  const { access } = require('../../lib/access') as typeof import('../../lib/access')
+  const { planAggregates } = require('../../lib/access/planAggregates') as typeof import('../../lib/access/planAggregates')
+  const routes = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
+  const all = planAggregates({ access, routes })
+  // An edit of a page's text plans the same audiences.
+  expect(audienceFoldersOf(planAggregates({ access, routes: [...routes] }))).toBe(audienceFoldersOf(all))
+  // Every page of one audience removed: that audience, its search folder and manifests are gone from the plan.
+  const ended = all.audiences.find((audience) => routes.some((route) => all.audienceOf[route] === audience.id))!
+  const without = planAggregates({ access, routes: routes.filter((route) => all.audienceOf[route] !== ended.id) })
+  expect(without.audiences.map((audience) => audience.id)).not.toContain(ended.id)
+  expect(audienceFoldersOf(without)).not.toBe(audienceFoldersOf(all))
 })

@@ -18,13 +18,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles } from '../files'
+import { listFiles, sha256 } from '../files'
 import { openKeptFiles } from '../steps/keptFiles'
 import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
+import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import type { PageStore, RenderedBuild } from '../store/pageStore'
-import { sha256 } from '../files'
 import type { PublicFile } from '../content/contentSource'
 import { BUILD_FILE_FOLDERS } from '../../lib/pathFormats'
 
@@ -102,6 +102,15 @@ export function planRender(store: PageStore, out: string, buildId: string, props
 }
 
 /**
+ * The audiences' own files out/ holds besides the pages (search folders, route manifests, page-map
+ * fragments): a rebuild in place keeps out/, so it may only when these are the last build's, or
+ * the files of an audience no longer planned would stay and ship.
+ */
+export function audienceFoldersOf(plan: Pick<AggregatePlan, 'audiences' | 'search'>): string {
+  return sha256(JSON.stringify({ audiences: plan.audiences.map((audience) => audience.id).sort(), search: plan.search.map((spec) => spec.outDir).sort() }))
+}
+
+/**
  * Before rendering: forgets what out/ held, so a build that stops half way renders everything next
  * time (with `next build`, which empties out/). For `next build`, sets the pages to keep aside with
  * the rest of the last out/; `inPlace` (the last build's files serve again, ./reuseLastBuild.ts)
@@ -122,7 +131,7 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
  * are already there, the files of pages the site no longer has are removed, and Next's files are
  * the ones that build recorded (./reuseLastBuild.ts checked them).
  */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>): void {
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>, audienceFolders?: string): void {
   const previous = path.join(root, PREVIOUS_OUT)
   placePublicFiles(root, out, publicFiles)
   const routes = Object.keys(props).sort()
@@ -140,5 +149,5 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   }
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
   const nextFiles = inPlace ? inPlace.nextFiles : nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key)))
-  store.finishRender(props, { buildId: plan.buildId, nextFiles, routes })
+  store.finishRender(props, { buildId: plan.buildId, nextFiles, routes, audienceFolders })
 }

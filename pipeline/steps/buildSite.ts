@@ -51,7 +51,7 @@ import { CompileWorkers, describeCompile } from '../compile/compilePages'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import { afterRender, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
@@ -89,15 +89,17 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[]): Promise<NextBuild> {
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
   const last = store.render
-  const whyNextBuild = plan.whyAll ?? whyNotReuse(paths, plan.buildId, last)
+  const audienceFolders = audienceFoldersOf(aggregates)
+  const whyNextBuild =
+    plan.whyAll ?? whyNotReuse(paths, plan.buildId, last) ?? (last?.audienceFolders === audienceFolders ? null : "the audiences changed, and out/ kept in place would keep an old one's files")
   if (whyNextBuild === null && last) {
     beforeRender(paths.root, paths.out, plan, store, 'in place')
     await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
-    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last)
+    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
   beforeRender(paths.root, paths.out, plan, store)
@@ -110,7 +112,7 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
   }
   const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
-  afterRender(paths.root, paths.out, plan, store, props, publicFiles)
+  afterRender(paths.root, paths.out, plan, store, props, publicFiles, undefined, audienceFolders)
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
 }
 
@@ -181,7 +183,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const mapInputs = run.pageMapInputs
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles),
+    () => nextBuild(paths, store, props.index, source.publicFiles, plan),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,

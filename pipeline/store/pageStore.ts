@@ -59,6 +59,8 @@ export interface RenderedBuild {
   nextFiles: Record<string, string>
   /** The docs pages' routes out/ holds: a rebuild in place removes the files of those the site no longer has. */
   routes?: string[]
+  /** The audiences' own folders out/ holds (../render/renderPlan.ts audienceFoldersOf). */
+  audienceFolders?: string
 }
 
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
