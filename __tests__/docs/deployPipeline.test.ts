@@ -2,13 +2,14 @@
 /**
  * The example CI workflow (docs/examples/deploy.yml) keeps the build incremental and deploys in the
  * order docs/deploy.md gives. A build job with no cloud credentials restores .cache, .next and out,
- * installs, builds, saves them and hands out/, edge/dist and mcp/dist on; a deploy job, the only
+ * installs, builds, saves them and hands out/ (with the build's record of it), edge/dist and mcp/dist on; a deploy job, the only
  * one with the deploy role, downloads them, builds nothing, and runs the withdraw, cdk deploy, then
  * npm run deploy. Nothing runs the workflow here, so this reads it as GitHub would read its steps.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
+import { CACHE_PATHS } from '../../pipeline/steps/paths'
 
 const WORKFLOW = path.resolve(__dirname, '../../docs/examples/deploy.yml')
 
@@ -88,7 +89,8 @@ const buildSteps = stepsOf('build')
 const deploySteps = stepsOf('deploy')
 const folders = (text: string | undefined) => (text ?? '').split('\n').map((line) => line.trim()).filter(Boolean).sort()
 const cacheFolders = (step: Step) => folders(step.with?.path)
-const BUILD_ARTIFACT = ['edge/dist', 'mcp/dist', 'out']
+// The build's record of out/ goes with it, so the deploy need not hash out/ (pipeline/steps/outRecord.ts).
+const BUILD_ARTIFACT = [CACHE_PATHS.outRecord, 'edge/dist', 'mcp/dist', 'out'].sort()
 
 /** The index of the one step of `steps` that does `what`; fails naming it when there is none or more than one. */
 function stepIndex(steps: Step[], what: string, test: (step: Step) => boolean): number {
@@ -102,7 +104,7 @@ const isUpload = (step: Step) => /^npm run deploy$/.test(step.run ?? '')
 const isWithdraw = (step: Step) => /^npm run deploy -- --withdraw$/.test(step.run ?? '')
 const usesAws = (step: Step) => /aws-actions\//.test(step.uses ?? '') || /\bAWS_|role-to-assume/.test(JSON.stringify(step))
 
-test('the build job restores the caches, installs, builds, saves the caches and hands out/, edge/dist and mcp/dist on, in that order', () => {
+test('the build job restores the caches, installs, builds, saves the caches and hands out/ with its record, edge/dist and mcp/dist on, in that order', () => {
   inOrder([
     stepIndex(buildSteps, 'restore the caches', (step) => /^actions\/cache\/restore@/.test(step.uses ?? '')),
     stepIndex(buildSteps, 'npm ci', (step) => step.run === 'npm ci'),
