@@ -162,3 +162,16 @@ test('the deploy trusts the record: a file changed in out/ after the build is no
   expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.md'], uploaded: ['docs/intro.md'] })
   expect(await held(site.bucket, 'docs/intro.md')).toBe('# Intro, edited after the build\n')
 })
+
+test("a deploy of another folder beside out/ (--out) does not take out/'s record: it hashes that folder and uploads what it holds", async () => {
+  const site = await builtSite()
+  const staging = path.join(path.dirname(site.outDir), 'out-staging')
+  fs.cpSync(site.outDir, staging, { recursive: true })
+  fs.writeFileSync(path.join(staging, 'docs/staged.html'), '<html>only in staging</html>')
+  const result = await deploy({ outDir: staging, bucket: site.bucket })
+  expect(result.fromBuild).toBeNull()
+  expect(result.uploaded).toEqual([...KEYS, 'docs/staged.html'].sort())
+  expect(await held(site.bucket, 'docs/staged.html')).toBe('<html>only in staging</html>')
+  // out/ itself still deploys from its record.
+  expect((await deploy(site)).fromBuild).toBe('b1')
+})

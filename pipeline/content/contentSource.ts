@@ -23,9 +23,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
-import { stampOf } from '../files'
+import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
 import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
-import { fileStampOf, sameStamp, settledAt, type FileStamp } from '../files'
 import { LINK_PATTERN, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
@@ -198,7 +197,8 @@ interface Reading {
 function keptReading(absolute: string, kept: Reading | undefined): Reading | undefined {
   if (!kept?.settled) return undefined
   const stat = fs.lstatSync(absolute, { throwIfNoEntry: false })
-  return stat && sameStamp(fileStampOf(stat), kept.stamp) ? kept : undefined
+  // Only a plain file keeps its reading: anything else in its place is read, and refused, anew.
+  return stat?.isFile() && sameStamp(fileStampOf(stat), kept.stamp) ? kept : undefined
 }
 
 /** A recorded page as a reading without its text (it is read only if a step asks for the text). */

@@ -21,7 +21,10 @@ import { z } from 'zod'
 import { listFiles, sameStamp, settledAt, sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
-const headerSchema = z.object({ version: z.literal(1), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
+const headerSchema = z.object({ version: z.literal(1), out: z.string(), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
+
+/** Which folder beside the cache a record describes: a deploy of another one (`--out`) must not take out/'s record. */
+const outNameOf = (outDir: string) => path.basename(path.resolve(outDir))
 
 export interface OutRecordEntry {
   sha256: string
@@ -40,15 +43,16 @@ export const outRecordFileFor = (outDir: string) => path.join(path.dirname(path.
 const previousFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.previousOutRecord)
 
 /*
- * Two lines: a header (version, build, the sha256 of the second line) and the files. The digest
+ * Two lines: a header (version, the folder it describes, build, the sha256 of the second line) and the files. The digest
  * proves the files whole as the build wrote them, so they are not checked entry by entry (a no-op
  * deploy's time is mostly reading this record).
  */
-function parse(file: string): OutRecord | null {
+function parse(file: string, outDir: string): OutRecord | null {
   try {
     const text = fs.readFileSync(file, 'utf8')
     const newline = text.indexOf('\n')
     const header = headerSchema.parse(JSON.parse(text.slice(0, newline)))
+    if (header.out !== outNameOf(outDir)) return null
     const body = text.slice(newline + 1)
     if (sha256(body) !== header.digest) return null
     const files: unknown = JSON.parse(body)
@@ -60,7 +64,7 @@ function parse(file: string): OutRecord | null {
 
 /** The finished build's record of `outDir`; null when there is none or it is not whole (a build stopped half way, or a damaged file). */
 export function readOutRecord(outDir: string): OutRecord | null {
-  return parse(outRecordFileFor(outDir))
+  return parse(outRecordFileFor(outDir), outDir)
 }
 
 /**
@@ -81,7 +85,7 @@ export interface OutRecordSummary {
 
 /** At a build's end: every file of out/ with its hash, from the record set aside where its stat is unchanged, written whole. */
 export function writeOutRecord(outDir: string, buildId: string): OutRecordSummary {
-  const last = parse(previousFileFor(outDir))?.files ?? {}
+  const last = parse(previousFileFor(outDir), outDir)?.files ?? {}
   const files: OutRecord['files'] = {}
   let hashed = 0
   for (const objectKey of listFiles(outDir)) {
@@ -101,7 +105,7 @@ export function writeOutRecord(outDir: string, buildId: string): OutRecordSummar
     hashed++
   }
   const body = JSON.stringify(files)
-  writeAtomically(outRecordFileFor(outDir), `${JSON.stringify({ version: 1, buildId, digest: sha256(body) })}\n${body}`)
+  writeAtomically(outRecordFileFor(outDir), `${JSON.stringify({ version: 1, out: outNameOf(outDir), buildId, digest: sha256(body) })}\n${body}`)
   fs.rmSync(previousFileFor(outDir), { force: true })
   return { files: Object.keys(files).length, hashed, buildId }
 }
