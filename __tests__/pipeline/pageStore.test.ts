@@ -102,7 +102,7 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   expect(broken.ok ? '' : broken.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/m)
 })
 
-describe('the store has one owner: it is changed only through its methods, each of which saves it', () => {
+describe('the store has one owner: it is changed only through its methods, and saved whole', () => {
   const record = { file: 'content/docs/leads/intro.mdx', digest: 'd', entry: '.cache/mdx/e.json', problem: null, title: 'Intro', description: null }
 
   test('a step that writes into a record or the store fails instead of being lost', () => {
@@ -117,18 +117,24 @@ describe('the store has one owner: it is changed only through its methods, each 
     expect(store.pages['/docs/leads/intro'].title).toBe('Intro')
   })
 
-  test('each method saves: a new process reads what the last step recorded', () => {
+  test("a save, and the render's start and end, write every change so far: a new process reads what the steps recorded", () => {
     const root = tempSite('store-owner-')
     const store = readStore(root)
     store.recordCompile({ '/docs/leads/intro': record, '/docs/leads/gone': { ...record, file: 'content/docs/leads/gone.mdx' } })
     store.recordProps({ '/docs/leads/intro': { inputs: 'i', name: 'p.json' } })
+    // Not written per step: the file holds every page, and a run writes it once.
+    expect(readStore(root).pages).toEqual({})
+    store.save()
     expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'i', name: 'p.json' })
+    store.recordProps({ '/docs/leads/intro': { inputs: 'j', name: 'q.json' } })
     store.startRender()
+    expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'j', name: 'q.json' })
     expect(readStore(root).render).toBeNull()
     store.finishRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
     expect(readStore(root)).toMatchObject({ render: { buildId: 'B1' }, pages: { '/docs/leads/intro': { rendered: 'p.json' } } })
     // The compile's records replace the old ones: a page the site no longer has is forgotten.
     store.recordCompile({ '/docs/leads/intro': record })
+    store.save()
     expect(Object.keys(readStore(root).pages)).toEqual(['/docs/leads/intro'])
   })
 

@@ -42,6 +42,7 @@ function buildScan(root: string): ContentSource {
   for (const meta of source.metas) void [meta.data, meta.links]
   source.releaseTexts()
   store.recordScan(source.scanRecord())
+  store.save()
   return source
 }
 
@@ -110,7 +111,7 @@ test('the store keeps the scan record across runs, and a record made by another 
   buildScan(root)
   expect(Object.keys(readStore(root).scan?.pages ?? {}).sort()).toEqual([INTRO, OTHER])
   const store = readStore(root)
-  new PageStore(path.join(root, CACHE_PATHS.store), { pages: {}, render: null, scan: { ...store.scan!, linkPattern: 'another' } }).recordScan({ ...store.scan!, linkPattern: 'another' })
+  new PageStore(path.join(root, CACHE_PATHS.store), { pages: {}, render: null, scan: { ...store.scan!, linkPattern: 'another' } }).save()
   expect(Object.fromEntries(buildScan(root).reads)).toEqual({ [INTRO]: 1, [OTHER]: 1 })
 })
 

@@ -177,6 +177,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     kept: compileWorkers,
     step,
     releaseTexts: true,
+    renderFollows: true,
     onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
   }).finally(() => compileWorkers.close())
   const { source, store, pages, plan, pageMap, lastUpdated, props } = run

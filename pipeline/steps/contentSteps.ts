@@ -47,6 +47,8 @@ export interface ContentRunOptions {
   onCompileStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
   /** Drops the pages' MDX once the checks have had it (the build: its memory follows the page count). */
   releaseTexts?: boolean
+  /** The render step follows and saves the store before it touches out/ (the build); otherwise the run saves it at its end. */
+  renderFollows?: boolean
 }
 
 /**
@@ -72,6 +74,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const inputs = pageMapInputs(source, access)
   const pageMap = source.pageMap()
   const props = await step('pages', () => writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated }), describePageProps)
+  if (!options.renderFollows) store.save()
   return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, lastUpdated, props }
 }
 

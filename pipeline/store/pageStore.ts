@@ -67,8 +67,10 @@ const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
 
 /**
  * The one owner of the store: the steps read its records and change them only through its methods,
- * one for each step's change (the compile's records, the props, the render's start and end), and
- * each saves the file. Records are frozen: a step that wrote into one would fail, not be lost.
+ * one for each step's change (the compile's records, the props, the render's start and end).
+ * Records are frozen: a step that wrote into one would fail, not be lost. The file is written whole
+ * when the render starts and ends (what out/ holds must be on disk before out/ changes) and by
+ * `save` at the end of a run that renders nothing: not once per step, as it holds every page.
  */
 export class PageStore {
   private state: StoreState
@@ -93,13 +95,11 @@ export class PageStore {
   /** The content scan's result: what it read of each page, replacing the last scan's. */
   recordScan(scan: ScanRecord): void {
     this.state.scan = scan
-    this.save()
   }
 
   /** The compile step's result: a record for each page the site has now; pages it has no record of are forgotten. */
   recordCompile(records: Record<string, PageRecord>): void {
     this.state.pages = Object.fromEntries(Object.entries(records).map(([route, record]) => [route, frozen({ ...record })]))
-    this.save()
   }
 
   /** The pages step's result: what each page's props were made from, and their file. */
@@ -108,7 +108,6 @@ export class PageStore {
       const record = this.state.pages[route]
       if (record) this.state.pages[route] = frozen({ ...record, props: made })
     }
-    this.save()
   }
 
   /** Before rendering: what out/ held is forgotten, so a build that stops half way renders everything next time. */
@@ -124,7 +123,8 @@ export class PageStore {
     this.save()
   }
 
-  private save(): void {
+  /** Writes the file whole: every change so far, as one version. */
+  save(): void {
     if (this.file) writeAtomically(this.file, JSON.stringify(this.state))
   }
 }
