@@ -10,7 +10,8 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import { searchDataOf } from '../../pipeline/compile/readDocuments'
 import { BODY_CACHE_DIR, scanContent } from '../../pipeline/content/contentSource'
-import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
+import { pageMapInputs } from '../../pipeline/pageMaps'
+import { openNavigation } from '../../pipeline/navigationRecord'
 import { writePageProps } from '../../pipeline/render/pageProps'
 import { markdownFileMap } from './helpers/markdownFiles'
 import { readStore } from '../../pipeline/store/pageStore'
@@ -133,10 +134,11 @@ test("a build's steps, from the content check to the Markdown and search data, r
     const plan = planFor(pages)
     const mapInputs = pageMapInputs(source)
     const pageMap = source.pageMap()
-    writePageProps(ROOT, store, { pageMap, pageMapInputs: mapInputs, plan, lastUpdated: {} })
+    const navigation = openNavigation(ROOT, 'this test', source, pageMap, plan, mapInputs)
+    writePageProps(ROOT, store, { access, navigation, lastUpdated: {} })
     const search = searchDataOf(ROOT, store.pages)
     search.routes.forEach(search.read)
-    markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, mapInputs), lastUpdated: {} })
+    markdownFileMap(source, store.pages, plan, { pageMaps: navigation.fragments(), lastUpdated: {} })
     const expected = Object.fromEntries(source.pages.map((page) => [page.file, 1]))
     expect(Object.fromEntries(reads)).toEqual(expected)
     expect(Object.fromEntries(source.reads)).toEqual(expected)

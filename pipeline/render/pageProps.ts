@@ -13,15 +13,15 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { packPageMap } from '../../lib/navigation/packedPageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
 import { writeAtomically } from '../files'
 import { readCompiledPage } from '../compile/readDocuments'
 import { sha256 } from '../files'
 import type { LastUpdated } from '../lastUpdated'
-import { audiencePageMap, type PageMapInputs } from '../pageMaps'
-import { audienceIdOf, type AggregatePlan } from '../../lib/access/planAggregates'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+import { audienceIdOf } from '../../lib/access/planAggregates'
+import type { Navigation } from '../navigationRecord'
 import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 import { packDocument } from '../../lib/render/packedDocument'
 import type { PageRecord, PageStore } from '../store/pageStore'
@@ -48,10 +48,9 @@ function storeProps(root: string, props: DocsPageProps): string {
 
 /** What the pages step makes the props from: the earlier steps' results. */
 export interface PagePropsInputs {
-  /** The whole site's page map (../content/contentSource.ts), and what shapes it per audience. */
-  pageMap: RawItem[]
-  pageMapInputs: PageMapInputs
-  plan: Pick<AggregatePlan, 'audiences'>
+  access: CompiledAccess
+  /** Each audience's page map (../navigationRecord.ts). */
+  navigation: Pick<Navigation, 'audienceMap' | 'audienceHash'>
   lastUpdated: LastUpdated
 }
 
@@ -61,9 +60,7 @@ export interface PagePropsInputs {
  * a page added or removed, a `_meta` edit change its audiences' page maps, and so their pages').
  * Writes the index the docs route reads, and the store.
  */
-export function writePageProps(root: string, store: PageStore, { pageMap: raw, pageMapInputs: inputs, plan, lastUpdated }: PagePropsInputs): PagePropsReport {
-  const { access } = inputs
-  const audienceMaps = new Map<string, { map: RawItem[]; hash: string }>()
+export function writePageProps(root: string, store: PageStore, { access, navigation, lastUpdated }: PagePropsInputs): PagePropsReport {
   const dir = path.join(root, PROPS_DIR)
   fs.mkdirSync(dir, { recursive: true })
   const stored = new Set(fs.readdirSync(dir))
@@ -72,20 +69,15 @@ export function writePageProps(root: string, store: PageStore, { pageMap: raw, p
   const made: Record<string, NonNullable<PageRecord['props']>> = {}
   for (const route of Object.keys(store.pages).sort()) {
     const record = store.pages[route]
-    const scope = audienceIdOf(access, route)
-    let audience = audienceMaps.get(scope)
-    if (!audience) {
-      const map = audiencePageMap(raw, scope, inputs, plan)
-      audienceMaps.set(scope, (audience = { map, hash: sha256(JSON.stringify(map)) }))
-    }
+    const audience = audienceIdOf(access, route)
     // A page's props are made from its compiled document (its cache entry, named by the page's
     // bytes and the compiler), its audience's page map and its date, in the props' format: with the
     // same four, the same props file, and the document is not read again.
     const timestamp = lastUpdated[record.file] ?? null
-    const inputsHash = sha256(JSON.stringify([PROPS_FORMAT, record.entry, audience.hash, route, timestamp]))
+    const inputsHash = sha256(JSON.stringify([PROPS_FORMAT, record.entry, navigation.audienceHash(audience), route, timestamp]))
     const last = record.props
     const name =
-      last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: packDocument(readCompiledPage(root, store.pages, route)), pageMap: packPageMap(trimPageMap(audience.map, route)), timestamp })
+      last?.inputs === inputsHash && stored.has(last.name) ? last.name : storeProps(root, { doc: packDocument(readCompiledPage(root, store.pages, route)), pageMap: packPageMap(trimPageMap(navigation.audienceMap(audience), route)), timestamp })
     if (last?.name !== name) changed.push(route)
     made[route] = { inputs: inputsHash, name }
     next[route] = name

@@ -38,7 +38,6 @@ import { objectKeyFor } from '../../lib/access/objectKey'
 import accessConfig from '../../access.config'
 import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { readLastUpdated } from '../lastUpdated'
-import { pageMapFragments, pageMapInputs } from '../pageMaps'
 import { scanContent, type ContentPage, type PublicFile } from '../content/contentSource'
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
@@ -55,7 +54,6 @@ import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, planRender,
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
-import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { setOutRecordAside, writeOutRecord } from './outRecord'
@@ -89,9 +87,9 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>): Promise<NextBuild> {
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>, codeBuildId: string): Promise<NextBuild> {
   const pages = Object.keys(props).length
-  let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
+  let plan = planRender(store, paths.out, codeBuildId, props)
   const last = store.render
   const audienceFolders = audienceFoldersOf(aggregates)
   const whyNextBuild =
@@ -180,11 +178,10 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     renderFollows: true,
     onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
   }).finally(() => compileWorkers.close())
-  const { source, store, pages, plan, pageMap, lastUpdated, props } = run
-  const mapInputs = run.pageMapInputs
+  const { source, store, pages, plan, lastUpdated, props } = run
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles, plan),
+    () => nextBuild(paths, store, props.index, source.publicFiles, plan, run.buildId),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
@@ -197,7 +194,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
     () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
     ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
   )
-  const pageMaps = pageMapFragments(pageMap, plan, mapInputs)
+  const pageMaps = run.navigation.fragments()
   await step(
     'markdown',
     () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }),

@@ -11,6 +11,8 @@ import { CompileWorkers, describeCompile, type CompileReport } from '../compile/
 import { scanContent, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readLastUpdated, type LastUpdated } from '../lastUpdated'
 import { pageMapInputs, type PageMapInputs } from '../pageMaps'
+import { openNavigation, type Navigation } from '../navigationRecord'
+import { siteBuildId } from '../buildId'
 import { describePageProps, writePageProps, type PagePropsReport } from '../render/pageProps'
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkAndCompile } from './checkContent'
@@ -33,8 +35,12 @@ export interface ContentRun {
   plan: AggregatePlan
   pageMap: RawItem[]
   pageMapInputs: PageMapInputs
+  /** Each audience's page map and fragment, made when asked for or taken from the last build's (../navigationRecord.ts). */
+  navigation: Navigation
   lastUpdated: LastUpdated
   props: PagePropsReport
+  /** The build ID of the code that ran (../buildId.ts). */
+  buildId: string
 }
 
 export interface ContentRunOptions {
@@ -73,9 +79,11 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const lastUpdated = readLastUpdated(root)
   const inputs = pageMapInputs(source, access)
   const pageMap = source.pageMap()
-  const props = await step('pages', () => writePageProps(root, store, { pageMap, pageMapInputs: inputs, plan, lastUpdated }), describePageProps)
+  const buildId = siteBuildId(root)
+  const navigation = openNavigation(root, buildId, source, pageMap, plan, inputs)
+  const props = await step('pages', () => writePageProps(root, store, { access, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
-  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, lastUpdated, props }
+  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, navigation, lastUpdated, props, buildId }
 }
 
 /**

@@ -35,6 +35,8 @@ export const CACHE_PATHS = {
   previousOut: '.cache/out-previous',
   /** Where the renderer writes pages before they move into out/ (../render/reuseLastBuild.ts). */
   rendered: '.cache/rendered',
+  /** The last build's navigation, under a digest of what it was made from (../navigationRecord.ts). */
+  navigation: '.cache/navigation.json',
   /** What each AWS bundle was last made from, so an unchanged one is not made again (./bakedBundle.ts). */
   bundles: '.cache/bundles',
   /** The search step's placed pages and shards (./buildSearchIndexes.ts). */

@@ -1,0 +1,72 @@
+/**
+ * The navigation of one run: each audience's page map (what its pages' props carry) and each
+ * audience's fragment (./pageMaps.ts), made when first asked for. Both follow from the page map,
+ * the `_meta` data, the plan's audiences, the rules and the code alone, never from a page's text.
+ * So a build keeps what it made in .cache/, under a digest of those inputs, and the next build
+ * whose inputs are the same (an edit of a page's text) takes the fragments and the maps' hashes
+ * from there, instead of walking the whole page map once per audience. A map itself is made again
+ * only for an audience whose pages' props are made again.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { AggregatePlan } from '../lib/access/planAggregates'
+import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
+import type { RawItem } from '../lib/navigation/shapePageMap'
+import type { ContentSource } from './content/contentSource'
+import { sha256, writeAtomically } from './files'
+import { audiencePageMap, pageMapFragments, type PageMapInputs } from './pageMaps'
+import { rulesFingerprint } from './steps/audiencesFile'
+import { CACHE_PATHS } from './steps/paths'
+
+interface Kept {
+  inputs: string
+  /** Each audience's page map's hash, by audience id. */
+  maps: Record<string, string>
+  fragments: [string, PageMapFragment][]
+}
+
+export interface Navigation {
+  /** The page map the pages of audience `id` are built with, and its hash. */
+  audienceMap(id: string): RawItem[]
+  audienceHash(id: string): string
+  /** Each audience's fragment, by its rule; written to .cache/ for the next build when made here. */
+  fragments(): Map<string, PageMapFragment>
+}
+
+/**
+ * The navigation of `raw` under `plan` and `inputs`, for the project at `root`. `code` names the
+ * code that makes it (the build ID: a change to the builder makes it again).
+ */
+export function openNavigation(root: string, code: string, source: Pick<ContentSource, 'metas' | 'metaOf'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Navigation {
+  const file = path.join(root, CACHE_PATHS.navigation)
+  const metas = source.metas.map((meta) => [meta.folderRoute, source.metaOf(meta.folderRoute)])
+  const digest = sha256(JSON.stringify([code, rulesFingerprint(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))
+  let kept: Kept | null = null
+  try {
+    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as Kept
+    if (read.inputs === digest) kept = read
+  } catch {
+    // None yet, or unreadable: made again.
+  }
+  const maps = new Map<string, { map: RawItem[]; hash: string }>()
+  const audienceMap = (id: string) => {
+    let made = maps.get(id)
+    if (!made) {
+      const map = audiencePageMap(raw, id, inputs, plan)
+      maps.set(id, (made = { map, hash: sha256(JSON.stringify(map)) }))
+    }
+    return made
+  }
+  let fragments: Map<string, PageMapFragment> | null = kept ? new Map(kept.fragments) : null
+  return {
+    audienceMap: (id) => audienceMap(id).map,
+    audienceHash: (id) => kept?.maps[id] ?? audienceMap(id).hash,
+    fragments() {
+      if (fragments) return fragments
+      fragments = pageMapFragments(raw, plan, inputs)
+      const hashes = Object.fromEntries(plan.audiences.map((audience) => [audience.id, audienceMap(audience.id).hash]))
+      writeAtomically(file, JSON.stringify({ inputs: digest, maps: hashes, fragments: [...fragments] } satisfies Kept))
+      return fragments
+    },
+  }
+}
