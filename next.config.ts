@@ -53,6 +53,13 @@ inlinedEnv.DOCS_AI_CONNECTORS = allowedConnectors(accessConfig.aiTools?.hostedRe
  * plugin is not used; the site's own search box (components/SiteSearch.tsx) is on.
  */
 inlinedEnv.NEXTRA_SEARCH = 'true'
+/**
+ * The optional ones are inlined too when unset, as '' (which their readers take as unset), and so
+ * is the locale Nextra's plugin would set (the theme reads it; this site has one language): a
+ * `process.env.X` left in the bundle reads the `process` object at run time, which brings Next's
+ * polyfill of it into every page's first load.
+ */
+for (const name of ['DOCS_COGNITO_ENDPOINT', 'DOCS_SOURCE_URL', 'DOCS_REPORT_URL', 'DOCS_FEDERATED_PROVIDER', 'DOCS_COGNITO_DOMAIN', 'DOCS_FEDERATED_CLIENT_ID', 'NEXTRA_DEFAULT_LOCALE']) inlinedEnv[name] ??= ''
 
 // Next traces its own server's files in `next build`'s main process, which may not be the one that
 // compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs).

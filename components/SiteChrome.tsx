@@ -2,7 +2,6 @@ import type { NextraThemeLayoutProps } from 'nextra'
 import { useRouter } from 'next/router'
 import type { ReactNode } from 'react'
 import Layout from '../theme'
-import themeConfig from '../theme.config'
 
 /** The page's own layout: full width, nothing of the docs around it (no sidebar, table of contents, breadcrumb or pagination). */
 const STATUS_PAGE_THEME = { layout: 'full', sidebar: false, toc: false, breadcrumb: false, pagination: false, timestamp: false }
@@ -12,8 +11,12 @@ const STATUS_PAGE_THEME = { layout: 'full', sidebar: false, toc: false, breadcru
  * search, footer) around a page that is not a docs page: sign-in, no access, not found. Its page
  * map holds only the page itself; the reader's section tabs are added once the authority has
  * named them, except where `sectionTabs` is false (the sign-in page).
+ *
+ * The page names its theme settings: theme.config.tsx, with the search box a signed-in reader
+ * uses, or on the sign-in page the layout's alone (components/layoutThemeConfig.tsx), so that
+ * page does not load the search's code.
  */
-export function SiteChrome({ title, sectionTabs = true, children }: { title: string; sectionTabs?: boolean; children: ReactNode }) {
+export function SiteChrome({ title, themeConfig, sectionTabs = true, children }: { title: string; themeConfig: NextraThemeLayoutProps['themeConfig']; sectionTabs?: boolean; children: ReactNode }) {
   const { pathname } = useRouter()
   const name = pathname.slice(1) || 'index'
   const pageOpts = {

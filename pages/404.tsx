@@ -1,5 +1,6 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
+import themeConfig from '../theme.config'
 import { PageLink } from '../components/PageLink'
 import { SITE_NAME } from '../lib/siteName'
 
@@ -9,7 +10,7 @@ export default function NotFoundPage() {
       <Head>
         <title>{`Page not found – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="Page not found">
+      <SiteChrome title="Page not found" themeConfig={themeConfig}>
         <main id="reach-skip-nav" className="status-page">
           <h1>Page not found</h1>
           <p>There is no page at this address. It may have moved, or the link may be wrong.</p>

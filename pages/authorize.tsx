@@ -2,6 +2,7 @@ import Head from 'next/head'
 import { useRouter } from 'next/router'
 import { useEffect, useState } from 'react'
 import { SiteChrome } from '../components/SiteChrome'
+import themeConfig from '../theme.config'
 import { CONSENT_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, consentRequest, decide, type ConsentRequest } from '../lib/aiTools/oauthRequests'
 import { SITE_NAME } from '../lib/siteName'
@@ -44,7 +45,7 @@ export default function AuthorizePage() {
       <Head>
         <title>{`Connect an AI tool – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="Connect an AI tool">
+      <SiteChrome title="Connect an AI tool" themeConfig={themeConfig}>
         <main id="reach-skip-nav" className="status-page">
           <h1>Connect an AI tool</h1>
           {problem ? (

@@ -2,6 +2,7 @@ import Head from 'next/head'
 import { useCallback, useEffect, useState } from 'react'
 import { ConnectAiTool } from '../components/ConnectAiTool'
 import { SiteChrome } from '../components/SiteChrome'
+import themeConfig from '../theme.config'
 import { CONNECTED_TOOLS_PAGE } from '../lib/aiTools/oauthPaths'
 import { NotSignedInError, connections, revokeConnections, type Connection } from '../lib/aiTools/oauthRequests'
 import { SITE_NAME } from '../lib/siteName'
@@ -44,7 +45,7 @@ export default function ConnectedToolsPage() {
       <Head>
         <title>{`AI tools – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="AI tools">
+      <SiteChrome title="AI tools" themeConfig={themeConfig}>
         <main id="reach-skip-nav" className="status-page">
           <h1>AI tools</h1>
           <ConnectAiTool />

@@ -1,6 +1,7 @@
 import '../components/signInStyles'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { SiteChrome } from '../components/SiteChrome'
+import { layoutThemeConfig } from '../components/layoutThemeConfig'
 import { Authenticator } from '@aws-amplify/ui-react'
 import type { SignInInput } from 'aws-amplify/auth'
 import { Hub } from 'aws-amplify/utils'
@@ -103,7 +104,7 @@ export default function LoginPage() {
       <Head>
         <title>{`Sign in – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="Sign in" sectionTabs={false}>
+      <SiteChrome title="Sign in" themeConfig={layoutThemeConfig} sectionTabs={false}>
         {/* The sign-in code loads after the form is drawn: as soon as the reader starts on the form,
             so that it is there by the time they submit it. */}
         <main id="reach-skip-nav" className="login-page" onFocusCapture={preloadSignIn}>

@@ -1,5 +1,6 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
+import themeConfig from '../theme.config'
 import { useState } from 'react'
 import { clearTokenCookies } from '../lib/auth/signOutEverywhere'
 import { SITE_NAME } from '../lib/siteName'
@@ -22,7 +23,7 @@ export default function SessionTooLargePage() {
       <Head>
         <title>{`Sign-in data too large – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="Sign-in data too large">
+      <SiteChrome title="Sign-in data too large" themeConfig={themeConfig}>
         <main id="reach-skip-nav" className="status-page">
           <h1>Your browser is sending too much sign-in data</h1>
           <p>

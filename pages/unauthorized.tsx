@@ -1,5 +1,6 @@
 import Head from 'next/head'
 import { SiteChrome } from '../components/SiteChrome'
+import themeConfig from '../theme.config'
 import { PageLink } from '../components/PageLink'
 import { useRouter } from 'next/router'
 import { useState } from 'react'
@@ -25,7 +26,7 @@ export default function UnauthorizedPage() {
       <Head>
         <title>{`No access – ${SITE_NAME}`}</title>
       </Head>
-      <SiteChrome title="No access">
+      <SiteChrome title="No access" themeConfig={themeConfig}>
         <main id="reach-skip-nav" className="status-page">
           <h1>You do not have access to this section</h1>
           {loading ? (

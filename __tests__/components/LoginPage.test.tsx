@@ -78,6 +78,18 @@ describe('login page: the sign-in form (username only, no sign-up)', () => {
     expect(screen.queryByText('AUTHENTICATOR')).toBeNull()
     expect(screen.getByRole('status')).toHaveTextContent('Signed in. Taking you to your docs')
   })
+
+  test('no search box, even for a signed-in reader with search indexes: the page carries none of the search code', () => {
+    expect(READERS.leads1.view?.search.length).toBeGreaterThan(0)
+    // As next.config.ts sets it for the build: without it the theme shows no search on any page.
+    process.env.NEXTRA_SEARCH = 'true'
+    try {
+      renderAs(READERS.leads1, <LoginPage />)
+      expect(screen.queryByRole('combobox', { name: 'Search documentation' })).toBeNull()
+    } finally {
+      delete process.env.NEXTRA_SEARCH
+    }
+  })
 })
 
 describe('login page: a signed-in reader is sent on', () => {

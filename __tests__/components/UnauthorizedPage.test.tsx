@@ -36,6 +36,18 @@ describe('unauthorized page: shown to a denied reader, with no content', () => {
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/')
   })
 
+  test('a signed-in reader may search from it, as from a docs page (the sign-in page has no search)', () => {
+    resetMockRouter({ pathname: '/unauthorized', query: { from: '/docs/internal/intro' } })
+    // As next.config.ts sets it for the build: without it the theme shows no search on any page.
+    process.env.NEXTRA_SEARCH = 'true'
+    try {
+      renderAs(READERS.leads1, <UnauthorizedPage />)
+      expect(screen.getAllByRole('combobox', { name: 'Search documentation' }).length).toBeGreaterThan(0)
+    } finally {
+      delete process.env.NEXTRA_SEARCH
+    }
+  })
+
   test('does not echo a `from` that is not a path on this site', () => {
     resetMockRouter({ pathname: '/unauthorized', query: { from: 'https://evil.example/<b>' } })
     renderAs(READERS.internal1, <UnauthorizedPage />)
