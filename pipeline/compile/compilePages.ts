@@ -184,7 +184,12 @@ export class CompileWorkers {
     this.closed = true
     const kept = this.idle
     this.idle = null
-    await Promise.all([kept?.worker.terminate(), this.warmingWorker?.terminate()])
+    // One still loading is ended, not waited for: under tsx its end can wait on the module loader's
+    // thread, and while it does nothing holds the process open, so Node would exit (code 0) in the
+    // middle of the build. A kept one is unref'd; it is held while it ends for the same reason.
+    void this.warmingWorker?.terminate()
+    kept?.worker.ref()
+    await kept?.worker.terminate()
   }
 }
 

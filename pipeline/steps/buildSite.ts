@@ -60,6 +60,7 @@ import { setOutRecordAside, writeOutRecord } from './outRecord'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
+import { runAsMain } from '../mainProcess'
 
 export interface NextBuild {
   buildId: string
@@ -220,9 +221,4 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   await step('record', () => writeOutRecord(paths.out, next.buildId), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }
 
-if (require.main === module) {
-  buildSite().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error))
-    process.exit(1)
-  })
-}
+if (require.main === module) runAsMain('build', () => buildSite())

@@ -1,0 +1,24 @@
+/**
+ * Runs a command's work as its process's one task. An error ends the process with code 1 and its
+ * message. So does running out of work before the task settles (a promise that nothing left
+ * running can settle): Node would otherwise exit with code 0, and a build would pass with its
+ * later steps never run.
+ */
+export function runAsMain(name: string, work: () => Promise<unknown>): void {
+  let settled = false
+  process.on('beforeExit', () => {
+    if (settled) return
+    console.error(`${name}: stopped before it finished, with nothing left running that could finish it; this is a bug in ${name}, not in your content. Run it again, and report it if it stops again.`)
+    process.exit(1)
+  })
+  work().then(
+    () => {
+      settled = true
+    },
+    (error: unknown) => {
+      settled = true
+      console.error(error instanceof Error ? error.message : String(error))
+      process.exit(1)
+    }
+  )
+}
