@@ -25,7 +25,7 @@ import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
 import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
-import { LINK_PATTERN, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
+import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
@@ -318,12 +318,12 @@ export function readPlainFile(absolute: string): Buffer {
   }
 }
 
-/** Each `_meta` file's data by the digest of its text, in this process and on disk (META_CACHE_DIR). */
+/** Each `_meta` file's data by the digest of its text and of the parser (./scanRecord.ts), in this process and on disk (META_CACHE_DIR). */
 const metaCache = new Map<string, Record<string, unknown>>()
 
 /** The data of a `_meta` file's text: from the cache when this text was read before, else parsed (never run). */
 function metaData(root: string, file: string, text: string): Record<string, unknown> {
-  const digest = crypto.createHash('sha256').update(file.replace(/^.*\./, '')).update('\0').update(text).digest('hex')
+  const digest = crypto.createHash('sha256').update(scanParsers()).update('\0').update(file.replace(/^.*\./, '')).update('\0').update(text).digest('hex')
   const known = metaCache.get(digest)
   if (known) return known
   const cached = path.join(root, META_CACHE_DIR, `${digest}.json`)
@@ -441,8 +441,10 @@ function scannable(root: string, folder: string, problems: ContentError[]): bool
 export function scanContent(root: string, previous?: ContentSource, recorded?: ScanRecord): ContentSource {
   const folders = new Map<string, ContentEntry[]>()
   const pages: LoadedPage[] = []
-  const known = recorded?.linkPattern === LINK_PATTERN ? recorded.pages : {}
-  const knownMetas = (recorded?.linkPattern === LINK_PATTERN && recorded.metas) || {}
+  // A record made by other parsers (an upgrade, a fix) may hold what these would not read: none of it is used.
+  const trusted = recorded?.parsers === scanParsers()
+  const known = trusted ? recorded.pages : {}
+  const knownMetas = (trusted && recorded.metas) || {}
   const lastReading = (file: string) => (previous?.byFile(file) as LoadedPage | undefined)?.reading ?? (Object.hasOwn(known, file) ? recordedReading(known[file]) : undefined)
   const unservable: string[] = []
   const metas: LoadedMeta[] = []
@@ -500,7 +502,7 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
     pageMap: () => (pageMap ??= collectPageMap(list, files)),
     reads,
     releaseTexts: () => releaseTexts(root, pages),
-    scanRecord: () => ({ linkPattern: LINK_PATTERN, pages: recordsOf(pages), metas: recordsOf(metas) }),
+    scanRecord: () => ({ parsers: scanParsers(), pages: recordsOf(pages), metas: recordsOf(metas) }),
   }
 }
 
