@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { NotAFileError, scanContent, type ContentSource } from '../../pipeline/content/contentSource'
+import { NotAFileError, PageChangedError, scanContent, type ContentSource } from '../../pipeline/content/contentSource'
 import { SCAN_PARSER_FILES, scanParsers } from '../../pipeline/content/scanRecord'
 import { readStore } from '../../pipeline/store/pageStore'
 import { tempSite } from '../fixtures/tempSite'
@@ -144,4 +144,17 @@ test("a `_meta` file unchanged since the last build (by its stamp) is not read: 
   fs.writeFileSync(path.join(root, META), written.replace("'Introduction'", "'Start here'"))
   const third = scanContent(root, undefined, readStore(root).scan)
   expect(third.metas[0].data).toEqual({ intro: 'Start here', site: { title: 'Site', href: '/docs/leads/intro' } })
+})
+
+test('a page taken from the record and written again before a step reads its text fails that read, naming the file: no step mixes two versions of it', () => {
+  const root = settledSite()
+  buildScan(root)
+  const source = scanContent(root, undefined, readStore(root).scan)
+  expect(source.byFile(OTHER)?.digest).toBeDefined()
+  // Written after the scan took the page from the record, before the compile asks for its text.
+  fs.writeFileSync(path.join(root, OTHER), '# Other, written during the build\n')
+  expect(() => source.byFile(OTHER)?.text).toThrow(PageChangedError)
+  expect(() => source.byFile(OTHER)?.text).toThrow(`${OTHER}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
+  // Unchanged since the scan: its text is had, as the record's version.
+  expect(source.byFile(INTRO)?.text).toBe(files[INTRO])
 })

@@ -82,6 +82,18 @@ export class UnsafeSvgError extends ContentError {
   }
 }
 
+/**
+ * A page whose text, read after the scan, is not the version the scan took (its digest): the file
+ * was written during the build. Its steps would otherwise mix two versions of it (the store's
+ * record and links of one, the compiled document of the other), so the build stops.
+ */
+export class PageChangedError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
+    this.name = 'PageChangedError'
+  }
+}
+
 /** A `_meta` file that is not data. */
 export class BadMetaFileError extends ContentError {
   constructor(file: string, problem: string, line?: number, column?: number) {
@@ -231,9 +243,10 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       if (reading.text !== undefined) return reading.text
       if (released) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
-      // Taken from the record: read now, keeping what was known of it.
+      // Taken from the record (or the last scan): read now, keeping what was known of it, if it is still that version.
       const fresh = read()
-      page.reading = fresh.digest === reading.digest ? { ...reading, ...fresh } : fresh
+      if (fresh.digest !== reading.digest) throw new PageChangedError(file)
+      page.reading = { ...reading, ...fresh }
       return fresh.text as string
     },
     get digest() {
