@@ -14,15 +14,16 @@
  * public file must be of a type the site serves, an SVG one that cannot run (./svgCheck.ts).
  *
  * The page map is the one Nextra's page-map collector makes of the same folders: its items in the same order, a
- * page's front matter with a sidebar title from its file name when it has no title, a `_meta`
- * file as a reference its folder's data replaces (lib/navigation/navigationTree.ts).
+ * page's front matter with a sidebar title from its file name when it has no title (by the site's
+ * one rule, lib/navigation/slugTitle.ts, not Nextra's), a `_meta` file as a reference its folder's
+ * data replaces (lib/navigation/navigationTree.ts).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
 import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
@@ -53,9 +54,6 @@ export const META_FILE = /^_meta\.(?:[jt]sx?|mjs)$/
  */
 export const PUBLIC_FILE_TYPES = ['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.woff', '.woff2', '.txt'] as const
 
-/** The parser Nextra itself loads (its own dependency, whatever else the project holds), loaded when first used. */
-const fromNextra = () => createRequire(require.resolve('nextra/package.json'))
-const titleCase = (text: string) => (fromNextra()('title') as { default: (text: string, options: { special: string[] }) => string }).default(text, { special: ['SSR'] })
 
 /** A symbolic link, or anything else that is not a plain file or folder, under content/ or public/. */
 export class NotAFileError extends ContentError {
@@ -562,7 +560,7 @@ function collectPageMap(list: ContentSource['list'], files: ReadonlyMap<string, 
       const page = files.get(entry.path)
       if (!page) return []
       const frontMatter = navigationFields(page.frontMatter)
-      if (!frontMatter.title) frontMatter.sidebarTitle ||= titleCase(name.replace(/[-_]/g, ' '))
+      if (!frontMatter.title) frontMatter.sidebarTitle ||= slugTitle(name)
       return [{ name, route: own, frontMatter }]
     }
     return META_FILE.test(entry.name) ? [{ data: entry.path }] : []
