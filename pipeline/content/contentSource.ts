@@ -534,8 +534,8 @@ export function routeOfContentFile(file: string): string | null {
  * The front-matter fields that the navigation reads of a page map's page (Nextra's normalizePages:
  * the title it shows, whether it is hidden, its theme options; the AI tools' page tree: the title).
  * The page map ships in every page's props and the route manifests, so the rest (a description, a
- * writer's own fields) stays out: at 3,000 generated pages the descriptions alone were 7 kB of a
- * page's props.
+ * writer's own fields) stays out: the descriptions alone were a large share of a page's props
+ * (docs/benchmarks.md, figures behind choices in the code).
  */
 const NAVIGATION_FIELDS = ['title', 'sidebarTitle', 'display', 'theme'] as const
 

@@ -3,7 +3,8 @@
  * writer's edit changes no code, so the last `next build`'s files are the ones a new one would
  * write. They come back into out/, and the changed pages are rendered with the last build's
  * server bundle (./renderWithNext.cjs), which compiles nothing. A one-page rebuild then costs one
- * page's render, not Next's start and its bundler's fixed compile (about 8 s at any size).
+ * page's render, not Next's start and its bundler's compile, whose time does not shrink with the
+ * edit (its figures at 3,000 and 10,000 pages: docs/benchmarks.md, "Build and dev at scale").
  *
  * Each of `next build`'s files is checked against the digest recorded when it was written: the
  * client's files and route manifests against .next/static/ (the build's later steps rewrite the
