@@ -54,7 +54,6 @@ export const META_FILE = /^_meta\.(?:[jt]sx?|mjs)$/
  */
 export const PUBLIC_FILE_TYPES = ['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.woff', '.woff2', '.txt'] as const
 
-
 /** A symbolic link, or anything else that is not a plain file or folder, under content/ or public/. */
 export class NotAFileError extends ContentError {
   constructor(entry: string, kind: 'link' | 'special') {
