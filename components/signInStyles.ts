@@ -2,9 +2,9 @@
  * The Amplify UI styles the sign-in form draws with, instead of the whole library's stylesheet
  * (`styles.css`): the design tokens with the small reset that stylesheet has (base), and the
  * components of the Authenticator's screens (sign-in, forgotten password, new password, TOTP
- * set-up, MFA choice, phone fields). The browser parses and matches about 150 kB less CSS on the
- * one page that loads it. __tests__/pipeline/signInStyles.test.ts checks this list against the
- * installed Authenticator.
+ * set-up, MFA choice, phone fields). The browser parses and matches far less CSS on the one page
+ * that loads it (docs/benchmarks.md, figures behind choices in the code).
+ * __tests__/pipeline/signInStyles.test.ts checks this list against the installed Authenticator.
  *
  * The order is the order of `styles.css`: rules of equal specificity in two components (an
  * alert's close button is also a button) resolve by it. The screens were compared pixel for

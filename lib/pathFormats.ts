@@ -49,6 +49,12 @@ export const fullTextFile = (part: number, count: number) => (count === 1 ? 'llm
 /** The folder of an audience's search index, in the audience's folder (Pagefind's own name for it). */
 export const SEARCH_FOLDER = '_pagefind'
 
+/** A search index's entry file, in its folder (Pagefind's own name for it): it names the index's metadata. */
+export const SEARCH_ENTRY_FILE = 'pagefind-entry.json'
+
+/** An audience's page catalog for the AI tools' server, in the audience's folder (lib/aiTools/pageCatalog.ts). */
+export const CATALOG_FILE = 'pages.json'
+
 /** The sign-in page. */
 export const SIGN_IN_PAGE = '/login'
 

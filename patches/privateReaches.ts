@@ -30,7 +30,7 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'nextra',
     files: [],
-    reliesOn: "the shape of the page map Nextra's collector (dist/server/page-map.js) makes of content/, which the content source makes the same way, with Nextra's own title",
+    reliesOn: "the shape of the page map Nextra's collector (dist/server/page-map.js) makes of content/, which the content source makes the same way (an untitled page titled by the site's own rule, lib/navigation/slugTitle.ts)",
     by: ['pipeline/content/contentSource.ts'],
     test: '__tests__/pipeline/contentSource.test.ts',
   },
@@ -51,8 +51,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'nextra',
     files: [],
-    reliesOn: "Nextra's own yaml, which its compile parses front matter with, so the content source's one parse reads what the compile reads (not this project's dependency)",
-    by: ['pipeline/content/frontMatter.ts'],
+    reliesOn: "Nextra's own yaml, which its compile parses front matter with, so the content source's one parse reads what the compile reads (not this project's dependency); the scan record is versioned by its version",
+    by: ['pipeline/content/frontMatter.ts', 'pipeline/content/scanRecord.ts'],
     test: '__tests__/patches/privateReaches.test.ts',
   },
   {

@@ -13,7 +13,7 @@ import type { AggregatePlan } from '../lib/access/planAggregates'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import type { RawItem } from '../lib/navigation/shapePageMap'
 import type { ContentSource } from './content/contentSource'
-import { sha256, writeAtomically } from './files'
+import { listFiles, sha256, writeAtomically } from './files'
 import { audiencePageMap, pageMapFragments, type PageMapInputs } from './pageMaps'
 import { rulesFingerprint } from './steps/audiencesFile'
 import { CACHE_PATHS } from './steps/paths'
@@ -25,6 +25,15 @@ interface Kept {
   fragments: [string, PageMapFragment][]
 }
 
+/** The project this module is part of: its code, not the site it builds. */
+const CODE_ROOT = path.join(__dirname, '..')
+let code: string | undefined
+
+/** A digest of the build's own code (lib/ and pipeline/), read once per process: navigation made by other code is made again. */
+export function navigationCode(): string {
+  return (code ??= sha256(JSON.stringify(['lib', 'pipeline'].flatMap((dir) => listFiles(path.join(CODE_ROOT, dir)).filter((key) => /\.(ts|tsx|mjs|cjs|js)$/.test(key)).map((key) => [dir + key, sha256(fs.readFileSync(path.join(CODE_ROOT, dir, key)))])))))
+}
+
 export interface Navigation {
   /** The page map the pages of audience `id` are built with, and its hash. */
   audienceMap(id: string): RawItem[]
@@ -33,11 +42,8 @@ export interface Navigation {
   fragments(): Map<string, PageMapFragment>
 }
 
-/**
- * The navigation of `raw` under `plan` and `inputs`, for the project at `root`. `code` names the
- * code that makes it (the build ID: a change to the builder makes it again).
- */
-export function openNavigation(root: string, code: string, source: Pick<ContentSource, 'metas' | 'metaOf'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Navigation {
+/** The navigation of `raw` under `plan` and `inputs`, for the project at `root`, made by `code`. */
+export function openNavigation(root: string, source: Pick<ContentSource, 'metas' | 'metaOf'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs, code = navigationCode()): Navigation {
   const file = path.join(root, CACHE_PATHS.navigation)
   const metas = source.metas.map((meta) => [meta.folderRoute, source.metaOf(meta.folderRoute)])
   const digest = sha256(JSON.stringify([code, rulesFingerprint(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))

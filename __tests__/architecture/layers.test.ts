@@ -121,8 +121,11 @@ const PATH_FORMATS: ReadonlyArray<readonly [string, RegExp]> = [
   ['the render-routes variable', /DOCS_RENDER_ROUTES/],
   // A page's Markdown is `<route>.md`; the Markdown step's cache names a body by its digest, not a route.
   ['page Markdown (<route>.md)', /\$\{(?![^}]*\bdigest\})[^}]*\}\.md\b|\\\.md\$/],
-  ['llms files (llms.txt, llms-full…txt)', /['"`/]llms(-full(-\$\{[^}]*\}|-\d+)?)?\.txt['"`]/],
+  // A name, in a string or a regular expression (`/(^|\/)(llms\.txt)$/`).
+  ['llms files (llms.txt, llms-full…txt)', /(?:['"`/|(]|\^)llms(-full(-\$\{[^}]*\}|-\d+)?)?\\?\.txt(?![\w.-])/],
+  ['page catalogs (pages.json)', /(?:['"`/|(]|\^)pages\\?\.json(?![\w.-])/],
   ['search folders (_pagefind)', /_pagefind/],
+  ['search entry files (pagefind-entry.json)', /pagefind-entry\\?\.json/],
 ]
 const PATH_FORMATS_MODULE = 'lib/pathFormats.ts'
 
@@ -156,11 +159,14 @@ test('the path-format check sees each format however it is spelt, and not a body
     "export const ROOT_LLMS_PATH = '/llms.txt'",
     'const name = `llms-full-${part + 1}.txt`',
     'basePath: `${audience.base}_pagefind/`,',
+    "{ name: 'indexes', test: (key: string) => /(^|\\/)(pagefind-entry\\.json|pages\\.json|llms\\.txt)$/.test(key) },",
+    "export const CATALOG_FILE = 'pages.json'",
     // Not a path format: a cache file named by digest, a comment, prose that names a file.
     'const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DIR, `${digest}.md`)',
     'const kept = new Set(pages.flatMap((page) => (page.reading ? [`${page.reading.digest}.md`] : [])))',
     ' * (`/_next/static/<build>/_routes/<audience id>.js`)',
     "description: 'the llms.txt files of their docs'",
+    'const placedFile = (cacheDir: string) => `${cacheDir}-pages.json`',
   ]
   expect(pathFormatSpellings(['a.ts'], () => lines.join('\n')).map((found) => found.replace(/^a\.ts:\d+: /, ''))).toEqual([
     'build files (/_next/static/)',
@@ -176,5 +182,9 @@ test('the path-format check sees each format however it is spelt, and not a body
     'llms files (llms.txt, llms-full…txt)',
     'llms files (llms.txt, llms-full…txt)',
     'search folders (_pagefind)',
+    'llms files (llms.txt, llms-full…txt)',
+    'page catalogs (pages.json)',
+    'search entry files (pagefind-entry.json)',
+    'page catalogs (pages.json)',
   ])
 })

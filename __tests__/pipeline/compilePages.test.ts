@@ -6,14 +6,14 @@
  * no stack, and an unchanged page is never compiled twice. The compile runs in worker threads
  * (plain ESM, outside Jest's module system) with this project's compiler, against small sites.
  */
-import { scanContent } from '../../pipeline/content/contentSource'
+import { PageChangedError, scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { CompileWorkers, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
+import { CACHE_DIR, CompileWorkers, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { compilerPackages } from '../../pipeline/compile/fingerprint'
 import { readCompiledPage } from '../../pipeline/compile/readDocuments'
-import { PageStore } from '../../pipeline/store/pageStore'
+import { PageStore, readStore } from '../../pipeline/store/pageStore'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { tempSite } from '../fixtures/tempSite'
@@ -185,4 +185,27 @@ test("the compile takes the content source's one parse of the front matter, and 
   const doc = readCompiledPage(root, store.pages, '/docs/leads/intro')
   expect(doc.title).toBe('The source says')
   expect(doc.frontMatter).toEqual({ title: 'The source says', order: -1 })
+})
+
+test('a page written after the scan took it from the store, before the compile read its text, fails the build naming the file, and nothing is compiled from the new text', async () => {
+  const root = site(VALID)
+  const past = new Date(Date.now() - 60_000)
+  for (const file of Object.keys(VALID)) fs.utimesSync(path.join(root, file), past, past)
+  const first = scanContent(root, undefined, readStore(root).scan)
+  const store = readStore(root)
+  await checkAndCompile(first, store)
+  store.recordScan(first.scanRecord())
+  store.save()
+  // The compile cache gone (as after an upgrade of the compiler): the next build compiles every page, reading its text.
+  fs.rmSync(path.join(root, CACHE_DIR), { recursive: true })
+  const next = readStore(root)
+  const source = scanContent(root, undefined, next.scan)
+  expect(source.reads.size).toBe(0)
+  const changed = 'content/docs/leads/setup.mdx'
+  fs.writeFileSync(path.join(root, changed), page('Setup', 'Written while the build ran.'))
+  const thrown = await checkAndCompile(source, next).then(() => null, (error: unknown) => error)
+  expect(thrown).toBeInstanceOf(PageChangedError)
+  expect((thrown as Error).message).toBe(`${changed}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
+  const entries = fs.existsSync(path.join(root, CACHE_DIR)) ? fs.readdirSync(path.join(root, CACHE_DIR)).map((name) => fs.readFileSync(path.join(root, CACHE_DIR, name), 'utf8')) : []
+  expect(entries.filter((entry) => entry.includes('Written while the build ran'))).toEqual([])
 })

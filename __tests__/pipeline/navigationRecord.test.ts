@@ -37,7 +37,7 @@ function navigationOf(cacheRoot: string, options: { code?: string; pageMap?: Raw
   const plan = planFor(source.pages, access)
   const inputs = pageMapInputs(source, access)
   made.forEach((mock) => mock.mockClear())
-  const navigation = openNavigation(cacheRoot, options.code ?? 'code 1', source, options.pageMap ?? raw, plan, inputs)
+  const navigation = openNavigation(cacheRoot, source, options.pageMap ?? raw, plan, inputs, options.code)
   const fragments = JSON.stringify([...navigation.fragments()])
   const hashes = plan.audiences.map((audience) => navigation.audienceHash(audience.id))
   const walked = made.some((mock) => mock.mock.calls.length > 0)
@@ -72,5 +72,6 @@ test('a new title, new rules or new code make the navigation again: the sidebar 
   expect(ruled.fragments).not.toBe(navigationOf(tempSite('navigation-')).fragments)
 
   navigationOf(cacheRoot)
-  expect(navigationOf(cacheRoot, { code: 'code 2' }).walked).toBe(true)
+  expect(navigationOf(cacheRoot, { code: 'other code' }).walked).toBe(true)
+  expect(navigationOf(cacheRoot).walked).toBe(true)
 })

@@ -102,6 +102,21 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   expect(broken.ok ? '' : broken.message).toMatch(/^content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/m)
 })
 
+test("`npm run dev`'s check reports a page written while it ran (after the scan took it from the store), and does not stop", async () => {
+  const dev = site()
+  const past = new Date(Date.now() - 60_000)
+  fs.utimesSync(path.join(dev, EDITED), past, past)
+  await buildSteps(dev)
+  // No cached document: the check's compile reads the page's text after the scan.
+  fs.rmSync(path.join(dev, CACHE_DIR), { recursive: true })
+  // Written as the scan could not see (same size, its time put back): the compile's read finds other bytes.
+  const text = fs.readFileSync(path.join(dev, EDITED), 'utf8')
+  fs.writeFileSync(path.join(dev, EDITED), text.replace(/[a-z](?=[^a-z]*$)/, (letter) => letter.toUpperCase()))
+  fs.utimesSync(path.join(dev, EDITED), past, past)
+  const result = await checkContentOnce(dev, access)
+  expect(result).toEqual({ ok: false, message: `${EDITED}: changed during the build (it no longer holds the text the build scanned); run the build again.` })
+})
+
 describe('the store has one owner: it is changed only through its methods, and saved whole', () => {
   const record = { file: 'content/docs/leads/intro.mdx', digest: 'd', entry: '.cache/mdx/e.json', problem: null, title: 'Intro', description: null }
 

@@ -8,11 +8,12 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { NotAFileError, scanContent, type ContentSource } from '../../pipeline/content/contentSource'
-import { PageStore, readStore } from '../../pipeline/store/pageStore'
-import { CACHE_PATHS } from '../../pipeline/steps/paths'
+import { NotAFileError, PageChangedError, scanContent, type ContentSource } from '../../pipeline/content/contentSource'
+import { SCAN_PARSER_FILES, scanParsers } from '../../pipeline/content/scanRecord'
+import { readStore } from '../../pipeline/store/pageStore'
 import { tempSite } from '../fixtures/tempSite'
 
+const PROJECT = path.resolve(__dirname, '../..')
 const INTRO = 'content/docs/leads/intro.mdx'
 const OTHER = 'content/docs/leads/other.mdx'
 const META = 'content/docs/leads/_meta.ts'
@@ -106,13 +107,29 @@ test('an unchanged page replaced by a symbolic link, or by a special file, is re
   expect(special.problems[0].message).toMatch(/other\.mdx: is neither a file nor a folder/)
 })
 
-test('the store keeps the scan record across runs, and a record made by another link pattern is not used', () => {
+test('the store keeps the scan record across runs, and a record made by other parsers (another digest of their code) is not used: every page and `_meta` file is read again', () => {
   const root = settledSite()
   buildScan(root)
   expect(Object.keys(readStore(root).scan?.pages ?? {}).sort()).toEqual([INTRO, OTHER])
   const store = readStore(root)
-  new PageStore(path.join(root, CACHE_PATHS.store), { pages: {}, render: null, scan: { ...store.scan!, linkPattern: 'another' } }).save()
-  expect(Object.fromEntries(buildScan(root).reads)).toEqual({ [INTRO]: 1, [OTHER]: 1 })
+  expect(store.scan?.parsers).toBe(scanParsers())
+  // As an older parser would have recorded it: a `_meta` file read with another title, a page with other front matter.
+  const older = { ...store.scan!, parsers: 'an older parser', pages: { ...store.scan!.pages, [INTRO]: { ...store.scan!.pages[INTRO], frontMatter: { title: 'As the old parser read it' } } }, metas: { [META]: { ...store.scan!.metas![META], data: { intro: 'As the old parser read it' } } } }
+  store.recordScan(older)
+  store.save()
+  const again = buildScan(root)
+  expect(Object.fromEntries(again.reads)).toEqual({ [INTRO]: 1, [OTHER]: 1 })
+  expect(again.byFile(INTRO)?.frontMatter).toEqual({ title: 'Intro', description: 'The start' })
+  expect(again.metas[0].data).toEqual({ intro: 'Introduction', site: { title: 'Site', href: '/docs/leads/intro' } })
+})
+
+test('the parser digest covers every module of the project the parsers import, so a change in any of them is seen', () => {
+  const listed = new Set<string>(SCAN_PARSER_FILES)
+  const imported = SCAN_PARSER_FILES.flatMap((file) =>
+    [...fs.readFileSync(path.join(PROJECT, file), 'utf8').matchAll(/^import\s+(?!type\b)[^'"]*['"](\.[^'"]+)['"]/gm)].map((match) => path.relative(PROJECT, path.resolve(PROJECT, path.dirname(file), match[1])) + '.ts')
+  )
+  expect(imported.length).toBeGreaterThan(0)
+  expect(imported.filter((file) => !listed.has(file))).toEqual([])
 })
 
 test("a `_meta` file unchanged since the last build (by its stamp) is not read: its data and links come from the record; an edited one is read and parsed again", () => {
@@ -129,4 +146,17 @@ test("a `_meta` file unchanged since the last build (by its stamp) is not read: 
   fs.writeFileSync(path.join(root, META), written.replace("'Introduction'", "'Start here'"))
   const third = scanContent(root, undefined, readStore(root).scan)
   expect(third.metas[0].data).toEqual({ intro: 'Start here', site: { title: 'Site', href: '/docs/leads/intro' } })
+})
+
+test('a page taken from the record and written again before a step reads its text fails that read, naming the file: no step mixes two versions of it', () => {
+  const root = settledSite()
+  buildScan(root)
+  const source = scanContent(root, undefined, readStore(root).scan)
+  expect(source.byFile(OTHER)?.digest).toBeDefined()
+  // Written after the scan took the page from the record, before the compile asks for its text.
+  fs.writeFileSync(path.join(root, OTHER), '# Other, written during the build\n')
+  expect(() => source.byFile(OTHER)?.text).toThrow(PageChangedError)
+  expect(() => source.byFile(OTHER)?.text).toThrow(`${OTHER}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
+  // Unchanged since the scan: its text is had, as the record's version.
+  expect(source.byFile(INTRO)?.text).toBe(files[INTRO])
 })

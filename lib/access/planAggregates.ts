@@ -26,7 +26,7 @@ import type { Requirement } from './types'
 import { SHARD_LIST_FILE, shardFolder } from '../search/searchShards'
 import { cutFullText, FULL_TEXT_PART_BYTES } from '../aiTools/fullTextParts'
 import { fullTextEntryBytes, fullTextHeader, type PartPlace } from '../aiTools/llmsFiles'
-import { fullTextFile, LLMS_INDEX_FILE, markdownKeyOf, SEARCH_FOLDER } from '../pathFormats'
+import { CATALOG_FILE, fullTextFile, LLMS_INDEX_FILE, markdownKeyOf, SEARCH_ENTRY_FILE, SEARCH_FOLDER } from '../pathFormats'
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
@@ -131,9 +131,6 @@ export interface CatalogFile {
   pages: string[]
 }
 
-/** The catalog's file name in its audience's folder. */
-export const CATALOG_FILE = 'pages.json'
-
 export interface AggregatePlan {
   audiences: Audience[]
   /** Each page's audience id. */
@@ -227,7 +224,7 @@ const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').len
 function naturalBase(access: CompiledAccess, governing: GoverningRule): string | null {
   if (governing.kind !== 'rule' || governing.rule.match !== 'prefix') return null
   const base = governing.rule.path === '/' ? '/' : `${governing.rule.path}/`
-  const probes = [LLMS_INDEX_FILE, fullTextFile(0, 1), fullTextFile(0, 2), CATALOG_FILE, `${SEARCH_FOLDER}/${SHARD_LIST_FILE}`, `${SEARCH_FOLDER}/${shardFolder(0)}/pagefind-entry.json`, `${SEARCH_FOLDER}/${shardFolder(0)}/index/x.pf_index`]
+  const probes = [LLMS_INDEX_FILE, fullTextFile(0, 1), fullTextFile(0, 2), CATALOG_FILE, `${SEARCH_FOLDER}/${SHARD_LIST_FILE}`, `${SEARCH_FOLDER}/${shardFolder(0)}/${SEARCH_ENTRY_FILE}`, `${SEARCH_FOLDER}/${shardFolder(0)}/index/x.pf_index`]
   const allGoverned = probes.every((name) => {
     const route = normalisePath(base + name)
     return route !== null && sameRule(governingRuleOf(access, route), governing)

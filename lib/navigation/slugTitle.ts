@@ -1,7 +1,14 @@
 /**
- * A folder's title from its slug alone ("to-be-refined" -> "To Be Refined"), as Nextra names an
- * entry its `_meta` does not title. It tells a reader nothing its path does not, so it stands in
- * for a writer's title that belongs to a page the reader may not open (filterPageMap).
+ * The title of a page or folder that no writer titled, from its name alone ("to-be-refined" ->
+ * "To Be Refined", "api_v2" -> "Api V2"): the one rule. The build's page map titles an untitled
+ * page by it (pipeline/content/contentSource.ts), the browser's sidebar a folder whose writer's
+ * title belongs to a page the reader may not open (filterPageMap: the name tells a reader nothing
+ * its path does not), the AI tools' page tree an untitled folder or page, and the content check
+ * the section it suggests declaring.
+ *
+ * Not Nextra's rule (the `title` package, which knows words such as API and keeps small words
+ * lower case): this one runs in every page's browser bundle, the sign-in page's included, and
+ * the package would add to that page's first-load JavaScript, which is at its budget.
  */
 export const slugTitle = (slug: string): string =>
   slug

@@ -2,8 +2,8 @@
  * The part of an audience's page map that one page's HTML carries: what its first paint needs.
  *
  * A page's HTML used to hold its whole section's sidebar, so in a section of a thousand pages
- * every page carried a thousand links (585 kB of HTML a page at 3,000 pages), and a title change
- * rewrote every page of the section. The whole navigation now reaches the browser once per
+ * every page carried a thousand links, its HTML growing with its section (docs/benchmarks.md, figures behind choices in the code),
+ * and a title change rewrote every page of the section. The whole navigation now reaches the browser once per
  * audience, in the audience's route manifest (lib/navigation/mergePageMaps.ts), which the browser
  * caches across pages. The page keeps:
  * - every folder on the way to it (breadcrumb, the open folders of the sidebar);
@@ -23,7 +23,8 @@ const nameOf = (item: RawItem): string | null => ('name' in item ? item.name : n
 /**
  * What trimming needs of one level, made once per level and reused for every page: the build trims
  * the same audience map for each of its pages, and scanning a level of n entries for each of them
- * made the page step quadratic (230 s of a 30,000-page build, whose folders held 10,000 pages).
+ * made the page step quadratic in a folder's size (its cost at 30,000 pages: docs/benchmarks.md,
+ * "Build and dev at scale").
  */
 interface Level {
   /** The level's entry names in the writer's order: its `_meta` keys first, then the rest as sorted. */

@@ -6,11 +6,11 @@
  * The walker names each visit function after the node it visits (`node (paragraph)`), for stack
  * traces, with `Object.defineProperty` on a new function for every node of every walk. The
  * compile walks each page's trees dozens of times (remark-smartypants alone walks every word), so
- * those names were a sixth of the compile: at 3,000 anchor pages the content step's compile took
- * 36.8 s with them and 30.7 s without (two workers, same documents). Nothing reads the names.
+ * those names were a sixth of the compile (docs/benchmarks.md, "Props once, packed; a faster
+ * compile; a warm dev restart"). Nothing reads the names.
  *
- * Measured by: `npm run bench build-vs-docusaurus-3000` (the content step), and the time above,
- * taken by hand. Tested by __tests__/patches/compile.test.ts; the worker refuses to compile when
+ * Measured by: `npm run bench build-vs-docusaurus-3000` (the content step), and the compile's
+ * time with and without the names, taken by hand. Tested by __tests__/patches/compile.test.ts; the worker refuses to compile when
  * the patch did not apply, and the hook throws when an upgrade changed the statement.
  */
 import replaceExactly from '../replaceExactly.cjs'

@@ -3,9 +3,10 @@
  *
  * For Rspack, Next 15 puts every module from node_modules into one chunk named `lib` that every
  * page loads, including code a page only imports on demand: Amplify and the sign-in code, which
- * a docs page loads only to renew a session, made a docs page's first load 321 kB instead of
- * 179 kB. Under webpack Next splits differently: only a package module over 160 kB gets a chunk of
- * its own, and the rest is shared by the pages that use it. This gives Rspack webpack's rules.
+ * a docs page loads only to renew a session, made nearly half of a docs page's first load
+ * (docs/benchmarks.md, figures behind choices in the code). Under webpack Next splits
+ * differently: only a package module over 160 kB gets a chunk of its own, and the rest is shared
+ * by the pages that use it. This gives Rspack webpack's rules.
  * Measured by: a docs page's first-load JavaScript in `npm run bench size`. Tested in
  * __tests__/patches/clientChunks.test.ts.
  */

@@ -55,8 +55,8 @@ function devCacheDependencies(context: string): string[] {
 
 /**
  * `npm run dev` keeps Rspack's cache on disk, so a restart compiles only the modules that changed
- * since the last run, instead of the docs route's 1,500 modules: 0.5 s instead of 2.4 s at 3,000
- * pages, on two cores. Byte identity does not matter in dev, which is why only a build goes without it.
+ * since the last run, instead of the docs route's 1,500 modules (the times at 3,000 pages:
+ * docs/benchmarks.md, "Props once, packed; a faster compile; a warm dev restart"). Byte identity does not matter in dev, which is why only a build goes without it.
  * The cache is dropped when what compiles the modules changes: next.config.ts, tsconfig.json, the
  * patches and the lock file (build dependencies, by their bytes), and the values next.config.ts inlines into
  * the bundle (`env`, by the version: a sign-in setting changes no file).
@@ -98,7 +98,7 @@ interface AssetCompilation {
  * compile of `npm run dev` writes it as a production build of this site does: empty, as no page
  * imports CSS dynamically (development CSS is injected by script, so there is no link to keep).
  * Measured by: `npm run bench dev-3000` (first open, another page, an edit) and a data request of
- * the dev server (about 240 ms before, 40 ms after).
+ * the dev server (docs/benchmarks.md, "`npm run dev`: no wait for a manifest, scripts uncompressed").
  */
 export function withDevDynamicCssManifest(config: BundlerConfig): void {
   const name = 'DevDynamicCssManifest'

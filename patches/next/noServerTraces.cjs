@@ -1,7 +1,7 @@
 // After compiling, `next build` traces which files Next's own server needs (node-file-trace of
 // next-server.js and next-minimal-server.js, written to .next/*.nft.json) for standalone and
 // serverless hosting. A static export deploys no server, so nothing reads them, and the trace
-// walks Next's whole dist: 0.6 to 1 s of every build, a tenth of a rebuild of this site.
+// walks Next's whole dist on every build, a tenth of a rebuild of this site (docs/benchmarks.md, figures behind choices in the code).
 //
 // Next calls the tracer through the exports of its compiled @vercel/nft at the moment it traces
 // (`(0, _nft.nodeFileTrace)(…)` in next/dist/build/collect-build-traces.js), so the tracer is

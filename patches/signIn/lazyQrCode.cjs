@@ -1,5 +1,5 @@
-// The sign-in form's TOTP set-up screen draws a QR code with the qrcode package, about 10 kB of
-// gzip JavaScript that every visitor of the sign-in page downloaded although the screen appears
+// The sign-in form's TOTP set-up screen draws a QR code with the qrcode package, JavaScript
+// (docs/benchmarks.md, figures behind choices in the code) that every visitor of the sign-in page downloaded although the screen appears
 // only when a pool requires an authenticator app (ours does not: infra/lib/auth-stack.ts). This
 // loads qrcode when that screen draws its code, so the screen still works if MFA is turned on.
 // An Amplify UI upgrade that changes these lines fails the build.

@@ -3,7 +3,7 @@
  * ./index.ts, `smallPickBy`). It picks a sign-up form's user attributes,
  * `pickBy(formValues, selectUserAttributes)`: a plain object and a function of (value, key). For
  * that, lodash's own brings its whole iteratee machinery (deep equality, property paths, its map
- * and stack caches), about 2 kB of gzip JavaScript on the sign-in page. This is lodash's answer
+ * and stack caches) to the sign-in page (its size: docs/benchmarks.md, figures behind choices in the code). This is lodash's answer
  * for such a call: the object's enumerable string keys, its own and inherited, whose value the
  * predicate accepts. __tests__/patches/signIn.test.ts compares it with lodash's and checks
  * that the installed Amplify UI still calls it that way. Measured by: the sign-in page's

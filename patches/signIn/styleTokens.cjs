@@ -5,8 +5,8 @@
 // ThemeProvider, which this site does not use (the form is styled by Amplify UI's stylesheet),
 // `useTheme` built the whole default theme with `createTheme()` for that: every token's value and
 // the theme's CSS text, about 1,500 tokens, and again on each render of each component. So the
-// sign-in page shipped the token definitions and the code that builds a theme (about 10 kB of gzip
-// JavaScript) and ran it hundreds of times while drawing the form.
+// sign-in page shipped the token definitions and the code that builds a theme (its size:
+// docs/benchmarks.md, figures behind choices in the code) and ran it hundreds of times while drawing the form.
 //
 // Here `useTheme`'s default is the same theme's names, built once: its name, its breakpoints, and
 // for each token of the categories style props use (colours, space, font sizes…: every category

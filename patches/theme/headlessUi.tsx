@@ -3,8 +3,8 @@
  *
  * The theme uses Headless UI for its buttons (Button), the colour-mode select (Listbox) and navbar
  * drop-down menus (Menu). Headless UI 2 brings Floating UI, React Aria and
- * TanStack Virtual with it: about 45 kB of gzip JavaScript on every page, a quarter of a docs
- * page's first load. These are the same widgets with the same roles, keyboard use and class-name
+ * TanStack Virtual with it, loaded on every page for widgets that need none of them (their share
+ * of a docs page's first load: docs/benchmarks.md, figures behind choices in the code). These are the same widgets with the same roles, keyboard use and class-name
  * callbacks, positioned with CSS. The theme's own search box (Combobox) never renders here: the
  * site's search replaces it (theme.config.tsx), so using it fails loudly instead of rendering a
  * half-working copy. Only the theme and Nextra's Button see this module (./index.ts): a

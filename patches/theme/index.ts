@@ -61,8 +61,8 @@ export function lightHeadlessUi(config: BundlerConfig): void {
 
 /**
  * Content images are plain <img> elements that medium-zoom enlarges (components/ImageZoom.tsx).
- * Nextra's MDX components wrap each in react-medium-image-zoom and next/image, about 20 kB of
- * gzip JavaScript on every docs page that nothing uses (plainImages.cjs).
+ * Nextra's MDX components wrap each in react-medium-image-zoom and next/image: JavaScript on every
+ * docs page that nothing uses (plainImages.cjs; its size: docs/benchmarks.md, figures behind choices in the code).
  */
 export function plainImages(config: BundlerConfig): void {
   config.module.rules.push({

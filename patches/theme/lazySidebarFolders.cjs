@@ -1,8 +1,8 @@
 // Nextra's sidebar renders every folder's pages, collapsed folders included (hidden by a zero
 // height). Measured before each page's props carried only its part of the page map
-// (lib/navigation/trimPageMap.ts): on a 1,000-page site each page was 650 kB of HTML with 855
-// sidebar links, and rendering them made "Generating static pages" grow with the square of the
-// pages (28 s of an 82 s build). The trim now bounds what a page's HTML can list; in the browser,
+// (lib/navigation/trimPageMap.ts): each page's HTML held its section's sidebar links, and
+// rendering them made "Generating static pages" grow with the square of the pages (figures at
+// 1,000 pages: docs/benchmarks.md, figures behind choices in the code). The trim now bounds what a page's HTML can list; in the browser,
 // where a reader's whole navigation arrives, the sidebar still renders only what is open. This
 // loader renders a collapsed folder's pages only once the reader opens it, as Docusaurus does; a
 // folder that was open stays rendered, so it still animates closed. Open folders (the current page's, and the

@@ -1,6 +1,6 @@
 // Nextra's normalizePages sorts every folder of the page map on every render: `_meta` first, then
-// by name with localeCompare. The first localeCompare on a page starts ICU's collator, about 25 ms
-// inside hydration (about 100 ms under Lighthouse's mobile CPU). lib/navigation/navigationTree.ts
+// by name with localeCompare. The first localeCompare on a page starts ICU's collator, a cost paid
+// inside hydration (docs/benchmarks.md, figures behind choices in the code). lib/navigation/navigationTree.ts
 // builds the page map in that order, so here the comparator keeps that order (the
 // sort is stable) instead of comparing names again. A Nextra upgrade that changes the comparator
 // fails the build.

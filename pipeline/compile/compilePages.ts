@@ -214,7 +214,14 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
       const next = () => {
         current = queue.shift()
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
-        worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter })
+        try {
+          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter })
+        } catch (error) {
+          // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
+          current = undefined
+          stopAll()
+          reject(error)
+        }
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
         if (message.ready) return next()

@@ -14,18 +14,19 @@
  * public file must be of a type the site serves, an SVG one that cannot run (./svgCheck.ts).
  *
  * The page map is the one Nextra's page-map collector makes of the same folders: its items in the same order, a
- * page's front matter with a sidebar title from its file name when it has no title, a `_meta`
- * file as a reference its folder's data replaces (lib/navigation/navigationTree.ts).
+ * page's front matter with a sidebar title from its file name when it has no title (by the site's
+ * one rule, lib/navigation/slugTitle.ts, not Nextra's), a `_meta` file as a reference its folder's
+ * data replaces (lib/navigation/navigationTree.ts).
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
+import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
 import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
-import { LINK_PATTERN, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
+import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
@@ -53,10 +54,6 @@ export const META_FILE = /^_meta\.(?:[jt]sx?|mjs)$/
  */
 export const PUBLIC_FILE_TYPES = ['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.woff', '.woff2', '.txt'] as const
 
-/** The parser Nextra itself loads (its own dependency, whatever else the project holds), loaded when first used. */
-const fromNextra = () => createRequire(require.resolve('nextra/package.json'))
-const titleCase = (text: string) => (fromNextra()('title') as { default: (text: string, options: { special: string[] }) => string }).default(text, { special: ['SSR'] })
-
 /** A symbolic link, or anything else that is not a plain file or folder, under content/ or public/. */
 export class NotAFileError extends ContentError {
   constructor(entry: string, kind: 'link' | 'special') {
@@ -79,6 +76,18 @@ export class UnsafeSvgError extends ContentError {
   constructor(file: string, problem: string, line?: number) {
     super(file, `${locate(file, line)}this SVG is refused: ${problem}`)
     this.name = 'UnsafeSvgError'
+  }
+}
+
+/**
+ * A page whose text, read after the scan, is not the version the scan took (its digest): the file
+ * was written during the build. Its steps would otherwise mix two versions of it (the store's
+ * record and links of one, the compiled document of the other), so the build stops.
+ */
+export class PageChangedError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
+    this.name = 'PageChangedError'
   }
 }
 
@@ -231,9 +240,10 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       if (reading.text !== undefined) return reading.text
       if (released) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
-      // Taken from the record: read now, keeping what was known of it.
+      // Taken from the record (or the last scan): read now, keeping what was known of it, if it is still that version.
       const fresh = read()
-      page.reading = fresh.digest === reading.digest ? { ...reading, ...fresh } : fresh
+      if (fresh.digest !== reading.digest) throw new PageChangedError(file)
+      page.reading = { ...reading, ...fresh }
       return fresh.text as string
     },
     get digest() {
@@ -318,12 +328,12 @@ export function readPlainFile(absolute: string): Buffer {
   }
 }
 
-/** Each `_meta` file's data by the digest of its text, in this process and on disk (META_CACHE_DIR). */
+/** Each `_meta` file's data by the digest of its text and of the parser (./scanRecord.ts), in this process and on disk (META_CACHE_DIR). */
 const metaCache = new Map<string, Record<string, unknown>>()
 
 /** The data of a `_meta` file's text: from the cache when this text was read before, else parsed (never run). */
 function metaData(root: string, file: string, text: string): Record<string, unknown> {
-  const digest = crypto.createHash('sha256').update(file.replace(/^.*\./, '')).update('\0').update(text).digest('hex')
+  const digest = crypto.createHash('sha256').update(scanParsers()).update('\0').update(file.replace(/^.*\./, '')).update('\0').update(text).digest('hex')
   const known = metaCache.get(digest)
   if (known) return known
   const cached = path.join(root, META_CACHE_DIR, `${digest}.json`)
@@ -441,8 +451,10 @@ function scannable(root: string, folder: string, problems: ContentError[]): bool
 export function scanContent(root: string, previous?: ContentSource, recorded?: ScanRecord): ContentSource {
   const folders = new Map<string, ContentEntry[]>()
   const pages: LoadedPage[] = []
-  const known = recorded?.linkPattern === LINK_PATTERN ? recorded.pages : {}
-  const knownMetas = (recorded?.linkPattern === LINK_PATTERN && recorded.metas) || {}
+  // A record made by other parsers (an upgrade, a fix) may hold what these would not read: none of it is used.
+  const trusted = recorded?.parsers === scanParsers()
+  const known = trusted ? recorded.pages : {}
+  const knownMetas = (trusted && recorded.metas) || {}
   const lastReading = (file: string) => (previous?.byFile(file) as LoadedPage | undefined)?.reading ?? (Object.hasOwn(known, file) ? recordedReading(known[file]) : undefined)
   const unservable: string[] = []
   const metas: LoadedMeta[] = []
@@ -500,7 +512,7 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
     pageMap: () => (pageMap ??= collectPageMap(list, files)),
     reads,
     releaseTexts: () => releaseTexts(root, pages),
-    scanRecord: () => ({ linkPattern: LINK_PATTERN, pages: recordsOf(pages), metas: recordsOf(metas) }),
+    scanRecord: () => ({ parsers: scanParsers(), pages: recordsOf(pages), metas: recordsOf(metas) }),
   }
 }
 
@@ -521,8 +533,8 @@ export function routeOfContentFile(file: string): string | null {
  * The front-matter fields that the navigation reads of a page map's page (Nextra's normalizePages:
  * the title it shows, whether it is hidden, its theme options; the AI tools' page tree: the title).
  * The page map ships in every page's props and the route manifests, so the rest (a description, a
- * writer's own fields) stays out: at 3,000 generated pages the descriptions alone were 7 kB of a
- * page's props.
+ * writer's own fields) stays out: the descriptions alone were a large share of a page's props
+ * (docs/benchmarks.md, figures behind choices in the code).
  */
 const NAVIGATION_FIELDS = ['title', 'sidebarTitle', 'display', 'theme'] as const
 
@@ -547,7 +559,7 @@ function collectPageMap(list: ContentSource['list'], files: ReadonlyMap<string, 
       const page = files.get(entry.path)
       if (!page) return []
       const frontMatter = navigationFields(page.frontMatter)
-      if (!frontMatter.title) frontMatter.sidebarTitle ||= titleCase(name.replace(/[-_]/g, ' '))
+      if (!frontMatter.title) frontMatter.sidebarTitle ||= slugTitle(name)
       return [{ name, route: own, frontMatter }]
     }
     return META_FILE.test(entry.name) ? [{ data: entry.path }] : []

@@ -3,7 +3,8 @@
  * writer's edit changes no code, so the last `next build`'s files are the ones a new one would
  * write. They come back into out/, and the changed pages are rendered with the last build's
  * server bundle (./renderWithNext.cjs), which compiles nothing. A one-page rebuild then costs one
- * page's render, not Next's start and its bundler's fixed compile (about 8 s at any size).
+ * page's render, not Next's start and its bundler's compile, whose time does not shrink with the
+ * edit (its figures at 3,000 and 10,000 pages: docs/benchmarks.md, "Build and dev at scale").
  *
  * Each of `next build`'s files is checked against the digest recorded when it was written: the
  * client's files and route manifests against .next/static/ (the build's later steps rewrite the
@@ -22,13 +23,12 @@ import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
 /** Where the renderer writes the pages before they move into out/. */
 const RENDERED_DIR = CACHE_PATHS.rendered
-const STATIC = BUILD_FILES_PREFIX
 /** The one docs route's server bundle, as `next build` names it. */
 const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
 
 /** Where one of `next build`'s files of out/ is kept while out/ is `out`: Next copies .next/static/ to out/_next/static/. */
 function sourceOf(paths: SitePaths, out: string, key: string): string {
-  return key.startsWith(STATIC) ? path.join(paths.next, 'static', key.slice(STATIC.length)) : path.join(out, key)
+  return key.startsWith(BUILD_FILES_PREFIX) ? path.join(paths.next, 'static', key.slice(BUILD_FILES_PREFIX.length)) : path.join(out, key)
 }
 
 /** Why the last build's files cannot serve this build ID; null when they can. */
@@ -54,7 +54,7 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
  */
 export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
   for (const key of Object.keys(last.nextFiles)) {
-    if (!key.startsWith(STATIC)) continue
+    if (!key.startsWith(BUILD_FILES_PREFIX)) continue
     const target = path.join(paths.out, key)
     fs.mkdirSync(path.dirname(target), { recursive: true })
     // A new file, not the one out/ holds rewritten: a later step's copy of it may be a link.

@@ -54,6 +54,7 @@ import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, planRender,
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
+import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { setOutRecordAside, writeOutRecord } from './outRecord'
@@ -88,9 +89,9 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>, codeBuildId: string): Promise<NextBuild> {
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>): Promise<NextBuild> {
   const pages = Object.keys(props).length
-  let plan = planRender(store, paths.out, codeBuildId, props)
+  let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
   const last = store.render
   const audienceFolders = audienceFoldersOf(aggregates)
   const whyNextBuild =
@@ -182,7 +183,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const { source, store, pages, plan, lastUpdated, props } = run
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles, plan, run.buildId),
+    () => nextBuild(paths, store, props.index, source.publicFiles, plan),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,

@@ -12,7 +12,6 @@ import { scanContent, type ContentPage, type ContentSource } from '../content/co
 import { readLastUpdated, type LastUpdated } from '../lastUpdated'
 import { pageMapInputs, type PageMapInputs } from '../pageMaps'
 import { openNavigation, type Navigation } from '../navigationRecord'
-import { siteBuildId } from '../buildId'
 import { describePageProps, writePageProps, type PagePropsReport } from '../render/pageProps'
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkAndCompile } from './checkContent'
@@ -39,8 +38,6 @@ export interface ContentRun {
   navigation: Navigation
   lastUpdated: LastUpdated
   props: PagePropsReport
-  /** The build ID of the code that ran (../buildId.ts). */
-  buildId: string
 }
 
 export interface ContentRunOptions {
@@ -79,11 +76,10 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const lastUpdated = readLastUpdated(root)
   const inputs = pageMapInputs(source, access)
   const pageMap = source.pageMap()
-  const buildId = siteBuildId(root)
-  const navigation = openNavigation(root, buildId, source, pageMap, plan, inputs)
+  const navigation = openNavigation(root, source, pageMap, plan, inputs)
   const props = await step('pages', () => writePageProps(root, store, { access, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
-  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, navigation, lastUpdated, props, buildId }
+  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, navigation, lastUpdated, props }
 }
 
 /**

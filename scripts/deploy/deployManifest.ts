@@ -85,7 +85,7 @@ export function serialiseManifest(manifest: DeployManifest): string {
   return JSON.stringify({ version: manifest.version, through: manifest.through, files: sorted(manifest.files), retired: sorted(manifest.retired) })
 }
 
-/** A record's bytes as the bucket stores them: its text, gzipped (a manifest of 10,000 pages: 8.5 MB of text, 1.7 MB stored). */
+/** A record's bytes as the bucket stores them: its text, gzipped (the sizes at 10,000 pages: docs/benchmarks.md, figures behind choices in the code). */
 export function packRecord(text: string): Buffer {
   return gzipSync(text)
 }

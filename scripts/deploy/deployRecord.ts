@@ -1,7 +1,7 @@
 /**
  * The deploy's record in the bucket, read and written so that a small edit writes a small record.
- * The manifest (deployManifest.ts) names every file with its sha256: 1.7 MB gzipped at 10,000
- * pages, mostly digests that do not compress. Rewritten by every deploy, it would be most of what
+ * The manifest (deployManifest.ts) names every file with its sha256: mostly digests that do not
+ * compress, so it grows with the site (its size at 10,000 pages: docs/benchmarks.md, figures behind choices in the code). Rewritten by every deploy, it would be most of what
  * a one-page edit writes. So a deploy writes only a change record (`_deploy/change-<n>`: the
  * files it added, changed or removed, and the whole list of files kept for open tabs), and every
  * MAX_CHANGES deploys folds them into a new manifest, which names the last change it holds.

@@ -5,9 +5,12 @@
  * indexes point at, then the indexes, then the pages themselves, then the route manifests that
  * list the pages.
  */
-import { BUILD_FILES_PREFIX, SEARCH_FOLDER } from '../../lib/pathFormats'
+import { BUILD_FILES_PREFIX, CATALOG_FILE, LLMS_INDEX_FILE, SEARCH_ENTRY_FILE, SEARCH_FOLDER } from '../../lib/pathFormats'
 import { isRouteManifestKey } from '../../lib/access/readerView'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
+
+/** The files that list others: a search index's entry, an audience's catalog and its llms index. */
+const INDEX_FILES = [SEARCH_ENTRY_FILE, CATALOG_FILE, LLMS_INDEX_FILE]
 
 const PHASES = [
   // An audience's route manifest keeps its name and lists its pages for client-side navigation:
@@ -20,7 +23,7 @@ const PHASES = [
   { name: 'search metadata', test: (key: string) => key.endsWith('.pf_meta') },
   // Pagefind's entry names the metadata; an audience's catalog and llms.txt name its Markdown pages,
   // and llms.txt the parts of its full text, which go up with the content before it.
-  { name: 'indexes', test: (key: string) => /(^|\/)(pagefind-entry\.json|pages\.json|llms\.txt)$/.test(key) },
+  { name: 'indexes', test: (key: string) => INDEX_FILES.some((name) => key === name || key.endsWith(`/${name}`)) },
   // A search index's shard list names its shards' folders, whose entries are uploaded in the phase above.
   { name: 'search shard lists', test: (key: string) => key.endsWith(`/${SEARCH_FOLDER}/${SHARD_LIST_FILE}`) },
   // Pages name all of the above; they go last.

@@ -22,7 +22,7 @@ import path from 'node:path'
 import { CompileWorkers, describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
-import type { ContentSource } from '../../pipeline/content/contentSource'
+import { PageChangedError, type ContentSource } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps } from '../../pipeline/steps/contentSteps'
@@ -67,7 +67,8 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     return { ok: true, report: run.compile, props: run.props }
   } catch (error) {
-    if (error instanceof BadContentError || error instanceof BrokenLinksError || error instanceof UnservablePathError || error instanceof RuleCoverageError) return { ok: false, message: error.message }
+    // A page saved again while the check ran is a result too: the watcher sees that save and checks again.
+    if (error instanceof BadContentError || error instanceof BrokenLinksError || error instanceof UnservablePathError || error instanceof RuleCoverageError || error instanceof PageChangedError) return { ok: false, message: error.message }
     throw error
   }
 }
