@@ -82,6 +82,8 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     /** All of out/: built in place to the end, built again after out/ was emptied, and the same sources built from nothing. */
     inPlace: Files
     emptied: Files
+    /** Built again after a step that stopped half way, a file of a shard folder gone. */
+    afterStopped: Files
     fresh: Files
     walkedFiles: Record<string, number>
   }
@@ -142,11 +144,12 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(scenario.afterRemoval.stats.find((s) => s.id === 'internal')!.shards).toBe(scenario.clean.stats.find((s) => s.id === 'internal')!.shards)
   })
 
-  test('out/ built in place, and out/ emptied and built again from the cache, hold the same files, byte for byte, as a build from nothing', () => {
+  test('out/ built in place, out/ emptied and built again from the cache, and out/ built again after a step that stopped half way, hold the same files, byte for byte, as a build from nothing', () => {
     const bytes = (files: Files) => Object.fromEntries(Object.entries(files).map(([file, { sha256 }]) => [file, sha256]))
     expect(Object.keys(scenario.fresh).length).toBeGreaterThan(10)
     expect(bytes(scenario.inPlace)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
+    expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
   })
 
