@@ -11,6 +11,7 @@ import { llmsTxt } from '../../lib/aiTools/llmsFiles'
 import { markdownFileMap } from './helpers/markdownFiles'
 import { PageStore } from '../../pipeline/store/pageStore'
 import { scanContent, type ContentSource } from '../../pipeline/content/contentSource'
+import { listFiles } from '../../pipeline/files'
 
 test('front matter is removed from the Markdown', () => {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-body-'))
@@ -175,4 +176,75 @@ test('the step writes each file as it makes it, holding one file\'s page bodies 
   } finally {
     fs.rmSync(site, { recursive: true, force: true })
   }
+})
+
+describe('a one-page edit with out/ kept in place, then out/ emptied (as `next build` leaves it)', () => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-edit-'))
+  const out = path.join(site, 'out')
+  fs.mkdirSync(out)
+  afterAll(() => fs.rmSync(site, { recursive: true, force: true }))
+  /** Each file of a folder by its key, with its inode (whether the step left it) and its text (what a reader gets). */
+  const filesIn = (dir: string) => new Map(listFiles(dir).map((key) => [key, { ino: fs.statSync(path.join(dir, key)).ino, text: fs.readFileSync(path.join(dir, key), 'utf8') }]))
+  const ADDED = '\nA line the edit added.\n'
+  // Several parts per audience, so that an edit's part is one of many.
+  const planOf = () => planAggregates({ access, routes: source.pages.map((page) => page.route), bodyBytes: (route) => Buffer.byteLength(source.byRoute(route)!.body), fullTextPartBytes: 20_000 })
+  /** The content source, its pages' bodies counted by route as the step takes them; `edited` as if its MDX had a line more. */
+  const sourceWith = (reads: string[], edited?: string): ContentSource => ({
+    ...source,
+    byRoute: (route) => {
+      const page = source.byRoute(route)
+      if (!page) return page
+      const changed = route === edited
+      return Object.create(page, {
+        digest: { get: () => (changed ? `${page.digest}-edited` : page.digest) },
+        body: { get: () => (reads.push(route), changed ? `${page.body}${ADDED}` : page.body) },
+      })
+    },
+  })
+  const catalogInputs = () => ({ pageMaps: new Map(planOf().audiences.map((audience) => [audience.rule, { items: [], order: {} }])), lastUpdated: {} })
+
+  test("the edit reads its own page's body and those of its part alone, and changes only its page's .md and its part of the full text; out/ emptied is filled again without a body read, byte for byte as a build from nothing", () => {
+    const plan = planOf()
+    const edited = plan.markdown.find((file) => file.route.startsWith('/docs/internal/'))!.route
+    const part = plan.llms.find((file) => file.full && file.pages.includes(edited))!
+    expect(plan.llms.filter((file) => file.full && file.audience === part.audience).length).toBeGreaterThan(1)
+    const first: string[] = []
+    writeMarkdown({ root: site, out }, sourceWith(first), index, plan, catalogInputs(), 'build-1')
+    expect(new Set(first).size).toBe(plan.markdown.length)
+    const before = filesIn(out)
+
+    const reads: string[] = []
+    const result = writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), 'build-1')
+    const after = filesIn(out)
+    // Its part is made again from its pages' bodies; no page of another part, of any audience, is read.
+    expect(reads).toContain(edited)
+    expect(reads.filter((route) => !part.pages.includes(route))).toEqual([])
+    expect(reads.filter((route) => route === edited)).toHaveLength(2)
+    expect(reads.length).toBe(part.pages.length + 1)
+    expect(result.rewritten).toBe(2)
+    const changed = [...after.keys()].filter((key) => before.get(key)?.ino !== after.get(key)!.ino)
+    expect(changed.sort()).toEqual([`${edited}.md`, part.key].sort())
+    expect(after.get(`${edited}.md`)!.text).toContain(ADDED.trim())
+    expect(after.get(part.key)!.text).toContain(ADDED.trim())
+    expect([...after.keys()]).toEqual([...before.keys()])
+
+    // `next build` ran: out/ is made anew; every file comes back from its kept copy, none made again.
+    fs.rmSync(out, { recursive: true, force: true })
+    fs.mkdirSync(out)
+    const refill: string[] = []
+    writeMarkdown({ root: site, out }, sourceWith(refill, edited), index, plan, catalogInputs(), 'build-1')
+    expect(refill).toEqual([])
+    const fresh = path.join(site, 'fresh')
+    fs.mkdirSync(path.join(fresh, 'out'), { recursive: true })
+    writeMarkdown({ root: fresh, out: path.join(fresh, 'out') }, sourceWith([], edited), index, plan, catalogInputs(), 'build-1')
+    const texts = (files: ReturnType<typeof filesIn>) => new Map([...files].map(([key, { text }]) => [key, text]))
+    expect(texts(filesIn(out))).toEqual(texts(filesIn(path.join(fresh, 'out'))))
+    expect(texts(filesIn(out))).toEqual(texts(after))
+  })
+
+  test("another build ID (the code that formats the files changed) makes every file again", () => {
+    const reads: string[] = []
+    writeMarkdown({ root: site, out }, sourceWith(reads), index, planOf(), catalogInputs(), 'build-2')
+    expect(new Set(reads).size).toBe(planOf().markdown.length)
+  })
 })

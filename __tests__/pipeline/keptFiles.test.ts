@@ -27,3 +27,48 @@ test("a file not written again is removed from out/ with its kept copy; an uncha
   expect(fs.statSync(path.join(out, 'docs/leads/intro.md')).ino).toBe(inode)
   expect(listFiles(path.join(root, CACHE_PATHS.markdownFiles))).toEqual(['/docs/leads/intro.md'])
 })
+
+test('a file of the same inputs is not made again: out/ keeps it, or, emptied, gets it back from its kept copy', () => {
+  const root = tempSite('kept-inputs-')
+  const out = path.join(root, 'out')
+  const made: string[] = []
+  const make = (text: string) => () => (made.push(text), Buffer.from(text))
+  const first = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(first.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(true)
+  first.prune()
+  const inode = fs.statSync(path.join(out, 'docs/leads/intro.md')).ino
+
+  const second = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(second.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(false)
+  second.prune()
+  expect(fs.statSync(path.join(out, 'docs/leads/intro.md')).ino).toBe(inode)
+
+  fs.rmSync(out, { recursive: true })
+  const third = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(third.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(false)
+  third.prune()
+  expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro')
+  expect(made).toEqual(['# Intro'])
+
+  const fourth = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(fourth.writeFrom('/docs/leads/intro.md', 'inputs-2', make('# Intro, edited'))).toBe(true)
+  fourth.prune()
+  expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro, edited')
+})
+
+test('a file a step wrote before it stopped half way (its record not saved) is removed when the next step does not write it', () => {
+  const root = tempSite('kept-stopped-')
+  const out = path.join(root, 'out')
+  const first = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  first.writeFrom('/docs/leads/intro.md', 'a', () => Buffer.from('# Intro'))
+  first.prune()
+  const stopped = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  stopped.writeFrom('/docs/leads/intro.md', 'a', () => Buffer.from('# Intro'))
+  stopped.writeFrom('/docs/leads/stray.md', 'b', () => Buffer.from('# Stray'))
+  // No prune: the step stopped here.
+  const next = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  next.writeFrom('/docs/leads/intro.md', 'a', () => Buffer.from('# Intro'))
+  next.prune()
+  expect(listFiles(out)).toEqual(['/docs/leads/intro.md'])
+  expect(listFiles(path.join(root, CACHE_PATHS.markdownFiles))).toEqual(['/docs/leads/intro.md'])
+})

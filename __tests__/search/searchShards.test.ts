@@ -65,15 +65,33 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     shards: number[]
     /** The pages of each edited page's shard. */
     shardPages: string[][]
+    removed: string
+    /** The edited pages' shard folders, under the index's folder. */
+    shardDirs: string[]
     clean: Built
     afterFirst: Built
     afterSecond: Built
+    afterRemoval: Built
+    afterEmptied: Built
     hits: string[]
+    removedHitsBefore: string[]
+    removedHitsAfter: string[]
+    /** The internal index's files after the clean build and after the first edit. */
+    cleanFiles: Files
+    afterFirstFiles: Files
+    /** All of out/: built in place to the end, built again after out/ was emptied, and the same sources built from nothing. */
+    inPlace: Files
+    emptied: Files
+    /** Built again after a step that stopped half way, a file of a shard folder gone. */
+    afterStopped: Files
+    fresh: Files
+    walkedFiles: Record<string, number>
   }
+  type Files = Record<string, { ino: number; size: number; sha256: string }>
   let scenario: Scenario
   beforeAll(() => {
     const script = path.join(__dirname, 'fixtures/editShards.ts')
-    scenario = JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', script, path.join(root, 'out'), path.join(root, 'cache')], { encoding: 'utf8' })) as Scenario
+    scenario = JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', script, path.join(root, 'out'), path.join(root, 'cache')], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })) as Scenario
   })
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
   const indexed = (stats: IndexStats[]) => Object.fromEntries(stats.map((s) => [s.id, s.indexed]))
@@ -107,5 +125,42 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
 
   test('a search for a word of both edited pages finds both, one from each shard', () => {
     expect(scenario.hits.sort()).toEqual([...scenario.edited].sort())
+  })
+
+  test("with out/ in place, an edit replaces its page's shard folder only: every other file of the index keeps its inode", () => {
+    const [editedShard] = scenario.shardDirs
+    const changed = Object.keys(scenario.afterFirstFiles).filter((file) => scenario.cleanFiles[file]?.ino !== scenario.afterFirstFiles[file].ino)
+    expect(changed.length).toBeGreaterThan(0)
+    expect(changed.filter((file) => !file.startsWith(`${editedShard}/`))).toEqual([])
+    const untouched = Object.keys(scenario.cleanFiles).filter((file) => !file.startsWith(`${editedShard}/`))
+    expect(untouched.length).toBeGreaterThan(Object.keys(scenario.cleanFiles).length / 3)
+    for (const file of untouched) expect(scenario.afterFirstFiles[file]?.ino).toBe(scenario.cleanFiles[file].ino)
+  })
+
+  test("a removed page's shard no longer finds it, and is indexed again; the others are not", () => {
+    expect(scenario.removedHitsBefore).toEqual([scenario.removed])
+    expect(scenario.removedHitsAfter).toEqual([])
+    expect(indexed(scenario.afterRemoval.stats)).toEqual({ ...Object.fromEntries(scenario.clean.stats.map((s) => [s.id, 0])), internal: 1 })
+    expect(scenario.afterRemoval.stats.find((s) => s.id === 'internal')!.shards).toBe(scenario.clean.stats.find((s) => s.id === 'internal')!.shards)
+  })
+
+  test('out/ built in place, out/ emptied and built again from the cache, and out/ built again after a step that stopped half way, hold the same files, byte for byte, as a build from nothing', () => {
+    const bytes = (files: Files) => Object.fromEntries(Object.entries(files).map(([file, { sha256 }]) => [file, sha256]))
+    expect(Object.keys(scenario.fresh).length).toBeGreaterThan(10)
+    expect(bytes(scenario.inPlace)).toEqual(bytes(scenario.fresh))
+    expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
+    expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
+    expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
+  })
+
+  test("each index's reported file count and bytes are what its folder holds", () => {
+    for (const stats of [scenario.afterRemoval.stats, scenario.afterEmptied.stats]) {
+      for (const s of stats) {
+        const files = Object.keys(scenario.fresh).filter((file) => file.startsWith(`${s.dir}/`))
+        expect(s.files).toBe(files.length)
+        expect(s.bytes).toBe(files.reduce((sum, file) => sum + scenario.fresh[file].size, 0))
+        expect(s.files).toBe(scenario.walkedFiles[s.id])
+      }
+    }
   })
 })

@@ -13,7 +13,9 @@
  * No file here lists every audience: the authority writes the root `/llms.txt` per reader instead
  * (edge/rootLlmsTxt.ts).
  * A file whose bytes are those of the last build's is left as it was (./keptFiles.ts): an edit
- * rewrites its page's files, not its audience's whole text.
+ * rewrites its page's files, not its audience's whole text. A file whose inputs are the last
+ * build's (a page's digest; a part's title, place and pages' digests; an index's or catalog's own
+ * text) is not even made, so an edit reads its own page's body and no other.
  */
 import fs from 'node:fs'
 import type { AggregatePlan, LlmsFile } from '../../lib/access/planAggregates'
@@ -24,6 +26,7 @@ import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
+import { sha256 } from '../files'
 import { openKeptFiles } from './keptFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 
@@ -40,9 +43,11 @@ export interface CatalogInputs {
   lastUpdated: LastUpdated
 }
 
-/** A file of the step: its path under out/, and its text in pieces, each made when the file is. */
+/** A file of the step: its path under out/, a digest of what it is made of, and its text in pieces, each made when the file is. */
 export interface MarkdownFile {
   key: string
+  /** sha256 of its inputs: two builds with the same make the same bytes (./keptFiles.ts writeFrom). */
+  inputs: string
   pieces: Iterable<string>
 }
 
@@ -67,7 +72,9 @@ export function* markdownFiles(
   pages: PageStore['pages'],
   plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
   /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
-  catalogInputs?: CatalogInputs
+  catalogInputs?: CatalogInputs,
+  /** What else a file's bytes follow from: the site's code (the build ID), which formats them. */
+  version = ''
 ): Generator<MarkdownFile> {
   const named = new Map<string, CatalogPage>()
   const contentOf = (route: string) => {
@@ -88,9 +95,20 @@ export function* markdownFiles(
   const withBody = (route: string) => ({ route, get body() { return contentOf(route).body } })
   const partsOf = (audience: string) =>
     plan.llms.flatMap((file) => (file.full && file.audience === audience && file.place ? [{ key: file.key, place: file.place, pages: file.pages.length }] : []))
-  for (const { key, route } of plan.markdown) yield { key, pieces: [contentOf(route).body] }
+  // A page's body follows from its MDX, so its digest names it; a file made of bodies is named by
+  // its pages' digests, and the index and catalog, made of no body, by their own text.
+  const digestOf = (...parts: unknown[]) => sha256(JSON.stringify([version, ...parts]))
+  const bodyOf = function* (route: string) {
+    yield contentOf(route).body
+  }
+  for (const { key, route } of plan.markdown) yield { key, inputs: digestOf('md', contentOf(route).digest), pieces: bodyOf(route) }
   for (const file of plan.llms) {
-    yield { key: file.key, pieces: file.full ? fullTextPart(file, file.pages.map(withBody)) : [llmsTxt(file, file.pages.map(pageOf), partsOf(file.audience))] }
+    if (file.full) {
+      yield { key: file.key, inputs: digestOf('full', file.title, file.place, file.pages.map((route) => [route, contentOf(route).digest])), pieces: fullTextPart(file, file.pages.map(withBody)) }
+    } else {
+      const text = llmsTxt(file, file.pages.map(pageOf), partsOf(file.audience))
+      yield { key: file.key, inputs: digestOf('llms', text), pieces: [text] }
+    }
   }
   for (const file of plan.catalogs) {
     if (!catalogInputs) break
@@ -98,7 +116,8 @@ export function* markdownFiles(
     const pageMap = rule === undefined ? undefined : catalogInputs.pageMaps.get(rule)
     if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
     const catalog: PageCatalog = { pages: file.pages.map(pageOf), pageMap }
-    yield { key: file.key, pieces: [JSON.stringify(catalog)] }
+    const text = JSON.stringify(catalog)
+    yield { key: file.key, inputs: digestOf('catalog', text), pieces: [text] }
   }
 }
 
@@ -112,14 +131,17 @@ export function writeMarkdown(
   source: ContentSource,
   pages: PageStore['pages'],
   plan: AggregatePlan,
-  catalogInputs: CatalogInputs
+  catalogInputs: CatalogInputs,
+  /** The build ID: the code that formats the files (markdownFiles). */
+  version = ''
 ): { pages: number; files: number; rewritten: number } {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
   const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles)
   let files = 0
   let rewritten = 0
-  for (const { key, pieces } of markdownFiles(source, pages, plan, catalogInputs)) {
-    if (kept.write(key, Buffer.from([...pieces].join(''), 'utf8'))) rewritten++
+  // A file made of the same inputs as its kept copy is not made: no page body is read for it.
+  for (const { key, inputs, pieces } of markdownFiles(source, pages, plan, catalogInputs, version)) {
+    if (kept.writeFrom(key, inputs, () => Buffer.from([...pieces].join(''), 'utf8'))) rewritten++
     files++
   }
   kept.prune()

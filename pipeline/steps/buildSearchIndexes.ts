@@ -53,6 +53,39 @@ function dirStats(dir: string): { files: number; bytes: number } {
   return { files, bytes }
 }
 
+/** A shard folder of out/ as the search step left it: the cache entry it was placed from (bundleKey), and its files' count and bytes. */
+interface OutShard {
+  key: string
+  files: number
+  bytes: number
+}
+
+/**
+ * Which shard folders of out/ the last search step placed, by path under out/, for out/ kept in
+ * place (pipeline/render/renderPlan.ts): a folder that is still there and holds the key this build
+ * plans is left as it is, so its files keep their inodes and the build's record of out/ its
+ * hashes. Taken (removed) when the step starts and written when it ends: a step that stops half
+ * way leaves none, and the next one places every shard again.
+ */
+interface OutShards {
+  outRoot: string
+  shards: Record<string, OutShard>
+}
+
+const outShardsFile = (cacheDir: string) => `${cacheDir}-out.json`
+
+function takeOutShards(cacheDir: string | undefined, outRoot: string): Record<string, OutShard> {
+  if (!cacheDir) return {}
+  const file = outShardsFile(cacheDir)
+  try {
+    const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as OutShards
+    fs.rmSync(file, { force: true })
+    return recorded.outRoot === path.resolve(outRoot) && recorded.shards ? recorded.shards : {}
+  } catch {
+    return {} // None yet, or unreadable: every shard is placed again.
+  }
+}
+
 /**
  * The size Pagefind aims at for each file of an index's word list, in bytes (its default is
  * 20,000). A query downloads the file that holds each of its words, from every index the reader
@@ -107,21 +140,44 @@ type Pagefind = typeof import('pagefind')
  * into a Pagefind file after Pagefind (a later build removes or replaces out/'s names, never the
  * files' bytes). Copies where the two lie on different file systems.
  */
-function linkTree(from: string, to: string): void {
+function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
   fs.mkdirSync(to, { recursive: true })
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue
     const source = path.join(from, entry.name)
     const target = path.join(to, entry.name)
     if (entry.isDirectory()) linkTree(source, target)
-    else {
-      try {
-        fs.linkSync(source, target)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
-        fs.copyFileSync(source, target)
-      }
-    }
+    else linkFile(source, target)
   }
+}
+
+function linkFile(source: string, target: string): void {
+  try {
+    fs.linkSync(source, target)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+    fs.copyFileSync(source, target)
+  }
+}
+
+/** Whether two files have the same bytes: the same file (a link), or the same size and contents. */
+function sameBytes(a: string, b: string): boolean {
+  const statA = fs.statSync(a, { throwIfNoEntry: false })
+  const statB = fs.statSync(b, { throwIfNoEntry: false })
+  if (!statA || !statB) return false
+  if (statA.ino === statB.ino && statA.dev === statB.dev) return true
+  return statA.size === statB.size && fs.readFileSync(a).equals(fs.readFileSync(b))
+}
+
+/** Writes `text` at `file` unless it holds it already, so an unchanged file keeps its inode. */
+function writeIfDifferent(file: string, text: string): void {
+  let current: string | undefined
+  try {
+    current = fs.readFileSync(file, 'utf8')
+  } catch {
+    current = undefined
+  }
+  if (current !== text) writeAtomically(file, text)
 }
 
 /**
@@ -142,23 +198,35 @@ async function writeShard(pagefind: Pagefind, shard: Shard, recordsOf: RecordsOf
 }
 
 /**
- * Writes each index under `outRoot` (replacing what was there), cut into shards of about
- * `shardPages` pages with their list (lib/search/searchShards.ts), and returns its size. With
- * `cacheDir`, a shard of the same records is linked from there instead of indexed again, and the
- * shards no index of this build has are removed from it, so it holds one build's.
+ * Writes each index under `outRoot`, cut into shards of about `shardPages` pages with their list
+ * (lib/search/searchShards.ts), and returns its size. With `cacheDir`, a shard of the same records
+ * is linked from there instead of indexed again, and the shards no index of this build has are
+ * removed from it, so it holds one build's; a shard folder out/ still holds from the last build
+ * with the same records is left as it is (OutShards), and only the others are replaced. Without
+ * `cacheDir`, every index is written anew.
  */
 async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number): Promise<IndexStats[]> {
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
   const planned = indexes.map((index) => ({
     index,
-    shards: index.records === 0 ? [] : shardGroup(index.pages, shardPages).map((shard) => ({ shard, cached: cacheDir ? path.join(cacheDir, bundleKey(index, shard)) : null })),
+    shards: index.records === 0 ? [] : shardGroup(index.pages, shardPages).map((shard) => ({ shard, key: cacheDir ? bundleKey(index, shard) : null })),
   }))
+  const cachedOf = (key: string | null) => (cacheDir && key ? path.join(cacheDir, key) : null)
   if (cacheDir && fs.existsSync(cacheDir)) {
-    const used = new Set(planned.flatMap(({ shards }) => shards.map(({ cached }) => path.basename(cached as string))))
+    const used = new Set(planned.flatMap(({ shards }) => shards.map(({ key }) => key as string)))
     for (const name of fs.readdirSync(cacheDir)) if (!used.has(name)) fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true })
   }
-  const needsPagefind = planned.some(({ shards }) => shards.some(({ cached }) => !(cached && fs.existsSync(cached))))
+  const lastOut = takeOutShards(cacheDir, outRoot)
+  const placedOut: Record<string, OutShard> = {}
+  // The cache entry too: the index's pagefind.js comes from it.
+  const kept = (rel: string, key: string | null) => key !== null && lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key) as string)
+  const needsPagefind = planned.some(({ index, shards }) =>
+    shards.some(({ shard, key }) => {
+      const cached = cachedOf(key)
+      return !kept(path.join(index.spec.outDir, shardFolder(shard.shard)), key) && !(cached && fs.existsSync(cached))
+    })
+  )
   const pagefind = needsPagefind ? await import('pagefind') : null
   const stats: IndexStats[] = []
   // Pagefind starts its indexing process on the first call below, with this process's environment.
@@ -168,34 +236,72 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     for (const { index, shards } of planned) {
       const { spec, records, pages } = index
       const root = path.join(outRoot, spec.outDir)
-      fs.rmSync(root, { recursive: true, force: true })
+      if (shards.length === 0 || !cacheDir) fs.rmSync(root, { recursive: true, force: true })
       if (shards.length === 0) continue
+      // What the index folder holds besides this build's shards (a shard no longer planned) goes.
+      const names = new Set([...shards.map(({ shard }) => shardFolder(shard.shard)), PAGEFIND_SCRIPT, SHARD_LIST_FILE])
+      if (fs.existsSync(root)) for (const name of fs.readdirSync(root)) if (!names.has(name)) fs.rmSync(path.join(root, name), { recursive: true, force: true })
       let indexed = 0
-      for (const { shard, cached } of shards) {
-        const dir = path.join(root, shardFolder(shard.shard))
-        if (cached && fs.existsSync(cached)) {
-          linkTree(cached, dir)
-          continue
+      let files = 0
+      let bytes = 0
+      /** Where this index's pagefind.js comes from: any bundle's (they are the same file). */
+      let script: string | null = null
+      for (const { shard, key } of shards) {
+        const rel = path.join(spec.outDir, shardFolder(shard.shard))
+        const dir = path.join(outRoot, rel)
+        const cached = cachedOf(key)
+        if (kept(rel, key)) {
+          placedOut[rel] = lastOut[rel]
+        } else {
+          fs.rmSync(dir, { recursive: true, force: true })
+          if (cached && fs.existsSync(cached)) {
+            linkTree(cached, dir, new Set([PAGEFIND_SCRIPT]))
+          } else {
+            await writeShard(pagefind!, shard, recordsOf, dir)
+            indexed++
+            if (cached) {
+              fs.rmSync(cached, { recursive: true, force: true })
+              linkTree(dir, cached)
+            }
+          }
+          const fresh = path.join(dir, PAGEFIND_SCRIPT)
+          if (!cached && fs.existsSync(fresh)) {
+            // No cache: the first bundle's script is the index's; every other copy goes.
+            if (script === null) {
+              script = path.join(dir, `${PAGEFIND_SCRIPT}.index`)
+              fs.renameSync(fresh, script)
+            } else fs.rmSync(fresh)
+          } else fs.rmSync(fresh, { force: true })
+          placedOut[rel] = { key: key ?? '', ...dirStats(dir) }
+          if (script !== null && path.dirname(script) === dir) {
+            placedOut[rel].files--
+            placedOut[rel].bytes -= fs.statSync(script).size
+          }
         }
-        await writeShard(pagefind!, shard, recordsOf, dir)
-        indexed++
-        if (cached) {
-          fs.rmSync(cached, { recursive: true, force: true })
-          linkTree(dir, cached)
-        }
+        script ??= cached && path.join(cached, PAGEFIND_SCRIPT)
+        files += placedOut[rel].files
+        bytes += placedOut[rel].bytes
       }
       // Every bundle's pagefind.js is the same file; the search box imports it once, from the index's own folder.
-      const folders = shards.map(({ shard }) => path.join(root, shardFolder(shard.shard)))
-      fs.renameSync(path.join(folders[0], PAGEFIND_SCRIPT), path.join(root, PAGEFIND_SCRIPT))
-      for (const folder of folders.slice(1)) fs.rmSync(path.join(folder, PAGEFIND_SCRIPT))
-      fs.writeFileSync(path.join(root, SHARD_LIST_FILE), JSON.stringify(shards.map(({ shard }) => shard.shard)))
-      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records, shards: shards.length, indexed, ...dirStats(root) })
+      const rootScript = path.join(root, PAGEFIND_SCRIPT)
+      if (script === null) throw new Error(`search: no bundle of ${spec.outDir} has ${PAGEFIND_SCRIPT}`)
+      if (!sameBytes(script, rootScript)) {
+        fs.rmSync(rootScript, { force: true })
+        if (cacheDir) linkFile(script, rootScript)
+        else fs.renameSync(script, rootScript)
+      } else if (!cacheDir) fs.rmSync(script)
+      const list = JSON.stringify(shards.map(({ shard }) => shard.shard))
+      writeIfDifferent(path.join(root, SHARD_LIST_FILE), list)
+      files += 2
+      bytes += fs.statSync(rootScript).size + Buffer.byteLength(list)
+      stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records, shards: shards.length, indexed, files, bytes })
     }
   } finally {
     await pagefind?.close()
     if (previousChunkSize === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
     else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previousChunkSize
   }
+  if (cacheDir) writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
   return stats
 }
 
@@ -245,6 +351,7 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
   const versionOf = data.version
   const specs = new Map(plan.search.map((spec) => [spec.id, spec]))
   const toRead: string[] = []
+  const keptRoutes = new Map<SearchIndexSpec, string[]>()
   for (const route of data.routes) {
     const known = last[route]
     const spec = specs.get(plan.audienceOf[route])
@@ -254,10 +361,15 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     }
     placed[route] = known
     if (known.digest === null) continue
-    // The build's check, on the one thing placing depends on: the page's route and its index's rule.
-    assertGrouping([{ spec, records: [{ route, url: route, text: '', meta: { title: '', section: known.section } }], pages: [route] }], access)
+    keptRoutes.get(spec)?.push(route) ?? keptRoutes.set(spec, [route])
     place(spec, route, known.digest, known.records)
   }
+  // The build's check on the pages placed as they were, on the one thing placing depends on: each
+  // page's route and its index's rule. One group per index, so the index's rule is looked up once.
+  assertGrouping(
+    [...keptRoutes].map(([spec, routes]) => ({ spec, records: routes.map((route) => ({ route, url: route, text: '', meta: { title: '', section: '' } })), pages: routes })),
+    access
+  )
   // Placing runs the build's check (assertGrouping) on every page it reads before anything is written.
   const skipped = placeSearchPages({ ...data, routes: toRead }, plan, access, (spec, route, records) => {
     const digest = sha256(JSON.stringify(records))

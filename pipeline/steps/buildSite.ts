@@ -199,7 +199,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const pageMaps = run.navigation.fragments()
   await step(
     'markdown',
-    () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }),
+    () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, next.buildId),
     ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
   )
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.

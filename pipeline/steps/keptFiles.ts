@@ -6,63 +6,135 @@
  * hard-linked into out/; a file whose bytes equal its kept copy's is linked as it was, so an edit
  * rewrites only the files it changes (its page's Markdown, its part of the full text, its
  * audience's index and catalog, an image).
+ *
+ * A step that can name what a file is made from (writeFrom) does not even make it when those
+ * inputs are the kept copy's: the record beside the folder keeps each kept file's inputs and
+ * inode, so a file out/ still links at its key costs a stat, and one out/ lost (`next build`
+ * emptied it) is linked again from its kept copy, unmade.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
-
 
 export interface KeptFiles {
   /** Puts `bytes` at `key` (from `/`) in out/; whether they differ from the kept copy (and were written). */
   write(key: string, bytes: Buffer): boolean
-  /** Removes the kept copies of files not written since opening, and their links in out/ (out/ may be the last build's, ../render/renderPlan.ts). */
+  /**
+   * Puts the file made of `inputs` (a digest of everything its bytes follow from) at `key`: when
+   * the kept copy was made of the same, it stays (or is linked again) and `make` is not called.
+   * Whether the bytes were written.
+   */
+  writeFrom(key: string, inputs: string, make: () => Buffer): boolean
+  /**
+   * Removes the kept copies of files not written since opening, and their links in out/ (out/ may
+   * be the last build's, ../render/renderPlan.ts), and saves the record for the next build.
+   */
   prune(): void
 }
 
-const sameFile = (a: fs.Stats, b: fs.Stats) => a.ino === b.ino && a.dev === b.dev
+/** What the record keeps of a kept file: its inputs (null for a file written by its bytes) and its inode. */
+interface KeptEntry {
+  inputs: string | null
+  ino: number
+  dev: number
+}
+
+const sameFile = (a: Pick<fs.Stats, 'ino' | 'dev'>, b: Pick<fs.Stats, 'ino' | 'dev'>) => a.ino === b.ino && a.dev === b.dev
+
+const RECORDS = { [CACHE_PATHS.markdownFiles]: CACHE_PATHS.markdownFilesRecord, [CACHE_PATHS.publicFiles]: CACHE_PATHS.publicFilesRecord } as const
+
+/**
+ * The record of the kept files, taken: removed as the step opens them, so a step that stops half
+ * way leaves none, and the next compares every file by its bytes and walks the folder to prune.
+ */
+function takeRecord(file: string): Record<string, KeptEntry> | null {
+  try {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, KeptEntry>
+    fs.rmSync(file, { force: true })
+    return record && typeof record === 'object' ? record : null
+  } catch {
+    return null
+  }
+}
 
 /** The kept files of one step, in `dir` (one of CACHE_PATHS) under the project `root`. */
 export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles']): KeptFiles {
   const keptRoot = path.join(root, dir)
-  const written = new Set<string>()
+  const recordFile = path.join(root, RECORDS[dir])
+  const last = takeRecord(recordFile)
+  const next: Record<string, KeptEntry> = {}
   const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
+  /** Links the kept copy at `key` into out/, unless out/ has it there already. */
+  const link = (kept: string, target: string, keptStat: fs.Stats) => {
+    const present = statOf(target)
+    if (present && sameFile(present, keptStat)) return
+    if (present) fs.rmSync(target)
+    fs.mkdirSync(path.dirname(target), { recursive: true })
+    try {
+      fs.linkSync(kept, target)
+    } catch (error) {
+      // Another file system (or one without links): a copy is as right, only read again by the deploy.
+      if (!['EXDEV', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+      fs.copyFileSync(kept, target)
+    }
+  }
+  const write = (key: string, bytes: Buffer, inputs: string | null): boolean => {
+    const kept = path.join(keptRoot, key)
+    const before = statOf(kept)
+    const changed = before === undefined || before.size !== bytes.length || !fs.readFileSync(kept).equals(bytes)
+    if (changed) {
+      fs.mkdirSync(path.dirname(kept), { recursive: true })
+      // A new file, not the old one rewritten: the old inode may still be linked from out/.
+      fs.writeFileSync(`${kept}.tmp`, bytes)
+      fs.renameSync(`${kept}.tmp`, kept)
+    }
+    const keptStat = fs.statSync(kept)
+    link(kept, path.join(out, key), keptStat)
+    next[key] = { inputs, ino: keptStat.ino, dev: keptStat.dev }
+    return changed
+  }
   return {
-    write(key, bytes) {
-      const kept = path.join(keptRoot, key)
-      const target = path.join(out, key)
-      written.add(path.resolve(kept))
-      const before = statOf(kept)
-      const changed = before === undefined || before.size !== bytes.length || !fs.readFileSync(kept).equals(bytes)
-      if (changed) {
-        fs.mkdirSync(path.dirname(kept), { recursive: true })
-        // A new file, not the old one rewritten: the old inode may still be linked from out/.
-        fs.writeFileSync(`${kept}.tmp`, bytes)
-        fs.renameSync(`${kept}.tmp`, kept)
+    write: (key, bytes) => write(key, bytes, null),
+    writeFrom(key, inputs, make) {
+      const entry = last?.[key]
+      if (entry && entry.inputs === inputs) {
+        const present = statOf(path.join(out, key))
+        if (present && sameFile(present, entry)) {
+          next[key] = entry
+          return false
+        }
+        const kept = path.join(keptRoot, key)
+        const keptStat = statOf(kept)
+        if (keptStat && sameFile(keptStat, entry)) {
+          link(kept, path.join(out, key), keptStat)
+          next[key] = entry
+          return false
+        }
       }
-      const keptStat = fs.statSync(kept)
-      const present = statOf(target)
-      if (present && sameFile(present, keptStat)) return changed
-      if (present) fs.rmSync(target)
-      fs.mkdirSync(path.dirname(target), { recursive: true })
-      try {
-        fs.linkSync(kept, target)
-      } catch (error) {
-        // Another file system (or one without links): a copy is as right, only read again by the deploy.
-        if (!['EXDEV', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
-        fs.copyFileSync(kept, target)
-      }
-      return changed
+      return write(key, make(), inputs)
     },
     prune() {
-      if (!fs.existsSync(keptRoot)) return
-      for (const entry of fs.readdirSync(keptRoot, { recursive: true, withFileTypes: true })) {
-        const file = path.resolve(entry.parentPath, entry.name)
-        if (!entry.isFile() || written.has(file)) continue
-        const target = path.join(out, path.relative(keptRoot, file))
+      // Out/'s link goes when it is the kept copy (or, the copy gone, the file the record names).
+      const removeUnwritten = (file: string, key: string, recorded?: KeptEntry) => {
+        const keptStat = statOf(file) ?? recorded
+        if (!keptStat) return
+        const target = path.join(out, key)
         const linked = statOf(target)
-        if (linked && sameFile(linked, fs.statSync(file))) fs.rmSync(target)
-        fs.rmSync(file)
+        if (linked && sameFile(linked, keptStat)) fs.rmSync(target)
+        fs.rmSync(file, { force: true })
       }
+      if (last) {
+        for (const [key, entry] of Object.entries(last)) if (!(key in next)) removeUnwritten(path.join(keptRoot, key), key, entry)
+      } else if (fs.existsSync(keptRoot)) {
+        // No record (the first build, or one that stopped half way): what the folder holds is the truth.
+        for (const entry of fs.readdirSync(keptRoot, { recursive: true, withFileTypes: true })) {
+          const file = path.join(entry.parentPath, entry.name)
+          const key = `/${path.relative(keptRoot, file).split(path.sep).join('/')}`
+          if (entry.isFile() && !(key in next)) removeUnwritten(file, key)
+        }
+      }
+      writeAtomically(recordFile, JSON.stringify(next))
     },
   }
 }

@@ -22,8 +22,12 @@ export const CACHE_PATHS = {
   markdown: '.cache/markdown',
   /** The Markdown step's files as it last wrote them, linked into out/ (./keptFiles.ts). */
   markdownFiles: '.cache/markdown-files',
+  /** Which inputs each of the Markdown step's kept files was made from, and its inode (./keptFiles.ts). */
+  markdownFilesRecord: '.cache/markdown-files.json',
   /** The public files as the render step last placed them, linked into out/ (./keptFiles.ts). */
   publicFiles: '.cache/public-files',
+  /** The kept public files' record, as the Markdown step's (./keptFiles.ts). */
+  publicFilesRecord: '.cache/public-files.json',
   /** Each `_meta` file's data, by the digest of its text. */
   meta: '.cache/meta',
   /** Each page's props, and the index the docs route reads. */
