@@ -28,6 +28,7 @@ import { runWithdraw } from './withdraw'
 import { s3ClientFor, s3SiteBucket } from './s3Bucket'
 import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
+import { runAsMain } from '../../pipeline/mainProcess'
 
 async function main() {
   const args = parseDeployArgs(process.argv.slice(2))
@@ -52,7 +53,9 @@ async function main() {
   await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list })
 }
 
-main().catch((error) => {
-  console.error(`deploy: ${error instanceof Error ? error.message : error}`)
-  process.exit(1)
-})
+// A deploy that runs out of work half way fails too, not exits 0 (pipeline/mainProcess.ts).
+runAsMain('deploy', () =>
+  main().catch((error: unknown) => {
+    throw new Error(`deploy: ${error instanceof Error ? error.message : String(error)}`)
+  })
+)
