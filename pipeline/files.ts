@@ -10,12 +10,6 @@ import path from 'node:path'
 /** The hex sha256 of `data`. */
 export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
-/** A file's time and size, which change when it is written (not followed if it is a link); null when it is gone. */
-export function stampOf(file: string): string | null {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
-  return stat ? `${stat.mtimeMs}:${stat.size}` : null
-}
-
 /**
  * How long before its reading a file must have been last written for that reading to be trusted
  * by its stamp ("racy git"): a file rewritten with the same size within one tick of the file

@@ -38,3 +38,21 @@ test('a bundle is kept while its sources, options and baked configuration are as
   expect(await bundleWithConfig({ ...options, baked: baked(['b']), keepNames: true })).toMatchObject({ kept: false })
   expect(fs.readFileSync(first.file, 'utf8')).not.toContain('tampered')
 })
+
+test("a source rewritten with the same size inside the clock's tick after the bundle read it makes the bundle again", async () => {
+  const root = tempSite('bundle-racy-', {
+    'src/entry.ts': `import config from '${BAKED_CONFIG_MODULE}'\nimport { greet } from './greet'\nexport const handler = () => greet(String(config.scriptHashes))\n`,
+    'src/greet.ts': "export const greet = (name: string) => `hello ${name}`\n",
+  })
+  const greet = path.join(root, 'src/greet.ts')
+  const options = { root, entry: path.join(root, 'src/entry.ts'), outDir: path.join(root, 'dist'), baked: baked(['a']) }
+  // Written just before the bundle reads it: its stamp is not trusted by the next build.
+  const justNow = new Date(Date.now() - 500)
+  fs.utimesSync(greet, justNow, justNow)
+  await bundleWithConfig(options)
+  // Same size, and by a coarse clock the same time: only its bytes tell it changed.
+  fs.writeFileSync(greet, "export const greet = (name: string) => `howdy ${name}`\n")
+  fs.utimesSync(greet, justNow, justNow)
+  expect(await bundleWithConfig(options)).toMatchObject({ kept: false })
+  expect(fs.readFileSync(path.join(root, 'dist/index.js'), 'utf8')).toContain('howdy')
+})

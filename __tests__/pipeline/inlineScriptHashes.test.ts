@@ -13,6 +13,7 @@ import {
   scriptHash,
   writeInlineScriptHashes,
 } from '../../pipeline/steps/inlineScriptHashes'
+import { readOut, readOutRecord, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { sitePaths } from '../../pipeline/steps/paths'
 
 /** No page rendered from a writer's MDX: every page is the site's own, and all its scripts are hashed. */
@@ -35,6 +36,9 @@ const PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>a <script>
 <svg><![CDATA[ <script>nope()</script> ]]></svg>
 <script>try{if(a<b&&c>d)e()}catch(e){}</script  >
 </body></html>`
+
+/** out/'s pages as one build's steps read them (no record of out/ set aside: every page is read). */
+const pagesOf = (outDir: string) => readOut(outDir).pages()
 
 let tmp: string
 beforeEach(() => {
@@ -82,7 +86,7 @@ test('a hash is the sha256 of the script as the browser sees it (line breaks as 
 
 test('the scripts step: the distinct hashes of every page, sorted, in .next/script-hashes.json', () => {
   const paths = site({ '/index.html': PAGE, '/docs/a.html': PAGE, '/docs/b.html': '<script>other()</script>', '/docs/a.md': '<script>not a page</script>' })
-  const found = writeInlineScriptHashes(paths, NO_DOCS)
+  const found = writeInlineScriptHashes(paths, NO_DOCS, pagesOf(paths.out))
   const expected = ["document.documentElement.setAttribute('dir','ltr')", "import('/x.js')", 'one()', 'try{if(a<b&&c>d)e()}catch(e){}', 'other()'].map(sha256).sort()
   expect(found).toEqual({ hashes: expected, pages: 3, scripts: 9 })
   expect(readScriptHashesFile(paths.scriptHashes)).toEqual(expected)
@@ -93,38 +97,38 @@ test("a docs page may hold only the site's own inline scripts (those of its own 
   const docsPages = new Set(['/docs/leads/intro.html', '/docs/leads/setup.html'])
   const injected = SITE.replace('</body>', '<script>document.title=String(document.cookie.length)</script></body>')
   const paths = site({ '/login.html': SITE, '/404.html': SITE, '/docs/leads/intro.html': SITE, '/docs/leads/setup.html': injected })
-  expect(() => collectInlineScripts(paths.out, docsPages)).toThrow(
+  expect(() => collectInlineScripts(pagesOf(paths.out), docsPages)).toThrow(
     `these docs pages hold inline scripts that are not the site's own (the theme's, Next's and _document's); a page's content cannot run code, so remove the script from the page's MDX:\n  /docs/leads/setup.html: "document.title=String(document.cookie.length)"`
   )
   fs.writeFileSync(path.join(paths.out, 'docs/leads/setup.html'), SITE)
-  expect(collectInlineScripts(paths.out, docsPages)).toEqual({ hashes: ["document.documentElement.setAttribute('dir','ltr')", 'theme()'].map(sha256).sort(), pages: 4, scripts: 8 })
+  expect(collectInlineScripts(pagesOf(paths.out), docsPages)).toEqual({ hashes: ["document.documentElement.setAttribute('dir','ltr')", 'theme()'].map(sha256).sort(), pages: 4, scripts: 8 })
   // Without a page of the site's own there is nothing to tell the site's scripts by: refused, not guessed.
   fs.rmSync(paths.out, { recursive: true })
   const onlyDocs = site({ '/docs/leads/intro.html': SITE })
-  expect(() => collectInlineScripts(onlyDocs.out, new Set(['/docs/leads/intro.html']))).toThrow(/holds no page of the site's own/)
+  expect(() => collectInlineScripts(pagesOf(onlyDocs.out), new Set(['/docs/leads/intro.html']))).toThrow(/holds no page of the site's own/)
 })
 
 test('the scripts step fails on an inline event handler, naming the page', () => {
   const paths = site({ '/index.html': PAGE, '/docs/leads/intro.html': '<div><button onclick="go()">Go</button></div>' })
-  expect(() => collectInlineScripts(paths.out, NO_DOCS)).toThrow(/\/docs\/leads\/intro\.html: an inline event handler <button onclick="go\(\)">/)
+  expect(() => collectInlineScripts(pagesOf(paths.out), NO_DOCS)).toThrow(/\/docs\/leads\/intro\.html: an inline event handler <button onclick="go\(\)">/)
 })
 
 test('the policy built from the hashes allows every page; one without a page\'s hash fails, naming the page', () => {
   const paths = site({ '/index.html': PAGE, '/docs/b.html': '<script>other()</script>' })
-  const { hashes } = collectInlineScripts(paths.out, NO_DOCS)
+  const { hashes } = collectInlineScripts(pagesOf(paths.out), NO_DOCS)
   const policy = (scriptHashes: string[]) => ({ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes }) })
-  expect(assertPoliciesAllowPages(paths.out, [policy(hashes)])).toEqual({ pages: 2, policies: 1 })
+  expect(assertPoliciesAllowPages(pagesOf(paths.out), [policy(hashes)])).toEqual({ pages: 2, policies: 1 })
   const withoutOther = hashes.filter((hash) => hash !== sha256('other()'))
-  expect(() => assertPoliciesAllowPages(paths.out, [policy(withoutOther)])).toThrow(
+  expect(() => assertPoliciesAllowPages(pagesOf(paths.out), [policy(withoutOther)])).toThrow(
     `/docs/b.html: the inline script "other()"… (${sha256('other()')}) is not allowed by the test policy`
   )
   // The old policy allowed inline scripts wholesale: refused, and every page is named for lacking its hashes.
-  expect(() => assertPoliciesAllowPages(paths.out, [{ shippedBy: 'the old policy', policy: OLD_POLICY }])).toThrow(/the old policy allows 'unsafe-inline'[\s\S]*\/docs\/b\.html[\s\S]*\/index\.html/)
+  expect(() => assertPoliciesAllowPages(pagesOf(paths.out), [{ shippedBy: 'the old policy', policy: OLD_POLICY }])).toThrow(/the old policy allows 'unsafe-inline'[\s\S]*\/docs\/b\.html[\s\S]*\/index\.html/)
 })
 
 test('the csp step asks the built authorizer for its header and reads the script hashes the CDK stack reads', async () => {
   const paths = site({ '/index.html': PAGE })
-  const { hashes } = writeInlineScriptHashes(paths, NO_DOCS)
+  const { hashes } = writeInlineScriptHashes(paths, NO_DOCS, pagesOf(paths.out))
   const edgePolicy = (scriptHashes: string[]) => contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes })
   const bundle = (policy: string, cdkHashes: string[]) => {
     fs.mkdirSync(paths.edgeDist, { recursive: true })
@@ -135,26 +139,91 @@ test('the csp step asks the built authorizer for its header and reads the script
     fs.writeFileSync(path.join(paths.edgeDist, 'script-hashes.json'), JSON.stringify({ scriptHashes: cdkHashes }))
   }
   bundle(edgePolicy(hashes), hashes)
-  await expect(assertShippedPolicyAllowsPages(paths)).resolves.toEqual({ pages: 1, policies: 2 })
+  await expect(assertShippedPolicyAllowsPages(paths, pagesOf(paths.out))).resolves.toEqual({ pages: 1, policies: 2 })
   bundle(edgePolicy(hashes.slice(1)), hashes)
-  await expect(assertShippedPolicyAllowsPages(paths)).rejects.toThrow(/\/index\.html: the inline script .* is not allowed by the authorizer \(edge\/dist\/index\.js\)/)
+  await expect(assertShippedPolicyAllowsPages(paths, pagesOf(paths.out))).rejects.toThrow(/\/index\.html: the inline script .* is not allowed by the authorizer \(edge\/dist\/index\.js\)/)
   bundle(edgePolicy(hashes), hashes.slice(1))
-  await expect(assertShippedPolicyAllowsPages(paths)).rejects.toThrow(/\/index\.html: the inline script .* is not allowed by the CDK response-headers policy \(edge\/dist\/script-hashes\.json\)/)
+  await expect(assertShippedPolicyAllowsPages(paths, pagesOf(paths.out))).rejects.toThrow(/\/index\.html: the inline script .* is not allowed by the CDK response-headers policy \(edge\/dist\/script-hashes\.json\)/)
 })
 
-test('a page kept from the last build is not read again, but one written after the scripts step is, and fails the csp step', () => {
+/** The test policy, allowing `hashes`. */
+const testPolicy = (hashes: string[]) => [{ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes: hashes }) }]
+
+/**
+ * What one build does from its scripts step to its end, as pipeline/steps/buildSite.ts does it:
+ * the record of out/ set aside, out/ read once, the scripts step, the csp step against `policies`
+ * (by default the policy of the hashes the scripts step found), the record written.
+ */
+function buildEnd(paths: ReturnType<typeof site>, policies?: (hashes: string[]) => ReturnType<typeof testPolicy>) {
+  setOutRecordAside(paths.out)
+  const out = readOut(paths.out)
+  const { hashes } = writeInlineScriptHashes(paths, NO_DOCS, out.pages())
+  assertPoliciesAllowPages(out.pages(), (policies ?? testPolicy)(hashes))
+  return out.write('b1')
+}
+
+test('a page kept since the last build is not read again; one written since is, and its new script is hashed', () => {
   const paths = site({ '/index.html': PAGE, '/docs/b.html': '<html><body><script>other()</script></body></html>' })
   const page = path.join(paths.out, 'docs/b.html')
-  const mtime = new Date('2026-01-02T03:04:05.000Z')
-  fs.utimesSync(page, mtime, mtime)
-  const { hashes } = collectInlineScripts(paths.out, NO_DOCS)
-  const policy = [{ shippedBy: 'the test policy', policy: contentSecurityPolicy({ cognitoOrigin: 'https://cognito.test', scriptHashes: hashes }) }]
-  // Same size and time as when it was hashed: taken from the cache, not read (so a changed byte goes unseen).
+  const long = new Date(Date.now() - 3_600_000)
+  fs.utimesSync(page, long, long)
+  buildEnd(paths)
+  // Unchanged since it was read (long after its write): taken from the record, not read.
+  const reads = jest.spyOn(fs, 'readFileSync')
+  try {
+    expect(buildEnd(paths).hashed).toBe(1)
+    expect(reads.mock.calls.map(([file]) => String(file)).filter((file) => file.startsWith(paths.out))).toEqual([path.join(paths.out, 'index.html')])
+  } finally {
+    reads.mockRestore()
+  }
+  // Written since (a new time): read again, and its new script is in the hashes.
   fs.writeFileSync(page, '<html><body><script>otheR()</script></body></html>')
-  fs.utimesSync(page, mtime, mtime)
-  expect(assertPoliciesAllowPages(paths.out, policy)).toEqual({ pages: 2, policies: 1 })
-  // Written later (another time): read again, and refused.
-  const later = new Date(mtime.getTime() + 5000)
-  fs.utimesSync(page, later, later)
-  expect(() => assertPoliciesAllowPages(paths.out, policy)).toThrow(`/docs/b.html: the inline script "otheR()"… (${sha256('otheR()')}) is not allowed by the test policy`)
+  buildEnd(paths)
+  expect(readScriptHashesFile(paths.scriptHashes)).toContain(sha256('otheR()'))
+})
+
+test("a page rewritten with the same size inside the clock's tick after it was read is read again by the next build, and its new script seen", () => {
+  const docsPages = new Set(['/docs/b.html'])
+  const SITE = '<html><body><script>theme()</script></body></html>'
+  const paths = site({ '/index.html': SITE, '/docs/b.html': SITE })
+  const page = path.join(paths.out, 'docs/b.html')
+  // The build reads it just after it was written: within the racy window.
+  const justNow = new Date(Date.now() - 500)
+  fs.utimesSync(page, justNow, justNow)
+  setOutRecordAside(paths.out)
+  const first = readOut(paths.out)
+  writeInlineScriptHashes(paths, docsPages, first.pages())
+  first.write('b1')
+  // A later step rewrites it with the same size, and (by a coarse clock) the same time: its stamp is the one read.
+  const injected = SITE.replace('theme()', 'evil()!')
+  expect(Buffer.byteLength(injected)).toBe(Buffer.byteLength(SITE))
+  fs.writeFileSync(page, injected)
+  fs.utimesSync(page, justNow, justNow)
+  setOutRecordAside(paths.out)
+  expect(() => writeInlineScriptHashes(paths, docsPages, readOut(paths.out).pages())).toThrow(/\/docs\/b\.html: "evil\(\)!"/)
+})
+
+test('one build lists out/ once, and reads each page at most once, for its scripts, csp and record steps', () => {
+  const paths = site({ '/index.html': PAGE, '/docs/a.html': PAGE, '/docs/b.html': '<script>other()</script>', '/docs/a.md': '# A' })
+  const walks = jest.spyOn(fs, 'readdirSync')
+  const reads = jest.spyOn(fs, 'readFileSync')
+  try {
+    expect(buildEnd(paths)).toEqual({ files: 4, hashed: 4, buildId: 'b1' })
+    expect(walks.mock.calls.filter(([folder]) => path.resolve(String(folder)) === paths.out)).toHaveLength(1)
+    const outReads = reads.mock.calls.map(([file]) => path.relative(paths.out, String(file))).filter((file) => !file.startsWith('..'))
+    expect(outReads.sort()).toEqual(['docs/a.html', 'docs/a.md', 'docs/b.html', 'index.html'])
+  } finally {
+    walks.mockRestore()
+    reads.mockRestore()
+  }
+})
+
+test('the csp step fails, naming the page, when a page holds an inline script the policy that ships does not allow', () => {
+  const paths = site({ '/index.html': PAGE, '/docs/b.html': '<html><body><script>other()</script></body></html>' })
+  // The policy that ships was made from other hashes than the scripts step found (a stale authorizer).
+  expect(() => buildEnd(paths, (hashes) => testPolicy(hashes.filter((hash) => hash !== sha256('other()'))))).toThrow(
+    `/docs/b.html: the inline script "other()"… (${sha256('other()')}) is not allowed by the test policy`
+  )
+  // A build stopped at the csp step leaves no record of out/.
+  expect(readOutRecord(paths.out)).toBeNull()
 })

@@ -17,7 +17,7 @@ import type { AudienceSummary } from '../../lib/access/readerView'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import { readAudiencesFile } from './audiencesFile'
 import { jwksFor } from './jwksFor'
-import { sha256, stampOf, writeAtomically } from '../files'
+import { fileStampOf, sameStamp, settledAt, sha256, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS, sitePaths, type SitePaths } from './paths'
 
 /** The site build hands its results over; alone, a step reads them from the last build's files. */
@@ -75,7 +75,13 @@ interface BundleRecord {
   /** Its size, and gzipped, as reported: a kept bundle is not compressed again to say it. */
   bytes: number
   gzipBytes: number
-  inputs: Record<string, [stamp: string, digest: string]>
+  /** Each source's stamp (null when it was read too soon after its write to be trusted, ../files.ts) and digest. */
+  inputs: Record<string, [stamp: FileStamp | null, digest: string]>
+}
+
+const stampNow = (file: string) => {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
+  return stat ? fileStampOf(stat) : null
 }
 
 /** Whether `record` still describes `file` and the sources it was made from (a file whose time or size changed is compared by digest). */
@@ -83,8 +89,9 @@ function unchanged(record: BundleRecord, key: string, file: string, root: string
   if (record.key !== key || typeof record.gzipBytes !== 'number' || !fs.existsSync(file) || sha256(fs.readFileSync(file)) !== record.output) return false
   return Object.entries(record.inputs).every(([input, [stamp, digest]]) => {
     const absolute = path.resolve(root, input)
-    const now = stampOf(absolute)
-    return now !== null && (now === stamp || sha256(fs.readFileSync(absolute)) === digest)
+    const now = stampNow(absolute)
+    // A stamp of another form (an older record's) is no stamp: the source is compared by digest.
+    return now !== null && ((stamp !== null && typeof stamp === 'object' && sameStamp(now, stamp)) || sha256(fs.readFileSync(absolute)) === digest)
   })
 }
 
@@ -134,7 +141,12 @@ export async function bundleWithConfig(options: { root: string; entry: string; o
   } finally {
     fs.rmSync(bakedFile)
   }
-  const entries = inputs.map((input): [string, [string, string]] => [path.relative(options.root, input), [stampOf(input) ?? '', sha256(fs.readFileSync(input))]])
+  const entries = inputs.map((input): [string, [FileStamp | null, string]] => {
+    const stamp = stampNow(input)
+    const readAt = Date.now()
+    const digest = sha256(fs.readFileSync(input))
+    return [path.relative(options.root, input), [stamp && settledAt(stamp, readAt) ? stamp : null, digest]]
+  })
   const code = fs.readFileSync(file)
   const bundle = { file, bytes: code.length, gzipBytes: zlib.gzipSync(code, { level: 9 }).length, kept: false }
   writeAtomically(recordFile, JSON.stringify({ key, output: sha256(code), bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, inputs: Object.fromEntries(entries) } satisfies BundleRecord))

@@ -19,14 +19,16 @@
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
- *   scripts   the sha256 of each inline script of out/'s pages, for the Content-Security-Policy
- *             (after every step that writes HTML; no later step does)
+ *   scripts   out/ listed once (./outFiles.ts), after the last step that writes into it; the sha256
+ *             of each inline script of its pages, for the Content-Security-Policy
  *   edge      the authorizer, with those routes baked in
  *   mcp       the AI tools' server for Lambda, with the same configuration baked in
- *   csp       out/ as it ships against the policy as it ships: the build fails, naming the page,
- *             on an inline script the policy does not allow (pipeline/steps/inlineScriptHashes.ts)
- *   record    each file of out/ with its sha256 and size, for the deploy (./outRecord.ts): set
- *             aside when the build starts, written last, so only a finished build leaves one
+ *   csp       out/'s pages, as the scripts step read them, against the policy as it ships: the
+ *             build fails, naming the page, on an inline script the policy does not allow
+ *             (pipeline/steps/inlineScriptHashes.ts)
+ *   record    each file of out/ with its sha256 and size (and each page's scripts), for the deploy
+ *             and the next build (./outRecord.ts): set aside when the build starts, written last,
+ *             so only a finished build leaves one; a file is read only if its stamp changed
  *
  * Each step prints a line when it starts (with its counts where they are known then) and one when
  * it ends; the build ends with the time of each step.
@@ -57,7 +59,7 @@ import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { setOutRecordAside, writeOutRecord } from './outRecord'
+import { readOut, setOutRecordAside, type OutReading } from './outRecord'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -214,12 +216,22 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   writeAudiencesFile(paths.audiences, access, audiences)
   // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.
   const docsPages = new Set(pages.flatMap((page) => objectKeyFor(page.route) ?? []))
-  const scripts = await step('scripts', () => writeInlineScriptHashes(paths, docsPages), describeInlineScripts)
+  // No step from here on writes into out/ (edge and mcp write their own folders): it is listed once,
+  // and the scripts, csp and record steps share that listing and each reading of a changed file.
+  let out: OutReading | undefined
+  const scripts = await step(
+    'scripts',
+    () => {
+      out = readOut(paths.out)
+      return writeInlineScriptHashes(paths, docsPages, out.pages())
+    },
+    describeInlineScripts
+  )
   const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
-  await step('csp', () => assertShippedPolicyAllowsPages(paths), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
-  await step('record', () => writeOutRecord(paths.out, next.buildId), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
+  await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
+  await step('record', () => out!.write(next.buildId), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }
 
 if (require.main === module) runAsMain('build', () => buildSite())

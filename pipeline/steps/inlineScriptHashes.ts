@@ -2,7 +2,7 @@
  * The Content-Security-Policy allows no inline script but the ones the build's pages hold, by
  * their sha256 (edge/securityHeaders.ts). Two steps of the site build (pipeline/steps/buildSite.ts):
  *
- *   scripts  after every step that writes HTML: hashes each inline script of every page of out/
+ *   scripts  after every step that writes into out/: hashes each inline script of every page of out/
  *            into .next/script-hashes.json, which the edge bundle bakes in (and copies beside
  *            itself for the CDK stack) and the local server reads. A page with an inline event
  *            handler (`onclick="…"`) or a `javascript:` URL fails the build: no hash can allow those.
@@ -11,10 +11,14 @@
  *            docs page, whose body is a writer's, holding any other inline script fails the build,
  *            naming the page: the content step refuses scripts in pages, and this proves none
  *            reached out/ by another way.
- *   csp      the last step: reads out/ again and checks every page's inline scripts against the
+ *   csp      after the edge and mcp steps: checks every page's inline scripts against the
  *            policies that will ship, the header the built authorizer sends and the one the CDK
  *            stack makes from edge/dist/script-hashes.json; a script whose hash they lack fails
  *            the build, naming the page.
+ *
+ * Both take the pages as ./outRecord.ts read them: out/ listed once after its last writer
+ * (./outFiles.ts), and each page read only when its stamp is not the one the build's record of
+ * out/ holds with its scripts.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -25,7 +29,6 @@ import type { CloudFrontRequestEvent, CloudFrontRequestResult } from '../../edge
 import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { contentSecurityPolicy, directiveSources, SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import type { SitePaths } from './paths'
-import { listFiles } from '../files'
 
 /** HTML's character references, decoded by the same module as the compile's page check decodes them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -165,52 +168,24 @@ export function pageScripts(html: string): PageScripts {
 }
 
 /**
- * What each page of out/ held, by its size and modification time, in the project's .cache/ beside
- * out/: a page kept from the last build (pipeline/render/renderPlan.ts moves it, time and all) is
- * not read again, and a page written since (by `next build`, or by a step after the scripts step,
- * which the csp step exists to catch) has another time and is.
- */
-type ScriptsCache = Record<string, { size: number; mtimeMs: number; scripts: HashedScripts }>
-const scriptsCacheFile = (outDir: string) => path.join(path.dirname(outDir), '.cache', 'page-scripts.json')
-
-/**
  * One page's scripts as the steps keep them: each inline script by its hash and the start of its
  * text (for a message), not its whole text. Every page holds the same few scripts of the theme and
  * Next, several kilobytes each, so keeping their text per page grew with the site (a 30,000-page
  * build ran out of memory in this step).
  */
-interface HashedScripts {
+export interface HashedScripts {
   inline: Array<{ hash: string; preview: string }>
   disallowed: string[]
 }
 
-function hashed({ inline, disallowed }: PageScripts): HashedScripts {
+export function hashedScripts({ inline, disallowed }: PageScripts): HashedScripts {
   return { inline: inline.map((source) => ({ hash: scriptHash(source), preview: source.trim().slice(0, 80) })), disallowed }
 }
 
-/** Every page of out/ (its key, as `/path/page.html`) and its scripts, read one page at a time. */
-function readPages(outDir: string): Array<{ page: string; scripts: HashedScripts }> {
-  const cacheFile = scriptsCacheFile(outDir)
-  let cache: ScriptsCache = {}
-  try {
-    cache = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as ScriptsCache
-  } catch {
-    // None yet, or unreadable: every page is read.
-  }
-  const next: ScriptsCache = {}
-  const pages = listFiles(outDir)
-    .filter((key) => key.endsWith('.html'))
-    .map((page) => {
-      const file = path.join(outDir, page)
-      const { size, mtimeMs } = fs.statSync(file)
-      const known = cache[page]
-      const scripts = known && known.size === size && known.mtimeMs === mtimeMs ? known.scripts : hashed(pageScripts(fs.readFileSync(file, 'utf8')))
-      next[page] = { size, mtimeMs, scripts }
-      return { page, scripts }
-    })
-  fs.mkdirSync(path.dirname(cacheFile), { recursive: true })
-  fs.writeFileSync(cacheFile, JSON.stringify(next))
-  return pages
+/** One page of out/ (its key, as `/path/page.html`) and its scripts, as ./outRecord.ts reads them once for the scripts and csp steps. */
+export interface PageReading {
+  page: string
+  scripts: HashedScripts
 }
 
 export interface InlineScripts {
@@ -227,9 +202,8 @@ export interface InlineScripts {
  * pages of out/ rendered from a writer's page (their keys, `/docs/leads/intro.html`); the others
  * are the site's own.
  */
-export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<string>): InlineScripts {
-  const pages = readPages(outDir)
-  if (pages.length === 0) throw new InlineScriptError(`${outDir} holds no page; run \`next build\` first`)
+export function collectInlineScripts(pages: readonly PageReading[], docsPages: ReadonlySet<string>): InlineScripts {
+  if (pages.length === 0) throw new InlineScriptError('out/ holds no page; run `next build` first')
   const problems = pages.flatMap(({ page, scripts }) => scripts.disallowed.map((what) => `${page}: ${what}`))
   if (problems.length) {
     throw new InlineScriptError(
@@ -238,7 +212,7 @@ export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<stri
     )
   }
   const sitePages = pages.filter(({ page }) => !docsPages.has(page))
-  if (sitePages.length === 0) throw new InlineScriptError(`${outDir} holds no page of the site's own (sign-in, the status pages), whose inline scripts are the only ones allowed`)
+  if (sitePages.length === 0) throw new InlineScriptError(`out/ holds no page of the site's own (sign-in, the status pages), whose inline scripts are the only ones allowed`)
   const siteOwn = new Set(sitePages.flatMap(({ scripts }) => scripts.inline.map(({ hash }) => hash)))
   const foreign = pages
     .filter(({ page }) => docsPages.has(page))
@@ -257,8 +231,8 @@ export function collectInlineScripts(outDir: string, docsPages: ReadonlySet<stri
 }
 
 /** The `scripts` step: the hashes of out/'s inline scripts, in .next/script-hashes.json for the edge build and the local server. */
-export function writeInlineScriptHashes(paths: SitePaths, docsPages: ReadonlySet<string>): InlineScripts {
-  const found = collectInlineScripts(paths.out, docsPages)
+export function writeInlineScriptHashes(paths: SitePaths, docsPages: ReadonlySet<string>, pages: readonly PageReading[]): InlineScripts {
+  const found = collectInlineScripts(pages, docsPages)
   writeScriptHashesFile(paths.scriptHashes, found.hashes)
   return found
 }
@@ -276,8 +250,7 @@ export interface ShippedPolicy {
  * Fails, naming the page and the script, if a page holds an inline script that one of the policies
  * does not allow by its hash, or if a policy allows any inline script ('unsafe-inline' with no hash).
  */
-export function assertPoliciesAllowPages(outDir: string, policies: readonly ShippedPolicy[]): { pages: number; policies: number } {
-  const pages = readPages(outDir)
+export function assertPoliciesAllowPages(pages: readonly PageReading[], policies: readonly ShippedPolicy[]): { pages: number; policies: number } {
   const problems: string[] = []
   for (const { shippedBy, policy } of policies) {
     const sources = new Set(directiveSources(policy, 'script-src'))
@@ -293,7 +266,7 @@ export function assertPoliciesAllowPages(outDir: string, policies: readonly Ship
   if (problems.length) {
     const shown = [...new Set(problems)]
     throw new InlineScriptError(
-      `the Content-Security-Policy that ships would block scripts of these pages (was a page written after the scripts step?):\n  ` +
+      `the Content-Security-Policy that ships would block scripts of these pages (was the authorizer bundled from other hashes?):\n  ` +
         `${shown.slice(0, 20).join('\n  ')}${shown.length > 20 ? `\n  … and ${shown.length - 20} more` : ''}`
     )
   }
@@ -333,6 +306,6 @@ export async function shippedPolicies(paths: SitePaths): Promise<ShippedPolicy[]
 }
 
 /** The `csp` step, the build's last: out/ as it ships against the policies as they ship. */
-export async function assertShippedPolicyAllowsPages(paths: SitePaths): Promise<{ pages: number; policies: number }> {
-  return assertPoliciesAllowPages(paths.out, await shippedPolicies(paths))
+export async function assertShippedPolicyAllowsPages(paths: SitePaths, pages: readonly PageReading[]): Promise<{ pages: number; policies: number }> {
+  return assertPoliciesAllowPages(pages, await shippedPolicies(paths))
 }

@@ -14,14 +14,21 @@
  * clock as the write that was hashed. So a file's stat is only recorded when it was last written
  * long enough before it was read (the racy-time rule of ../files.ts); a file hashed sooner is hashed again by the
  * next build.
+ *
+ * The record also keeps each page's inline scripts (./inlineScriptHashes.ts), read from the same
+ * bytes as its hash and kept by the same rule, so the scripts, csp and record steps share one
+ * listing of out/ (./outFiles.ts) and one reading of each changed file, and the build keeps one
+ * side store of out/, not two.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { listFiles, sameStamp, settledAt, sha256, writeAtomically } from '../files'
+import { sameStamp, settledAt, sha256, writeAtomically } from '../files'
+import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
+import { listOutFiles, type OutFiles } from './outFiles'
 import { CACHE_PATHS } from './paths'
 
-const headerSchema = z.object({ version: z.literal(1), out: z.string(), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
+const headerSchema = z.object({ version: z.literal(2), out: z.string(), buildId: z.string(), digest: z.string().regex(/^[0-9a-f]{64}$/) })
 
 /** Which folder beside the cache a record describes: a deploy of another one (`--out`) must not take out/'s record. */
 const outNameOf = (outDir: string) => path.basename(path.resolve(outDir))
@@ -31,6 +38,8 @@ export interface OutRecordEntry {
   size: number
   /** What `stat` said of the file when it was hashed; absent when that was too soon after its write to be trusted. */
   stat?: { mtimeMs: number; dev: number; ino: number }
+  /** A page's inline scripts, as an index into the record's distinct readings (pages mostly hold the same few). */
+  scripts?: number
 }
 export interface OutRecord {
   buildId: string
@@ -43,20 +52,23 @@ export const outRecordFileFor = (outDir: string) => path.join(path.dirname(path.
 const previousFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.previousOutRecord)
 
 /*
- * Two lines: a header (version, the folder it describes, build, the sha256 of the second line) and the files. The digest
- * proves the files whole as the build wrote them, so they are not checked entry by entry (a no-op
- * deploy's time is mostly reading this record).
+ * Three lines: a header (version, the folder it describes, build, the sha256 of the rest), the
+ * files, and the distinct script readings of the pages. The digest proves the rest whole as the
+ * build wrote it, so it is not checked entry by entry (a no-op deploy's time is mostly reading
+ * this record); the deploy never parses the third line.
  */
-function parse(file: string, outDir: string): OutRecord | null {
+function parse(file: string, outDir: string): (OutRecord & { scriptSets: string }) | null {
   try {
     const text = fs.readFileSync(file, 'utf8')
     const newline = text.indexOf('\n')
     const header = headerSchema.parse(JSON.parse(text.slice(0, newline)))
     if (header.out !== outNameOf(outDir)) return null
-    const body = text.slice(newline + 1)
-    if (sha256(body) !== header.digest) return null
-    const files: unknown = JSON.parse(body)
-    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { buildId: header.buildId, files: files as OutRecord['files'] } : null
+    const rest = text.slice(newline + 1)
+    if (sha256(rest) !== header.digest) return null
+    const second = rest.indexOf('\n')
+    if (second < 0) return null
+    const files: unknown = JSON.parse(rest.slice(0, second))
+    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { buildId: header.buildId, files: files as OutRecord['files'], scriptSets: rest.slice(second + 1) } : null
   } catch {
     return null
   }
@@ -64,7 +76,8 @@ function parse(file: string, outDir: string): OutRecord | null {
 
 /** The finished build's record of `outDir`; null when there is none or it is not whole (a build stopped half way, or a damaged file). */
 export function readOutRecord(outDir: string): OutRecord | null {
-  return parse(outRecordFileFor(outDir), outDir)
+  const record = parse(outRecordFileFor(outDir), outDir)
+  return record && { buildId: record.buildId, files: record.files }
 }
 
 /**
@@ -83,29 +96,89 @@ export interface OutRecordSummary {
   buildId: string
 }
 
-/** At a build's end: every file of out/ with its hash, from the record set aside where its stat is unchanged, written whole. */
-export function writeOutRecord(outDir: string, buildId: string): OutRecordSummary {
-  const last = parse(previousFileFor(outDir), outDir)?.files ?? {}
-  const files: OutRecord['files'] = {}
-  let hashed = 0
-  for (const objectKey of listFiles(outDir)) {
-    const key = objectKey.slice(1)
-    const file = path.join(outDir, key)
-    const stat = fs.statSync(file)
-    const known = last[key]
-    if (known?.stat && sameStamp({ size: known.size, ...known.stat }, stat)) {
-      files[key] = known
-      continue
+type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
+
+/**
+ * out/ against the record set aside: each file's entry is taken from it where the file's stamp is
+ * the one recorded, and otherwise read once, for its hash and, for a page, its inline scripts.
+ */
+export class OutReading {
+  private readonly readings = new Map<string, Reading>()
+  private readonly last: Record<string, OutRecordEntry>
+  private readonly lastScripts: HashedScripts[]
+  private pageReadings: PageReading[] | undefined
+  /** Files read (their stamp was not the one recorded). */
+  hashed = 0
+
+  constructor(readonly out: OutFiles) {
+    const last = parse(previousFileFor(out.dir), out.dir)
+    this.last = last?.files ?? {}
+    let sets: unknown = []
+    try {
+      sets = last ? JSON.parse(last.scriptSets) : []
+    } catch {
+      // A record without readings of scripts: its pages are read again.
     }
-    const readAt = Date.now()
-    const bytes = fs.readFileSync(file)
-    const entry: OutRecordEntry = { sha256: sha256(bytes), size: bytes.length }
-    if (bytes.length === stat.size && settledAt(stat, readAt)) entry.stat = { mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino }
-    files[key] = entry
-    hashed++
+    this.lastScripts = Array.isArray(sets) ? (sets as HashedScripts[]) : []
   }
-  const body = JSON.stringify(files)
-  writeAtomically(outRecordFileFor(outDir), `${JSON.stringify({ version: 1, out: outNameOf(outDir), buildId, digest: sha256(body) })}\n${body}`)
-  fs.rmSync(previousFileFor(outDir), { force: true })
-  return { files: Object.keys(files).length, hashed, buildId }
+
+  /** Every page of out/ (its key, as `/path/page.html`) and its inline scripts. */
+  pages(): PageReading[] {
+    this.pageReadings ??= [...this.out.stamps.keys()].filter((key) => key.endsWith('.html')).map((key) => ({ page: `/${key}`, scripts: this.reading(key).scripts! }))
+    return this.pageReadings
+  }
+
+  private reading(key: string): Reading {
+    const done = this.readings.get(key)
+    if (done) return done
+    const stamp = this.out.stamps.get(key)!
+    const page = key.endsWith('.html')
+    const known = this.last[key]
+    const knownScripts = known?.scripts === undefined ? undefined : this.lastScripts[known.scripts]
+    let reading: Reading
+    if (known?.stat && sameStamp({ size: known.size, ...known.stat }, stamp) && (!page || knownScripts)) {
+      reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: knownScripts }
+    } else {
+      const readAt = Date.now()
+      const bytes = fs.readFileSync(path.join(this.out.dir, key))
+      reading = { sha256: sha256(bytes), size: bytes.length }
+      if (bytes.length === stamp.size && settledAt(stamp, readAt)) reading.stat = { mtimeMs: stamp.mtimeMs, dev: stamp.dev, ino: stamp.ino }
+      if (page) reading.scripts = hashedScripts(pageScripts(bytes.toString('utf8')))
+      this.hashed++
+    }
+    this.readings.set(key, reading)
+    return reading
+  }
+
+  /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
+  write(buildId: string): OutRecordSummary {
+    const files: Record<string, OutRecordEntry> = {}
+    const sets: HashedScripts[] = []
+    const byObject = new Map<HashedScripts, number>()
+    const byText = new Map<string, number>()
+    const indexOf = (scripts: HashedScripts) => {
+      let index = byObject.get(scripts)
+      if (index === undefined) {
+        const text = JSON.stringify(scripts)
+        index = byText.get(text)
+        if (index === undefined) byText.set(text, (index = sets.push(scripts) - 1))
+        byObject.set(scripts, index)
+      }
+      return index
+    }
+    for (const key of this.out.stamps.keys()) {
+      const { scripts, ...entry } = this.reading(key)
+      files[key] = scripts ? { ...entry, scripts: indexOf(scripts) } : entry
+    }
+    const rest = `${JSON.stringify(files)}\n${JSON.stringify(sets)}`
+    writeAtomically(outRecordFileFor(this.out.dir), `${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest: sha256(rest) })}\n${rest}`)
+    fs.rmSync(previousFileFor(this.out.dir), { force: true })
+    return { files: this.out.stamps.size, hashed: this.hashed, buildId }
+  }
 }
+
+/** out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build started. */
+export const readOut = (outDir: string) => new OutReading(listOutFiles(outDir))
+
+/** At a build's end: every file of out/ with its hash, from the record set aside where its stat is unchanged, written whole. */
+export const writeOutRecord = (outDir: string, buildId: string): OutRecordSummary => readOut(outDir).write(buildId)
