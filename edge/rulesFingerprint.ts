@@ -28,11 +28,19 @@ export class RulesFingerprintError extends Error {
   }
 }
 
+/**
+ * What in the compiled access decides which readers a path reaches, apart from who is on each
+ * list: the one statement of it, which the edge's fingerprint and the build's records of the
+ * rules it was made with (pipeline/steps/audiencesFile.ts) are made from.
+ */
+export function pathRulesFacts(access: CompiledAccess) {
+  const rules = access.rules.map(({ path: rulePath, match, require }) => [rulePath, match, require])
+  return { protectDocs: access.protectDocs, rules, fallback: access.fallback, publicPaths: [...access.publicPaths].sort() }
+}
+
 export function rulesFingerprint(access: CompiledAccess, assetRoutes: AssetRoutes): string {
   const folders = Object.keys(assetRoutes).filter(isFolderKey).sort().map((key) => [key, assetRoutes[key]])
-  const rules = access.rules.map(({ path: rulePath, match, require }) => [rulePath, match, require])
-  const facts = { protectDocs: access.protectDocs, rules, fallback: access.fallback, publicPaths: [...access.publicPaths].sort(), folders }
-  return crypto.createHash('sha256').update(JSON.stringify(facts)).digest('hex')
+  return crypto.createHash('sha256').update(JSON.stringify({ ...pathRulesFacts(access), folders })).digest('hex')
 }
 
 export function writeRulesFingerprint(edgeDist: string, fingerprint: string): void {

@@ -15,7 +15,7 @@ import type { RawItem } from '../lib/navigation/shapePageMap'
 import type { ContentSource } from './content/contentSource'
 import { listFiles, sha256, writeAtomically } from './files'
 import { audiencePageMap, pageMapFragments, type PageMapInputs } from './pageMaps'
-import { rulesFingerprint } from './steps/audiencesFile'
+import { builtRulesDigest } from './steps/audiencesFile'
 import { CACHE_PATHS } from './steps/paths'
 
 interface Kept {
@@ -46,7 +46,7 @@ export interface Navigation {
 export function openNavigation(root: string, source: Pick<ContentSource, 'metas' | 'metaOf'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs, code = navigationCode()): Navigation {
   const file = path.join(root, CACHE_PATHS.navigation)
   const metas = source.metas.map((meta) => [meta.folderRoute, source.metaOf(meta.folderRoute)])
-  const digest = sha256(JSON.stringify([code, rulesFingerprint(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))
+  const digest = sha256(JSON.stringify([code, builtRulesDigest(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))
   let kept: Kept | null = null
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as Kept

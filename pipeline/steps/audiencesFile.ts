@@ -15,6 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { AudienceSummary } from '../../lib/access/readerView'
+import { pathRulesFacts } from '../../edge/rulesFingerprint'
 
 export class RulesChangedError extends Error {
   constructor(file: string) {
@@ -26,20 +27,14 @@ export class RulesChangedError extends Error {
   }
 }
 
-/** What in the compiled access the files of out/ depend on: every rule and its requirement, not the lists' members. */
-export function rulesFingerprint(access: CompiledAccess): string {
-  const shape = {
-    protectDocs: access.protectDocs,
-    rules: access.rules,
-    fallback: access.fallback,
-    publicPaths: [...access.publicPaths].sort(),
-    sections: access.sections.map(({ id, entry, readers }) => ({ id, entry, readers })),
-  }
-  return crypto.createHash('sha256').update(JSON.stringify(shape)).digest('hex')
+/** What in the compiled access the files of out/ depend on: the path rules (../../edge/rulesFingerprint.ts) and the sections, not the lists' members. */
+export function builtRulesDigest(access: CompiledAccess): string {
+  const sections = access.sections.map(({ id, entry, readers }) => ({ id, entry, readers }))
+  return crypto.createHash('sha256').update(JSON.stringify({ ...pathRulesFacts(access), sections })).digest('hex')
 }
 
 export function writeAudiencesFile(file: string, access: CompiledAccess, audiences: readonly AudienceSummary[]): void {
-  fs.writeFileSync(file, JSON.stringify({ rules: rulesFingerprint(access), audiences }, null, 1) + '\n')
+  fs.writeFileSync(file, JSON.stringify({ rules: builtRulesDigest(access), audiences }, null, 1) + '\n')
 }
 
 /** The audiences of the build at `file`; with `access`, only if that build was made with the same path rules. */
@@ -47,6 +42,6 @@ export function readAudiencesFile(file: string, access?: CompiledAccess): Audien
   if (!fs.existsSync(file)) throw new Error(`${file} is missing; run the site build first (npm run build)`)
   const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { rules?: string; audiences?: AudienceSummary[] }
   if (!Array.isArray(saved.audiences)) throw new Error(`${file} holds no audiences; run the site build again (npm run build)`)
-  if (access && saved.rules !== rulesFingerprint(access)) throw new RulesChangedError(file)
+  if (access && saved.rules !== builtRulesDigest(access)) throw new RulesChangedError(file)
   return saved.audiences
 }
