@@ -126,6 +126,9 @@ export async function devFigures(pages: number, runs: number): Promise<Figure[]>
   const generated = fs.mkdtempSync(path.join(os.tmpdir(), `bench-dev-pages-${pages}-`))
   try {
     copyProject(process.cwd(), dir)
+    // The first start is cold: no compile cache, and no props of this project's own pages, which
+    // would make it a restart on another site's pages.
+    fs.rmSync(path.join(dir, '.cache'), { recursive: true, force: true })
     generateAnchorPages(anchorsSource(process.cwd()), generated, pages, 'nextra')
     const placed = placeAnchorPages(generated, dir, SECTIONS)
     const routeOf = (file: string) => '/' + file.replace(/^content\//, '').replace(/\.mdx?$/, '').replace(/\/index$/, '')
