@@ -9,9 +9,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { scanContent } from '../../pipeline/content/contentSource'
-import { pageMapFragments, pageMapInputs } from '../../pipeline/pageMaps'
 import { markdownFileMap } from './helpers/markdownFiles'
-import { writePageProps } from '../../pipeline/render/pageProps'
 import { runContentSteps } from '../../pipeline/steps/contentSteps'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
@@ -37,8 +35,8 @@ function site(): string {
 
 /** The build's content, page and Markdown steps, as pipeline/steps/buildSite.ts runs them. */
 async function buildSteps(root: string) {
-  const { source, store, compile: report, plan, pageMap, pageMapInputs: inputs, props, lastUpdated } = await runContentSteps(root, { access })
-  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: pageMapFragments(pageMap, plan, inputs), lastUpdated })
+  const { source, store, compile: report, plan, navigation, props, lastUpdated } = await runContentSteps(root, { access })
+  const markdown = markdownFileMap(source, store.pages, plan, { pageMaps: navigation.fragments(), lastUpdated })
   return { report, props, markdown }
 }
 

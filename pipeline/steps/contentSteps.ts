@@ -6,11 +6,10 @@
  */
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
-import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { CompileWorkers, describeCompile, type CompileReport } from '../compile/compilePages'
 import { scanContent, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readLastUpdated, type LastUpdated } from '../lastUpdated'
-import { pageMapInputs, type PageMapInputs } from '../pageMaps'
+import { pageMapInputs } from '../pageMaps'
 import { openNavigation, type Navigation } from '../navigationRecord'
 import { describePageProps, writePageProps, type PagePropsReport } from '../render/pageProps'
 import { readStore, type PageStore } from '../store/pageStore'
@@ -32,8 +31,6 @@ export interface ContentRun {
   /** Every page, once its links resolve. */
   pages: readonly ContentPage[]
   plan: AggregatePlan
-  pageMap: RawItem[]
-  pageMapInputs: PageMapInputs
   /** Each audience's page map and fragment, made when asked for or taken from the last build's (../navigationRecord.ts). */
   navigation: Navigation
   lastUpdated: LastUpdated
@@ -79,7 +76,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const navigation = openNavigation(root, source, pageMap, plan, inputs)
   const props = await step('pages', () => writePageProps(root, store, { access, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
-  return { source, store, compile, pages, plan, pageMap, pageMapInputs: inputs, navigation, lastUpdated, props }
+  return { source, store, compile, pages, plan, navigation, lastUpdated, props }
 }
 
 /**
