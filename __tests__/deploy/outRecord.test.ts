@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { outRecordFileFor, readOutRecord, setOutRecordAside, writeOutRecord } from '../../pipeline/steps/outRecord'
+import { outRecordFileFor, readOut, readOutRecord, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { NoBuildError } from '../../scripts/deploy/localFiles'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
@@ -43,7 +43,7 @@ async function builtSite() {
   const outDir = path.join(root, 'out')
   for (const key of KEYS) fs.utimesSync(path.join(outDir, key), BUILT_AT, BUILT_AT)
   setOutRecordAside(outDir)
-  writeOutRecord(outDir, 'b1')
+  readOut(outDir).write('b1')
   const bucket = `site-${++sites}`
   await s3.createBucket(bucket)
   return { outDir, bucket, file: (key: string) => path.join(outDir, key) }
@@ -53,7 +53,7 @@ async function builtSite() {
 function rebuild(site: { outDir: string; file: (key: string) => string }, edits: Record<string, string>) {
   setOutRecordAside(site.outDir)
   for (const [key, text] of Object.entries(edits)) fs.writeFileSync(site.file(key), text)
-  return writeOutRecord(site.outDir, 'b1')
+  return readOut(site.outDir).write('b1')
 }
 
 /** One deploy: the files of out/ it stat'ed or opened, by any of the ways a file can be, and the keys it uploaded. */

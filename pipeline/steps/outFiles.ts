@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, type FileStamp } from '../files'
+import { fileStampOf, listFiles, type FileStamp } from '../files'
 
 export interface OutFiles {
   dir: string
@@ -14,17 +14,7 @@ export interface OutFiles {
   stamps: ReadonlyMap<string, FileStamp>
 }
 
-/** Lists `outDir`: one `readdir` per folder and one `lstat` per file (a link is a file, not followed). */
+/** Lists `outDir` (../files.ts listFiles), with one `lstat` per file (a link is a file, not followed). */
 export function listOutFiles(outDir: string): OutFiles {
-  const found: Array<[string, FileStamp]> = []
-  const walk = (folder: string, prefix: string) => {
-    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name)
-      if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`)
-      else found.push([`${prefix}${entry.name}`, fileStampOf(fs.lstatSync(full))])
-    }
-  }
-  walk(outDir, '')
-  found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return { dir: outDir, stamps: new Map(found) }
+  return { dir: outDir, stamps: new Map(listFiles(outDir).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(path.join(outDir, key)))])) }
 }

@@ -179,6 +179,3 @@ export class OutReading {
 
 /** out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build started. */
 export const readOut = (outDir: string) => new OutReading(listOutFiles(outDir))
-
-/** At a build's end: every file of out/ with its hash, from the record set aside where its stat is unchanged, written whole. */
-export const writeOutRecord = (outDir: string, buildId: string): OutRecordSummary => readOut(outDir).write(buildId)
