@@ -40,6 +40,20 @@ export function writeAtomically(file: string, data: string | Buffer): void {
   fs.renameSync(partial, file)
 }
 
+/**
+ * Puts `source` at `target` as a hard link: the two share the file, which is safe for a file nothing
+ * rewrites in place. A copy where links cannot be made (another file system, or one without
+ * links): as right, only read again by whatever hashes it.
+ */
+export function linkOrCopy(source: string, target: string): void {
+  try {
+    fs.linkSync(source, target)
+  } catch (error) {
+    if (!['EXDEV', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+    fs.copyFileSync(source, target)
+  }
+}
+
 /** Every file below `dir`, as sorted `/relative/path` keys. */
 export function listFiles(dir: string): string[] {
   const keys: string[] = []

@@ -15,10 +15,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
-import { sha256 } from '../files'
+import { linkOrCopy, sha256, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
-import { writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, shardGroup, type Shard } from './assignSearchShards'
@@ -138,7 +137,7 @@ type Pagefind = typeof import('pagefind')
  * Puts the files of `from` at `to` as hard links, not copies: a shard is hundreds of small files,
  * and linking them is far cheaper than copying them (docs/benchmarks.md, search shards). The cache and out/ then share the files, which is safe because nothing writes
  * into a Pagefind file after Pagefind (a later build removes or replaces out/'s names, never the
- * files' bytes). Copies where the two lie on different file systems.
+ * files' bytes). Copies where links cannot be made (../files.ts linkOrCopy).
  */
 function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set()): void {
   fs.mkdirSync(to, { recursive: true })
@@ -147,16 +146,7 @@ function linkTree(from: string, to: string, skip: ReadonlySet<string> = new Set(
     const source = path.join(from, entry.name)
     const target = path.join(to, entry.name)
     if (entry.isDirectory()) linkTree(source, target)
-    else linkFile(source, target)
-  }
-}
-
-function linkFile(source: string, target: string): void {
-  try {
-    fs.linkSync(source, target)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
-    fs.copyFileSync(source, target)
+    else linkOrCopy(source, target)
   }
 }
 
@@ -287,7 +277,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       if (script === null) throw new Error(`search: no bundle of ${spec.outDir} has ${PAGEFIND_SCRIPT}`)
       if (!sameBytes(script, rootScript)) {
         fs.rmSync(rootScript, { force: true })
-        if (cacheDir) linkFile(script, rootScript)
+        if (cacheDir) linkOrCopy(script, rootScript)
         else fs.renameSync(script, rootScript)
       } else if (!cacheDir) fs.rmSync(script)
       const list = JSON.stringify(shards.map(({ shard }) => shard.shard))

@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { writeAtomically } from '../files'
+import { linkOrCopy, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 export interface KeptFiles {
@@ -71,13 +71,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
     if (present && sameFile(present, keptStat)) return
     if (present) fs.rmSync(target)
     fs.mkdirSync(path.dirname(target), { recursive: true })
-    try {
-      fs.linkSync(kept, target)
-    } catch (error) {
-      // Another file system (or one without links): a copy is as right, only read again by the deploy.
-      if (!['EXDEV', 'EPERM', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
-      fs.copyFileSync(kept, target)
-    }
+    linkOrCopy(kept, target)
   }
   const write = (key: string, bytes: Buffer, inputs: string | null): boolean => {
     const kept = path.join(keptRoot, key)
