@@ -54,6 +54,25 @@ export function linkOrCopy(source: string, target: string): void {
   }
 }
 
+/**
+ * A step's record of what it left, taken: read and removed, so a step that stops half way leaves
+ * none and the next one does everything again. Null when there is none, or it is not JSON.
+ */
+export function takeRecord(file: string): unknown {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  fs.rmSync(file, { force: true })
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return null
+  }
+}
+
 /** Every file below `dir`, as sorted `/relative/path` keys. */
 export function listFiles(dir: string): string[] {
   const keys: string[] = []

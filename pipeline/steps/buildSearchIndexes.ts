@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
-import { linkOrCopy, sha256, writeAtomically } from '../files'
+import { linkOrCopy, sha256, takeRecord, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { CACHE_PATHS } from './paths'
@@ -75,14 +75,9 @@ const outShardsFile = (cacheDir: string) => `${cacheDir}-out.json`
 
 function takeOutShards(cacheDir: string | undefined, outRoot: string): Record<string, OutShard> {
   if (!cacheDir) return {}
-  const file = outShardsFile(cacheDir)
-  try {
-    const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as OutShards
-    fs.rmSync(file, { force: true })
-    return recorded.outRoot === path.resolve(outRoot) && recorded.shards ? recorded.shards : {}
-  } catch {
-    return {} // None yet, or unreadable: every shard is placed again.
-  }
+  // None yet, or unreadable: every shard is placed again.
+  const recorded = takeRecord(outShardsFile(cacheDir)) as Partial<OutShards> | null
+  return recorded?.outRoot === path.resolve(outRoot) && recorded.shards ? recorded.shards : {}
 }
 
 /**

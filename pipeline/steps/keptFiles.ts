@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { linkOrCopy, writeAtomically } from '../files'
+import { linkOrCopy, takeRecord, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 export interface KeptFiles {
@@ -44,25 +44,13 @@ const sameFile = (a: Pick<fs.Stats, 'ino' | 'dev'>, b: Pick<fs.Stats, 'ino' | 'd
 
 const RECORDS = { [CACHE_PATHS.markdownFiles]: CACHE_PATHS.markdownFilesRecord, [CACHE_PATHS.publicFiles]: CACHE_PATHS.publicFilesRecord } as const
 
-/**
- * The record of the kept files, taken: removed as the step opens them, so a step that stops half
- * way leaves none, and the next compares every file by its bytes and walks the folder to prune.
- */
-function takeRecord(file: string): Record<string, KeptEntry> | null {
-  try {
-    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, KeptEntry>
-    fs.rmSync(file, { force: true })
-    return record && typeof record === 'object' ? record : null
-  } catch {
-    return null
-  }
-}
-
 /** The kept files of one step, in `dir` (one of CACHE_PATHS) under the project `root`. */
 export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles']): KeptFiles {
   const keptRoot = path.join(root, dir)
   const recordFile = path.join(root, RECORDS[dir])
-  const last = takeRecord(recordFile)
+  // Taken as the step opens (../files.ts takeRecord): without one, the step compares every file by its bytes and walks the folder to prune.
+  const taken = takeRecord(recordFile)
+  const last = taken !== null && typeof taken === 'object' ? (taken as Record<string, KeptEntry>) : null
   const next: Record<string, KeptEntry> = {}
   const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
   /** Links the kept copy at `key` into out/, unless out/ has it there already. */
