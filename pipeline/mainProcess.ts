@@ -1,10 +1,10 @@
 /**
  * Runs a command's work as its process's one task. An error ends the process with code 1 and its
- * message. So does running out of work before the task settles (a promise that nothing left
+ * message (after the command's name, with `prefixErrors`). So does running out of work before the task settles (a promise that nothing left
  * running can settle): Node would otherwise exit with code 0, and a build would pass with its
  * later steps never run.
  */
-export function runAsMain(name: string, work: () => Promise<unknown>): void {
+export function runAsMain(name: string, work: () => Promise<unknown>, options: { prefixErrors?: boolean } = {}): void {
   let settled = false
   process.on('beforeExit', () => {
     if (settled) return
@@ -17,7 +17,8 @@ export function runAsMain(name: string, work: () => Promise<unknown>): void {
     },
     (error: unknown) => {
       settled = true
-      console.error(error instanceof Error ? error.message : String(error))
+      const message = error instanceof Error ? error.message : String(error)
+      console.error(options.prefixErrors ? `${name}: ${message}` : message)
       process.exit(1)
     }
   )

@@ -14,6 +14,7 @@ import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
+import { runAsMain } from '../mainProcess'
 
 export type EdgeBundle = Bundle
 
@@ -34,12 +35,4 @@ export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> 
 export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>
   `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`
 
-if (require.main === module) {
-  buildEdge().then(
-    (bundle) => console.log(`buildEdge: ${describeEdgeBundle(bundle)}`),
-    (error) => {
-      console.error(`buildEdge: ${error instanceof Error ? error.message : error}`)
-      process.exit(1)
-    }
-  )
-}
+if (require.main === module) runAsMain('buildEdge', () => buildEdge().then((bundle) => console.log(`buildEdge: ${describeEdgeBundle(bundle)}`)), { prefixErrors: true })

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
 import { writeUserPoolFile } from '../../mcp/userPoolFile'
+import { runAsMain } from '../mainProcess'
 
 export type McpBundle = Bundle
 
@@ -28,12 +29,4 @@ export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
 export const describeMcpBundle = ({ file, bytes, gzipBytes, kept }: McpBundle) =>
   `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda limit 50 MB zipped)`
 
-if (require.main === module) {
-  buildMcp().then(
-    (bundle) => console.log(`buildMcp: ${describeMcpBundle(bundle)}`),
-    (error) => {
-      console.error(`buildMcp: ${error instanceof Error ? error.message : error}`)
-      process.exit(1)
-    }
-  )
-}
+if (require.main === module) runAsMain('buildMcp', () => buildMcp().then((bundle) => console.log(`buildMcp: ${describeMcpBundle(bundle)}`)), { prefixErrors: true })

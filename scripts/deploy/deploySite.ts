@@ -54,8 +54,4 @@ async function main() {
 }
 
 // A deploy that runs out of work half way fails too, not exits 0 (pipeline/mainProcess.ts).
-runAsMain('deploy', () =>
-  main().catch((error: unknown) => {
-    throw new Error(`deploy: ${error instanceof Error ? error.message : String(error)}`)
-  })
-)
+runAsMain('deploy', main, { prefixErrors: true })
