@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import { CACHE_CONTROL } from '../../edge/cacheHeaders'
-import { EMPTY_MANIFEST, MANIFEST_KEY, packRecord, parseManifest, serialiseManifest, unpackRecord, type DeployManifest } from '../../scripts/deploy/deployManifest'
+import { EMPTY_MANIFEST, MANIFEST_KEY, packRecord, parseChange, parseManifest, sameManifest, serialiseManifest, unpackRecord, type DeployManifest } from '../../scripts/deploy/deployManifest'
 import { planDeploy, type LocalFile } from '../../scripts/deploy/deployPlan'
 import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../scripts/deploy/invalidationPaths'
 import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
@@ -106,11 +106,48 @@ describe('invalidation paths', () => {
   })
 })
 
+describe('comparing manifests', () => {
+  // The plan writes the record when the bucket's manifest differs from the one it would write; the
+  // comparison must see every difference the written text would, and nothing else.
+  const base = deployed(site, { '_next/static/chunks/old.js': '2026-04-30T12:00:00.000Z' })
+  const variants: Array<[string, DeployManifest]> = [
+    ['a file changed', { ...base, files: { ...base.files, 'docs/a.html': { ...base.files['docs/a.html'], sha256: 'b'.repeat(64) } } }],
+    ['a header changed', { ...base, files: { ...base.files, 'docs/a.html': { ...base.files['docs/a.html'], cacheControl: CACHE_CONTROL.hashedAsset } } }],
+    ['a file added', { ...base, files: { ...base.files, 'docs/b.html': base.files['docs/a.html'] } }],
+    ['a file removed', { ...base, files: Object.fromEntries(Object.entries(base.files).slice(1)) }],
+    ['a retired file gone', { ...base, retired: {} }],
+    ['a retired time changed', { ...base, retired: { '_next/static/chunks/old.js': '2026-04-30T13:00:00.000Z' } }],
+    ['a key renamed, same count', { ...base, retired: { '_next/static/chunks/new.js': '2026-04-30T12:00:00.000Z' } }],
+    ['another change record', { ...base, through: 3 }],
+  ]
+  test.each(variants)('%s: not the same, as their texts are not', (_, other) => {
+    expect(serialiseManifest(other)).not.toBe(serialiseManifest(base))
+    expect(sameManifest(base, other)).toBe(false)
+    expect(sameManifest(other, base)).toBe(false)
+  })
+  test('the same entries in another order: the same, as their texts are', () => {
+    const reordered: DeployManifest = { ...base, files: Object.fromEntries(Object.entries(base.files).reverse()) }
+    expect(serialiseManifest(reordered)).toBe(serialiseManifest(base))
+    expect(sameManifest(base, reordered)).toBe(true)
+    expect(planDeploy([...site].reverse(), { manifest: { ...base, retired: {} }, keys: keysOf(site) }, now, 48 * HOUR).manifestChanged).toBe(false)
+  })
+})
+
 describe('inputs', () => {
   test('a manifest that is not one is refused, naming the problem', () => {
     expect(() => parseManifest('{', 's3://b/_deploy/manifest')).toThrow(/s3:\/\/b\/_deploy\/manifest is not JSON/)
     expect(() => parseManifest('{"version":1,"files":{"a":{"sha256":"x"}},"retired":{}}', 'm')).toThrow(/m is not a deploy manifest: files\.a\.sha256/)
     expect(parseManifest(serialiseManifest(EMPTY_MANIFEST), 'm')).toEqual(EMPTY_MANIFEST)
+    const sha = 'a'.repeat(64)
+    const manifestOf = (files: unknown) => JSON.stringify({ version: 1, files, retired: {} })
+    expect(() => parseManifest(manifestOf({ a: { sha256: sha, contentType: 'text/html', cacheControl: 'x' }, b: { sha256: sha, contentType: 7, cacheControl: 'x' } }), 'm')).toThrow(/m is not a deploy manifest: files\.b\.contentType: expected a string/)
+    expect(() => parseManifest(manifestOf({ a: { sha256: sha.toUpperCase(), contentType: 'text/html', cacheControl: 'x' } }), 'm')).toThrow(/files\.a\.sha256: expected 64 lowercase hex digits/)
+    expect(() => parseManifest(manifestOf({ a: { sha256: sha, contentType: 'text/html' } }), 'm')).toThrow(/files\.a\.cacheControl/)
+    // Only a change record names a removed file, as null.
+    expect(() => parseManifest(manifestOf({ a: null }), 'm')).toThrow(/files\.a: expected an object/)
+    expect(() => parseManifest(manifestOf([]), 'm')).toThrow(/files: expected an object of file records/)
+    expect(parseChange(manifestOf({ a: null, b: { sha256: sha, contentType: 't', cacheControl: 'c' } }), 'c').files).toEqual({ a: null, b: { sha256: sha, contentType: 't', cacheControl: 'c' } })
+    expect(() => parseChange(manifestOf({ a: 'gone' }), 'c')).toThrow(/c is not a deploy change record: files\.a: expected an object/)
   })
   test('the manifest is stored gzipped, a fifth of its text for a site of many files, and read back whole; a plain one of earlier deploys still reads', () => {
     const many = deployed(Array.from({ length: 2000 }, (_, i) => file(`docs/generated/page-${i}.html`, (i % 16).toString(16))))

@@ -40,15 +40,40 @@ export interface ManifestChange {
   retired: Record<string, string>
 }
 
-const objectRecord = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), contentType: z.string(), cacheControl: z.string() })
+const SHA256_HEX = /^[0-9a-f]{64}$/
+
+/** What is wrong with one file's record, or null (a change record's null: the file was removed). */
+function recordProblem(value: unknown, nullable: boolean): { field?: string; message: string } | null {
+  if (value === null && nullable) return null
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { message: 'expected an object' }
+  const { sha256, contentType, cacheControl } = value as Record<string, unknown>
+  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) return { field: 'sha256', message: 'expected 64 lowercase hex digits' }
+  if (typeof contentType !== 'string') return { field: 'contentType', message: 'expected a string' }
+  if (typeof cacheControl !== 'string') return { field: 'cacheControl', message: 'expected a string' }
+  return null
+}
+
+/**
+ * Every file's record, checked in a plain loop: the manifest names every file of the site, and a
+ * schema per entry was most of the time a deploy with nothing to do spends reading it.
+ */
+const fileRecords = <T>(nullable: boolean) =>
+  z
+    .custom<Record<string, T>>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), 'expected an object of file records')
+    .superRefine((files, context) => {
+      for (const [key, value] of Object.entries(files)) {
+        const problem = recordProblem(value, nullable)
+        if (problem) return context.addIssue({ code: 'custom', path: problem.field ? [key, problem.field] : [key], message: problem.message })
+      }
+    })
 const manifestSchema = z.object({
   version: z.literal(1),
   // Manifests written before change records have none.
   through: z.number().int().min(0).default(0),
-  files: z.record(z.string(), objectRecord),
+  files: fileRecords<ObjectRecord>(false),
   retired: z.record(z.string(), z.iso.datetime()),
 })
-const changeSchema = z.object({ version: z.literal(1), files: z.record(z.string(), objectRecord.nullable()), retired: z.record(z.string(), z.iso.datetime()) })
+const changeSchema = z.object({ version: z.literal(1), files: fileRecords<ObjectRecord | null>(true), retired: z.record(z.string(), z.iso.datetime()) })
 
 export const EMPTY_MANIFEST: DeployManifest = { version: 1, through: 0, files: {}, retired: {} }
 
@@ -78,6 +103,15 @@ export const parseManifest = (text: string, where: string): DeployManifest => pa
 
 /** Reads a change record's text, as strictly. */
 export const parseChange = (text: string, where: string): ManifestChange => parseRecord(changeSchema, 'a deploy change record', text, where)
+
+/** Whether two manifests hold the same: what serialiseManifest writes of each, compared without writing it (a no-op deploy compares every file's). */
+export function sameManifest(a: DeployManifest, b: DeployManifest): boolean {
+  const sameEntries = <T>(x: Record<string, T>, y: Record<string, T>, same: (left: T, right: T) => boolean) => {
+    const keys = Object.keys(x)
+    return keys.length === Object.keys(y).length && keys.every((key) => Object.hasOwn(y, key) && same(x[key], y[key]))
+  }
+  return a.version === b.version && a.through === b.through && sameEntries(a.files, b.files, sameRecord) && sameEntries(a.retired, b.retired, (left, right) => left === right)
+}
 
 /** The manifest's text, keys sorted so that two runs that find the same bucket write the same bytes. */
 export function serialiseManifest(manifest: DeployManifest): string {

@@ -11,7 +11,7 @@
  */
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
-import { EMPTY_MANIFEST, sameRecord, serialiseManifest, type DeployManifest, type ObjectRecord } from './deployManifest'
+import { EMPTY_MANIFEST, sameManifest, sameRecord, type DeployManifest, type ObjectRecord } from './deployManifest'
 import { keptForOpenTabs, PHASE_NAMES, phaseOf, type PhaseName } from './uploadOrder'
 
 /** A file of out/: its object key (no leading slash), where it is on disk, its size, and what it is uploaded as. */
@@ -84,7 +84,7 @@ export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now
     keptForGrace,
     unchanged,
     manifest,
-    manifestChanged: remote.manifest === null || serialiseManifest(manifest) !== serialiseManifest(remote.manifest),
+    manifestChanged: remote.manifest === null || !sameManifest(manifest, remote.manifest),
     // An immutable (content-hashed) file never changes its bytes under one name, so the CDN cannot hold a stale copy of it.
     changedKeys: changedKeys.filter((key) => cacheControlForObject(`/${key}`) !== CACHE_CONTROL.hashedAsset),
   }
