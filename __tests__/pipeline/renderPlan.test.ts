@@ -88,6 +88,8 @@ test('when the new build names other client files than the kept pages do, they d
 
 describe("with the same build ID, the last next build's files serve again", () => {
   const paths = () => ({ ...sitePaths(root) })
+  // These plans render no page: a renderer asked to would be a wrong plan.
+  const noRender = { into: '/nowhere', render: async () => { throw new Error('no page to render') } }
   /** A last build as afterRender records it, with .next/ as `next build` leaves it. */
   function lastBuild(buildId: string, props: Record<string, string>) {
     const store = storeOf(props)
@@ -138,7 +140,7 @@ describe("with the same build ID, the last next build's files serve again", () =
     // A build that stops here renders every page next time: the store no longer says what out/ holds.
     expect(planRender(readStore(root), out, 'B1', edited).whyAll).toBe('no record of an earlier build')
     expect(fs.existsSync(path.join(root, PREVIOUS_OUT))).toBe(false)
-    await reuseLastBuild(paths(), plan, last!, 768)
+    await reuseLastBuild(paths(), plan, last!, noRender)
     afterRender(root, out, plan, store, edited, [], last!)
     expect(listFiles(out)).toEqual(
       ['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json', '/docs/leads/intro.html', '/_next/data/B1/docs/leads/intro.json', '/docs/leads/_pagefind/index.js'].sort()
@@ -190,7 +192,7 @@ describe("with the same build ID, the last next build's files serve again", () =
     const second = { ...planRender(again, out, 'B1', props), render: [] }
     expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
     beforeRender(root, out, second, again, 'in place')
-    await reuseLastBuild(paths(), second, last, 768)
+    await reuseLastBuild(paths(), second, last, noRender)
     afterRender(root, out, second, again, props, scanContent(root).publicFiles, last)
     expect(listFiles(out)).toEqual(['/_next/data/B1/index.json', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/docs/internal/images/added.svg', '/docs/internal/images/flow.svg', '/index.html', '/logo.svg'].sort())
     expect(fs.readFileSync(path.join(out, 'docs/internal/images/flow.svg'), 'utf8')).toBe(svg('flow, redrawn'))

@@ -15,13 +15,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
-import type { transformSync as TransformSync } from 'esbuild'
+import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
-import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
+import { compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
+import { CompileWorkers, highlighterModule, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
 import { PageStore, type PageRecord } from '../store/pageStore'
@@ -76,121 +75,9 @@ function readEntry(file: string): CacheEntry | null {
   }
 }
 
-/**
- * The site's highlighter as an ES module the workers can import: its TypeScript transpiled, kept
- * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves).
- */
-function highlighterModule(): string {
-  // Loaded here, not with this module: esbuild cannot load in the browser-like environment of the
-  // components' tests, which import the content check through the link check.
-  const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
-  const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
-  const file = path.join(COMPILER_ROOT, CACHE_PATHS.compiler, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
-  if (!fs.existsSync(file)) writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
-  return file
-}
-
 interface Job {
   page: ContentPage
   resolve: (entry: CacheEntry) => void
-}
-
-/** A compile worker: it loads the compiler once and says `ready`, then compiles one page a message. */
-function startWorker(highlighter: string): Worker {
-  const worker = new Worker(path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs'), {
-    workerData: { highlighter: pathToFileURL(highlighter).href },
-    // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
-    env: { ...process.env, NODE_ENV: 'production' },
-    // Nextra's own warnings ("`title` is not defined") are next build's to print; read and dropped.
-    stdout: true,
-    stderr: true,
-  })
-  worker.stdout.resume()
-  worker.stderr.resume()
-  return worker
-}
-
-/**
- * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
- * instead of loading the compiler in a new worker first. It keeps one idle worker (the others of a
- * run end), loaded with the highlighter it was started with; a run with another one starts anew.
- * The build warms one while it scans content/ (../steps/buildSite.ts).
- */
-export class CompileWorkers {
-  private idle: { worker: Worker; highlighter: string } | null = null
-  private closed = false
-  /** Workers started so far. */
-  started = 0
-
-  /** A ready worker: the kept one (once a warming one has loaded), or a new one, which says `ready` when loaded. */
-  async take(highlighter: string): Promise<{ worker: Worker; ready: boolean }> {
-    await this.warming
-    const kept = this.idle
-    this.idle = null
-    if (kept && kept.highlighter === highlighter) {
-      kept.worker.ref()
-      return { worker: kept.worker, ready: true }
-    }
-    if (kept) void kept.worker.terminate()
-    this.started++
-    return { worker: startWorker(highlighter), ready: false }
-  }
-
-  /** Keeps `worker` for the next run, or ends it when one is kept already. */
-  give(worker: Worker, highlighter: string): Promise<void> {
-    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit')
-    if (this.idle || this.closed) return worker.terminate().then(() => undefined)
-    const kept = { worker, highlighter }
-    this.idle = kept
-    // Waiting, it holds no process open.
-    worker.on('error', () => undefined)
-    worker.unref()
-    // A kept worker that stops is simply not there next time.
-    worker.once('exit', () => {
-      if (this.idle === kept) this.idle = null
-    })
-    return Promise.resolve()
-  }
-
-  /** A worker loading for the next run: a run waits for it rather than start its own beside it. */
-  private warming: Promise<void> | null = null
-  private warmingWorker: Worker | null = null
-
-  /**
-   * Starts the worker the next run takes, so the compiler loads while the caller does other work
-   * (the build scans content/ meanwhile; the dev server waits for an edit); resolves once it is kept.
-   */
-  warm(): Promise<void> {
-    if (this.idle || this.closed) return Promise.resolve()
-    if (this.warming) return this.warming
-    const highlighter = highlighterModule()
-    this.started++
-    const worker = startWorker(highlighter)
-    this.warmingWorker = worker
-    this.warming = new Promise<void>((resolve) => {
-      // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
-      worker.on('error', () => resolve())
-      worker.once('exit', () => resolve())
-      worker.once('message', () => void this.give(worker, highlighter).then(resolve))
-    }).finally(() => {
-      this.warming = null
-      this.warmingWorker = null
-    })
-    return this.warming
-  }
-
-  /** Ends the kept worker and one still loading (a build with nothing to compile does not wait for it), and any a run still holds when it ends. */
-  async close(): Promise<void> {
-    this.closed = true
-    const kept = this.idle
-    this.idle = null
-    // One still loading is ended, not waited for: under tsx its end can wait on the module loader's
-    // thread, and while it does nothing holds the process open, so Node would exit (code 0) in the
-    // middle of the build. A kept one is unref'd; it is held while it ends for the same reason.
-    void this.warmingWorker?.terminate()
-    kept?.worker.ref()
-    await kept?.worker.terminate()
-  }
 }
 
 /**

@@ -12,6 +12,11 @@
  *
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
+ *
+ * With `--when-told` it loads Next and the site's config, then waits for its standard input to
+ * end: `render` renders (the routes file is read only then), anything else exits 0 having done
+ * nothing. The build starts it so while it scans content/ (./lastBuildRenderer.ts); an error in
+ * loading is reported only if it is told to render.
  */
 const fs = require('node:fs')
 const path = require('node:path')
@@ -20,15 +25,18 @@ const path = require('node:path')
 const DOCS_PAGE = '/[[...slug]]'
 
 async function main() {
-  const [routesFile, outdir] = process.argv.slice(2)
-  if (!routesFile || !outdir) throw new Error('usage: renderWithNext.cjs <routes.json> <output dir>')
+  const [routesFile, outdir, mode] = process.argv.slice(2)
+  if (!routesFile || !outdir || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <routes.json> <output dir> [--when-told]')
   const root = process.cwd()
+  const loading = load(root).then(
+    (loaded) => ({ loaded }),
+    (error) => ({ error })
+  )
+  if (mode === '--when-told' && (await toldWhat()) !== 'render') return
+  const { loaded, error } = await loading
+  if (error) throw error
+  const { config, exportApp, trace } = loaded
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
-  const loadConfig = require('next/dist/server/config').default
-  const { PHASE_PRODUCTION_BUILD } = require('next/constants')
-  const exportApp = require('next/dist/export').default
-  const { trace } = require('next/dist/trace')
-  const config = await loadConfig(PHASE_PRODUCTION_BUILD, root)
   // As `next build` lists a path of a route with static props for its export.
   const paths = Object.fromEntries(routes.map((route) => [route, { page: DOCS_PAGE, _ssgPath: route }]))
   // The export records where it wrote in .next/; that record stays the last `next build`'s.
@@ -51,6 +59,26 @@ async function main() {
   } finally {
     if (lastDetail) fs.writeFileSync(detail, lastDetail)
   }
+}
+
+/** Next's export and the site's config, loaded as `next build` loads them. */
+async function load(root) {
+  const loadConfig = require('next/dist/server/config').default
+  const { PHASE_PRODUCTION_BUILD } = require('next/constants')
+  const exportApp = require('next/dist/export').default
+  const { trace } = require('next/dist/trace')
+  return { config: await loadConfig(PHASE_PRODUCTION_BUILD, root), exportApp, trace }
+}
+
+/** Everything written to standard input, once it ends. */
+function toldWhat() {
+  return new Promise((resolve) => {
+    let text = ''
+    process.stdin.setEncoding('utf8')
+    process.stdin.on('data', (chunk) => (text += chunk))
+    process.stdin.on('end', () => resolve(text.trim()))
+    process.stdin.on('error', () => resolve(''))
+  })
 }
 
 main().then(

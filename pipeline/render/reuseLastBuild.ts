@@ -16,15 +16,10 @@ import path from 'node:path'
 import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { sha256 } from '../files'
 import type { RenderedBuild } from '../store/pageStore'
-import { CACHE_PATHS, type SitePaths } from '../steps/paths'
-import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
-import { runInProduction } from './runInProduction'
+import type { SitePaths } from '../steps/paths'
+import { pageFilesOf, type RenderPlan } from './renderPlan'
+import { DOCS_SERVER_PAGE, type LastBuildRenderer } from './lastBuildRenderer'
 import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
-
-/** Where the renderer writes the pages before they move into out/. */
-const RENDERED_DIR = CACHE_PATHS.rendered
-/** The one docs route's server bundle, as `next build` names it. */
-const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
 
 /** Where one of `next build`'s files of out/ is kept while out/ is `out`: Next copies .next/static/ to out/_next/static/. */
 function sourceOf(paths: SitePaths, out: string, key: string): string {
@@ -52,7 +47,7 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
  * rewrite the manifests in out/); the changed pages are rendered with its server bundle and
  * replace their files. The pages the site no longer has are removed by afterRender.
  */
-export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, heapMb: number): Promise<void> {
+export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<void> {
   for (const key of Object.keys(last.nextFiles)) {
     if (!key.startsWith(BUILD_FILES_PREFIX)) continue
     const target = path.join(paths.out, key)
@@ -62,9 +57,7 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
     fs.renameSync(`${target}.partial`, target)
   }
   if (plan.render.length === 0) return
-  const rendered = path.join(paths.root, RENDERED_DIR)
-  fs.rmSync(rendered, { recursive: true, force: true })
-  await runRenderer(paths, rendered, heapMb)
+  await renderer.render()
   for (const route of plan.render) {
     // The renderer names a page's files as Next's export does, both beside each other.
     const html = pageHtmlFile(route)
@@ -72,14 +65,8 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
     pageFilesOf(route, plan.buildId).forEach((file, i) => {
       fs.mkdirSync(path.dirname(path.join(paths.out, file)), { recursive: true })
       // Renamed over the last version: out/ never holds half a page.
-      fs.renameSync(path.join(rendered, from[i]), path.join(paths.out, file))
+      fs.renameSync(path.join(renderer.into, from[i]), path.join(paths.out, file))
     })
   }
-  fs.rmSync(rendered, { recursive: true, force: true })
-}
-
-/** Renders the routes of RENDER_ROUTES into `into`, with the last build's server bundle. */
-function runRenderer(paths: SitePaths, into: string, heapMb: number): Promise<void> {
-  const script = path.join(__dirname, 'renderWithNext.cjs')
-  return runInProduction("rendering with the last build's server bundle", process.execPath, [script, path.join(paths.root, RENDER_ROUTES), into], { cwd: paths.root, heapMb })
+  fs.rmSync(renderer.into, { recursive: true, force: true })
 }

@@ -4,19 +4,32 @@
  * with a JavaScript heap sized to the site, in its own process (Next owns its process: workers,
  * exit codes, signals). Resolves when it exits 0; else names `what` failed.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 
-export async function runInProduction(what: string, command: string, args: string[], options: { cwd: string; heapMb: number; env?: Record<string, string> }): Promise<void> {
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...options.env,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${options.heapMb}`.trim(),
-    }
-    const child = spawn(command, args, { cwd: options.cwd, stdio: 'inherit', env })
+export interface ProductionOptions {
+  cwd: string
+  heapMb: number
+  env?: Record<string, string>
+  /** Its standard input as a pipe the caller writes to (closed when the caller's process ends); else none. */
+  input?: boolean
+}
+
+/** Starts the process; `exited` resolves when it exits 0, and otherwise rejects, naming `what`. */
+export function startInProduction(what: string, command: string, args: string[], options: ProductionOptions): { child: ChildProcess; exited: Promise<void> } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.env,
+    NODE_ENV: 'production',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${options.heapMb}`.trim(),
+  }
+  const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env })
+  const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject)
-    child.on('exit', resolve)
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code})`))))
   })
-  if (code !== 0) throw new Error(`${what} failed (exit ${code})`)
+  return { child, exited }
+}
+
+export function runInProduction(what: string, command: string, args: string[], options: ProductionOptions): Promise<void> {
+  return startInProduction(what, command, args, options).exited
 }

@@ -48,12 +48,14 @@ import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
-import { CompileWorkers, describeCompile } from '../compile/compilePages'
+import { describeCompile } from '../compile/compilePages'
+import { CompileWorkers } from '../compile/compileWorkers'
 import { checkAndCompile } from './checkContent'
 import { describePageProps, writePageProps } from '../render/pageProps'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
+import { LastBuildRenderer } from '../render/lastBuildRenderer'
 import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
@@ -91,7 +93,7 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>): Promise<NextBuild> {
+export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>, renderer: LastBuildRenderer): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
   const last = store.render
@@ -100,10 +102,11 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
     plan.whyAll ?? whyNotReuse(paths, plan.buildId, last) ?? (last?.audienceFolders === audienceFolders ? null : "the audiences changed, and out/ kept in place would keep an old one's files")
   if (whyNextBuild === null && last) {
     beforeRender(paths.root, paths.out, plan, store, 'in place')
-    await reuseLastBuild(paths, plan, last, buildHeapMb(pages))
+    await reuseLastBuild(paths, plan, last, renderer)
     afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
+  await renderer.close()
   beforeRender(paths.root, paths.out, plan, store)
   await runNextBuild(paths, pages)
   if (plan.keep.length > 0 && !keptPagesFit(paths.out, plan)) {
@@ -165,13 +168,26 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   }
 }
 
+type Step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => Promise<T>
+
 async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
-  const step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => runStep(times, name, run, describe, starting)
+  const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
   // The compiler loads (about a second) while content/ is scanned and checked, so a rebuild's page
   // compiles without waiting for it; a build with nothing to compile ends it unused.
   setOutRecordAside(paths.out)
   const compileWorkers = new CompileWorkers()
   void compileWorkers.warm()
+  // So is Next, to render changed pages with the last build's server bundle, if the code is the same.
+  const renderer = new LastBuildRenderer(paths)
+  renderer.warm()
+  try {
+    await buildAfterWarming(paths, step, compileWorkers, renderer)
+  } finally {
+    await renderer.close()
+  }
+}
+
+async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer): Promise<void> {
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
   const run = await runContentSteps(paths.root, {
@@ -185,7 +201,7 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
   const { source, store, pages, plan, lastUpdated, props } = run
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles, plan),
+    () => nextBuild(paths, store, props.index, source.publicFiles, plan, renderer),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,

@@ -6,7 +6,8 @@
  */
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
-import { CompileWorkers, describeCompile, type CompileReport } from '../compile/compilePages'
+import { describeCompile, type CompileReport } from '../compile/compilePages'
+import type { CompileWorkers } from '../compile/compileWorkers'
 import { scanContent, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readLastUpdated, type LastUpdated } from '../lastUpdated'
 import { pageMapInputs } from '../pageMaps'

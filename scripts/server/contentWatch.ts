@@ -19,7 +19,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { CompileWorkers, describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
+import { describeCompile, type CompileReport } from '../../pipeline/compile/compilePages'
+import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
 import { PageChangedError, type ContentSource } from '../../pipeline/content/contentSource'

@@ -1,0 +1,75 @@
+/**
+ * The renderer that stands in for `next build` when the code is the last build's
+ * (./renderWithNext.cjs, ./reuseLastBuild.ts), started before the build knows it needs it.
+ *
+ * Loading Next and the site's config is most of a one-page render, and needs nothing the content
+ * steps make, so `warm()` starts the process while content/ is scanned (when .next/ holds a server
+ * bundle to render with). `render()` then tells it to render the routes of RENDER_ROUTES into
+ * `into`; `close()` tells one that was not needed to exit. A build that never warms it starts it
+ * at `render()`.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ChildProcess } from 'node:child_process'
+import { CACHE_PATHS, type SitePaths } from '../steps/paths'
+import { startInProduction } from './runInProduction'
+
+const WHAT = "rendering with the last build's server bundle"
+/** The one docs route's server bundle, as `next build` names it. */
+export const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
+/**
+ * The renderer's own process holds the routes it renders, not the site (Next's export worker,
+ * which renders them, drops the heap setting), so the smallest build heap serves any site.
+ */
+const RENDERER_HEAP_MB = 768
+
+export class LastBuildRenderer {
+  /** Where the renderer writes the pages before they move into out/. */
+  readonly into: string
+  private started: { child: ChildProcess; exited: Promise<void> } | null = null
+  private told = false
+
+  constructor(private readonly paths: SitePaths) {
+    this.into = path.join(paths.root, CACHE_PATHS.rendered)
+  }
+
+  /** Starts the process, if .next/ has a server bundle it could render with. */
+  warm(): void {
+    if (this.started || this.told || !fs.existsSync(path.join(this.paths.next, DOCS_SERVER_PAGE))) return
+    this.start()
+  }
+
+  /** Renders the routes of RENDER_ROUTES (written by now) into `into`. */
+  async render(): Promise<void> {
+    if (this.told) throw new Error('the renderer renders once per build')
+    fs.rmSync(this.into, { recursive: true, force: true })
+    const { child, exited } = this.started ?? this.start()
+    this.told = true
+    child.stdin!.end('render')
+    await exited
+  }
+
+  /** Ends a renderer that was not told to render; resolves once it has exited. */
+  async close(): Promise<void> {
+    if (!this.started || this.told) return
+    this.told = true
+    this.started.child.stdin!.end()
+    // A renderer that could not load says so only when told to render.
+    await this.started.exited.catch(() => undefined)
+  }
+
+  private start() {
+    const script = path.join(__dirname, 'renderWithNext.cjs')
+    const started = startInProduction(WHAT, process.execPath, [script, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, '--when-told'], {
+      cwd: this.paths.root,
+      heapMb: RENDERER_HEAP_MB,
+      input: true,
+    })
+    // Held here until render() or close() awaits it: an early failure is not unhandled.
+    started.exited.catch(() => undefined)
+    // The build's end is not held up by a renderer nobody will tell (a failed step's build ends it too).
+    started.child.stdin!.on('error', () => undefined)
+    this.started = started
+    return started
+  }
+}
