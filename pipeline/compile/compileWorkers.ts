@@ -1,7 +1,7 @@
 /**
  * The compile workers: each loads Nextra's compiler once (./compileWorker.mjs) and compiles one
- * page a message (./compilePages.ts runs them). Its own small module, so the build's entry can
- * start one before it loads the rest of the build (../build.ts).
+ * page a message; ./compilePages.ts hands them the pages. Started, warmed and kept here: the build
+ * warms one while it scans content/, and `npm run dev` keeps one between its checks.
  */
 import fs from 'node:fs'
 import path from 'node:path'

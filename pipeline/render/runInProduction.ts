@@ -10,7 +10,7 @@ export interface ProductionOptions {
   cwd: string
   heapMb: number
   env?: Record<string, string>
-  /** Its standard input as a pipe the caller writes to (closed when the caller's process ends); else none. */
+  /** Its standard input as a pipe the caller writes to (closed when the caller's process ends); else the caller's. */
   input?: boolean
 }
 
