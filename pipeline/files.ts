@@ -27,6 +27,12 @@ export interface FileStamp {
 
 export const fileStampOf = (stat: fs.Stats): FileStamp => ({ size: stat.size, mtimeMs: stat.mtimeMs, dev: stat.dev, ino: stat.ino })
 
+/** A file's stamp now (a link's own, not followed); null when it is gone. */
+export function stampOf(file: string): FileStamp | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
+  return stat ? fileStampOf(stat) : null
+}
+
 export const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino
 
 /** Whether a file with `stamp`, read at `readAt` (ms), was last written long enough before for its reading to be trusted next time. */

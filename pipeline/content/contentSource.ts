@@ -24,7 +24,7 @@ import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
-import { fileStampOf, sameStamp, settledAt, type FileStamp } from '../files'
+import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
 import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
@@ -401,8 +401,7 @@ function contentMeta(root: string, file: string, folderRoute: string, recorded?:
 /** The checked public file, or the problem that refuses it. */
 function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: FileStamp | null }): (PublicFile & { stamp: FileStamp | null }) | ContentError {
   const absolute = path.join(root, file)
-  const stat = fs.lstatSync(absolute, { throwIfNoEntry: false })
-  const stamp = stat ? fileStampOf(stat) : null
+  const stamp = stampOf(absolute)
   // Its stamp, kept only when the check read it long enough after its last write (../files.ts), spares checking it again.
   if (kept?.stamp && stamp && sameStamp(kept.stamp, stamp)) return kept as PublicFile & { stamp: FileStamp }
   const checkedAt = Date.now()

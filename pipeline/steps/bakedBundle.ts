@@ -17,7 +17,7 @@ import type { AudienceSummary } from '../../lib/access/readerView'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import { readAudiencesFile } from './audiencesFile'
 import { jwksFor } from './jwksFor'
-import { fileStampOf, sameStamp, settledAt, sha256, writeAtomically, type FileStamp } from '../files'
+import { sameStamp, settledAt, sha256, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS, sitePaths, type SitePaths } from './paths'
 
 /** The site build hands its results over; alone, a step reads them from the last build's files. */
@@ -79,17 +79,12 @@ interface BundleRecord {
   inputs: Record<string, [stamp: FileStamp | null, digest: string]>
 }
 
-const stampNow = (file: string) => {
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false })
-  return stat ? fileStampOf(stat) : null
-}
-
 /** Whether `record` still describes `file` and the sources it was made from (a file whose time or size changed is compared by digest). */
 function unchanged(record: BundleRecord, key: string, file: string, root: string): boolean {
   if (record.key !== key || typeof record.gzipBytes !== 'number' || !fs.existsSync(file) || sha256(fs.readFileSync(file)) !== record.output) return false
   return Object.entries(record.inputs).every(([input, [stamp, digest]]) => {
     const absolute = path.resolve(root, input)
-    const now = stampNow(absolute)
+    const now = stampOf(absolute)
     // A stamp of another form (an older record's) is no stamp: the source is compared by digest.
     return now !== null && ((stamp !== null && typeof stamp === 'object' && sameStamp(now, stamp)) || sha256(fs.readFileSync(absolute)) === digest)
   })
@@ -142,7 +137,7 @@ export async function bundleWithConfig(options: { root: string; entry: string; o
     fs.rmSync(bakedFile)
   }
   const entries = inputs.map((input): [string, [FileStamp | null, string]] => {
-    const stamp = stampNow(input)
+    const stamp = stampOf(input)
     const readAt = Date.now()
     const digest = sha256(fs.readFileSync(input))
     return [path.relative(options.root, input), [stamp && settledAt(stamp, readAt) ? stamp : null, digest]]

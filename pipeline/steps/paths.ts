@@ -37,7 +37,7 @@ export const CACHE_PATHS = {
   renderRoutes: '.cache/render-routes.json',
   /** The last out/, set aside while the render step makes a new one. */
   previousOut: '.cache/out-previous',
-  /** Where the renderer writes pages before they move into out/ (../render/reuseLastBuild.ts). */
+  /** Where the renderer writes pages before they move into out/ (../render/lastBuildRenderer.ts). */
   rendered: '.cache/rendered',
   /** The last build's navigation, under a digest of what it was made from (../navigationRecord.ts). */
   navigation: '.cache/navigation.json',
