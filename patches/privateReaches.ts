@@ -65,7 +65,7 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'next',
     files: ['dist/export/index.js', 'dist/server/config.js', 'dist/trace/index.js'],
-    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map), which renders changed pages with the last build's server bundle",
+    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map), which renders changed pages with the last build's server bundle; and that it starts as many export processes as `experimental.cpus` says, which the renderer sets to its batches of routes (only speed depends on that)",
     by: ['pipeline/render/renderWithNext.cjs'],
     test: '__tests__/integration/rebuild.test.ts',
   },

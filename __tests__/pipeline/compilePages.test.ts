@@ -161,6 +161,18 @@ test("npm run dev's kept worker compiles each edit without loading the compiler 
   expect(kept.started).toBe(2)
 })
 
+test("npm run dev's worker, warmed with the site's code languages (an unknown one too), is the one its first check takes", async () => {
+  const root = site(VALID)
+  const kept = new CompileWorkers()
+  try {
+    await kept.warm(['ts', 'no-such-language'])
+    expect(await checkAndCompile(scanContent(root), undefined, { kept, workers: 1 })).toMatchObject({ compiled: 3, problems: [] })
+    expect(kept.started).toBe(1)
+  } finally {
+    await kept.close()
+  }
+})
+
 test('a build with nothing to compile ends the worker it warmed without waiting for it to load, and a later run starts its own', async () => {
   const root = site(VALID)
   await checkAndCompile(scanContent(root))

@@ -18,7 +18,7 @@ const INTRO = 'content/docs/leads/intro.mdx'
 const OTHER = 'content/docs/leads/other.mdx'
 const META = 'content/docs/leads/_meta.ts'
 const files = {
-  [INTRO]: '---\ntitle: Intro\ndescription: The start\n---\n\n# Intro\n\nSee [the other page](./other) and ![a flow](/docs/leads/images/flow.png).\n',
+  [INTRO]: '---\ntitle: Intro\ndescription: The start\n---\n\n# Intro\n\nSee [the other page](./other) and ![a flow](/docs/leads/images/flow.png).\n\n```ts\nconst a = 1\n```\n',
   [OTHER]: '# Other\n\nBack to [the intro](/docs/leads/intro).\n',
   'public/docs/leads/images/flow.png': 'png',
   [META]: "export default {\n  intro: 'Introduction',\n  site: { title: 'Site', href: '/docs/leads/intro' },\n}\n",
@@ -33,7 +33,7 @@ function settledSite(): string {
 }
 
 /** What every step takes of each page once its MDX is released. */
-const seen = (source: ContentSource) => source.pages.map((page) => ({ file: page.file, digest: page.digest, frontMatter: page.frontMatter, body: page.body, bodyBytes: page.bodyBytes, links: page.links }))
+const seen = (source: ContentSource) => source.pages.map((page) => ({ file: page.file, digest: page.digest, frontMatter: page.frontMatter, body: page.body, bodyBytes: page.bodyBytes, links: page.links, codeLanguages: page.codeLanguages }))
 
 /** A build's scan: every page's MDX had by the checks, then released, and the scan recorded in the store as the build does (pipeline/steps/contentSteps.ts). */
 function buildScan(root: string): ContentSource {
@@ -47,12 +47,13 @@ function buildScan(root: string): ContentSource {
   return source
 }
 
-test('a page unchanged since the last build is not read again: the next build takes its digest, front matter, body and links from the store', () => {
+test('a page unchanged since the last build is not read again: the next build takes its digest, front matter, body, links and code languages from the store', () => {
   const root = settledSite()
   const first = buildScan(root)
   expect(Object.fromEntries(first.reads)).toEqual({ [INTRO]: 1, [OTHER]: 1 })
   const second = buildScan(root)
   expect(seen(second)).toEqual(seen(first))
+  expect(second.byFile(INTRO)?.codeLanguages).toEqual(['ts'])
   expect(Object.fromEntries(second.reads)).toEqual({})
 })
 

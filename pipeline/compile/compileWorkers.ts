@@ -41,6 +41,14 @@ export function startWorker(highlighter: string): Worker {
   return worker
 }
 
+/** The name the rehearsal page is compiled under; no file is read or written. */
+const REHEARSAL_FILE = 'content/rehearsal.mdx'
+
+/** A page with one small code block in each language (../content/pageLinks.ts codeLanguagesIn names them). */
+export function rehearsalPage(codeLanguages: readonly string[]): string {
+  return codeLanguages.map((language) => `\`\`\`${language}\nconst name = "value" // 1\n\`\`\``).join('\n\n') + '\n'
+}
+
 /**
  * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
  * instead of loading the compiler in a new worker first. It keeps one idle worker (the others of a
@@ -90,8 +98,11 @@ export class CompileWorkers {
   /**
    * Starts the worker the next run takes, so the compiler loads while the caller does other work
    * (the build scans content/ meanwhile; the dev server waits for an edit); resolves once it is kept.
+   * With `codeLanguages` it first compiles a page with a code block of each (`npm run dev`): a
+   * language's grammar loads, and its expressions compile, on its first block, which made the first
+   * edit after a start the slowest (docs/benchmarks.md). The build's compile waits for its worker, so it gives none.
    */
-  warm(): Promise<void> {
+  warm(codeLanguages: readonly string[] = []): Promise<void> {
     if (this.idle || this.closed) return Promise.resolve()
     if (this.warming) return this.warming
     const highlighter = highlighterModule()
@@ -102,7 +113,13 @@ export class CompileWorkers {
       // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('exit', () => resolve())
-      worker.once('message', () => void this.give(worker, highlighter).then(resolve))
+      worker.once('message', () => {
+        const kept = () => void this.give(worker, highlighter).then(resolve)
+        if (codeLanguages.length === 0) return kept()
+        // Its result, a success or a problem, is dropped: only what the worker loaded for it stays.
+        worker.once('message', kept)
+        worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(codeLanguages) })
+      })
     }).finally(() => {
       this.warming = null
       this.warmingWorker = null

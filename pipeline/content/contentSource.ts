@@ -25,7 +25,7 @@ import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
-import { linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
+import { codeLanguagesIn, linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
@@ -124,6 +124,8 @@ export interface ContentPage {
   readonly bodyBytes: number
   /** Its links and images with their lines (./pageLinks.ts), for the link check. */
   readonly links: readonly FoundLink[]
+  /** The languages of its fenced code blocks (./pageLinks.ts): `npm run dev` loads their grammars before the first edit. */
+  readonly codeLanguages: readonly string[]
 }
 
 export interface ContentMeta {
@@ -200,6 +202,7 @@ interface Reading {
   frontMatter?: Record<string, unknown>
   bodyBytes?: number
   links?: readonly FoundLink[]
+  codeLanguages?: readonly string[]
 }
 
 /** The reading a page's last scan or record gives, if the file is still the one read then. */
@@ -211,7 +214,7 @@ function keptReading(absolute: string, kept: Reading | undefined): Reading | und
 }
 
 /** A recorded page as a reading without its text (it is read only if a step asks for the text). */
-const recordedReading = ({ digest, frontMatter, bodyBytes, links, ...stamp }: ScannedPage): Reading => ({ digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links })
+const recordedReading = ({ digest, frontMatter, bodyBytes, links, codeLanguages, ...stamp }: ScannedPage): Reading => ({ digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links, codeLanguages })
 
 type LoadedPage = ContentPage & { reading?: Reading; release: () => void; record: () => ScannedPage | undefined }
 
@@ -271,6 +274,10 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       return (reading.links ??= linksIn(page.text, PAGE_LINK))
     },
+    get codeLanguages(): readonly string[] {
+      const reading = page.load()
+      return (reading.codeLanguages ??= codeLanguagesIn(page.text))
+    },
     release() {
       released = true
       let reading = page.reading
@@ -287,14 +294,14 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const text = reading.text as string
       const parsed = reading.parsed ?? parseFrontMatter(file, text)
       if (!fs.existsSync(kept)) fs.writeFileSync(kept, parsed.body)
-      page.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK) }
+      page.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
     },
     /** What the store keeps of this page: none while it may change unseen (racy) or its front matter does not parse. */
     record(): ScannedPage | undefined {
       const reading = page.reading
       if (!reading?.settled) return undefined
       try {
-        return { ...reading.stamp, digest: reading.digest, frontMatter: page.frontMatter, bodyBytes: page.bodyBytes, links: page.links }
+        return { ...reading.stamp, digest: reading.digest, frontMatter: page.frontMatter, bodyBytes: page.bodyBytes, links: page.links, codeLanguages: page.codeLanguages }
       } catch (error) {
         if (error instanceof ContentError) return undefined
         throw error

@@ -1,7 +1,8 @@
 /**
- * The links a page or `_meta` file's text holds, with their lines: what the link check judges
- * (../steps/checkLinks.ts). Found once per version of a page's text and kept with the content
- * source's record of the page (./scanRecord.ts), so an unchanged page is not read to be checked again.
+ * What a page or `_meta` file's text holds that a step needs without the text: its links, with
+ * their lines, which the link check judges (../steps/checkLinks.ts), and a page's code languages.
+ * Found once per version of a page's text and kept with the content source's record of the page
+ * (./scanRecord.ts), so an unchanged page is not read to be checked again.
  */
 
 /** A link in a page: a Markdown link or image, or an `href`/`src` attribute. */
@@ -22,4 +23,24 @@ export function linksIn(text: string, pattern: RegExp): FoundLink[] {
     for (const match of line.matchAll(pattern)) found.push([index + 1, match[1] ?? match[2]])
   })
   return found
+}
+
+/** A fence that opens a code block, and the first word of its info string: the block's language. */
+const FENCE = /^\s*(```|~~~)\s*([^\s`{]*)/
+/** A language name as Shiki names one (`ts`, `c++`, `objective-c`, `f#`): anything else is not one. */
+const LANGUAGE = /^[\w+#.-]{1,40}$/
+
+/** The languages of the text's fenced code blocks, each once, in the order they first appear. */
+export function codeLanguagesIn(text: string): string[] {
+  const found = new Set<string>()
+  let open: string | null = null
+  for (const line of text.split('\n')) {
+    const fence = FENCE.exec(line)
+    if (!fence) continue
+    if (open === null) {
+      open = fence[1]
+      if (LANGUAGE.test(fence[2])) found.add(fence[2])
+    } else if (fence[1] === open && fence[2] === '') open = null
+  }
+  return [...found]
 }

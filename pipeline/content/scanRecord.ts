@@ -18,6 +18,7 @@ export interface ScannedPage extends FileStamp {
   frontMatter: Record<string, unknown>
   bodyBytes: number
   links: readonly FoundLink[]
+  codeLanguages: readonly string[]
 }
 
 /** A `_meta` file as the scan last read it: its stamp then, its data and its links. */

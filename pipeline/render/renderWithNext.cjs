@@ -40,19 +40,24 @@ async function main() {
   // As `next build` lists a path of a route with static props for its export.
   const paths = Object.fromEntries(routes.map((route) => [route, { page: DOCS_PAGE, _ssgPath: route }]))
   // The export records where it wrote in .next/; that record stays the last `next build`'s.
+  // Next starts an export process per CPU, each loading Next's renderer, whatever the routes
+  // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
+  // beyond the batches would load for nothing, beside the one that renders.
+  const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
+  const cpus = Math.max(1, Math.min(config.experimental.cpus ?? 1, batches))
   const detail = path.join(root, config.distDir, 'export-detail.json')
   const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null
   try {
     await exportApp(
       root,
       {
-        nextConfig: { ...config, exportPathMap: async () => paths },
+        nextConfig: { ...config, exportPathMap: async () => paths, experimental: { ...config.experimental, cpus } },
         enabledDirectories: { app: false, pages: true },
         silent: true,
         buildExport: true,
         pages: [DOCS_PAGE],
         outdir: path.resolve(outdir),
-        numWorkers: config.experimental.cpus ?? 1,
+        numWorkers: cpus,
       },
       trace('docs-render')
     )

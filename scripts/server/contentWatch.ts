@@ -74,6 +74,24 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
   }
 }
 
+/** At most this many languages are loaded ahead: the site's most used. */
+const LANGUAGES_AHEAD = 24
+
+/**
+ * The languages of the site's code blocks, the most used first: a new compile worker loads them
+ * before the first edit (pipeline/compile/compileWorkers.ts warm). None when a page cannot be read
+ * now; the check that follows says why.
+ */
+export function siteCodeLanguages(source: ContentSource | undefined): string[] {
+  const pages = new Map<string, number>()
+  try {
+    for (const page of source?.pages ?? []) for (const language of page.codeLanguages) pages.set(language, (pages.get(language) ?? 0) + 1)
+  } catch {
+    return []
+  }
+  return [...pages].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
+}
+
 export interface WatchRules {
   /** The rules the dev server serves now (its page props were made with them, or the first check makes them). */
   served: AccessRules
@@ -132,7 +150,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .finally(() => {
         running = null
         // After stop, the workers are closed and this does nothing.
-        void kept.warm()
+        void kept.warm(siteCodeLanguages(lastSources.get(root)))
         if (again) {
           again = false
           void run()
