@@ -39,12 +39,12 @@ async function main() {
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
   // As `next build` lists a path of a route with static props for its export.
   const paths = Object.fromEntries(routes.map((route) => [route, { page: DOCS_PAGE, _ssgPath: route }]))
-  // The export records where it wrote in .next/; that record stays the last `next build`'s.
   // Next starts an export process per CPU, each loading Next's renderer, whatever the routes
   // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
   // beyond the batches would load for nothing, beside the one that renders.
   const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
   const cpus = Math.max(1, Math.min(config.experimental.cpus ?? 1, batches))
+  // The export records where it wrote in .next/; that record stays the last `next build`'s.
   const detail = path.join(root, config.distDir, 'export-detail.json')
   const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null
   try {
