@@ -5,7 +5,6 @@
  * compile worker loads before the first edit.
  */
 import { codeLanguagesIn } from '../../pipeline/content/pageLinks'
-import type { ContentSource } from '../../pipeline/content/contentSource'
 import { siteCodeLanguages } from '../../scripts/server/contentWatch'
 
 test("a page's code languages: each fence's first word, once each, in order; the fences of either kind", () => {
@@ -22,13 +21,11 @@ test('an info string that is not a language name is not taken as one', () => {
   expect(codeLanguagesIn(['```<script>', 'x', '```', '```c++', 'y', '```', '```objective-c', '```', ''].join('\n'))).toEqual(['c++', 'objective-c'])
 })
 
-const sourceOf = (pages: Array<{ codeLanguages: readonly string[] }>) => ({ pages }) as unknown as ContentSource
-
-test("the site's code languages: by how many pages use each, then by name, at most 24", () => {
-  expect(siteCodeLanguages(sourceOf([{ codeLanguages: ['sql', 'ts'] }, { codeLanguages: ['ts'] }, { codeLanguages: ['bash', 'json'] }, { codeLanguages: [] }]))).toEqual(['ts', 'bash', 'json', 'sql'])
+test("the site's code languages: by how many pages use each, then by name, at most 24; a page recorded without them (an older record) has none", () => {
+  expect(siteCodeLanguages([{ codeLanguages: ['sql', 'ts'] }, { codeLanguages: ['ts'] }, { codeLanguages: ['bash', 'json'] }, { codeLanguages: [] }, {}])).toEqual(['ts', 'bash', 'json', 'sql'])
   const many = Array.from({ length: 30 }, (_, index) => ({ codeLanguages: [`lang${String(index).padStart(2, '0')}`] }))
-  expect(siteCodeLanguages(sourceOf(many))).toHaveLength(24)
-  expect(siteCodeLanguages(undefined)).toEqual([])
+  expect(siteCodeLanguages(many)).toHaveLength(24)
+  expect(siteCodeLanguages([])).toEqual([])
 })
 
 test('a site with a page that cannot be read now gives none, rather than fail the dev server', () => {
@@ -37,5 +34,5 @@ test('a site with a page that cannot be read now gives none, rather than fail th
       throw new Error('content/docs/leads/intro.mdx changed while it was read')
     },
   }
-  expect(siteCodeLanguages(sourceOf([{ codeLanguages: ['ts'] }, unreadable]))).toEqual([])
+  expect(siteCodeLanguages([{ codeLanguages: ['ts'] }, unreadable])).toEqual([])
 })

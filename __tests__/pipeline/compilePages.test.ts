@@ -173,6 +173,21 @@ test("npm run dev's worker, warmed with the site's code languages (an unknown on
   }
 })
 
+test("npm run dev's kept worker rehearses the site's code languages once, and a check that asks for it meanwhile waits rather than start another", async () => {
+  const root = site(VALID)
+  const kept = new CompileWorkers()
+  try {
+    await kept.warm()
+    const rehearsing = kept.warm(['ts', 'json'])
+    expect(await checkAndCompile(scanContent(root), undefined, { kept, workers: 1 })).toMatchObject({ compiled: 3, problems: [] })
+    await rehearsing
+    await kept.warm(['ts', 'json'])
+    expect(kept.started).toBe(1)
+  } finally {
+    await kept.close()
+  }
+})
+
 test('a build with nothing to compile ends the worker it warmed without waiting for it to load, and a later run starts its own', async () => {
   const root = site(VALID)
   await checkAndCompile(scanContent(root))

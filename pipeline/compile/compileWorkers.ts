@@ -63,7 +63,8 @@ export class CompileWorkers {
 
   /** A ready worker: the kept one (once a warming one has loaded), or a new one, which says `ready` when loaded. */
   async take(highlighter: string): Promise<{ worker: Worker; ready: boolean }> {
-    await this.warming
+    // A warming may be followed by a rehearsal of the same worker: the run waits for both.
+    while (this.warming) await this.warming
     const kept = this.idle
     this.idle = null
     if (kept && kept.highlighter === highlighter) {
@@ -95,31 +96,51 @@ export class CompileWorkers {
   private warming: Promise<void> | null = null
   private warmingWorker: Worker | null = null
 
+  /** The code languages each worker compiled its rehearsal page in. */
+  private rehearsed = new WeakMap<Worker, string>()
+
   /**
    * Starts the worker the next run takes, so the compiler loads while the caller does other work
    * (the build scans content/ meanwhile; the dev server waits for an edit); resolves once it is kept.
-   * With `codeLanguages` it first compiles a page with a code block of each (`npm run dev`): a
-   * language's grammar loads, and its expressions compile, on its first block, which made the first
-   * edit after a start the slowest (docs/benchmarks.md). The build's compile waits for its worker, so it gives none.
+   *
+   * With `codeLanguages` (`npm run dev`), the worker, new or kept, then compiles a page with a code
+   * block of each, once per set of languages: a language's grammar loads, and its expressions
+   * compile, on its first block, which made the first edit after a start the slowest
+   * (docs/benchmarks.md). The build's compile waits for its worker, so it gives none.
    */
   warm(codeLanguages: readonly string[] = []): Promise<void> {
-    if (this.idle || this.closed) return Promise.resolve()
-    if (this.warming) return this.warming
+    if (this.closed) return Promise.resolve()
+    if (this.warming) return this.warming.then(() => this.warm(codeLanguages))
+    const languages = codeLanguages.join(' ')
+    const kept = this.idle
+    if (kept) {
+      if (languages === '' || this.rehearsed.get(kept.worker) === languages) return Promise.resolve()
+      this.idle = null
+      kept.worker.removeAllListeners('exit').ref()
+      return this.whileWarming(kept.worker, kept.highlighter, languages, true)
+    }
     const highlighter = highlighterModule()
     this.started++
-    const worker = startWorker(highlighter)
+    return this.whileWarming(startWorker(highlighter), highlighter, languages, false)
+  }
+
+  /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages`, then keeps it. */
+  private whileWarming(worker: Worker, highlighter: string, languages: string, loaded: boolean): Promise<void> {
     this.warmingWorker = worker
     this.warming = new Promise<void>((resolve) => {
       // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('exit', () => resolve())
-      worker.once('message', () => {
-        const kept = () => void this.give(worker, highlighter).then(resolve)
-        if (codeLanguages.length === 0) return kept()
+      const keep = () => void this.give(worker, highlighter).then(resolve)
+      const rehearse = () => {
+        if (languages === '') return keep()
+        this.rehearsed.set(worker, languages)
         // Its result, a success or a problem, is dropped: only what the worker loaded for it stays.
-        worker.once('message', kept)
-        worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(codeLanguages) })
-      })
+        worker.once('message', keep)
+        worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(languages.split(' ')) })
+      }
+      if (loaded) rehearse()
+      else worker.once('message', rehearse)
     }).finally(() => {
       this.warming = null
       this.warmingWorker = null

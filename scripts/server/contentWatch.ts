@@ -27,6 +27,7 @@ import { PageChangedError, type ContentSource } from '../../pipeline/content/con
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps } from '../../pipeline/steps/contentSteps'
+import { readStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -78,18 +79,18 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
 const LANGUAGES_AHEAD = 24
 
 /**
- * The languages of the site's code blocks, the most used first: a new compile worker loads them
+ * The languages of the pages' code blocks, the most used first: the kept compile worker loads them
  * before the first edit (pipeline/compile/compileWorkers.ts warm). None when a page cannot be read
  * now; the check that follows says why.
  */
-export function siteCodeLanguages(source: ContentSource | undefined): string[] {
-  const pages = new Map<string, number>()
+export function siteCodeLanguages(pages: Iterable<{ readonly codeLanguages?: readonly string[] }>): string[] {
+  const used = new Map<string, number>()
   try {
-    for (const page of source?.pages ?? []) for (const language of page.codeLanguages) pages.set(language, (pages.get(language) ?? 0) + 1)
+    for (const page of pages) for (const language of page.codeLanguages ?? []) used.set(language, (used.get(language) ?? 0) + 1)
   } catch {
     return []
   }
-  return [...pages].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
+  return [...used].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
 }
 
 export interface WatchRules {
@@ -117,7 +118,11 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let contentChanged = true
   let configChanged = false
   // A compiler loaded and waiting: an edit's compile starts at once, not after a second of loading.
+  // It loads during the first check, which takes it if it compiles, with the code languages of the
+  // last run's pages (a restart's first edit comes right after that check); after each check, with
+  // the site's as they are now.
   const kept = new CompileWorkers()
+  void kept.warm(siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {})))
   const checkOnce = async (): Promise<ContentCheckResult> => {
     const content = contentChanged
     const config = configChanged
@@ -150,7 +155,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .finally(() => {
         running = null
         // After stop, the workers are closed and this does nothing.
-        void kept.warm(siteCodeLanguages(lastSources.get(root)))
+        void kept.warm(siteCodeLanguages(lastSources.get(root)?.pages ?? []))
         if (again) {
           again = false
           void run()
