@@ -9,6 +9,7 @@
 import { PageChangedError, scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
@@ -185,6 +186,27 @@ test("npm run dev's kept worker rehearses the site's code languages once, and a 
     expect(kept.started).toBe(1)
   } finally {
     await kept.close()
+  }
+})
+
+/** How many of this process's threads run at the lowest priority (Linux names each thread under /proc). */
+const lowestPriorityThreads = () => fs.readdirSync('/proc/self/task').filter((thread) => os.getPriority(Number(thread)) === 19).length
+
+test("npm run dev's worker warmed with code languages runs at the lowest priority, beside Next's start and the first page; a build's at the process's", async () => {
+  const before = lowestPriorityThreads()
+  const build = new CompileWorkers()
+  try {
+    await build.warm()
+    expect(lowestPriorityThreads()).toBe(before)
+  } finally {
+    await build.close()
+  }
+  const dev = new CompileWorkers()
+  try {
+    await dev.warm(['ts'])
+    expect(lowestPriorityThreads()).toBeGreaterThan(before)
+  } finally {
+    await dev.close()
   }
 })
 

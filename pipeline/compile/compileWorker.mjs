@@ -19,12 +19,24 @@
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, readlinkSync } from 'node:fs'
+import { setPriority } from 'node:os'
 import { register } from 'node:module'
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { withClobberPrefix } from './pageSanitizer.mjs'
 import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
+
+// A worker warmed ahead for `npm run dev` (./compileWorkers.ts) takes only the CPU the rest leaves:
+// it loads while Next starts and the first page opens, and compiles the writer's edits after.
+// Linux gives a thread its own priority, by the id /proc names; elsewhere it runs at the process's.
+if (workerData.background) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19)
+  } catch {
+    // No /proc: the process's priority.
+  }
+}
 
 // Before the compiler loads: its tree walker, patched (patches/compile/visitWithoutNames.mjs).
 register(new URL('../../patches/compile/visitWithoutNames.mjs', import.meta.url))

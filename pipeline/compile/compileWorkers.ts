@@ -26,10 +26,15 @@ export function highlighterModule(): string {
   return file
 }
 
-/** A compile worker: it loads the compiler once and says `ready`, then compiles one page a message. */
-export function startWorker(highlighter: string): Worker {
+/**
+ * A compile worker: it loads the compiler once and says `ready`, then compiles one page a message.
+ * A `background` one runs at the lowest priority (./compileWorker.mjs).
+ */
+export function startWorker(highlighter: string, background = false): Worker {
   const worker = new Worker(path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs'), {
-    workerData: { highlighter: pathToFileURL(highlighter).href },
+    workerData: { highlighter: pathToFileURL(highlighter).href, background },
+    // Plain ES modules and the transpiled highlighter: no TypeScript loader (tsx's) hooks its imports.
+    execArgv: [],
     // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.
     env: { ...process.env, NODE_ENV: 'production' },
     // Nextra's own warnings ("`title` is not defined") are next build's to print; read and dropped.
@@ -106,7 +111,8 @@ export class CompileWorkers {
    * With `codeLanguages` (`npm run dev`), the worker, new or kept, then compiles a page with a code
    * block of each, once per set of languages: a language's grammar loads, and its expressions
    * compile, on its first block, which made the first edit after a start the slowest
-   * (docs/benchmarks.md). The build's compile waits for its worker, so it gives none.
+   * (docs/benchmarks.md). A new one runs in the background then. The build's compile waits for its
+   * worker, so it gives none.
    */
   warm(codeLanguages: readonly string[] = []): Promise<void> {
     if (this.closed) return Promise.resolve()
@@ -121,7 +127,7 @@ export class CompileWorkers {
     }
     const highlighter = highlighterModule()
     this.started++
-    return this.whileWarming(startWorker(highlighter), highlighter, languages, false)
+    return this.whileWarming(startWorker(highlighter, languages !== ''), highlighter, languages, false)
   }
 
   /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages`, then keeps it. */

@@ -93,6 +93,11 @@ export function siteCodeLanguages(pages: Iterable<{ readonly codeLanguages?: rea
   return [...used].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
 }
 
+/** The code languages of the pages the last run's scan recorded (none on a first start): known before the first check. */
+export function recordedCodeLanguages(root: string): string[] {
+  return siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {}))
+}
+
 export interface WatchRules {
   /** The rules the dev server serves now (its page props were made with them, or the first check makes them). */
   served: AccessRules
@@ -107,7 +112,7 @@ export interface WatchRules {
  * reporting each result through `report`. Checks never overlap: a change during a check starts one
  * more after it.
  */
-export function watchContent(root: string, rules: WatchRules, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}): ContentWatch {
+export function watchContent(root: string, rules: WatchRules, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}, kept = new CompileWorkers()): ContentWatch {
   const load = rules.load ?? (() => loadAccessRules(root))
   let served = rules.served
   // The newest configuration that loaded: served once a whole check with it passes.
@@ -117,12 +122,10 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let timer: NodeJS.Timeout | undefined
   let contentChanged = true
   let configChanged = false
-  // A compiler loaded and waiting: an edit's compile starts at once, not after a second of loading.
-  // It loads during the first check, which takes it if it compiles, with the code languages of the
-  // last run's pages (a restart's first edit comes right after that check); after each check, with
-  // the site's as they are now.
-  const kept = new CompileWorkers()
-  void kept.warm(siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {})))
+  // A compiler loaded and waiting (`kept`, warmed by the caller or here): an edit's compile starts
+  // at once, not after a second of loading, with the site's code languages loaded. The first
+  // check takes it if it compiles.
+  void kept.warm(recordedCodeLanguages(root))
   const checkOnce = async (): Promise<ContentCheckResult> => {
     const content = contentChanged
     const config = configChanged

@@ -42,7 +42,8 @@ import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer, type RunningServer } from './localServer'
 import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
-import { formatContentCheck, watchContent } from './contentWatch'
+import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
+import { formatContentCheck, recordedCodeLanguages, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
@@ -97,6 +98,10 @@ async function main() {
   const root = process.cwd()
   // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
   const rules = loadAccessRules(root)
+  // The compile worker loads, and loads the site's code languages, while Next starts (one core
+  // of two is mostly idle then), not while the first page opens: a restart's first edit finds it ready.
+  const compiler = new CompileWorkers()
+  void compiler.warm(recordedCodeLanguages(root))
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
   const port = process.env.PORT ?? '3000'
   const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
@@ -156,7 +161,8 @@ async function main() {
         // one that did not pass kept the last ones.
         if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
       },
-      (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
+      (error) => console.error(`npm run dev: the content check failed: ${error.message}`),
+      compiler
     )
   }
   const warmFailed = (error: Error) => console.error(`npm run dev: ${error.message}`)
