@@ -98,10 +98,6 @@ async function main() {
   const root = process.cwd()
   // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
   const rules = loadAccessRules(root)
-  // The compile worker loads, and loads the site's code languages, while Next starts (one core
-  // of two is mostly idle then), not while the first page opens: a restart's first edit finds it ready.
-  const compiler = new CompileWorkers()
-  void compiler.warm(recordedCodeLanguages(root))
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
   const port = process.env.PORT ?? '3000'
   const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
@@ -116,6 +112,11 @@ async function main() {
     stdio: ['inherit', 'pipe', 'inherit'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
+  // The compile worker loads, and loads the site's code languages, while Next starts, not while
+  // the first page opens, and after Next is started, so that Next's start waits for none of it:
+  // a restart's first edit finds it ready.
+  const compiler = new CompileWorkers()
+  void compiler.warm(recordedCodeLanguages(root))
   let authority = await startAuthority(root, auth, jwks, rules, authorityPort).catch((error: Error) => {
     next.kill('SIGTERM')
     throw error
