@@ -93,9 +93,14 @@ export function siteCodeLanguages(pages: Iterable<{ readonly codeLanguages?: rea
   return [...used].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
 }
 
-/** The code languages of the pages the last run's scan recorded (none on a first start): known before the first check. */
-export function recordedCodeLanguages(root: string): string[] {
-  return siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {}))
+/**
+ * A compile worker loading for `root`'s first check and edits, with the code languages of the
+ * pages the last run's scan recorded (none on a first start): known before the first check.
+ */
+export function warmCompiler(root: string): CompileWorkers {
+  const workers = new CompileWorkers()
+  void workers.warm(siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {})))
+  return workers
 }
 
 export interface WatchRules {
@@ -112,7 +117,7 @@ export interface WatchRules {
  * reporting each result through `report`. Checks never overlap: a change during a check starts one
  * more after it.
  */
-export function watchContent(root: string, rules: WatchRules, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}, kept = new CompileWorkers()): ContentWatch {
+export function watchContent(root: string, rules: WatchRules, report: (result: ContentCheckResult) => void, onError: (error: Error) => void = () => {}, kept = warmCompiler(root)): ContentWatch {
   const load = rules.load ?? (() => loadAccessRules(root))
   let served = rules.served
   // The newest configuration that loaded: served once a whole check with it passes.
@@ -125,7 +130,6 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   // A compiler loaded and waiting (`kept`, warmed by the caller or here): an edit's compile starts
   // at once, not after a second of loading, with the site's code languages loaded. The first
   // check takes it if it compiles.
-  void kept.warm(recordedCodeLanguages(root))
   const checkOnce = async (): Promise<ContentCheckResult> => {
     const content = contentChanged
     const config = configChanged

@@ -42,8 +42,7 @@ import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
 import { startLocalServer, type RunningServer } from './localServer'
 import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
-import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
-import { formatContentCheck, recordedCodeLanguages, watchContent } from './contentWatch'
+import { formatContentCheck, warmCompiler, watchContent } from './contentWatch'
 import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
@@ -115,8 +114,7 @@ async function main() {
   // The compile worker loads, and loads the site's code languages, while Next starts, not while
   // the first page opens, and after Next is started, so that Next's start waits for none of it:
   // a restart's first edit finds it ready.
-  const compiler = new CompileWorkers()
-  void compiler.warm(recordedCodeLanguages(root))
+  const compiler = warmCompiler(root)
   let authority = await startAuthority(root, auth, jwks, rules, authorityPort).catch((error: Error) => {
     next.kill('SIGTERM')
     throw error
