@@ -54,8 +54,18 @@ export interface Finding {
 }
 export const describeFinding = (finding: Finding) => `${finding.rule} (${finding.impact}) on ${finding.page} [${finding.view}] at ${finding.target}: ${finding.summary}`
 
+/**
+ * Waits for the CSS transitions running now to end (a button fading back from its busy state after
+ * a failed sign-in): axe reads colours as drawn, and a colour half way through one is none the page
+ * keeps. Only transitions: an animation may repeat for ever (a spinner).
+ */
+async function transitionsEnded(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation instanceof CSSTransition).map((animation) => animation.finished.catch(() => undefined))))
+}
+
 /** axe-core's WCAG 2.2 A/AA violations on what `page` shows now, one finding per element. */
 export async function axeFindings(page: Page, pageName: string, view: View): Promise<Finding[]> {
+  await transitionsEnded(page)
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
   return results.violations.flatMap((violation) =>
     violation.nodes.map((node) => ({
