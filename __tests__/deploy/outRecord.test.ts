@@ -73,7 +73,7 @@ async function deploy(site: { outDir: string; bucket: string }) {
   ]
   try {
     const result = await runDeploy({ outDir: site.outDir, bucket: s3SiteBucket(s3.client, site.bucket), graceMs: 0 })
-    return { fromBuild: result.fromBuild, touched: [...touched].sort(), uploaded: result.plan.phases.flatMap((phase) => phase.files.map((file) => file.key)).sort() }
+    return { fromBuild: result.fromBuild, touched: [...touched].sort(), uploaded: (result.plan?.phases ?? []).flatMap((phase) => phase.files.map((file) => file.key)).sort() }
   } finally {
     spies.forEach((each) => each.mockRestore())
   }

@@ -10,7 +10,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
 import { contentTypeFor } from '../../scripts/server/contentTypes'
@@ -18,6 +18,7 @@ import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { readOutRecord } from '../../pipeline/steps/outRecord'
 import { changeKey } from '../../scripts/deploy/deployRecord'
+import { SEAL_KEY } from '../../scripts/deploy/deploySeal'
 import { readRulesRecord, RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
@@ -115,14 +116,24 @@ test('the first deploy uploads every file of out/, each with the Content-Type an
   expect(held[chunk]).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
 })
 
-test('a deploy with nothing changed writes nothing, and takes out/ from the build\'s record without reading it', async () => {
-  const from = s3.requests.length
-  const { stdout } = await deploy('site')
+test("a deploy with nothing changed writes nothing: the bucket's seal names the build's record, so neither out/ nor the bucket's record is read", async () => {
+  let from = s3.requests.length
+  const sealed = await deploy('site')
   expect(writesSince(from)).toEqual({ put: [], deleted: 0 })
-  expect(stdout).toMatch(/files of out\/ as build \S+ recorded them/)
+  expect(sealed.stdout).toMatch(/the bucket already holds build \S+ as its record of out\/ names it/)
+  // Two small records read (scripts/deploy/deploySeal.ts), and no listing.
+  expect(s3.requests.slice(from).map((request) => `${request.method} ${request.path}`).sort()).toEqual([`GET /site/${RULES_RECORD_KEY}`, `GET /site/${SEAL_KEY}`])
+
+  // Without the seal (a bucket deployed before it): out/'s files come from the build's record, compared with the bucket's record, and nothing is written but the seal.
+  await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: SEAL_KEY }))
+  from = s3.requests.length
+  const compared = await deploy('site')
+  expect(compared.stdout).toMatch(/files of out\/ as build \S+ recorded them/)
+  expect(writesSince(from)).toEqual({ put: [SEAL_KEY], deleted: 0 })
   // With out/ moved away, the deploy still finds nothing to do: it neither walks nor reads out/.
   fs.renameSync(outDir, `${outDir}-aside`)
   try {
+    from = s3.requests.length
     await deploy('site')
   } finally {
     fs.renameSync(`${outDir}-aside`, outDir)
@@ -148,7 +159,7 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
   await deploy('site')
   // The record: a change record of this deploy's changes, not the whole manifest again; and the
   // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
-  expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY].sort())
+  expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY, SEAL_KEY].sort())
   const held = withoutManifest(await heldBy('site'))
   expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
   // The edited page's old search files go at once: they hold its old text (a tab open on the old build searches without them until it reloads).

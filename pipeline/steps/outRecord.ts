@@ -41,8 +41,12 @@ export interface OutRecordEntry {
   /** A page's inline scripts, as an index into the record's distinct readings (pages mostly hold the same few). */
   scripts?: number
 }
-export interface OutRecord {
+export interface OutRecordHeader {
   buildId: string
+  /** sha256 of the record's content: the same digest, the same files with the same bytes. */
+  digest: string
+}
+export interface OutRecord extends OutRecordHeader {
   /** By object key, sorted. */
   files: Record<string, OutRecordEntry>
 }
@@ -57,18 +61,23 @@ const previousFileFor = (outDir: string) => path.join(path.dirname(path.resolve(
  * build wrote it, so it is not checked entry by entry (a no-op deploy's time is mostly reading
  * this record); the deploy never parses the third line.
  */
+function parseHeader(line: string, outDir: string): OutRecordHeader | null {
+  const header = headerSchema.parse(JSON.parse(line))
+  return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest } : null
+}
+
 function parse(file: string, outDir: string): (OutRecord & { scriptSets: string }) | null {
   try {
     const text = fs.readFileSync(file, 'utf8')
     const newline = text.indexOf('\n')
-    const header = headerSchema.parse(JSON.parse(text.slice(0, newline)))
-    if (header.out !== outNameOf(outDir)) return null
+    const header = parseHeader(text.slice(0, newline), outDir)
+    if (header === null) return null
     const rest = text.slice(newline + 1)
     if (sha256(rest) !== header.digest) return null
     const second = rest.indexOf('\n')
     if (second < 0) return null
     const files: unknown = JSON.parse(rest.slice(0, second))
-    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { buildId: header.buildId, files: files as OutRecord['files'], scriptSets: rest.slice(second + 1) } : null
+    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { ...header, files: files as OutRecord['files'], scriptSets: rest.slice(second + 1) } : null
   } catch {
     return null
   }
@@ -77,7 +86,31 @@ function parse(file: string, outDir: string): (OutRecord & { scriptSets: string 
 /** The finished build's record of `outDir`; null when there is none or it is not whole (a build stopped half way, or a damaged file). */
 export function readOutRecord(outDir: string): OutRecord | null {
   const record = parse(outRecordFileFor(outDir), outDir)
-  return record && { buildId: record.buildId, files: record.files }
+  return record && { buildId: record.buildId, digest: record.digest, files: record.files }
+}
+
+/** The longest header a record has: a build id and a folder name beside a digest. */
+const HEADER_BYTES = 4096
+
+/**
+ * The record's first line alone, read without the files it names: which build, and the digest
+ * that names this record's content. A deploy with nothing to do needs no more
+ * (scripts/deploy/deploySeal.ts). Null where readOutRecord finds no record; the rest is not proved
+ * whole here, which the deploy does not need: it compares the digest with the one it deployed.
+ */
+export function readOutRecordHeader(outDir: string): OutRecordHeader | null {
+  let fd: number | undefined
+  try {
+    fd = fs.openSync(outRecordFileFor(outDir), 'r')
+    const bytes = Buffer.alloc(HEADER_BYTES)
+    const text = bytes.subarray(0, fs.readSync(fd, bytes, 0, HEADER_BYTES, 0)).toString('utf8')
+    const newline = text.indexOf('\n')
+    return newline < 0 ? null : parseHeader(text.slice(0, newline), outDir)
+  } catch {
+    return null
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
 }
 
 /**

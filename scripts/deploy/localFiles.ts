@@ -38,6 +38,8 @@ export interface LocalFiles {
   files: LocalFile[]
   /** The build whose record named the files; null when out/ was hashed for want of a whole record. */
   fromBuild: string | null
+  /** That record's digest (pipeline/steps/outRecord.ts), which the bucket's seal names once it holds these files (./deploySeal.ts). */
+  recordDigest: string | null
 }
 
 const localFile = (outDir: string, key: string, bytes: number, sha256: string): LocalFile => ({
@@ -54,7 +56,7 @@ const localFile = (outDir: string, key: string, bytes: number, sha256: string): 
 export async function localFiles(outDir: string, concurrency: number): Promise<LocalFiles> {
   const record = readOutRecord(outDir)
   if (record && 'index.html' in record.files) {
-    return { files: Object.entries(record.files).map(([key, entry]) => localFile(outDir, key, entry.size, entry.sha256)), fromBuild: record.buildId }
+    return { files: Object.entries(record.files).map(([key, entry]) => localFile(outDir, key, entry.size, entry.sha256)), fromBuild: record.buildId, recordDigest: record.digest }
   }
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new NoBuildError(outDir)
   const files: LocalFile[] = []
@@ -64,5 +66,5 @@ export async function localFiles(outDir: string, concurrency: number): Promise<L
     const stat = await fs.promises.stat(file)
     files.push(localFile(outDir, key, stat.size, await sha256OfFile(file)))
   })
-  return { files, fromBuild: null }
+  return { files, fromBuild: null, recordDigest: null }
 }

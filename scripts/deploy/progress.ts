@@ -8,6 +8,8 @@ import type { DeployPlan } from './deployPlan'
 export interface DeployProgress {
   /** Where out/'s files came from: the build's record, or (`fromBuild` null) hashing every one. */
   localFiles(fromBuild: string | null, files: number): void
+  /** The bucket's seal names this build's record of out/: nothing to do, and nothing more read (./deploySeal.ts). */
+  sealed(fromBuild: string): void
   planned(plan: DeployPlan): void
   uploaded(bytes: number): void
   phaseDone(name: string): void
@@ -36,6 +38,9 @@ export function printedProgress(write: (line: string) => void = (line) => proces
           ? `deploy: no record of a finished build beside out/ (.cache/out-record.json): hashed all ${count} files of out/`
           : `deploy: ${count} files of out/ as build ${fromBuild} recorded them (out/ not read)`
       )
+    },
+    sealed(fromBuild) {
+      write(`deploy: the bucket already holds build ${fromBuild} as its record of out/ names it (its seal says so); nothing read, nothing written (${((clock() - started) / 1000).toFixed(1)} s)`)
     },
     planned(plan) {
       totalFiles = plan.phases.reduce((sum, phase) => sum + phase.files.length, 0)

@@ -1,5 +1,6 @@
 /**
- * One deploy of out/ to the site's bucket: take out/'s files and hashes from the build's record
+ * One deploy of out/ to the site's bucket. When the bucket's seal names the build's record of out/
+ * (deploySeal.ts), there is nothing to do, and nothing else is read. Otherwise: take out/'s files and hashes from the build's record
  * (localFiles.ts; out/ is hashed only without one), read the bucket's keys and record, plan (deployPlan.ts),
  * upload phase by phase, delete what the pages no longer name, write the record
  * (deployRecord.ts), invalidate the changed paths. The record goes last, so a run cut short at any point leaves a
@@ -9,9 +10,11 @@ import type { Invalidate } from './cloudFrontInvalidation'
 import { planDeploy, type DeployPlan } from './deployPlan'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { readRecord, writeRecord, type DeployRecord } from './deployRecord'
+import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, writeSeal } from './deploySeal'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
+import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import type { DeployProgress } from './progress'
 import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
@@ -33,14 +36,15 @@ export interface DeployOptions {
    * (./rulesRecord.ts); `npm run deploy` always gives it.
    */
   rules?: string
-  /** Lists the whole bucket instead of trusting its record for what it holds. */
+  /** Lists the whole bucket instead of trusting its record (and seal) for what it holds. */
   fullListing?: boolean
 }
 
 export interface DeployResult {
   /** The build whose record named out/'s files; null when out/ was hashed for want of one. */
   fromBuild: string | null
-  plan: DeployPlan
+  /** Null when the bucket's seal showed there was nothing to do, and so nothing was planned. */
+  plan: DeployPlan | null
   uploaded: number
   uploadedBytes: number
   deleted: number
@@ -57,28 +61,34 @@ export const DEFAULT_CONCURRENCY = 16
  * objects may differ from the record), or when asked (`--list`: after someone changed the bucket
  * by hand).
  */
-async function bucketState(bucket: SiteBucket, fullListing: boolean): Promise<{ record: DeployRecord; rulesRecord: RulesRecord | null; keys: ReadonlySet<string> }> {
+async function bucketState(bucket: SiteBucket, rulesRecord: RulesRecord | null, fullListing: boolean): Promise<{ record: DeployRecord; keys: ReadonlySet<string> }> {
   const recordKeys = await bucket.listKeys(DEPLOY_RECORD_PREFIX)
-  const [record, rulesRecord] = await Promise.all([readRecord(bucket, recordKeys), readRulesRecord(bucket)])
+  const record = await readRecord(bucket, recordKeys)
   const manifest = record.manifest
-  if (fullListing || manifest === null || rulesRecord?.uploading) return { record, rulesRecord, keys: await bucket.listKeys() }
-  return { record, rulesRecord, keys: new Set([...recordKeys, ...Object.keys(manifest.files), ...Object.keys(manifest.retired)]) }
+  if (fullListing || manifest === null || rulesRecord?.uploading) return { record, keys: await bucket.listKeys() }
+  return { record, keys: new Set([...recordKeys, ...Object.keys(manifest.files), ...Object.keys(manifest.retired)]) }
 }
 
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  const [local, { record, rulesRecord, keys }] = await Promise.all([
-    localFiles(options.outDir, concurrency),
-    bucketState(options.bucket, options.fullListing ?? false),
-  ])
+  const now = (options.now ?? (() => new Date()))()
+  const fullListing = options.fullListing ?? false
+  const header = readOutRecordHeader(options.outDir)
+  const [seal, rulesRecord] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket)])
+  if (!fullListing && sealHolds({ seal, outRecord: header?.digest ?? null, rulesRecord, rules: options.rules, now, graceMs: options.graceMs })) {
+    options.progress?.sealed(header!.buildId)
+    return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: [], invalidationId: null }
+  }
+  const [local, { record, keys }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, fullListing)])
   // Checked before anything is written (./rulesRecord.ts).
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
   const manifest = rulesRecord?.uploading ? null : record.manifest
   options.progress?.localFiles(local.fromBuild, local.files.length)
-  const plan = planDeploy(local.files, { manifest, keys }, (options.now ?? (() => new Date()))(), options.graceMs)
+  const plan = planDeploy(local.files, { manifest, keys }, now, options.graceMs)
   // While the bucket is written, the rules record says so, until the deploy's record is written.
   const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
+  if (writes && seal !== null) await breakSeal(options.bucket)
   if (options.rules !== undefined) {
     if (writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, true))
     else if (rulesRecord === null || rulesRecord.withdrawnFor !== null) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
@@ -99,6 +109,8 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   await options.bucket.deleteKeys(plan.deleteNow)
   if (plan.manifestChanged) await writeRecord(options.bucket, record, plan.manifest)
   if (options.rules !== undefined && writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
+  const nextSeal = local.recordDigest === null ? null : sealOf(local.recordDigest, plan.manifest)
+  if (nextSeal && (writes || !sameSeal(seal, nextSeal))) await writeSeal(options.bucket, nextSeal)
 
   const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
   const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null

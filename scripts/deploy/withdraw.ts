@@ -20,6 +20,7 @@ import type { Invalidate } from './cloudFrontInvalidation'
 import { EMPTY_MANIFEST, sameRecord, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
 import { readRecord } from './deployRecord'
+import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
 import { needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
@@ -74,6 +75,7 @@ export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: 
   // After an upload cut short, objects may differ from the record: none is then taken to be the same.
   const { manifest } = await readRecord(options.bucket, keys)
   const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : manifest)
+  await breakSeal(options.bucket)
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
   let invalidationId: string | null = null

@@ -1,0 +1,154 @@
+/**
+ * @jest-environment node
+ *
+ * A deploy with nothing to do reads two small records of the bucket and the first line of the
+ * build's record of out/, whatever the size of the site: no listing, no manifest, no change
+ * record, no file of out/, no write (scripts/deploy/deploySeal.ts). Everything else still
+ * reaches the bucket: an edit, a deploy cut short, a file kept for open tabs falling due, a
+ * change of rules, a withdraw, a hand-made change found by `--list`. Against a real S3 API
+ * (s3rver on 127.0.0.1).
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { outRecordFileFor, readOut, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { SEAL_KEY } from '../../scripts/deploy/deploySeal'
+import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
+import { RulesChangedError } from '../../scripts/deploy/rulesRecord'
+import { runDeploy, type DeployOptions } from '../../scripts/deploy/runDeploy'
+import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { runWithdraw } from '../../scripts/deploy/withdraw'
+import { tempSite } from '../fixtures/tempSite'
+
+jest.setTimeout(60_000)
+
+let s3: LocalS3
+beforeAll(async () => (s3 = await startLocalS3()))
+afterAll(() => s3.stop())
+
+const HOUR = 3_600_000
+const BUILT_AT = Math.floor(Date.now() / 1000) - 3600
+const FILES = {
+  'index.html': '<html>home</html>',
+  'docs/intro.html': '<html>intro</html>',
+  '_next/static/chunks/main-0123456789abcdef.js': 'console.log(1)',
+}
+let sites = 0
+
+/** out/ as a finished build left it, with its record, and an empty bucket of its own. */
+async function builtSite() {
+  const root = tempSite('seal-', Object.fromEntries(Object.entries(FILES).map(([key, text]) => [`out/${key}`, text])))
+  const outDir = path.join(root, 'out')
+  for (const key of Object.keys(FILES)) fs.utimesSync(path.join(outDir, key), BUILT_AT, BUILT_AT)
+  setOutRecordAside(outDir)
+  readOut(outDir).write('b1')
+  const name = `seal-${++sites}`
+  await s3.createBucket(name)
+  const bucket = s3SiteBucket(s3.client, name)
+  /** A rebuild: the record set aside, files written or removed (null), the record written last. */
+  const rebuild = (edits: Record<string, string | null>) => {
+    setOutRecordAside(outDir)
+    for (const [key, text] of Object.entries(edits)) {
+      if (text === null) fs.rmSync(path.join(outDir, key))
+      else fs.writeFileSync(path.join(outDir, key), text)
+    }
+    readOut(outDir).write('b2')
+  }
+  /** One deploy, and every request it made. */
+  const deploy = async (options: Partial<DeployOptions> = {}) => {
+    const from = s3.requests.length
+    const result = await runDeploy({ outDir, bucket, graceMs: 0, rules: 'r1', ...options })
+    await s3.settled()
+    return { result, requests: s3.requests.slice(from).map((request) => `${request.method} ${request.path.slice(name.length + 2)}${request.listPrefix !== undefined ? `?list=${request.listPrefix}` : ''}`) }
+  }
+  const holds = async (key: string) => {
+    try {
+      await s3.client.send(new GetObjectCommand({ Bucket: name, Key: key }))
+      return true
+    } catch {
+      return false
+    }
+  }
+  return { outDir, name, bucket, rebuild, deploy, holds }
+}
+
+test('with nothing to do, a deploy reads the seal and the rules record, and nothing else', async () => {
+  const site = await builtSite()
+  expect((await site.deploy()).result.uploaded).toBe(3)
+  // out/ is not needed: a deploy that read any file of it would fail.
+  fs.renameSync(site.outDir, `${site.outDir}-aside`)
+  fs.mkdirSync(site.outDir)
+  // The record beside out/ is read no further than its first line: the rest damaged, still nothing to do.
+  const record = outRecordFileFor(site.outDir)
+  fs.writeFileSync(record, fs.readFileSync(record, 'utf8').split('\n')[0] + '\n{damaged')
+  const idle = await site.deploy()
+  expect(idle.result).toMatchObject({ fromBuild: 'b1', plan: null, uploaded: 0, deleted: 0, invalidatedPaths: [] })
+  expect(idle.requests.sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
+})
+
+test('an edit is deployed past the seal, and the deploy seals the bucket again', async () => {
+  const site = await builtSite()
+  await site.deploy()
+  site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>' })
+  const edit = await site.deploy()
+  expect(edit.result.uploaded).toBe(1)
+  // The seal goes (a batch delete is a POST to the bucket) before the first write, and comes back after the last.
+  expect(edit.requests.filter((request) => !request.startsWith('GET'))).toEqual(['POST ', 'PUT _deploy/rules', 'PUT docs/intro.html', 'PUT _deploy/change-000002', 'PUT _deploy/rules', `PUT ${SEAL_KEY}`])
+  expect((await site.deploy()).requests).toHaveLength(2)
+})
+
+test('a deploy cut short leaves no seal, and the next one finishes the upload', async () => {
+  const site = await builtSite()
+  await site.deploy()
+  site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>', 'index.html': '<html>home, edited</html>' })
+  await s3.refuse({ method: 'PUT', path: `/${site.name}/index.html` })
+  try {
+    await expect(site.deploy({ concurrency: 1 })).rejects.toThrow()
+  } finally {
+    await s3.refuse(null)
+  }
+  expect(await site.holds(SEAL_KEY)).toBe(false)
+  const next = await site.deploy()
+  expect(next.result.plan).not.toBeNull()
+  expect(next.result.uploaded).toBeGreaterThanOrEqual(1)
+  expect(await site.holds(SEAL_KEY)).toBe(true)
+})
+
+test('a file kept for open tabs is deleted once it falls due, though the seal names the same build', async () => {
+  const site = await builtSite()
+  const start = Date.now()
+  await site.deploy({ graceMs: HOUR, now: () => new Date(start) })
+  site.rebuild({ '_next/static/chunks/main-0123456789abcdef.js': null, '_next/static/chunks/main-fedcba9876543210.js': 'console.log(2)' })
+  expect((await site.deploy({ graceMs: HOUR, now: () => new Date(start) })).result.deleted).toBe(0)
+  expect((await site.deploy({ graceMs: HOUR, now: () => new Date(start + HOUR / 2) })).result.plan).toBeNull()
+  const due = await site.deploy({ graceMs: HOUR, now: () => new Date(start + 2 * HOUR) })
+  expect(due.result.deleted).toBe(1)
+  expect(await site.holds('_next/static/chunks/main-0123456789abcdef.js')).toBe(false)
+  expect((await site.deploy({ graceMs: HOUR, now: () => new Date(start + 2 * HOUR) })).result.plan).toBeNull()
+})
+
+test('new rules are refused though the seal names the same build; a withdraw breaks the seal', async () => {
+  const site = await builtSite()
+  await site.deploy()
+  await expect(site.deploy({ rules: 'r2' })).rejects.toThrow(RulesChangedError)
+  await runWithdraw({ outDir: site.outDir, bucket: site.bucket, rules: 'r2' })
+  expect(await site.holds(SEAL_KEY)).toBe(false)
+  const upload = await site.deploy({ rules: 'r2' })
+  expect(upload.result.plan).not.toBeNull()
+  expect((await site.deploy({ rules: 'r2' })).result.plan).toBeNull()
+})
+
+test('--list does not trust the seal, and a seal that is not one is not trusted either', async () => {
+  const site = await builtSite()
+  await site.deploy()
+  await s3.client.send(new DeleteObjectCommand({ Bucket: site.name, Key: 'index.html' }))
+  expect((await site.deploy()).result.uploaded).toBe(0)
+  expect((await site.deploy({ fullListing: true })).result.uploaded).toBe(1)
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: SEAL_KEY, Body: '{"version":1}' }))
+  const checked = await site.deploy()
+  expect(checked.result.plan).not.toBeNull()
+  expect(checked.result.uploaded).toBe(0)
+  // Nothing to do, found the long way: the seal is written again, so the next deploy is short.
+  expect(checked.requests.filter((request) => !request.startsWith('GET'))).toEqual([`PUT ${SEAL_KEY}`])
+  expect((await site.deploy()).result.plan).toBeNull()
+})
