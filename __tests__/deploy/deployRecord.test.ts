@@ -1,7 +1,7 @@
 /** @jest-environment node */
 import { CACHE_CONTROL } from '../../edge/cacheHeaders'
 import { MANIFEST_KEY, type DeployManifest } from '../../scripts/deploy/deployManifest'
-import { changeKey, MAX_CHANGES, readRecord, writeRecord } from '../../scripts/deploy/deployRecord'
+import { changeKey, MAX_CHANGED_SHARE, MAX_CHANGES, readRecord, writeRecord } from '../../scripts/deploy/deployRecord'
 import type { SiteBucket } from '../../scripts/deploy/s3Bucket'
 
 /** A bucket in memory: the deploy's records by key, and what was written and deleted. */
@@ -63,6 +63,27 @@ test(`after ${MAX_CHANGES} change records the next deploy folds them into a new 
   expect(withoutThrough((await memory.read()).manifest!)).toEqual(withoutThrough(last))
   await writeRecord(memory.bucket, await memory.read(), site(10))
   expect(memory.written.at(-1)).toBe(changeKey(MAX_CHANGES + 3))
+})
+
+test('a deploy that would leave change records naming more than a share of the site folds them into the manifest instead', async () => {
+  const pages = 8000
+  const memory = memoryBucket()
+  await writeRecord(memory.bucket, await memory.read(), site(pages))
+  // Half the site rewritten (new build code): the manifest, not a change record every later deploy would read.
+  const rewritten: DeployManifest = { ...site(pages), files: Object.fromEntries(Object.entries(site(pages).files).map(([key, value], i) => [key, i % 2 ? record('c') : value])) }
+  await writeRecord(memory.bucket, await memory.read(), rewritten)
+  expect(memory.written).toEqual([MANIFEST_KEY, MANIFEST_KEY])
+  // Changes that add up: change records until they would pass the share, then the manifest.
+  const perDeploy = 700
+  const edits = Math.floor((MAX_CHANGED_SHARE * pages) / perDeploy)
+  let current = rewritten
+  for (let edit = 1; edit <= edits + 1; edit++) {
+    current = { ...current, files: { ...current.files, ...Object.fromEntries(Array.from({ length: perDeploy }, (_, i) => [`docs/page-${i}.html`, record(String(edit % 10))])) } }
+    await writeRecord(memory.bucket, await memory.read(), current)
+  }
+  expect(memory.written.slice(2)).toEqual([...Array.from({ length: edits }, (_, i) => changeKey(i + 3)), MANIFEST_KEY])
+  expect([...memory.objects.keys()]).toEqual([MANIFEST_KEY])
+  expect(withoutThrough((await memory.read()).manifest!)).toEqual(withoutThrough(current))
 })
 
 test('a change record with no record of the change before it is an error naming it', async () => {

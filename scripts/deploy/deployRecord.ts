@@ -4,7 +4,10 @@
  * compress, so it grows with the site (its size at 10,000 pages: docs/benchmarks.md, figures behind choices in the code). Rewritten by every deploy, it would be most of what
  * a one-page edit writes. So a deploy writes only a change record (`_deploy/change-<n>`: the
  * files it added, changed or removed, and the whole list of files kept for open tabs), and every
- * MAX_CHANGES deploys folds them into a new manifest, which names the last change it holds.
+ * MAX_CHANGES deploys folds them into a new manifest, which names the last change it holds. It
+ * folds sooner once the change records name more than a quarter as many files as the manifest, and over a thousand (a
+ * change of build code rewrites most of the site): every deploy reads them all, and one that
+ * writes that much can write the manifest too.
  *
  * A change record is written last, like the manifest: a run cut short leaves the record as the
  * last finished deploy left it. Change records already in the manifest (left when a run stopped
@@ -16,6 +19,9 @@ import type { SiteBucket } from './s3Bucket'
 
 /** Change records at most, before a deploy folds them into the manifest. */
 export const MAX_CHANGES = 32
+/** The change records' files at most, as a share of the manifest's (and at least this many), before a deploy folds them into it. */
+export const MAX_CHANGED_SHARE = 0.25
+const MIN_CHANGED_FILES = 1000
 
 const CHANGE = new RegExp(`^${DEPLOY_RECORD_PREFIX}change-(\\d{6})$`)
 export const changeKey = (sequence: number) => `${DEPLOY_RECORD_PREFIX}change-${String(sequence).padStart(6, '0')}`
@@ -27,6 +33,8 @@ export interface DeployRecord {
   sequence: number
   /** The change records the bucket holds, applied or stale. */
   changeKeys: string[]
+  /** How many files the applied change records name, all told. */
+  changedFiles: number
 }
 
 /** The record from the bucket's manifest and its change records (named in `keys`, the bucket's listing). */
@@ -35,16 +43,19 @@ export async function readRecord(bucket: SiteBucket, keys: ReadonlySet<string>):
   const changeKeys = [...keys].filter((key) => CHANGE.test(key)).sort()
   let manifest = text === null ? null : parseManifest(text, `s3://${bucket.name}/${MANIFEST_KEY}`)
   let sequence = manifest?.through ?? 0
+  let changedFiles = 0
   for (const key of changeKeys) {
     const number = Number(CHANGE.exec(key)![1])
     if (number <= sequence) continue
     if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`)
     const changeText = await bucket.readRecord(key)
     if (changeText === null) throw new DeployManifestError(`s3://${bucket.name}/${key} was listed but cannot be read`)
-    manifest = applyChange(manifest, parseChange(changeText, `s3://${bucket.name}/${key}`))
+    const change = parseChange(changeText, `s3://${bucket.name}/${key}`)
+    manifest = applyChange(manifest, change)
+    changedFiles += Object.keys(change.files).length
     sequence = number
   }
-  return { manifest, sequence, changeKeys }
+  return { manifest, sequence, changeKeys, changedFiles }
 }
 
 function applyChange(manifest: DeployManifest, change: ManifestChange): DeployManifest {
@@ -56,15 +67,17 @@ function applyChange(manifest: DeployManifest, change: ManifestChange): DeployMa
   return { version: 1, through: manifest.through, files, retired: change.retired }
 }
 
-/** Writes what a finished deploy leaves: a change record, or every MAX_CHANGES deploys (and the first time) the whole manifest, then drops the change records it holds. */
+/** Writes what a finished deploy leaves: a change record, or when there are many (see the top of this file), and the first time, the whole manifest, then drops the change records it holds. */
 export async function writeRecord(bucket: SiteBucket, previous: DeployRecord, next: DeployManifest): Promise<void> {
   const sequence = previous.sequence + 1
   if (previous.manifest !== null && previous.changeKeys.length < MAX_CHANGES) {
     const files: ManifestChange['files'] = {}
     for (const [key, record] of Object.entries(next.files)) if (!sameRecord(previous.manifest.files[key], record)) files[key] = record
     for (const key of Object.keys(previous.manifest.files)) if (!(key in next.files)) files[key] = null
-    await bucket.writeRecord(changeKey(sequence), JSON.stringify({ version: 1, files, retired: next.retired } satisfies ManifestChange))
-    return
+    if (previous.changedFiles + Object.keys(files).length <= Math.max(MIN_CHANGED_FILES, MAX_CHANGED_SHARE * Object.keys(next.files).length)) {
+      await bucket.writeRecord(changeKey(sequence), JSON.stringify({ version: 1, files, retired: next.retired } satisfies ManifestChange))
+      return
+    }
   }
   await bucket.writeRecord(MANIFEST_KEY, serialiseManifest({ ...next, through: sequence }))
   await bucket.deleteKeys(previous.changeKeys)
