@@ -15,7 +15,8 @@
  *             audience's page map, its date (pipeline/render/pageProps.ts)
  *   render    out/ and its build id: one route renders every changed page from its props, by
  *             `next build`, or with the last one's server bundle when the code is the same
- *   search    one Pagefind index per audience, written into out/
+ *   search    one Pagefind index per audience, written into out/; beside the render while
+ *             Next's process renders, when out/ stays in place
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
@@ -46,7 +47,7 @@ import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
-import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR } from './buildSearchIndexes'
+import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
 import { describeCompile } from '../compile/compilePages'
 import { CompileWorkers } from '../compile/compileWorkers'
@@ -93,7 +94,15 @@ export function buildHeapMb(pages: number): number {
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
  * its process: workers, exit codes, signals).
  */
-export async function nextBuild(paths: SitePaths, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], aggregates: Pick<AggregatePlan, 'audiences' | 'search'>, renderer: LastBuildRenderer): Promise<NextBuild> {
+export async function nextBuild(
+  paths: SitePaths,
+  store: PageStore,
+  props: PropsIndex,
+  publicFiles: readonly PublicFile[],
+  aggregates: Pick<AggregatePlan, 'audiences' | 'search'>,
+  renderer: LastBuildRenderer,
+  whileInPlace?: () => void
+): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
   const last = store.render
@@ -102,7 +111,10 @@ export async function nextBuild(paths: SitePaths, store: PageStore, props: Props
     plan.whyAll ?? whyNotReuse(paths, plan.buildId, last) ?? (last?.audienceFolders === audienceFolders ? null : "the audiences changed, and out/ kept in place would keep an old one's files")
   if (whyNextBuild === null && last) {
     beforeRender(paths.root, paths.out, plan, store, 'in place')
-    await reuseLastBuild(paths, plan, last, renderer)
+    const rendering = reuseLastBuild(paths, plan, last, renderer)
+    // Next's process has its routes, and out/ stays where it is: work that writes beside the pages may run meanwhile.
+    whileInPlace?.()
+    await rendering
     afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
@@ -129,9 +141,11 @@ function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
   })
 }
 
-/** The time each step of one build took, in the order they ran. */
+/** The time each step of one build took, in the order they ended, and the build's own (steps that run beside another overlap it). */
 export interface PhaseTimes {
   phases: { name: string; seconds: number }[]
+  /** From the first step's start to the last one's end; left out, the steps' sum. */
+  seconds?: number
 }
 
 /** Runs one build step: a line when it starts, one when it ends with what it made, and its time kept in `times`. */
@@ -149,7 +163,7 @@ async function runStep<T>(times: PhaseTimes, name: string, run: () => T | Promis
 
 /** The build's last lines: each step's time and share, and the total. */
 export function formatPhaseTimes(times: PhaseTimes): string {
-  const total = times.phases.reduce((sum, phase) => sum + phase.seconds, 0)
+  const total = times.seconds ?? times.phases.reduce((sum, phase) => sum + phase.seconds, 0)
   const width = Math.max(5, ...times.phases.map((phase) => phase.name.length))
   const row = (name: string, seconds: number, share: string) => `  ${name.padEnd(width)}  ${seconds.toFixed(1).padStart(7)} s  ${share.padStart(4)}`
   return [
@@ -161,9 +175,11 @@ export function formatPhaseTimes(times: PhaseTimes): string {
 
 export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
   const times: PhaseTimes = { phases: [] }
+  const started = Date.now()
   try {
     await buildSteps(paths, times)
   } finally {
+    times.seconds = (Date.now() - started) / 1000
     console.log(formatPhaseTimes(times))
   }
 }
@@ -199,9 +215,22 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
   }).finally(() => compileWorkers.close())
   const { source, store, pages, plan, lastUpdated, props } = run
+  // The search step needs nothing the render makes. While the render waits on Next's process, it
+  // runs beside it, when out/ stays in place; when `next build` makes out/ anew, it runs after.
+  let searching: Promise<SearchResult> | undefined
+  const searchStep = () => {
+    searching ??= step(
+      'search',
+      () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+      ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
+    )
+    // Awaited below, after the render: a failure meanwhile must not end the process unhandled.
+    searching.catch(() => {})
+    return searching
+  }
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles, plan, renderer),
+    () => nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, () => void searchStep()),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
@@ -209,11 +238,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       ].join('; '),
     `${pages.length} pages`
   )
-  const search = await step(
-    'search',
-    () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
-    ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
-  )
+  const search = await searchStep()
   const pageMaps = run.navigation.fragments()
   await step(
     'markdown',
