@@ -10,8 +10,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import { outRecordFileFor, readOut, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { readRecord } from '../../scripts/deploy/deployRecord'
 import { SEAL_KEY } from '../../scripts/deploy/deploySeal'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { RulesChangedError } from '../../scripts/deploy/rulesRecord'
@@ -34,6 +35,18 @@ const FILES = {
   '_next/static/chunks/main-0123456789abcdef.js': 'console.log(1)',
 }
 let sites = 0
+
+/** Every object of a bucket but the deploy's record: its bytes and the headers stored with it. */
+async function objectsOf(bucket: string): Promise<Record<string, string>> {
+  const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket }))
+  const held: Record<string, string> = {}
+  for (const { Key } of listed.Contents ?? []) {
+    if (!Key || Key.startsWith('_deploy/')) continue
+    const object = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key }))
+    held[Key] = `${object.ContentType} | ${object.CacheControl} | ${await object.Body!.transformToString()}`
+  }
+  return held
+}
 
 /** out/ as a finished build left it, with its record, and an empty bucket of its own. */
 async function builtSite() {
@@ -69,7 +82,16 @@ async function builtSite() {
       return false
     }
   }
-  return { outDir, name, bucket, rebuild, deploy, holds }
+  /** The same out/ deployed into a new, empty bucket: what the bucket should hold, and the record it should have. */
+  const clean = async () => {
+    const other = `seal-clean-${++sites}`
+    await s3.createBucket(other)
+    const otherBucket = s3SiteBucket(s3.client, other)
+    await runDeploy({ outDir, bucket: otherBucket, graceMs: 0, rules: 'r1' })
+    return { objects: await objectsOf(other), files: (await readRecord(otherBucket, await otherBucket.listKeys('_deploy/'))).manifest!.files }
+  }
+  const state = async () => ({ objects: await objectsOf(name), files: (await readRecord(bucket, await bucket.listKeys('_deploy/'))).manifest!.files })
+  return { outDir, name, bucket, rebuild, deploy, holds, clean, state }
 }
 
 test('with nothing to do, a deploy reads the seal and the rules record, and nothing else', async () => {
@@ -95,6 +117,21 @@ test('an edit is deployed past the seal, and the deploy seals the bucket again',
   // The seal goes (a batch delete is a POST to the bucket) before the first write, and comes back after the last.
   expect(edit.requests.filter((request) => !request.startsWith('GET'))).toEqual(['POST ', 'PUT _deploy/rules', 'PUT docs/intro.html', 'PUT _deploy/change-000002', 'PUT _deploy/rules', `PUT ${SEAL_KEY}`])
   expect((await site.deploy()).requests).toHaveLength(2)
+})
+
+test("after edits, the deploy uploads what the build's delta names, reads neither record whole, and leaves the bucket as a clean deploy does", async () => {
+  const site = await builtSite()
+  await site.deploy()
+  site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>', 'docs/added.html': '<html>added</html>' })
+  // A second build before the deploy: the delta runs on from the build the bucket holds.
+  site.rebuild({ 'index.html': '<html>home, edited</html>', '_next/static/chunks/main-0123456789abcdef.js': null, '_next/static/chunks/main-fedcba9876543210.js': 'console.log(2)' })
+  const edit = await site.deploy()
+  expect(edit.result.uploaded).toBe(4)
+  expect(edit.result.deleted).toBe(1)
+  // No listing, no manifest or change record read: the seal and the rules record, then writes only.
+  expect(edit.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
+  expect(await site.state()).toEqual(await site.clean())
+  expect((await site.deploy()).result.plan).toBeNull()
 })
 
 test('a deploy cut short leaves no seal, and the next one finishes the upload', async () => {

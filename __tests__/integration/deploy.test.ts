@@ -160,6 +160,8 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
   // The record: a change record of this deploy's changes, not the whole manifest again; and the
   // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
   expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY, SEAL_KEY].sort())
+  // From the build's record of what changed since the deploy before (pipeline/steps/outDelta.ts): neither the bucket listed nor its record read.
+  expect(s3.requests.slice(from).filter((request) => request.listPrefix !== undefined || request.path.endsWith(MANIFEST_KEY))).toEqual([])
   const held = withoutManifest(await heldBy('site'))
   expect(Object.fromEntries(Object.keys(after).map((key) => [key, held[key]]))).toEqual(after)
   // The edited page's old search files go at once: they hold its old text (a tab open on the old build searches without them until it reloads).

@@ -25,6 +25,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { sameStamp, settledAt, sha256, writeAtomically } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
+import { writeOutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
 import { CACHE_PATHS } from './paths'
 
@@ -138,6 +139,7 @@ type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
 export class OutReading {
   private readonly readings = new Map<string, Reading>()
   private readonly last: Record<string, OutRecordEntry>
+  private readonly lastDigest: string | null
   private readonly lastScripts: HashedScripts[]
   private pageReadings: PageReading[] | undefined
   /** Files read (their stamp was not the one recorded). */
@@ -146,6 +148,7 @@ export class OutReading {
   constructor(readonly out: OutFiles) {
     const last = parse(previousFileFor(out.dir), out.dir)
     this.last = last?.files ?? {}
+    this.lastDigest = last?.digest ?? null
     let sets: unknown = []
     try {
       sets = last ? JSON.parse(last.scriptSets) : []
@@ -204,7 +207,10 @@ export class OutReading {
       files[key] = scripts ? { ...entry, scripts: indexOf(scripts) } : entry
     }
     const rest = `${JSON.stringify(files)}\n${JSON.stringify(sets)}`
-    writeAtomically(outRecordFileFor(this.out.dir), `${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest: sha256(rest) })}\n${rest}`)
+    const digest = sha256(rest)
+    // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
+    writeOutDelta(this.out.dir, this.lastDigest === null ? null : { digest: this.lastDigest, files: this.last }, digest, files)
+    writeAtomically(outRecordFileFor(this.out.dir), `${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest })}\n${rest}`)
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }

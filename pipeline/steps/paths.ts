@@ -49,6 +49,8 @@ export const CACHE_PATHS = {
   outRecord: '.cache/out-record.json',
   /** The last finished build's record, set aside while a build runs: its stats spare hashing unchanged files. */
   previousOutRecord: '.cache/out-record.previous.json',
+  /** What out/ changed since an earlier build's record, for a deploy from that one (./outDelta.ts). */
+  outDelta: '.cache/out-record.delta.json',
 } as const
 
 export interface SitePaths {

@@ -39,46 +39,78 @@ export interface DeployRecord {
 
 /** The record from the bucket's manifest and its change records (named in `keys`, the bucket's listing). */
 export async function readRecord(bucket: SiteBucket, keys: ReadonlySet<string>): Promise<DeployRecord> {
-  const text = await bucket.readRecord(MANIFEST_KEY)
   const changeKeys = [...keys].filter((key) => CHANGE.test(key)).sort()
-  let manifest = text === null ? null : parseManifest(text, `s3://${bucket.name}/${MANIFEST_KEY}`)
+  // The change records are fetched beside the manifest: which of them it holds is known once it is read.
+  const [text, ...changeTexts] = await Promise.all([bucket.readRecord(MANIFEST_KEY), ...changeKeys.map((key) => bucket.readRecord(key))])
+  const manifest = text === null ? null : parseManifest(text, `s3://${bucket.name}/${MANIFEST_KEY}`)
   let sequence = manifest?.through ?? 0
   let changedFiles = 0
-  for (const key of changeKeys) {
+  changeKeys.forEach((key, i) => {
     const number = Number(CHANGE.exec(key)![1])
-    if (number <= sequence) continue
+    if (number <= sequence) return
     if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`)
-    const changeText = await bucket.readRecord(key)
+    const changeText = changeTexts[i]
     if (changeText === null) throw new DeployManifestError(`s3://${bucket.name}/${key} was listed but cannot be read`)
-    const change = parseChange(changeText, `s3://${bucket.name}/${key}`)
-    manifest = applyChange(manifest, change)
-    changedFiles += Object.keys(change.files).length
+    changedFiles += applyChange(manifest, parseChange(changeText, `s3://${bucket.name}/${key}`))
     sequence = number
-  }
+  })
   return { manifest, sequence, changeKeys, changedFiles }
 }
 
-function applyChange(manifest: DeployManifest, change: ManifestChange): DeployManifest {
-  const files = { ...manifest.files }
-  for (const [key, record] of Object.entries(change.files)) {
-    if (record === null) delete files[key]
-    else files[key] = record
+/** Applies a change to the manifest just parsed, in place (a copy per change record would copy every file's record each time); returns how many files it names. */
+function applyChange(manifest: DeployManifest, change: ManifestChange): number {
+  let files = 0
+  for (const key in change.files) {
+    const record = change.files[key]
+    if (record === null) delete manifest.files[key]
+    else manifest.files[key] = record
+    files++
   }
-  return { version: 1, through: manifest.through, files, retired: change.retired }
+  manifest.retired = change.retired
+  return files
+}
+
+/** Where the bucket's record stands: the last change, the change records after the manifest and the files they name, and the files of the site. */
+export interface RecordState {
+  sequence: number
+  changes: number
+  changedFiles: number
+  files: number
+}
+
+/** Whether a deploy that changes `changed` files may write a change record, or must fold them all into a new manifest (see the top of this file). */
+export function mayAddChange(state: RecordState, changed: number): boolean {
+  return state.changes < MAX_CHANGES && state.changedFiles + changed <= Math.max(MIN_CHANGED_FILES, MAX_CHANGED_SHARE * state.files)
+}
+
+/** Writes one deploy's change record after the `previous` state, and returns the state it leaves. */
+export async function writeChange(bucket: SiteBucket, previous: RecordState, change: Omit<ManifestChange, 'version'>, files: number): Promise<RecordState> {
+  await bucket.writeRecord(changeKey(previous.sequence + 1), JSON.stringify({ version: 1, files: change.files, retired: change.retired } satisfies ManifestChange))
+  const changed = Object.keys(change.files).length
+  return { sequence: previous.sequence + 1, changes: previous.changes + 1, changedFiles: previous.changedFiles + changed, files }
 }
 
 /** Writes what a finished deploy leaves: a change record, or when there are many (see the top of this file), and the first time, the whole manifest, then drops the change records it holds. */
-export async function writeRecord(bucket: SiteBucket, previous: DeployRecord, next: DeployManifest): Promise<void> {
+export async function writeRecord(bucket: SiteBucket, previous: DeployRecord, next: DeployManifest): Promise<RecordState> {
   const sequence = previous.sequence + 1
-  if (previous.manifest !== null && previous.changeKeys.length < MAX_CHANGES) {
+  const total = Object.keys(next.files).length
+  if (previous.manifest !== null) {
     const files: ManifestChange['files'] = {}
-    for (const [key, record] of Object.entries(next.files)) if (!sameRecord(previous.manifest.files[key], record)) files[key] = record
-    for (const key of Object.keys(previous.manifest.files)) if (!(key in next.files)) files[key] = null
-    if (previous.changedFiles + Object.keys(files).length <= Math.max(MIN_CHANGED_FILES, MAX_CHANGED_SHARE * Object.keys(next.files).length)) {
-      await bucket.writeRecord(changeKey(sequence), JSON.stringify({ version: 1, files, retired: next.retired } satisfies ManifestChange))
-      return
+    let changed = 0
+    for (const key in next.files) {
+      if (sameRecord(previous.manifest.files[key], next.files[key])) continue
+      files[key] = next.files[key]
+      changed++
     }
+    for (const key in previous.manifest.files) {
+      if (key in next.files) continue
+      files[key] = null
+      changed++
+    }
+    const state = { sequence: previous.sequence, changes: previous.changeKeys.length, changedFiles: previous.changedFiles, files: total }
+    if (mayAddChange(state, changed)) return writeChange(bucket, state, { files, retired: next.retired }, total)
   }
   await bucket.writeRecord(MANIFEST_KEY, serialiseManifest({ ...next, through: sequence }))
   await bucket.deleteKeys(previous.changeKeys)
+  return { sequence, changes: 0, changedFiles: 0, files: total }
 }

@@ -1,9 +1,12 @@
 /**
  * The bucket's seal (`_deploy/seal`): the digest of the build's record of out/
- * (pipeline/steps/outRecord.ts) whose files the bucket holds as the deploy's record says, and
- * when the oldest file kept for open tabs was retired. With it, a deploy with nothing to do reads
- * the first line of out/'s record and two small records of the bucket (this one and the rules
- * record, ./rulesRecord.ts), whatever the size of the site: no listing, no manifest, no file of out/.
+ * (pipeline/steps/outRecord.ts) whose files the bucket holds as the deploy's record says, the
+ * files kept for open tabs, and where the deploy's record stands (./deployRecord.ts). With it, a
+ * deploy with nothing to do reads the first line of out/'s record and two small records of the
+ * bucket (this one and the rules record, ./rulesRecord.ts), whatever the size of the site: no
+ * listing, no manifest, no file of out/. And a deploy after an edit, when the build's delta runs
+ * from the record the seal names (pipeline/steps/outDelta.ts), uploads what the delta names and
+ * adds a change record, without reading either record whole.
  *
  * A deploy deletes the seal before its first write and writes it after its last, so a seal in the
  * bucket names what a finished deploy left; a deploy that finds nothing to do without one writes
@@ -16,20 +19,28 @@
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import type { DeployManifest } from './deployManifest'
+import type { RecordState } from './deployRecord'
 import type { RulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 
 export const SEAL_KEY = `${DEPLOY_RECORD_PREFIX}seal`
 
 export interface DeploySeal {
-  version: 1
+  version: 2
   /** The digest of the build's record of out/ whose files the bucket holds. */
   outRecord: string
-  /** When the longest-kept file for open tabs was retired (ISO time); null when none is kept. */
-  oldestRetired: string | null
+  /** The files kept for open tabs: object key → when a deploy found it gone (ISO time), as the deploy's record has them. */
+  retired: Record<string, string>
+  record: RecordState
 }
 
-const sealSchema = z.object({ version: z.literal(1), outRecord: z.string().regex(/^[0-9a-f]{64}$/), oldestRetired: z.iso.datetime().nullable() })
+const count = z.number().int().min(0)
+const sealSchema = z.object({
+  version: z.literal(2),
+  outRecord: z.string().regex(/^[0-9a-f]{64}$/),
+  retired: z.record(z.string(), z.iso.datetime()),
+  record: z.object({ sequence: count, changes: count, changedFiles: count, files: count }),
+})
 
 /** The bucket's seal; null when there is none, or it is not one (it only spares work: without it the deploy compares every file). */
 export async function readSeal(bucket: SiteBucket): Promise<DeploySeal | null> {
@@ -43,13 +54,10 @@ export async function readSeal(bucket: SiteBucket): Promise<DeploySeal | null> {
   }
 }
 
-/** The seal of a bucket that holds the files of the record `outRecord` (its digest), as `manifest` says. */
-export function sealOf(outRecord: string, manifest: DeployManifest): DeploySeal {
-  const retired = Object.values(manifest.retired).sort((a, b) => Date.parse(a) - Date.parse(b))
-  return { version: 1, outRecord, oldestRetired: retired[0] ?? null }
-}
+/** The seal of a bucket that holds the files of the record `outRecord` (its digest), as `manifest` says, its record at `record`. */
+export const sealOf = (outRecord: string, manifest: Pick<DeployManifest, 'retired'>, record: RecordState): DeploySeal => ({ version: 2, outRecord, retired: manifest.retired, record })
 
-export const sameSeal = (a: DeploySeal | null, b: DeploySeal) => a !== null && a.outRecord === b.outRecord && a.oldestRetired === b.oldestRetired
+export const sameSeal = (a: DeploySeal | null, b: DeploySeal) => a !== null && JSON.stringify(a) === JSON.stringify(b)
 
 export interface SealCheck {
   seal: DeploySeal | null
@@ -62,15 +70,20 @@ export interface SealCheck {
   graceMs: number
 }
 
+/** Whether the bucket is as the seal says, for these rules: no upload or withdraw under way, and its files of these rules. */
+export function trustedSeal({ seal, rulesRecord, rules }: Pick<SealCheck, 'seal' | 'rulesRecord' | 'rules'>): DeploySeal | null {
+  if (seal === null || rulesRecord?.uploading || rulesRecord?.withdrawnFor) return null
+  return rules === undefined || rulesRecord?.rules === rules ? seal : null
+}
+
 /**
- * Whether the deploy has nothing to do: the seal names out/'s record, the bucket's files are of
- * these rules with no upload or withdraw under way, and no file kept for open tabs is due for deletion.
+ * Whether the deploy has nothing to do: the seal is trusted and names out/'s record, and no file
+ * kept for open tabs is due for deletion.
  */
-export function sealHolds({ seal, outRecord, rulesRecord, rules, now, graceMs }: SealCheck): boolean {
-  if (seal === null || outRecord === null || seal.outRecord !== outRecord) return false
-  if (rulesRecord?.uploading || rulesRecord?.withdrawnFor) return false
-  if (rules !== undefined && rulesRecord?.rules !== rules) return false
-  return seal.oldestRetired === null || now.getTime() - Date.parse(seal.oldestRetired) < graceMs
+export function sealHolds(check: SealCheck): boolean {
+  const seal = trustedSeal(check)
+  if (seal === null || check.outRecord === null || seal.outRecord !== check.outRecord) return false
+  return Object.values(seal.retired).every((since) => check.now.getTime() - Date.parse(since) < check.graceMs)
 }
 
 export const writeSeal = (bucket: SiteBucket, seal: DeploySeal) => bucket.writeRecord(SEAL_KEY, JSON.stringify(seal))

@@ -42,7 +42,8 @@ export interface LocalFiles {
   recordDigest: string | null
 }
 
-const localFile = (outDir: string, key: string, bytes: number, sha256: string): LocalFile => ({
+/** A file of out/ as the deploy uploads it, from its key, size and sha256. */
+export const localFile = (outDir: string, key: string, bytes: number, sha256: string): LocalFile => ({
   key,
   file: path.join(outDir, key),
   bytes,

@@ -10,6 +10,8 @@ export interface DeployProgress {
   localFiles(fromBuild: string | null, files: number): void
   /** The bucket's seal names this build's record of out/: nothing to do, and nothing more read (./deploySeal.ts). */
   sealed(fromBuild: string): void
+  /** out/'s changes since the build the bucket holds, from the build's delta (pipeline/steps/outDelta.ts): files changed or added, and removed. */
+  fromDelta(fromBuild: string, changed: number, removed: number): void
   planned(plan: DeployPlan): void
   uploaded(bytes: number): void
   phaseDone(name: string): void
@@ -41,6 +43,9 @@ export function printedProgress(write: (line: string) => void = (line) => proces
     },
     sealed(fromBuild) {
       write(`deploy: the bucket already holds build ${fromBuild} as its record of out/ names it (its seal says so); nothing read, nothing written (${((clock() - started) / 1000).toFixed(1)} s)`)
+    },
+    fromDelta(fromBuild, changed, removed) {
+      write(`deploy: ${changed} files of out/ changed and ${removed} removed since the build the bucket holds, as build ${fromBuild}'s record of its changes names them (neither out/'s record nor the bucket's read)`)
     },
     planned(plan) {
       totalFiles = plan.phases.reduce((sum, phase) => sum + phase.files.length, 0)

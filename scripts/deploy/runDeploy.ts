@@ -9,8 +9,9 @@
 import type { Invalidate } from './cloudFrontInvalidation'
 import { planDeploy, type DeployPlan } from './deployPlan'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
-import { readRecord, writeRecord, type DeployRecord } from './deployRecord'
-import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, writeSeal } from './deploySeal'
+import { readRecord, writeRecord, type DeployRecord, type RecordState } from './deployRecord'
+import { planDelta } from './deltaPlan'
+import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, trustedSeal, writeSeal } from './deploySeal'
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
@@ -69,23 +70,44 @@ async function bucketState(bucket: SiteBucket, rulesRecord: RulesRecord | null, 
   return { record, keys: new Set([...recordKeys, ...Object.keys(manifest.files), ...Object.keys(manifest.retired)]) }
 }
 
-export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  const now = (options.now ?? (() => new Date()))()
-  const fullListing = options.fullListing ?? false
-  const header = readOutRecordHeader(options.outDir)
-  const [seal, rulesRecord] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket)])
-  if (!fullListing && sealHolds({ seal, outRecord: header?.digest ?? null, rulesRecord, rules: options.rules, now, graceMs: options.graceMs })) {
-    options.progress?.sealed(header!.buildId)
-    return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: [], invalidationId: null }
-  }
-  const [local, { record, keys }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, fullListing)])
+/** What a deploy will do, and how it records it once done. */
+interface Planned {
+  fromBuild: string | null
+  /** The digest of the build's record of out/ the plan deploys; null when out/ was hashed for want of one. */
+  recordDigest: string | null
+  plan: DeployPlan
+  /** Where the bucket's record stands before this deploy writes it. */
+  state: RecordState
+  /** Writes the deploy's record once the bucket holds the plan's files; returns where it stands then. */
+  writeRecord: () => Promise<RecordState>
+}
+
+/** The plan from the build's record of out/ and the bucket's record, every file compared. */
+async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, now: Date, concurrency: number): Promise<Planned> {
+  const [local, { record, keys }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, options.fullListing ?? false)])
   // Checked before anything is written (./rulesRecord.ts).
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
   const manifest = rulesRecord?.uploading ? null : record.manifest
   options.progress?.localFiles(local.fromBuild, local.files.length)
   const plan = planDeploy(local.files, { manifest, keys }, now, options.graceMs)
+  const state = { sequence: record.sequence, changes: record.changeKeys.length, changedFiles: record.changedFiles, files: Object.keys(plan.manifest.files).length }
+  return { fromBuild: local.fromBuild, recordDigest: local.recordDigest, plan, state, writeRecord: async () => (plan.manifestChanged ? writeRecord(options.bucket, record, plan.manifest) : state) }
+}
+
+export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  const now = (options.now ?? (() => new Date()))()
+  const header = readOutRecordHeader(options.outDir)
+  const [seal, rulesRecord] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket)])
+  const check = { seal, outRecord: header?.digest ?? null, rulesRecord, rules: options.rules, now, graceMs: options.graceMs }
+  const trusted = options.fullListing ? null : trustedSeal(check)
+  if (trusted && sealHolds(check)) {
+    options.progress?.sealed(header!.buildId)
+    return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: [], invalidationId: null }
+  }
+  const planned = (trusted && header && planDelta(options, trusted, header, now)) || (await planAll(options, rulesRecord, now, concurrency))
+  const { plan } = planned
   // While the bucket is written, the rules record says so, until the deploy's record is written.
   const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
   if (writes && seal !== null) await breakSeal(options.bucket)
@@ -107,17 +129,17 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     options.progress?.phaseDone(phase.name)
   }
   await options.bucket.deleteKeys(plan.deleteNow)
-  if (plan.manifestChanged) await writeRecord(options.bucket, record, plan.manifest)
+  const state = writes ? await planned.writeRecord() : planned.state
   if (options.rules !== undefined && writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
-  const nextSeal = local.recordDigest === null ? null : sealOf(local.recordDigest, plan.manifest)
+  const nextSeal = planned.recordDigest === null ? null : sealOf(planned.recordDigest, plan.manifest, state)
   if (nextSeal && (writes || !sameSeal(seal, nextSeal))) await writeSeal(options.bucket, nextSeal)
 
   const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
   const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null
   options.progress?.finished({
     deleted: plan.deleteNow.length,
-    manifestWritten: plan.manifestChanged,
+    manifestWritten: writes,
     invalidation: invalidationId ? `invalidation ${invalidationId} of ${invalidatedPaths.length} paths` : null,
   })
-  return { fromBuild: local.fromBuild, plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
+  return { fromBuild: planned.fromBuild, plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
 }
