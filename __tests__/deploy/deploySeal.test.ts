@@ -132,6 +132,12 @@ test("after edits, the deploy uploads what the build's delta names, reads neithe
   expect(edit.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
   expect(await site.state()).toEqual(await site.clean())
   expect((await site.deploy()).result.plan).toBeNull()
+  // The next edit runs from the build this deploy left.
+  site.rebuild({ 'docs/added.html': null, 'docs/intro.html': '<html>intro, edited again</html>' })
+  const next = await site.deploy()
+  expect(next.result).toMatchObject({ uploaded: 1, deleted: 1 })
+  expect(next.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
+  expect(await site.state()).toEqual(await site.clean())
 })
 
 test('a deploy cut short leaves no seal, and the next one finishes the upload', async () => {

@@ -1,12 +1,13 @@
 /**
  * @jest-environment node
  *
- * The build's delta of out/ (pipeline/steps/outDelta.ts): what changed since an earlier record,
- * carried across builds from the first, dropped when it would be large or has nothing to run from.
+ * The build's steps of out/ (pipeline/steps/outDelta.ts): what changed since each earlier record,
+ * merged from any of them; the oldest dropped when they would be large, all when a build has no
+ * record to start from.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { readOutDelta } from '../../pipeline/steps/outDelta'
+import { outDeltaSince } from '../../pipeline/steps/outDelta'
 import { readOut, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { tempSite } from '../fixtures/tempSite'
 
@@ -36,8 +37,8 @@ function builtOut(files: Record<string, string>) {
   return { outDir, rebuild, digest: () => readOutRecordHeader(outDir)!.digest }
 }
 
-const summary = (outDir: string) => {
-  const delta = readOutDelta(outDir)
+const summary = (outDir: string, from: string) => {
+  const delta = outDeltaSince(outDir, from)
   return delta && Object.fromEntries(Object.entries(delta.files).map(([key, entry]) => [key, entry === null ? 'removed' : entry.added ? 'added' : 'changed']))
 }
 
@@ -45,35 +46,44 @@ test('a build records what changed since the last record: rewritten with other b
   const out = builtOut({ 'index.html': 'home', 'a.html': 'a', 'b.html': 'b', 'c.html': 'c' })
   const first = out.digest()
   const second = out.rebuild({ 'a.html': 'a, edited', 'b.html': 'B', 'index.html': 'home', 'c.html': null, 'd/new.html': 'new' })
-  expect(readOutDelta(out.outDir)).toMatchObject({ from: first, to: second })
-  expect(summary(out.outDir)).toEqual({ 'a.html': 'changed', 'b.html': 'changed', 'c.html': 'removed', 'd/new.html': 'added' })
-  expect(readOutDelta(out.outDir)!.files['a.html']).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 'a, edited'.length, added: false })
+  expect(outDeltaSince(out.outDir, first)).toMatchObject({ from: first, to: second })
+  expect(summary(out.outDir, first)).toEqual({ 'a.html': 'changed', 'b.html': 'changed', 'c.html': 'removed', 'd/new.html': 'added' })
+  expect(outDeltaSince(out.outDir, second)).toEqual({ from: second, to: second, files: {} })
+  expect(outDeltaSince(out.outDir, first)!.files['a.html']).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 'a, edited'.length, added: false })
 })
 
-test('builds carry the delta on from the first record: a file added and then removed is not named, one removed and then added again has changed', () => {
+test('what changed since any earlier record: a file added and then removed is not named, one removed and then added again has changed', () => {
   const out = builtOut({ 'index.html': 'home', 'a.html': 'a', 'b.html': 'b' })
   const first = out.digest()
-  out.rebuild({ 'new.html': 'new', 'b.html': null })
+  const second = out.rebuild({ 'new.html': 'new', 'b.html': null })
   const third = out.rebuild({ 'new.html': null, 'b.html': 'b again', 'a.html': 'a, edited' })
-  expect(readOutDelta(out.outDir)).toMatchObject({ from: first, to: third })
-  expect(summary(out.outDir)).toEqual({ 'a.html': 'changed', 'b.html': 'changed' })
+  expect(outDeltaSince(out.outDir, first)).toMatchObject({ from: first, to: third })
+  expect(summary(out.outDir, first)).toEqual({ 'a.html': 'changed', 'b.html': 'changed' })
+  expect(summary(out.outDir, second)).toEqual({ 'a.html': 'changed', 'b.html': 'added', 'new.html': 'removed' })
+  expect(outDeltaSince(out.outDir, 'f'.repeat(64))).toBeNull()
 })
 
-test('no delta when the build had no record to start from (one stopped half way), or when it would name more than a quarter of a large out/', () => {
+test('none when the build had no record to start from (one stopped half way); the oldest go when they would name more than a quarter of a large out/', () => {
   const out = builtOut({ 'index.html': 'home', 'a.html': 'a' })
+  const first = out.digest()
   out.rebuild({ 'a.html': 'a, edited' })
-  expect(readOutDelta(out.outDir)).not.toBeNull()
+  expect(outDeltaSince(out.outDir, first)).not.toBeNull()
   // A build stopped after setting the record aside, and its set-aside record lost: the next build starts from none.
   setOutRecordAside(out.outDir)
   fs.rmSync(path.join(path.dirname(out.outDir), '.cache/out-record.previous.json'))
   readOut(out.outDir).write('b1')
-  expect(readOutDelta(out.outDir)).toBeNull()
+  expect(outDeltaSince(out.outDir, first)).toBeNull()
 
   const pages = Object.fromEntries(Array.from({ length: 4400 }, (_, i) => [`docs/page-${i}.html`, `page ${i}`]))
   const large = builtOut(pages)
-  large.rebuild(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`docs/page-${i}.html`, `page ${i}, edited`])))
-  expect(Object.keys(readOutDelta(large.outDir)!.files)).toHaveLength(1000)
-  // Carried on, it would name 1,200 of 4,400 files: more than a quarter.
+  const start = large.digest()
+  const next = large.rebuild(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`docs/page-${i}.html`, `page ${i}, edited`])))
+  expect(Object.keys(outDeltaSince(large.outDir, start)!.files)).toHaveLength(1000)
+  // With the next build's 200, the steps would name 1,200 of 4,400 files: more than a quarter, so the first goes.
   large.rebuild(Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`docs/page-${4000 + i}.html`, 'rewritten'])))
-  expect(readOutDelta(large.outDir)).toBeNull()
+  expect(outDeltaSince(large.outDir, start)).toBeNull()
+  expect(Object.keys(outDeltaSince(large.outDir, next)!.files)).toHaveLength(200)
+  // One build that rewrites more than a quarter leaves none.
+  large.rebuild(Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`docs/page-${i}.html`, 'all rewritten'])))
+  expect(outDeltaSince(large.outDir, next)).toBeNull()
 })

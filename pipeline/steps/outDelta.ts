@@ -1,15 +1,15 @@
 /**
- * What out/ changed since an earlier build's record of it (./outRecord.ts): each file added or
- * rewritten with other bytes, with its sha256 and size, and each file removed. Written by the
- * record step just before the record, from the record set aside and the new one, and carried
- * over builds: while each build starts from the last one's record, the delta still runs from the
- * first. So when the bucket holds the files of that first record (the deploy's seal names it,
- * scripts/deploy/deploySeal.ts), the deploy uploads what the delta names without reading either
- * record whole, or the bucket's.
+ * What out/ changed, build by build: for each build, since the record before it (./outRecord.ts),
+ * each file added or rewritten with other bytes, with its sha256 and size, and each file removed.
+ * The record step adds its build's step just before writing the record, and keeps the steps before
+ * it while each build starts from the last one's record. So when the bucket holds the files of one
+ * of those records (the deploy's seal names it, scripts/deploy/deploySeal.ts), the deploy merges
+ * the steps since it (`outDeltaSince`) and uploads what they name without reading either record
+ * whole, or the bucket's.
  *
- * It is dropped when it would name more than a quarter of out/'s files (a change of build code
- * rewrites most of them), or when a build has no record to start from: the deploy then compares
- * every file as before.
+ * The oldest steps go once the steps would name more than a quarter of out/'s files (a change of
+ * build code rewrites most of them), and all of them when a build has no record to start from: a
+ * deploy from a record no step starts from compares every file.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -27,7 +27,6 @@ export interface DeltaEntry {
 }
 
 export interface OutDelta {
-  version: 1
   /** The digest of the record it runs from, and of the one it runs to. */
   from: string
   to: string
@@ -35,63 +34,93 @@ export interface OutDelta {
   files: Record<string, DeltaEntry | null>
 }
 
-/** At most this share of out/'s files (and at least this many) before the delta is dropped. */
+interface DeltaFile {
+  version: 2
+  /** One per build, oldest first: each runs from the record the one before it ran to. */
+  steps: OutDelta[]
+}
+
+/** At most this share of out/'s files (and at least this many) in the steps kept. */
 const MAX_SHARE = 0.25
 const MIN_FILES = 1000
 
 const deltaFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.outDelta)
 const DIGEST = /^[0-9a-f]{64}$/
 
-/** The delta beside `outDir`; null when there is none or it is not one. */
-export function readOutDelta(outDir: string): OutDelta | null {
+const isStep = (step: OutDelta) => {
+  if (typeof step !== 'object' || step === null || !DIGEST.test(step.from) || !DIGEST.test(step.to) || typeof step.files !== 'object' || step.files === null) return false
+  for (const key in step.files) {
+    const entry = step.files[key]
+    if (entry !== null && (typeof entry !== 'object' || !DIGEST.test(entry.sha256) || !Number.isInteger(entry.size) || typeof entry.added !== 'boolean')) return false
+  }
+  return true
+}
+
+/** The steps beside `outDir`, oldest first; none when there are none or they are not whole. */
+function readSteps(outDir: string): OutDelta[] {
   try {
-    const delta = JSON.parse(fs.readFileSync(deltaFileFor(outDir), 'utf8')) as OutDelta
-    if (delta.version !== 1 || !DIGEST.test(delta.from) || !DIGEST.test(delta.to) || typeof delta.files !== 'object' || delta.files === null) return null
-    for (const key in delta.files) {
-      const entry = delta.files[key]
-      if (entry !== null && (typeof entry !== 'object' || !DIGEST.test(entry.sha256) || !Number.isInteger(entry.size) || typeof entry.added !== 'boolean')) return null
-    }
-    return delta
+    const file = JSON.parse(fs.readFileSync(deltaFileFor(outDir), 'utf8')) as DeltaFile
+    if (file.version !== 2 || !Array.isArray(file.steps) || !file.steps.every(isStep)) return []
+    return file.steps.every((step, i) => i === 0 || file.steps[i - 1].to === step.from) ? file.steps : []
   } catch {
-    return null
+    return []
   }
 }
 
 /**
- * The record step's delta, from the record set aside (`last`, of digest `lastDigest`; null when
- * there was none) to the one being written (`files`, of digest `digest`), carried on from the
- * delta that ran to `lastDigest`. Writes it, or removes it when there is none to keep.
+ * What out/ changed since the record of digest `from`, to the last record the steps run to: the
+ * steps since it merged. Null when no step runs from it.
+ */
+export function outDeltaSince(outDir: string, from: string): OutDelta | null {
+  const steps = readSteps(outDir)
+  if (steps.length > 0 && steps[steps.length - 1].to === from) return { from, to: from, files: {} }
+  const first = steps.findIndex((step) => step.from === from)
+  if (first < 0) return null
+  const files: OutDelta['files'] = {}
+  for (const step of steps.slice(first)) {
+    for (const key in step.files) {
+      const entry = step.files[key]
+      // Whether `from` had the file: what the merge says of it so far, or else what this step's own start had.
+      const inFrom = key in files ? files[key] === null || !files[key]!.added : entry === null || !entry.added
+      if (entry !== null) files[key] = { sha256: entry.sha256, size: entry.size, added: !inFrom }
+      else if (inFrom) files[key] = null
+      else delete files[key]
+    }
+  }
+  return { from, to: steps[steps.length - 1].to, files }
+}
+
+/**
+ * The record step's step, from the record set aside (`last`, of digest `last.digest`; null when
+ * there was none) to the one being written (`files`, of digest `digest`), after the steps that ran
+ * to `last`. Writes them, or removes them when there are none to keep.
  */
 export function writeOutDelta(outDir: string, last: { digest: string; files: Readonly<Record<string, RecordEntry>> } | null, digest: string, files: Readonly<Record<string, RecordEntry>>): void {
   const file = deltaFileFor(outDir)
-  const delta = last && nextDelta(readOutDelta(outDir), last, digest, files)
-  if (delta) writeAtomically(file, JSON.stringify(delta))
-  else fs.rmSync(file, { force: true })
+  const step = last && stepOf(last, digest, files)
+  if (!last || !step) return fs.rmSync(file, { force: true })
+  const previous = readSteps(outDir)
+  const steps = previous.length > 0 && previous[previous.length - 1].to === last.digest ? [...previous, step] : [step]
+  const limit = Math.max(MIN_FILES, MAX_SHARE * Object.keys(files).length)
+  let named = steps.reduce((sum, each) => sum + Object.keys(each.files).length, 0)
+  while (named > limit && steps.length > 1) named -= Object.keys(steps.shift()!.files).length
+  writeAtomically(file, JSON.stringify({ version: 2, steps } satisfies DeltaFile))
 }
 
-function nextDelta(previous: OutDelta | null, last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>): OutDelta | null {
-  const carried = previous?.to === last.digest ? previous : null
-  const changes: OutDelta['files'] = carried ? { ...carried.files } : {}
-  // Whether the record the delta runs from has the key: what the carried delta says of it, or else whether the last record has it.
-  const inFrom = (key: string) => (key in changes ? changes[key] === null || !changes[key]!.added : key in last.files)
-  let count = Object.keys(changes).length
+/** What changed from `last` to `files`; null when it names more than the limit. */
+function stepOf(last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>): OutDelta | null {
+  const changes: OutDelta['files'] = {}
   const limit = Math.max(MIN_FILES, MAX_SHARE * Object.keys(files).length)
+  let count = 0
   for (const key in files) {
     if (last.files[key]?.sha256 === files[key].sha256) continue
-    if (!(key in changes)) count++
-    changes[key] = { sha256: files[key].sha256, size: files[key].size, added: !inFrom(key) }
-    if (count > limit) return null
+    changes[key] = { sha256: files[key].sha256, size: files[key].size, added: !(key in last.files) }
+    if (++count > limit) return null
   }
   for (const key in last.files) {
     if (key in files) continue
-    if (!inFrom(key)) {
-      delete changes[key]
-      count--
-      continue
-    }
-    if (!(key in changes)) count++
     changes[key] = null
+    if (++count > limit) return null
   }
-  if (count > limit) return null
-  return { version: 1, from: carried?.from ?? last.digest, to: digest, files: changes }
+  return { from: last.digest, to: digest, files: changes }
 }

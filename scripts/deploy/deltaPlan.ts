@@ -5,10 +5,10 @@
  * keeps for open tabs; no other file is read, here or in the bucket. The record gets a change
  * record of what the delta names.
  *
- * Null, and the deploy compares every file, when the delta does not run from the seal's record
- * to out/'s, or when the change would make the bucket's record fold (./deployRecord.ts).
+ * Null, and the deploy compares every file, when the build's steps do not run from the seal's
+ * record to out/'s, or when the change would make the bucket's record fold (./deployRecord.ts).
  */
-import { readOutDelta } from '../../pipeline/steps/outDelta'
+import { outDeltaSince } from '../../pipeline/steps/outDelta'
 import type { OutRecordHeader } from '../../pipeline/steps/outRecord'
 import type { DeployManifest, ManifestChange, ObjectRecord } from './deployManifest'
 import { planDeploy } from './deployPlan'
@@ -22,8 +22,8 @@ import type { SiteBucket } from './s3Bucket'
 const REPLACED: ObjectRecord = { sha256: '', contentType: '', cacheControl: '' }
 
 export function planDelta(options: { outDir: string; bucket: SiteBucket; graceMs: number; progress?: DeployProgress }, seal: DeploySeal, header: OutRecordHeader, now: Date) {
-  const delta = readOutDelta(options.outDir)
-  if (delta === null || delta.from !== seal.outRecord || delta.to !== header.digest) return null
+  const delta = outDeltaSince(options.outDir, seal.outRecord)
+  if (delta === null || delta.to !== header.digest) return null
   const keys = Object.keys(delta.files)
   if (!mayAddChange(seal.record, keys.length)) return null
   const held = keys.filter((key) => delta.files[key] === null || !delta.files[key]!.added)
