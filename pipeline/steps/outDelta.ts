@@ -40,9 +40,12 @@ interface DeltaFile {
   steps: OutDelta[]
 }
 
-/** At most this share of out/'s files (and at least this many) in the steps kept. */
-const MAX_SHARE = 0.25
-const MIN_FILES = 1000
+/**
+ * Whether a change that names `named` of a site's `files` files is large: more than a quarter of
+ * them, and over a thousand. Then reading every file's record costs little more than reading the
+ * change, so neither the steps here nor the deploy's change records (scripts/deploy/deployRecord.ts) keep one.
+ */
+export const isLargeChange = (named: number, files: number) => named > Math.max(1000, 0.25 * files)
 
 const deltaFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.outDelta)
 const DIGEST = /^[0-9a-f]{64}$/
@@ -101,26 +104,26 @@ export function writeOutDelta(outDir: string, last: { digest: string; files: Rea
   if (!last || !step) return fs.rmSync(file, { force: true })
   const previous = readSteps(outDir)
   const steps = previous.length > 0 && previous[previous.length - 1].to === last.digest ? [...previous, step] : [step]
-  const limit = Math.max(MIN_FILES, MAX_SHARE * Object.keys(files).length)
+  const total = Object.keys(files).length
   let named = steps.reduce((sum, each) => sum + Object.keys(each.files).length, 0)
-  while (named > limit && steps.length > 1) named -= Object.keys(steps.shift()!.files).length
+  while (isLargeChange(named, total) && steps.length > 1) named -= Object.keys(steps.shift()!.files).length
   writeAtomically(file, JSON.stringify({ version: 2, steps } satisfies DeltaFile))
 }
 
-/** What changed from `last` to `files`; null when it names more than the limit. */
+/** What changed from `last` to `files`; null when that is a large change (isLargeChange). */
 function stepOf(last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>): OutDelta | null {
   const changes: OutDelta['files'] = {}
-  const limit = Math.max(MIN_FILES, MAX_SHARE * Object.keys(files).length)
+  const total = Object.keys(files).length
   let count = 0
   for (const key in files) {
     if (last.files[key]?.sha256 === files[key].sha256) continue
     changes[key] = { sha256: files[key].sha256, size: files[key].size, added: !(key in last.files) }
-    if (++count > limit) return null
+    if (isLargeChange(++count, total)) return null
   }
   for (const key in last.files) {
     if (key in files) continue
     changes[key] = null
-    if (++count > limit) return null
+    if (isLargeChange(++count, total)) return null
   }
   return { from: last.digest, to: digest, files: changes }
 }

@@ -14,14 +14,12 @@
  * between writing it and deleting them) are ignored, and deleted at the next fold.
  */
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { isLargeChange } from '../../pipeline/steps/outDelta'
 import { DeployManifestError, MANIFEST_KEY, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
 import type { SiteBucket } from './s3Bucket'
 
 /** Change records at most, before a deploy folds them into the manifest. */
 export const MAX_CHANGES = 32
-/** The change records' files at most, as a share of the manifest's (and at least this many), before a deploy folds them into it. */
-export const MAX_CHANGED_SHARE = 0.25
-const MIN_CHANGED_FILES = 1000
 
 const CHANGE = new RegExp(`^${DEPLOY_RECORD_PREFIX}change-(\\d{6})$`)
 export const changeKey = (sequence: number) => `${DEPLOY_RECORD_PREFIX}change-${String(sequence).padStart(6, '0')}`
@@ -80,7 +78,7 @@ export interface RecordState {
 
 /** Whether a deploy that changes `changed` files may write a change record, or must fold them all into a new manifest (see the top of this file). */
 export function mayAddChange(state: RecordState, changed: number): boolean {
-  return state.changes < MAX_CHANGES && state.changedFiles + changed <= Math.max(MIN_CHANGED_FILES, MAX_CHANGED_SHARE * state.files)
+  return state.changes < MAX_CHANGES && !isLargeChange(state.changedFiles + changed, state.files)
 }
 
 /** Writes one deploy's change record after the `previous` state, and returns the state it leaves. */
