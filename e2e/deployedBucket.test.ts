@@ -23,6 +23,7 @@ import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSess
 import { MARKED_PAGES } from '../scripts/audit/markers'
 import { readBody } from '../scripts/audit/scan'
 import { MANIFEST_KEY, unpackRecord } from '../scripts/deploy/deployManifest'
+import { SEAL_KEY } from '../scripts/deploy/deploySeal'
 import { readRecord } from '../scripts/deploy/deployRecord'
 import { runDeploy } from '../scripts/deploy/runDeploy'
 import { s3SiteBucket, type SiteBucket } from '../scripts/deploy/s3Bucket'
@@ -88,14 +89,17 @@ test("a renamed page's earlier data and search fragment are gone from the bucket
   }
 })
 
-test("the deploy's record is in the bucket, and no request reaches it, in any spelling, even an admin's", async () => {
-  expect(await bucket.listKeys()).toContain(MANIFEST_KEY)
-  const record = `/${MANIFEST_KEY}`
-  const spellings = [record, `${record}/`, record.toUpperCase(), `${record}.html`, `${record}.json`, record.replace('/m', '/%6D'), record.replace('/', '//'), `/docs/..${record}`, `${record}?x=1`, `${record}%00`, `${record}%2F`]
+test("the deploy's record and its seal are in the bucket, and no request reaches either, in any spelling, even an admin's", async () => {
+  const keys = await bucket.listKeys()
+  expect([MANIFEST_KEY, SEAL_KEY].filter((key) => !keys.has(key))).toEqual([])
   const cookie = await cookieOf('admin')
-  for (const spelling of spellings) {
-    for (const answer of [await get(spelling), await get(spelling, cookie)]) {
-      expect([spelling, answer.status === 200 || answer.body.includes('"retired"')]).toEqual([spelling, false])
+  for (const key of [MANIFEST_KEY, SEAL_KEY]) {
+    const record = `/${key}`
+    const spellings = [record, `${record}/`, record.toUpperCase(), `${record}.html`, `${record}.json`, record.replace('/_', '/%5F'), record.replace(/\/(.)([^/]*)$/, (_, first: string, rest: string) => `/%${first.charCodeAt(0).toString(16).toUpperCase()}${rest}`), record.replace('/', '//'), `/docs/..${record}`, `${record}?x=1`, `${record}%00`, `${record}%2F`]
+    for (const spelling of spellings) {
+      for (const answer of [await get(spelling), await get(spelling, cookie)]) {
+        expect([spelling, answer.status === 200 || answer.body.includes('"retired"')]).toEqual([spelling, false])
+      }
     }
   }
 })
