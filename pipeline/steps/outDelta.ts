@@ -100,20 +100,19 @@ export function outDeltaSince(outDir: string, from: string): OutDelta | null {
  */
 export function writeOutDelta(outDir: string, last: { digest: string; files: Readonly<Record<string, RecordEntry>> } | null, digest: string, files: Readonly<Record<string, RecordEntry>>): void {
   const file = deltaFileFor(outDir)
-  const step = last && stepOf(last, digest, files)
+  const total = Object.keys(files).length
+  const step = last && stepOf(last, digest, files, total)
   if (!last || !step) return fs.rmSync(file, { force: true })
   const previous = readSteps(outDir)
   const steps = previous.length > 0 && previous[previous.length - 1].to === last.digest ? [...previous, step] : [step]
-  const total = Object.keys(files).length
   let named = steps.reduce((sum, each) => sum + Object.keys(each.files).length, 0)
   while (isLargeChange(named, total) && steps.length > 1) named -= Object.keys(steps.shift()!.files).length
   writeAtomically(file, JSON.stringify({ version: 2, steps } satisfies DeltaFile))
 }
 
-/** What changed from `last` to `files`; null when that is a large change (isLargeChange). */
-function stepOf(last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>): OutDelta | null {
+/** What changed from `last` to `files` (`total` of them); null when that is a large change (isLargeChange). */
+function stepOf(last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>, total: number): OutDelta | null {
   const changes: OutDelta['files'] = {}
-  const total = Object.keys(files).length
   let count = 0
   for (const key in files) {
     if (last.files[key]?.sha256 === files[key].sha256) continue

@@ -32,12 +32,12 @@ export function planDelta(options: { outDir: string; bucket: SiteBucket; graceMs
     const entry = delta.files[key]
     return entry ? [localFile(options.outDir, key, entry.size, entry.sha256)] : []
   })
-  options.progress?.fromDelta(header.buildId, local.length, keys.length - local.length)
+  const removed = keys.length - local.length
+  options.progress?.fromDelta(header.buildId, local.length, removed)
   const plan = planDeploy(local, { manifest, keys: new Set([...held, ...Object.keys(seal.retired)]) }, now, options.graceMs)
   const files: ManifestChange['files'] = { ...plan.manifest.files }
   for (const key of keys) if (delta.files[key] === null) files[key] = null
   const added = keys.filter((key) => delta.files[key]?.added).length
-  const removed = keys.length - local.length
   return {
     fromBuild: header.buildId,
     recordDigest: header.digest,

@@ -15,7 +15,7 @@ export interface DeployProgress {
   planned(plan: DeployPlan): void
   uploaded(bytes: number): void
   phaseDone(name: string): void
-  finished(summary: { deleted: number; manifestWritten: boolean; invalidation: string | null }): void
+  finished(summary: { deleted: number; recordWritten: boolean; invalidation: string | null }): void
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`
@@ -64,9 +64,9 @@ export function printedProgress(write: (line: string) => void = (line) => proces
     phaseDone(name) {
       status(`${name} done`)
     },
-    finished({ deleted, manifestWritten, invalidation }) {
+    finished({ deleted, recordWritten, invalidation }) {
       const seconds = ((clock() - started) / 1000).toFixed(1)
-      if (files === 0 && deleted === 0 && !manifestWritten) return write(`deploy: the bucket already holds this build; nothing written (${seconds} s)`)
+      if (files === 0 && deleted === 0 && !recordWritten) return write(`deploy: the bucket already holds this build; nothing written (${seconds} s)`)
       write(`deploy: done in ${seconds} s: ${files} files (${megabytes(bytes)}) uploaded, ${deleted} deleted${invalidation ? `, ${invalidation}` : ''}`)
     },
   }

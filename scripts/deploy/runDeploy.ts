@@ -138,7 +138,7 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null
   options.progress?.finished({
     deleted: plan.deleteNow.length,
-    manifestWritten: writes,
+    recordWritten: writes,
     invalidation: invalidationId ? `invalidation ${invalidationId} of ${invalidatedPaths.length} paths` : null,
   })
   return { fromBuild: planned.fromBuild, plan, uploaded, uploadedBytes, deleted: plan.deleteNow.length, invalidatedPaths, invalidationId }
