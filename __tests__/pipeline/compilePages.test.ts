@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
-import { compilerPackages } from '../../pipeline/compile/fingerprint'
+import { compilerPackages, INSTALL_RECORD, installedCompilerPackages } from '../../pipeline/compile/fingerprint'
 import { readCompiledPage } from '../../pipeline/compile/readDocuments'
 import { PageStore, readStore } from '../../pipeline/store/pageStore'
 import { BadContentError, checkAndCompile } from '../../pipeline/steps/checkContent'
@@ -106,6 +106,27 @@ test('the fingerprint holds the installed version of the compiler, its plugins a
   const installed = (name: string) => `${name}@${JSON.parse(fs.readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')).version}`
   const packages = compilerPackages(project).map((entry) => entry.split(' ')[0])
   for (const name of ['nextra', '@mdx-js/mdx', 'micromark', 'remark-gfm', 'rehype-pretty-code', 'shiki', '@shikijs/twoslash']) expect(packages).toContain(installed(name))
+})
+
+test("the compiler's packages are walked again when an install rewrites node_modules' record, and kept under its stamp until then", () => {
+  const pkg = (name: string, version: string, dependencies: Record<string, string> = {}) => [`node_modules/${name}/package.json`, JSON.stringify({ name, version, dependencies })]
+  const root = tempSite('packages-', Object.fromEntries([pkg('nextra', '3.0.0', { 'remark-gfm': '*' }), pkg('@mdx-js/mdx', '3.0.0'), pkg('shiki', '1.0.0'), pkg('hast-util-sanitize', '5.0.0'), pkg('remark-gfm', '4.0.0'), [INSTALL_RECORD, '{"one":1}']]))
+  const record = path.join(root, INSTALL_RECORD)
+  const settle = () => fs.utimesSync(record, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))
+  const upgrade = (version: string) => fs.writeFileSync(path.join(root, 'node_modules/remark-gfm/package.json'), JSON.stringify({ name: 'remark-gfm', version }))
+  settle()
+  expect(installedCompilerPackages(root)).toContain('remark-gfm@4.0.0 node_modules/remark-gfm')
+  // Changed behind npm's back: the kept list stands, as the record says nothing was installed.
+  upgrade('4.0.1')
+  expect(installedCompilerPackages(root)).toContain('remark-gfm@4.0.0 node_modules/remark-gfm')
+  // An install rewrites the record: the packages are walked again.
+  fs.writeFileSync(record, '{"two":"2"}')
+  settle()
+  expect(installedCompilerPackages(root)).toContain('remark-gfm@4.0.1 node_modules/remark-gfm')
+  // Without npm's record, every call walks them.
+  fs.rmSync(record)
+  upgrade('4.0.2')
+  expect(installedCompilerPackages(root)).toContain('remark-gfm@4.0.2 node_modules/remark-gfm')
 })
 
 test('a cached failure is still reported, and the page compiles again once fixed', async () => {

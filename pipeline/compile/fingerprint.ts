@@ -15,7 +15,8 @@
  *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
-import { sha256 } from '../files'
+import { sameStamp, settledAt, sha256, stampOf, writeAtomically, type FileStamp } from '../files'
+import { CACHE_PATHS } from '../steps/paths'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -68,10 +69,33 @@ export function compilerPackages(root: string): string[] {
   return [...seen.values()].sort()
 }
 
+/** npm's record of what node_modules holds, which every install, update or removal rewrites. */
+export const INSTALL_RECORD = 'node_modules/.package-lock.json'
+
+/**
+ * compilerPackages of `root`, kept under the stamp of its install record: walking some 400
+ * packages' package.json is most of the fingerprint's time, and only an install changes them.
+ * Without that record (not installed by npm), every call walks them.
+ */
+export function installedCompilerPackages(root: string): string[] {
+  const stamp = stampOf(path.join(root, INSTALL_RECORD))
+  if (!stamp) return compilerPackages(root)
+  const kept = path.join(root, CACHE_PATHS.compiler, 'packages.json')
+  try {
+    const record = JSON.parse(fs.readFileSync(kept, 'utf8')) as { stamp: FileStamp; packages: string[] }
+    if (sameStamp(record.stamp, stamp) && Array.isArray(record.packages)) return record.packages
+  } catch {
+    // None yet, or unreadable: walked below.
+  }
+  const readAt = Date.now()
+  const packages = compilerPackages(root)
+  if (settledAt(stamp, readAt)) writeAtomically(kept, JSON.stringify({ stamp, packages }))
+  return packages
+}
 
 /** The fingerprint of everything but the page that a page's compiled output depends on. */
 export function compilerFingerprint(): string {
   const hashOf = (file: string) => (fs.existsSync(file) ? sha256(fs.readFileSync(file)) : 'none')
   const files = COMPILER_FILES.map((file) => `${file} ${hashOf(path.join(COMPILER_ROOT, file))}`)
-  return sha256(JSON.stringify({ mode: 'production', packages: compilerPackages(COMPILER_ROOT), files }))
+  return sha256(JSON.stringify({ mode: 'production', packages: installedCompilerPackages(COMPILER_ROOT), files }))
 }
