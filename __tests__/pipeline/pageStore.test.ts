@@ -130,7 +130,7 @@ describe('the store has one owner: it is changed only through its methods, and s
     expect(store.pages['/docs/leads/intro'].title).toBe('Intro')
   })
 
-  test("a save, and the render's start and end, write every change so far: a new process reads what the steps recorded", () => {
+  test("a save, and the render's end, write every change so far: a new process reads what the steps recorded", () => {
     const root = tempSite('store-owner-')
     const store = readStore(root)
     store.recordCompile({ '/docs/leads/intro': record, '/docs/leads/gone': { ...record, file: 'content/docs/leads/gone.mdx' } })
@@ -141,14 +141,33 @@ describe('the store has one owner: it is changed only through its methods, and s
     expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'i', name: 'p.json' })
     store.recordProps({ '/docs/leads/intro': { inputs: 'j', name: 'q.json' } })
     store.startRender()
-    expect(readStore(root).pages['/docs/leads/intro'].props).toEqual({ inputs: 'j', name: 'q.json' })
-    expect(readStore(root).render).toBeNull()
     store.finishRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
-    expect(readStore(root)).toMatchObject({ render: { buildId: 'B1' }, pages: { '/docs/leads/intro': { rendered: 'p.json' } } })
+    expect(readStore(root)).toMatchObject({ render: { buildId: 'B1' }, pages: { '/docs/leads/intro': { props: { inputs: 'j', name: 'q.json' }, rendered: 'p.json' } } })
     // The compile's records replace the old ones: a page the site no longer has is forgotten.
     store.recordCompile({ '/docs/leads/intro': record })
     store.save()
     expect(Object.keys(readStore(root).pages)).toEqual(['/docs/leads/intro'])
+  })
+
+  test('a render under way, or cut short, leaves a store that trusts no record of out/; the next one to end trusts its own', () => {
+    const root = tempSite('store-render-')
+    const first = readStore(root)
+    first.recordCompile({ '/docs/leads/intro': record })
+    first.startRender()
+    first.finishRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
+    const second = readStore(root)
+    expect(second.render).toMatchObject({ buildId: 'B1' })
+    second.startRender()
+    // Read while out/ changes, or after the process died here: out/ is no longer what B1 left.
+    expect(readStore(root).render).toBeNull()
+    expect(readStore(root).pages['/docs/leads/intro'].rendered).toBe('p.json')
+    // A run that renders nothing saves what it read: still not trusted.
+    const cut = readStore(root)
+    cut.save()
+    expect(readStore(root).render).toBeNull()
+    cut.startRender()
+    cut.finishRender({ '/docs/leads/intro': 'q.json' }, { buildId: 'B2', nextFiles: {} })
+    expect(readStore(root).render).toMatchObject({ buildId: 'B2' })
   })
 
   test('no module but the store writes its file', () => {

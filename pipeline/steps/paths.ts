@@ -14,6 +14,8 @@ import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 export const CACHE_PATHS = {
   /** The page store (../store/pageStore.ts). */
   store: '.cache/store.json',
+  /** Present while a render runs: the store's record of what out/ holds is not to be trusted then. */
+  storeRendering: '.cache/store.rendering',
   /** The compile cache: one document per page version and compiler (../compile/compilePages.ts). */
   mdx: '.cache/mdx',
   /** The site's highlighter, transpiled for the compile workers. */

@@ -17,6 +17,7 @@ import { writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 
 export const STORE_FILE = CACHE_PATHS.store
+const RENDERING_FILE = CACHE_PATHS.storeRendering
 
 /** Where the compiler stopped on a page that does not compile, and its message. */
 export interface CompileProblem {
@@ -69,14 +70,15 @@ const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
  * The one owner of the store: the steps read its records and change them only through its methods,
  * one for each step's change (the compile's records, the props, the render's start and end).
  * Records are frozen: a step that wrote into one would fail, not be lost. The file is written whole
- * when the render starts and ends (what out/ holds must be on disk before out/ changes) and by
- * `save` at the end of a run that renders nothing: not once per step, as it holds every page.
+ * once per run: when the render ends, or by `save` at the end of a run that renders nothing; not
+ * once per step, as it holds every page. While a render runs, a small file beside it says so
+ * (`RENDERING_FILE`), and a store read meanwhile, or after a run cut short, trusts no record of out/.
  */
 export class PageStore {
   private state: StoreState
 
   /** `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. */
-  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }) {
+  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }, private readonly renderingFile: string | null = null) {
     this.state = { pages: Object.fromEntries(Object.entries(state.pages).map(([route, record]) => [route, frozen({ ...record })])), render: state.render, scan: state.scan }
   }
 
@@ -113,7 +115,7 @@ export class PageStore {
   /** Before rendering: what out/ held is forgotten, so a build that stops half way renders everything next time. */
   startRender(): void {
     this.state.render = null
-    this.save()
+    if (this.renderingFile) writeAtomically(this.renderingFile, '')
   }
 
   /** After rendering: the props file each page's out/ files were rendered from, and the build out/ now holds. */
@@ -121,6 +123,7 @@ export class PageStore {
     for (const [route, record] of Object.entries(this.state.pages)) this.state.pages[route] = frozen({ ...record, rendered: rendered[route] })
     this.state.render = build
     this.save()
+    if (this.renderingFile) fs.rmSync(this.renderingFile, { force: true })
   }
 
   /** Writes the file whole: every change so far, as one version. */
@@ -132,13 +135,15 @@ export class PageStore {
 /** The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again). */
 export function readStore(root: string): PageStore {
   const file = path.join(root, STORE_FILE)
+  const rendering = path.join(root, RENDERING_FILE)
   try {
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
-    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render: state.render ?? null, scan: state.scan })
+    const render = fs.existsSync(rendering) ? null : (state.render ?? null)
+    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render, scan: state.scan }, rendering)
   } catch {
     // Absent or unreadable: a clean build.
   }
-  return new PageStore(file)
+  return new PageStore(file, undefined, rendering)
 }
 
 export class StoredPageError extends Error {
