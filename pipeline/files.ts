@@ -82,13 +82,13 @@ export function takeRecord(file: string): unknown {
 /** Every file below `dir`, as sorted `/relative/path` keys. */
 export function listFiles(dir: string): string[] {
   const keys: string[] = []
-  const walk = (current: string) => {
+  // Each key grows with the walk: a path.relative per file was most of a large out/'s listing.
+  const walk = (current: string, key: string) => {
     for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else keys.push('/' + path.relative(dir, full).split(path.sep).join('/'))
+      if (entry.isDirectory()) walk(path.join(current, entry.name), `${key}/${entry.name}`)
+      else keys.push(`${key}/${entry.name}`)
     }
   }
-  walk(dir)
+  walk(dir, '')
   return keys.sort()
 }

@@ -16,5 +16,7 @@ export interface OutFiles {
 
 /** Lists `outDir` (../files.ts listFiles), with one `lstat` per file (a link is a file, not followed). */
 export function listOutFiles(outDir: string): OutFiles {
-  return { dir: outDir, stamps: new Map(listFiles(outDir).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(path.join(outDir, key)))])) }
+  // Keys start with `/`: joined to the folder as they are, not normalised once per file.
+  const base = path.resolve(outDir)
+  return { dir: outDir, stamps: new Map(listFiles(outDir).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(base + key))])) }
 }
