@@ -73,7 +73,7 @@ function countPages(dir: string): number {
 function stepFigures(group: string, name: string, runs: RunFigures[]): Figure[] {
   const times = runs.map((run) => readStepTimes(run.stdout))
   const steps = [...new Set(times.flatMap((steps) => Object.keys(steps)))]
-  return steps.map((step) => ({ group, name: `${name}: step ${step}`, ...medianWithRange(times.map((steps) => steps[step] ?? 0), 1), unit: 's', method: "the build's own time per step (pipeline/steps/buildSite.ts)" }))
+  return steps.map((step) => ({ group, name: `${name}: step ${step}`, ...medianWithRange(times.map((steps) => steps[step] ?? 0), 1), unit: 's', method: "the build's own time per step (pipeline/steps/buildSteps.ts)" }))
 }
 
 /** Medians of each build phase over `runs` (bench/buildPhases.ts). */

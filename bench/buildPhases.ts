@@ -97,7 +97,7 @@ export function readBuildPhases(projectDir: string, wallSeconds: number): BuildP
 }
 
 /**
- * Our build's own time per step, from the table it prints at its end (pipeline/steps/buildSite.ts):
+ * Our build's own time per step, from the table it prints at its end (pipeline/steps/buildSteps.ts):
  * `  content        27.6 s   48%`. Empty when the output holds no table.
  */
 export function readStepTimes(stdout: string): Record<string, number> {

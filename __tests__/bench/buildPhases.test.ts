@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { readBuildPhases, readStepTimes } from '../../bench/buildPhases'
-import { formatPhaseTimes } from '../../pipeline/steps/buildSite'
+import { formatPhaseTimes } from '../../pipeline/steps/buildSteps'
 
 const s = (seconds: number) => seconds * 1e6
 const span = (name: string, start: number, length: number) => ({ name, timestamp: s(start), duration: s(length), id: 1, tags: {} })

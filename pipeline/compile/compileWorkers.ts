@@ -58,7 +58,7 @@ export function rehearsalPage(codeLanguages: readonly string[]): string {
  * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
  * instead of loading the compiler in a new worker first. It keeps one idle worker (the others of a
  * run end), loaded with the highlighter it was started with; a run with another one starts anew.
- * The build warms one while it scans content/ (../steps/buildSite.ts).
+ * The build warms one while it scans content/ (../steps/warming.ts).
  */
 export class CompileWorkers {
   private idle: { worker: Worker; highlighter: string } | null = null

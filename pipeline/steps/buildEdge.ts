@@ -3,7 +3,7 @@
  * (pipeline/steps/bakedBundle.ts, the same one the AI tools' server bakes), and leaves the pages'
  * inline-script hashes beside it (edge/dist/script-hashes.json), where the CDK stack reads them for
  * its response-headers policy, and the fingerprint of its rules (edge/rulesFingerprint.ts), which
- * `npm run deploy` checks against the bucket's. A step of the site build (pipeline/steps/buildSite.ts);
+ * `npm run deploy` checks against the bucket's. A step of the site build (pipeline/steps/buildSteps.ts);
  * `npm run build:edge` runs it alone on the last build's asset routes and script hashes.
  */
 import path from 'node:path'

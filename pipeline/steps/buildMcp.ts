@@ -2,7 +2,7 @@
  * Bundles the AI tools' server for Lambda into mcp/dist/index.js (mcp/lambda.ts, behind a function
  * URL), with the configuration the edge authorizer bakes (pipeline/steps/bakedBundle.ts): the
  * same build's asset routes, audiences and list overrides, so the server and the edge decide
- * alike. A step of the site build (pipeline/steps/buildSite.ts), after the edge; alone
+ * alike. A step of the site build (pipeline/steps/buildSteps.ts), after the edge; alone
  * (`tsx pipeline/steps/buildMcp.ts`) it reads the last build's files, as buildEdge.ts does.
  *
  * The AWS SDK stays out of the bundle: the Lambda Node.js runtime ships v3 (mcp/s3SiteFiles.ts).

@@ -1,5 +1,5 @@
 /**
- * A step of the site build (pipeline/steps/buildSite.ts), after the render step and before postbuild:
+ * A step of the site build (pipeline/steps/buildSteps.ts), after the render step and before postbuild:
  * writes one Pagefind index per audience (the pages one rule governs), where the plan puts it
  * (lib/access/planAggregates.ts): under the rule's own folder, or mapped to one of its pages by
  * the routes step's asset routes. Each index is cut into shards (pipeline/steps/assignSearchShards.ts), so an

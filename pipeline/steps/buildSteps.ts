@@ -1,6 +1,6 @@
 /**
- * `npm run build`: the whole site build, in one process. Each step takes what the steps before it
- * made, as typed values, so no step can run before what it needs exists:
+ * The whole site build, in one process (`npm run build` runs it through ./buildSite.ts). Each step
+ * takes what the steps before it made, as typed values, so no step can run before what it needs exists:
  *
  *   content   where pages are, their names, front matter and `_meta` files (./checkContent.ts),
  *             then every page's MDX compiled with Nextra's compiler in worker threads, or read
@@ -61,12 +61,12 @@ import { runInProduction } from '../render/runInProduction'
 import { readStore, type PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
+import { startWarming, type Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { readOut, setOutRecordAside, type OutReading } from './outRecord'
 import { sitePaths, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
-import { runAsMain } from '../mainProcess'
 
 export interface NextBuild {
   buildId: string
@@ -173,11 +173,11 @@ export function formatPhaseTimes(times: PhaseTimes): string {
   ].join('\n')
 }
 
-export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
+export async function buildSite(paths: SitePaths = sitePaths(), warming?: Warming): Promise<void> {
   const times: PhaseTimes = { phases: [] }
   const started = Date.now()
   try {
-    await buildSteps(paths, times)
+    await buildSteps(paths, times, warming ?? startWarming(paths))
   } finally {
     times.seconds = (Date.now() - started) / 1000
     console.log(formatPhaseTimes(times))
@@ -186,16 +186,9 @@ export async function buildSite(paths: SitePaths = sitePaths()): Promise<void> {
 
 type Step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting?: string) => Promise<T>
 
-async function buildSteps(paths: SitePaths, times: PhaseTimes): Promise<void> {
+async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers, renderer }: Warming): Promise<void> {
   const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
-  // The compiler loads (about a second) while content/ is scanned and checked, so a rebuild's page
-  // compiles without waiting for it; a build with nothing to compile ends it unused.
   setOutRecordAside(paths.out)
-  const compileWorkers = new CompileWorkers()
-  void compileWorkers.warm()
-  // So is Next, to render changed pages with the last build's server bundle, if the code is the same.
-  const renderer = new LastBuildRenderer(paths)
-  renderer.warm()
   try {
     await buildAfterWarming(paths, step, compileWorkers, renderer)
   } finally {
@@ -274,5 +267,3 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
   await step('record', () => out!.write(next.buildId), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }
-
-if (require.main === module) runAsMain('build', () => buildSite())

@@ -1,7 +1,7 @@
 /**
  * Fails the build on a broken internal link, a missing image, or a link into a section that the
  * page's own readers may not open (rendering it would also make Next prefetch a forbidden page).
- * The site build's step after the content step (pipeline/steps/buildSite.ts), which has checked
+ * The site build's step after the content step (pipeline/steps/buildSteps.ts), which has checked
  * where pages are and what they are called (./checkContent.ts).
  */
 import path from 'node:path'

@@ -1,6 +1,6 @@
 /**
  * The Content-Security-Policy allows no inline script but the ones the build's pages hold, by
- * their sha256 (edge/securityHeaders.ts). Two steps of the site build (pipeline/steps/buildSite.ts):
+ * their sha256 (edge/securityHeaders.ts). Two steps of the site build (pipeline/steps/buildSteps.ts):
  *
  *   scripts  after every step that writes into out/: hashes each inline script of every page of out/
  *            into .next/script-hashes.json, which the edge bundle bakes in (and copies beside
