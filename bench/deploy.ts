@@ -22,7 +22,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     copyProject(process.cwd(), dir)
     const edited = generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
     const build = async () => {
-      const run = await measure('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'], dir, ENV)
+      const run = await measure('node', ['--require', 'tsx/cjs', 'pipeline/steps/buildSite.ts'], dir, ENV)
       if (!run.ok) throw new Error(`the build failed in ${dir}`)
       return run.seconds
     }
@@ -31,7 +31,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, noop: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>>, editToDeployed: [] as number[] }
     const deploy = async (bucket: string) => {
       const from = s3.requests.length
-      const run = await measure('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
+      const run = await measure('node', ['--require', 'tsx/cjs', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
       await s3.settled()
       if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}${s3.failures.length ? `\nthe local S3 failed on: ${s3.failures.slice(-5).join('; ')}` : ''}`)
       const requests: LocalS3Request[] = s3.requests.slice(from)
