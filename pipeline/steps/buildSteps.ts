@@ -141,7 +141,7 @@ function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
   })
 }
 
-/** The time each step of one build took, in the order they ended, and the build's own (steps that run beside another overlap it). */
+/** The time each step of one build took, in the order they started, and the build's own (steps that run beside another overlap it). */
 export interface PhaseTimes {
   phases: { name: string; seconds: number }[]
   /** From the first step's start to the last one's end; left out, the steps' sum. */
@@ -152,12 +152,14 @@ export interface PhaseTimes {
 async function runStep<T>(times: PhaseTimes, name: string, run: () => T | Promise<T>, describe: (result: T) => string, starting = ''): Promise<T> {
   console.log(`build: ${name}${starting ? `: ${starting}` : ''}…`)
   const started = Date.now()
+  const phase = { name, seconds: 0 }
+  times.phases.push(phase)
   try {
     const result = await run()
     console.log(`build: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${describe(result)}`)
     return result
   } finally {
-    times.phases.push({ name, seconds: (Date.now() - started) / 1000 })
+    phase.seconds = (Date.now() - started) / 1000
   }
 }
 
