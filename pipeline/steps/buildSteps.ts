@@ -17,7 +17,8 @@
  *             `next build`, or with the last one's server bundle when the code is the same
  *   search    one Pagefind index per audience, written into out/; beside the render while
  *             Next's process renders, when out/ stays in place
- *   markdown  each docs page as Markdown, and each audience's llms files and page catalog
+ *   markdown  each docs page as Markdown, and each audience's llms files and page catalog; like
+ *             search, beside the render when out/ stays in place
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
  *   scripts   out/ listed once (./outFiles.ts), after the last step that writes into it; the sha256
@@ -101,7 +102,7 @@ export async function nextBuild(
   publicFiles: readonly PublicFile[],
   aggregates: Pick<AggregatePlan, 'audiences' | 'search'>,
   renderer: LastBuildRenderer,
-  whileInPlace?: () => void
+  whileInPlace?: (buildId: string) => void
 ): Promise<NextBuild> {
   const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
@@ -113,7 +114,7 @@ export async function nextBuild(
     beforeRender(paths.root, paths.out, plan, store, 'in place')
     const rendering = reuseLastBuild(paths, plan, last, renderer)
     // Next's process has its routes, and out/ stays where it is: work that writes beside the pages may run meanwhile.
-    whileInPlace?.()
+    whileInPlace?.(plan.buildId)
     await rendering
     afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
@@ -210,8 +211,8 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
   }).finally(() => compileWorkers.close())
   const { source, store, pages, plan, lastUpdated, props } = run
-  // The search step needs nothing the render makes. While the render waits on Next's process, it
-  // runs beside it, when out/ stays in place; when `next build` makes out/ anew, it runs after.
+  // The search and Markdown steps need nothing the render makes. While the render waits on Next's
+  // process, they run beside it, when out/ stays in place; when `next build` makes out/ anew, after.
   let searching: Promise<SearchResult> | undefined
   const searchStep = () => {
     searching ??= step(
@@ -223,9 +224,24 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     searching.catch(() => {})
     return searching
   }
+  const pageMaps = run.navigation.fragments()
+  let markdown: Promise<unknown> | undefined
+  const markdownStep = (buildId: string) => {
+    markdown ??= step(
+      'markdown',
+      () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, buildId),
+      ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
+    )
+    markdown.catch(() => {})
+    return markdown
+  }
   const next = await step(
     'render',
-    () => nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, () => void searchStep()),
+    () =>
+      nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, (buildId) => {
+        void searchStep()
+        void markdownStep(buildId)
+      }),
     (built) =>
       [
         `build ${built.buildId}, ${built.rendered} pages rendered, ${built.kept} kept from the last build${built.whyAll ? ` (all rendered: ${built.whyAll})` : ''}`,
@@ -234,12 +250,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     `${pages.length} pages`
   )
   const search = await searchStep()
-  const pageMaps = run.navigation.fragments()
-  await step(
-    'markdown',
-    () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, next.buildId),
-    ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
-  )
+  await markdownStep(next.buildId)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
