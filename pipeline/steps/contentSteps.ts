@@ -63,31 +63,28 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const store = readStore(root)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous, store.scan)
-  // The checks run at once; the compile then waits on its worker, and the links and the plan,
-  // which need nothing it makes, run meanwhile.
+  // The checks run at once; the compile then waits on its worker, and the links, the plan and the
+  // navigation, which need nothing it makes, are made meanwhile.
   const compiling = step('content', () => checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept: options.kept, onStart: options.onCompileStart }), describeCompile)
   compiling.catch(() => {})
-  let pages: readonly ContentPage[]
-  let plan: AggregatePlan
+  let meanwhile: Pick<ContentRun, 'pages' | 'plan' | 'lastUpdated' | 'navigation'>
   try {
-    pages = await step('links', () => assertLinks(source, access), (found) => `${found.length} pages, all internal links and images resolve`)
-    plan = await step('plan', () => {
+    const pages = await step('links', () => assertLinks(source, access), (found) => `${found.length} pages, all internal links and images resolve`)
+    const plan = await step('plan', () => {
       assertRulesDecide(access, siteRoutes(source))
       return planFor(pages, access, true)
     }, describePlan)
+    meanwhile = { pages, plan, lastUpdated: readLastUpdated(root), navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
   } catch (error) {
     // A page that breaks a content rule or does not compile is named first, as when the steps ran in turn.
     await compiling
     throw error
   }
+  const { pages, plan, lastUpdated, navigation } = meanwhile
   const compile = await compiling
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
-  const lastUpdated = readLastUpdated(root)
-  const inputs = pageMapInputs(source, access)
-  const pageMap = source.pageMap()
-  const navigation = openNavigation(root, source, pageMap, plan, inputs)
   const props = await step('pages', () => writePageProps(root, store, { access, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
