@@ -46,10 +46,16 @@ function run(command: string, args: string[], started?: (child: ChildProcess) =>
     child.on('exit', (code, signal) => (code === 0 || signal ? resolve({ code, stdout }) : reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${stdout.slice(-2000)}\n${stderr}`))))
   })
 }
-const build = () => run('node', ['--import', 'tsx', 'pipeline/steps/buildSite.ts'])
+/** The command of an npm script of the copy (`node …`), run without npm, as one process. */
+function npmScript(name: string): [string, string[]] {
+  const [command, ...args] = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name].split(' ')
+  return [command, args]
+}
+const build = () => run(...npmScript('build'))
 /** `npm run deploy` as a user runs it (one process, so a test can kill it); resolves once the server has reported every request it got. */
 async function deploy(bucket: string, extra: string[] = [], started?: (child: ChildProcess) => void) {
-  const result = await run('node', ['--import', 'tsx', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint, ...extra], started)
+  const [command, args] = npmScript('deploy')
+  const result = await run(command, [...args, '--bucket', bucket, '--endpoint', s3.endpoint, ...extra], started)
   await s3.settled()
   return result
 }
