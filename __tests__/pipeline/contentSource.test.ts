@@ -126,6 +126,27 @@ test('released, a page keeps its digest and front matter, its body comes from th
   expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR))).toHaveLength(2)
 })
 
+test("a page taken from the store's record is read again at its release only when its kept body is gone", () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\n# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
+  const past = new Date(Date.now() - 60_000)
+  for (const file of ['intro', 'other']) fs.utimesSync(path.join(root, `content/docs/leads/${file}.mdx`), past, past)
+  const first = scanContent(root)
+  first.pages.forEach((page) => page.text)
+  first.releaseTexts()
+  // Nothing changed and every body is kept: no page is read.
+  const second = scanContent(root, undefined, first.scanRecord())
+  second.releaseTexts()
+  expect(Object.fromEntries(second.reads)).toEqual({})
+  expect(second.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other\n'])
+  // The kept bodies removed: each page is read once more, for its body.
+  fs.rmSync(path.join(root, BODY_CACHE_DIR), { recursive: true })
+  const third = scanContent(root, undefined, second.scanRecord())
+  third.releaseTexts()
+  expect(Object.fromEntries(third.reads)).toEqual({ 'content/docs/leads/intro.mdx': 1, 'content/docs/leads/other.mdx': 1 })
+  expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR)).sort()).toEqual(third.pages.map((page) => `${page.digest}.md`).sort())
+  expect(third.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other\n'])
+})
+
 test("a build's steps, from the content check to the Markdown and search data, read each page's MDX once", async () => {
   const reads = new Map<string, number>()
   const content = path.join(ROOT, 'content') + path.sep

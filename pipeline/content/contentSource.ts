@@ -216,7 +216,7 @@ function keptReading(absolute: string, kept: Reading | undefined): Reading | und
 /** A recorded page as a reading without its text (it is read only if a step asks for the text). */
 const recordedReading = ({ digest, frontMatter, bodyBytes, links, codeLanguages, ...stamp }: ScannedPage): Reading => ({ digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links, codeLanguages })
 
-type LoadedPage = ContentPage & { reading?: Reading; release: () => void; record: () => ScannedPage | undefined }
+type LoadedPage = ContentPage & { reading?: Reading; release: (keptBodies: ReadonlySet<string>) => void; record: () => ScannedPage | undefined }
 
 /**
  * A page whose file is read on first use, once; `kept` is the last scan's reading (or the store's
@@ -278,13 +278,14 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       const reading = page.load()
       return (reading.codeLanguages ??= codeLanguagesIn(page.text))
     },
-    release() {
+    release(keptBodies: ReadonlySet<string>) {
       released = true
       let reading = page.reading
       if (!reading) return
       const kept = bodyFile(root, reading.digest)
+      const isKept = keptBodies.has(path.basename(kept))
       if (reading.text === undefined) {
-        if (fs.existsSync(kept)) return
+        if (isKept) return
         // The body kept for this version is gone (its folder was removed): read the page for it.
         released = false
         void page.text
@@ -293,7 +294,7 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
       }
       const text = reading.text as string
       const parsed = reading.parsed ?? parseFrontMatter(file, text)
-      if (!fs.existsSync(kept)) fs.writeFileSync(kept, parsed.body)
+      if (!isKept) fs.writeFileSync(kept, parsed.body)
       page.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
     },
     /** What the store keeps of this page: none while it may change unseen (racy) or its front matter does not parse. */
@@ -315,10 +316,13 @@ const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DI
 
 /** Releases each page's MDX (ContentSource.releaseTexts), then removes the bodies of page versions the site no longer has. */
 function releaseTexts(root: string, pages: readonly LoadedPage[]): void {
-  fs.mkdirSync(path.join(root, BODY_CACHE_DIR), { recursive: true })
-  for (const page of pages) page.release()
+  const dir = path.join(root, BODY_CACHE_DIR)
+  fs.mkdirSync(dir, { recursive: true })
+  // One listing says which bodies are kept, for every page at once and for the pruning after.
+  const present = new Set(fs.readdirSync(dir))
+  for (const page of pages) page.release(present)
   const kept = new Set(pages.flatMap((page) => (page.reading ? [`${page.reading.digest}.md`] : [])))
-  for (const name of fs.readdirSync(path.join(root, BODY_CACHE_DIR))) if (!kept.has(name)) fs.rmSync(path.join(root, BODY_CACHE_DIR, name), { force: true })
+  for (const name of present) if (!kept.has(name)) fs.rmSync(path.join(dir, name), { force: true })
 }
 
 /**
