@@ -3,9 +3,15 @@
  * build time, not one query per page. A file that git does not track has no date,
  * and neither has any file of a shallow clone, whose history is cut off: no date is better than a
  * wrong one. The page step (pipeline/render/pageProps.ts) puts the date into each page's props.
+ *
+ * The dates follow from the commits alone, so they are kept in .cache/ under the commit HEAD
+ * names: a rebuild with no new commit (a writer's edits) does not read the whole history again.
  */
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
+import { writeAtomically } from './files'
+import { CACHE_PATHS } from './steps/paths'
 
 /** Repository-relative path (forward slashes) → last commit time in milliseconds. */
 export type LastUpdated = Record<string, number>
@@ -20,9 +26,18 @@ function git(root: string, args: string[]): string | null {
 
 /** The last commit time of every file git tracks under `dirs` (relative to `root`). */
 export function readLastUpdated(root: string, dirs: readonly string[] = ['content']): LastUpdated {
-  const top = git(root, ['rev-parse', '--show-toplevel'])?.trim()
-  if (!top || git(root, ['rev-parse', '--is-shallow-repository'])?.trim() !== 'false') return {}
-  const log = git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', '--', ...dirs])
+  // No commit yet, or no repository: HEAD does not resolve, and there is nothing to date.
+  const [top, shallow, head] = git(root, ['rev-parse', '--show-toplevel', '--is-shallow-repository', 'HEAD'])?.trim().split('\n') ?? []
+  if (!top || shallow !== 'false' || !head) return {}
+  const keptFile = path.join(root, CACHE_PATHS.lastUpdated)
+  const key = JSON.stringify([head, top, dirs])
+  try {
+    const kept = JSON.parse(fs.readFileSync(keptFile, 'utf8')) as { key: string; dates: LastUpdated }
+    if (kept.key === key) return kept.dates
+  } catch {
+    // None yet, or unreadable: read from the history below.
+  }
+  const log = git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', head, '--', ...dirs])
   if (log === null) return {}
   const prefix = path.relative(top, root).split(path.sep).join('/')
   const dates: LastUpdated = {}
@@ -34,6 +49,6 @@ export function readLastUpdated(root: string, dirs: readonly string[] = ['conten
       if (!(relative in dates)) dates[relative] = Number(time) * 1000
     }
   }
+  writeAtomically(keptFile, JSON.stringify({ key, dates }))
   return dates
 }
-

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { execFileSync } from 'node:child_process'
+import childProcess, { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -38,4 +38,19 @@ test('a shallow clone, or no repository at all, gives no dates rather than wrong
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${root}`, shallow], { stdio: 'pipe' })
   expect(readLastUpdated(shallow)).toEqual({})
   expect(readLastUpdated(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-')))).toEqual({})
+})
+
+test("the dates are read from the history once per commit: a rebuild with no new commit takes them as they were, and a new commit's are read", () => {
+  const root = repository()
+  const logs = jest.spyOn(childProcess, 'execFileSync')
+  const logsRun = () => logs.mock.calls.filter(([, args]) => (args as string[]).includes('log')).length
+  const first = readLastUpdated(root)
+  const again = readLastUpdated(root)
+  expect(again).toEqual(first)
+  expect(logsRun()).toBe(1)
+  fs.writeFileSync(path.join(root, 'content/docs/leads/env.mdx'), 'two')
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qam', 'third'], { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_DATE: '2025-05-06T07:08:09Z', GIT_COMMITTER_DATE: '2025-05-06T07:08:09Z' } })
+  expect(readLastUpdated(root)['content/docs/leads/env.mdx']).toBe(Date.parse('2025-05-06T07:08:09Z'))
+  expect(logsRun()).toBe(2)
+  logs.mockRestore()
 })

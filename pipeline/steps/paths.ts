@@ -41,6 +41,8 @@ export const CACHE_PATHS = {
   previousOut: '.cache/out-previous',
   /** Where the renderer writes pages before they move into out/ (../render/lastBuildRenderer.ts). */
   rendered: '.cache/rendered',
+  /** Each docs file's last commit time, under the commit it was read at (../lastUpdated.ts). */
+  lastUpdated: '.cache/last-updated.json',
   /** The last build's navigation, under a digest of what it was made from (../navigationRecord.ts). */
   navigation: '.cache/navigation.json',
   /** What each AWS bundle was last made from, so an unchanged one is not made again (./bakedBundle.ts). */
