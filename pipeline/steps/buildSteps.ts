@@ -58,10 +58,10 @@ import { runInProduction } from '../render/runInProduction'
 import type { PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
-import { startWarming, type Warming } from './warming'
+import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { readOut, setOutRecordAside, type OutReading } from './outRecord'
-import { sitePaths, type SitePaths } from './paths'
+import type { SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
 
@@ -172,11 +172,12 @@ export function formatPhaseTimes(times: PhaseTimes): string {
   ].join('\n')
 }
 
-export async function buildSite(paths: SitePaths = sitePaths(), warming?: Warming): Promise<void> {
+/** The build of the site at `paths`, with what ./warming.ts started loading (./buildSite.ts starts it first). */
+export async function buildSite(paths: SitePaths, warming: Warming): Promise<void> {
   const times: PhaseTimes = { phases: [] }
   const started = Date.now()
   try {
-    await buildSteps(paths, times, warming ?? startWarming(paths))
+    await buildSteps(paths, times, warming)
   } finally {
     times.seconds = (Date.now() - started) / 1000
     console.log(formatPhaseTimes(times))
