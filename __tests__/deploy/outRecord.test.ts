@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { outRecordFileFor, readOut, readOutRecord, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { NoBuildError } from '../../scripts/deploy/localFiles'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
@@ -150,6 +150,20 @@ test('a damaged or truncated record is not trusted: the deploy hashes out/', asy
   fs.rmSync(file)
   fs.rmSync(site.outDir, { recursive: true })
   await expect(deploy(site)).rejects.toThrow(NoBuildError)
+})
+
+test("a record whose first line is not this build's header (another version, a digest that is not one, a field missing) is not read", async () => {
+  const site = await builtSite()
+  const file = outRecordFileFor(site.outDir)
+  const whole = fs.readFileSync(file, 'utf8')
+  const newline = whole.indexOf('\n')
+  const header = JSON.parse(whole.slice(0, newline)) as Record<string, unknown>
+  expect(readOutRecordHeader(site.outDir)).toEqual({ buildId: 'b1', digest: header.digest })
+  const { buildId: _dropped, ...noBuildId } = header
+  for (const changed of [{ ...header, version: 1 }, { ...header, digest: 'f'.repeat(63) }, { ...header, digest: 42 }, noBuildId, null]) {
+    fs.writeFileSync(file, `${JSON.stringify(changed)}${whole.slice(newline)}`)
+    expect([readOutRecordHeader(site.outDir), readOutRecord(site.outDir)]).toEqual([null, null])
+  }
 })
 
 test('the deploy trusts the record: a file changed in out/ after the build is not seen until the next build', async () => {

@@ -12,12 +12,22 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ContentError, locate } from './contentError'
 
-/** The parser Nextra's compile loads (its own dependency, whatever else the project holds). */
-const fromNextra = createRequire(require.resolve('nextra/package.json'))
-/** `yaml`'s Node build, by its `main` file: a test runner that resolves as a browser would get its ES module build. */
-const yamlPackage = fromNextra.resolve('yaml/package.json')
-const yaml = fromNextra(path.join(path.dirname(yamlPackage), (JSON.parse(fs.readFileSync(yamlPackage, 'utf8')) as { main: string }).main)) as {
+interface Yaml {
   parse: (source: string, options?: object) => unknown
+}
+let loaded: Yaml | undefined
+
+/**
+ * The parser Nextra's compile loads (its own dependency, whatever else the project holds), loaded
+ * on the first page with front matter to read: a rebuild takes its unchanged pages from the scan
+ * record and may read none. `yaml`'s Node build, by its `main` file: a test runner that resolves
+ * as a browser would get its ES module build.
+ */
+function yaml(): Yaml {
+  if (loaded) return loaded
+  const fromNextra = createRequire(require.resolve('nextra/package.json'))
+  const yamlPackage = fromNextra.resolve('yaml/package.json')
+  return (loaded = fromNextra(path.join(path.dirname(yamlPackage), (JSON.parse(fs.readFileSync(yamlPackage, 'utf8')) as { main: string }).main)) as Yaml)
 }
 
 const HOW = 'Front matter is `key: value` lines between two `---` lines; quote a value that holds ": " or starts with [, {, \' or " (title: "Leads: the API").'
@@ -98,7 +108,7 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   if (block === null) return { data: {}, body: source.replace(/^\s*\n/, '') }
   let data: unknown
   try {
-    data = yaml.parse(block.yaml)
+    data = yaml().parse(block.yaml)
   } catch (error) {
     const unclosed = unclosedValue(block.yaml)
     if (unclosed) {
