@@ -67,6 +67,15 @@ export interface RenderedBuild {
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
 
 /**
+ * The records, frozen where they are: the store takes them over (a parse of its file, a step's
+ * result), and copying tens of thousands of records at every change would cost more than the step.
+ */
+function frozenRecords(records: Record<string, PageRecord>): Record<string, PageRecord> {
+  for (const record of Object.values(records)) frozen(record)
+  return { ...records }
+}
+
+/**
  * The one owner of the store: the steps read its records and change them only through its methods,
  * one for each step's change (the compile's records, the props, the render's start and end).
  * Records are frozen: a step that wrote into one would fail, not be lost. The file is written whole
@@ -79,7 +88,7 @@ export class PageStore {
 
   /** `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. */
   constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }, private readonly renderingFile: string | null = null) {
-    this.state = { pages: Object.fromEntries(Object.entries(state.pages).map(([route, record]) => [route, frozen({ ...record })])), render: state.render, scan: state.scan }
+    this.state = { pages: frozenRecords(state.pages), render: state.render, scan: state.scan }
   }
 
   get pages(): Readonly<Record<string, Readonly<PageRecord>>> {
@@ -101,7 +110,7 @@ export class PageStore {
 
   /** The compile step's result: a record for each page the site has now; pages it has no record of are forgotten. */
   recordCompile(records: Record<string, PageRecord>): void {
-    this.state.pages = Object.fromEntries(Object.entries(records).map(([route, record]) => [route, frozen({ ...record })]))
+    this.state.pages = frozenRecords(records)
   }
 
   /** The pages step's result: what each page's props were made from, and their file. */
@@ -120,7 +129,7 @@ export class PageStore {
 
   /** After rendering: the props file each page's out/ files were rendered from, and the build out/ now holds. */
   finishRender(rendered: Readonly<Record<string, string>>, build: RenderedBuild): void {
-    for (const [route, record] of Object.entries(this.state.pages)) this.state.pages[route] = frozen({ ...record, rendered: rendered[route] })
+    for (const [route, record] of Object.entries(this.state.pages)) if (record.rendered !== rendered[route]) this.state.pages[route] = frozen({ ...record, rendered: rendered[route] })
     this.state.render = build
     this.save()
     if (this.renderingFile) fs.rmSync(this.renderingFile, { force: true })
