@@ -73,3 +73,28 @@ describe('no spelling of a path is allowed where its canonical route is not', ()
     )
   })
 })
+
+test('a route already canonical comes back as it is; one spelling away from it is read whole', () => {
+  const cases: [string, string | null][] = [
+    ['/', '/'],
+    ['/docs/leads/intro', '/docs/leads/intro'],
+    ['/docs/v1.2/a_b-c', '/docs/v1.2/a_b-c'],
+    ['/docs/index/intro', '/docs/index/intro'],
+    ['/docs/a.html/b', '/docs/a.html/b'],
+    ['/docs/leads/index', '/docs/leads'],
+    ['/index', '/'],
+    ['/docs/leads/intro.html', '/docs/leads/intro'],
+    ['/docs/leads/index.html', '/docs/leads'],
+    ['/docs/leads/index/index', null],
+    ['/docs/a.html.html', null],
+    ['/docs/.well-known', '/docs/.well-known'],
+    ['/docs/leads/..', '/docs'],
+    ['/docs/./leads', '/docs/leads'],
+    ['/docs//leads/', '/docs/leads'],
+    ['/Docs/Leads', '/docs/leads'],
+    ['docs/leads', '/docs/leads'],
+    ['/docs/le%61ds', '/docs/leads'],
+    ['/docs/leads?x=1', '/docs/leads'],
+  ]
+  expect(cases.map(([raw]) => [raw, normalisePath(raw)])).toEqual(cases)
+})

@@ -8,7 +8,17 @@
  * normalised again, such as `a.html.html` or `index/index`); callers treat null as a denial.
  * So the route returned is its own canonical form.
  */
+/** `/`, or segments of lower-case letters, digits, `_`, `-` and `.`, none starting with a dot. */
+const CANONICAL_SHAPE = /^(?:\/|(?:\/[a-z0-9_-][a-z0-9._-]*)+)$/
+
 export function normalisePath(raw: string): string | null {
+  // Most calls (the build's, per page) pass a route already canonical: lower case, no encoding,
+  // no empty or dot segment, and a last segment that is neither `index` nor `….html`. Such a
+  // path is its own route; any other takes the whole reading below.
+  if (CANONICAL_SHAPE.test(raw)) {
+    const last = raw.slice(raw.lastIndexOf('/') + 1)
+    if (last !== 'index' && !last.endsWith('.html')) return raw
+  }
   const withoutSuffix = raw.split(/[?#]/, 1)[0]
   let decoded: string
   try {
