@@ -35,6 +35,24 @@ export function stampOf(file: string): FileStamp | null {
 
 export const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino
 
+/**
+ * Whether each file under `root` (a key relative to it, `/`-separated) is there, by one listing of
+ * each folder asked about: many files of few folders (a site's pages) cost a few reads, not a stat each.
+ */
+export function presentUnder(root: string): (file: string) => boolean {
+  const folders = new Map<string, ReadonlySet<string> | null>()
+  return (file) => {
+    const slash = file.lastIndexOf('/')
+    const folder = file.slice(0, Math.max(slash, 0))
+    let names = folders.get(folder)
+    if (names === undefined) {
+      names = fs.existsSync(path.join(root, folder)) ? new Set(fs.readdirSync(path.join(root, folder))) : null
+      folders.set(folder, names)
+    }
+    return names !== null && names.has(file.slice(slash + 1))
+  }
+}
+
 /** Whether a file with `stamp`, read at `readAt` (ms), was last written long enough before for its reading to be trusted next time. */
 export const settledAt = (stamp: Pick<FileStamp, 'mtimeMs'>, readAt: number) => stamp.mtimeMs <= readAt - RACY_MS
 

@@ -70,6 +70,9 @@ test('with no record every page renders; then only the pages whose props changed
   // A kept page's file gone from out/: that page renders again.
   fs.rmSync(path.join(out, 'index.html'))
   expect(planRender(readStore(root), out, 'B1', edited).render).toEqual(['/'])
+  // So does a page whose data file is gone, in a folder of its own.
+  fs.rmSync(path.join(out, '_next/data/B1/docs/leads/env.json'))
+  expect(planRender(readStore(root), out, 'B1', edited).render).toEqual(['/', '/docs/leads/env'])
 })
 
 test('when the new build names other client files than the kept pages do, they do not fit', () => {

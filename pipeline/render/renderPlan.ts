@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles, sha256 } from '../files'
+import { listFiles, presentUnder, sha256 } from '../files'
 import { openKeptFiles } from '../steps/keptFiles'
 import { CACHE_PATHS } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
@@ -96,7 +96,8 @@ export function planRender(store: PageStore, out: string, buildId: string, props
   const state = store.render
   if (!state) return all('no record of an earlier build')
   if (state.buildId !== buildId) return all("the site's code, settings or dependencies changed")
-  const keep = routes.filter((route) => store.pages[route]?.rendered === props[route] && pageFilesOf(route, buildId).every((file) => fs.existsSync(path.join(out, file))))
+  const present = presentUnder(out)
+  const keep = routes.filter((route) => store.pages[route]?.rendered === props[route] && pageFilesOf(route, buildId).every(present))
   const kept = new Set(keep)
   return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null, keptClientFiles: Object.keys(state.nextFiles).filter(isClientFile) }
 }
