@@ -260,13 +260,13 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   writeAudiencesFile(paths.audiences, access, audiences)
   // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.
   const docsPages = new Set(pages.flatMap((page) => objectKeyFor(page.route) ?? []))
-  // No step from here on writes into out/ (edge and mcp write their own folders): it is listed once,
-  // and the scripts, csp and record steps share that listing and each reading of a changed file.
+  // No step from here on writes into out/ (edge and mcp write their own folders): the routes step's
+  // listing is the last, and the scripts, csp and record steps share it and each reading of a changed file.
   let out: OutReading | undefined
   const scripts = await step(
     'scripts',
     () => {
-      out = readOut(paths.out)
+      out = readOut(paths.out, routes.files)
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts

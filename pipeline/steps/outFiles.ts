@@ -1,6 +1,6 @@
 /**
- * out/ as the build's last steps find it: every file with its `lstat` stamp, listed once, after the
- * last step that writes into out/ (routes; the edge and mcp steps write only their own folders).
+ * out/ as the build's last steps find it: every file with its `lstat` stamp, as the last step that
+ * writes into out/ listed it (routes; the edge and mcp steps write only their own folders).
  * The scripts, csp and record steps all take this one listing (./outRecord.ts reads what changed),
  * so out/ is walked and stat'ed once per build, not once per step.
  */
@@ -14,9 +14,12 @@ export interface OutFiles {
   stamps: ReadonlyMap<string, FileStamp>
 }
 
-/** Lists `outDir` (../files.ts listFiles), with one `lstat` per file (a link is a file, not followed). */
-export function listOutFiles(outDir: string): OutFiles {
+/**
+ * Lists `outDir` (../files.ts listFiles), with one `lstat` per file (a link is a file, not
+ * followed). `listed`: its keys as a step that wrote into it last listed them (the routes step), not walked again.
+ */
+export function listOutFiles(outDir: string, listed?: readonly string[]): OutFiles {
   // Keys start with `/`: joined to the folder as they are, not normalised once per file.
   const base = path.resolve(outDir)
-  return { dir: outDir, stamps: new Map(listFiles(outDir).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(base + key))])) }
+  return { dir: outDir, stamps: new Map((listed ?? listFiles(outDir)).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(base + key))])) }
 }

@@ -216,5 +216,8 @@ export class OutReading {
   }
 }
 
-/** out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build started. */
-export const readOut = (outDir: string) => new OutReading(listOutFiles(outDir))
+/**
+ * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
+ * started; `listed`: its keys, from the last step that wrote into it (./outFiles.ts listOutFiles).
+ */
+export const readOut = (outDir: string, listed?: readonly string[]) => new OutReading(listOutFiles(outDir, listed))

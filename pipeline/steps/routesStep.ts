@@ -68,8 +68,9 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
   }
 
   const files = listFiles(out)
+  const listed = new Set(files)
   // A folder's key governs whatever its audience's steps wrote there, which may be nothing.
-  const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !files.includes(key))
+  const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !listed.has(key))
   if (missing.length) throw new PostbuildError(`the plan placed ${missing.join(', ')}, which out/ does not hold; was out/ rebuilt since?`)
 
   const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(paths.next, file), 'utf8'))
