@@ -60,7 +60,7 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { readOut, setOutRecordAside, type OutReading } from './outRecord'
+import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
 import type { SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -232,6 +232,10 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     markdown.catch(() => {})
     return markdown
   }
+  // The record of out/ set aside is read while the render waits on Next's process, not after it.
+  let lastRecord: LastOutRecord | undefined
+  const readLastRecord = () => (lastRecord ??= readLastOutRecord(paths.out))
+  setImmediate(readLastRecord)
   const next = await step(
     'render',
     () =>
@@ -266,7 +270,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const scripts = await step(
     'scripts',
     () => {
-      out = readOut(paths.out, routes.files)
+      out = readOut(paths.out, routes.files, readLastRecord())
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts

@@ -132,6 +132,28 @@ export interface OutRecordSummary {
 
 type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
 
+/** The record set aside when the build started, as the next one is made from it; none: every file of out/ is read. */
+export interface LastOutRecord {
+  files: Record<string, OutRecordEntry>
+  digest: string | null
+  scripts: HashedScripts[]
+}
+
+/**
+ * The record set aside (setOutRecordAside). Read apart from out/'s listing, so the build can read
+ * it while the render waits on Next's process: at 30,000 pages it is tens of megabytes of JSON.
+ */
+export function readLastOutRecord(outDir: string): LastOutRecord {
+  const last = parse(previousFileFor(outDir), outDir)
+  let sets: unknown = []
+  try {
+    sets = last ? JSON.parse(last.scriptSets) : []
+  } catch {
+    // A record without readings of scripts: its pages are read again.
+  }
+  return { files: last?.files ?? {}, digest: last?.digest ?? null, scripts: Array.isArray(sets) ? (sets as HashedScripts[]) : [] }
+}
+
 /**
  * out/ against the record set aside: each file's entry is taken from it where the file's stamp is
  * the one recorded, and otherwise read once, for its hash and, for a page, its inline scripts.
@@ -145,17 +167,10 @@ export class OutReading {
   /** Files read (their stamp was not the one recorded). */
   hashed = 0
 
-  constructor(readonly out: OutFiles) {
-    const last = parse(previousFileFor(out.dir), out.dir)
-    this.last = last?.files ?? {}
-    this.lastDigest = last?.digest ?? null
-    let sets: unknown = []
-    try {
-      sets = last ? JSON.parse(last.scriptSets) : []
-    } catch {
-      // A record without readings of scripts: its pages are read again.
-    }
-    this.lastScripts = Array.isArray(sets) ? (sets as HashedScripts[]) : []
+  constructor(readonly out: OutFiles, last: LastOutRecord = readLastOutRecord(out.dir)) {
+    this.last = last.files
+    this.lastDigest = last.digest
+    this.lastScripts = last.scripts
   }
 
   /** Every page of out/ (its key, as `/path/page.html`) and its inline scripts. */
@@ -218,6 +233,7 @@ export class OutReading {
 
 /**
  * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
- * started; `listed`: its keys, from the last step that wrote into it (./outFiles.ts listOutFiles).
+ * started (`last`, if read already); `listed`: its keys, from the last step that wrote into it
+ * (./outFiles.ts listOutFiles).
  */
-export const readOut = (outDir: string, listed?: readonly string[]) => new OutReading(listOutFiles(outDir, listed))
+export const readOut = (outDir: string, listed?: readonly string[], last?: LastOutRecord) => new OutReading(listOutFiles(outDir, listed), last)

@@ -117,7 +117,7 @@ export class PageStore {
   recordProps(props: Record<string, NonNullable<PageRecord['props']>>): void {
     for (const [route, made] of Object.entries(props)) {
       const record = this.state.pages[route]
-      if (record) this.state.pages[route] = frozen({ ...record, props: made })
+      if (record && (record.props?.inputs !== made.inputs || record.props.name !== made.name)) this.state.pages[route] = frozen({ ...record, props: made })
     }
   }
 
