@@ -170,6 +170,20 @@ describe('the store has one owner: it is changed only through its methods, and s
     expect(readStore(root).render).toMatchObject({ buildId: 'B2' })
   })
 
+  test("a render's outcome recorded before it ends is saved, but trusted only once the render has ended", () => {
+    const root = tempSite('store-recorded-')
+    const store = readStore(root)
+    store.recordCompile({ '/docs/leads/intro': record })
+    store.startRender()
+    store.recordRender({ '/docs/leads/intro': 'p.json' }, { buildId: 'B1', nextFiles: {} })
+    // Written while Next renders; a process that dies now leaves out/ half made.
+    const meanwhile = readStore(root)
+    expect(meanwhile.render).toBeNull()
+    expect(meanwhile.pages['/docs/leads/intro'].rendered).toBe('p.json')
+    store.endRender()
+    expect(readStore(root).render).toMatchObject({ buildId: 'B1' })
+  })
+
   test('no module but the store writes its file', () => {
     const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
     const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))

@@ -127,12 +127,21 @@ export function beforeRender(root: string, out: string, plan: RenderPlan, store:
 }
 
 /**
+ * What out/ holds after a render in place (./reuseLastBuild.ts): the last build's Next files (it
+ * checked them), and the pages of `props`. Known before the render ends, so the store can record it meanwhile.
+ */
+export function inPlaceBuild(plan: RenderPlan, props: PropsIndex, last: Readonly<RenderedBuild>, audienceFolders?: string): RenderedBuild {
+  return { buildId: plan.buildId, nextFiles: last.nextFiles, routes: Object.keys(props).sort(), audienceFolders }
+}
+
+/**
  * After rendering: the public files and the kept pages' files into out/, and the record of what
  * out/ holds. With `inPlace`, the last build's record (out/ stayed where it was): the kept pages
  * are already there, the files of pages the site no longer has are removed, and Next's files are
- * the ones that build recorded (./reuseLastBuild.ts checked them).
+ * the ones that build recorded (./reuseLastBuild.ts checked them). `recorded`: the store recorded
+ * the outcome while the render ran (PageStore.recordRender), and only ends its render.
  */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>, audienceFolders?: string): void {
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>, audienceFolders?: string, recorded = false): void {
   const previous = path.join(root, PREVIOUS_OUT)
   placePublicFiles(root, out, publicFiles)
   const routes = Object.keys(props).sort()
@@ -149,6 +158,7 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
     fs.rmSync(previous, { recursive: true, force: true })
   }
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  const nextFiles = inPlace ? inPlace.nextFiles : nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key)))
-  store.finishRender(props, { buildId: plan.buildId, nextFiles, routes, audienceFolders })
+  if (recorded) return store.endRender()
+  const build = inPlace ? inPlaceBuild(plan, props, inPlace, audienceFolders) : { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key))), routes, audienceFolders }
+  store.finishRender(props, build)
 }

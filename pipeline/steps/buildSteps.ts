@@ -51,7 +51,7 @@ import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, type BuildResult as 
 import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { afterRender, audienceFoldersOf, beforeRender, inPlaceBuild, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import type { LastBuildRenderer } from '../render/lastBuildRenderer'
 import { runInProduction } from '../render/runInProduction'
@@ -111,8 +111,16 @@ export async function nextBuild(
     const rendering = reuseLastBuild(paths, plan, last, renderer)
     // Next's process has its routes, and out/ stays where it is: work that writes beside the pages may run meanwhile.
     whileInPlace?.(plan.buildId)
-    await rendering
-    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders)
+    // What out/ will hold is known: the store is written while Next renders, its render marker kept until the end.
+    const recording = new Promise<void>((resolve, reject) => setImmediate(() => {
+      try {
+        resolve(store.recordRender(props, inPlaceBuild(plan, props, last, audienceFolders)))
+      } catch (error) {
+        reject(error)
+      }
+    }))
+    await Promise.all([rendering, recording])
+    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders, true)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
   await renderer.close()

@@ -127,12 +127,27 @@ export class PageStore {
     if (this.renderingFile) writeAtomically(this.renderingFile, '')
   }
 
-  /** After rendering: the props file each page's out/ files were rendered from, and the build out/ now holds. */
-  finishRender(rendered: Readonly<Record<string, string>>, build: RenderedBuild): void {
+  /**
+   * What out/ holds once the render ends: the props file each page's out/ files were rendered from,
+   * and the build. Saved, while the render marker stays: when the outcome is known before the
+   * render ends (a render in place), the store is written while Next renders, and a build that
+   * stops before endRender leaves a store that trusts no record of out/.
+   */
+  recordRender(rendered: Readonly<Record<string, string>>, build: RenderedBuild): void {
     for (const [route, record] of Object.entries(this.state.pages)) if (record.rendered !== rendered[route]) this.state.pages[route] = frozen({ ...record, rendered: rendered[route] })
     this.state.render = build
     this.save()
+  }
+
+  /** The render ended, and out/ holds what recordRender recorded. */
+  endRender(): void {
     if (this.renderingFile) fs.rmSync(this.renderingFile, { force: true })
+  }
+
+  /** After rendering: recordRender, then endRender. */
+  finishRender(rendered: Readonly<Record<string, string>>, build: RenderedBuild): void {
+    this.recordRender(rendered, build)
+    this.endRender()
   }
 
   /** Writes the file whole: every change so far, as one version. */
