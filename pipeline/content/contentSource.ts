@@ -203,6 +203,8 @@ interface Reading {
   bodyBytes?: number
   links?: readonly FoundLink[]
   codeLanguages?: readonly string[]
+  /** The store's record it was taken from: what the next record keeps of it, as it is. */
+  recorded?: ScannedPage
 }
 
 /** The reading a page's last scan or record gives, if the file is still the one read then. */
@@ -214,7 +216,10 @@ function keptReading(absolute: string, kept: Reading | undefined): Reading | und
 }
 
 /** A recorded page as a reading without its text (it is read only if a step asks for the text). */
-const recordedReading = ({ digest, frontMatter, bodyBytes, links, codeLanguages, ...stamp }: ScannedPage): Reading => ({ digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links, codeLanguages })
+const recordedReading = (recorded: ScannedPage): Reading => {
+  const { digest, frontMatter, bodyBytes, links, codeLanguages, ...stamp } = recorded
+  return { digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links, codeLanguages, recorded }
+}
 
 type LoadedPage = ContentPage & { reading?: Reading; release: (keptBodies: ReadonlySet<string>) => void; record: () => ScannedPage | undefined }
 
@@ -301,6 +306,8 @@ function contentPage(root: string, file: string, route: string, reads: Map<strin
     record(): ScannedPage | undefined {
       const reading = page.reading
       if (!reading?.settled) return undefined
+      // Taken from the record, and the file still the one recorded (its digest, when read since): the same record.
+      if (reading.recorded) return reading.recorded
       try {
         return { ...reading.stamp, digest: reading.digest, frontMatter: page.frontMatter, bodyBytes: page.bodyBytes, links: page.links, codeLanguages: page.codeLanguages }
       } catch (error) {
