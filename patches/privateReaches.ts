@@ -23,8 +23,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'unist-util-visit-parents',
     files: ['lib/index.js'],
-    reliesOn: 'the statement of its walker that names each visit function after its node, which the compile worker removes as the module loads, and the module file it loads by URL to check that',
-    by: ['patches/compile/visitWithoutNames.mjs', 'pipeline/compile/compileWorker.mjs'],
+    reliesOn: "the statement of its walker that names each visit function after its node, which the compiler's bundle removes as it bundles that file",
+    by: ['patches/compile/visitWithoutNames.mjs', 'pipeline/compile/compilerBundle.mjs'],
     test: '__tests__/patches/compile.test.ts',
   },
   {

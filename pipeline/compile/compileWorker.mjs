@@ -21,9 +21,9 @@
  */
 import { readFileSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
-import { register } from 'node:module'
 import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
+import { loadCompiler } from './compilerBundle.mjs'
 import { withClobberPrefix } from './pageSanitizer.mjs'
 import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
 
@@ -38,11 +38,8 @@ if (workerData.background) {
   }
 }
 
-// Before the compiler loads: its tree walker, patched (patches/compile/visitWithoutNames.mjs).
-register(new URL('../../patches/compile/visitWithoutNames.mjs', import.meta.url))
-const { compileMdx } = await import('nextra/compile')
-const walker = await import(new URL('lib/index.js', import.meta.resolve('unist-util-visit-parents')).href)
-if (walker.visitFunctionsUnnamed !== true) throw new Error('compile worker: patches/compile/visitWithoutNames.mjs did not apply to unist-util-visit-parents/lib/index.js; the compiler would load the walker from elsewhere')
+// Nextra's compiler as one module, its tree walker patched (./compilerBundle.mjs).
+const { compileMdx } = await loadCompiler(workerData.compiler.dir, workerData.compiler.key, workerData.compiler.root)
 const { onDemandHighlighter } = await import(workerData.highlighter)
 const nextraIcons = await import('nextra/icons')
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
-import { COMPILER_ROOT } from './fingerprint'
+import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 
@@ -27,12 +27,21 @@ export function highlighterModule(): string {
 }
 
 /**
+ * What a compile worker (./compileWorker.mjs) is started with: the highlighter's module, and where
+ * it finds the compiler's bundle (./compilerBundle.mjs), under the compiler's fingerprint (another
+ * compiler, another bundle).
+ */
+export function compileWorkerData(highlighter: string, background = false) {
+  return { highlighter: pathToFileURL(highlighter).href, compiler: { dir: path.join(COMPILER_ROOT, CACHE_PATHS.compiler), key: compilerFingerprint().slice(0, 16), root: COMPILER_ROOT }, background }
+}
+
+/**
  * A compile worker: it loads the compiler once and says `ready`, then compiles one page a message.
  * A `background` one runs at the lowest priority (./compileWorker.mjs).
  */
 export function startWorker(highlighter: string, background = false): Worker {
   const worker = new Worker(path.join(COMPILER_ROOT, 'pipeline/compile/compileWorker.mjs'), {
-    workerData: { highlighter: pathToFileURL(highlighter).href, background },
+    workerData: compileWorkerData(highlighter, background),
     // Plain ES modules and the transpiled highlighter: no TypeScript loader (tsx's) hooks its imports.
     execArgv: [],
     // As `next build` compiles: Nextra's compiler reads NODE_ENV for JSX's development runtime.

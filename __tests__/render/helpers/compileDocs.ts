@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { compilePages } from '../../../pipeline/compile/compilePages'
+import { compileWorkerData } from '../../../pipeline/compile/compileWorkers'
 import { sha256 } from '../../../pipeline/files'
 import type { PageDocument } from '../../../lib/render/pageDocument'
 
@@ -30,12 +30,12 @@ async function highlighter(): Promise<string> {
     await compilePages(scanContent(root), undefined, { workers: 1 })
     fs.rmSync(root, { recursive: true, force: true })
   }
-  return pathToFileURL(file).href
+  return file
 }
 
 /** Compiles `files` (relative to `root`) with the worker; nothing is cached or written. */
 export async function compileWithWorker(root: string, files: string[]): Promise<Record<string, WorkerMessage>> {
-  const stdout = execFileSync(process.execPath, [path.join(__dirname, '../fixtures/compileWithWorker.mjs'), await highlighter(), root, ...files], {
+  const stdout = execFileSync(process.execPath, [path.join(__dirname, '../fixtures/compileWithWorker.mjs'), JSON.stringify(compileWorkerData(await highlighter())), root, ...files], {
     cwd: project,
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
