@@ -1,3 +1,6 @@
+/** `/`, or segments of lower-case letters, digits, `_`, `-` and `.`, none starting with a dot. */
+const CANONICAL_SHAPE = /^(?:\/|(?:\/[a-z0-9_-][a-z0-9._-]*)+)$/
+
 /**
  * Turns a request path into the one canonical route that the rules are written against,
  * so that no spelling of a path (`%2e%2e`, `//`, `/DOCS/`, `.html`, `/index`, a trailing slash)
@@ -8,9 +11,6 @@
  * normalised again, such as `a.html.html` or `index/index`); callers treat null as a denial.
  * So the route returned is its own canonical form.
  */
-/** `/`, or segments of lower-case letters, digits, `_`, `-` and `.`, none starting with a dot. */
-const CANONICAL_SHAPE = /^(?:\/|(?:\/[a-z0-9_-][a-z0-9._-]*)+)$/
-
 export function normalisePath(raw: string): string | null {
   // Most calls (the build's, per page) pass a route already canonical: lower case, no encoding,
   // no empty or dot segment, and a last segment that is neither `index` nor `….html`. Such a

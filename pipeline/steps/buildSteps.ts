@@ -37,6 +37,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { access } from '../../lib/access'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import accessConfig from '../../access.config'
@@ -112,13 +113,7 @@ export async function nextBuild(
     // Next's process has its routes, and out/ stays where it is: work that writes beside the pages may run meanwhile.
     whileInPlace?.(plan.buildId)
     // What out/ will hold is known: the store is written while Next renders, its render marker kept until the end.
-    const recording = new Promise<void>((resolve, reject) => setImmediate(() => {
-      try {
-        resolve(store.recordRender(props, inPlaceBuild(plan, props, last, audienceFolders)))
-      } catch (error) {
-        reject(error)
-      }
-    }))
+    const recording = nextTurn().then(() => store.recordRender(props, inPlaceBuild(plan, props, last, audienceFolders)))
     await Promise.all([rendering, recording])
     afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders, true)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
