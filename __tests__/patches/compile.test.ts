@@ -40,6 +40,23 @@ test('bundled, the walker visits the same nodes and names no function after one'
   }
 })
 
+test("the compiler's bundle is made when missing, and made again when it does not load", () => {
+  // In the project, as .cache/compiler/ is: the packages it leaves out (Shiki) resolve from there.
+  fs.mkdirSync(path.join(root, '.cache'), { recursive: true })
+  const dir = fs.mkdtempSync(path.join(root, '.cache', 'compiler-bundle-'))
+  try {
+    const load = `import { loadCompiler } from ${JSON.stringify('file://' + bundler)}; const { compileMdx } = await loadCompiler(${JSON.stringify(dir)}, 'k1', ${JSON.stringify(root)}); console.log(typeof compileMdx)`
+    expect(esm(load).trim()).toBe('function')
+    const file = path.join(dir, 'nextra-compile-k1.mjs')
+    expect(fs.readFileSync(file, 'utf8')).toContain('compileMdx')
+    fs.writeFileSync(file, 'export const compileMdx = ;')
+    expect(esm(load).trim()).toBe('function')
+    expect(fs.readdirSync(dir)).toEqual(['nextra-compile-k1.mjs'])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('a bundle with no walker to patch fails, naming the patch', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walker-bundle-'))
   try {

@@ -60,15 +60,23 @@ export async function bundle(entry, outfile, resolveDir) {
  */
 export async function loadCompiler(dir, key, root) {
   const file = path.join(dir, `${BUNDLE_PREFIX}${key}.mjs`)
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true })
-    // Two workers may make it at once: each writes its own file and renames it into place.
-    const partial = `${file}.${process.pid}-${threadId}.partial`
-    await bundle("export { compileMdx } from 'nextra/compile'", partial, root)
-    renameSync(partial, file)
-    for (const name of readdirSync(path.dirname(file))) {
-      if (name.startsWith(BUNDLE_PREFIX) && name.endsWith('.mjs') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true })
-    }
+  if (!existsSync(file)) await make(file, root)
+  try {
+    return await import(pathToFileURL(file).href)
+  } catch {
+    // A bundle that does not load (damaged on disk) is made again, once; a new one that fails says why.
+    await make(file, root)
+    return import(`${pathToFileURL(file).href}?made=${Date.now()}`)
   }
-  return import(pathToFileURL(file).href)
+}
+
+async function make(file, root) {
+  mkdirSync(path.dirname(file), { recursive: true })
+  // Two workers may make it at once: each writes its own file and renames it into place.
+  const partial = `${file}.${process.pid}-${threadId}.partial`
+  await bundle("export { compileMdx } from 'nextra/compile'", partial, root)
+  renameSync(partial, file)
+  for (const name of readdirSync(path.dirname(file))) {
+    if (name.startsWith(BUNDLE_PREFIX) && name.endsWith('.mjs') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true })
+  }
 }
