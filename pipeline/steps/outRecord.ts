@@ -28,7 +28,6 @@ import { writeOutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
 import { CACHE_PATHS } from './paths'
 
-
 /** Which folder beside the cache a record describes: a deploy of another one (`--out`) must not take out/'s record. */
 const outNameOf = (outDir: string) => path.basename(path.resolve(outDir))
 
