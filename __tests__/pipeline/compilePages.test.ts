@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
-import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
+import { CompileWorkers, highlighterModule } from '../../pipeline/compile/compileWorkers'
 import { compilerPackages, INSTALL_RECORD, installedCompilerPackages } from '../../pipeline/compile/fingerprint'
 import { readCompiledPage } from '../../pipeline/compile/readDocuments'
 import { PageStore, readStore } from '../../pipeline/store/pageStore'
@@ -245,6 +245,32 @@ test('a build with nothing to compile ends the worker it warmed without waiting 
   fs.appendFileSync(path.join(root, 'content/docs/leads/intro.mdx'), '\nOne more line.\n')
   expect(await compilePages(scanContent(root), undefined, { kept })).toMatchObject({ compiled: 1, problems: [] })
   expect(kept.started).toBe(2)
+})
+
+test("a build's warming worker is taken as it loads: the first page is posted before it has loaded, and compiled once it has", async () => {
+  const root = site(VALID)
+  const kept = new CompileWorkers()
+  try {
+    const warming = kept.warm()
+    // Taken at once: had the run waited for the warming to end, the worker's `ready` would have gone to the warming, not to the run.
+    const worker = await kept.take(highlighterModule())
+    const heard: string[] = []
+    const compiled = new Promise<void>((resolve) => {
+      worker.on('message', (message: { ready?: true; ok?: boolean }) => {
+        heard.push(message.ready ? 'ready' : `ok ${message.ok}`)
+        if (!message.ready) resolve()
+      })
+    })
+    const file = 'content/docs/leads/intro.mdx'
+    worker.postMessage({ id: 0, file: path.join(root, file), filePath: file, route: '/docs/leads/intro', source: VALID[file] })
+    await compiled
+    expect(heard).toEqual(['ready', 'ok true'])
+    await warming
+    expect(kept.started).toBe(1)
+    await worker.terminate()
+  } finally {
+    await kept.close()
+  }
 })
 
 test("the compile takes the content source's one parse of the front matter, and never parses the YAML itself", async () => {

@@ -94,7 +94,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
   }
   const highlighter = highlighterModule()
   const runWorker = async () => {
-    const { worker, ready } = kept ? await kept.take(highlighter) : { worker: startWorker(highlighter), ready: false }
+    const worker = kept ? await kept.take(highlighter) : startWorker(highlighter)
     return new Promise<void>((resolve, reject) => {
       workers.push(worker)
       let current: Job | undefined
@@ -111,7 +111,8 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
         }
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
-        if (message.ready) return next()
+        // Its first page was posted with it: a worker that has loaded says so, and takes it then.
+        if (message.ready) return
         const job = current!
         job.resolve(message.ok ? { ok: true, output: message.output! } : { ok: false, error: message.error! })
         next()
@@ -126,7 +127,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
           reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
         }
       })
-      if (ready) next()
+      next()
     })
   }
   await Promise.all(Array.from({ length: size }, runWorker))

@@ -75,19 +75,31 @@ export class CompileWorkers {
   /** Workers started so far. */
   started = 0
 
-  /** A ready worker: the kept one (once a warming one has loaded), or a new one, which says `ready` when loaded. */
-  async take(highlighter: string): Promise<{ worker: Worker; ready: boolean }> {
+  /**
+   * A worker for a run: the kept one, the one warming (taken as it loads, unless it rehearses), or
+   * a new one. The run may post its first page at once: a worker still loading queues it, and
+   * compiles it as soon as it has loaded, though the build's thread is busy with its other steps
+   * then and would hear the worker's `ready` only once they end.
+   */
+  async take(highlighter: string): Promise<Worker> {
+    const loading = this.warmingWorker
+    if (loading && !loading.rehearses && loading.highlighter === highlighter) {
+      this.warmingWorker = null
+      loading.worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit')
+      loading.taken()
+      return loading.worker
+    }
     // A warming may be followed by a rehearsal of the same worker: the run waits for both.
     while (this.warming) await this.warming
     const kept = this.idle
     this.idle = null
     if (kept && kept.highlighter === highlighter) {
       kept.worker.ref()
-      return { worker: kept.worker, ready: true }
+      return kept.worker
     }
     if (kept) void kept.worker.terminate()
     this.started++
-    return { worker: startWorker(highlighter), ready: false }
+    return startWorker(highlighter)
   }
 
   /** Keeps `worker` for the next run, or ends it when one is kept already. */
@@ -108,7 +120,8 @@ export class CompileWorkers {
 
   /** A worker loading for the next run: a run waits for it rather than start its own beside it. */
   private warming: Promise<void> | null = null
-  private warmingWorker: Worker | null = null
+  /** The worker warming, until it is kept or a run takes it (`taken` ends the warming). */
+  private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void } | null = null
 
   /** The code languages each worker compiled its rehearsal page in. */
   private rehearsed = new WeakMap<Worker, string>()
@@ -141,8 +154,8 @@ export class CompileWorkers {
 
   /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages`, then keeps it. */
   private whileWarming(worker: Worker, highlighter: string, languages: string, loaded: boolean): Promise<void> {
-    this.warmingWorker = worker
     this.warming = new Promise<void>((resolve) => {
+      this.warmingWorker = { worker, highlighter, rehearses: languages !== '', taken: resolve }
       // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('exit', () => resolve())
@@ -158,7 +171,7 @@ export class CompileWorkers {
       else worker.once('message', rehearse)
     }).finally(() => {
       this.warming = null
-      this.warmingWorker = null
+      if (this.warmingWorker?.worker === worker) this.warmingWorker = null
     })
     return this.warming
   }
@@ -171,7 +184,7 @@ export class CompileWorkers {
     // One still loading is ended, not waited for: under tsx its end can wait on the module loader's
     // thread, and while it does nothing holds the process open, so Node would exit (code 0) in the
     // middle of the build. A kept one is unref'd; it is held while it ends for the same reason.
-    void this.warmingWorker?.terminate()
+    void this.warmingWorker?.worker.terminate()
     kept?.worker.ref()
     await kept?.worker.terminate()
   }
