@@ -178,30 +178,72 @@ export class OutReading {
     return this.pageReadings
   }
 
+  /** The last record's entry of `key`, when the file's stamp is the one recorded and, for a page, its scripts were read. */
+  private kept(key: string): OutRecordEntry | undefined {
+    const known = this.last[key]
+    if (!known?.stat || !sameStamp({ size: known.size, ...known.stat }, this.out.stamps.get(key)!)) return undefined
+    return !key.endsWith('.html') || (known.scripts !== undefined && this.lastScripts[known.scripts] !== undefined) ? known : undefined
+  }
+
   private reading(key: string): Reading {
     const done = this.readings.get(key)
     if (done) return done
     const stamp = this.out.stamps.get(key)!
-    const page = key.endsWith('.html')
-    const known = this.last[key]
-    const knownScripts = known?.scripts === undefined ? undefined : this.lastScripts[known.scripts]
+    const known = this.kept(key)
     let reading: Reading
-    if (known?.stat && sameStamp({ size: known.size, ...known.stat }, stamp) && (!page || knownScripts)) {
-      reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: knownScripts }
+    if (known) {
+      reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.lastScripts[known.scripts] }
     } else {
       const readAt = Date.now()
       const bytes = fs.readFileSync(path.join(this.out.dir, key))
       reading = { sha256: sha256(bytes), size: bytes.length }
       if (bytes.length === stamp.size && settledAt(stamp, readAt)) reading.stat = { mtimeMs: stamp.mtimeMs, dev: stamp.dev, ino: stamp.ino }
-      if (page) reading.scripts = hashedScripts(pageScripts(bytes.toString('utf8')))
+      if (key.endsWith('.html')) reading.scripts = hashedScripts(pageScripts(bytes.toString('utf8')))
       this.hashed++
     }
     this.readings.set(key, reading)
     return reading
   }
 
-  /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
-  write(buildId: string): OutRecordSummary {
+  /** Distinct script readings, by the number entries name them by (set by keptEntries or entries). */
+  private sets: HashedScripts[] | undefined
+
+  /**
+   * Every file's entry, those kept as recorded being the last record's own objects, so an edit
+   * rewrites a few entries of tens of thousands. Only when the last record's readings still come
+   * in the order the entries first name them, all of them named: the record is then the one
+   * `entries` would make. Otherwise undefined.
+   */
+  private keptEntries(): Record<string, OutRecordEntry> | undefined {
+    const sets = [...this.lastScripts]
+    const byText = new Map(sets.map((scripts, index) => [JSON.stringify(scripts), index]))
+    const files: Record<string, OutRecordEntry> = {}
+    let named = 0
+    for (const key of this.out.stamps.keys()) {
+      let entry = this.kept(key)
+      if (!entry) {
+        const { scripts, ...read } = this.reading(key)
+        if (!scripts) {
+          files[key] = read
+          continue
+        }
+        const text = JSON.stringify(scripts)
+        let index = byText.get(text)
+        if (index === undefined) byText.set(text, (index = sets.push(scripts) - 1))
+        entry = { ...read, scripts: index }
+      }
+      files[key] = entry
+      if (entry.scripts === undefined || entry.scripts < named) continue
+      if (entry.scripts > named) return undefined
+      named++
+    }
+    if (named < sets.length) return undefined
+    this.sets = sets
+    return files
+  }
+
+  /** Every file's entry, the script readings numbered in the order the entries first name them. */
+  private entries(): Record<string, OutRecordEntry> {
     const files: Record<string, OutRecordEntry> = {}
     const sets: HashedScripts[] = []
     const byObject = new Map<HashedScripts, number>()
@@ -220,6 +262,14 @@ export class OutReading {
       const { scripts, ...entry } = this.reading(key)
       files[key] = scripts ? { ...entry, scripts: indexOf(scripts) } : entry
     }
+    this.sets = sets
+    return files
+  }
+
+  /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
+  write(buildId: string): OutRecordSummary {
+    const files = this.keptEntries() ?? this.entries()
+    const sets = this.sets!
     const rest = `${JSON.stringify(files)}\n${JSON.stringify(sets)}`
     const digest = sha256(rest)
     // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
