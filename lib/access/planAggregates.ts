@@ -195,9 +195,9 @@ function audienceId(access: CompiledAccess, governing: GoverningRule): string {
  * The route an asset-route entry must give a planned file, or null when the file's own path is
  * already governed by the rule of `governedBy` (a page of the file's audience).
  */
-function routeFor(access: CompiledAccess, key: string, governedBy: string): string | null {
+function routeFor(access: CompiledAccess, key: string, governedBy: string, rule = describeRule(governingRuleOf(access, governedBy))): string | null {
   const own = normalisePath(key)
-  return own !== null && sameRule(governingRuleOf(access, own), governingRuleOf(access, governedBy)) ? null : governedBy
+  return own !== null && describeRule(governingRuleOf(access, own)) === rule ? null : governedBy
 }
 
 /**
@@ -250,8 +250,8 @@ export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = 
   const audiences: Audience[] = []
   const plannedRoutes: Record<string, string> = {}
   /** A planned file (or folder) that its own path does not put under its audience's rule gets a route that does. */
-  const place = (key: string, governedBy: string) => {
-    const route = routeFor(access, isFolderKey(key) ? `${key}${CATALOG_FILE}` : key, governedBy)
+  const place = (key: string, governedBy: string, rule?: string) => {
+    const route = routeFor(access, isFolderKey(key) ? `${key}${CATALOG_FILE}` : key, governedBy, rule)
     if (route !== null) plannedRoutes[key] = route
   }
   for (const { governing, pages } of groups.values()) {
@@ -301,7 +301,8 @@ export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = 
     for (const route of docs) {
       const key = markdownKeyOf(route)
       markdown.push({ key, route })
-      place(key, route)
+      // Each page of the audience is governed by its rule.
+      place(key, route, audience.rule)
     }
     const title = audienceTitle(audience)
     const description = audience.section ? audience.sections[0].description : `Part of ${title}: ${docs.length} page${docs.length === 1 ? '' : 's'}.`

@@ -18,7 +18,9 @@ import crypto from 'node:crypto'
 export const FULL_TEXT_PART_BYTES = 500_000
 
 /** The part of `route` among `count`. */
-export const partOf = (route: string, count: number) => parseInt(crypto.createHash('sha256').update(route).digest('hex').slice(0, 8), 16) % count
+export const partOf = (route: string, count: number) => routeHash(route) % count
+
+const routeHash = (route: string) => parseInt(crypto.createHash('sha256').update(route).digest('hex').slice(0, 8), 16)
 
 export interface FullTextPage {
   route: string
@@ -48,11 +50,13 @@ export function cutFullText(pages: readonly FullTextPage[], headerBytes: (count:
   if (headerBytes(2 * pages.length) >= bound) throw new FullTextBoundError(bound)
   let count = 2
   while (count * (bound / 2) < total) count *= 2
+  // Each route's hash once, whatever the count tried.
+  const hashes = pages.map((page) => routeHash(page.route))
   // Past four parts a page, a part of several pages over the bound is left (vanishingly rare with the headroom).
   for (;;) {
     const parts = Array.from({ length: count }, () => ({ routes: [] as string[], bytes: headerBytes(count) }))
-    for (const page of pages) {
-      const part = parts[partOf(page.route, count)]
+    for (const [i, page] of pages.entries()) {
+      const part = parts[hashes[i] % count]
       part.routes.push(page.route)
       part.bytes += page.bytes
     }
