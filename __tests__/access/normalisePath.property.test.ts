@@ -1,6 +1,8 @@
 /** @jest-environment node */
 import fc from 'fast-check'
 import { access, decideAccess, normalisePath } from '../../lib/access'
+import { objectKeyFor } from '../../lib/access/objectKey'
+import { pageHtmlFile } from '../../lib/access/pageFiles'
 
 const SEGMENTS = ['docs', 'leads', 'internal', 'support-twilio', 'intro', 'endpoints', 'data-lake', 'leadsx', 'index', 'login', '404', '_next']
 const USERS = [null, 'admin', 'leads1', 'internal1', 'support1', 'outsider']
@@ -72,6 +74,38 @@ describe('no spelling of a path is allowed where its canonical route is not', ()
       { numRuns: 5000 }
     )
   })
+})
+
+test('a key spelt canonically has the object key of the same key read whole (a query sends it the long way)', () => {
+  const segment = fc.stringMatching(/^[a-z0-9_-][a-z0-9._-]{0,8}$/)
+  fc.assert(
+    fc.property(fc.array(segment, { maxLength: 5 }), (segments) => {
+      const key = `/${segments.join('/')}`
+      expect(objectKeyFor(key)).toBe(objectKeyFor(`${key}?long=way`))
+    }),
+    { numRuns: 3000 }
+  )
+})
+
+test("a key spelt canonically is its own object key, or its page's file; one spelling away from it is read whole", () => {
+  const cases: [string, string | null][] = [
+    ['/', pageHtmlFile('/')],
+    ['/docs/leads/intro', pageHtmlFile('/docs/leads/intro')],
+    ['/docs/leads/intro.html', pageHtmlFile('/docs/leads/intro')],
+    ['/docs/leads/index', pageHtmlFile('/docs/leads')],
+    ['/docs/leads/intro.md', '/docs/leads/intro.md'],
+    ['/docs/v1.2/a_b-c', pageHtmlFile('/docs/v1.2/a_b-c')],
+    ['/docs/v1.2/a_b-c.txt', '/docs/v1.2/a_b-c.txt'],
+    ['/_next/static/chunks/main-0a1b.js', '/_next/static/chunks/main-0a1b.js'],
+    ['/_next/static/chunks/Main-0A1B.js', '/_next/static/chunks/Main-0A1B.js'],
+    ['/docs/leads/intro.HTML', pageHtmlFile('/docs/leads/intro')],
+    ['/docs//leads/intro.md', '/docs/leads/intro.md'],
+    ['/docs/./leads/../leads/intro.md', '/docs/leads/intro.md'],
+    ['/docs/leads/intro%2emd', '/docs/leads/intro.md'],
+    ['/docs/leads/intro.md?x=1', '/docs/leads/intro.md'],
+    ['/docs/a.html.html', null],
+  ]
+  expect(cases.map(([raw]) => [raw, objectKeyFor(raw)])).toEqual(cases)
 })
 
 test('a route already canonical comes back as it is; one spelling away from it is read whole', () => {

@@ -1,6 +1,9 @@
 /** `/`, or segments of lower-case letters, digits, `_`, `-` and `.`, none starting with a dot. */
 const CANONICAL_SHAPE = /^(?:\/|(?:\/[a-z0-9_-][a-z0-9._-]*)+)$/
 
+/** Whether `raw` is spelt as a canonical route is: no encoding, query, upper case, empty or dot segment. */
+export const hasCanonicalShape = (raw: string) => CANONICAL_SHAPE.test(raw)
+
 /**
  * Turns a request path into the one canonical route that the rules are written against,
  * so that no spelling of a path (`%2e%2e`, `//`, `/DOCS/`, `.html`, `/index`, a trailing slash)
@@ -15,7 +18,7 @@ export function normalisePath(raw: string): string | null {
   // Most calls (the build's, per page) pass a route already canonical: lower case, no encoding,
   // no empty or dot segment, and a last segment that is neither `index` nor `….html`. Such a
   // path is its own route; any other takes the whole reading below.
-  if (CANONICAL_SHAPE.test(raw)) {
+  if (hasCanonicalShape(raw)) {
     const last = raw.slice(raw.lastIndexOf('/') + 1)
     if (last !== 'index' && !last.endsWith('.html')) return raw
   }
