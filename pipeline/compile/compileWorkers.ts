@@ -118,7 +118,7 @@ export class CompileWorkers {
     return Promise.resolve()
   }
 
-  /** A worker loading for the next run: a run waits for it rather than start its own beside it. */
+  /** A worker loading for the next run: a run takes it as it loads, or waits for its rehearsal, rather than start its own beside it. */
   private warming: Promise<void> | null = null
   /** The worker warming, until it is kept or a run takes it (`taken` ends the warming). */
   private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void } | null = null

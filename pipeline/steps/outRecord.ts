@@ -163,6 +163,8 @@ export class OutReading {
   private readonly lastDigest: string | null
   private readonly lastScripts: HashedScripts[]
   private pageReadings: PageReading[] | undefined
+  /** Distinct script readings, by the number entries name them by (set by keptEntries or entries). */
+  private sets: HashedScripts[] | undefined
   /** Files read (their stamp was not the one recorded). */
   hashed = 0
 
@@ -204,9 +206,6 @@ export class OutReading {
     this.readings.set(key, reading)
     return reading
   }
-
-  /** Distinct script readings, by the number entries name them by (set by keptEntries or entries). */
-  private sets: HashedScripts[] | undefined
 
   /**
    * Every file's entry, those kept as recorded being the last record's own objects, so an edit
