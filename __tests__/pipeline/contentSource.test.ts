@@ -171,7 +171,7 @@ test("a build's steps, from the content check to the Markdown and search data, r
     const mapInputs = pageMapInputs(source)
     const pageMap = source.pageMap()
     const navigation = openNavigation(ROOT, source, pageMap, plan, mapInputs)
-    writePageProps(ROOT, store, { access, navigation, lastUpdated: {} })
+    writePageProps(ROOT, store, { audienceOf: plan.audienceOf, navigation, lastUpdated: {} })
     const search = searchDataOf(ROOT, store.pages)
     search.routes.forEach(search.read)
     markdownFileMap(source, store.pages, plan, { pageMaps: navigation.fragments(), lastUpdated: {} })

@@ -19,8 +19,7 @@ import { writeAtomically } from '../files'
 import { readCompiledPage } from '../compile/readDocuments'
 import { sha256 } from '../files'
 import type { LastUpdated } from '../lastUpdated'
-import type { CompiledAccess } from '../../lib/access/compileAccess'
-import { audienceIdOf } from '../../lib/access/planAggregates'
+import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { Navigation } from '../navigationRecord'
 import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 import { packDocument } from '../../lib/render/packedDocument'
@@ -48,7 +47,8 @@ function storeProps(root: string, props: DocsPageProps): string {
 
 /** What the pages step makes the props from: the earlier steps' results. */
 export interface PagePropsInputs {
-  access: CompiledAccess
+  /** Each page's audience, from the run's plan. */
+  audienceOf: AggregatePlan['audienceOf']
   /** Each audience's page map (../navigationRecord.ts). */
   navigation: Pick<Navigation, 'audienceMap' | 'audienceHash'>
   lastUpdated: LastUpdated
@@ -60,7 +60,7 @@ export interface PagePropsInputs {
  * a page added or removed, a `_meta` edit change its audiences' page maps, and so their pages').
  * Writes the index the docs route reads, and the store.
  */
-export function writePageProps(root: string, store: PageStore, { access, navigation, lastUpdated }: PagePropsInputs): PagePropsReport {
+export function writePageProps(root: string, store: PageStore, { audienceOf, navigation, lastUpdated }: PagePropsInputs): PagePropsReport {
   const dir = path.join(root, PROPS_DIR)
   fs.mkdirSync(dir, { recursive: true })
   const stored = new Set(fs.readdirSync(dir))
@@ -69,7 +69,8 @@ export function writePageProps(root: string, store: PageStore, { access, navigat
   const made: Record<string, NonNullable<PageRecord['props']>> = {}
   for (const route of Object.keys(store.pages).sort()) {
     const record = store.pages[route]
-    const audience = audienceIdOf(access, route)
+    const audience = audienceOf[route]
+    if (audience === undefined) throw new Error(`${route} is in no audience of the plan; the plan is made from the pages the store holds`)
     // A page's props are made from its compiled document (its cache entry, named by the page's
     // bytes and the compiler), its audience's page map and its date, in the props' format: with the
     // same four, the same props file, and the document is not read again.

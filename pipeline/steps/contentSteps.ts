@@ -85,7 +85,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
-  const props = await step('pages', () => writePageProps(root, store, { access, navigation, lastUpdated }), describePageProps)
+  const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
 }
