@@ -97,6 +97,25 @@ export function takeRecord(file: string): unknown {
   }
 }
 
+/**
+ * A value kept in `file` under `key` (what it was made from: a digest, a commit, a stamp), for a
+ * later run to take instead of making it again: the value when the file holds that key, else null
+ * (none yet, unreadable, made from something else).
+ */
+export function keptUnder<T>(file: string, key: string): T | null {
+  try {
+    const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as { key?: unknown; value?: T }
+    return kept.key === key && kept.value !== undefined ? kept.value : null
+  } catch {
+    return null
+  }
+}
+
+/** Keeps `value` in `file` under `key`, for keptUnder. */
+export function keepUnder(file: string, key: string, value: unknown): void {
+  writeAtomically(file, JSON.stringify({ key, value }))
+}
+
 /** Every file below `dir`, as sorted `/relative/path` keys. */
 export function listFiles(dir: string): string[] {
   const keys: string[] = []

@@ -8,9 +8,8 @@
  * names: a rebuild with no new commit (a writer's edits) does not read the whole history again.
  */
 import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
-import { writeAtomically } from './files'
+import { keepUnder, keptUnder } from './files'
 import { CACHE_PATHS } from './steps/paths'
 
 /** Repository-relative path (forward slashes) → last commit time in milliseconds. */
@@ -31,12 +30,8 @@ export function readLastUpdated(root: string, dirs: readonly string[] = ['conten
   if (!top || shallow !== 'false' || !head) return {}
   const keptFile = path.join(root, CACHE_PATHS.lastUpdated)
   const key = JSON.stringify([head, top, dirs])
-  try {
-    const kept = JSON.parse(fs.readFileSync(keptFile, 'utf8')) as { key: string; dates: LastUpdated }
-    if (kept.key === key) return kept.dates
-  } catch {
-    // None yet, or unreadable: read from the history below.
-  }
+  const kept = keptUnder<LastUpdated>(keptFile, key)
+  if (kept) return kept
   const log = git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', head, '--', ...dirs])
   if (log === null) return {}
   const prefix = path.relative(top, root).split(path.sep).join('/')
@@ -49,6 +44,6 @@ export function readLastUpdated(root: string, dirs: readonly string[] = ['conten
       if (!(relative in dates)) dates[relative] = Number(time) * 1000
     }
   }
-  writeAtomically(keptFile, JSON.stringify({ key, dates }))
+  keepUnder(keptFile, key, dates)
   return dates
 }

@@ -13,13 +13,12 @@ import type { AggregatePlan } from '../lib/access/planAggregates'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import type { RawItem } from '../lib/navigation/shapePageMap'
 import type { ContentSource } from './content/contentSource'
-import { listFiles, sha256, writeAtomically } from './files'
+import { keepUnder, keptUnder, listFiles, sha256 } from './files'
 import { audiencePageMap, pageMapFragments, type PageMapInputs } from './pageMaps'
 import { builtRulesDigest } from './steps/audiencesFile'
 import { CACHE_PATHS } from './steps/paths'
 
 interface Kept {
-  inputs: string
   /** Each audience's page map's hash, by audience id. */
   maps: Record<string, string>
   fragments: [string, PageMapFragment][]
@@ -47,13 +46,7 @@ export function openNavigation(root: string, source: Pick<ContentSource, 'metas'
   const file = path.join(root, CACHE_PATHS.navigation)
   const metas = source.metas.map((meta) => [meta.folderRoute, source.metaOf(meta.folderRoute)])
   const digest = sha256(JSON.stringify([code, builtRulesDigest(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))
-  let kept: Kept | null = null
-  try {
-    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as Kept
-    if (read.inputs === digest) kept = read
-  } catch {
-    // None yet, or unreadable: made again.
-  }
+  const kept = keptUnder<Kept>(file, digest)
   const maps = new Map<string, { map: RawItem[]; hash: string }>()
   const audienceMap = (id: string) => {
     let made = maps.get(id)
@@ -71,7 +64,7 @@ export function openNavigation(root: string, source: Pick<ContentSource, 'metas'
       if (fragments) return fragments
       fragments = pageMapFragments(raw, plan, inputs)
       const hashes = Object.fromEntries(plan.audiences.map((audience) => [audience.id, audienceMap(audience.id).hash]))
-      writeAtomically(file, JSON.stringify({ inputs: digest, maps: hashes, fragments: [...fragments] } satisfies Kept))
+      keepUnder(file, digest, { maps: hashes, fragments: [...fragments] } satisfies Kept)
       return fragments
     },
   }

@@ -15,7 +15,7 @@
  *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
  * - the mode: pages are compiled as `next build` compiles them, for production.
  */
-import { sameStamp, settledAt, sha256, stampOf, writeAtomically, type FileStamp } from '../files'
+import { keepUnder, keptUnder, settledAt, sha256, stampOf } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -80,16 +80,13 @@ export const INSTALL_RECORD = 'node_modules/.package-lock.json'
 export function installedCompilerPackages(root: string): string[] {
   const stamp = stampOf(path.join(root, INSTALL_RECORD))
   if (!stamp) return compilerPackages(root)
-  const kept = path.join(root, CACHE_PATHS.compiler, 'packages.json')
-  try {
-    const record = JSON.parse(fs.readFileSync(kept, 'utf8')) as { stamp: FileStamp; packages: string[] }
-    if (sameStamp(record.stamp, stamp) && Array.isArray(record.packages)) return record.packages
-  } catch {
-    // None yet, or unreadable: walked below.
-  }
+  const file = path.join(root, CACHE_PATHS.compiler, 'packages.json')
+  const key = JSON.stringify(stamp)
+  const kept = keptUnder<string[]>(file, key)
+  if (Array.isArray(kept)) return kept
   const readAt = Date.now()
   const packages = compilerPackages(root)
-  if (settledAt(stamp, readAt)) writeAtomically(kept, JSON.stringify({ stamp, packages }))
+  if (settledAt(stamp, readAt)) keepUnder(file, key, packages)
   return packages
 }
 
