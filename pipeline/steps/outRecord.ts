@@ -163,8 +163,6 @@ export class OutReading {
   private readonly lastDigest: string | null
   private readonly lastScripts: HashedScripts[]
   private pageReadings: PageReading[] | undefined
-  /** Distinct script readings, by the number entries name them by (set by keptEntries or entries). */
-  private sets: HashedScripts[] | undefined
   /** Files read (their stamp was not the one recorded). */
   hashed = 0
 
@@ -208,45 +206,16 @@ export class OutReading {
   }
 
   /**
-   * Every file's entry, those kept as recorded being the last record's own objects, so an edit
-   * rewrites a few entries of tens of thousands. Only when the last record's readings still come
-   * in the order the entries first name them, all of them named: the record is then the one
-   * `entries` would make. Otherwise undefined.
+   * Every file's entry, and the distinct script readings the pages' entries name by number, in the
+   * order the entries first name them. `fromLast`: the last record's readings keep their numbers,
+   * and each file kept as recorded its entry object, so an edit rewrites a few entries of tens of
+   * thousands; undefined when those numbers no longer come in that order, or one is no longer
+   * named, as the record would then differ from one made anew.
    */
-  private keptEntries(): Record<string, OutRecordEntry> | undefined {
-    const sets = [...this.lastScripts]
+  private numbered(fromLast: boolean): { files: Record<string, OutRecordEntry>; sets: HashedScripts[] } | undefined {
+    const sets = fromLast ? [...this.lastScripts] : []
     const byText = new Map(sets.map((scripts, index) => [JSON.stringify(scripts), index]))
-    const files: Record<string, OutRecordEntry> = {}
-    let named = 0
-    for (const key of this.out.stamps.keys()) {
-      let entry = this.kept(key)
-      if (!entry) {
-        const { scripts, ...read } = this.reading(key)
-        if (!scripts) {
-          files[key] = read
-          continue
-        }
-        const text = JSON.stringify(scripts)
-        let index = byText.get(text)
-        if (index === undefined) byText.set(text, (index = sets.push(scripts) - 1))
-        entry = { ...read, scripts: index }
-      }
-      files[key] = entry
-      if (entry.scripts === undefined || entry.scripts < named) continue
-      if (entry.scripts > named) return undefined
-      named++
-    }
-    if (named < sets.length) return undefined
-    this.sets = sets
-    return files
-  }
-
-  /** Every file's entry, the script readings numbered in the order the entries first name them. */
-  private entries(): Record<string, OutRecordEntry> {
-    const files: Record<string, OutRecordEntry> = {}
-    const sets: HashedScripts[] = []
     const byObject = new Map<HashedScripts, number>()
-    const byText = new Map<string, number>()
     const indexOf = (scripts: HashedScripts) => {
       let index = byObject.get(scripts)
       if (index === undefined) {
@@ -257,18 +226,26 @@ export class OutReading {
       }
       return index
     }
+    const files: Record<string, OutRecordEntry> = {}
+    let named = 0
     for (const key of this.out.stamps.keys()) {
-      const { scripts, ...entry } = this.reading(key)
-      files[key] = scripts ? { ...entry, scripts: indexOf(scripts) } : entry
+      let entry = fromLast ? this.kept(key) : undefined
+      if (!entry) {
+        const { scripts, ...read } = this.reading(key)
+        entry = scripts ? { ...read, scripts: indexOf(scripts) } : read
+      }
+      files[key] = entry
+      if (entry.scripts === undefined || entry.scripts < named) continue
+      if (entry.scripts > named) return undefined
+      named++
     }
-    this.sets = sets
-    return files
+    return named < sets.length ? undefined : { files, sets }
   }
 
   /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
   write(buildId: string): OutRecordSummary {
-    const files = this.keptEntries() ?? this.entries()
-    const sets = this.sets!
+    // Made anew, the readings are numbered as first named, so that record always is.
+    const { files, sets } = this.numbered(true) ?? this.numbered(false)!
     const rest = `${JSON.stringify(files)}\n${JSON.stringify(sets)}`
     const digest = sha256(rest)
     // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
