@@ -45,7 +45,7 @@ export class LastBuildRenderer {
     fs.rmSync(this.into, { recursive: true, force: true })
     const { child, exited } = this.started ?? this.start()
     this.told = true
-    child.stdin!.end('render')
+    child.stdin!.end('render\n')
     await exited
   }
 
@@ -60,7 +60,7 @@ export class LastBuildRenderer {
 
   private start() {
     const script = path.join(__dirname, 'renderWithNext.cjs')
-    const started = startInProduction(WHAT, process.execPath, [script, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, '--when-told'], {
+    const started = startInProduction(WHAT, process.execPath, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, '--when-told'], {
       cwd: this.paths.root,
       heapMb: RENDERER_HEAP_MB,
       input: true,

@@ -1,6 +1,6 @@
 /**
  * Renders some pages of the one docs route with the server bundle the last `next build` left in
- * .next/, without compiling anything: `node pipeline/render/renderWithNext.cjs <routes.json> <dir>`
+ * .next/, without compiling anything: `node pipeline/render/renderWithNext.cjs <.next dir> <routes.json> <dir>`
  * writes each route's HTML and data file into <dir>, as `<name>.html` and `<name>.json` (Next's file
  * names: `/` is `index`).
  *
@@ -13,27 +13,33 @@
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
  *
- * With `--when-told` it loads Next and the site's config, then waits for its standard input to
- * end: `render` renders (the routes file is read only then), anything else exits 0 having done
+ * With `--when-told` it loads Next and the last build's config, forks Next's export worker ahead
+ * (./exportWorkerAhead.cjs), then waits to be told on its standard input: a line `render` renders
+ * (the routes file is read only then); anything else, or the input's end, exits 0 having done
  * nothing. The build starts it so while it scans content/ (./lastBuildRenderer.ts); an error in
  * loading is reported only if it is told to render.
  */
 const fs = require('node:fs')
 const path = require('node:path')
+const { forkExportWorkerAhead } = require('./exportWorkerAhead.cjs')
 
 /** The one docs route's page, as Next names it (pages/[[...slug]].tsx). */
 const DOCS_PAGE = '/[[...slug]]'
+/** Where `next build` records the config its server runs with. */
+const SERVER_FILES = 'required-server-files.json'
 
 async function main() {
-  const [routesFile, outdir, mode] = process.argv.slice(2)
-  if (!routesFile || !outdir || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <routes.json> <output dir> [--when-told]')
+  const [nextArg, routesFile, outdir, mode] = process.argv.slice(2)
+  if (!nextArg || !routesFile || !outdir || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <.next dir> <routes.json> <output dir> [--when-told]')
   const root = process.cwd()
-  const loading = load(root).then(
-    (loaded) => ({ loaded }),
+  const nextDir = path.resolve(nextArg)
+  const warm = mode === '--when-told'
+  const loading = load(root, nextDir).then(
+    (loaded) => ({ loaded, ahead: warm ? forkAhead(root, loaded.config, nextDir) : null }),
     (error) => ({ error })
   )
-  if (mode === '--when-told' && (await toldWhat()) !== 'render') return
-  const { loaded, error } = await loading
+  if (warm && (await toldWhat()) !== 'render') return
+  const { loaded, ahead, error } = await loading
   if (error) throw error
   const { config, exportApp, trace } = loaded
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
@@ -45,8 +51,9 @@ async function main() {
   const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
   const cpus = Math.max(1, Math.min(config.experimental.cpus ?? 1, batches))
   // The export records where it wrote in .next/; that record stays the last `next build`'s.
-  const detail = path.join(root, config.distDir, 'export-detail.json')
+  const detail = path.join(nextDir, 'export-detail.json')
   const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null
+  ahead?.offer()
   try {
     await exportApp(
       root,
@@ -64,23 +71,47 @@ async function main() {
   } finally {
     if (lastDetail) fs.writeFileSync(detail, lastDetail)
   }
+  if (ahead) console.log(`render: the export worker forked ahead was ${ahead.close()}`)
 }
 
-/** Next's export and the site's config, loaded as `next build` loads them. */
-async function load(root) {
-  const loadConfig = require('next/dist/server/config').default
-  const { PHASE_PRODUCTION_BUILD } = require('next/constants')
+/** Next's export worker forked ahead; none if that fails, and the export forks its own. */
+function forkAhead(root, config, nextDir) {
+  try {
+    return forkExportWorkerAhead(root, config, nextDir, DOCS_PAGE.slice(1))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Next's export, and the config the last `next build` ran with, as it recorded it for its server
+ * (required-server-files.json). That build's ID is this one's (./reuseLastBuild.ts checks it), so
+ * its config came from the same inputs; loading next.config.ts again (TypeScript, SWC and the
+ * site's modules) would cost more CPU than the render, on the cores the content steps are using.
+ * The `.env` files are loaded into the environment, as Next's config loading does.
+ */
+async function load(root, nextDir) {
   const exportApp = require('next/dist/export').default
   const { trace } = require('next/dist/trace')
-  return { config: await loadConfig(PHASE_PRODUCTION_BUILD, root), exportApp, trace }
+  require('@next/env').loadEnvConfig(root, false, { info: () => {}, error: console.error })
+  const file = path.join(nextDir, SERVER_FILES)
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: the last next build did not finish, so the build cannot render with it; remove ${nextDir} to build anew`)
+  const { config } = JSON.parse(fs.readFileSync(file, 'utf8'))
+  return { config, exportApp, trace }
 }
 
-/** Everything written to standard input, once it ends. */
+/**
+ * The first line written to standard input, or all of it if it ends first. A line, because the
+ * build's write reaches the pipe at once, while its end waits for the build's thread to be free.
+ */
 function toldWhat() {
   return new Promise((resolve) => {
     let text = ''
     process.stdin.setEncoding('utf8')
-    process.stdin.on('data', (chunk) => (text += chunk))
+    process.stdin.on('data', (chunk) => {
+      text += chunk
+      if (text.includes('\n')) resolve(text.slice(0, text.indexOf('\n')).trim())
+    })
     process.stdin.on('end', () => resolve(text.trim()))
     process.stdin.on('error', () => resolve(''))
   })
