@@ -198,6 +198,8 @@ describe('an incremental build writes exactly what a clean build of the same sou
     expect(ranNextBuild).toBe(rendered === 'all')
     // In the export worker forked ahead, which Next's export took: its options are the ones Next asked for.
     if (!ranNextBuild) expect(log).toContain('render: the export worker forked ahead was taken')
+    // out/ stays in place, so search needs only the compiled pages and the plan: it starts before the pages step.
+    if (!ranNextBuild) expect(log.indexOf('build: search…')).toBeLessThan(log.indexOf('build: pages…'))
     if (rendered === 'all') expect(kept).toBe(0)
     else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
     const incremental = { id: buildId(), ...snapshotNow() }

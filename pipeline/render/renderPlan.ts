@@ -92,14 +92,19 @@ export function placePublicFiles(root: string, out: string, files: readonly Publ
 
 export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
   const routes = Object.keys(props).sort()
-  const all = (whyAll: string): RenderPlan => ({ buildId, render: routes, keep: [], whyAll, keptClientFiles: [] })
-  const state = store.render
-  if (!state) return all('no record of an earlier build')
-  if (state.buildId !== buildId) return all("the site's code, settings or dependencies changed")
+  const whyAll = whyRenderAll(store, buildId)
+  if (whyAll !== null) return { buildId, render: routes, keep: [], whyAll, keptClientFiles: [] }
+  const state = store.render!
   const present = presentUnder(out)
   const keep = routes.filter((route) => store.pages[route]?.rendered === props[route] && pageFilesOf(route, buildId).every(present))
   const kept = new Set(keep)
   return { buildId, render: routes.filter((route) => !kept.has(route)), keep, whyAll: null, keptClientFiles: Object.keys(state.nextFiles).filter(isClientFile) }
+}
+
+/** Why every page renders under `buildId`, whatever changed; null when pages may be kept from the last build. */
+export function whyRenderAll(store: PageStore, buildId: string): string | null {
+  if (!store.render) return 'no record of an earlier build'
+  return store.render.buildId === buildId ? null : "the site's code, settings or dependencies changed"
 }
 
 /**

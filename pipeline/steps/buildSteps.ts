@@ -15,8 +15,8 @@
  *             audience's page map, its date (pipeline/render/pageProps.ts)
  *   render    out/ and its build id: one route renders every changed page from its props, by
  *             `next build`, or with the last one's server bundle when the code is the same
- *   search    one Pagefind index per audience, written into out/; beside the render while
- *             Next's process renders, when out/ stays in place
+ *   search    one Pagefind index per audience, written into out/; when out/ stays in place, from
+ *             the moment the pages are compiled and planned, beside the pages and render steps
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog; like
  *             search, beside the render when out/ stays in place
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
@@ -52,13 +52,13 @@ import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, type BuildResult as 
 import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
 import type { PropsIndex } from '../../lib/render/propsFiles'
-import { afterRender, audienceFoldersOf, beforeRender, inPlaceBuild, keptPagesFit, planRender, RENDER_ROUTES } from '../render/renderPlan'
+import { afterRender, audienceFoldersOf, beforeRender, inPlaceBuild, keptPagesFit, planRender, RENDER_ROUTES, whyRenderAll } from '../render/renderPlan'
 import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
 import type { LastBuildRenderer } from '../render/lastBuildRenderer'
 import { runInProduction } from '../render/runInProduction'
 import type { PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
-import { runContentSteps } from './contentSteps'
+import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
@@ -99,14 +99,14 @@ export async function nextBuild(
   publicFiles: readonly PublicFile[],
   aggregates: Pick<AggregatePlan, 'audiences' | 'search'>,
   renderer: LastBuildRenderer,
+  course: RenderCourse = renderCourse(paths, store, aggregates),
   whileInPlace?: (buildId: string) => void
 ): Promise<NextBuild> {
   const pages = Object.keys(props).length
-  let plan = planRender(store, paths.out, siteBuildId(paths.root), props)
+  let plan = planRender(store, paths.out, course.buildId, props)
   const last = store.render
   const audienceFolders = audienceFoldersOf(aggregates)
-  const whyNextBuild =
-    plan.whyAll ?? whyNotReuse(paths, plan.buildId, last) ?? (last?.audienceFolders === audienceFolders ? null : "the audiences changed, and out/ kept in place would keep an old one's files")
+  const { whyNextBuild } = course
   if (whyNextBuild === null && last) {
     beforeRender(paths.root, paths.out, plan, store, 'in place')
     const rendering = reuseLastBuild(paths, plan, last, renderer)
@@ -131,6 +131,23 @@ export async function nextBuild(
   if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
   afterRender(paths.root, paths.out, plan, store, props, publicFiles, undefined, audienceFolders)
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
+}
+
+/** The build ID, and why `next build` runs (null: out/ stays in place, and the last build's server bundle renders). */
+export interface RenderCourse {
+  buildId: string
+  whyNextBuild: string | null
+}
+
+/** The render's course, known once the store and the plan are: nothing the pages step makes changes it. */
+export function renderCourse(paths: SitePaths, store: PageStore, aggregates: Pick<AggregatePlan, 'audiences' | 'search'>): RenderCourse {
+  const buildId = siteBuildId(paths.root)
+  const last = store.render
+  const whyNextBuild =
+    whyRenderAll(store, buildId) ??
+    whyNotReuse(paths, buildId, last) ??
+    (last?.audienceFolders === audienceFoldersOf(aggregates) ? null : "the audiences changed, and out/ kept in place would keep an old one's files")
+  return { buildId, whyNextBuild }
 }
 
 function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
@@ -202,19 +219,12 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer): Promise<void> {
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
-  const run = await runContentSteps(paths.root, {
-    access,
-    kept: compileWorkers,
-    step,
-    releaseTexts: true,
-    renderFollows: true,
-    onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
-  }).finally(() => compileWorkers.close())
-  const { source, store, pages, plan, lastUpdated, props } = run
-  // The search and Markdown steps need nothing the render makes. While the render waits on Next's
-  // process, they run beside it, when out/ stays in place; when `next build` makes out/ anew, after.
+  // The search and Markdown steps need nothing the render makes. When out/ stays in place, search
+  // starts once the pages are compiled and planned, beside the pages and render steps, and Markdown
+  // while the render waits on Next's process; when `next build` makes out/ anew, both run after it.
+  let course: RenderCourse | undefined
   let searching: Promise<SearchResult> | undefined
-  const searchStep = () => {
+  const searchStep = ({ store, plan }: Pick<ContentRun, 'store' | 'plan'>) => {
     searching ??= step(
       'search',
       () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
@@ -224,6 +234,19 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     searching.catch(() => {})
     return searching
   }
+  const run = await runContentSteps(paths.root, {
+    access,
+    kept: compileWorkers,
+    step,
+    releaseTexts: true,
+    renderFollows: true,
+    onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
+    onCompiled: (compiled) => {
+      course = renderCourse(paths, compiled.store, compiled.plan)
+      if (course.whyNextBuild === null) void searchStep(compiled)
+    },
+  }).finally(() => compileWorkers.close())
+  const { source, store, pages, plan, lastUpdated, props } = run
   const pageMaps = run.navigation.fragments()
   let markdown: Promise<unknown> | undefined
   const markdownStep = (buildId: string) => {
@@ -242,8 +265,8 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const next = await step(
     'render',
     () =>
-      nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, (buildId) => {
-        void searchStep()
+      nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, course, (buildId) => {
+        void searchStep(run)
         void markdownStep(buildId)
       }),
     (built) =>
@@ -253,7 +276,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       ].join('; '),
     `${pages.length} pages`
   )
-  const search = await searchStep()
+  const search = await searchStep(run)
   await markdownStep(next.buildId)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).

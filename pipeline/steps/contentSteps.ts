@@ -46,6 +46,8 @@ export interface ContentRunOptions {
   kept?: CompileWorkers
   step?: StepRunner
   onCompileStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
+  /** Every page compiled into the store, and the plan made: what needs nothing later may start. */
+  onCompiled?: (run: Pick<ContentRun, 'store' | 'plan'>) => void
   /** Drops the pages' MDX once the checks have had it (the build: its memory follows the page count). */
   releaseTexts?: boolean
   /** The render step follows and saves the store before it touches out/ (the build); otherwise the run saves it at its end. */
@@ -85,6 +87,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
+  options.onCompiled?.({ store, plan })
   const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
   if (!options.renderFollows) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
