@@ -2,7 +2,7 @@
  * The renderer that stands in for `next build` when the code is the last build's
  * (./renderWithNext.cjs, ./reuseLastBuild.ts), started before the build knows it needs it.
  *
- * Loading Next and the site's config is most of a one-page render, and needs nothing the content
+ * Loading Next and its export worker is most of a one-page render, and needs nothing the content
  * steps make, so `warm()` starts the process while content/ is scanned (when .next/ holds a server
  * bundle to render with). `render()` then tells it to render the routes of RENDER_ROUTES into
  * `into`; `close()` tells one that was not needed to exit. A build that never warms it starts it
