@@ -9,6 +9,7 @@
  * at `render()`.
  */
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { CACHE_PATHS, type SitePaths } from '../steps/paths'
@@ -22,6 +23,8 @@ export const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
  * which renders them, drops the heap setting), so the smallest build heap serves any site.
  */
 const RENDERER_HEAP_MB = 768
+/** The renderer's niceness (0 is the build's, 19 the lowest). */
+const RENDERER_NICE = 10
 
 export class LastBuildRenderer {
   /** Where the renderer writes the pages before they move into out/. */
@@ -65,6 +68,13 @@ export class LastBuildRenderer {
       heapMb: RENDERER_HEAP_MB,
       input: true,
     })
+    // Below the build's priority (its export worker inherits it): it loads beside the content
+    // steps, and the build's own thread is a rebuild's longest path (docs/benchmarks.md).
+    try {
+      os.setPriority(started.child.pid!, RENDERER_NICE)
+    } catch {
+      // Not allowed here: it runs at the build's priority, only slower.
+    }
     // Held here until render() or close() awaits it: an early failure is not unhandled.
     started.exited.catch(() => undefined)
     // The build's end is not held up by a renderer nobody will tell (a failed step's build ends it too).
