@@ -57,11 +57,11 @@ function forkExportWorkerAhead(root, config, distDir, page) {
     env: { ...expected.env, [PRELOAD_ENV]: JSON.stringify(preload) },
     execArgv: [...expected.execArgv, '--require', path.join(__dirname, 'preloadExportWorker.cjs')],
   })
+  let taken = false
+  let outcome = 'not taken: the export forked no worker'
   // Not taken, it ends with the renderer, whatever ends that.
   const endUntaken = () => taken || child.kill()
   process.once('exit', endUntaken)
-  let taken = false
-  let outcome = 'not taken: the export forked no worker'
   return {
     offer() {
       const fork = childProcess.fork
