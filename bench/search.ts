@@ -49,7 +49,7 @@ import { planAggregates, type AggregatePlan } from '../lib/access/planAggregates
 import { buildSearchIndexes, type IndexStats } from '../pipeline/steps/buildSearchIndexes'
 import { searchDataOf } from '../pipeline/compile/readDocuments'
 import { readStore } from '../pipeline/store/pageStore'
-import { launchBrowser } from '../e2e/browser'
+import { CHROMIUM, launchBrowser } from '../e2e/browser'
 import { gzipOnce, shouldGzip } from '../scripts/server/compression'
 import { median, percentile, type Figure } from './table'
 
@@ -468,7 +468,7 @@ export async function searchFigures(): Promise<Figure[]> {
   ))
   const edit = await editTimes(EDIT_PAGES)
   console.log(`\nThe search step on ${EDIT_PAGES.toLocaleString('en')} generated pages (${edit.shards} shards): ${fixed(edit.clean)} ms clean; after a one-page edit ${edit.edited.map(fixed).join(', ')} ms (shards indexed again: ${edit.indexed.join(', ')})`)
-  console.log(`\nMethod: headless Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}) against a static server on 127.0.0.1 (no network delay; gzip as production sends it); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
+  console.log(`\nMethod: headless Chromium (${CHROMIUM}) against a static server on 127.0.0.1 (no network delay; gzip as production sends it); bytes counted by the server; ${((Date.now() - started) / 1000).toFixed(0)} s in all.`)
 
   const method = 'headless Chromium, static server on 127.0.0.1 gzipping as production does, bytes sent counted by the server'
   const figures: Figure[] = []

@@ -2,12 +2,17 @@ import fs from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { PASSWORD, siteEnv } from './siteEnv'
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/**
+ * Debian's headless shell (package chromium-headless-shell): the browser Playwright itself runs
+ * headless, without the full browser's window machinery, so each page loads in less CPU (see
+ * docs/benchmarks.md). CHROMIUM_PATH names another, such as the full /usr/bin/chromium.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell'
 
-/** Debian's Chromium, never a downloaded browser. scripts/test.mjs installs it when it is missing. */
+/** Debian's Chromium, never a downloaded one. scripts/test.mjs installs it when it is missing. */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium`)
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium-headless-shell`)
   }
   return chromium.launch({
     executablePath: CHROMIUM,

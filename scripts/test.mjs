@@ -3,7 +3,8 @@
 //   3. build the site once, with audit markers, in a temporary copy (scripts/audit/buildAuditSite.ts)
 //   4. leak audit, attacks through the real server and browser tests against that build (e2e/); the
 //      leak audit also against a bucket that build is deployed to (e2e/deployedBucket.test.ts)
-// Debian's Chromium is installed with apt when missing (as root), or the exact command is printed.
+// Debian's Chromium (its headless shell, e2e/browser.ts) is installed with apt when missing (as root),
+// or the exact command is printed.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,9 +30,9 @@ if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), stdio: 'inherit', env })
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell'
 if (!fs.existsSync(CHROMIUM)) {
-  const command = 'apt-get update && apt-get install -y chromium'
+  const command = 'apt-get update && apt-get install -y chromium-headless-shell'
   if (process.getuid?.() !== 0) {
     console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}. Install it as root with:\n  ${command}`)
     process.exit(1)
