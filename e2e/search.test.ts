@@ -235,18 +235,28 @@ test('each audience of a rule finer than a section finds its pages in search, an
     expect([mark, finders]).not.toEqual([mark, cases.filter(([username, m]) => m === mark && decide(entry, { username, groups: seededGroupsOf(username) }) === 'allow').map(([username]) => username)])
   }
   const first = page
-  for (const [username, mark, expected] of cases) {
-    // A fresh browser for each reader: nothing of the last one's search stays.
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-    errors = watchErrors(page)
+  for (const username of new Set(cases.map(([name]) => name))) {
+    // A fresh browser for each reader: nothing of the last one's search stays. The reader signs in
+    // once, and each mark is searched in a page of its own.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     try {
-      await signInThroughForm(page, username, '/')
-      await search(markers.finer[mark].body)
-      const found = (await page.locator('.nextra-nav-container .site-search-panel').getByRole('option').count()) > 0
-      expect([username, mark, found]).toEqual([username, mark, expected])
-      expect(errors).toEqual([])
+      for (const [index, [, mark, expected]] of cases.filter(([name]) => name === username).entries()) {
+        page = await context.newPage()
+        errors = watchErrors(page)
+        if (index === 0) await signInThroughForm(page, username, '/')
+        else {
+          await page.goto(siteUrl + '/')
+          // Signed in and drawn: the reader's name is in the navbar.
+          await page.locator('.nextra-nav-container').getByText(username, { exact: true }).waitFor()
+        }
+        await search(markers.finer[mark].body)
+        const found = (await page.locator('.nextra-nav-container .site-search-panel').getByRole('option').count()) > 0
+        expect([username, mark, found]).toEqual([username, mark, expected])
+        expect(errors).toEqual([])
+        await page.close()
+      }
     } finally {
-      await page.context().close()
+      await context.close()
     }
   }
   page = first
