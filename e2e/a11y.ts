@@ -12,13 +12,9 @@ export interface View {
   mode: ColourMode
   width: number
 }
-/** Both colour modes, at a desktop and a phone width. */
-export const VIEWS: View[] = [
-  { mode: 'light', width: 1280 },
-  { mode: 'dark', width: 1280 },
-  { mode: 'light', width: 390 },
-  { mode: 'dark', width: 390 },
-]
+/** A desktop and a phone width, each looked at in both colour modes. */
+export const WIDTHS = [1280, 390]
+export const MODES: ColourMode[] = ['light', 'dark']
 export const viewName = (view: View) => `${view.mode}, ${view.width}px`
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
@@ -36,11 +32,21 @@ export async function readerState(browser: Browser, username: string | null): Pr
   }
 }
 
-/** A context in `view` (the colour mode as both the system and the theme's own switch hold it). */
-export async function contextIn(browser: Browser, view: View, state?: StorageState): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: view.width, height: 800 }, colorScheme: view.mode, storageState: state })
-  await context.addInitScript((mode) => localStorage.setItem('theme', mode), view.mode)
+/**
+ * A context at `width` whose colour mode follows the system's, as the theme does when set to
+ * "System": `showMode` then switches a drawn page between the modes, so each page kind is loaded
+ * once per width rather than once per view.
+ */
+export async function contextAt(browser: Browser, width: number, state?: StorageState): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: MODES[0], storageState: state })
+  await context.addInitScript(() => localStorage.setItem('theme', 'system'))
   return context
+}
+
+/** Switches the system's colour mode and waits until the theme has drawn the page in it. */
+export async function showMode(page: Page, mode: ColourMode): Promise<void> {
+  await page.emulateMedia({ colorScheme: mode })
+  await page.waitForFunction((wanted) => document.documentElement.classList.contains(wanted), mode, { timeout: 5000 })
 }
 
 /** One violation as a reader of the failure needs it: the rule, where, and which element. */

@@ -1,10 +1,11 @@
 /**
  * WCAG 2.2 A and AA on every page kind (issue #48): axe-core's rules in Chromium, in light and dark
  * mode, at 1280 and 390 px, as a reader who may open each page. One browser for the file; each
- * reader signs in once and every view is a fresh context holding their cookies.
+ * reader signs in once, every page kind at each width is a fresh context holding their cookies, and
+ * the page, once drawn, is looked at in one colour mode and then the other.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { axeFindings, contextIn, describeFinding, readerState, recordFindings, VIEWS, viewName, type Finding, type View } from './a11y'
+import { axeFindings, contextAt, describeFinding, MODES, readerState, recordFindings, showMode, WIDTHS, type Finding } from './a11y'
 import { launchBrowser } from './browser'
 import { signToolIn } from './oauthTool'
 import { blockSignInService, expireIdToken } from './signInService'
@@ -132,19 +133,30 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** Every page kind of `kinds` in `view` as `username`: the findings, named by rule, page and element. */
-async function findingsOf(username: string | null, kinds: PageKind[], view: View): Promise<string[]> {
+/** axe's findings on `page` as drawn now, in each colour mode in turn. */
+async function findingsInEachMode(page: Page, pageName: string, width: number): Promise<Finding[]> {
+  const findings: Finding[] = []
+  for (const mode of MODES) {
+    await showMode(page, mode)
+    const view = { mode, width }
+    const found = await axeFindings(page, pageName, view)
+    recordFindings(found, pageName, view)
+    findings.push(...found)
+  }
+  return findings
+}
+
+/** Every page kind of `kinds` at `width` as `username`: the findings, named by rule, page, view and element. */
+async function findingsOf(username: string | null, kinds: PageKind[], width: number): Promise<string[]> {
   const state = await stateOf(username)
   const findings: Finding[] = []
   for (const kind of kinds) {
     // A context per page kind: a state one kind leaves (a blocked service, a stale token) stays with it.
-    const context = await contextIn(browser, view, state)
+    const context = await contextAt(browser, width, state)
     try {
       const page = await context.newPage()
       await kind.show(page, context)
-      const found = await axeFindings(page, kind.name, view)
-      recordFindings(found, kind.name, view)
-      findings.push(...found)
+      findings.push(...(await findingsInEachMode(page, kind.name, width)))
     } finally {
       await context.close()
     }
@@ -152,28 +164,27 @@ async function findingsOf(username: string | null, kinds: PageKind[], view: View
   return findings.map(describeFinding)
 }
 
-describe.each(VIEWS)('in %o', (view) => {
-  test(`anonymous pages (sign-in and its error states, /unauthorized, 404) have no WCAG 2.2 A/AA violation [${viewName(view)}]`, async () => {
-    expect(await findingsOf(null, ANONYMOUS, view)).toEqual([])
+describe.each(WIDTHS)('at %i px, light and dark', (width) => {
+  test(`anonymous pages (sign-in and its error states, /unauthorized, 404) have no WCAG 2.2 A/AA violation [${width}px]`, async () => {
+    expect(await findingsOf(null, ANONYMOUS, width)).toEqual([])
   })
-  test(`an outsider's home page has none [${viewName(view)}]`, async () => {
-    expect(await findingsOf('outsider', OUTSIDER, view)).toEqual([])
+  test(`an outsider's home page has none [${width}px]`, async () => {
+    expect(await findingsOf('outsider', OUTSIDER, width)).toEqual([])
   })
-  test(`a full-access reader's pages (home, docs of every kind, search, AI tools, not found) have none [${viewName(view)}]`, async () => {
-    expect(await findingsOf('admin', ADMIN, view)).toEqual([])
+  test(`a full-access reader's pages (home, docs of every kind, search, AI tools, not found) have none [${width}px]`, async () => {
+    expect(await findingsOf('admin', ADMIN, width)).toEqual([])
   })
-  test(`a section reader's status pages have none [${viewName(view)}]`, async () => {
-    expect(await findingsOf('leads1', LEADS, view)).toEqual([])
+  test(`a section reader's status pages have none [${width}px]`, async () => {
+    expect(await findingsOf('leads1', LEADS, width)).toEqual([])
   })
-  test(`the consent page an AI tool sends its reader to has none [${viewName(view)}]`, async () => {
-    const context = await contextIn(browser, view, await stateOf('leads1'))
+  test(`the consent page an AI tool sends its reader to has none [${width}px]`, async () => {
+    const context = await contextAt(browser, width, await stateOf('leads1'))
     const found: Finding[] = []
     try {
       const page = await context.newPage()
       await (await consentPage(async (shown) => {
-        found.push(...(await axeFindings(shown, 'OAuth consent', view)))
+        found.push(...(await findingsInEachMode(shown, 'OAuth consent', width)))
       }))(page)
-      recordFindings(found, 'OAuth consent', view)
     } finally {
       await context.close()
     }
