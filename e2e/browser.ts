@@ -2,17 +2,20 @@ import fs from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { PASSWORD, siteEnv } from './siteEnv'
 
+/** The browser and its apt package, as ./chromium.env names them for .ci/run, scripts/test.mjs and these tests. */
+const BROWSER = Object.fromEntries([...fs.readFileSync(`${__dirname}/chromium.env`, 'utf8').matchAll(/^([A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name, value]))
+
 /**
- * Debian's headless shell (package chromium-headless-shell): the browser Playwright itself runs
- * headless, without the full browser's window machinery, so each page loads in less CPU (see
- * docs/benchmarks.md). CHROMIUM_PATH names another, such as the full /usr/bin/chromium.
+ * Debian's headless shell: the browser Playwright itself runs headless, without the full
+ * browser's window machinery, so each page loads in less CPU (see docs/benchmarks.md).
+ * CHROMIUM_PATH names another, such as the full /usr/bin/chromium.
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell'
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? BROWSER.CHROMIUM_BIN
 
 /** Debian's Chromium, never a downloaded one. scripts/test.mjs installs it when it is missing. */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium-headless-shell`)
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y ${BROWSER.CHROMIUM_PACKAGE}`)
   }
   return chromium.launch({
     executablePath: CHROMIUM,

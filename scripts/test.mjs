@@ -30,9 +30,11 @@ if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), stdio: 'inherit', env })
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell'
+// The browser and its apt package, named once for .ci/run, this script and e2e/browser.ts.
+const browser = Object.fromEntries([...fs.readFileSync('e2e/chromium.env', 'utf8').matchAll(/^([A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name, value]))
+const CHROMIUM = process.env.CHROMIUM_PATH ?? browser.CHROMIUM_BIN
 if (!fs.existsSync(CHROMIUM)) {
-  const command = 'apt-get update && apt-get install -y chromium-headless-shell'
+  const command = `apt-get update && apt-get install -y ${browser.CHROMIUM_PACKAGE}`
   if (process.getuid?.() !== 0) {
     console.error(`The browser tests need Debian's Chromium at ${CHROMIUM}. Install it as root with:\n  ${command}`)
     process.exit(1)
