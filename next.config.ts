@@ -63,7 +63,8 @@ for (const name of ['DOCS_COGNITO_ENDPOINT', 'DOCS_SOURCE_URL', 'DOCS_REPORT_URL
 
 // Next traces its own server's files in `next build`'s main process, which may not be the one that
 // compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs).
-skipServerTraces()
+// Only `next build` traces its server's files; `next dev`'s two processes would load the tracer for nothing.
+if (process.env.NODE_ENV !== 'development') skipServerTraces()
 
 /**
  * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the

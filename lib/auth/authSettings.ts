@@ -30,6 +30,9 @@ export interface Federation {
  */
 export const TOKEN_MINUTES = 15
 
+/** The URL of a local Cognito listening at `host` and `port` (an IPv6 host in brackets). */
+export const localCognitoEndpoint = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+
 /** The fixed identities of the embedded local Cognito (scripts/cognito seeds them). */
 export const LOCAL_COGNITO = {
   region: 'eu-west-2',

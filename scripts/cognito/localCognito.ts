@@ -34,7 +34,7 @@ import { otp } from 'cognito-local/lib/services/otp'
 import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator'
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService'
 import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.json'
-import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor, localCognitoEndpoint } from '../../lib/auth/authSettings'
 import { SEEDED_GROUPS, SEEDED_PASSWORD, SEEDED_USERS } from './seed'
 
 export interface LocalCognitoOptions {
@@ -293,7 +293,7 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
       proxy!.listen(port, host, () => resolve())
     })
     const actualPort = (proxy.address() as AddressInfo).port
-    publicUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`
+    publicUrl = localCognitoEndpoint(host, actualPort)
 
     let stopping: Promise<void> | undefined
     return {

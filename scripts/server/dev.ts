@@ -35,15 +35,12 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
-import { LOCAL_COGNITO, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, localCognitoEndpoint, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { PROPS_INDEX } from '../../lib/render/propsFiles'
-import { startLocalCognito } from '../cognito/localCognito'
-import { SEEDED_PASSWORD, SEEDED_USERS } from '../cognito/seed'
-import { startLocalServer, type RunningServer } from './localServer'
+import type { RunningServer } from './localServer'
 import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
-import { formatContentCheck, warmCompiler, watchContent } from './contentWatch'
-import { audiencesOf, loadAccessRules, type AccessRules } from './accessRules'
+import type { AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
 /** Next's line once it listens ("✓ Ready in 2.1s"): not yet ready for a writer, as the route is not compiled. */
@@ -78,7 +75,8 @@ const NO_FILES: SiteObjects = { where: 'no files', read: async () => null }
  * Made whole from one configuration's rules, with the plan of the pages as they are now, so a
  * reader's view names their sections as a build's would.
  */
-function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: AccessRules, port: number): Promise<RunningServer> {
+async function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: AccessRules, port: number): Promise<RunningServer> {
+  const [{ startLocalServer }, { audiencesOf }] = await Promise.all([import('./localServer'), import('./accessRules')])
   return startLocalServer({
     objects: NO_FILES,
     auth,
@@ -93,41 +91,69 @@ function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rules: Acc
   })
 }
 
+/**
+ * What runs beside Next, loaded once Next is started: the access rules, checked (a configuration
+ * the build would refuse stops `npm run dev` too), the local Cognito on the port Next was told,
+ * and the authority. The compile worker is not among them: it starts with the first content check
+ * (./contentWatch.ts), which on a restart follows the ready line, so its load takes no core from
+ * Next's start (docs/benchmarks.md).
+ */
+async function startBesideNext(root: string, cognitoUrl: string, authorityPort: number) {
+  const [{ loadAccessRules }, { startLocalCognito }, { SEEDED_PASSWORD, SEEDED_USERS }, { formatContentCheck, watchContent }] = await Promise.all([
+    import('./accessRules'),
+    import('../cognito/localCognito'),
+    import('../cognito/seed'),
+    import('./contentWatch'),
+  ])
+  const rules = loadAccessRules(root)
+  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: Number(new URL(cognitoUrl).port), quiet: true })
+  try {
+    if (cognito.url !== cognitoUrl) throw new Error(`the local Cognito listens at ${cognito.url}, not at ${cognitoUrl} as Next was told`)
+    console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
+    const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
+    const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
+    const authority = await startAuthority(root, auth, jwks, rules, authorityPort)
+    return { rules, cognito, auth, jwks, authority, watchContent, formatContentCheck }
+  } catch (error) {
+    await cognito.stop()
+    throw error
+  }
+}
+
 async function main() {
   const root = process.cwd()
-  // Checked before anything starts: a configuration the build would refuse stops `npm run dev` too.
-  const rules = loadAccessRules(root)
-  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: cognitoPort(), quiet: true })
-  const port = process.env.PORT ?? '3000'
-  const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
-  const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
-  // Next's rewrite names this URL, so an authority with new rules listens on the same port. Next
-  // starts first: making the authority scans every page, which Next's start need not wait for.
+  // Next's start (its modules, next.config.ts, then listening) is the longest part of ours, and
+  // needs only the URLs it is given: it starts first, on ports chosen for the local Cognito and
+  // the authority, while this process loads and starts those (docs/benchmarks.md). Next's rewrite
+  // names the authority's URL, so an authority with new rules listens on the same port.
+  const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, cognitoPort() || (await freePort()))
   const authorityPort = await freePort()
   const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
-  console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
+  const port = process.env.PORT ?? '3000'
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
     stdio: ['inherit', 'pipe', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
-  })
-  // The compile worker loads, and loads the site's code languages, while Next starts, not while
-  // the first page opens, and after Next is started, so that Next's start waits for none of it:
-  // a restart's first edit finds it ready.
-  const compiler = warmCompiler(root)
-  let authority = await startAuthority(root, auth, jwks, rules, authorityPort).catch((error: Error) => {
-    next.kill('SIGTERM')
-    throw error
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
   })
   next.stdout!.setEncoding('utf8')
   next.stdout!.on('data', (chunk: string) => process.stdout.write(chunk.replace(NEXT_LISTENING, 'Next listening in $1; compiling the docs route')))
   const site = `http://127.0.0.1:${port}`
+  // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
+  const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
+  restartWarming?.catch(() => undefined)
+  const started = await startBesideNext(root, cognitoUrl, authorityPort).catch(async (error: Error) => {
+    next.kill('SIGTERM')
+    await propsEvents.stop()
+    throw error
+  })
+  const { rules, cognito, auth, jwks, watchContent, formatContentCheck } = started
+  let { authority } = started
   let warmed = false
   let saidWhy = false
   /** Compiles the route, then says ready: the line a writer opens the browser at. */
   const warmThenReady = async () => {
     warmed = true
-    await warmDocsRoute(site, routesToWarm(root))
+    await (restartWarming ?? warmDocsRoute(site, routesToWarm(root)))
     console.log(`npm run dev: ready at ${site}`)
   }
   let content: ReturnType<typeof watchContent> | undefined
@@ -160,13 +186,12 @@ async function main() {
         // one that did not pass kept the last ones.
         if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
       },
-      (error) => console.error(`npm run dev: the content check failed: ${error.message}`),
-      compiler
+      (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
     )
   }
   const warmFailed = (error: Error) => console.error(`npm run dev: ${error.message}`)
   // The last run's props: the route renders from them, so it is compiled first and the check runs after.
-  if (fs.existsSync(path.join(root, PROPS_INDEX))) void warmThenReady().catch(warmFailed).finally(watch)
+  if (restartWarming) void warmThenReady().catch(warmFailed).finally(watch)
   else watch()
   const stop = async (code: number) => {
     stopped = true
