@@ -94,17 +94,19 @@ async function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rule
 /**
  * What runs beside Next, loaded once Next is started: the access rules, checked (a configuration
  * the build would refuse stops `npm run dev` too), the local Cognito on the port Next was told,
- * and the authority. The compile worker is not among them: it starts with the first content check
- * (./contentWatch.ts), which on a restart follows the ready line, so its load takes no core from
- * Next's start (docs/benchmarks.md).
+ * and the authority. On a restart the compile worker is not among them: it starts with the first
+ * content check (./contentWatch.ts), which follows the ready line, so its load takes no core from
+ * Next's start (docs/benchmarks.md). On a first start that check compiles every page before
+ * anything is ready, so the worker loads at once (`compileNow`).
  */
-async function startBesideNext(root: string, cognitoUrl: string, authorityPort: number) {
-  const [{ loadAccessRules }, { startLocalCognito }, { SEEDED_PASSWORD, SEEDED_USERS }, { formatContentCheck, watchContent }] = await Promise.all([
+async function startBesideNext(root: string, cognitoUrl: string, authorityPort: number, compileNow: boolean) {
+  const [{ loadAccessRules }, { startLocalCognito }, { SEEDED_PASSWORD, SEEDED_USERS }, { formatContentCheck, warmCompiler, watchContent }] = await Promise.all([
     import('./accessRules'),
     import('../cognito/localCognito'),
     import('../cognito/seed'),
     import('./contentWatch'),
   ])
+  const compiler = compileNow ? warmCompiler(root) : undefined
   const rules = loadAccessRules(root)
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: Number(new URL(cognitoUrl).port), quiet: true })
   try {
@@ -113,7 +115,7 @@ async function startBesideNext(root: string, cognitoUrl: string, authorityPort: 
     const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
     const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
     const authority = await startAuthority(root, auth, jwks, rules, authorityPort)
-    return { rules, cognito, auth, jwks, authority, watchContent, formatContentCheck }
+    return { rules, cognito, auth, jwks, authority, compiler, watchContent, formatContentCheck }
   } catch (error) {
     await cognito.stop()
     throw error
@@ -141,12 +143,12 @@ async function main() {
   // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
   const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
   restartWarming?.catch(() => undefined)
-  const started = await startBesideNext(root, cognitoUrl, authorityPort).catch(async (error: Error) => {
+  const started = await startBesideNext(root, cognitoUrl, authorityPort, !restartWarming).catch(async (error: Error) => {
     next.kill('SIGTERM')
     await propsEvents.stop()
     throw error
   })
-  const { rules, cognito, auth, jwks, watchContent, formatContentCheck } = started
+  const { rules, cognito, auth, jwks, compiler, watchContent, formatContentCheck } = started
   let { authority } = started
   let warmed = false
   let saidWhy = false
@@ -186,7 +188,8 @@ async function main() {
         // one that did not pass kept the last ones.
         if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
       },
-      (error) => console.error(`npm run dev: the content check failed: ${error.message}`)
+      (error) => console.error(`npm run dev: the content check failed: ${error.message}`),
+      compiler
     )
   }
   const warmFailed = (error: Error) => console.error(`npm run dev: ${error.message}`)
