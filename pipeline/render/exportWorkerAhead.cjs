@@ -15,7 +15,10 @@ const { isDeepStrictEqual } = require('node:util')
 const PRELOAD_ENV = 'DOCS_EXPORT_WORKER_PRELOAD'
 
 /** The server pages Next's export loads for a page of the pages router, in its order (next/dist/server/load-components). */
-const SERVER_PAGES = ['_document', '_app']
+const SERVER_PAGES = ['/_document', '/_app']
+
+/** Where `next build` writes a page's server bundle in its dist folder (`/_app` is `server/pages/_app.js`). */
+const serverPageFile = (page) => `server/pages${page}.js`
 
 /**
  * The options Next's export forks its worker with, as next/dist/lib/worker.js and jest-worker make
@@ -44,14 +47,14 @@ function difference(asked, expected) {
 
 /**
  * Forks the export worker of the site at `root` ahead, to load Next's export worker and the server
- * pages of `page` from `distDir`. `offer()` hands it to the export's next fork; `close()` ends it
+ * pages of `page` (as Next names it: `/[[...slug]]`) from `distDir`. `offer()` hands it to the export's next fork; `close()` ends it
  * unless it was taken, and says what happened.
  */
 function forkExportWorkerAhead(root, config, distDir, page) {
   const resolve = (id) => require.resolve(id, { paths: [root] })
   const processChild = resolve('next/dist/compiled/jest-worker/processChild.js')
   const expected = exportWorkerOptions(resolve, config)
-  const preload = [resolve('next/dist/build/worker.js'), ...[...SERVER_PAGES, page].map((name) => path.join(distDir, 'server/pages', `${name}.js`))]
+  const preload = [resolve('next/dist/build/worker.js'), ...[...SERVER_PAGES, page].map((name) => path.join(distDir, serverPageFile(name)))]
   const child = childProcess.fork(processChild, [], {
     ...expected,
     env: { ...expected.env, [PRELOAD_ENV]: JSON.stringify(preload) },
@@ -87,4 +90,4 @@ function forkExportWorkerAhead(root, config, distDir, page) {
   }
 }
 
-module.exports = { forkExportWorkerAhead, PRELOAD_ENV }
+module.exports = { forkExportWorkerAhead, serverPageFile, PRELOAD_ENV }

@@ -12,12 +12,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { ChildProcess } from 'node:child_process'
+import { DOCS_PAGE } from '../../lib/render/propsOnce'
 import { CACHE_PATHS, type SitePaths } from '../steps/paths'
 import { startInProduction } from './runInProduction'
 
 const WHAT = "rendering with the last build's server bundle"
+const { serverPageFile } = require('./exportWorkerAhead.cjs') as { serverPageFile: (page: string) => string }
 /** The one docs route's server bundle, as `next build` names it. */
-export const DOCS_SERVER_PAGE = 'server/pages/[[...slug]].js'
+export const DOCS_SERVER_PAGE = serverPageFile(DOCS_PAGE)
 /**
  * The renderer's own process holds the routes it renders, not the site (Next's export worker,
  * which renders them, drops the heap setting), so the smallest build heap serves any site.
@@ -63,7 +65,7 @@ export class LastBuildRenderer {
 
   private start() {
     const script = path.join(__dirname, 'renderWithNext.cjs')
-    const started = startInProduction(WHAT, process.execPath, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, '--when-told'], {
+    const started = startInProduction(WHAT, process.execPath, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, DOCS_PAGE, '--when-told'], {
       cwd: this.paths.root,
       heapMb: RENDERER_HEAP_MB,
       input: true,

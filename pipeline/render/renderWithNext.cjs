@@ -1,7 +1,8 @@
 /**
- * Renders some pages of the one docs route with the server bundle the last `next build` left in
- * .next/, without compiling anything: `node pipeline/render/renderWithNext.cjs <.next dir> <routes.json> <dir>`
- * writes each route's HTML and data file into <dir>, as `<name>.html` and `<name>.json` (Next's file
+ * Renders some pages of one route with the server bundle the last `next build` left in .next/,
+ * without compiling anything: `node pipeline/render/renderWithNext.cjs <.next dir> <routes.json> <dir> <page>`
+ * (the route's page as Next names it, `/[[...slug]]` for the docs route) writes each route's HTML
+ * and data file into <dir>, as `<name>.html` and `<name>.json` (Next's file
  * names: `/` is `index`).
  *
  * It runs the export that `next build` itself runs to prerender a page with static props: Next's
@@ -23,19 +24,17 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { forkExportWorkerAhead } = require('./exportWorkerAhead.cjs')
 
-/** The one docs route's page, as Next names it (pages/[[...slug]].tsx). */
-const DOCS_PAGE = '/[[...slug]]'
 /** Where `next build` records the config its server runs with. */
 const SERVER_FILES = 'required-server-files.json'
 
 async function main() {
-  const [nextArg, routesFile, outdir, mode] = process.argv.slice(2)
-  if (!nextArg || !routesFile || !outdir || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <.next dir> <routes.json> <output dir> [--when-told]')
+  const [nextArg, routesFile, outdir, page, mode] = process.argv.slice(2)
+  if (!nextArg || !routesFile || !outdir || !page?.startsWith('/') || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <.next dir> <routes.json> <output dir> <page, as Next names it> [--when-told]')
   const root = process.cwd()
   const nextDir = path.resolve(nextArg)
   const warm = mode === '--when-told'
   const loading = load(root, nextDir).then(
-    (loaded) => ({ loaded, ahead: warm ? forkAhead(root, loaded.config, nextDir) : null }),
+    (loaded) => ({ loaded, ahead: warm ? forkAhead(root, loaded.config, nextDir, page) : null }),
     (error) => ({ error })
   )
   if (warm && (await toldWhat()) !== 'render') return
@@ -44,7 +43,7 @@ async function main() {
   const { config, exportApp, trace } = loaded
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
   // As `next build` lists a path of a route with static props for its export.
-  const paths = Object.fromEntries(routes.map((route) => [route, { page: DOCS_PAGE, _ssgPath: route }]))
+  const paths = Object.fromEntries(routes.map((route) => [route, { page, _ssgPath: route }]))
   // Next starts an export process per CPU, each loading Next's renderer, whatever the routes
   // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
   // beyond the batches would load for nothing, beside the one that renders.
@@ -62,7 +61,7 @@ async function main() {
         enabledDirectories: { app: false, pages: true },
         silent: true,
         buildExport: true,
-        pages: [DOCS_PAGE],
+        pages: [page],
         outdir: path.resolve(outdir),
         numWorkers: cpus,
       },
@@ -75,9 +74,9 @@ async function main() {
 }
 
 /** Next's export worker forked ahead; none if that fails, and the export forks its own. */
-function forkAhead(root, config, nextDir) {
+function forkAhead(root, config, nextDir, page) {
   try {
-    return forkExportWorkerAhead(root, config, nextDir, DOCS_PAGE.slice(1))
+    return forkExportWorkerAhead(root, config, nextDir, page)
   } catch {
     return null
   }
