@@ -5,9 +5,9 @@
  * the routes step's asset routes. Each index is cut into shards (pipeline/steps/assignSearchShards.ts), so an
  * edit indexes one shard again and takes the others from the last build's cache. Its input is each
  * page's search data as the content step compiled it (pipeline/compile/readDocuments.ts
- * searchDataOf), read one page at a time: once to place the page and hash its records (unless it
- * is as when it was last placed), and again only for a shard that is indexed again, so the step
- * never holds the site's text and an edit reads only what it changed.
+ * searchDataOf), read one page at a time to place the page and hash its records (unless it is as
+ * when it was last placed), and again, a shard at a time, only for a shard that is indexed again,
+ * so the step never holds more than a shard's text and an edit reads only what it changed.
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
@@ -167,15 +167,19 @@ function writeIfDifferent(file: string, text: string): void {
 
 /**
  * Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt
- * data is one file that all its sections share), each page's records read as it is added.
+ * data is one file that all its sections share). Every page is sent at once: Pagefind indexes in
+ * its own process while this thread runs the build's other steps, where a page sent only once the
+ * last was indexed waited for this thread to be free (docs/benchmarks.md). Pagefind takes them in
+ * the order sent, so the index is the same.
  */
 async function writeShard(pagefind: Pagefind, shard: Shard, recordsOf: RecordsOf, dir: string): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
   if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
-  for (const document of shard.pages.flatMap((route) => searchDocuments(recordsOf(route)))) {
-    const added = await index.addHTMLFile({ url: document.url, content: document.html })
-    if (added.errors.length > 0) throw new Error(`pagefind rejected ${document.url}: ${added.errors.join('; ')}`)
-  }
+  const documents = shard.pages.flatMap((route) => searchDocuments(recordsOf(route)))
+  const added = await Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
+  added.forEach(({ errors: rejected }, i) => {
+    if (rejected.length > 0) throw new Error(`pagefind rejected ${documents[i].url}: ${rejected.join('; ')}`)
+  })
   const written = await index.writeFiles({ outputPath: dir })
   if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
   await index.deleteIndex()
