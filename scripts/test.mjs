@@ -31,7 +31,7 @@ if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
 }
 
 // The browser and its apt package, named once for .ci/run, this script and e2e/browser.ts.
-const browser = Object.fromEntries([...fs.readFileSync('e2e/chromium.env', 'utf8').matchAll(/^([A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name, value]))
+const browser = Object.fromEntries([...fs.readFileSync(path.join(root, 'e2e/chromium.env'), 'utf8').matchAll(/^([A-Z_]+)=(.*)$/gm)].map(([, name, value]) => [name, value]))
 const CHROMIUM = process.env.CHROMIUM_PATH ?? browser.CHROMIUM_BIN
 if (!fs.existsSync(CHROMIUM)) {
   const command = `apt-get update && apt-get install -y ${browser.CHROMIUM_PACKAGE}`

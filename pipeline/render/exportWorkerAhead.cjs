@@ -47,8 +47,8 @@ function difference(asked, expected) {
 
 /**
  * Forks the export worker of the site at `root` ahead, to load Next's export worker and the server
- * pages of `page` (as Next names it: `/[[...slug]]`) from `distDir`. `offer()` hands it to the export's next fork; `close()` ends it
- * unless it was taken, and says what happened.
+ * pages of `page` (as Next names it: `/[[...slug]]`) from `distDir`. `offer()` hands it to the
+ * export's next fork; `close()` ends it unless it was taken, and says what happened.
  */
 function forkExportWorkerAhead(root, config, distDir, page) {
   const resolve = (id) => require.resolve(id, { paths: [root] })
