@@ -33,14 +33,17 @@ export const TOKEN_MINUTES = 15
 /** The URL of a local Cognito listening at `host` and `port` (an IPv6 host in brackets). */
 export const localCognitoEndpoint = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
+const LOCAL_HOST = '127.0.0.1'
+const LOCAL_PORT = 9229
+
 /** The fixed identities of the embedded local Cognito (scripts/cognito seeds them). */
 export const LOCAL_COGNITO = {
   region: 'eu-west-2',
   userPoolId: 'eu-west-2_LocalDocs',
   userPoolClientId: 'localdocsweb000000000000000',
-  host: '127.0.0.1',
-  port: 9229,
-  endpoint: 'http://127.0.0.1:9229',
+  host: LOCAL_HOST,
+  port: LOCAL_PORT,
+  endpoint: localCognitoEndpoint(LOCAL_HOST, LOCAL_PORT),
 } as const
 
 export class AuthConfigError extends Error {
