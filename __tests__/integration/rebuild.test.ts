@@ -191,6 +191,16 @@ describe('an incremental build writes exactly what a clean build of the same sou
       fs.writeFileSync(accessConfig, changed)
     }, 'all'],
   ]
+  /** The writer's and admin's files: a case whose sources were built clean before compares with that build. */
+  const sourcesDigest = () => {
+    const hash = crypto.createHash('sha256')
+    for (const file of ['access.config.ts', ...fs.readdirSync(path.join(dir, 'content'), { recursive: true }).map((name) => path.join('content', String(name))).sort()]) {
+      const full = path.join(dir, file)
+      if (fs.statSync(full).isFile()) hash.update(`${file}\0`).update(fs.readFileSync(full)).update('\0')
+    }
+    return hash.digest('hex')
+  }
+  const cleanBuilds = new Map<string, { id: string } & Snapshot>()
   test.each(cases)('%s', async (_name, change, rendered) => {
     change()
     const [renderedCount, kept, , ranNextBuild, log] = await buildCounting()
@@ -205,12 +215,16 @@ describe('an incremental build writes exactly what a clean build of the same sou
     const incremental = { id: buildId(), ...snapshotNow() }
     // A writer's edit leaves the edge function and the AI tools' server as they were; a rule change does not.
     expect(sameBundlesAsClean(incremental)).toBe(rendered !== 'all')
-    for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
-    const [cleanRendered, cleanKept, , cleanRanNextBuild] = await buildCounting()
-    expect([cleanKept, cleanRanNextBuild]).toEqual([0, true])
-    expect(cleanRendered).toBeGreaterThan(100)
-    expect(buildId()).toBe(incremental.id)
-    const clean = shippedFiles()
-    expectSameFiles(incremental, { files: clean, masked: masked(clean, read) })
+    const sources = sourcesDigest()
+    if (!cleanBuilds.has(sources)) {
+      for (const folder of ['.next', 'out', '.cache']) fs.rmSync(path.join(dir, folder), { recursive: true, force: true })
+      const [cleanRendered, cleanKept, , cleanRanNextBuild] = await buildCounting()
+      expect([cleanKept, cleanRanNextBuild]).toEqual([0, true])
+      expect(cleanRendered).toBeGreaterThan(100)
+      cleanBuilds.set(sources, { id: buildId(), ...snapshotNow() })
+    }
+    const clean = cleanBuilds.get(sources)!
+    expect(clean.id).toBe(incremental.id)
+    expectSameFiles(incremental, clean)
   })
 })
