@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 /** Build output, caches and local state: never part of a copy. */
-const SKIP = new Set(['node_modules', '.next', 'out', '.git', 'edge/dist', 'mcp/dist', 'e2e/inspector/node_modules', 'infra/cdk.out', '.artifacts', 'test-results', 'bench/results.json'])
+const SKIP = new Set(['node_modules', '.next', '.cache', 'out', '.git', 'edge/dist', 'mcp/dist', 'e2e/inspector/node_modules', 'infra/cdk.out', '.artifacts', 'test-results', 'bench/results.json'])
 
 /** A copy of the project to build or measure in, sharing node_modules; the working tree is never touched. */
 export function copyProject(root: string, dest: string): void {
