@@ -9,4 +9,7 @@ module.exports = createJestConfig({
   testMatch: ['<rootDir>/__tests__/**/*.test.ts?(x)', '<rootDir>/infra/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/.next/', '/out/'],
   modulePathIgnorePatterns: ['<rootDir>/.next/', '<rootDir>/out/', '<rootDir>/infra/cdk.out/', '<rootDir>/e2e/inspector/'],
+  // One test file per core: most files use one, and the integration files' builds leave gaps.
+  maxWorkers: '100%',
+  testSequencer: '<rootDir>/__tests__/integrationFirst.js',
 })
