@@ -191,7 +191,7 @@ describe('an incremental build writes exactly what a clean build of the same sou
       fs.writeFileSync(accessConfig, changed)
     }, 'all'],
   ]
-  /** The writer's and admin's files: a case whose sources were built clean before compares with that build. */
+  /** A digest of the files the cases change (content/, access.config.ts): a case whose sources were built clean before compares with that build. */
   const sourcesDigest = () => {
     const hash = crypto.createHash('sha256')
     for (const file of ['access.config.ts', ...fs.readdirSync(path.join(dir, 'content'), { recursive: true }).map((name) => path.join('content', String(name))).sort()]) {
