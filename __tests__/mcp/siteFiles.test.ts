@@ -5,8 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import v8 from 'node:v8'
-import vm from 'node:vm'
+import { collector } from '../fixtures/fullCollection'
 import { MEMO_MAX_BYTES, memoSiteFiles, type SiteFiles } from '../../mcp/siteFiles'
 
 /** A store of `count` objects of `size` bytes each (`/o/<n>`), nothing else, counting reads by key. */
@@ -18,22 +17,6 @@ function store(size: number): SiteFiles & { reads: Map<string, number> } {
       reads.set(key, (reads.get(key) ?? 0) + 1)
       return key.startsWith('/o/') ? Buffer.alloc(size, key.length % 251) : null
     },
-  }
-}
-
-/**
- * A full collection, for a memory figure that holds no garbage (jest runs without --expose-gc).
- * V8 frees a Buffer's memory after the collection that finds it dead, in a task of its own: so
- * collect and yield a few times.
- */
-function collector(): () => Promise<void> {
-  v8.setFlagsFromString('--expose-gc')
-  const gc = vm.runInNewContext('gc') as () => void
-  return async () => {
-    for (let round = 0; round < 4; round++) {
-      gc()
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
   }
 }
 

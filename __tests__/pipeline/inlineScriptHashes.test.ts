@@ -13,6 +13,7 @@ import {
   scriptHash,
   writeInlineScriptHashes,
 } from '../../pipeline/steps/inlineScriptHashes'
+import { collector } from '../fixtures/fullCollection'
 import { readOut, readOutRecord, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { sitePaths } from '../../pipeline/steps/paths'
 
@@ -216,6 +217,28 @@ test('one build lists out/ once, and reads each page at most once, for its scrip
     walks.mockRestore()
     reads.mockRestore()
   }
+})
+
+test("the pages' readings, kept until the record is written, hold their scripts' hashes and previews, not the pages' text", async () => {
+  const gc = collector()
+  // 40 pages of 2 MB, each with a long inline script and an inline event handler: what the steps keep of each is cut from its text.
+  const pageBytes = 2 * 1024 * 1024
+  const pages: Record<string, string> = {}
+  for (let n = 0; n < 40; n++) {
+    const script = `<script>window.page${n} = ${JSON.stringify('y'.repeat(200))}</script><button type="button" onclick="go(${n})">Go</button>`
+    pages[`/docs/p${n}.html`] = `<html><body><p>${'x'.repeat(pageBytes - script.length - 40)}</p>${script}</body></html>`
+  }
+  const paths = site(pages)
+  await gc()
+  const before = process.memoryUsage().heapUsed
+  const readings = pagesOf(paths.out)
+  await gc()
+  const held = process.memoryUsage().heapUsed - before
+  expect(readings).toHaveLength(40)
+  expect(readings[0].scripts.inline[0].preview).toMatch(/^window\.page\d+ = "y{60}/)
+  expect(readings[0].scripts.disallowed).toEqual([expect.stringMatching(/^an inline event handler <button onclick="go\(\d+\)">$/)])
+  // The pages' text is 80 MB; their readings, a few kilobytes.
+  expect(held).toBeLessThan(8 * 1024 * 1024)
 })
 
 test('the csp step fails, naming the page, when a page holds an inline script the policy that ships does not allow', () => {

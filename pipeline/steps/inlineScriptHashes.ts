@@ -178,8 +178,15 @@ export interface HashedScripts {
   disallowed: string[]
 }
 
+/**
+ * A copy of `text` that shares no memory with the page it was cut from. V8 keeps a substring as a
+ * view of its whole string, so a preview kept per page kept every page of out/ in memory (2.9 GB of
+ * heap at 30,000 pages).
+ */
+const detached = (text: string): string => JSON.parse(JSON.stringify(text)) as string
+
 export function hashedScripts({ inline, disallowed }: PageScripts): HashedScripts {
-  return { inline: inline.map((source) => ({ hash: scriptHash(source), preview: source.trim().slice(0, 80) })), disallowed }
+  return { inline: inline.map((source) => ({ hash: scriptHash(source), preview: detached(source.trim().slice(0, 80)) })), disallowed: disallowed.map(detached) }
 }
 
 /** One page of out/ (its key, as `/path/page.html`) and its scripts, as ./outRecord.ts reads them once for the scripts and csp steps. */
