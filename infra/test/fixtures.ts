@@ -20,7 +20,7 @@ export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/0
  * the AI tools' server; not the site, which `npm run deploy` uploads), and a synth of both stacks
  * with cdk.json's feature flags, as `cdk synth` does.
  */
-export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => { app: cdk.App } & DocsStacks; cleanup: () => void } {
+export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => { app: cdk.App } & DocsStacks; outdir: () => string; cleanup: () => void } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-infra-fixture-'));
   const edgeCodeDir = path.join(root, 'edge-dist');
   const mcpCodeDir = path.join(root, 'mcp-dist');
@@ -33,9 +33,12 @@ export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => {
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
   fs.writeFileSync(path.join(edgeCodeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='] }));
   const { context } = JSON.parse(fs.readFileSync(path.join(INFRA_DIR, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  // An app's cloud assembly goes under the fixture's folder (left out, the CDK makes one in the system's temporary folder and leaves it).
+  const outdir = () => fs.mkdtempSync(path.join(root, 'cdkout-'));
   return {
+    outdir,
     synth: (overrides = {}) => {
-      const app = new cdk.App({ context, outdir: fs.mkdtempSync(path.join(root, 'cdkout-')) });
+      const app = new cdk.App({ context, outdir: outdir() });
       const stacks = buildDocsStacks(app, { edgeCodeDir, mcpCodeDir, account: '111111111111', ...overrides });
       app.synth();
       return { app, ...stacks };

@@ -120,7 +120,7 @@ test('the acknowledgments, construct by construct', () => {
 });
 
 test('the pack is live: a bucket without logging or a TLS-only policy is reported', () => {
-  const app = new cdk.App();
+  const app = new cdk.App({ outdir: fixture.outdir() });
   const stack = new cdk.Stack(app, 'Probe', { env: { account: '111111111111', region: 'us-east-1' } });
   new s3.Bucket(stack, 'Plain');
   app.synth();
