@@ -1,11 +1,15 @@
 /**
  * @jest-environment node
  */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { Amplify } from 'aws-amplify'
 import { fetchAuthSession, getCurrentUser, signIn, signOut } from 'aws-amplify/auth'
 import { CognitoJwtVerifier } from 'aws-jwt-verify'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
-import { startLocalCognito } from '../../scripts/cognito/localCognito'
+import { removeOrphanedPools, startLocalCognito } from '../../scripts/cognito/localCognito'
 import type { LocalCognito } from '../../scripts/cognito/localCognito'
 import * as access from '../../lib/access'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
@@ -112,6 +116,22 @@ test.each([...SEEDED_USERS])('%s signs in, verifies, refreshes and signs out thr
   await signOut()
   await expect(getCurrentUser()).rejects.toMatchObject({ name: 'UserUnAuthenticatedException' })
   expect((await fetchAuthSession()).tokens).toBeUndefined()
+})
+
+test("its pool lives in a folder named by its process; a start removes the folders of processes that no longer run, and only those", () => {
+  expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`docs-local-cognito-${process.pid}-`))).toHaveLength(1)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orphaned-pools-'))
+  try {
+    // A process that has ended: its pid runs no more.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid
+    for (const name of [`docs-local-cognito-${ended}-aB3xYz`, `docs-local-cognito-${process.pid}-Qw12Er`, 'docs-local-cognito-notapid', 'other-folder']) {
+      fs.mkdirSync(path.join(tmp, name, 'db'), { recursive: true })
+    }
+    removeOrphanedPools(tmp)
+    expect(fs.readdirSync(tmp).sort()).toEqual([`docs-local-cognito-${process.pid}-Qw12Er`, 'docs-local-cognito-notapid', 'other-folder'])
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
 })
 
 test('a wrong password is rejected with NotAuthorizedException', async () => {

@@ -12,7 +12,7 @@
  * Every start is clean: the pool lives in a fresh temp directory that stop() removes.
  */
 import { createPublicKey, randomUUID, verify as verifySignature } from 'node:crypto'
-import { rmSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -85,11 +85,34 @@ interface JsonReply {
   body: unknown
 }
 
+/** A pool's folder in the system's temporary folder names the process that made it: `docs-local-cognito-<pid>-<random>`. */
+const POOL_DIR_PREFIX = 'docs-local-cognito-'
+const POOL_DIR = new RegExp(`^${POOL_DIR_PREFIX}(\\d+)-`)
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Removes the pools of processes that no longer run: a killed process runs no exit handler, so its folder stays until a later start. */
+export function removeOrphanedPools(tmpDir = os.tmpdir()): void {
+  for (const name of readdirSync(tmpDir)) {
+    const pid = POOL_DIR.exec(name)?.[1]
+    if (pid !== undefined && !isRunning(Number(pid))) rmSync(path.join(tmpDir, name), { recursive: true, force: true })
+  }
+}
+
 /** Starts the local Cognito. Resolves once both servers listen. */
 export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise<LocalCognito> {
   const host = opts.host ?? LOCAL_COGNITO.host
   const port = opts.port ?? LOCAL_COGNITO.port
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'docs-local-cognito-'))
+  removeOrphanedPools()
+  const dir = await mkdtemp(path.join(os.tmpdir(), `${POOL_DIR_PREFIX}${process.pid}-`))
   const agent = new http.Agent({ keepAlive: true })
   let internal: http.Server | undefined
   let proxy: http.Server | undefined
