@@ -9,7 +9,8 @@
  * AdminUserGlobalSignOut and AdminResetUserPassword, maps cognito-local's
  * sign-in errors onto the ones AWS returns, and forwards everything else untouched.
  *
- * Every start is clean: the pool lives in a fresh temp directory that stop() removes.
+ * Every start is clean: the pool lives in a fresh temp directory that stop() removes (or, after a
+ * process that was killed, the next start).
  */
 import { createPublicKey, randomUUID, verify as verifySignature } from 'node:crypto'
 import { readdirSync, rmSync } from 'node:fs'
