@@ -38,8 +38,14 @@ test('an unknown mode is refused', () => {
 })
 
 describe('the keys a production edge bundle trusts', () => {
+  let tmp: string
+  beforeAll(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jwks-'))
+  })
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+  let written = 0
   const write = (jwks: unknown) => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jwks-')), 'jwks.json')
+    const file = path.join(tmp, `jwks-${written++}.json`)
     fs.writeFileSync(file, JSON.stringify(jwks))
     return file
   }

@@ -1,13 +1,13 @@
 /** @jest-environment node */
 import childProcess, { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { readLastUpdated } from '../../pipeline/lastUpdated'
+import { tempSite } from '../fixtures/tempSite'
 
 /** A repository with two commits at fixed times, and a file git does not track. */
 function repository(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'last-updated-'))
+  const root = tempSite('last-updated-')
   const git = (args: string[], date?: string) =>
     execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) } })
   const write = (file: string, text: string) => {
@@ -34,10 +34,10 @@ test("each tracked file's date is its last commit; an untracked file has none", 
 
 test('a shallow clone, or no repository at all, gives no dates rather than wrong ones', () => {
   const root = repository()
-  const shallow = fs.mkdtempSync(path.join(os.tmpdir(), 'last-updated-shallow-'))
+  const shallow = tempSite('last-updated-shallow-')
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${root}`, shallow], { stdio: 'pipe' })
   expect(readLastUpdated(shallow)).toEqual({})
-  expect(readLastUpdated(fs.mkdtempSync(path.join(os.tmpdir(), 'no-git-')))).toEqual({})
+  expect(readLastUpdated(tempSite('no-git-'))).toEqual({})
 })
 
 test("the dates are read from the history once per commit: a rebuild with no new commit takes them as they were, and a new commit's are read", () => {
