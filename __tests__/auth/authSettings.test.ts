@@ -2,8 +2,8 @@
 import { LOCAL_COGNITO, issuerFor, readAuthSettings, sessionClientIds } from '../../lib/auth/authSettings'
 import { jwksFor, localCognitoJwks } from '../../pipeline/steps/jwksFor'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
+import { tempSite } from '../fixtures/tempSite'
 
 const prod = { DOCS_AUTH_MODE: 'production', DOCS_COGNITO_USER_POOL_ID: 'eu-west-2_AbC123xyz', DOCS_COGNITO_CLIENT_ID: '1h57kf5cpq17m0eml12example' }
 
@@ -38,14 +38,8 @@ test('an unknown mode is refused', () => {
 })
 
 describe('the keys a production edge bundle trusts', () => {
-  let tmp: string
-  beforeAll(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jwks-'))
-  })
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
-  let written = 0
   const write = (jwks: unknown) => {
-    const file = path.join(tmp, `jwks-${written++}.json`)
+    const file = path.join(tempSite('jwks-'), 'jwks.json')
     fs.writeFileSync(file, JSON.stringify(jwks))
     return file
   }
