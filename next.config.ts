@@ -7,7 +7,7 @@ import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
-import { applyPatches, skipServerTraces } from './patches'
+import { applyPatches, devSourceMaps, skipServerTraces } from './patches'
 import { siteBuildId } from './pipeline/buildId'
 import os from 'node:os'
 
@@ -89,6 +89,9 @@ if (process.env.DOCS_BUNDLER && !['webpack', 'rspack'].includes(process.env.DOCS
   throw new Error(`next.config: DOCS_BUNDLER must be "webpack" or "rspack", not "${process.env.DOCS_BUNDLER}"`)
 }
 
+/** `npm run dev` sends the browser's scripts without source maps unless DOCS_DEV_SOURCE_MAPS=1 (patches/next/index.ts withoutDevSourceMaps). */
+const keepDevSourceMaps = devSourceMaps()
+
 const nextConfig: NextConfig = {
   ...(devRewrites.length ? { rewrites: async () => devRewrites } : {}),
   // A static export. Not in `npm run dev`, whose docs route renders pages added since Next listed
@@ -113,7 +116,7 @@ const nextConfig: NextConfig = {
   // run in Next's own process (a build worker's start-up costs seconds and saves nothing here).
   experimental: { cpus: os.cpus().length, webpackBuildWorker: false, serverMinification: false },
   // Every change to a dependency and to Next's bundling (patches/).
-  webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd(), env: inlinedEnv }),
+  webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd(), env: inlinedEnv, devSourceMaps: keepDevSourceMaps }),
 }
 
 export default bundler === 'rspack' ? withRspack(nextConfig) : nextConfig

@@ -26,4 +26,6 @@ export interface PatchOptions {
   context: string
   /** The values next.config.ts inlines into the bundle (its `env`), which a dev cache must match. */
   env?: Record<string, string>
+  /** `npm run dev` keeps Next's source maps in the browser's scripts (DOCS_DEV_SOURCE_MAPS=1). */
+  devSourceMaps?: boolean
 }

@@ -23,7 +23,7 @@ import { patchSignIn, SIGN_IN_PATCH_FILES } from './signIn'
 import { patchTheme, THEME_PATCH_FILES } from './theme'
 
 export type { BundlerConfig, BundlerRule, PatchOptions } from './bundlerConfig'
-export { skipServerTraces } from './next'
+export { devSourceMaps, skipServerTraces } from './next'
 
 /** Each patch's own module, by name. */
 export const PATCH_FILES = { ...NEXT_PATCH_FILES, ...THEME_PATCH_FILES, ...SIGN_IN_PATCH_FILES } as const

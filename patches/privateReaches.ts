@@ -94,6 +94,13 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'next',
     files: [],
+    reliesOn: "that `next dev` gives its compiles their source maps through a plugin of the class EvalSourceMapDevToolPlugin, with devtool false (next/dist/build/webpack/config/blocks/base.js), which the browser compile of `npm run dev` goes without",
+    by: ['patches/next/index.ts'],
+    test: '__tests__/patches/next.test.ts',
+  },
+  {
+    dependency: 'next',
+    files: [],
     reliesOn: "the framework and lib chunk groups Next sets for Rspack's browser compile",
     by: ['patches/next/clientChunks.ts'],
     test: '__tests__/patches/clientChunks.test.ts',

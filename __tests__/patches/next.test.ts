@@ -12,7 +12,7 @@ import path from 'node:path'
 import { rspack, type Stats } from '@rspack/core'
 import { DYNAMIC_CSS_MANIFEST } from 'next/dist/shared/lib/constants'
 import { PATCH_FILES, type BundlerConfig } from '../../patches'
-import { DYNAMIC_CSS_MANIFEST_FILE, patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
+import { DEV_SOURCE_MAP_PLUGIN, DEV_SOURCE_MAPS_ENV, devSourceMaps, DYNAMIC_CSS_MANIFEST_FILE, patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
 
 describe('noServerTraces', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -68,9 +68,9 @@ describe('withoutPersistentCache', () => {
 })
 
 describe('withDevCache', () => {
-  const devCache = (name: string, env: Record<string, string>) => {
+  const devCache = (name: string, env: Record<string, string>, devSourceMaps = false) => {
     const config: BundlerConfig = { name, module: { rules: [] }, resolve: {}, cache: { type: 'filesystem' }, experiments: { css: true } }
-    patchNext(config, { bundler: 'rspack', isServer: name !== 'client', dev: true, context: '/site', env })
+    patchNext(config, { bundler: 'rspack', isServer: name !== 'client', dev: true, context: '/site', env, devSourceMaps })
     return config
   }
 
@@ -90,6 +90,8 @@ describe('withDevCache', () => {
     // A value the bundle inlines (another local Cognito) is another cache; the same values, the same one.
     expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'local' })).version).toBe(cacheOf(client).version)
     expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'cognito' })).version).not.toBe(cacheOf(client).version)
+    // Scripts with their source maps (DOCS_DEV_SOURCE_MAPS=1) are another cache too.
+    expect(cacheOf(devCache('client', { DOCS_AUTH_MODE: 'local' }, true)).version).not.toBe(cacheOf(client).version)
     expect(cacheOf(server).version).not.toBe(cacheOf(client).version)
   })
 
@@ -135,5 +137,54 @@ describe('withDevDynamicCssManifest', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('withoutDevSourceMaps', () => {
+  /** The plugins Next's base block gives a compile (next/dist/build/webpack/config/blocks/base.js), with either bundler. */
+  const nextBase = (bundler: 'webpack' | 'rspack', dev: boolean, isServer: boolean): BundlerConfig => {
+    const before = process.env.NEXT_RSPACK
+    if (bundler === 'rspack') process.env.NEXT_RSPACK = 'true'
+    else delete process.env.NEXT_RSPACK
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { base } = require('next/dist/build/webpack/config/blocks/base.js') as { base: (ctx: object, config: object) => BundlerConfig }
+      return base({ isDevelopment: dev, isServer, targetWeb: !isServer, isClient: !isServer }, { module: { rules: [] }, resolve: {} })
+    } finally {
+      if (before === undefined) delete process.env.NEXT_RSPACK
+      else process.env.NEXT_RSPACK = before
+    }
+  }
+  const pluginNames = (config: BundlerConfig) => (config.plugins ?? []).map((plugin) => (plugin as { constructor: { name: string } }).constructor.name)
+
+  test.each(['webpack', 'rspack'] as const)("Next still gives `next dev`'s compiles (%s) their source maps through a plugin of that class name, with devtool false", (bundler) => {
+    // When this fails, Next has changed how it makes its development source maps: the browser's scripts may carry them again.
+    for (const isServer of [false, true]) {
+      const config = nextBase(bundler, true, isServer)
+      expect(config.devtool).toBe(false)
+      expect(pluginNames(config)).toContain(DEV_SOURCE_MAP_PLUGIN)
+    }
+    expect(pluginNames(nextBase(bundler, false, false))).not.toContain(DEV_SOURCE_MAP_PLUGIN)
+  })
+
+  test.each(['webpack', 'rspack'] as const)("the browser's scripts of `npm run dev` (%s) come without them; the server's keep theirs, and DOCS_DEV_SOURCE_MAPS=1 keeps the browser's", (bundler) => {
+    const patched = (isServer: boolean, keep: boolean) => {
+      const config = nextBase(bundler, true, isServer)
+      const others = pluginNames(config).filter((name) => name !== DEV_SOURCE_MAP_PLUGIN)
+      patchNext(config, { bundler, isServer, dev: true, context: '/site', devSourceMaps: keep })
+      return { names: pluginNames(config), others }
+    }
+    const browser = patched(false, false)
+    expect(browser.names).not.toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(browser.names).toEqual(expect.arrayContaining(browser.others))
+    expect(patched(true, false).names).toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(patched(false, true).names).toContain(DEV_SOURCE_MAP_PLUGIN)
+  })
+
+  test('DOCS_DEV_SOURCE_MAPS is 1 to keep them, 0 or unset not to; anything else is named as an error', () => {
+    expect(devSourceMaps({})).toBe(false)
+    expect(devSourceMaps({ [DEV_SOURCE_MAPS_ENV]: '0' })).toBe(false)
+    expect(devSourceMaps({ [DEV_SOURCE_MAPS_ENV]: '1' })).toBe(true)
+    expect(() => devSourceMaps({ [DEV_SOURCE_MAPS_ENV]: 'yes' })).toThrow(/DOCS_DEV_SOURCE_MAPS must be 1 .* not "yes"/)
   })
 })

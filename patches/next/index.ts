@@ -25,7 +25,40 @@ export const TRACE_PLUGIN = 'TraceEntryPointsPlugin'
  * Measured by: the 1,000-page and larger builds of `npm run bench` completing.
  */
 export function withoutServerTraces(config: BundlerConfig): void {
-  config.plugins = (config.plugins ?? []).filter((plugin) => (plugin as { constructor?: { name?: string } } | null)?.constructor?.name !== TRACE_PLUGIN)
+  withoutPlugin(config, TRACE_PLUGIN)
+}
+
+function withoutPlugin(config: BundlerConfig, className: string): void {
+  config.plugins = (config.plugins ?? []).filter((plugin) => (plugin as { constructor?: { name?: string } } | null)?.constructor?.name !== className)
+}
+
+/**
+ * The plugin that gives `next dev`'s compiles their source maps, one inline map per module (Next's
+ * own for webpack, Rspack's for Rspack; next/dist/build/webpack/config/blocks/base.js), with
+ * `devtool` false, so that removing it is not a devtool change Next reverts.
+ */
+export const DEV_SOURCE_MAP_PLUGIN = 'EvalSourceMapDevToolPlugin'
+
+/** Set to 1, `npm run dev` keeps Next's source maps in the browser's scripts. */
+export const DEV_SOURCE_MAPS_ENV = 'DOCS_DEV_SOURCE_MAPS'
+
+/** Whether `npm run dev` keeps the browser's source maps: DOCS_DEV_SOURCE_MAPS is 1 (0 or unset: not). */
+export function devSourceMaps(env: Record<string, string | undefined> = process.env): boolean {
+  const value = env[DEV_SOURCE_MAPS_ENV] ?? ''
+  if (!['', '0', '1'].includes(value)) throw new Error(`next.config: ${DEV_SOURCE_MAPS_ENV} must be 1 (keep the browser's source maps in npm run dev) or 0, not ${JSON.stringify(value)}`)
+  return value === '1'
+}
+
+/**
+ * The browser's scripts of `npm run dev` come without source maps: the maps were 60 % of their
+ * bytes (11 of 18 MB), and a docs page's heading, which Next's dev server shows only once those
+ * scripts have run, came about a second later with them. Stack traces still name the modules
+ * (the scripts are not minified); DOCS_DEV_SOURCE_MAPS=1 keeps the maps for debugging. The server
+ * compile keeps its maps, for the dev overlay's server errors. Measured by: `npm run bench
+ * dev-3000` (first open; docs/benchmarks.md).
+ */
+export function withoutDevSourceMaps(config: BundlerConfig): void {
+  withoutPlugin(config, DEV_SOURCE_MAP_PLUGIN)
 }
 
 /**
@@ -59,11 +92,11 @@ function devCacheDependencies(context: string): string[] {
  * docs/benchmarks.md, "Props once, packed; a faster compile; a warm dev restart"). Byte identity does not matter in dev, which is why only a build goes without it.
  * The cache is dropped when what compiles the modules changes: next.config.ts, tsconfig.json, the
  * patches and the lock file (build dependencies, by their bytes), and the values next.config.ts inlines into
- * the bundle (`env`, by the version: a sign-in setting changes no file).
+ * the bundle (`env`, by the version: a sign-in setting changes no file), and whether the browser's scripts keep their source maps.
  */
 export function withDevCache(config: BundlerConfig, options: PatchOptions): void {
   const compile = String(config.name ?? (options.isServer ? 'server' : 'client'))
-  const version = createHash('sha256').update(JSON.stringify([compile, options.env ?? {}])).digest('hex').slice(0, 16)
+  const version = createHash('sha256').update(JSON.stringify([compile, options.env ?? {}, options.devSourceMaps ?? false])).digest('hex').slice(0, 16)
   config.cache = true
   config.experiments = {
     ...(config.experiments as object | undefined),
@@ -132,6 +165,7 @@ export function patchNext(config: BundlerConfig, options: PatchOptions): void {
   if (options.bundler === 'rspack' && !options.isServer && !options.dev) webpackLikeClientChunks(config, options.context)
   if (options.isServer) withoutServerTraces(config)
   if (options.dev && !options.isServer) withDevDynamicCssManifest(config)
+  if (options.dev && !options.isServer && !options.devSourceMaps) withoutDevSourceMaps(config)
   if (options.dev && options.bundler === 'rspack') withDevCache(config, options)
   else withoutPersistentCache(config)
 }
