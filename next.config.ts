@@ -103,9 +103,9 @@ const nextConfig: NextConfig = {
   // Pages are .tsx only: MDX is compiled by the content step and served by pages/[[...slug]].tsx.
   pageExtensions: ['tsx'],
   images: { unoptimized: true },
-  // The only Next server this site runs is `npm run dev`'s, on 127.0.0.1: gzipping its 11 MB of
-  // development scripts for every page opened took longer than sending them (a page opened in
-  // 2.0 s with it, 1.6 s without, at 3,000 pages). The static export is compressed by CloudFront.
+  // The only Next server this site runs is `npm run dev`'s, on 127.0.0.1: gzipping its
+  // development scripts for every page opened took longer than sending them (docs/benchmarks.md).
+  // The static export is compressed by CloudFront.
   compress: false,
   reactStrictMode: true,
   env: inlinedEnv,
