@@ -10,7 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { access } from '../../lib/access'
 import { planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
-import { cutFullText, partOf } from '../../lib/aiTools/fullTextParts'
+import { cutFullText } from '../../lib/aiTools/fullTextParts'
+import { routeBucket } from '../../lib/routeBucket'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { writeMarkdown } from '../../pipeline/steps/buildMarkdown'
 import type { PageStore } from '../../pipeline/store/pageStore'
@@ -111,7 +112,7 @@ test("a page's part depends on its route and the part count alone: pages added e
   expect(grown.count).toBe(cut.count)
   const partOfIn = (result: typeof cut, route: string) => result.parts.find((part) => part.routes.includes(route))!.part
   for (const { route } of pages) expect(partOfIn(grown, route)).toBe(partOfIn(cut, route))
-  for (const { route } of pages) expect(partOfIn(cut, route)).toBe(partOf(route, cut.count))
+  for (const { route } of pages) expect(partOfIn(cut, route)).toBe(routeBucket(route, cut.count))
   // One part while the whole fits the bound; a single page over the bound stays whole, alone.
   expect(cutFullText(pages.slice(0, 10), header, 500_000)).toEqual({ count: 1, parts: [{ part: 0, routes: pages.slice(0, 10).map((page) => page.route) }] })
   expect(cutFullText([{ route: '/docs/x/huge', bytes: 900_000 }], header, 500_000).count).toBe(1)

@@ -3,8 +3,8 @@
  * model can take one whole, and an edit changes one part (the one its page is in) rather than the
  * whole text, which grows with the audience's pages.
  *
- * A page's part is a hash of its route modulo the part count, as the search shards are
- * (pipeline/steps/assignSearchShards.ts): it does not depend on the other pages, so an edit, an added or
+ * A page's part is its route's bucket among the part count, as its search shard is
+ * (../routeBucket.ts): it does not depend on the other pages, so an edit, an added or
  * a removed page changes only its own part. The count is a power of two, the smallest that keeps
  * the average part at most half the bound and every part of several pages within it. So the count
  * changes (and every part of the audience with it) only when its text doubles or halves, or when
@@ -12,15 +12,10 @@
  * a constant share of what was added, as a doubling array does. One part holds the whole text
  * while it fits the bound. A part is over the bound only when one page alone is (it is not cut).
  */
-import crypto from 'node:crypto'
+import { routeHash } from '../routeBucket'
 
 /** The bound on a part: half a megabyte, a few hundred pages, which a model with a large context can take whole. */
 export const FULL_TEXT_PART_BYTES = 500_000
-
-/** The part of `route` among `count`. */
-export const partOf = (route: string, count: number) => routeHash(route) % count
-
-const routeHash = (route: string) => parseInt(crypto.createHash('sha256').update(route).digest('hex').slice(0, 8), 16)
 
 export interface FullTextPage {
   route: string

@@ -88,9 +88,8 @@ const SITE_SCHEMA = {
 /** The tags a page may write, for the writer's message. */
 export const ALLOWED_TAGS = [...SITE_SCHEMA.tagNames].sort()
 
-/** The clobber prefix, and the hast properties that carry it (`id`, `name`, `ariaDescribedBy`, `ariaLabelledBy`). */
+/** The clobber prefix, which the hast properties `id`, `name`, `ariaDescribedBy` and `ariaLabelledBy` carry. */
 export const CLOBBER_PREFIX = SITE_SCHEMA.clobberPrefix
-export const CLOBBER_PROPERTIES = SITE_SCHEMA.clobber
 
 /** Whether a hast property (`id`) or a JSX attribute (`aria-describedby`) of an HTML tag carries the prefix. */
 export const isClobbered = (name) => SITE_SCHEMA.clobber.includes(hastName(name))

@@ -9,7 +9,7 @@
  * audience (Pagefind ranks within an index by its own word statistics, so like shards rank alike),
  * a large folder cannot make one large shard, and no shard is named after anything of the site.
  */
-import { sha256 } from '../files'
+import { routeBucket } from '../../lib/routeBucket'
 
 /**
  * The most pages a shard holds on average. Indexing costs Pagefind a fixed amount an index plus a
@@ -51,7 +51,7 @@ export interface Shard {
 export const shardCount = (pages: number, shardPages = SHARD_PAGES) => Math.max(1, Math.ceil(pages / shardPages))
 
 /** The shard of `route` among `count`. */
-export const shardOf = (route: string, count: number) => parseInt(sha256(route).slice(0, 8), 16) % count
+export const shardOf = routeBucket
 
 /** The audience's pages cut into its shards, in shard order; a shard that gets no page is left out. */
 export function shardGroup(pages: readonly string[], shardPages = SHARD_PAGES): Shard[] {
