@@ -184,6 +184,37 @@ describe('the store has one owner: it is changed only through its methods, and s
     expect(readStore(root).render).toMatchObject({ buildId: 'B1' })
   })
 
+  test("`npm run dev`'s next check takes the last check's store while its file is unchanged, and reads the file once anything else wrote it", () => {
+    const root = tempSite('store-kept-')
+    const last = readStore(root)
+    // Never read or written whole: not the file.
+    expect(readStore(root, last)).not.toBe(last)
+    last.recordCompile({ '/docs/leads/intro': record })
+    last.save()
+    expect(readStore(root, last)).toBe(last)
+    // Read whole from the file: that store is the file too.
+    const read = readStore(root)
+    expect(readStore(root, read)).toBe(read)
+    // A build (another process) writes the file: its records, not the kept store's.
+    read.recordProps({ '/docs/leads/intro': { inputs: 'b', name: 'b.json' } })
+    read.save()
+    const after = readStore(root, last)
+    expect(after).not.toBe(last)
+    expect(after.pages['/docs/leads/intro'].props).toEqual({ inputs: 'b', name: 'b.json' })
+    // A render under way elsewhere: the file is read again, and trusts no record of out/.
+    read.startRender()
+    read.finishRender({ '/docs/leads/intro': 'b.json' }, { buildId: 'B1', nextFiles: {} })
+    const rendered = readStore(root)
+    expect(readStore(root, rendered)).toBe(rendered)
+    read.startRender()
+    const meanwhile = readStore(root, rendered)
+    expect(meanwhile).not.toBe(rendered)
+    expect(meanwhile.render).toBeNull()
+    expect(readStore(root, meanwhile)).not.toBe(meanwhile)
+    // Another project's store is never taken.
+    expect(readStore(tempSite('store-other-'), rendered).pages).toEqual({})
+  })
+
   test('no module but the store writes its file', () => {
     const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
     const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))

@@ -40,8 +40,9 @@ export interface ContentRun {
 
 export interface ContentRunOptions {
   access: CompiledAccess
-  /** The last run's source (`npm run dev`): pages unchanged since are not read again. */
+  /** The last run's source and store (`npm run dev`): pages unchanged since are not read again, nor the store when its file is unchanged. */
   previous?: ContentSource
+  previousStore?: PageStore
   /** A compile worker kept loaded between runs. */
   kept?: CompileWorkers
   step?: StepRunner
@@ -62,7 +63,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const { access } = options
   const step = options.step ?? untimed
   // What the last run knew of each page: every step below reads it, and changes it through its methods.
-  const store = readStore(root)
+  const store = readStore(root, options.previousStore)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous, store.scan)
   // The checks run at once; the compile then waits on its worker, and the links, the plan and the

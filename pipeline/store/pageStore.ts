@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ScanRecord } from '../content/scanRecord'
-import { writeAtomically } from '../files'
+import { sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 
 export const STORE_FILE = CACHE_PATHS.store
@@ -85,9 +85,12 @@ function frozenRecords(records: Record<string, PageRecord>): Record<string, Page
  */
 export class PageStore {
   private state: StoreState
-
-  /** `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. */
-  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }, private readonly renderingFile: string | null = null) {
+  /**
+   * `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. `stamp`:
+   * the file's when this store was read from it whole; null when it was not, or the file changed as
+   * it was read. Saving stamps it again.
+   */
+  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }, private readonly renderingFile: string | null = null, private stamp: FileStamp | null = null) {
     this.state = { pages: frozenRecords(state.pages), render: state.render, scan: state.scan }
   }
 
@@ -152,18 +155,38 @@ export class PageStore {
 
   /** Writes the file whole: every change so far, as one version. */
   save(): void {
-    if (this.file) writeAtomically(this.file, JSON.stringify(this.state))
+    if (!this.file) return
+    writeAtomically(this.file, JSON.stringify(this.state))
+    this.stamp = stampOf(this.file)
+  }
+
+  /** Whether `file` holds this store as it is: this is its store, it read or wrote it whole, nothing wrote it since, and no render is under way. */
+  isCurrent(file: string): boolean {
+    if (this.file !== file || !this.stamp || (this.renderingFile && fs.existsSync(this.renderingFile))) return false
+    const now = stampOf(file)
+    return now !== null && sameStamp(now, this.stamp)
   }
 }
 
-/** The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again). */
-export function readStore(root: string): PageStore {
+/**
+ * The store of the project at `root`; an empty one when there is none or it cannot be read (everything is made again).
+ * `last`, the store of the last run in this process (`npm run dev`'s checks), is taken as it is
+ * when its file has not changed since that run read or saved it: parsing it again at each edit
+ * cost time in proportion to the site.
+ */
+export function readStore(root: string, last?: PageStore): PageStore {
   const file = path.join(root, STORE_FILE)
   const rendering = path.join(root, RENDERING_FILE)
+  if (last?.isCurrent(file)) return last
   try {
+    const before = stampOf(file)
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
-    const render = fs.existsSync(rendering) ? null : (state.render ?? null)
-    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render, scan: state.scan }, rendering)
+    const after = stampOf(file)
+    // A render under way (or cut short) leaves its marker: no record of out/ is trusted, and the file is not this store.
+    const renderUnderWay = fs.existsSync(rendering)
+    const render = renderUnderWay ? null : (state.render ?? null)
+    const stamp = !renderUnderWay && before && after && sameStamp(before, after) ? before : null
+    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render, scan: state.scan }, rendering, stamp)
   } catch {
     // Absent or unreadable: a clean build.
   }

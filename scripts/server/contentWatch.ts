@@ -27,7 +27,7 @@ import { PageChangedError, type ContentSource } from '../../pipeline/content/con
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps } from '../../pipeline/steps/contentSteps'
-import { readStore } from '../../pipeline/store/pageStore'
+import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -49,8 +49,9 @@ export interface ContentWatch {
   stop: () => void
 }
 
-/** The content source of the last check, by project: a check reads again only the files that changed since. */
+/** The content source and page store of the last check, by project: a check reads again only the files that changed since. */
 const lastSources = new Map<string, ContentSource>()
+const lastStores = new Map<string, PageStore>()
 
 /**
  * One check, its result as the writer reads it: problems are a result, anything else is thrown.
@@ -63,8 +64,12 @@ const lastSources = new Map<string, ContentSource>()
 export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers): Promise<ContentCheckResult> {
   try {
     // The build's own content steps (pipeline/steps/contentSteps.ts), links and plan included.
-    const run = await runContentSteps(root, { access, previous: lastSources.get(root), kept })
+    // A check that does not end keeps no store: it may have changed records it did not save.
+    const previousStore = lastStores.get(root)
+    lastStores.delete(root)
+    const run = await runContentSteps(root, { access, previous: lastSources.get(root), previousStore, kept })
     lastSources.set(root, run.source)
+    lastStores.set(root, run.store)
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     return { ok: true, report: run.compile, props: run.props }
