@@ -50,9 +50,9 @@ export function devSourceMaps(env: Record<string, string | undefined> = process.
 }
 
 /**
- * The browser's scripts of `npm run dev` come without source maps: the maps were 60 % of their
- * bytes (11 of 18 MB), and a docs page's heading, which Next's dev server shows only once those
- * scripts have run, came about a second later with them. Stack traces still name the modules
+ * The browser's scripts of `npm run dev` come without source maps: the maps were most of their
+ * bytes, and a docs page's heading, which Next's dev server shows only once those scripts have
+ * run, came about a second later with them. Stack traces still name the modules
  * (the scripts are not minified); DOCS_DEV_SOURCE_MAPS=1 keeps the maps for debugging. The server
  * compile keeps its maps, for the dev overlay's server errors. Measured by: `npm run bench
  * dev-3000` (first open; docs/benchmarks.md).
