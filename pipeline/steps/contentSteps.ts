@@ -38,11 +38,19 @@ export interface ContentRun {
   props: PagePropsReport
 }
 
+/**
+ * What a run in this process left for the next: its source, whose unchanged pages are not read
+ * again, and its store, not parsed again while its file is unchanged (none after a run that threw).
+ */
+export interface LastRun {
+  source: ContentSource
+  store?: PageStore
+}
+
 export interface ContentRunOptions {
   access: CompiledAccess
-  /** The last run's source and store (`npm run dev`): pages unchanged since are not read again, nor the store when its file is unchanged. */
-  previous?: ContentSource
-  previousStore?: PageStore
+  /** The last run's (`npm run dev`). */
+  previous?: LastRun
   /** A compile worker kept loaded between runs. */
   kept?: CompileWorkers
   step?: StepRunner
@@ -63,9 +71,9 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const { access } = options
   const step = options.step ?? untimed
   // What the last run knew of each page: every step below reads it, and changes it through its methods.
-  const store = readStore(root, options.previousStore)
+  const store = readStore(root, options.previous?.store)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
-  const source = scanContent(root, options.previous, store.scan)
+  const source = scanContent(root, options.previous?.source, store.scan)
   // The checks run at once; the compile then waits on its worker, and the links, the plan and the
   // navigation, which need nothing it makes, are made meanwhile.
   const compiling = step('content', () => checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept: options.kept, onStart: options.onCompileStart }), describeCompile)

@@ -23,11 +23,11 @@ import { describeCompile, type CompileReport } from '../../pipeline/compile/comp
 import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
-import { PageChangedError, type ContentSource } from '../../pipeline/content/contentSource'
+import { PageChangedError } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
-import { runContentSteps } from '../../pipeline/steps/contentSteps'
-import { readStore, type PageStore } from '../../pipeline/store/pageStore'
+import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
+import { readStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -49,9 +49,8 @@ export interface ContentWatch {
   stop: () => void
 }
 
-/** The content source and page store of the last check, by project: a check reads again only the files that changed since. */
-const lastSources = new Map<string, ContentSource>()
-const lastStores = new Map<string, PageStore>()
+/** What the last check of each project left: a check reads again only the files that changed since (../../pipeline/steps/contentSteps.ts LastRun). */
+const lastRuns = new Map<string, LastRun>()
 
 /**
  * One check, its result as the writer reads it: problems are a result, anything else is thrown.
@@ -64,12 +63,11 @@ const lastStores = new Map<string, PageStore>()
 export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers): Promise<ContentCheckResult> {
   try {
     // The build's own content steps (pipeline/steps/contentSteps.ts), links and plan included.
+    const previous = lastRuns.get(root)
     // A check that does not end keeps no store: it may have changed records it did not save.
-    const previousStore = lastStores.get(root)
-    lastStores.delete(root)
-    const run = await runContentSteps(root, { access, previous: lastSources.get(root), previousStore, kept })
-    lastSources.set(root, run.source)
-    lastStores.set(root, run.store)
+    if (previous) lastRuns.set(root, { source: previous.source })
+    const run = await runContentSteps(root, { access, previous, kept })
+    lastRuns.set(root, { source: run.source, store: run.store })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     return { ok: true, report: run.compile, props: run.props }
@@ -167,7 +165,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .finally(() => {
         running = null
         // After stop, the workers are closed and this does nothing.
-        void kept.warm(siteCodeLanguages(lastSources.get(root)?.pages ?? []))
+        void kept.warm(siteCodeLanguages(lastRuns.get(root)?.source.pages ?? []))
         if (again) {
           again = false
           void run()
