@@ -65,24 +65,19 @@ const CHECKED = /content check/
  */
 const HEADING_DRAWN_AT = '__benchHeadingDrawnAt'
 const TEXT_DRAWN_AT = '__benchTextDrawnAt'
-/** Run in each document of a tab from its start: the time of the first frame with a visible level-1 heading. */
-const HEADING_DRAWN = `(() => {
+/** Run in a page: records under `name` the time of the first animation frame at which `condition` (an expression) holds. */
+const whenDrawn = (name: string, condition: string) => `(() => {
+  window.${name} = 0
   const frame = () => {
-    const heading = document.querySelector('h1')
-    if (heading && heading.checkVisibility()) window.${HEADING_DRAWN_AT} = Date.now()
+    if (${condition}) window.${name} = Date.now()
     else requestAnimationFrame(frame)
   }
   requestAnimationFrame(frame)
 })()`
-/** Run in an open page: the time of the first frame whose page holds `text`. */
-const textDrawn = (text: string) => `(() => {
-  window.${TEXT_DRAWN_AT} = 0
-  const frame = () => {
-    if (document.body.textContent.includes(${JSON.stringify(text)})) window.${TEXT_DRAWN_AT} = Date.now()
-    else requestAnimationFrame(frame)
-  }
-  requestAnimationFrame(frame)
-})()`
+/** Run in each document of a tab from its start: the first frame with a visible level-1 heading. */
+const HEADING_DRAWN = whenDrawn(HEADING_DRAWN_AT, "document.querySelector('h1')?.checkVisibility()")
+/** Run in an open page: the first frame whose page holds `text`. */
+const textDrawn = (text: string) => whenDrawn(TEXT_DRAWN_AT, `document.body.textContent.includes(${JSON.stringify(text)})`)
 /** The time `page` recorded under `name`, once it has. */
 const drawnAt = async (page: Page, name: string) => Number(await (await page.waitForFunction(`window.${name}`, null, { polling: 'raf' })).jsonValue())
 
