@@ -16,7 +16,8 @@ import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
 import { CACHE_DIR } from '../../pipeline/compile/compilePages'
 import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 import { access } from '../../lib/access'
-import { checkContentOnce } from '../../scripts/server/contentWatch'
+import { checkContentOnce, watchContent, type ContentCheckResult } from '../../scripts/server/contentWatch'
+import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { tempSite } from '../fixtures/tempSite'
 
 jest.setTimeout(300_000)
@@ -113,6 +114,43 @@ test("`npm run dev`'s check reports a page written while it ran (after the scan 
   fs.utimesSync(path.join(dev, EDITED), past, past)
   const result = await checkContentOnce(dev, access)
   expect(result).toEqual({ ok: false, message: `${EDITED}: changed during the build (it no longer holds the text the build scanned); run the build again.` })
+})
+
+test("`npm run dev`'s watcher saves each check's store, and a commit made while it runs reaches the page's date", async () => {
+  const root = site()
+  const commit = (date: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } })
+  commit('2025-01-02T03:04:05Z', 'init', '-q')
+  commit('2025-01-02T03:04:05Z', 'add', 'content')
+  commit('2025-01-02T03:04:05Z', 'commit', '-qm', 'first')
+  const dateOf = () => {
+    const index = JSON.parse(fs.readFileSync(path.join(root, PROPS_INDEX), 'utf8')) as Record<string, string>
+    return (JSON.parse(fs.readFileSync(path.join(root, PROPS_DIR, index['/docs/leads/intro']), 'utf8')) as { timestamp: number | null }).timestamp
+  }
+  const storedDigest = () => readStore(root).pages['/docs/leads/intro']?.digest
+  const pageDigest = () => scanContent(root).pages.find((page) => page.route === '/docs/leads/intro')!.digest
+  const until = async (done: () => boolean) => {
+    for (const deadline = Date.now() + 60_000; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const results: ContentCheckResult[] = []
+  const watch = watchContent(root, { served: { access, aiTools: aiToolsSettings(undefined) }, apply: async () => {} }, (result) => results.push(result))
+  try {
+    expect(await watch.first).toMatchObject({ ok: true })
+    expect(dateOf()).toBe(Date.parse('2025-01-02T03:04:05Z'))
+    // Saved after the open pages were told, for a restart to find.
+    await until(() => storedDigest() === pageDigest())
+    expect(storedDigest()).toBe(pageDigest())
+
+    // An edit, committed at once: its check may take the dates read before the commit; the next one writes the commit's.
+    edit(root, 'Edited and committed while the dev server runs.')
+    commit('2025-03-04T05:06:07Z', 'commit', '-qam', 'second')
+    await until(() => dateOf() === Date.parse('2025-03-04T05:06:07Z') && storedDigest() === pageDigest())
+    expect(dateOf()).toBe(Date.parse('2025-03-04T05:06:07Z'))
+    expect(storedDigest()).toBe(pageDigest())
+    expect(results.length).toBeGreaterThan(1)
+    expect(results.every((result) => result.ok)).toBe(true)
+  } finally {
+    watch.stop()
+  }
 })
 
 describe('the store has one owner: it is changed only through its methods, and saved whole', () => {

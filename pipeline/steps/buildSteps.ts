@@ -239,7 +239,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     kept: compileWorkers,
     step,
     releaseTexts: true,
-    renderFollows: true,
+    callerSaves: true,
     onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
     onCompiled: (compiled) => {
       course = renderCourse(paths, compiled.store, compiled.plan)

@@ -53,14 +53,20 @@ export interface ContentRunOptions {
   previous?: LastRun
   /** A compile worker kept loaded between runs. */
   kept?: CompileWorkers
+  /** The pages' dates from git, when the caller has them (`npm run dev` reads them after a check, off an edit's way); read here otherwise. */
+  lastUpdated?: LastUpdated
   step?: StepRunner
   onCompileStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
   /** Every page compiled into the store, and the plan made: what needs nothing later may start. */
   onCompiled?: (run: Pick<ContentRun, 'store' | 'plan'>) => void
   /** Drops the pages' MDX once the checks have had it (the build: its memory follows the page count). */
   releaseTexts?: boolean
-  /** The render step follows and saves the store before it touches out/ (the build); otherwise the run saves it at its end. */
-  renderFollows?: boolean
+  /**
+   * The caller saves the store: the build before its render touches out/, `npm run dev` once the
+   * open pages were told, so an edit's way to the browser waits on no write of the whole store.
+   * Otherwise the run saves it at its end.
+   */
+  callerSaves?: boolean
 }
 
 /**
@@ -85,7 +91,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
       assertRulesDecide(access, siteRoutes(source))
       return planFor(pages, access, true)
     }, describePlan)
-    meanwhile = { pages, plan, lastUpdated: readLastUpdated(root), navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
+    meanwhile = { pages, plan, lastUpdated: options.lastUpdated ?? readLastUpdated(root), navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
   } catch (error) {
     // A page that breaks a content rule or does not compile is named first, as when the steps ran in turn.
     await compiling
@@ -98,7 +104,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   store.recordScan(source.scanRecord())
   options.onCompiled?.({ store, plan })
   const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
-  if (!options.renderFollows) store.save()
+  if (!options.callerSaves) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
 }
 

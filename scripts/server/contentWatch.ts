@@ -27,7 +27,8 @@ import { PageChangedError, recordedPageTexts } from '../../pipeline/content/cont
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
-import { readStore } from '../../pipeline/store/pageStore'
+import { readLastUpdated, type LastUpdated } from '../../pipeline/lastUpdated'
+import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -40,8 +41,11 @@ export const RULES_KEPT = `npm run dev: keeps the access rules of the last ${ACC
 /** A change worth checking again: a page or a `_meta` file. */
 const WATCHED = /(\.mdx?|_meta\.[jt]sx?)$/
 
-/** Waits this long after a change for the next one, so an editor's several writes make one check. */
-const SETTLE_MS = 150
+/**
+ * Waits this long after a change for the next one, so an editor's several writes make one check
+ * (webpack's watcher waits 20 ms). A write that comes later starts one more check after this one.
+ */
+const SETTLE_MS = 50
 
 export interface ContentWatch {
   /** The first check's result. */
@@ -59,15 +63,22 @@ const lastRuns = new Map<string, LastRun>()
  * props of the pages whose document, page map or date changed (pipeline/render/pageProps.ts). An
  * edit of a page's text checks, compiles and writes that page alone, in a compile worker `kept`
  * from the last check when there is one.
+ *
+ * A `watched` check (the watcher's) leaves what its edit's way to the browser need not wait for
+ * until the open pages were told (afterWatchedCheck): saving the store, and reading the pages'
+ * dates from git, whose process start alone is about 50 ms. It takes the dates read after the last
+ * check.
  */
-export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers): Promise<ContentCheckResult> {
+export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers, watched = false): Promise<ContentCheckResult> {
   try {
     // The build's own content steps (pipeline/steps/contentSteps.ts), links and plan included.
     const previous = lastRuns.get(root)
     // A check that does not end keeps no store: it may have changed records it did not save.
     if (previous) lastRuns.set(root, { source: previous.source })
-    const run = await runContentSteps(root, { access, previous, kept })
+    const run = await runContentSteps(root, { access, previous, kept, callerSaves: watched, lastUpdated: watched ? lastDates.get(root) : undefined })
     lastRuns.set(root, { source: run.source, store: run.store })
+    lastDates.set(root, run.lastUpdated)
+    if (watched) unsaved.set(root, run.store)
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     return { ok: true, report: run.compile, props: run.props }
@@ -76,6 +87,29 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
     if (error instanceof BadContentError || error instanceof BrokenLinksError || error instanceof UnservablePathError || error instanceof RuleCoverageError || error instanceof PageChangedError) return { ok: false, message: error.message }
     throw error
   }
+}
+
+/** The pages' dates each project's last check used, or read after it (afterWatchedCheck). */
+const lastDates = new Map<string, LastUpdated>()
+
+/** The store of each project's last watched check, until afterWatchedCheck saves it. */
+const unsaved = new Map<string, PageStore>()
+
+const sameDates = (a: LastUpdated, b: LastUpdated) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([file, time]) => b[file] === time)
+
+/**
+ * After a watched check was reported: its store saved (a check that threw left none), and the
+ * pages' dates read again. True when they changed since the check used them (a commit since):
+ * the next check writes them into the pages' props.
+ */
+function afterWatchedCheck(root: string): boolean {
+  unsaved.get(root)?.save()
+  unsaved.delete(root)
+  const used = lastDates.get(root)
+  if (!used) return false
+  const now = readLastUpdated(root)
+  lastDates.set(root, now)
+  return !sameDates(now, used)
 }
 
 /** At most this many languages are loaded ahead: the site's most used. */
@@ -149,6 +183,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let wanted = served
   let running: Promise<unknown> | null = null
   let again = false
+  let stopped = false
   let timer: NodeJS.Timeout | undefined
   let contentChanged = true
   let configChanged = false
@@ -171,9 +206,9 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
         report(refused)
       }
     }
-    if (wanted === served) return checkContentOnce(root, served.access, kept)
+    if (wanted === served) return checkContentOnce(root, served.access, kept, true)
     // New rules change page maps anywhere, so the props of every page they reach are written again.
-    const result = await checkContentOnce(root, wanted.access, kept)
+    const result = await checkContentOnce(root, wanted.access, kept, true)
     if (!result.ok) return { ok: false, message: `${result.message}\n${RULES_KEPT}` }
     const applying = wanted
     await rules.apply(applying)
@@ -183,12 +218,24 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   const run = (): Promise<ContentCheckResult> => {
     const check = checkOnce()
     running = check
-      .then(report, onError)
+      .then(async (result) => {
+        try {
+          report(result)
+        } finally {
+          // What the report wrote to the open pages leaves at the end of this turn (Node corks a
+          // response's writes until then): the store's save and git wait for the next.
+          await new Promise((resolve) => setImmediate(resolve))
+          if (afterWatchedCheck(root)) {
+            contentChanged = true
+            schedule()
+          }
+        }
+      }, onError)
       .finally(() => {
         running = null
         // After stop, the workers are closed and this does nothing.
         void kept.warm(siteCodeLanguages(lastRuns.get(root)?.source.pages ?? []))
-        if (again) {
+        if (again && !stopped) {
           again = false
           void run()
         }
@@ -196,6 +243,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     return check
   }
   const schedule = () => {
+    // A check that ends after stop (its dates read again) starts none.
+    if (stopped) return
     clearTimeout(timer)
     timer = setTimeout(() => {
       if (running) again = true
@@ -223,6 +272,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   return {
     first: run(),
     stop: () => {
+      stopped = true
       clearTimeout(timer)
       watchers.forEach((watcher) => watcher.close())
       void kept.close()
