@@ -89,8 +89,7 @@ export class CompileWorkers {
       loading.taken()
       return loading.worker
     }
-    // A warming may be followed by a rehearsal of the same worker: it ends after the page it compiles, and the run waits for it.
-    this.warmingWorker?.cut()
+    // A warming may be followed by a rehearsal of the same worker: the run waits for both.
     while (this.warming) await this.warming
     const kept = this.idle
     this.idle = null
@@ -122,9 +121,9 @@ export class CompileWorkers {
   /** A worker loading for the next run: a run takes it as it loads, or waits for its rehearsal, rather than start its own beside it. */
   private warming: Promise<void> | null = null
   /** The worker warming, until it is kept or a run takes it (`taken` ends the warming). */
-  private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void; cut: () => void } | null = null
+  private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void } | null = null
 
-  /** The code languages each worker compiled its whole rehearsal in. */
+  /** The code languages each worker compiled its rehearsal page in. */
   private rehearsed = new WeakMap<Worker, string>()
 
   /**
@@ -134,52 +133,39 @@ export class CompileWorkers {
    * With `codeLanguages` (`npm run dev`), the worker, new or kept, then compiles a page with a code
    * block of each, once per set of languages: a language's grammar loads, and its expressions
    * compile, on its first block, which made the first edit after a start the slowest
-   * (docs/benchmarks.md). Then the `samples`, pages of the site: a grammar compiles each of its
-   * expressions when a block first needs it, and the compiler's code is made fast as it runs, so a
-   * real page's first compile still took twice its next. A new one runs in the background then.
-   * The build's compile waits for its worker, so it gives none.
+   * (docs/benchmarks.md). A new one runs in the background then. The build's compile waits for its
+   * worker, so it gives none.
    */
-  warm(codeLanguages: readonly string[] = [], samples: readonly string[] = []): Promise<void> {
+  warm(codeLanguages: readonly string[] = []): Promise<void> {
     if (this.closed) return Promise.resolve()
-    if (this.warming) return this.warming.then(() => this.warm(codeLanguages, samples))
+    if (this.warming) return this.warming.then(() => this.warm(codeLanguages))
     const languages = codeLanguages.join(' ')
-    const rehearses = languages !== '' || samples.length > 0
     const kept = this.idle
     if (kept) {
-      if (!rehearses || this.rehearsed.get(kept.worker) === languages) return Promise.resolve()
+      if (languages === '' || this.rehearsed.get(kept.worker) === languages) return Promise.resolve()
       this.idle = null
       kept.worker.removeAllListeners('exit').ref()
-      return this.whileWarming(kept.worker, kept.highlighter, languages, samples, true)
+      return this.whileWarming(kept.worker, kept.highlighter, languages, true)
     }
     const highlighter = highlighterModule()
     this.started++
-    return this.whileWarming(startWorker(highlighter, rehearses), highlighter, languages, samples, false)
+    return this.whileWarming(startWorker(highlighter, languages !== ''), highlighter, languages, false)
   }
 
-  /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages` and the `samples`, then keeps it. */
-  private whileWarming(worker: Worker, highlighter: string, languages: string, samples: readonly string[], loaded: boolean): Promise<void> {
+  /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages`, then keeps it. */
+  private whileWarming(worker: Worker, highlighter: string, languages: string, loaded: boolean): Promise<void> {
     this.warming = new Promise<void>((resolve) => {
-      // A run that wants the worker cuts its rehearsal short: it compiles no more pages of it.
-      let cut = false
-      const pages = [...(languages === '' ? [] : [rehearsalPage(languages.split(' '))]), ...samples]
-      this.warmingWorker = { worker, highlighter, rehearses: pages.length > 0, taken: resolve, cut: () => (cut = true) }
+      this.warmingWorker = { worker, highlighter, rehearses: languages !== '', taken: resolve }
       // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('exit', () => resolve())
       const keep = () => void this.give(worker, highlighter).then(resolve)
       const rehearse = () => {
-        // Their results, successes or problems, are dropped: only what the worker loaded and made fast for them stays.
-        const next = () => {
-          if (cut) return keep()
-          const source = pages.shift()
-          if (source === undefined) {
-            this.rehearsed.set(worker, languages)
-            return keep()
-          }
-          worker.once('message', next)
-          worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source })
-        }
-        next()
+        if (languages === '') return keep()
+        this.rehearsed.set(worker, languages)
+        // Its result, a success or a problem, is dropped: only what the worker loaded for it stays.
+        worker.once('message', keep)
+        worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(languages.split(' ')) })
       }
       if (loaded) rehearse()
       else worker.once('message', rehearse)

@@ -346,25 +346,6 @@ export function readPlainFile(absolute: string): Buffer {
   }
 }
 
-/**
- * The texts of `files`, pages under content/ that the page store's record of the last scan names,
- * read before this run's scan for a compile worker to rehearse on (`npm run dev`): nothing read
- * here reaches a page, as the worker's results are dropped. A file is read only when it and every
- * folder on its way are plain, as the scan finds them; one that is not, or cannot be read, is left out.
- */
-export function recordedPageTexts(root: string, files: readonly string[]): string[] {
-  return files.flatMap((file) => {
-    const parts = file.split('/')
-    if (parts[0] !== CONTENT_DIR || !PAGE_FILE.test(file) || parts.some((part) => part === '' || part === '.' || part === '..')) return []
-    try {
-      for (let depth = 1; depth < parts.length; depth++) if (!fs.lstatSync(path.join(root, ...parts.slice(0, depth))).isDirectory()) return []
-      return [readPlainFile(path.join(root, file)).toString('utf8')]
-    } catch {
-      return []
-    }
-  })
-}
-
 /** Each `_meta` file's data by the digest of its text and of the parser (./scanRecord.ts), in this process and on disk (META_CACHE_DIR). */
 const metaCache = new Map<string, Record<string, unknown>>()
 

@@ -23,7 +23,7 @@ import { describeCompile, type CompileReport } from '../../pipeline/compile/comp
 import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
-import { PageChangedError, recordedPageTexts } from '../../pipeline/content/contentSource'
+import { PageChangedError } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
@@ -130,35 +130,13 @@ export function siteCodeLanguages(pages: Iterable<{ readonly codeLanguages?: rea
   return [...used].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LANGUAGES_AHEAD).map(([language]) => language)
 }
 
-/** At most this many of the site's pages are compiled ahead. */
-const SAMPLES_AHEAD = 3
-
 /**
- * The pages a kept compile worker compiles ahead (pipeline/compile/compileWorkers.ts warm), by
- * file: for each of the site's most used code `languages`, the first page with a block of it; the
- * site's first page when none has.
- */
-export function samplePages(pages: Readonly<Record<string, { readonly codeLanguages?: readonly string[] }>>, languages: readonly string[]): string[] {
-  const files = Object.keys(pages).sort()
-  const samples = new Set<string>()
-  for (const language of languages) {
-    if (samples.size === SAMPLES_AHEAD) break
-    const file = files.find((candidate) => !samples.has(candidate) && pages[candidate].codeLanguages?.includes(language))
-    if (file) samples.add(file)
-  }
-  if (samples.size === 0 && files.length > 0) samples.add(files[0])
-  return [...samples]
-}
-
-/**
- * A compile worker loading for `root`'s first check and edits, with the code languages and some
- * pages of those the last run's scan recorded (none on a first start): known before the first check.
+ * A compile worker loading for `root`'s first check and edits, with the code languages of the
+ * pages the last run's scan recorded (none on a first start): known before the first check.
  */
 export function warmCompiler(root: string): CompileWorkers {
   const workers = new CompileWorkers()
-  const recorded = readStore(root).scan?.pages ?? {}
-  const languages = siteCodeLanguages(Object.values(recorded))
-  void workers.warm(languages, recordedPageTexts(root, samplePages(recorded, languages)))
+  void workers.warm(siteCodeLanguages(Object.values(readStore(root).scan?.pages ?? {})))
   return workers
 }
 
