@@ -3,9 +3,11 @@
  *
  * The stream that tells open docs pages in `npm run dev` that props were written: a page that
  * (re)connects learns when the last write was, so a write it missed while loading or offline is
- * not lost; and stopping it ends open streams rather than waiting for the browsers to leave.
+ * not lost; an edit's event names its pages by token, and only those refresh; and stopping it
+ * ends open streams rather than waiting for the browsers to leave.
  */
 import { startPropsEvents, type PropsEvents } from '../../scripts/server/propsEvents'
+import { refreshFor, routeToken } from '../../lib/render/devPropsEvents'
 
 /** Reads a stream's events as their data lines, in order. */
 function eventsOf(response: Response): () => Promise<string> {
@@ -67,4 +69,31 @@ test('stopping ends the open streams, and does not wait for the browsers to clos
   await expect(next()).rejects.toThrow()
   await expect(fetch(events.url)).rejects.toThrow()
   events = undefined
+})
+
+test("an edit's event names the routes it wrote by token, not by name, and only their open pages refresh; a page that connects later refreshes once", async () => {
+  events = await startPropsEvents()
+  const next = eventsOf(await fetch(events.url))
+  expect(await next()).toBe('0')
+  events.changed(['/docs/leads/intro', '/docs/leads/setup'])
+  const data = await next()
+  expect(data).not.toContain('/docs')
+  const [time, ...tokens] = data.split(' ')
+  expect(tokens).toEqual([routeToken('/docs/leads/intro'), routeToken('/docs/leads/setup')])
+  const loaded = Number(time) - 1000
+  expect(refreshFor(data, '/docs/leads/intro', loaded)).toBe(Number(time))
+  expect(refreshFor(data, '/docs/internal/guide', loaded)).toBeNull()
+  // Props read after the write are not fetched again.
+  expect(refreshFor(data, '/docs/leads/intro', Number(time))).toBeNull()
+
+  // New rules (no routes) or a write a page missed: every page older than it refreshes.
+  events.changed()
+  const all = await next()
+  expect(refreshFor(all, '/docs/internal/guide', loaded)).toBe(Number(all))
+  expect(refreshFor(await eventsOf(await fetch(events.url))(), '/docs/internal/guide', loaded)).toBe(Number(all))
+
+  // A title every sidebar shows changes thousands of pages' props: the event names none of them, and every page refreshes.
+  events.changed(Array.from({ length: 2000 }, (_, index) => `/docs/internal/page-${index}`))
+  const many = await next()
+  expect(many).toMatch(/^\d+$/)
 })

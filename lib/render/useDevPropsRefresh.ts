@@ -1,7 +1,8 @@
 /**
  * `npm run dev`: the open docs page fetches its props again when the dev server says the pages'
  * props were written again (after a content edit, or new access rules), as Next's own handler of
- * a "server-only change" does, so an edit shows in the open page with no module compiled. The
+ * a "server-only change" does, so an edit shows in the open page with no module compiled (when the
+ * event names the routes whose props changed, only those pages fetch theirs). The
  * route's getStaticProps runs on every request in dev and reads the props the content check wrote
  * (./docsPages.ts).
  *
@@ -10,7 +11,17 @@
  */
 import Router from 'next/router'
 import { useEffect } from 'react'
-import { DEV_PROPS_EVENTS_PATH } from './devPropsEvents'
+import { DEV_PROPS_EVENTS_PATH, refreshFor } from './devPropsEvents'
+
+/** The route of a path as the content check names it: no query, not percent-encoded. */
+function routeOf(path: string): string {
+  const route = path.split('?')[0]
+  try {
+    return decodeURI(route)
+  } catch {
+    return route
+  }
+}
 
 function useRefreshOnPropsEvents(): void {
   useEffect(() => {
@@ -18,11 +29,12 @@ function useRefreshOnPropsEvents(): void {
     // When the props shown were read: after this document's request began, or at the last refresh.
     let shown = performance.timeOrigin
     events.onmessage = ({ data }: MessageEvent<string>) => {
-      const written = Number(data)
-      if (!(written > shown)) return
-      shown = written
       // Without its #fragment: Next takes a move to the same path and fragment for a scroll, and fetches nothing.
       const path = Router.asPath.split('#')[0]
+      // An event for other pages only is not this one's: each open page fetches its own props alone.
+      const written = refreshFor(data, routeOf(path), shown)
+      if (written === null) return
+      shown = written
       // A failed refresh reloads the page, so that Next shows its error for it; a refresh that the
       // reader's own move cancelled is not one.
       Router.replace(path, undefined, { scroll: false }).catch((error: { cancelled?: boolean }) => error?.cancelled || location.reload())

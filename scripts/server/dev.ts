@@ -184,9 +184,9 @@ async function main() {
           saidWhy = true
           console.log('npm run dev: not ready: no page renders until the content check passes')
         }
-        // Only a check that changed some page's props (or the rules) makes the open pages fetch theirs;
-        // one that did not pass kept the last ones.
-        if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed()
+        // Only a check that changed some page's props (or the rules) makes open pages fetch theirs:
+        // those pages (every one, for new rules); one that did not pass kept the last ones.
+        if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed(result.rulesApplied ? undefined : [...result.props.changed, ...result.props.removed])
       },
       (error) => console.error(`npm run dev: the content check failed: ${error.message}`),
       compiler

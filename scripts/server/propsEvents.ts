@@ -4,14 +4,17 @@
  * edit. Server-Sent Events on 127.0.0.1; next.config.ts rewrites DEV_PROPS_EVENTS_PATH here, so
  * the browser asks its own origin.
  *
- * Each event is the time of the last write (ms since the epoch), and a browser that connects
- * (again) is sent it at once: a page whose props are older than that, because the write came while
- * it loaded or while its connection was lost, refreshes then. The server and the browser share a
- * clock: the dev server listens on 127.0.0.1. The events name no page, so every open docs page
- * refetches its props after any edit: one data request each, and nothing about other pages.
+ * Each event is the time of the last write (ms since the epoch) and the routes whose props it wrote,
+ * each as a token (lib/render/devPropsEvents.ts), so the events name no page and only those pages
+ * refetch theirs: two open tabs no longer share Next's dev server for the edited page's data
+ * request. A browser that connects (again) is sent the last write at once, as one for every page:
+ * a page whose props are older than that, because the write came while it loaded or while its
+ * connection was lost, refreshes then. The server and the browser share a clock: the dev server
+ * listens on 127.0.0.1.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { propsEvent } from '../../lib/render/devPropsEvents'
 
 /**
  * A comment line this often keeps a quiet stream open: Next's rewrite proxy ends a request whose
@@ -22,15 +25,16 @@ const KEEP_OPEN_MS = 15_000
 export interface PropsEvents {
   /** Where it listens, without a path: it answers every path with the stream. */
   url: string
-  /** Tells every open page that props were written, just now. */
-  changed: () => void
+  /** Tells the open pages that props were written, just now: those of `routes`, or every page's. */
+  changed: (routes?: readonly string[]) => void
   stop: () => Promise<void>
 }
 
 export async function startPropsEvents(): Promise<PropsEvents> {
   let written = 0
   const open = new Set<http.ServerResponse>()
-  const send = (response: http.ServerResponse) => response.write(`data: ${written}\n\n`)
+  // A page that connects is told the last write as one for every page.
+  const send = (response: http.ServerResponse, data = propsEvent(written)) => response.write(`data: ${data}\n\n`)
   const server = http.createServer((_request, response) => {
     response.writeHead(200, {
       'Content-Type': 'text/event-stream',
@@ -51,9 +55,10 @@ export async function startPropsEvents(): Promise<PropsEvents> {
   })
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    changed: () => {
+    changed: (routes) => {
       written = Date.now()
-      open.forEach(send)
+      const data = propsEvent(written, routes)
+      open.forEach((response) => send(response, data))
     },
     stop: () => {
       clearInterval(keepOpen)
