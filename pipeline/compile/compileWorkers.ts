@@ -58,10 +58,8 @@ export function startWorker(highlighter: string, background = false): Worker {
 /** The name the rehearsal page is compiled under; no file is read or written. */
 const REHEARSAL_FILE = 'content/rehearsal.mdx'
 
-/** A page with one small code block in each language (../content/pageLinks.ts codeLanguagesIn names them). */
-export function rehearsalPage(codeLanguages: readonly string[]): string {
-  return codeLanguages.map((language) => `\`\`\`${language}\nconst name = "value" // 1\n\`\`\``).join('\n\n') + '\n'
-}
+/** A page with one small code block in `language` (../content/pageLinks.ts codeLanguagesIn names them). */
+const rehearsalPage = (language: string) => `\`\`\`${language}\nconst name = "value" // 1\n\`\`\`\n`
 
 /**
  * Compile workers kept between runs, for `npm run dev`: an edit's compile then starts at once
@@ -89,7 +87,9 @@ export class CompileWorkers {
       loading.taken()
       return loading.worker
     }
-    // A warming may be followed by a rehearsal of the same worker: the run waits for both.
+    // A warming may be followed by a rehearsal of the same worker, at the lowest priority: it stops
+    // after the language it is compiling, and the run waits for that, not for the other languages.
+    this.warmingWorker?.cut()
     while (this.warming) await this.warming
     const kept = this.idle
     this.idle = null
@@ -121,9 +121,9 @@ export class CompileWorkers {
   /** A worker loading for the next run: a run takes it as it loads, or waits for its rehearsal, rather than start its own beside it. */
   private warming: Promise<void> | null = null
   /** The worker warming, until it is kept or a run takes it (`taken` ends the warming). */
-  private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void } | null = null
+  private warmingWorker: { worker: Worker; highlighter: string; rehearses: boolean; taken: () => void; cut: () => void } | null = null
 
-  /** The code languages each worker compiled its rehearsal page in. */
+  /** The code languages each worker compiled its whole rehearsal in. */
   private rehearsed = new WeakMap<Worker, string>()
 
   /**
@@ -131,10 +131,11 @@ export class CompileWorkers {
    * (the build scans content/ meanwhile; the dev server waits for an edit); resolves once it is kept.
    *
    * With `codeLanguages` (`npm run dev`), the worker, new or kept, then compiles a page with a code
-   * block of each, once per set of languages: a language's grammar loads, and its expressions
-   * compile, on its first block, which made the first edit after a start the slowest
-   * (docs/benchmarks.md). A new one runs in the background then. The build's compile waits for its
-   * worker, so it gives none.
+   * block of each in turn, once per set of languages: a language's grammar loads, and its
+   * expressions compile, on its first block, which made the first edit after a start the slowest
+   * (docs/benchmarks.md). A new one runs in the background then. A run that wants the worker cuts
+   * the rehearsal short, and a later warm rehearses the set again. The build's compile waits for
+   * its worker, so it gives none.
    */
   warm(codeLanguages: readonly string[] = []): Promise<void> {
     if (this.closed) return Promise.resolve()
@@ -155,17 +156,26 @@ export class CompileWorkers {
   /** Holds `worker` as the warming one until it has loaded (unless `loaded`) and rehearsed `languages`, then keeps it. */
   private whileWarming(worker: Worker, highlighter: string, languages: string, loaded: boolean): Promise<void> {
     this.warming = new Promise<void>((resolve) => {
-      this.warmingWorker = { worker, highlighter, rehearses: languages !== '', taken: resolve }
+      let cut = false
+      this.warmingWorker = { worker, highlighter, rehearses: languages !== '', taken: resolve, cut: () => (cut = true) }
       // One that cannot load (or is ended by close) says so when a run takes its place and starts its own.
       worker.on('error', () => resolve())
       worker.once('exit', () => resolve())
       const keep = () => void this.give(worker, highlighter).then(resolve)
       const rehearse = () => {
-        if (languages === '') return keep()
-        this.rehearsed.set(worker, languages)
-        // Its result, a success or a problem, is dropped: only what the worker loaded for it stays.
-        worker.once('message', keep)
-        worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(languages.split(' ')) })
+        const queue = languages === '' ? [] : languages.split(' ')
+        // Each page's result, a success or a problem, is dropped: only what the worker loaded for it stays.
+        const next = () => {
+          if (cut) return keep()
+          const language = queue.shift()
+          if (language === undefined) {
+            this.rehearsed.set(worker, languages)
+            return keep()
+          }
+          worker.once('message', next)
+          worker.postMessage({ id: 0, file: path.join(COMPILER_ROOT, REHEARSAL_FILE), filePath: REHEARSAL_FILE, route: '/', source: rehearsalPage(language) })
+        }
+        next()
       }
       if (loaded) rehearse()
       else worker.once('message', rehearse)
