@@ -149,7 +149,7 @@ test("`npm run dev`'s watcher saves each check's store, and a commit made while 
     expect(results.length).toBeGreaterThan(1)
     expect(results.every((result) => result.ok)).toBe(true)
   } finally {
-    watch.stop()
+    await watch.stop()
   }
 })
 

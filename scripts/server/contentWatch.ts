@@ -50,7 +50,8 @@ const SETTLE_MS = 50
 export interface ContentWatch {
   /** The first check's result. */
   first: Promise<ContentCheckResult>
-  stop: () => void
+  /** Stops watching; resolves once a check under way has ended and saved its store. */
+  stop: () => Promise<void>
 }
 
 /** What the last check of each project left: a check reads again only the files that changed since (../../pipeline/steps/contentSteps.ts LastRun). */
@@ -249,11 +250,13 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   ]
   return {
     first: run(),
-    stop: () => {
+    stop: async () => {
       stopped = true
       clearTimeout(timer)
       watchers.forEach((watcher) => watcher.close())
-      void kept.close()
+      // Its store is saved after its report: nothing writes into the project once stop has resolved.
+      await running
+      await kept.close()
     },
   }
 }

@@ -198,7 +198,8 @@ async function main() {
   else watch()
   const stop = async (code: number) => {
     stopped = true
-    content?.stop()
+    // Not waited for: a first check compiling every page would hold Ctrl-C up; an unsaved store is made again.
+    void content?.stop()
     next.kill('SIGTERM')
     await authority.stop()
     await propsEvents.stop()
