@@ -11,17 +11,8 @@
  */
 import Router from 'next/router'
 import { useEffect } from 'react'
+import { normalisePath } from '../access/normalisePath'
 import { DEV_PROPS_EVENTS_PATH, refreshFor } from './devPropsEvents'
-
-/** The route of a path as the content check names it: no query, not percent-encoded. */
-function routeOf(path: string): string {
-  const route = path.split('?')[0]
-  try {
-    return decodeURI(route)
-  } catch {
-    return route
-  }
-}
 
 function useRefreshOnPropsEvents(): void {
   useEffect(() => {
@@ -31,8 +22,9 @@ function useRefreshOnPropsEvents(): void {
     events.onmessage = ({ data }: MessageEvent<string>) => {
       // Without its #fragment: Next takes a move to the same path and fragment for a scroll, and fetches nothing.
       const path = Router.asPath.split('#')[0]
-      // An event for other pages only is not this one's: each open page fetches its own props alone.
-      const written = refreshFor(data, routeOf(path), shown)
+      // An event for other pages only is not this one's (its route read as the content check names
+      // it, canonical): each open page fetches its own props alone.
+      const written = refreshFor(data, normalisePath(path) ?? path, shown)
       if (written === null) return
       shown = written
       // A failed refresh reloads the page, so that Next shows its error for it; a refresh that the

@@ -28,7 +28,7 @@ import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/chec
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
 import { readLastUpdated, type LastUpdated } from '../../pipeline/lastUpdated'
-import { readStore, type PageStore } from '../../pipeline/store/pageStore'
+import { readStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 
@@ -54,8 +54,17 @@ export interface ContentWatch {
   stop: () => Promise<void>
 }
 
-/** What the last check of each project left: a check reads again only the files that changed since (../../pipeline/steps/contentSteps.ts LastRun). */
-const lastRuns = new Map<string, LastRun>()
+/**
+ * What the last check of each project left: its run, so that a check reads again only the files
+ * that changed since (../../pipeline/steps/contentSteps.ts LastRun); the pages' dates it used, or
+ * read after it (afterWatchedCheck); and whether its store waits to be saved (a watched check's).
+ */
+interface LastCheck {
+  run: LastRun
+  dates: LastUpdated
+  unsaved: boolean
+}
+const lastChecks = new Map<string, LastCheck>()
 
 /**
  * One check, its result as the writer reads it: problems are a result, anything else is thrown.
@@ -73,13 +82,11 @@ const lastRuns = new Map<string, LastRun>()
 export async function checkContentOnce(root: string, access: CompiledAccess, kept?: CompileWorkers, watched = false): Promise<ContentCheckResult> {
   try {
     // The build's own content steps (pipeline/steps/contentSteps.ts), links and plan included.
-    const previous = lastRuns.get(root)
+    const last = lastChecks.get(root)
     // A check that does not end keeps no store: it may have changed records it did not save.
-    if (previous) lastRuns.set(root, { source: previous.source })
-    const run = await runContentSteps(root, { access, previous, kept, callerSaves: watched, lastUpdated: watched ? lastDates.get(root) : undefined })
-    lastRuns.set(root, { source: run.source, store: run.store })
-    lastDates.set(root, run.lastUpdated)
-    if (watched) unsaved.set(root, run.store)
+    if (last) lastChecks.set(root, { run: { source: last.run.source }, dates: last.dates, unsaved: false })
+    const run = await runContentSteps(root, { access, previous: last?.run, kept, callerSaves: watched, lastUpdated: watched ? last?.dates : undefined })
+    lastChecks.set(root, { run: { source: run.source, store: run.store }, dates: run.lastUpdated, unsaved: watched })
     // The docs route renders from the page step's props: written again, so the open page's props
     // change, and the dev server tells the open page to fetch them again (./dev.ts).
     return { ok: true, report: run.compile, props: run.props }
@@ -90,12 +97,6 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
   }
 }
 
-/** The pages' dates each project's last check used, or read after it (afterWatchedCheck). */
-const lastDates = new Map<string, LastUpdated>()
-
-/** The store of each project's last watched check, until afterWatchedCheck saves it. */
-const unsaved = new Map<string, PageStore>()
-
 const sameDates = (a: LastUpdated, b: LastUpdated) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([file, time]) => b[file] === time)
 
 /**
@@ -104,13 +105,12 @@ const sameDates = (a: LastUpdated, b: LastUpdated) => Object.keys(a).length === 
  * the next check writes them into the pages' props.
  */
 function afterWatchedCheck(root: string): boolean {
-  unsaved.get(root)?.save()
-  unsaved.delete(root)
-  const used = lastDates.get(root)
-  if (!used) return false
-  const now = readLastUpdated(root)
-  lastDates.set(root, now)
-  return !sameDates(now, used)
+  const last = lastChecks.get(root)
+  if (!last) return false
+  if (last.unsaved) last.run.store?.save()
+  const dates = readLastUpdated(root)
+  lastChecks.set(root, { ...last, dates, unsaved: false })
+  return !sameDates(dates, last.dates)
 }
 
 /** At most this many languages are loaded ahead: the site's most used. */
@@ -213,7 +213,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       .finally(() => {
         running = null
         // After stop, the workers are closed and this does nothing.
-        void kept.warm(siteCodeLanguages(lastRuns.get(root)?.source.pages ?? []))
+        void kept.warm(siteCodeLanguages(lastChecks.get(root)?.run.source.pages ?? []))
         if (again && !stopped) {
           again = false
           void run()
