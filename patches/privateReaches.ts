@@ -64,9 +64,9 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   },
   {
     dependency: 'next',
-    files: ['dist/export/index.js', 'dist/trace/index.js', 'dist/compiled/jest-worker/processChild.js', 'dist/build/worker.js', 'dist/server/lib/utils.js'],
-    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map and the config the build recorded in required-server-files.json), which renders changed pages with the last build's server bundle; that it starts as many export processes as `experimental.cpus` says, which the renderer sets to its batches of routes; and that it forks each through jest-worker's processChild.js with the options next/dist/lib/worker.js makes, which the renderer forks ahead (only speed depends on the last two)",
-    by: ['pipeline/render/renderWithNext.cjs', 'pipeline/render/exportWorkerAhead.cjs'],
+    files: ['dist/export/index.js', 'dist/export/worker.js', 'dist/build/index.js', 'dist/trace/index.js'],
+    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map and the config the build recorded in required-server-files.json), which renders changed pages with the last build's server bundle; that it starts as many export processes as `experimental.cpus` says, which the renderer sets to its batches of routes, through next/dist/build's createStaticWorker, and runs next/dist/export/worker's exportPages in each with JSON messages, which the renderer runs in its own process when there is one (only speed depends on the last)",
+    by: ['pipeline/render/renderWithNext.cjs', 'pipeline/render/exportInProcess.cjs'],
     test: '__tests__/integration/rebuild.test.ts',
   },
   // Next (patches/next/).

@@ -17,14 +17,9 @@ import { CACHE_PATHS, type SitePaths } from '../steps/paths'
 import { startInProduction } from './runInProduction'
 
 const WHAT = "rendering with the last build's server bundle"
-const { serverPageFile } = require('./exportWorkerAhead.cjs') as { serverPageFile: (page: string) => string }
+const { serverPageFile } = require('./exportInProcess.cjs') as { serverPageFile: (page: string) => string }
 /** The one docs route's server bundle, as `next build` names it. */
 export const DOCS_SERVER_PAGE = serverPageFile(DOCS_PAGE)
-/**
- * The renderer's own process holds the routes it renders, not the site (Next's export worker,
- * which renders them, drops the heap setting), so the smallest build heap serves any site.
- */
-const RENDERER_HEAP_MB = 768
 /** The renderer's niceness (0 is the build's, 19 the lowest). */
 const RENDERER_NICE = 10
 
@@ -67,10 +62,11 @@ export class LastBuildRenderer {
     const script = path.join(__dirname, 'renderWithNext.cjs')
     const started = startInProduction(WHAT, process.execPath, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, DOCS_PAGE, '--when-told'], {
       cwd: this.paths.root,
-      heapMb: RENDERER_HEAP_MB,
+      // Node's own limit, as Next's export process has (it drops the build's heap setting): it may render there.
+      heapMb: null,
       input: true,
     })
-    // Below the build's priority (its export worker inherits it): it loads beside the content
+    // Below the build's priority (an export process it starts inherits it): it loads beside the content
     // steps, and the build's own thread is a rebuild's longest path (docs/benchmarks.md).
     try {
       os.setPriority(started.child.pid!, RENDERER_NICE)

@@ -8,21 +8,22 @@
  * It runs the export that `next build` itself runs to prerender a page with static props: Next's
  * exportApp (next/dist/export), told to render these paths of the route, as `next build`'s own
  * export path map names them. So the files are those `next build` writes, byte for byte, which
- * __tests__/integration/rebuild.test.ts checks against a clean build. A private reach of Next's,
- * listed in patches/privateReaches.ts.
+ * __tests__/integration/rebuild.test.ts checks against a clean build. Where Next would start one
+ * export process, this process renders (./exportInProcess.cjs). A private reach of Next's, listed
+ * in patches/privateReaches.ts.
  *
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
  *
- * With `--when-told` it loads Next and the last build's config, forks Next's export worker ahead
- * (./exportWorkerAhead.cjs), then waits to be told on its standard input: a line `render` renders
- * (the routes file is read only then); anything else, or the input's end, exits 0 having done
- * nothing. The build starts it so while it scans content/ (./lastBuildRenderer.ts); an error in
- * loading is reported only if it is told to render.
+ * With `--when-told` it loads Next's export, the last build's config and what a render loads (the
+ * export worker and the server pages), then waits to be told on its standard input: a line
+ * `render` renders (the routes file is read only then); anything else, or the input's end, exits 0
+ * having done nothing. The build starts it so while it scans content/ (./lastBuildRenderer.ts); an
+ * error in loading is reported only if it is told to render.
  */
 const fs = require('node:fs')
 const path = require('node:path')
-const { forkExportWorkerAhead } = require('./exportWorkerAhead.cjs')
+const { loadExport, pagesRenderedHere, preloadRender } = require('./exportInProcess.cjs')
 
 /** Where `next build` records the config its server runs with. */
 const SERVER_FILES = 'required-server-files.json'
@@ -33,12 +34,15 @@ async function main() {
   const root = process.cwd()
   const nextDir = path.resolve(nextArg)
   const warm = mode === '--when-told'
-  const loading = load(root, nextDir).then(
-    (loaded) => ({ loaded, ahead: warm ? forkAhead(root, loaded.config, nextDir, page) : null }),
-    (error) => ({ error })
-  )
+  const loading = Promise.resolve()
+    .then(() => {
+      const loaded = load(root, nextDir)
+      if (warm) preloadRender(nextDir, page)
+      return { loaded }
+    })
+    .catch((error) => ({ error }))
   if (warm && (await toldWhat()) !== 'render') return
-  const { loaded, ahead, error } = await loading
+  const { loaded, error } = await loading
   if (error) throw error
   const { config, exportApp, trace } = loaded
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
@@ -46,13 +50,12 @@ async function main() {
   const paths = Object.fromEntries(routes.map((route) => [route, { page, _ssgPath: route }]))
   // Next starts an export process per CPU, each loading Next's renderer, whatever the routes
   // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
-  // beyond the batches would load for nothing, beside the one that renders.
+  // beyond the batches would load for nothing, beside the one that renders. For one, this one renders.
   const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
   const cpus = Math.max(1, Math.min(config.experimental.cpus ?? 1, batches))
   // The export records where it wrote in .next/; that record stays the last `next build`'s.
   const detail = path.join(nextDir, 'export-detail.json')
   const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null
-  ahead?.offer()
   try {
     await exportApp(
       root,
@@ -70,16 +73,8 @@ async function main() {
   } finally {
     if (lastDetail) fs.writeFileSync(detail, lastDetail)
   }
-  if (ahead) console.log(`render: the export worker forked ahead was ${ahead.close()}`)
-}
-
-/** Next's export worker forked ahead; none if that fails, and the export forks its own. */
-function forkAhead(root, config, nextDir, page) {
-  try {
-    return forkExportWorkerAhead(root, config, nextDir, page)
-  } catch {
-    return null
-  }
+  const here = pagesRenderedHere()
+  console.log(`render: ${routes.length} pages, ${here === routes.length ? "in the renderer's own process" : `${here} of them in the renderer's own process, the others in Next's export processes`}`)
 }
 
 /**
@@ -89,8 +84,8 @@ function forkAhead(root, config, nextDir, page) {
  * site's modules) would cost more CPU than the render, on the cores the content steps are using.
  * The `.env` files are loaded into the environment, as Next's config loading does.
  */
-async function load(root, nextDir) {
-  const exportApp = require('next/dist/export').default
+function load(root, nextDir) {
+  const exportApp = loadExport()
   const { trace } = require('next/dist/trace')
   require('@next/env').loadEnvConfig(root, false, { info: () => {}, error: console.error })
   const file = path.join(nextDir, SERVER_FILES)

@@ -8,7 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 
 export interface ProductionOptions {
   cwd: string
-  heapMb: number
+  /** Its JavaScript heap limit; null leaves Node's own. */
+  heapMb: number | null
   env?: Record<string, string>
   /** Its standard input as a pipe the caller writes to (closed when the caller's process ends); else the caller's. */
   input?: boolean
@@ -20,7 +21,7 @@ export function startInProduction(what: string, command: string, args: string[],
     ...process.env,
     ...options.env,
     NODE_ENV: 'production',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${options.heapMb}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`}`.trim(),
   }
   const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env })
   const exited = new Promise<void>((resolve, reject) => {
