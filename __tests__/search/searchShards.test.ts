@@ -86,6 +86,8 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     afterStopped: Files
     fresh: Files
     walkedFiles: Record<string, number>
+    /** This process's children after a build that started Pagefind ahead and had nothing to index. */
+    pagefindLeft: string[]
   }
   type Files = Record<string, { ino: number; size: number; sha256: string }>
   let scenario: Scenario
@@ -151,6 +153,10 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
+  })
+
+  test('Pagefind started ahead of a step with nothing to index is ended by the step (the first edit used the index made ahead: its shard is in the files above)', () => {
+    expect(scenario.pagefindLeft).toEqual([])
   })
 
   test("each index's reported file count and bytes are what its folder holds", () => {

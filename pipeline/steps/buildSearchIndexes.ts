@@ -127,6 +127,44 @@ function bundleKey(index: IndexPlan, shard: Shard): string {
 }
 
 type Pagefind = typeof import('pagefind')
+type PagefindIndex = Awaited<ReturnType<Pagefind['createIndex']>>
+
+/** Pagefind's settings for a new index, the same for every shard. */
+const INDEX_CONFIG = { forceLanguage: 'en' } as const
+
+/**
+ * Runs `start` (which may start Pagefind's indexing process: it takes this process's environment
+ * then) with Pagefind's index chunk size set, and the environment as it was afterwards.
+ */
+function withChunkSize<T>(start: () => T): T {
+  const previous = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
+  process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
+  try {
+    return start()
+  } finally {
+    if (previous === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
+    else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previous
+  }
+}
+
+/** Pagefind, loaded and with a first index made, before the search step (startPagefindAhead). */
+let ahead: { pagefind: Promise<Pagefind>; index: Promise<PagefindIndex> } | null = null
+
+/**
+ * Loads Pagefind, starts its indexing process and makes the index of the search step's first shard
+ * to index, while this thread waits (the build: on a page's compile). Pagefind's replies reach this
+ * thread only when it is free, and the steps beside search keep it busy then (docs/benchmarks.md).
+ * A search step with nothing to index ends the process unused.
+ */
+export function startPagefindAhead(): void {
+  if (ahead) return
+  const pagefind = import('pagefind')
+  const index = pagefind.then((module) => withChunkSize(() => module.createIndex(INDEX_CONFIG)))
+  // Awaited when the search step takes them; a failure meanwhile is met there, or never.
+  pagefind.catch(() => {})
+  index.catch(() => {})
+  ahead = { pagefind, index }
+}
 
 /**
  * Puts the files of `from` at `to` as hard links, not copies: a shard is hundreds of small files,
@@ -172,8 +210,8 @@ function writeIfDifferent(file: string, text: string): void {
  * last was indexed waited for this thread to be free (docs/benchmarks.md). Pagefind takes them in
  * the order sent, so the index is the same.
  */
-async function writeShard(pagefind: Pagefind, shard: Shard, recordsOf: RecordsOf, dir: string): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' })
+async function writeShard(newIndex: () => Promise<PagefindIndex>, shard: Shard, recordsOf: RecordsOf, dir: string): Promise<void> {
+  const { index, errors } = await newIndex()
   if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
   const documents = shard.pages.flatMap((route) => searchDocuments(recordsOf(route)))
   const added = await Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
@@ -216,11 +254,17 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       return !kept(path.join(index.spec.outDir, shardFolder(shard.shard)), key) && !(cached && fs.existsSync(cached))
     })
   )
-  const pagefind = needsPagefind ? await import('pagefind') : null
+  const started = ahead
+  ahead = null
+  if (started && !needsPagefind) await started.pagefind.then((module) => module.close(), () => undefined)
+  const pagefind = needsPagefind ? await (started?.pagefind ?? import('pagefind')) : null
+  let madeAhead = started?.index ?? null
+  const newIndex = () => {
+    const made = madeAhead ?? withChunkSize(() => pagefind!.createIndex(INDEX_CONFIG))
+    madeAhead = null
+    return made
+  }
   const stats: IndexStats[] = []
-  // Pagefind starts its indexing process on the first call below, with this process's environment.
-  const previousChunkSize = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
-  process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
   try {
     for (const { index, shards } of planned) {
       const { spec, records, pages } = index
@@ -246,7 +290,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
           if (cached && fs.existsSync(cached)) {
             linkTree(cached, dir, new Set([PAGEFIND_SCRIPT]))
           } else {
-            await writeShard(pagefind!, shard, recordsOf, dir)
+            await writeShard(newIndex, shard, recordsOf, dir)
             indexed++
             if (cached) {
               fs.rmSync(cached, { recursive: true, force: true })
@@ -287,8 +331,6 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     }
   } finally {
     await pagefind?.close()
-    if (previousChunkSize === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
-    else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previousChunkSize
   }
   if (cacheDir) writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
   return stats

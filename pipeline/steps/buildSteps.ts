@@ -48,7 +48,7 @@ import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown } from './buildMarkdown'
-import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, type BuildResult as SearchResult } from './buildSearchIndexes'
+import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
 import type { PropsIndex } from '../../lib/render/propsFiles'
@@ -240,7 +240,11 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     step,
     releaseTexts: true,
     callerSaves: true,
-    onCompileStart: ({ pages, toCompile, fromCache }) => console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`),
+    onCompileStart: ({ pages, toCompile, fromCache }) => {
+      console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`)
+      // A changed page is a search shard to index again: Pagefind starts while the compile is waited for.
+      if (toCompile > 0) startPagefindAhead()
+    },
     onCompiled: (compiled) => {
       course = renderCourse(paths, compiled.store, compiled.plan)
       if (course.whyNextBuild === null) void searchStep(compiled)
