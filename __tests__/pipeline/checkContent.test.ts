@@ -203,6 +203,17 @@ test('a _meta entry may be a page, a folder with pages, a separator, a menu, a l
   expect(messages(root)[0]).toContain('the key "endpoints.items.gone" names no page or folder in the folder content/docs/leads/endpoints/ (it holds create-quote.mdx)')
 })
 
+test('a folder with two _meta files: the second by name is refused, naming the first; a _meta file in another folder is no twin', () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/guides/setup.mdx': page('title: Setup'),
+    'content/docs/leads/_meta.js': "export default { intro: 'Intro' }\n",
+    'content/docs/leads/_meta.ts': "export default { intro: 'Introduction' }\n",
+    'content/docs/leads/guides/_meta.ts': "export default { setup: 'Setup' }\n",
+  })
+  expect(messages(root)).toEqual(["content/docs/leads/_meta.ts: content/docs/leads/_meta.js is this folder's _meta file already; keep one of the two."])
+})
+
 test("a _meta entry for a page that a finer rule hides from some readers stays valid: the check reads the folder, not a reader's view", () => {
   // The shipped content has such entries (the internal section's to-be-refined/finance folder under
   // the leak audit's finance profile); the check takes no rules at all.

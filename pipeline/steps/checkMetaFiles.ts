@@ -9,7 +9,7 @@
  * valid (each reader's page map drops it).
  */
 import path from 'node:path'
-import { BadMetaFileError, META_FILE, PAGE_FILE as PAGE, type ContentSource } from '../content/contentSource'
+import { BadMetaFileError, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 
 /** A `_meta` key that names no page or folder of its folder. */
@@ -36,9 +36,19 @@ export class MetaJsonError extends ContentError {
   }
 }
 
+/** Each folder's answer, per scan: every `_meta` file above a folder asks about it again. */
+const folderHoldsPages = new WeakMap<ContentSource, Map<string, boolean>>()
+
 /** Whether Nextra's page map keeps a folder: it holds a page or a `_meta` file, at any depth. */
 function holdsPages(source: ContentSource, folder: string): boolean {
-  return source.list(folder).some((entry) => (entry.isDirectory ? holdsPages(source, entry.path) : PAGE.test(entry.name) || META_FILE.test(entry.name)))
+  let known = folderHoldsPages.get(source)
+  if (!known) folderHoldsPages.set(source, (known = new Map()))
+  let holds = known.get(folder)
+  if (holds === undefined) {
+    holds = source.list(folder).some((entry) => (entry.isDirectory ? holdsPages(source, entry.path) : PAGE.test(entry.name) || META_FILE.test(entry.name)))
+    known.set(folder, holds)
+  }
+  return holds
 }
 
 /** What a key of the folder's `_meta` may name: its pages (`intro.mdx`) and the folders that hold pages (`endpoints/`). */
@@ -73,13 +83,30 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** An entry that Nextra shows without a page of its own. */
 const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
 
+/** A source's `_meta` files by their folder, sorted by file, made once per list: the check looks up each of them. */
+const metasByFolder = new WeakMap<readonly ContentMeta[], Map<string, ContentMeta[]>>()
+
+function folderMetas(source: ContentSource, folder: string): readonly ContentMeta[] {
+  let byFolder = metasByFolder.get(source.metas)
+  if (!byFolder) {
+    byFolder = new Map()
+    for (const meta of source.metas) {
+      const metaFolder = path.posix.dirname(meta.file)
+      byFolder.set(metaFolder, [...(byFolder.get(metaFolder) ?? []), meta])
+    }
+    metasByFolder.set(source.metas, byFolder)
+  }
+  return byFolder.get(folder) ?? []
+}
+
 /** The problems of one `_meta` file of `source` (its file, relative to the project). */
 export function checkMetaFile(source: ContentSource, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
   const folder = path.posix.dirname(file)
-  const meta = source.metas.find((candidate) => candidate.file === file)
+  const inFolder = folderMetas(source, folder)
+  const meta = inFolder.find((candidate) => candidate.file === file)
   if (!meta) return []
-  const twin = source.metas.find((other) => other !== meta && path.posix.dirname(other.file) === folder)
+  const twin = inFolder.find((other) => other !== meta)
   if (twin && twin.file < file) return [new BadMetaFileError(file, `${twin.file} is this folder's _meta file already; keep one of the two.`)]
   let data: Record<string, unknown>
   try {
