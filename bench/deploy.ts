@@ -30,7 +30,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     const pages = fs.readdirSync(path.join(dir, 'out'), { recursive: true }).filter((file) => String(file).endsWith('.html')).length
     const figures = { first: [] as Array<Awaited<ReturnType<typeof deploy>>>, noop: [] as Array<Awaited<ReturnType<typeof deploy>>>, edit: [] as Array<Awaited<ReturnType<typeof deploy>>>, editToDeployed: [] as number[] }
     const deploy = async (bucket: string) => {
-      const from = s3.requests.length
+      const from = await s3.requestsSoFar()
       const run = await measure('node', ['--require', 'tsx/cjs', 'scripts/deploy/deploySite.ts', '--bucket', bucket, '--endpoint', s3.endpoint], dir, { ...ENV, ...s3.env })
       await s3.settled()
       if (!run.ok) throw new Error(`the deploy failed in ${dir}:\n${run.stdout}${s3.failures.length ? `\nthe local S3 failed on: ${s3.failures.slice(-5).join('; ')}` : ''}`)

@@ -69,7 +69,7 @@ async function builtSite() {
   }
   /** One deploy, and every request it made. */
   const deploy = async (options: Partial<DeployOptions> = {}) => {
-    const from = s3.requests.length
+    const from = await s3.requestsSoFar()
     const result = await runDeploy({ outDir, bucket, graceMs: 0, rules: 'r1', ...options })
     await s3.settled()
     return { result, requests: s3.requests.slice(from).map((request) => `${request.method} ${request.path.slice(name.length + 2)}${request.listPrefix !== undefined ? `?list=${request.listPrefix}` : ''}`) }

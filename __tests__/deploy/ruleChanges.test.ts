@@ -193,8 +193,7 @@ describe('b. an admin-only folder deleted with its finer rule', () => {
   test('an upload over the old rules\' files without the withdraw is refused before it writes anything', async () => {
     const { name, bucket } = await newBucket()
     await runDeploy({ outDir: old.outDir, bucket, graceMs: GRACE_MS, rules: old.rules })
-    await s3.settled()
-    const from = s3.requests.length
+    const from = await s3.requestsSoFar()
     await expect(runDeploy({ outDir: next.outDir, bucket, graceMs: GRACE_MS, rules: next.rules })).rejects.toThrow(RulesChangedError)
     await s3.settled()
     expect(s3.requests.slice(from).filter((request) => request.method !== 'GET' && request.method !== 'HEAD' && request.path.startsWith(`/${name}`))).toEqual([])

@@ -29,12 +29,12 @@ test('a deploy with nothing to do lists only the record, and uploads nothing; a 
   const bucket = s3SiteBucket(s3.client, 'site')
   const deploy = (fullListing = false) => runDeploy({ outDir: out, bucket, graceMs: 0, rules: 'r1', fullListing })
 
-  let from = s3.requests.length
+  let from = await s3.requestsSoFar()
   expect((await deploy()).uploaded).toBe(3)
   // No record yet: the whole bucket is listed.
   expect(listings(from)).toContain('')
 
-  from = s3.requests.length
+  from = await s3.requestsSoFar()
   const idle = await deploy()
   await s3.settled()
   expect(idle).toMatchObject({ uploaded: 0, deleted: 0 })
@@ -43,14 +43,14 @@ test('a deploy with nothing to do lists only the record, and uploads nothing; a 
 
   // An edit: the changed file goes up, still without listing the bucket.
   fs.writeFileSync(path.join(out, 'docs/leads/intro.html'), '<p>intro, edited</p>')
-  from = s3.requests.length
+  from = await s3.requestsSoFar()
   expect((await deploy()).uploaded).toBe(1)
   expect(listings(from)).toEqual(['_deploy/'])
 
   // Someone deleted an object by hand: the record does not know; `--list` finds it and puts it back.
   await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: 'index.html' }))
   expect((await deploy()).uploaded).toBe(0)
-  from = s3.requests.length
+  from = await s3.requestsSoFar()
   expect((await deploy(true)).uploaded).toBe(1)
   expect(listings(from)).toContain('')
 })

@@ -123,7 +123,7 @@ test('the first deploy uploads every file of out/, each with the Content-Type an
 })
 
 test("a deploy with nothing changed writes nothing: the bucket's seal names the build's record, so neither out/ nor the bucket's record is read", async () => {
-  let from = s3.requests.length
+  let from = await s3.requestsSoFar()
   const sealed = await deploy('site')
   expect(writesSince(from)).toEqual({ put: [], deleted: 0 })
   expect(sealed.stdout).toMatch(/the bucket already holds build \S+ as its record of out\/ names it/)
@@ -132,14 +132,14 @@ test("a deploy with nothing changed writes nothing: the bucket's seal names the 
 
   // Without the seal (a bucket deployed before it): out/'s files come from the build's record, compared with the bucket's record, and nothing is written but the seal.
   await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: SEAL_KEY }))
-  from = s3.requests.length
+  from = await s3.requestsSoFar()
   const compared = await deploy('site')
   expect(compared.stdout).toMatch(/files of out\/ as build \S+ recorded them/)
   expect(writesSince(from)).toEqual({ put: [SEAL_KEY], deleted: 0 })
   // With out/ moved away, the deploy still finds nothing to do: it neither walks nor reads out/.
   fs.renameSync(outDir, `${outDir}-aside`)
   try {
-    from = s3.requests.length
+    from = await s3.requestsSoFar()
     await deploy('site')
   } finally {
     fs.renameSync(`${outDir}-aside`, outDir)
@@ -161,7 +161,7 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
   expect(Object.fromEntries(Object.entries(record).map(([key, entry]) => [key, entry.sha256]))).toEqual(Object.fromEntries(Object.entries(after).map(([key, entry]) => [key, entry.sha256])))
   expect(Object.keys(record).filter((key) => recordBefore[key]?.sha256 !== record[key].sha256).sort()).toEqual(changed)
 
-  const from = s3.requests.length
+  const from = await s3.requestsSoFar()
   await deploy('site')
   // The record: a change record of this deploy's changes, not the whole manifest again; and the
   // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
@@ -206,7 +206,7 @@ test('a deploy killed halfway leaves the old site whole, and the next run leaves
   fs.appendFileSync(intro, '\nEdited again, for the interrupted deploy.\n')
   await build()
 
-  const from = s3.requests.length
+  const from = await s3.requestsSoFar()
   let child: ChildProcess | null = null
   let puts = 0
   s3.onRequest = (request) => {

@@ -45,6 +45,8 @@ export interface LocalS3 {
   failures: string[]
   /** Resolves once `requests` and `failures` hold every request the server has received. */
   settled(): Promise<void>
+  /** How many requests the server has received, once `requests` holds them all: where a step's own requests will start. */
+  requestsSoFar(): Promise<number>
   /** From now on, refuse the requests `refusal` names; null: refuse none. */
   refuse(refusal: LocalS3Refusal | null): Promise<void>
   /** The credentials the server accepts, for a child process's environment. */
@@ -95,6 +97,7 @@ export async function startLocalS3(): Promise<LocalS3> {
     client,
     env: CREDENTIALS,
     settled: () => ask({ type: 'settle' }),
+    requestsSoFar: () => ask({ type: 'settle' }).then(() => requests.length),
     refuse: (refusal: LocalS3Refusal | null) => ask({ type: 'refuse', refusal }),
     async createBucket(name: string) {
       await client.send(new CreateBucketCommand({ Bucket: name }))
