@@ -13,6 +13,7 @@ import { markdownFileMap } from './helpers/markdownFiles'
 import { runContentSteps } from '../../pipeline/steps/contentSteps'
 import { checkAndCompile } from '../../pipeline/steps/checkContent'
 import { readStore, STORE_FILE } from '../../pipeline/store/pageStore'
+import { CACHE_PATHS } from '../../pipeline/steps/paths'
 import { CACHE_DIR } from '../../pipeline/compile/compilePages'
 import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 import { access } from '../../lib/access'
@@ -85,7 +86,10 @@ test("`npm run dev`'s check after an edit leaves the store and props a build's s
   await buildSteps(built)
   const read = (root: string, file: string) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as unknown
   // The scan's record holds each copy's own file stamps (inodes, times): the rest is the same.
-  const withoutScan = (root: string) => ({ ...(read(root, STORE_FILE) as object), scan: undefined })
+  const withoutScan = (root: string) => {
+    const { pages, render } = readStore(root)
+    return { pages, render }
+  }
   expect(withoutScan(dev)).toEqual(withoutScan(built))
   expect(read(dev, PROPS_INDEX)).toEqual(read(built, PROPS_INDEX))
   expect(fs.readdirSync(path.join(dev, PROPS_DIR)).sort()).toEqual(fs.readdirSync(path.join(built, PROPS_DIR)).sort())
@@ -153,7 +157,7 @@ test("`npm run dev`'s watcher saves each check's store, and a commit made while 
   }
 })
 
-describe('the store has one owner: it is changed only through its methods, and saved whole', () => {
+describe('the store has one owner: it is changed only through its methods, and saved as what changed', () => {
   const record = { file: 'content/docs/leads/intro.mdx', digest: 'd', entry: '.cache/mdx/e.json', problem: null, title: 'Intro', description: null }
 
   test('a step that writes into a record or the store fails instead of being lost', () => {
@@ -253,9 +257,70 @@ describe('the store has one owner: it is changed only through its methods, and s
     expect(readStore(tempSite('store-other-'), rendered).pages).toEqual({})
   })
 
+  test('a save after a few changes writes those alone; many changes, or changes to another whole write, leave the file whole', () => {
+    const root = tempSite('store-changes-')
+    const file = path.join(root, STORE_FILE)
+    const changesFile = path.join(root, CACHE_PATHS.storeChanges)
+    const pages = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`/docs/leads/page-${i}`, { ...record, file: `content/docs/leads/page-${i}.mdx`, digest: `d${i}` }]))
+    const scanned = (i: number, digest = `d${i}`) => ({ size: 1, mtimeMs: 1, dev: 1, ino: i, digest, frontMatter: {}, bodyBytes: 1, links: [], codeLanguages: [] })
+    const scan = { parsers: 'p', pages: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`content/docs/leads/page-${i}.mdx`, scanned(i)])), metas: {} }
+    const first = readStore(root)
+    first.recordCompile(pages)
+    first.recordScan(scan)
+    first.startRender()
+    first.finishRender({ '/docs/leads/page-0': 'p.json' }, { buildId: 'B1', nextFiles: {}, routes: Object.keys(pages) })
+    const wholeBytes = fs.statSync(file).size
+    expect(fs.existsSync(changesFile)).toBe(false)
+
+    // An edit of one page: its record and its scan entry change, and the render ends as it was.
+    const second = readStore(root)
+    const edited = { ...second.pages['/docs/leads/page-7'], digest: 'edited' }
+    second.recordCompile({ ...second.pages, '/docs/leads/page-7': edited })
+    second.recordScan({ ...scan, pages: { ...second.scan!.pages, 'content/docs/leads/page-7.mdx': scanned(7, 'edited') } })
+    const wholeStamp = fs.statSync(file)
+    second.startRender()
+    second.finishRender({ '/docs/leads/page-0': 'p.json' }, { buildId: 'B1', nextFiles: {}, routes: Object.keys(pages) })
+    expect(fs.statSync(file).mtimeMs).toBe(wholeStamp.mtimeMs)
+    expect(fs.statSync(file).ino).toBe(wholeStamp.ino)
+    const changesBytes = fs.statSync(changesFile).size
+    expect(changesBytes).toBeLessThan(wholeBytes / 100)
+    const third = readStore(root)
+    expect(third.pages).toEqual(second.pages)
+    expect(third.scan).toEqual(second.scan)
+    expect(third.render).toEqual(second.render)
+    expect(third.pages['/docs/leads/page-7'].digest).toBe('edited')
+    expect(third.scan!.pages['content/docs/leads/page-7.mdx'].digest).toBe('edited')
+
+    // A page removed, and another render: both among the changes, on the same whole file.
+    const { ['/docs/leads/page-9']: removed, ...rest } = third.pages
+    expect(removed).toBeDefined()
+    third.recordCompile(rest)
+    third.startRender()
+    third.finishRender({}, { buildId: 'B2', nextFiles: {}, routes: Object.keys(rest) })
+    expect(fs.statSync(file).ino).toBe(wholeStamp.ino)
+    const fourth = readStore(root)
+    expect(fourth.pages['/docs/leads/page-9']).toBeUndefined()
+    expect(fourth.pages['/docs/leads/page-7'].digest).toBe('edited')
+    expect(fourth.render).toMatchObject({ buildId: 'B2' })
+    const olderChanges = fs.readFileSync(changesFile)
+
+    // Many changes: the file is written whole, and the changes go.
+    fourth.recordCompile(Object.fromEntries(Object.entries(fourth.pages).map(([route, page]) => [route, { ...page, digest: `${page.digest}+` }])))
+    fourth.save()
+    expect(fs.existsSync(changesFile)).toBe(false)
+    expect(fs.statSync(file).ino).not.toBe(wholeStamp.ino)
+    expect(readStore(root).pages['/docs/leads/page-7'].digest).toBe('edited+')
+    // Changes made against the older whole file (a run that stopped before removing them) are not applied to the new one.
+    fs.writeFileSync(changesFile, olderChanges)
+    const fifth = readStore(root)
+    expect(fifth.pages['/docs/leads/page-9']).toBeUndefined()
+    expect(fifth.pages['/docs/leads/page-7'].digest).toBe('edited+')
+    expect(fifth.render).toMatchObject({ buildId: 'B2' })
+  })
+
   test('no module but the store writes its file', () => {
     const files = execFileSync('git', ['ls-files', 'pipeline', 'scripts', 'bench', 'mcp', 'lib'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|mjs|cjs)$/.test(file))
-    const naming = files.filter((file) => /STORE_FILE|store\.json/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
+    const naming = files.filter((file) => /STORE_FILE|store\.json|storeChanges|store\.changes/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
     expect(naming.sort()).toEqual(['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts', 'pipeline/store/pageStore.ts'])
     for (const other of ['pipeline/compile/readDocuments.ts', 'pipeline/steps/paths.ts']) expect(fs.readFileSync(path.join(ROOT, other), 'utf8')).not.toMatch(/writeFileSync|writeAtomically/)
   })

@@ -14,6 +14,8 @@ import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 export const CACHE_PATHS = {
   /** The page store (../store/pageStore.ts). */
   store: '.cache/store.json',
+  /** What changed in the store since its file was last written whole (../store/storeChanges.ts). */
+  storeChanges: '.cache/store.changes.json',
   /** Present while a render runs: the store's record of what out/ holds is not to be trusted then. */
   storeRendering: '.cache/store.rendering',
   /** The compile cache: one document per page version and compiler (../compile/compilePages.ts). */

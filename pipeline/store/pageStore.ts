@@ -10,13 +10,16 @@
  * route reads its own view, .cache/props.json (lib/render/propsFiles.ts), written from the store:
  * the runtime never imports pipeline/. `rm -rf .cache` forgets everything.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ScanRecord } from '../content/scanRecord'
 import { sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
+import { applyChanges, changesSince, type Changes, type Whole } from './storeChanges'
 
 export const STORE_FILE = CACHE_PATHS.store
+const CHANGES_FILE = CACHE_PATHS.storeChanges
 const RENDERING_FILE = CACHE_PATHS.storeRendering
 
 /** Where the compiler stopped on a page that does not compile, and its message. */
@@ -64,6 +67,32 @@ export interface RenderedBuild {
   audienceFolders?: string
 }
 
+/** The store's two files' stamps: the whole write's, and its changes' (null when there are none). */
+interface StoreStamp {
+  whole: FileStamp
+  changes: FileStamp | null
+}
+
+function storeStampOf(file: string): StoreStamp | null {
+  const whole = stampOf(file)
+  return whole && { whole, changes: stampOf(changesFileOf(file)) }
+}
+
+const sameStoreStamp = (a: StoreStamp, b: StoreStamp) => sameStamp(a.whole, b.whole) && (a.changes === null ? b.changes === null : b.changes !== null && sameStamp(a.changes, b.changes))
+
+const changesFileOf = (file: string) => path.join(path.dirname(file), path.basename(CHANGES_FILE))
+
+type StoreWhole = Whole<PageRecord, RenderedBuild | null>
+type StoreChanges = Changes<PageRecord, RenderedBuild | null>
+
+/** A copy of the maps of `state` as written whole: later changes to the store's maps do not reach it. */
+const wholeOf = (generation: string, state: StoreState): StoreWhole => ({
+  generation,
+  pages: { ...state.pages },
+  render: state.render,
+  scan: state.scan && { ...state.scan, pages: { ...state.scan.pages }, ...(state.scan.metas ? { metas: { ...state.scan.metas } } : {}) },
+})
+
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
 
 /**
@@ -78,21 +107,32 @@ function frozenRecords(records: Record<string, PageRecord>): Record<string, Page
 /**
  * The one owner of the store: the steps read its records and change them only through its methods,
  * one for each step's change (the compile's records, the props, the render's start and end).
- * Records are frozen: a step that wrote into one would fail, not be lost. The file is written whole
- * once per run: when the render ends, or by `save` at the end of a run that renders nothing; not
- * once per step, as it holds every page. While a render runs, a small file beside it says so
+ * Records are frozen: a step that wrote into one would fail, not be lost. It is saved once per run:
+ * when the render ends, or by `save` at the end of a run that renders nothing; not once per step,
+ * as it holds every page. A save writes what changed since the file was last written whole
+ * (./storeChanges.ts), and the whole file when much did. While a render runs, a small file beside it says so
  * (`RENDERING_FILE`), and a store read meanwhile, or after a run cut short, trusts no record of out/.
  */
 export class PageStore {
   private state: StoreState
   /**
    * `file` null: a store in memory only (a test's, a benchmark's), which saves nothing. `stamp`:
-   * the file's when this store was read from it whole; null when it was not, or the file changed as
-   * it was read. Saving stamps it again.
+   * its files' when this store was read from them; null when it was not, or a file changed as it
+   * was read. Saving stamps it again. `whole`: the file as last written whole, which a save's
+   * changes are made against; none: the next save writes it whole.
    */
-  constructor(private readonly file: string | null, state: StoreState = { pages: {}, render: null }, private readonly renderingFile: string | null = null, private stamp: FileStamp | null = null) {
+  constructor(
+    private readonly file: string | null,
+    state: StoreState = { pages: {}, render: null },
+    private readonly renderingFile: string | null = null,
+    private stamp: StoreStamp | null = null,
+    private whole: StoreWhole | null = null
+  ) {
     this.state = { pages: frozenRecords(state.pages), render: state.render, scan: state.scan }
   }
+
+  /** The whole write's render as JSON, made when a save first compares with it. */
+  private wholeRender: string | undefined
 
   get pages(): Readonly<Record<string, Readonly<PageRecord>>> {
     return this.state.pages
@@ -153,18 +193,29 @@ export class PageStore {
     this.endRender()
   }
 
-  /** Writes the file whole: every change so far, as one version. */
+  /** Writes every change so far, as one version: what changed since the last whole write, or the whole file. */
   save(): void {
     if (!this.file) return
-    writeAtomically(this.file, JSON.stringify(this.state))
-    this.stamp = stampOf(this.file)
+    const { whole } = this
+    const changes = whole && changesSince(whole, this.state, JSON.stringify(this.state.render) === (this.wholeRender ??= JSON.stringify(whole.render)))
+    if (changes) {
+      writeAtomically(changesFileOf(this.file), JSON.stringify(changes))
+    } else {
+      // A new generation: changes left by a save of the last one (a run stopped before removing them) are not applied to it.
+      const generation = crypto.randomBytes(8).toString('hex')
+      writeAtomically(this.file, JSON.stringify({ generation, ...this.state }))
+      fs.rmSync(changesFileOf(this.file), { force: true })
+      this.whole = wholeOf(generation, this.state)
+      this.wholeRender = undefined
+    }
+    this.stamp = storeStampOf(this.file)
   }
 
   /** Whether `file` holds this store as it is: this is its store, it read or wrote it whole, nothing wrote it since, and no render is under way. */
   isCurrent(file: string): boolean {
     if (this.file !== file || !this.stamp || (this.renderingFile && fs.existsSync(this.renderingFile))) return false
-    const now = stampOf(file)
-    return now !== null && sameStamp(now, this.stamp)
+    const now = storeStampOf(file)
+    return now !== null && sameStoreStamp(now, this.stamp)
   }
 }
 
@@ -179,14 +230,23 @@ export function readStore(root: string, last?: PageStore): PageStore {
   const rendering = path.join(root, RENDERING_FILE)
   if (last?.isCurrent(file)) return last
   try {
-    const before = stampOf(file)
-    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreState
-    const after = stampOf(file)
-    // A render under way (or cut short) leaves its marker: no record of out/ is trusted, and the file is not this store.
-    const renderUnderWay = fs.existsSync(rendering)
-    const render = renderUnderWay ? null : (state.render ?? null)
-    const stamp = !renderUnderWay && before && after && sameStamp(before, after) ? before : null
-    if (state && typeof state.pages === 'object') return new PageStore(file, { pages: state.pages, render, scan: state.scan }, rendering, stamp)
+    const before = storeStampOf(file)
+    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as (StoreState & { generation?: unknown }) | null
+    let changes: StoreChanges | null = null
+    try {
+      changes = JSON.parse(fs.readFileSync(changesFileOf(file), 'utf8')) as StoreChanges | null
+    } catch {
+      // None: the file is the store as it is.
+    }
+    const after = storeStampOf(file)
+    if (state && typeof state.pages === 'object') {
+      const whole = typeof state.generation === 'string' ? wholeOf(state.generation, { pages: state.pages, render: state.render ?? null, scan: state.scan }) : null
+      const current = whole && changes?.generation === whole.generation ? applyChanges(whole, changes) : { pages: state.pages, render: state.render ?? null, scan: state.scan }
+      // A render under way (or cut short) leaves its marker: no record of out/ is trusted, and the file is not this store.
+      const renderUnderWay = fs.existsSync(rendering)
+      const stamp = !renderUnderWay && before && after && sameStoreStamp(before, after) ? before : null
+      return new PageStore(file, { pages: current.pages, render: renderUnderWay ? null : current.render, scan: current.scan }, rendering, stamp, whole)
+    }
   } catch {
     // Absent or unreadable: a clean build.
   }
