@@ -154,16 +154,22 @@ let ahead: { pagefind: Promise<Pagefind>; index: Promise<PagefindIndex> } | null
  * Loads Pagefind, starts its indexing process and makes the index of the search step's first shard
  * to index, while this thread waits (the build: on a page's compile). Pagefind's replies reach this
  * thread only when it is free, and the steps beside search keep it busy then (docs/benchmarks.md).
- * A search step with nothing to index ends the process unused.
+ * A search step with nothing to index ends the process unused. Settles once that index is made (or
+ * could not be: the search step meets the failure).
  */
-export function startPagefindAhead(): void {
-  if (ahead) return
-  const pagefind = import('pagefind')
-  const index = pagefind.then((module) => withChunkSize(() => module.createIndex(INDEX_CONFIG)))
-  // Awaited when the search step takes them; a failure meanwhile is met there, or never.
-  pagefind.catch(() => {})
-  index.catch(() => {})
-  ahead = { pagefind, index }
+export function startPagefindAhead(): Promise<void> {
+  if (!ahead) {
+    const pagefind = import('pagefind')
+    const index = pagefind.then((module) => withChunkSize(() => module.createIndex(INDEX_CONFIG)))
+    // Awaited when the search step takes them; a failure meanwhile is met there, or never.
+    pagefind.catch(() => {})
+    index.catch(() => {})
+    ahead = { pagefind, index }
+  }
+  return ahead.index.then(
+    () => undefined,
+    () => undefined
+  )
 }
 
 /**

@@ -219,6 +219,10 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer): Promise<void> {
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
+  // The record of out/ set aside is read while this thread waits on the compile (a build with
+  // nothing to compile: at its next wait), not after the render: it is as large as out/ (onCompileStart).
+  let lastRecord: LastOutRecord | undefined
+  const readLastRecord = () => (lastRecord ??= readLastOutRecord(paths.out))
   // The search and Markdown steps need nothing the render makes. When out/ stays in place, search
   // starts once the pages are compiled and planned, beside the pages and render steps, and Markdown
   // while the render waits on Next's process; when `next build` makes out/ anew, both run after it.
@@ -242,8 +246,10 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     callerSaves: true,
     onCompileStart: ({ pages, toCompile, fromCache }) => {
       console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`)
-      // A changed page is a search shard to index again: Pagefind starts while the compile is waited for.
-      if (toCompile > 0) startPagefindAhead()
+      // A changed page is a search shard to index again: Pagefind starts while the compile is waited
+      // for, and the record of out/ is read after it, since loading Pagefind takes this thread's turns.
+      const pagefindReady = toCompile > 0 ? startPagefindAhead() : Promise.resolve()
+      void pagefindReady.then(() => setImmediate(readLastRecord))
     },
     onCompiled: (compiled) => {
       course = renderCourse(paths, compiled.store, compiled.plan)
@@ -262,10 +268,6 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     markdown.catch(() => {})
     return markdown
   }
-  // The record of out/ set aside is read while the render waits on Next's process, not after it.
-  let lastRecord: LastOutRecord | undefined
-  const readLastRecord = () => (lastRecord ??= readLastOutRecord(paths.out))
-  setImmediate(readLastRecord)
   const next = await step(
     'render',
     () =>
