@@ -211,7 +211,7 @@ export class PageStore {
     this.stamp = storeStampOf(this.file)
   }
 
-  /** Whether `file` holds this store as it is: this is its store, it read or wrote it whole, nothing wrote it since, and no render is under way. */
+  /** Whether `file` holds this store as it is: this is its store, it read or saved its files, nothing wrote them since, and no render is under way. */
   isCurrent(file: string): boolean {
     if (this.file !== file || !this.stamp || (this.renderingFile && fs.existsSync(this.renderingFile))) return false
     const now = storeStampOf(file)
