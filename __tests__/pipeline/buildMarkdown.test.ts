@@ -137,7 +137,7 @@ test('a page titled by its first heading is named by it in the llms files and it
   }
 })
 
-test('the step writes each file as it makes it, holding one file\'s page bodies at a time, and writes what it would make', () => {
+test('the step writes each file as it makes it, holding one file\'s page bodies at a time, and writes what it would make', async () => {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-stream-'))
   const out = path.join(site, 'out')
   fs.mkdirSync(out)
@@ -160,7 +160,7 @@ test('the step writes each file as it makes it, holding one file\'s page bodies 
       return jest.spyOn(fs, name).mockImplementation(((file: unknown, ...rest: unknown[]) => (intoOut(file) && events.push('write'), original.call(fs, file, ...rest))) as never)
     })
     try {
-      writeMarkdown({ root: site, out }, counted, index, plan, { pageMaps, lastUpdated: {} })
+      await writeMarkdown({ root: site, out }, counted, index, plan, { pageMaps, lastUpdated: {} })
     } finally {
       spies.forEach((spy) => spy.mockRestore())
     }
@@ -203,18 +203,18 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
   })
   const catalogInputs = () => ({ pageMaps: new Map(planOf().audiences.map((audience) => [audience.rule, { items: [], order: {} }])), lastUpdated: {} })
 
-  test("the edit reads its own page's body and those of its part alone, and changes only its page's .md and its part of the full text; out/ emptied is filled again without a body read, byte for byte as a build from nothing", () => {
+  test("the edit reads its own page's body and those of its part alone, and changes only its page's .md and its part of the full text; out/ emptied is filled again without a body read, byte for byte as a build from nothing", async () => {
     const plan = planOf()
     const edited = plan.markdown.find((file) => file.route.startsWith('/docs/internal/'))!.route
     const part = plan.llms.find((file) => file.full && file.pages.includes(edited))!
     expect(plan.llms.filter((file) => file.full && file.audience === part.audience).length).toBeGreaterThan(1)
     const first: string[] = []
-    writeMarkdown({ root: site, out }, sourceWith(first), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: site, out }, sourceWith(first), index, plan, catalogInputs(), 'build-1')
     expect(new Set(first).size).toBe(plan.markdown.length)
     const before = filesIn(out)
 
     const reads: string[] = []
-    const result = writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), 'build-1')
+    const result = await writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), 'build-1')
     const after = filesIn(out)
     // Its part is made again from its pages' bodies; no page of another part, of any audience, is read.
     expect(reads).toContain(edited)
@@ -232,19 +232,54 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     fs.rmSync(out, { recursive: true, force: true })
     fs.mkdirSync(out)
     const refill: string[] = []
-    writeMarkdown({ root: site, out }, sourceWith(refill, edited), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: site, out }, sourceWith(refill, edited), index, plan, catalogInputs(), 'build-1')
     expect(refill).toEqual([])
     const fresh = path.join(site, 'fresh')
     fs.mkdirSync(path.join(fresh, 'out'), { recursive: true })
-    writeMarkdown({ root: fresh, out: path.join(fresh, 'out') }, sourceWith([], edited), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: fresh, out: path.join(fresh, 'out') }, sourceWith([], edited), index, plan, catalogInputs(), 'build-1')
     const texts = (files: ReturnType<typeof filesIn>) => new Map([...files].map(([key, { text }]) => [key, text]))
     expect(texts(filesIn(out))).toEqual(texts(filesIn(path.join(fresh, 'out'))))
     expect(texts(filesIn(out))).toEqual(texts(after))
   })
 
-  test("another build ID (the code that formats the files changed) makes every file again", () => {
+  test('the step gives up the thread as it writes: what waits on a reply meanwhile (the search step, on Pagefind) does not wait for the step to end', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-turns-'))
+    fs.mkdirSync(path.join(root, 'out'))
+    // Each body takes 2 ms to make: the step takes many times its turn.
+    const slow: ContentSource = {
+      ...source,
+      byRoute: (route) => {
+        const page = source.byRoute(route)
+        return (
+          page &&
+          Object.create(page, {
+            body: {
+              get: () => {
+                const until = Date.now() + 2
+                while (Date.now() < until);
+                return page.body
+              },
+            },
+          })
+        )
+      },
+    }
+    let state = 'writing'
+    let seen: string | undefined
+    setImmediate(() => (seen = state))
+    try {
+      const written = writeMarkdown({ root, out: path.join(root, 'out') }, slow, index, planOf(), catalogInputs(), 'build-1')
+      expect((await written).files).toBeGreaterThan(20)
+      state = 'ended'
+      expect(seen).toBe('writing')
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  test("another build ID (the code that formats the files changed) makes every file again", async () => {
     const reads: string[] = []
-    writeMarkdown({ root: site, out }, sourceWith(reads), index, planOf(), catalogInputs(), 'build-2')
+    await writeMarkdown({ root: site, out }, sourceWith(reads), index, planOf(), catalogInputs(), 'build-2')
     expect(new Set(reads).size).toBe(planOf().markdown.length)
   })
 })

@@ -36,19 +36,19 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(site, { recursive: true, force: true }))
 
 /** The plan, the Markdown step's inputs, and a run of the step, as the build makes them. */
-function build(): AggregatePlan {
+async function build(): Promise<AggregatePlan> {
   const source = scanContent(site)
   const plan = planAggregates({ access, routes: source.pages.map((page) => page.route), bodyBytes: (route) => Buffer.byteLength(source.byRoute(route)!.body), fullTextPartBytes: BOUND })
   const records = Object.fromEntries(source.pages.map((page) => [page.route, { file: page.file, title: page.route, description: null }])) as unknown as PageStore['pages']
   const pageMaps = new Map(plan.audiences.map((audience) => [audience.rule, { items: [], order: {} }]))
-  writeMarkdown({ root: site, out }, source, records, plan, { pageMaps, lastUpdated: {} })
+  await writeMarkdown({ root: site, out }, source, records, plan, { pageMaps, lastUpdated: {} })
   return plan
 }
 
 const leadsParts = (plan: AggregatePlan) => plan.llms.filter((file) => file.full && file.key.startsWith('/docs/leads/'))
 
-test('an audience larger than the bound is cut into parts each within it, which together hold each of its pages once', () => {
-  const plan = build()
+test('an audience larger than the bound is cut into parts each within it, which together hold each of its pages once', async () => {
+  const plan = await build()
   const parts = leadsParts(plan)
   expect(parts.length).toBeGreaterThan(1)
   const held: string[] = []
@@ -66,8 +66,8 @@ test('an audience larger than the bound is cut into parts each within it, which 
   expect(fs.existsSync(path.join(out, 'docs/leads/llms-full.txt'))).toBe(false)
 })
 
-test("the audience's llms.txt lists every part of its full text, and each part written is one it lists", () => {
-  const plan = build()
+test("the audience's llms.txt lists every part of its full text, and each part written is one it lists", async () => {
+  const plan = await build()
   const index = fs.readFileSync(path.join(out, 'docs/leads/llms.txt'), 'utf8')
   const listed = [...index.split('## Full text')[1].matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1])
   const written = fs.readdirSync(path.join(out, 'docs/leads')).filter((name) => name.startsWith('llms-full')).map((name) => `/docs/leads/${name}`)
@@ -75,8 +75,8 @@ test("the audience's llms.txt lists every part of its full text, and each part w
   expect(listed.slice().sort()).toEqual(written.sort())
 })
 
-test('an edit of one page rewrites its Markdown and its one part; every other file of out/ keeps its bytes, time and inode', () => {
-  const before = build()
+test('an edit of one page rewrites its Markdown and its one part; every other file of out/ keeps its bytes, time and inode', async () => {
+  const before = await build()
   const stats = (dir: string) =>
     new Map(
       fs
@@ -93,7 +93,7 @@ test('an edit of one page rewrites its Markdown and its one part; every other fi
   fs.rmSync(out, { recursive: true })
   fs.mkdirSync(out)
   fs.appendFileSync(path.join(site, 'content/docs/leads/p07.mdx'), '\nOne more line.\n')
-  const after = build()
+  const after = await build()
   expect(after.llms.map((file) => file.key)).toEqual(before.llms.map((file) => file.key))
   const second = stats(out)
   expect([...second.keys()].sort()).toEqual([...first.keys()].sort())

@@ -18,6 +18,7 @@
  * text) is not even made, so an edit reads its own page's body and no other.
  */
 import fs from 'node:fs'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { AggregatePlan, LlmsFile } from '../../lib/access/planAggregates'
 import { markdownKeyOf } from '../../lib/pathFormats'
 import { fullTextEntry, fullTextHeader, llmsTxt } from '../../lib/aiTools/llmsFiles'
@@ -29,6 +30,9 @@ import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
 import { openKeptFiles } from './keptFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
+
+/** How long the step holds the thread at a time, in ms. */
+const TURN_MS = 20
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
 export interface MarkdownPage extends CatalogPage {
@@ -124,9 +128,10 @@ export function* markdownFiles(
 /**
  * Writes the Markdown of the plan's pages and each audience's llms files and catalog into out/,
  * each file as it is made: the step holds one file at a time (a part of a full text at most its
- * bound), to compare it with the last build's.
+ * bound), to compare it with the last build's. It gives up the thread every TURN_MS: the search
+ * step beside it waits on Pagefind's replies, which reach it only between turns (docs/benchmarks.md).
  */
-export function writeMarkdown(
+export async function writeMarkdown(
   paths: Pick<SitePaths, 'root' | 'out'>,
   source: ContentSource,
   pages: PageStore['pages'],
@@ -134,15 +139,20 @@ export function writeMarkdown(
   catalogInputs: CatalogInputs,
   /** The build ID: the code that formats the files (markdownFiles). */
   version = ''
-): { pages: number; files: number; rewritten: number } {
+): Promise<{ pages: number; files: number; rewritten: number }> {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
   const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles)
   let files = 0
   let rewritten = 0
+  let turn = Date.now()
   // A file made of the same inputs as its kept copy is not made: no page body is read for it.
   for (const { key, inputs, pieces } of markdownFiles(source, pages, plan, catalogInputs, version)) {
     if (kept.writeFrom(key, inputs, () => Buffer.from([...pieces].join(''), 'utf8'))) rewritten++
     files++
+    if (Date.now() - turn > TURN_MS) {
+      await nextTurn()
+      turn = Date.now()
+    }
   }
   kept.prune()
   return { pages: plan.markdown.length, files, rewritten }
