@@ -85,7 +85,7 @@ const changesFileOf = (file: string) => path.join(path.dirname(file), path.basen
 type StoreWhole = Whole<PageRecord, RenderedBuild | null>
 type StoreChanges = Changes<PageRecord, RenderedBuild | null>
 
-/** A copy of the maps of `state` as written whole: later changes to the store's maps do not reach it. */
+/** A copy of the maps of `state` as written whole: the store's later changes to its maps do not reach it. */
 const wholeOf = (generation: string, state: StoreState): StoreWhole => ({
   generation,
   pages: { ...state.pages },
@@ -240,8 +240,10 @@ export function readStore(root: string, last?: PageStore): PageStore {
     }
     const after = storeStampOf(file)
     if (state && typeof state.pages === 'object') {
-      const whole = typeof state.generation === 'string' ? wholeOf(state.generation, { pages: state.pages, render: state.render ?? null, scan: state.scan }) : null
-      const current = whole && changes?.generation === whole.generation ? applyChanges(whole, changes) : { pages: state.pages, render: state.render ?? null, scan: state.scan }
+      // Not copied: the store copies its pages as it takes them, and replaces its scan, never changing it.
+      const read = { pages: state.pages, render: state.render ?? null, scan: state.scan }
+      const whole = typeof state.generation === 'string' ? { generation: state.generation, ...read } : null
+      const current = whole && changes?.generation === whole.generation ? applyChanges(whole, changes) : read
       // A render under way (or cut short) leaves its marker: no record of out/ is trusted, and the file is not this store.
       const renderUnderWay = fs.existsSync(rendering)
       const stamp = !renderUnderWay && before && after && sameStoreStamp(before, after) ? before : null
