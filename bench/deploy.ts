@@ -22,7 +22,7 @@ export async function deployFigures(generated: number, runs: number): Promise<Fi
     copyProject(process.cwd(), dir)
     const edited = generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
     const build = async () => {
-      const run = await measure('node', ['--require', 'tsx/cjs', 'pipeline/steps/buildSite.ts'], dir, ENV)
+      const run = await measure('node', ['pipeline/steps/build.cjs'], dir, ENV)
       if (!run.ok) throw new Error(`the build failed in ${dir}`)
       return run.seconds
     }

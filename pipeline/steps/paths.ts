@@ -7,6 +7,8 @@
 import path from 'node:path'
 import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 
+const { BUNDLE_DIR: BUILD_BUNDLE_DIR } = require('./build.cjs') as { BUNDLE_DIR: string }
+
 /**
  * What the build keeps between runs under `.cache/`, relative to the project (`rm -rf .cache`
  * forgets all of it). The props live in lib/ (the docs route reads them at run time).
@@ -47,6 +49,8 @@ export const CACHE_PATHS = {
   lastUpdated: '.cache/last-updated.json',
   /** The last build's navigation, under a digest of what it was made from (../navigationRecord.ts). */
   navigation: '.cache/navigation.json',
+  /** The build's own modules as one file, under the digest of their bytes (./build.cjs spells it: it runs before any TypeScript loads). */
+  buildBundle: BUILD_BUNDLE_DIR,
   /** What each AWS bundle was last made from, so an unchanged one is not made again (./bakedBundle.ts). */
   bundles: '.cache/bundles',
   /** The search step's placed pages and shards (./buildSearchIndexes.ts). */

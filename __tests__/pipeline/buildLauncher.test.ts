@@ -1,0 +1,92 @@
+/**
+ * @jest-environment node
+ *
+ * `npm run build` runs the build's own modules as one file that esbuild makes (pipeline/steps/
+ * build.cjs). What a writer and an admin rely on: an edit of any file the build runs (a step, or
+ * access.config.ts) takes effect at the next build; an unchanged build runs the bundle it has; a
+ * module that names its own folder still finds its files; a file that does not compile stops the
+ * build with its name, line and column. Run against a small project with the launcher and stand-in
+ * modules, so the launcher's contract is checked apart from the whole build.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { tempSite } from '../fixtures/tempSite'
+
+jest.setTimeout(60_000)
+
+const project = path.resolve(__dirname, '../..')
+const BUNDLE_DIR = path.join('.cache', 'build')
+
+/** A project whose build prints a value from access.config.ts and a file found beside its module. */
+function launcherProject(): string {
+  const root = tempSite('launcher-', {
+    'pipeline/steps/build.cjs': fs.readFileSync(path.join(project, 'pipeline/steps/build.cjs')),
+    'pipeline/steps/buildSite.ts': "import { ruleName } from '../../access.config'\nimport { besideMe } from '../render/beside'\nexport function runBuild(): void {\n  console.log(`rule ${ruleName}; beside: ${besideMe()}`)\n}\n",
+    'pipeline/render/beside.ts': "import fs from 'node:fs'\nimport path from 'node:path'\nexport const besideMe = () => fs.readFileSync(path.join(__dirname, 'beside.txt'), 'utf8').trim()\n",
+    'pipeline/render/beside.txt': 'found\n',
+    'access.config.ts': "export const ruleName = 'first'\n",
+    'tsconfig.json': fs.readFileSync(path.join(project, 'tsconfig.json')),
+  })
+  fs.symlinkSync(path.join(project, 'node_modules'), path.join(root, 'node_modules'))
+  return root
+}
+
+const build = (root: string) => spawnSync(process.execPath, ['pipeline/steps/build.cjs'], { cwd: root, encoding: 'utf8' })
+
+/** The bundles kept, by name, with the inode and time of each. */
+function bundles(root: string): Map<string, string> {
+  const dir = path.join(root, BUNDLE_DIR)
+  return new Map(
+    fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.cjs'))
+      .map((name) => {
+        const stat = fs.statSync(path.join(dir, name))
+        return [name, `${stat.ino}:${stat.mtimeMs}`]
+      })
+  )
+}
+
+test('the build runs its modules as one file, made again only when a file it runs changed', () => {
+  const root = launcherProject()
+  const first = build(root)
+  expect(first.stderr).toBe('')
+  expect(first.stdout).toBe('rule first; beside: found\n')
+  const made = bundles(root)
+  expect(made.size).toBe(1)
+
+  // Nothing changed: the same file runs, not made again.
+  expect(build(root).stdout).toBe('rule first; beside: found\n')
+  expect(bundles(root)).toEqual(made)
+
+  // An admin's edit takes effect at the next build, and the old bundle goes.
+  fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'second'\n")
+  expect(build(root).stdout).toBe('rule second; beside: found\n')
+  const remade = bundles(root)
+  expect(remade.size).toBe(1)
+  expect([...remade.keys()]).not.toEqual([...made.keys()])
+
+  // So does an edit of a step the entry imports, and of tsconfig.json (how the TypeScript compiles).
+  fs.writeFileSync(path.join(root, 'pipeline/render/beside.txt'), 'found again\n')
+  expect(build(root).stdout).toBe('rule second; beside: found again\n')
+  fs.appendFileSync(path.join(root, 'pipeline/render/beside.ts'), 'export const added = 1\n')
+  build(root)
+  const afterStep = bundles(root)
+  expect([...afterStep.keys()]).not.toEqual([...remade.keys()])
+  const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.json'), 'utf8'))
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, removeComments: true } }))
+  build(root)
+  expect([...bundles(root).keys()]).not.toEqual([...afterStep.keys()])
+})
+
+test('a file the build runs that does not compile stops it, named with its line and column', () => {
+  const root = launcherProject()
+  fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'first'\nexport const broken = {\n")
+  const failed = build(root)
+  expect(failed.status).toBe(1)
+  expect(failed.stdout).toBe('')
+  expect(failed.stderr).toMatch(/^build: a file the build runs does not compile/)
+  expect(failed.stderr).toMatch(/access\.config\.ts:3:0/)
+  expect(fs.existsSync(path.join(root, BUNDLE_DIR)) ? bundles(root).size : 0).toBe(0)
+})

@@ -1,0 +1,111 @@
+/**
+ * `npm run build`: the build's own modules (./buildSite.ts and every project file it imports) run
+ * as one CommonJS file, which esbuild makes again only when one of those files changed. Loaded one
+ * by one through tsx, they held the build's thread about 0.2 s before it could post a changed page
+ * to its compile worker, the start of a rebuild's longest path (docs/benchmarks.md).
+ *
+ * The file is kept under a digest of its inputs' bytes (and of esbuild's version and this file),
+ * with the list of those inputs beside it: a later run hashes the listed files and runs the file
+ * of that digest if there is one. A new import changes the file that makes it, so the digest.
+ * Packages stay in node_modules, loaded as tsx would load them.
+ */
+'use strict'
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '../..')
+const ENTRY = 'pipeline/steps/buildSite.ts'
+/** Where the bundles are kept (./paths.ts names it as CACHE_PATHS.buildBundle). */
+const BUNDLE_DIR = '.cache/build'
+const INPUTS_FILE = 'inputs.json'
+
+/** The digest of `inputs` (paths from the project's root) as they are now; null when one is gone. */
+function digestOf(inputs) {
+  const hash = crypto.createHash('sha256')
+  hash.update(`${require('esbuild/package.json').version}\0`)
+  hash.update(fs.readFileSync(__filename))
+  for (const input of inputs) {
+    let bytes
+    try {
+      bytes = fs.readFileSync(path.join(ROOT, input))
+    } catch {
+      return null
+    }
+    hash.update(`\0${input}\0`)
+    hash.update(bytes)
+  }
+  return hash.digest('hex').slice(0, 20)
+}
+
+/**
+ * A module of the project that names its own file or folder keeps its path: bundled, `__dirname`
+ * would be the bundle's folder. The path is made from the root the bundle runs in.
+ */
+const ownPaths = {
+  name: 'own-paths',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|tsx|cjs|mjs|js)$/ }, (args) => {
+      if (args.path.split(path.sep).includes('node_modules')) return undefined
+      const text = fs.readFileSync(args.path, 'utf8')
+      if (!/\b__(dirname|filename)\b/.test(text)) return undefined
+      const file = path.relative(ROOT, args.path).split(path.sep).join('/')
+      const preamble = `var __filename = require("node:path").join(globalThis.__docsBuildRoot, ${JSON.stringify(file)}), __dirname = require("node:path").dirname(__filename);\n`
+      return { contents: preamble + text, loader: /\.tsx?$/.test(args.path) ? path.extname(args.path).slice(1) : 'js' }
+    })
+  },
+}
+
+/** Makes the bundle, keeps it under its digest (replacing older ones), and returns its file. */
+async function bundle(dir) {
+  const esbuild = require('esbuild')
+  const result = await esbuild
+    .build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, metafile: true, logLevel: 'silent', plugins: [ownPaths] })
+    .catch((error) => {
+      const messages = error && Array.isArray(error.errors) ? esbuild.formatMessagesSync(error.errors, { kind: 'error', color: false }).join('\n') : String(error)
+      throw new Error(`a file the build runs does not compile (access.config.ts is one):\n${messages}`)
+    })
+  // tsconfig.json chooses how the TypeScript is compiled, so it is an input too.
+  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/')), 'tsconfig.json'].sort()
+  const digest = digestOf(inputs)
+  if (digest === null) throw new Error('a file of the build changed while it was bundled; run the build again')
+  const file = path.join(dir, `${digest}.cjs`)
+  fs.mkdirSync(dir, { recursive: true })
+  // Another build of this project making the same bundle meanwhile keeps its own.
+  for (const old of fs.readdirSync(dir)) if (old.endsWith('.cjs') && old !== path.basename(file)) fs.rmSync(path.join(dir, old), { force: true })
+  const partial = `${file}.${process.pid}.partial`
+  fs.writeFileSync(partial, result.outputFiles[0].contents)
+  fs.renameSync(partial, file)
+  fs.writeFileSync(`${path.join(dir, INPUTS_FILE)}.${process.pid}.partial`, JSON.stringify(inputs))
+  fs.renameSync(`${path.join(dir, INPUTS_FILE)}.${process.pid}.partial`, path.join(dir, INPUTS_FILE))
+  return file
+}
+
+/** The bundle of the build as its files are now: the kept one when its inputs are unchanged. */
+async function buildBundle() {
+  const dir = path.join(ROOT, BUNDLE_DIR)
+  let inputs = null
+  try {
+    inputs = JSON.parse(fs.readFileSync(path.join(dir, INPUTS_FILE), 'utf8'))
+  } catch {
+    // None yet, or unreadable: made again.
+  }
+  const digest = Array.isArray(inputs) ? digestOf(inputs) : null
+  const kept = digest && path.join(dir, `${digest}.cjs`)
+  return kept && fs.existsSync(kept) ? kept : bundle(dir)
+}
+
+if (require.main === module) {
+  buildBundle().then(
+    (file) => {
+      globalThis.__docsBuildRoot = ROOT
+      require(file).runBuild()
+    },
+    (error) => {
+      console.error(`build: ${error instanceof Error ? error.message : error}`)
+      process.exit(1)
+    }
+  )
+}
+
+module.exports = { BUNDLE_DIR }
