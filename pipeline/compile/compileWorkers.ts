@@ -17,12 +17,13 @@ import { CACHE_PATHS } from '../steps/paths'
  * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves).
  */
 export function highlighterModule(): string {
-  // Loaded here, not with this module: esbuild cannot load in the browser-like environment of the
-  // components' tests, which import the content check through the link check.
-  const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
   const file = path.join(COMPILER_ROOT, CACHE_PATHS.compiler, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
-  if (!fs.existsSync(file)) writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
+  if (fs.existsSync(file)) return file
+  // Loaded only to make it, not with this module: esbuild cannot load in the browser-like
+  // environment of the components' tests, which import the content check through the link check.
+  const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
+  writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
   return file
 }
 

@@ -5,7 +5,7 @@
  * file or site would load it. The file is read with a strict XML parser (saxes) and checked
  * against an allowlist of SVG elements; anything else is refused at its line.
  */
-import { SaxesParser, type SaxesTagNS } from 'saxes'
+import type { SaxesParser as Parser, SaxesTagNS } from 'saxes'
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
@@ -40,6 +40,8 @@ export const SVG_ALLOWED = 'An SVG may hold shapes, text, gradients, markers, fi
 
 /** Throws an SvgContentError for the first thing in `text` that an SVG of the site may not hold. */
 export function checkSvg(text: string): void {
+  // Loaded with the first SVG read, not with the build: a rebuild whose SVGs did not change reads none.
+  const { SaxesParser } = require('saxes') as { SaxesParser: typeof Parser }
   const parser = new SaxesParser({ xmlns: true, position: true })
   const refuse = (problem: string): never => {
     throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
