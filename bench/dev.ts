@@ -83,7 +83,7 @@ const drawnAt = async (page: Page, name: string) => Number(await (await page.wai
 
 async function oneRun(browser: Browser, dir: string, routes: [string, string], file: string, [port, cognitoPort]: [number, number]): Promise<DevRun> {
   const started = Date.now()
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/dev.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/server/dev.ts'], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), DOCS_DEV_COGNITO_PORT: String(cognitoPort), NEXT_TELEMETRY_DISABLED: '1' },
     detached: true,

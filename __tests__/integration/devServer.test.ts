@@ -66,7 +66,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * what `next dev` picks in a developer's shell: it keeps one it is given, and Jest's is "test".
  */
 function startDev(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/dev.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/server/dev.ts'], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
