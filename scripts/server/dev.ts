@@ -88,6 +88,8 @@ async function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rule
     aiTools: rules.aiTools,
     audiences: audiencesOf(root, rules.access),
     port,
+    // Next sends it the reader-view path alone: the AI tools' sign-in (its keys, its server) would go unused.
+    aiToolSignIn: false,
   })
 }
 
