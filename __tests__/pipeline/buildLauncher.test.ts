@@ -80,6 +80,17 @@ test('the build runs its modules as one file, made again only when a file it run
   expect([...bundles(root).keys()]).not.toEqual([...afterStep.keys()])
 })
 
+test('a kept bundle damaged on disk is made again, and the build runs', () => {
+  const root = launcherProject()
+  build(root)
+  const [name] = bundles(root).keys()
+  fs.writeFileSync(path.join(root, BUNDLE_DIR, name), 'module.exports = {')
+  const again = build(root)
+  expect(again.stderr).toBe('')
+  expect(again.stdout).toBe('rule first; beside: found\n')
+  expect([...bundles(root).keys()]).toEqual([name])
+})
+
 test('a file the build runs that does not compile stops it, named with its line and column', () => {
   const root = launcherProject()
   fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'first'\nexport const broken = {\n")

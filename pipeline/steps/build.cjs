@@ -73,16 +73,20 @@ async function bundle(dir) {
   fs.mkdirSync(dir, { recursive: true })
   // Another build of this project making the same bundle meanwhile keeps its own.
   for (const old of fs.readdirSync(dir)) if (old.endsWith('.cjs') && old !== path.basename(file)) fs.rmSync(path.join(dir, old), { force: true })
-  const partial = `${file}.${process.pid}.partial`
-  fs.writeFileSync(partial, result.outputFiles[0].contents)
-  fs.renameSync(partial, file)
-  fs.writeFileSync(`${path.join(dir, INPUTS_FILE)}.${process.pid}.partial`, JSON.stringify(inputs))
-  fs.renameSync(`${path.join(dir, INPUTS_FILE)}.${process.pid}.partial`, path.join(dir, INPUTS_FILE))
+  replaceFile(file, result.outputFiles[0].contents)
+  replaceFile(path.join(dir, INPUTS_FILE), JSON.stringify(inputs))
   return file
 }
 
-/** The bundle of the build as its files are now: the kept one when its inputs are unchanged. */
-async function buildBundle() {
+/** Writes `file` whole or not at all: a build stopped meanwhile leaves the one before. */
+function replaceFile(file, data) {
+  const partial = `${file}.${process.pid}.partial`
+  fs.writeFileSync(partial, data)
+  fs.renameSync(partial, file)
+}
+
+/** The build's entry as its files are now: from the kept bundle when its inputs are unchanged. */
+async function loadBuild() {
   const dir = path.join(ROOT, BUNDLE_DIR)
   let inputs = null
   try {
@@ -92,20 +96,25 @@ async function buildBundle() {
   }
   const digest = Array.isArray(inputs) ? digestOf(inputs) : null
   const kept = digest && path.join(dir, `${digest}.cjs`)
-  return kept && fs.existsSync(kept) ? kept : bundle(dir)
+  globalThis.__docsBuildRoot = ROOT
+  if (kept && fs.existsSync(kept)) {
+    try {
+      return require(kept)
+    } catch {
+      // A kept bundle that does not load (damaged on disk) is made again, once.
+      delete require.cache[kept]
+    }
+  }
+  return require(await bundle(dir))
 }
 
 if (require.main === module) {
-  buildBundle().then(
-    (file) => {
-      globalThis.__docsBuildRoot = ROOT
-      require(file).runBuild()
-    },
-    (error) => {
+  loadBuild()
+    .then((build) => build.runBuild())
+    .catch((error) => {
       console.error(`build: ${error instanceof Error ? error.message : error}`)
       process.exit(1)
-    }
-  )
+    })
 }
 
 module.exports = { BUNDLE_DIR }
