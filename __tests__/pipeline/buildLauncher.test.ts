@@ -11,12 +11,13 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { CACHE_PATHS } from '../../pipeline/steps/paths'
 import { tempSite } from '../fixtures/tempSite'
 
 jest.setTimeout(60_000)
 
 const project = path.resolve(__dirname, '../..')
-const BUNDLE_DIR = path.join('.cache', 'build')
+const BUNDLE_DIR = CACHE_PATHS.buildBundle
 
 /** A project whose build prints a value from access.config.ts and a file found beside its module. */
 function launcherProject(): string {

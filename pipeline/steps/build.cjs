@@ -20,15 +20,15 @@ const ENTRY = 'pipeline/steps/buildSite.ts'
 const BUNDLE_DIR = '.cache/build'
 const INPUTS_FILE = 'inputs.json'
 
-/** The digest of `inputs` (paths from the project's root) as they are now; null when one is gone. */
-function digestOf(inputs) {
+/** The digest of `inputs` (paths from the project's root) with the bytes `read` gives; null when one is gone. */
+function digestOf(inputs, read = (input) => fs.readFileSync(path.join(ROOT, input))) {
   const hash = crypto.createHash('sha256')
   hash.update(`${require('esbuild/package.json').version}\0`)
   hash.update(fs.readFileSync(__filename))
   for (const input of inputs) {
     let bytes
     try {
-      bytes = fs.readFileSync(path.join(ROOT, input))
+      bytes = read(input)
     } catch {
       return null
     }
@@ -38,37 +38,48 @@ function digestOf(inputs) {
   return hash.digest('hex').slice(0, 20)
 }
 
+/** How esbuild reads each kind of the project's files. */
+const LOADERS = { '.ts': 'ts', '.tsx': 'tsx', '.cjs': 'js', '.mjs': 'js', '.js': 'js', '.json': 'json' }
+
 /**
- * A module of the project that names its own file or folder keeps its path: bundled, `__dirname`
- * would be the bundle's folder. The path is made from the root the bundle runs in.
+ * Reads each of the project's files for esbuild, keeping the bytes in `read`: the bundle is kept
+ * under the digest of what it was made from, not of the files as a later read finds them (one saved
+ * meanwhile would otherwise pass for bundled). A module that names its own file or folder keeps its
+ * path: bundled, `__dirname` would be the bundle's folder; it is made from the root the bundle runs in.
  */
-const ownPaths = {
-  name: 'own-paths',
+const projectFiles = (read) => ({
+  name: 'project-files',
   setup(build) {
-    build.onLoad({ filter: /\.(ts|tsx|cjs|mjs|js)$/ }, (args) => {
+    build.onLoad({ filter: /\.(ts|tsx|cjs|mjs|js|json)$/ }, (args) => {
       if (args.path.split(path.sep).includes('node_modules')) return undefined
-      const text = fs.readFileSync(args.path, 'utf8')
-      if (!/\b__(dirname|filename)\b/.test(text)) return undefined
+      const bytes = fs.readFileSync(args.path)
       const file = path.relative(ROOT, args.path).split(path.sep).join('/')
-      const preamble = `var __filename = require("node:path").join(globalThis.__docsBuildRoot, ${JSON.stringify(file)}), __dirname = require("node:path").dirname(__filename);\n`
-      return { contents: preamble + text, loader: /\.tsx?$/.test(args.path) ? path.extname(args.path).slice(1) : 'js' }
+      read.set(file, bytes)
+      const text = bytes.toString('utf8')
+      const loader = LOADERS[path.extname(args.path)]
+      const preamble = loader !== 'json' && /\b__(dirname|filename)\b/.test(text)
+        ? `var __filename = require("node:path").join(globalThis.__docsBuildRoot, ${JSON.stringify(file)}), __dirname = require("node:path").dirname(__filename);\n`
+        : ''
+      return { contents: preamble + text, loader }
     })
   },
-}
+})
 
 /** Makes the bundle, keeps it under its digest (replacing older ones), and returns its file. */
 async function bundle(dir) {
   const esbuild = require('esbuild')
+  // tsconfig.json chooses how the TypeScript is compiled, so it is an input too, read before esbuild reads it.
+  const read = new Map([['tsconfig.json', fs.readFileSync(path.join(ROOT, 'tsconfig.json'))]])
   const result = await esbuild
-    .build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, metafile: true, logLevel: 'silent', plugins: [ownPaths] })
+    .build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, metafile: true, logLevel: 'silent', plugins: [projectFiles(read)] })
     .catch((error) => {
       const messages = error && Array.isArray(error.errors) ? esbuild.formatMessagesSync(error.errors, { kind: 'error', color: false }).join('\n') : String(error)
       throw new Error(`a file the build runs does not compile (access.config.ts is one):\n${messages}`)
     })
-  // tsconfig.json chooses how the TypeScript is compiled, so it is an input too.
   const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/')), 'tsconfig.json'].sort()
-  const digest = digestOf(inputs)
-  if (digest === null) throw new Error('a file of the build changed while it was bundled; run the build again')
+  const unread = inputs.filter((input) => !read.has(input))
+  if (unread.length > 0) throw new Error(`the build imports ${unread.join(', ')}, a kind of file its bundle does not read`)
+  const digest = digestOf(inputs, (input) => read.get(input))
   const file = path.join(dir, `${digest}.cjs`)
   fs.mkdirSync(dir, { recursive: true })
   // Another build of this project making the same bundle meanwhile keeps its own.
