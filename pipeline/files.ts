@@ -3,6 +3,7 @@
  * cut short leaves the last version), and list a tree. Imported by the steps, the compile, the
  * store and the deploy; it imports none of them.
  */
+import { isAscii } from 'node:buffer'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -60,7 +61,8 @@ export const settledAt = (stamp: Pick<FileStamp, 'mtimeMs'>, readAt: number) => 
 export function writeAtomically(file: string, data: string | Buffer): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
-  fs.writeFileSync(partial, data)
+  // As bytes: Node 20 writes a long string more slowly than its encoding and write take (docs/benchmarks.md).
+  fs.writeFileSync(partial, typeof data === 'string' ? Buffer.from(data, 'utf8') : data)
   fs.renameSync(partial, file)
 }
 
@@ -79,13 +81,22 @@ export function linkOrCopy(source: string, target: string): void {
 }
 
 /**
+ * A UTF-8 file's text. The build's records are JSON of ASCII text, which Node's UTF-8 read decodes
+ * slowly (docs/benchmarks.md): read as bytes and found ASCII, they are the same text as Latin-1.
+ */
+export function readText(file: string): string {
+  const bytes = fs.readFileSync(file)
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
+}
+
+/**
  * A step's record of what it left, taken: read and removed, so a step that stops half way leaves
  * none and the next one does everything again. Null when there is none, or it is not JSON.
  */
 export function takeRecord(file: string): unknown {
   let text: string
   try {
-    text = fs.readFileSync(file, 'utf8')
+    text = readText(file)
   } catch {
     return null
   }
@@ -104,7 +115,7 @@ export function takeRecord(file: string): unknown {
  */
 export function keptUnder<T>(file: string, key: string): T | null {
   try {
-    const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as { key?: unknown; value?: T }
+    const kept = JSON.parse(readText(file)) as { key?: unknown; value?: T }
     return kept.key === key && kept.value !== undefined ? kept.value : null
   } catch {
     return null

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { keepUnder, keptUnder } from '../../pipeline/files'
+import { keepUnder, keptUnder, readText } from '../../pipeline/files'
 import { tempSite } from '../fixtures/tempSite'
 
 test('a kept value is taken under its key only; none, another key, a damaged file or an older format give nothing', () => {
@@ -20,4 +20,15 @@ test('a kept value is taken under its key only; none, another key, a damaged fil
   // The navigation's record before this format: its key under another name.
   fs.writeFileSync(file, JSON.stringify({ inputs: 'k1', maps: {}, fragments: [] }))
   expect(keptUnder(file, 'k1')).toBeNull()
+})
+
+test('a record reads back the text it was written with, whether it is all ASCII (read as bytes) or not', () => {
+  const dir = tempSite('read-text-')
+  const value = { title: 'Café — 日本語 🚀', plain: 'ascii only' }
+  keepUnder(path.join(dir, 'mixed.json'), 'k', value)
+  expect(keptUnder(path.join(dir, 'mixed.json'), 'k')).toEqual(value)
+  keepUnder(path.join(dir, 'ascii.json'), 'k', { plain: 'ascii only' })
+  expect(keptUnder(path.join(dir, 'ascii.json'), 'k')).toEqual({ plain: 'ascii only' })
+  fs.writeFileSync(path.join(dir, 'page.md'), '\uFEFF# Überblick\n')
+  expect(readText(path.join(dir, 'page.md'))).toBe(fs.readFileSync(path.join(dir, 'page.md'), 'utf8'))
 })

@@ -15,9 +15,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { packPageMap } from '../../lib/navigation/packedPageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
-import { writeAtomically } from '../files'
+import { readText, sha256, writeAtomically } from '../files'
 import { readCompiledPage } from '../compile/readDocuments'
-import { sha256 } from '../files'
 import type { LastUpdated } from '../lastUpdated'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { Navigation } from '../navigationRecord'
@@ -84,7 +83,7 @@ export function writePageProps(root: string, store: PageStore, { audienceOf, nav
     next[route] = name
   }
   const indexFile = path.join(root, PROPS_INDEX)
-  const previous = fs.existsSync(indexFile) ? (JSON.parse(fs.readFileSync(indexFile, 'utf8')) as PropsIndex) : {}
+  const previous = fs.existsSync(indexFile) ? (JSON.parse(readText(indexFile)) as PropsIndex) : {}
   writeAtomically(indexFile, JSON.stringify(next))
   store.recordProps(made)
   const used = new Set(Object.values(next))

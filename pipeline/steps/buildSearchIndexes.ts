@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments } from '../../lib/search/searchDocuments'
-import { linkOrCopy, sha256, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, readText, sha256, takeRecord, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { CACHE_PATHS } from './paths'
@@ -359,7 +359,7 @@ const placedFile = (cacheDir: string) => `${cacheDir}-pages.json`
 function readPlaced(cacheDir: string | undefined): PlacedPages {
   if (!cacheDir) return {}
   try {
-    return JSON.parse(fs.readFileSync(placedFile(cacheDir), 'utf8')) as PlacedPages
+    return JSON.parse(readText(placedFile(cacheDir))) as PlacedPages
   } catch {
     return {} // None yet, or unreadable: every page is read.
   }

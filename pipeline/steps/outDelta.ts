@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { writeAtomically } from '../files'
+import { readText, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 /** What the delta needs of a record's entry (./outRecord.ts). */
@@ -62,7 +62,7 @@ const isStep = (step: OutDelta) => {
 /** The steps beside `outDir`, oldest first; none when there are none or they are not whole. */
 function readSteps(outDir: string): OutDelta[] {
   try {
-    const file = JSON.parse(fs.readFileSync(deltaFileFor(outDir), 'utf8')) as DeltaFile
+    const file = JSON.parse(readText(deltaFileFor(outDir))) as DeltaFile
     if (file.version !== 2 || !Array.isArray(file.steps) || !file.steps.every(isStep)) return []
     return file.steps.every((step, i) => i === 0 || file.steps[i - 1].to === step.from) ? file.steps : []
   } catch {

@@ -22,7 +22,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { sameStamp, settledAt, sha256, writeAtomically } from '../files'
+import { readText, sameStamp, settledAt, sha256, writeAtomically } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { writeOutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
@@ -68,7 +68,7 @@ function parseHeader(line: string, outDir: string): OutRecordHeader | null {
 
 function parse(file: string, outDir: string): (OutRecord & { scriptSets: string }) | null {
   try {
-    const text = fs.readFileSync(file, 'utf8')
+    const text = readText(file)
     const newline = text.indexOf('\n')
     const header = parseHeader(text.slice(0, newline), outDir)
     if (header === null) return null

@@ -14,7 +14,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ScanRecord } from '../content/scanRecord'
-import { sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
+import { readText, sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { applyChanges, changesSince, type Changes, type Whole } from './storeChanges'
 
@@ -231,10 +231,10 @@ export function readStore(root: string, last?: PageStore): PageStore {
   if (last?.isCurrent(file)) return last
   try {
     const before = storeStampOf(file)
-    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as (StoreState & { generation?: unknown }) | null
+    const state = JSON.parse(readText(file)) as (StoreState & { generation?: unknown }) | null
     let changes: StoreChanges | null = null
     try {
-      changes = JSON.parse(fs.readFileSync(changesFileOf(file), 'utf8')) as StoreChanges | null
+      changes = JSON.parse(readText(changesFileOf(file))) as StoreChanges | null
     } catch {
       // None: the file is the store as it is.
     }
