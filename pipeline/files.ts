@@ -84,10 +84,10 @@ export function linkOrCopy(source: string, target: string): void {
  * A UTF-8 file's text. The build's records are JSON of ASCII text, which Node's UTF-8 read decodes
  * slowly (docs/benchmarks.md): read as bytes and found ASCII, they are the same text as Latin-1.
  */
-export function readText(file: string): string {
-  const bytes = fs.readFileSync(file)
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
-}
+export const readText = (file: string): string => textOf(fs.readFileSync(file))
+
+/** UTF-8 bytes as text; all ASCII, without decoding (readText). */
+export const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
 
 /**
  * A step's record of what it left, taken: read and removed, so a step that stops half way leaves

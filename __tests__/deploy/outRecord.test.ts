@@ -213,3 +213,11 @@ test("a deploy of another folder beside out/ (--out) does not take out/'s record
   // out/ itself still deploys from its record.
   expect((await deploy(site)).fromBuild).toBe('b1')
 })
+
+test('a file of out/ whose name is not ASCII is recorded and read back under its own name', () => {
+  const root = tempSite('out-record-names-', { 'out/index.html': '<html>home</html>', 'out/docs/café-日本.html': '<html>é</html>' })
+  const outDir = path.join(root, 'out')
+  setOutRecordAside(outDir)
+  readOut(outDir).write('b1')
+  expect(Object.keys(readOutRecord(outDir)!.files).sort()).toEqual(['docs/café-日本.html', 'index.html'])
+})

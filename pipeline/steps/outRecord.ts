@@ -22,11 +22,13 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { readText, sameStamp, settledAt, sha256, writeAtomically } from '../files'
+import { sameStamp, settledAt, sha256, textOf, writeAtomically } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { writeOutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
 import { CACHE_PATHS } from './paths'
+
+const NEWLINE = 0x0a
 
 /** Which folder beside the cache a record describes: a deploy of another one (`--out`) must not take out/'s record. */
 const outNameOf = (outDir: string) => path.basename(path.resolve(outDir))
@@ -68,12 +70,14 @@ function parseHeader(line: string, outDir: string): OutRecordHeader | null {
 
 function parse(file: string, outDir: string): (OutRecord & { scriptSets: string }) | null {
   try {
-    const text = readText(file)
-    const newline = text.indexOf('\n')
-    const header = parseHeader(text.slice(0, newline), outDir)
+    const bytes = fs.readFileSync(file)
+    const newline = bytes.indexOf(NEWLINE)
+    const header = newline < 0 ? null : parseHeader(bytes.toString('utf8', 0, newline), outDir)
     if (header === null) return null
-    const rest = text.slice(newline + 1)
-    if (sha256(rest) !== header.digest) return null
+    // Hashed as bytes: hashing the text would encode it again.
+    const restBytes = bytes.subarray(newline + 1)
+    if (sha256(restBytes) !== header.digest) return null
+    const rest = textOf(restBytes)
     const second = rest.indexOf('\n')
     if (second < 0) return null
     const files: unknown = JSON.parse(rest.slice(0, second))
@@ -246,11 +250,11 @@ export class OutReading {
   write(buildId: string): OutRecordSummary {
     // Made anew, the readings are numbered as first named, so that record always is.
     const { files, sets } = this.numbered(true) ?? this.numbered(false)!
-    const rest = `${JSON.stringify(files)}\n${JSON.stringify(sets)}`
+    const rest = Buffer.from(`${JSON.stringify(files)}\n${JSON.stringify(sets)}`)
     const digest = sha256(rest)
     // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
     writeOutDelta(this.out.dir, this.lastDigest === null ? null : { digest: this.lastDigest, files: this.last }, digest, files)
-    writeAtomically(outRecordFileFor(this.out.dir), `${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest })}\n${rest}`)
+    writeAtomically(outRecordFileFor(this.out.dir), Buffer.concat([Buffer.from(`${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest })}\n`), rest]))
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
