@@ -16,9 +16,6 @@ import path from 'node:path'
 import { readText, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
-/** What the delta needs of a record's entry (./outRecord.ts). */
-type RecordEntry = { sha256: string; size: number }
-
 export interface DeltaEntry {
   sha256: string
   size: number
@@ -94,35 +91,18 @@ export function outDeltaSince(outDir: string, from: string): OutDelta | null {
 }
 
 /**
- * The record step's step, from the record set aside (`last`, of digest `last.digest`; null when
- * there was none) to the one being written (`files`, of digest `digest`), after the steps that ran
- * to `last`. Writes them, or removes them when there are none to keep.
+ * The record step's step, from the record set aside (of digest `from`; null when there was none)
+ * to the one being written (of digest `to`, `total` files): what changed, as the record step found
+ * it (null when that is a large change, isLargeChange), after the steps that ran to `from`. Writes
+ * them, or removes them when there are none to keep.
  */
-export function writeOutDelta(outDir: string, last: { digest: string; files: Readonly<Record<string, RecordEntry>> } | null, digest: string, files: Readonly<Record<string, RecordEntry>>): void {
+export function writeOutDelta(outDir: string, from: string | null, to: string, changes: OutDelta['files'] | null, total: number): void {
   const file = deltaFileFor(outDir)
-  const total = Object.keys(files).length
-  const step = last && stepOf(last, digest, files, total)
-  if (!last || !step) return fs.rmSync(file, { force: true })
+  if (from === null || changes === null) return fs.rmSync(file, { force: true })
+  const step: OutDelta = { from, to, files: changes }
   const previous = readSteps(outDir)
-  const steps = previous.length > 0 && previous[previous.length - 1].to === last.digest ? [...previous, step] : [step]
+  const steps = previous.length > 0 && previous[previous.length - 1].to === from ? [...previous, step] : [step]
   let named = steps.reduce((sum, each) => sum + Object.keys(each.files).length, 0)
   while (isLargeChange(named, total) && steps.length > 1) named -= Object.keys(steps.shift()!.files).length
   writeAtomically(file, JSON.stringify({ version: 2, steps } satisfies DeltaFile))
-}
-
-/** What changed from `last` to `files` (`total` of them); null when that is a large change (isLargeChange). */
-function stepOf(last: { digest: string; files: Readonly<Record<string, RecordEntry>> }, digest: string, files: Readonly<Record<string, RecordEntry>>, total: number): OutDelta | null {
-  const changes: OutDelta['files'] = {}
-  let count = 0
-  for (const key in files) {
-    if (last.files[key]?.sha256 === files[key].sha256) continue
-    changes[key] = { sha256: files[key].sha256, size: files[key].size, added: !(key in last.files) }
-    if (isLargeChange(++count, total)) return null
-  }
-  for (const key in last.files) {
-    if (key in files) continue
-    changes[key] = null
-    if (isLargeChange(++count, total)) return null
-  }
-  return { from: last.digest, to: digest, files: changes }
 }

@@ -24,7 +24,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { sameStamp, settledAt, sha256, textOf, writeAtomically } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
-import { writeOutDelta } from './outDelta'
+import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
 import { CACHE_PATHS } from './paths'
 
@@ -56,19 +56,57 @@ export const outRecordFileFor = (outDir: string) => path.join(path.dirname(path.
 const previousFileFor = (outDir: string) => path.join(path.dirname(path.resolve(outDir)), CACHE_PATHS.previousOutRecord)
 
 /*
- * Three lines: a header (version, the folder it describes, build, the sha256 of the rest), the
- * files, and the distinct script readings of the pages. The digest proves the rest whole as the
- * build wrote it, so it is not checked entry by entry (a no-op deploy's time is mostly reading
- * this record); the deploy never parses the third line.
+ * Lines: a header (version, the folder it describes, build, the sha256 of the rest), a line per
+ * file, and last the distinct script readings of the pages. The digest proves the rest whole as
+ * the build wrote it, so it is not checked entry by entry (a no-op deploy's time is mostly reading
+ * this record); the deploy never parses the last line.
+ *
+ * A file's line is its key as JSON, then its fields, tab-separated (JSON holds no raw tab), so the
+ * next build reads an entry only when it compares the file's stat, and writes the line of a file
+ * kept as recorded as it found it: at 30,000 pages the record names 126,000 files, which as JSON
+ * objects were most of what a rebuild's collector copied (docs/benchmarks.md).
  */
+const VERSION = 3
+const FIELDS = 7
+
+/** A file's line: key, sha256, size, then mtimeMs, dev and ino (empty without a stat), then the scripts' index (empty for none). */
+function entryLine(key: string, { sha256: digest, size, stat, scripts }: OutRecordEntry): string {
+  return `${JSON.stringify(key)}\t${digest}\t${size}\t${stat ? `${stat.mtimeMs}\t${stat.dev}\t${stat.ino}` : '\t\t'}\t${scripts ?? ''}`
+}
+
+function keyOfLine(line: string): string {
+  const quoted = line.slice(0, line.indexOf('\t'))
+  return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1)
+}
+
+/** The sha256 field of a file's line. */
+const digestOfLine = (line: string) => line.split('\t', 2)[1]
+
+/** The entry a line holds; null when it is not one. */
+function entryOfLine(line: string): OutRecordEntry | null {
+  const fields = line.split('\t')
+  if (fields.length !== FIELDS) return null
+  const [, digest, size, mtimeMs, dev, ino, scripts] = fields
+  const entry: OutRecordEntry = { sha256: digest, size: Number(size) }
+  if (mtimeMs !== '') entry.stat = { mtimeMs: Number(mtimeMs), dev: Number(dev), ino: Number(ino) }
+  if (scripts !== '') entry.scripts = Number(scripts)
+  return entry
+}
+
 function parseHeader(line: string, outDir: string): OutRecordHeader | null {
   // Checked by hand: a schema library costs the build more to load than this line takes to read.
   const header = JSON.parse(line) as Partial<Record<'version' | 'out' | 'buildId' | 'digest', unknown>> | null
-  if (header?.version !== 2 || typeof header.out !== 'string' || typeof header.buildId !== 'string' || typeof header.digest !== 'string' || !/^[0-9a-f]{64}$/.test(header.digest)) return null
+  if (header?.version !== VERSION || typeof header.out !== 'string' || typeof header.buildId !== 'string' || typeof header.digest !== 'string' || !/^[0-9a-f]{64}$/.test(header.digest)) return null
   return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest } : null
 }
 
-function parse(file: string, outDir: string): (OutRecord & { scriptSets: string }) | null {
+/** A whole record: its header, each file's line by key, and the text of its script readings. */
+interface ParsedRecord extends OutRecordHeader {
+  lines: Map<string, string>
+  scriptSets: string
+}
+
+function parse(file: string, outDir: string): ParsedRecord | null {
   try {
     const bytes = fs.readFileSync(file)
     const newline = bytes.indexOf(NEWLINE)
@@ -78,10 +116,10 @@ function parse(file: string, outDir: string): (OutRecord & { scriptSets: string 
     const restBytes = bytes.subarray(newline + 1)
     if (sha256(restBytes) !== header.digest) return null
     const rest = textOf(restBytes)
-    const second = rest.indexOf('\n')
-    if (second < 0) return null
-    const files: unknown = JSON.parse(rest.slice(0, second))
-    return files !== null && typeof files === 'object' && !Array.isArray(files) ? { ...header, files: files as OutRecord['files'], scriptSets: rest.slice(second + 1) } : null
+    const last = rest.lastIndexOf('\n')
+    const lines = new Map<string, string>()
+    if (last > 0) for (const line of rest.slice(0, last).split('\n')) lines.set(keyOfLine(line), line)
+    return { ...header, lines, scriptSets: rest.slice(last + 1) }
   } catch {
     return null
   }
@@ -90,7 +128,14 @@ function parse(file: string, outDir: string): (OutRecord & { scriptSets: string 
 /** The finished build's record of `outDir`; null when there is none or it is not whole (a build stopped half way, or a damaged file). */
 export function readOutRecord(outDir: string): OutRecord | null {
   const record = parse(outRecordFileFor(outDir), outDir)
-  return record && { buildId: record.buildId, digest: record.digest, files: record.files }
+  if (!record) return null
+  const files: OutRecord['files'] = {}
+  for (const [key, line] of record.lines) {
+    const entry = entryOfLine(line)
+    if (!entry) return null
+    files[key] = entry
+  }
+  return { buildId: record.buildId, digest: record.digest, files }
 }
 
 /** The longest header a record has: a build id and a folder name beside a digest. */
@@ -137,7 +182,8 @@ type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
 
 /** The record set aside when the build started, as the next one is made from it; none: every file of out/ is read. */
 export interface LastOutRecord {
-  files: Record<string, OutRecordEntry>
+  /** Each file's line, by key (read as the build compares the file). */
+  lines: ReadonlyMap<string, string>
   digest: string | null
   scripts: HashedScripts[]
 }
@@ -154,7 +200,7 @@ export function readLastOutRecord(outDir: string): LastOutRecord {
   } catch {
     // A record without readings of scripts: its pages are read again.
   }
-  return { files: last?.files ?? {}, digest: last?.digest ?? null, scripts: Array.isArray(sets) ? (sets as HashedScripts[]) : [] }
+  return { lines: last?.lines ?? new Map(), digest: last?.digest ?? null, scripts: Array.isArray(sets) ? (sets as HashedScripts[]) : [] }
 }
 
 /**
@@ -163,7 +209,7 @@ export function readLastOutRecord(outDir: string): LastOutRecord {
  */
 export class OutReading {
   private readonly readings = new Map<string, Reading>()
-  private readonly last: Record<string, OutRecordEntry>
+  private readonly last: ReadonlyMap<string, string>
   private readonly lastDigest: string | null
   private readonly lastScripts: HashedScripts[]
   private pageReadings: PageReading[] | undefined
@@ -171,7 +217,7 @@ export class OutReading {
   hashed = 0
 
   constructor(readonly out: OutFiles, last: LastOutRecord = readLastOutRecord(out.dir)) {
-    this.last = last.files
+    this.last = last.lines
     this.lastDigest = last.digest
     this.lastScripts = last.scripts
   }
@@ -182,18 +228,19 @@ export class OutReading {
     return this.pageReadings
   }
 
-  /** The last record's entry of `key`, when the file's stamp is the one recorded and, for a page, its scripts were read. */
-  private kept(key: string): OutRecordEntry | undefined {
-    const known = this.last[key]
+  /** The last record's entry of `key` and its line, when the file's stamp is the one recorded and, for a page, its scripts were read. */
+  private kept(key: string): { entry: OutRecordEntry; line: string } | undefined {
+    const line = this.last.get(key)
+    const known = line === undefined ? null : entryOfLine(line)
     if (!known?.stat || !sameStamp({ size: known.size, ...known.stat }, this.out.stamps.get(key)!)) return undefined
-    return !key.endsWith('.html') || (known.scripts !== undefined && this.lastScripts[known.scripts] !== undefined) ? known : undefined
+    return !key.endsWith('.html') || (known.scripts !== undefined && this.lastScripts[known.scripts] !== undefined) ? { entry: known, line: line! } : undefined
   }
 
   private reading(key: string): Reading {
     const done = this.readings.get(key)
     if (done) return done
     const stamp = this.out.stamps.get(key)!
-    const known = this.kept(key)
+    const known = this.kept(key)?.entry
     let reading: Reading
     if (known) {
       reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.lastScripts[known.scripts] }
@@ -210,13 +257,14 @@ export class OutReading {
   }
 
   /**
-   * Every file's entry, and the distinct script readings the pages' entries name by number, in the
-   * order the entries first name them. `fromLast`: the last record's readings keep their numbers,
-   * and each file kept as recorded its entry object, so an edit rewrites a few entries of tens of
-   * thousands; undefined when those numbers no longer come in that order, or one is no longer
-   * named, as the record would then differ from one made anew.
+   * Every file's line, and the distinct script readings the pages' lines name by number, in the
+   * order the lines first name them. `fromLast`: the last record's readings keep their numbers,
+   * and each file kept as recorded its line, so an edit rewrites a few lines of tens of thousands;
+   * undefined when those numbers no longer come in that order, or one is no longer named, as the
+   * record would then differ from one made anew. With them, what changed since the last record
+   * (outDelta.ts): null when that is a large change.
    */
-  private numbered(fromLast: boolean): { files: Record<string, OutRecordEntry>; sets: HashedScripts[] } | undefined {
+  private numbered(fromLast: boolean): { lines: string[]; sets: HashedScripts[]; changes: OutDelta['files'] | null } | undefined {
     const sets = fromLast ? [...this.lastScripts] : []
     const byText = new Map(sets.map((scripts, index) => [JSON.stringify(scripts), index]))
     const byObject = new Map<HashedScripts, number>()
@@ -230,31 +278,46 @@ export class OutReading {
       }
       return index
     }
-    const files: Record<string, OutRecordEntry> = {}
+    const lines: string[] = []
+    let changes: OutDelta['files'] | null = {}
+    let changed = 0
+    const total = this.out.stamps.size
+    const change = (key: string, entry: DeltaEntry | null) => {
+      if (changes === null) return
+      changes[key] = entry
+      if (isLargeChange(++changed, total)) changes = null
+    }
     let named = 0
     for (const key of this.out.stamps.keys()) {
-      let entry = fromLast ? this.kept(key) : undefined
-      if (!entry) {
-        const { scripts, ...read } = this.reading(key)
-        entry = scripts ? { ...read, scripts: indexOf(scripts) } : read
+      const kept = this.kept(key)
+      let scripts = kept?.entry.scripts
+      if (kept && fromLast) lines.push(kept.line)
+      else {
+        const { scripts: read, ...entry } = this.reading(key)
+        scripts = read && indexOf(read)
+        lines.push(entryLine(key, scripts === undefined ? entry : { ...entry, scripts }))
+        // A file kept as recorded has the recorded bytes; any other is compared with them.
+        const last = kept ? undefined : this.last.get(key)
+        if (!kept && (last === undefined || digestOfLine(last) !== entry.sha256)) change(key, { sha256: entry.sha256, size: entry.size, added: last === undefined })
       }
-      files[key] = entry
-      if (entry.scripts === undefined || entry.scripts < named) continue
-      if (entry.scripts > named) return undefined
+      if (scripts === undefined || scripts < named) continue
+      if (scripts > named) return undefined
       named++
     }
-    return named < sets.length ? undefined : { files, sets }
+    for (const key of this.last.keys()) if (!this.out.stamps.has(key)) change(key, null)
+    return named < sets.length ? undefined : { lines, sets, changes }
   }
 
   /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
   write(buildId: string): OutRecordSummary {
     // Made anew, the readings are numbered as first named, so that record always is.
-    const { files, sets } = this.numbered(true) ?? this.numbered(false)!
-    const rest = Buffer.from(`${JSON.stringify(files)}\n${JSON.stringify(sets)}`)
+    const { lines, sets, changes } = this.numbered(true) ?? this.numbered(false)!
+    lines.push(JSON.stringify(sets))
+    const rest = Buffer.from(lines.join('\n'))
     const digest = sha256(rest)
     // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
-    writeOutDelta(this.out.dir, this.lastDigest === null ? null : { digest: this.lastDigest, files: this.last }, digest, files)
-    writeAtomically(outRecordFileFor(this.out.dir), Buffer.concat([Buffer.from(`${JSON.stringify({ version: 2, out: outNameOf(this.out.dir), buildId, digest })}\n`), rest]))
+    writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
+    writeAtomically(outRecordFileFor(this.out.dir), Buffer.concat([Buffer.from(`${JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest })}\n`), rest]))
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
