@@ -129,9 +129,10 @@ describe('withDevDynamicCssManifest', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-css-manifest-'))
     try {
       fs.writeFileSync(path.join(dir, 'entry.js'), 'export const page = 1\n')
-      const stats = await new Promise<Stats>((resolve, reject) =>
-        rspack({ mode: 'development', context: dir, entry: './entry.js', output: { path: path.join(dir, 'out') }, plugins: [plugin as never] }, (error, result) => (error || !result ? reject(error) : resolve(result)))
-      )
+      const compiler = rspack({ mode: 'development', context: dir, entry: './entry.js', output: { path: path.join(dir, 'out') }, plugins: [plugin as never] })
+      const stats = await new Promise<Stats>((resolve, reject) => compiler.run((error, result) => (error || !result ? reject(error) : resolve(result))))
+      // Closed, or its native side keeps the test's worker from exiting.
+      await new Promise<void>((resolve) => compiler.close(() => resolve()))
       expect(stats.hasErrors()).toBe(false)
       expect(fs.readFileSync(path.join(dir, 'out', DYNAMIC_CSS_MANIFEST_FILE), 'utf8')).toBe('[]')
     } finally {
