@@ -55,10 +55,6 @@ async function main() {
   // The parent gone (a test run killed), nothing would ever stop this server.
   process.on('disconnect', () => process.exit(0))
   const { port } = (await server.run()) as { port: number }
-  // Node closes a connection idle for 5 to 6 s; a client sending on it at that moment sees "socket hang
-  // up", which jest's realm hides from the deploy's retry (the SDK wraps the foreign error into a
-  // bare one). Kept open until the server stops, as a test's pauses under load can exceed that.
-  ;(server as unknown as { httpServer: import('node:http').Server }).httpServer.keepAliveTimeout = 0
   send({ type: 'ready', port })
 }
 
