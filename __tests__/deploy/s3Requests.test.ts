@@ -3,7 +3,7 @@
  *
  * An upload that S3 answers with InternalError is sent again, with the file's whole bytes, until
  * it is stored; one that keeps failing, or fails for good, stops the deploy with an error naming
- * the object. Against a real S3 API (s3rver, scripts/deploy/localS3.ts) told to refuse requests. And the local
+ * the object; so is one whose connection is cut. Against a real S3 API (s3rver, scripts/deploy/localS3.ts) told to refuse requests. And the local
  * S3 lists a bucket of more keys than one answer holds, which s3rver alone gets wrong.
  */
 import crypto from 'node:crypto'
@@ -51,6 +51,16 @@ test('an upload refused twice with InternalError is sent a third time and the bu
   const object = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: key }))
   expect(Buffer.from(await object.Body!.transformToByteArray()).equals(bytes)).toBe(true)
   expect(object.ContentType).toBe('text/html; charset=utf-8')
+})
+
+test('an upload whose connection is cut before any answer (an idle connection the server closed) is sent again and stored', async () => {
+  // Under jest, Node's socket errors are of another realm; the deploy's client still has to tell them.
+  const key = 'docs/cut-once.html'
+  await s3.refuse({ method: 'PUT', path: `/site/${key}`, times: 1, cut: true })
+  await s3SiteBucket(s3.client, 'site').upload(localFile(key))
+  expect(await putsOf(key)).toBe(2)
+  const object = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: key }))
+  expect(Buffer.from(await object.Body!.transformToByteArray()).equals(bytes)).toBe(true)
 })
 
 test('an upload refused every time stops after the last attempt, with an error naming the object and the cause', async () => {

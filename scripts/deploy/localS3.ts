@@ -23,11 +23,12 @@ export interface LocalS3Request {
   listPrefix?: string
 }
 
-/** Requests with this method and path (`/<bucket>/<key>`) are answered InternalError (500) and not stored: the first `times` of them, or all. */
+/** Requests with this method and path (`/<bucket>/<key>`) are answered InternalError (500), or with `cut` their connection is closed unanswered, and not stored: the first `times` of them, or all. */
 export interface LocalS3Refusal {
   method: string
   path: string
   times?: number
+  cut?: boolean
 }
 
 /** What the server's process tells this one, and what this one tells it (localS3Server.ts). */

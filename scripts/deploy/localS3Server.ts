@@ -3,7 +3,7 @@
  * is a process of its own): s3rver on 127.0.0.1, port chosen by the system, storing in the folder
  * named by its argument. It tells its parent, over the IPC channel, its port, each request as it
  * arrives, and each request it failed on; it answers InternalError to the requests its parent's
- * rule names; it stops when told to.
+ * rule names (or cuts their connection); it stops when told to.
  */
 import S3rver from 's3rver'
 import type { LocalS3Refusal, LocalS3Request, ServerMessage, ParentMessage } from './localS3'
@@ -22,11 +22,13 @@ async function main() {
     send({ type: 'failure', failure: `${ctx.method} ${decodeURIComponent(ctx.path)}: ${error.code ?? error.name} ${error.message}` })
   })
   // First in the chain, so every request is seen, answered or not.
-  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown>; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
+  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown> & { socket: { destroy(): void } }; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
     const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0, ...(ctx.query['list-type'] && { listPrefix: ctx.query.prefix ?? '' }) }
     send({ type: 'request', request })
     if (refusal && request.method === refusal.method && request.path === refusal.path && (refusal.times === undefined || refusal.refused < refusal.times)) {
       refusal.refused++
+      // As a server does that closes an idle connection just as a request arrives on it.
+      if (refusal.cut) return ctx.req.socket.destroy()
       // The body is read first, so the client hears the answer, not a cut connection.
       for await (const _ of ctx.req);
       // Not an S3 error: s3rver answers it as InternalError (500), as when its own storage fails.

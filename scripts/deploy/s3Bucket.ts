@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { packRecord, unpackRecord } from './deployManifest'
 import type { LocalFile } from './deployPlan'
-import { withS3Retries } from './s3Retry'
+import { withErrorsOfThisRealm, withS3Retries } from './s3Retry'
 
 export interface SiteBucket {
   /** The bucket's name, for messages. */
@@ -39,13 +39,14 @@ const DELETE_BATCH = 1000
  */
 export function s3ClientFor(options: { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } = {}): S3Client {
   const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (options.endpoint ? 'us-east-1' : undefined)
-  return new S3Client({
+  const client = new S3Client({
     ...(region ? { region } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
+  return withErrorsOfThisRealm(client)
 }
 
 export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {

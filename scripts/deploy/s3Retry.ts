@@ -5,6 +5,7 @@
  * upload is retried here, with a fresh stream per attempt. Any other failure (access denied, no
  * such bucket) is final at once. After the last attempt the error names the request and its key.
  */
+import type { S3Client } from '@aws-sdk/client-s3'
 import { backoffDelayMs } from '../../lib/auth/renewalRetry'
 
 export const S3_ATTEMPTS = 5
@@ -30,6 +31,35 @@ export function isTransientS3Error(error: unknown): boolean {
   const status = $metadata?.httpStatusCode
   if (status !== undefined) return status >= 500 || status === 429
   return NETWORK_CODES.has(code ?? '') || name === 'TimeoutError'
+}
+
+/**
+ * An error as this realm's Error, with the original's name, message and own fields (code,
+ * $metadata). Node's socket errors are made in Node's own realm; under jest's vm they are not
+ * `instanceof Error` here, and the SDK's retry then wraps them into a new Error that keeps only
+ * their text, so neither its retry nor isTransientS3Error could tell a cut connection.
+ */
+function inThisRealm(error: unknown): unknown {
+  if (error instanceof Error || typeof error !== 'object' || error === null) return error
+  const { name, message } = error as { name?: unknown; message?: unknown }
+  const copy = Object.assign(new Error(typeof message === 'string' ? message : String(error), { cause: error }), error)
+  if (typeof name === 'string') copy.name = name
+  return copy
+}
+
+/** Adds to an S3 client the step that makes each failed request's error one of this realm (inThisRealm). */
+export function withErrorsOfThisRealm(client: S3Client): S3Client {
+  // The type of the stack's last overload of add(): a deserialize step's middleware.
+  const middleware: Parameters<S3Client['middlewareStack']['add']>[0] = (next) => async (args) => {
+    try {
+      return await next(args)
+    } catch (error) {
+      throw inThisRealm(error)
+    }
+  }
+  // Innermost (the last step, lowest priority): the request handler's errors pass through it before any retry sees them.
+  client.middlewareStack.add(middleware, { step: 'deserialize', priority: 'low', name: 'errorsOfThisRealm' })
+  return client
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
