@@ -297,8 +297,10 @@ export class OutReading {
         scripts = read && indexOf(read)
         lines.push(entryLine(key, scripts === undefined ? entry : { ...entry, scripts }))
         // A file kept as recorded has the recorded bytes; any other is compared with them.
-        const last = kept ? undefined : this.last.get(key)
-        if (!kept && (last === undefined || digestOfLine(last) !== entry.sha256)) change(key, { sha256: entry.sha256, size: entry.size, added: last === undefined })
+        if (!kept) {
+          const last = this.last.get(key)
+          if (last === undefined || digestOfLine(last) !== entry.sha256) change(key, { sha256: entry.sha256, size: entry.size, added: last === undefined })
+        }
       }
       if (scripts === undefined || scripts < named) continue
       if (scripts > named) return undefined
