@@ -85,11 +85,15 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     /** Built again after a step that stopped half way, a file of a shard folder gone. */
     afterStopped: Files
     fresh: Files
+    /** The same sources built from nothing, indexing one shard at a time and two at once. */
+    oneLane: { indexed: number; files: Files }
+    twoLanes: { indexed: number; files: Files }
     walkedFiles: Record<string, number>
     /** This process's children after a build that started Pagefind ahead and had nothing to index. */
     pagefindLeft: string[]
   }
   type Files = Record<string, { ino: number; size: number; sha256: string }>
+  const bytes = (files: Files) => Object.fromEntries(Object.entries(files).map(([file, { sha256 }]) => [file, sha256]))
   let scenario: Scenario
   beforeAll(() => {
     const script = path.join(__dirname, 'fixtures/editShards.ts')
@@ -147,12 +151,18 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
   })
 
   test('out/ built in place, out/ emptied and built again from the cache, and out/ built again after a step that stopped half way, hold the same files, byte for byte, as a build from nothing', () => {
-    const bytes = (files: Files) => Object.fromEntries(Object.entries(files).map(([file, { sha256 }]) => [file, sha256]))
     expect(Object.keys(scenario.fresh).length).toBeGreaterThan(10)
     expect(bytes(scenario.inPlace)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
+  })
+
+  test('shards indexed two at a time (the second by a search worker, with its own Pagefind) are the files of shards indexed one at a time, byte for byte', () => {
+    expect(scenario.twoLanes.indexed).toBeGreaterThan(2)
+    expect(scenario.twoLanes.indexed).toBe(scenario.oneLane.indexed)
+    expect(bytes(scenario.twoLanes.files)).toEqual(bytes(scenario.oneLane.files))
+    expect(bytes(scenario.twoLanes.files)).toEqual(bytes(scenario.fresh))
   })
 
   test('Pagefind started ahead of a step with nothing to index is ended by the step (the first edit used the index made ahead: its shard is in the files above)', () => {

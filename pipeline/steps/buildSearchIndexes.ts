@@ -7,27 +7,24 @@
  * page's search data as the content step compiled it (pipeline/compile/readDocuments.ts
  * searchDataOf), read one page at a time to place the page and hash its records (unless it is as
  * when it was last placed), and again, a shard at a time, only for a shard that is indexed again,
- * so the step never holds more than a shard's text and an edit reads only what it changed.
+ * so the step never holds more than a shard's text and an edit reads only what it changed. Shards
+ * to index are indexed a few at once, each by a Pagefind process of its own (searchLanes).
  *
  * Fails, naming the page, if a record would land in an index whose readers may not read its page.
  */
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
-import { searchDocuments } from '../../lib/search/searchDocuments'
+import { searchDocuments, type SearchDocument } from '../../lib/search/searchDocuments'
 import { linkOrCopy, readText, sha256, takeRecord, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import { buildShardPages, shardGroup, type Shard } from './assignSearchShards'
-
-/**
- * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
- * has its own search box), its worker (the search box runs Pagefind in the page,
- * lib/search/searchClient.ts) and the engine for pages of unknown language (every index is English).
- */
-const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^pagefind-highlight\.js$|^pagefind-worker\.js$|^wasm\.unknown\.pagefind$/
+import { writeShardFiles } from './pagefindShard.mjs'
 
 export interface IndexStats {
   id: string
@@ -209,25 +206,97 @@ function writeIfDifferent(file: string, text: string): void {
   if (current !== text) writeAtomically(file, text)
 }
 
+/** A shard to index again: its pages, its folder in out/, and its cache entry. */
+interface ShardJob {
+  shard: Shard
+  dir: string
+  cached: string | null
+}
+
+/** At most this many shards are indexed at once, each by a Pagefind process of its own. */
+const MAX_SEARCH_LANES = 4
+
 /**
- * Indexes one shard's pages into `dir` with Pagefind, one document per page (so a page's excerpt
- * data is one file that all its sections share). Every page is sent at once: Pagefind indexes in
- * its own process while this thread runs the build's other steps, where a page sent only once the
- * last was indexed waited for this thread to be free (docs/benchmarks.md). Pagefind takes them in
- * the order sent, so the index is the same.
+ * How many shards the search step indexes at once. One Pagefind process indexes one shard at a
+ * time, on one core, so a step with many shards to index (a clean build: every shard) uses one
+ * process per core (docs/benchmarks.md).
  */
-async function writeShard(newIndex: () => Promise<PagefindIndex>, shard: Shard, recordsOf: RecordsOf, dir: string): Promise<void> {
-  const { index, errors } = await newIndex()
-  if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
-  const documents = shard.pages.flatMap((route) => searchDocuments(recordsOf(route)))
-  const added = await Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
-  added.forEach(({ errors: rejected }, i) => {
-    if (rejected.length > 0) throw new Error(`pagefind rejected ${documents[i].url}: ${rejected.join('; ')}`)
+export function searchLanes(): number {
+  return Math.max(1, Math.min(os.availableParallelism(), MAX_SEARCH_LANES))
+}
+
+/** A search worker (./pagefindWorker.mjs): a process with its own Pagefind, one shard at a time. */
+interface SearchWorker {
+  index(documents: SearchDocument[], dir: string): Promise<void>
+  close(): Promise<void>
+}
+
+function startSearchWorker(): SearchWorker {
+  const worker = fork(path.join(__dirname, 'pagefindWorker.mjs'), [JSON.stringify(INDEX_CONFIG)], {
+    env: { ...process.env, PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE: String(INDEX_CHUNK_BYTES) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
-  const written = await index.writeFiles({ outputPath: dir })
-  if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
-  await index.deleteIndex()
-  for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
+  let waiting: { resolve: () => void; reject: (error: Error) => void } | null = null
+  const settle = (error: Error | null) => {
+    const pending = waiting
+    waiting = null
+    if (error) pending?.reject(error)
+    else pending?.resolve()
+  }
+  worker.on('message', ({ error }: { error?: string }) => settle(error === undefined ? null : new Error(error)))
+  worker.on('error', (error) => settle(error))
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code, signal) => {
+      settle(new Error(`search: a search worker stopped (${signal ?? `exit code ${code}`})`))
+      resolve()
+    })
+  )
+  return {
+    index: (documents, dir) =>
+      new Promise((resolve, reject) => {
+        waiting = { resolve, reject }
+        worker.send({ documents, dir })
+      }),
+    // Its Pagefind ends as it disconnects, and the worker once that process has.
+    close: () => {
+      if (worker.connected) worker.disconnect()
+      return exited
+    },
+  }
+}
+
+/**
+ * Indexes `jobs`, `lanes` shards at a time: the first lane on this thread's Pagefind (`newIndex`,
+ * whose first index may be made ahead), each other in a search worker, started only for a second
+ * shard. A shard's documents are read here as a lane takes it. Every worker has ended when this
+ * settles; the first failure stops the lanes and is thrown.
+ */
+async function indexShards(jobs: readonly ShardJob[], lanes: number, newIndex: () => Promise<PagefindIndex>, recordsOf: RecordsOf, indexed: (job: ShardJob) => void): Promise<void> {
+  let next = 0
+  let failed = false
+  const workers: SearchWorker[] = []
+  const lane = async (write: (documents: SearchDocument[], dir: string) => Promise<void>) => {
+    while (!failed && next < jobs.length) {
+      const job = jobs[next++]
+      try {
+        await write(job.shard.pages.flatMap((route) => searchDocuments(recordsOf(route))), job.dir)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+      indexed(job)
+    }
+  }
+  const others = Array.from({ length: Math.min(lanes, jobs.length) - 1 }, () => {
+    const worker = startSearchWorker()
+    workers.push(worker)
+    return lane((documents, dir) => worker.index(documents, dir))
+  })
+  try {
+    await Promise.all([lane(async (documents, dir) => writeShardFiles(await newIndex(), documents, dir)), ...others])
+  } finally {
+    await Promise.all(workers.map((worker) => worker.close()))
+  }
 }
 
 /**
@@ -238,7 +307,7 @@ async function writeShard(newIndex: () => Promise<PagefindIndex>, shard: Shard, 
  * with the same records is left as it is (OutShards), and only the others are replaced. Without
  * `cacheDir`, every index is written anew.
  */
-async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number): Promise<IndexStats[]> {
+async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number, lanes: number): Promise<IndexStats[]> {
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
   const planned = indexes.map((index) => ({
@@ -272,14 +341,41 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   }
   const stats: IndexStats[] = []
   try {
+    // First what each index folder keeps, and the shards to index again, all indexed at once.
+    const jobs: ShardJob[] = []
+    // Decided once, before any shard is indexed or linked (which makes a folder and a cache entry exist).
+    const keptRels = new Set<string>()
     for (const { index, shards } of planned) {
-      const { spec, records, pages } = index
-      const root = path.join(outRoot, spec.outDir)
+      const root = path.join(outRoot, index.spec.outDir)
       if (shards.length === 0 || !cacheDir) fs.rmSync(root, { recursive: true, force: true })
       if (shards.length === 0) continue
       // What the index folder holds besides this build's shards (a shard no longer planned) goes.
       const names = new Set([...shards.map(({ shard }) => shardFolder(shard.shard)), PAGEFIND_SCRIPT, SHARD_LIST_FILE])
       if (fs.existsSync(root)) for (const name of fs.readdirSync(root)) if (!names.has(name)) fs.rmSync(path.join(root, name), { recursive: true, force: true })
+      for (const { shard, key } of shards) {
+        const rel = path.join(index.spec.outDir, shardFolder(shard.shard))
+        if (kept(rel, key)) {
+          keptRels.add(rel)
+          continue
+        }
+        const dir = path.join(outRoot, rel)
+        const cached = cachedOf(key)
+        fs.rmSync(dir, { recursive: true, force: true })
+        if (!(cached && fs.existsSync(cached))) jobs.push({ shard, dir, cached })
+      }
+    }
+    const indexedDirs = new Set<string>()
+    await indexShards(jobs, lanes, newIndex, recordsOf, ({ dir, cached }) => {
+      indexedDirs.add(dir)
+      if (cached) {
+        fs.rmSync(cached, { recursive: true, force: true })
+        linkTree(dir, cached)
+      }
+    })
+    for (const { index, shards } of planned) {
+      const { spec, records, pages } = index
+      if (shards.length === 0) continue
+      const root = path.join(outRoot, spec.outDir)
       let indexed = 0
       let files = 0
       let bytes = 0
@@ -289,20 +385,11 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         const rel = path.join(spec.outDir, shardFolder(shard.shard))
         const dir = path.join(outRoot, rel)
         const cached = cachedOf(key)
-        if (kept(rel, key)) {
+        if (keptRels.has(rel)) {
           placedOut[rel] = lastOut[rel]
         } else {
-          fs.rmSync(dir, { recursive: true, force: true })
-          if (cached && fs.existsSync(cached)) {
-            linkTree(cached, dir, new Set([PAGEFIND_SCRIPT]))
-          } else {
-            await writeShard(newIndex, shard, recordsOf, dir)
-            indexed++
-            if (cached) {
-              fs.rmSync(cached, { recursive: true, force: true })
-              linkTree(dir, cached)
-            }
-          }
+          if (indexedDirs.has(dir)) indexed++
+          else linkTree(cached as string, dir, new Set([PAGEFIND_SCRIPT]))
           const fresh = path.join(dir, PAGEFIND_SCRIPT)
           if (!cached && fs.existsSync(fresh)) {
             // No cache: the first bundle's script is the index's; every other copy goes.
@@ -374,7 +461,7 @@ function readPlaced(cacheDir: string | undefined): PlacedPages {
  * (and the pages of the shard it lands in, to index them). Its place is still the plan's and still
  * passes the build's check, on a record of its route.
  */
-export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string; shardPages?: number }): Promise<BuildResult> {
+export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string; shardPages?: number; lanes?: number }): Promise<BuildResult> {
   const { data, access, plan } = options
   const indexes = new Map(plan.search.map((spec): [string, IndexPlan] => [spec.id, { spec, pages: [], digests: new Map(), records: 0 }]))
   const last = readPlaced(options.cacheDir)
@@ -428,7 +515,7 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     if (!page) throw new Error(`search: ${route} had search data when it was placed, and has none now`)
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
-  const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages())
+  const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages(), options.lanes ?? searchLanes())
   if (options.cacheDir && versionOf) writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
   return { stats, skipped }
 }

@@ -1,0 +1,34 @@
+/**
+ * Indexes one search shard with Pagefind: the same on the build's thread and in a search worker
+ * (./pagefindWorker.mjs), so a shard's files do not depend on where it was indexed.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * Files Pagefind writes that the site never loads, so they never ship: its prebuilt UIs (the site
+ * has its own search box), its worker (the search box runs Pagefind in the page,
+ * lib/search/searchClient.ts) and the engine for pages of unknown language (every index is English).
+ */
+const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^pagefind-highlight\.js$|^pagefind-worker\.js$|^wasm\.unknown\.pagefind$/
+
+/**
+ * Adds `documents` ({ url, html }) to a new Pagefind index, as one document per page (so a page's
+ * excerpt data is one file that all its sections share), writes it into `dir` and ends it. Every
+ * document is sent at once: Pagefind indexes in its own process and takes them in the order sent.
+ * @param {{ index?: any, errors: string[] }} made what Pagefind's createIndex answered
+ * @param {{ url: string, html: string }[]} documents
+ * @param {string} dir
+ */
+export async function writeShardFiles(made, documents, dir) {
+  const { index, errors } = made
+  if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
+  const added = await Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
+  added.forEach(({ errors: rejected }, i) => {
+    if (rejected.length > 0) throw new Error(`pagefind rejected ${documents[i].url}: ${rejected.join('; ')}`)
+  })
+  const written = await index.writeFiles({ outputPath: dir })
+  if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
+  await index.deleteIndex()
+  for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))
+}
