@@ -66,7 +66,7 @@ test('a page\'s inline scripts are the ones the browser runs: not sources, data 
 
 test('what no hash can allow is named: inline event handlers, javascript: URLs (however written), scripts from elsewhere', () => {
   const { disallowed } = pageScripts(
-    `<body><button type="button" onclick="go()">Go</button><a href="java&#x73;cript:alert(1)">x</a><a href=" javascript:void(0)">y</a>` +
+    `<body><button type="button" onclick="go()">Go</button><a href="java&#x73;cript:alert(1)">x</a><a href=" javascript:void(0)">y</a><a href="javascript&colon;alert(2)">z</a><a href='javascript&#58;alert(3)'>w</a>` +
       `<img src=x ONERROR=alert(1)><a href="/docs/javascript:ok">fine</a><script src="https://cdn.example.com/x.js"></script><script src="//cdn.example.com/y.js"></script>` +
       `<p>onclick="text, not an attribute"</p></body>`
   )
@@ -74,6 +74,8 @@ test('what no hash can allow is named: inline event handlers, javascript: URLs (
     'an inline event handler <button onclick="go()">',
     'a javascript: URL <a href="java&#x73;cript:alert(1)">',
     'a javascript: URL <a href=" javascript:void(0)">',
+    'a javascript: URL <a href="javascript&colon;alert(2)">',
+    'a javascript: URL <a href="javascript&#58;alert(3)">',
     'an inline event handler <img onerror="alert(1)">',
     'a script from another site <script src="https://cdn.example.com/x.js">',
     'a script from another site <script src="//cdn.example.com/y.js">',

@@ -71,6 +71,32 @@ export function scriptHash(source: string): string {
   return `sha256-${crypto.createHash('sha256').update(normaliseNewlines(source), 'utf8').digest('base64')}`
 }
 
+const SLASH = 0x2f
+const GT = 0x3e
+const EQUALS = 0x3d
+const BANG = 0x21
+const QUESTION = 0x3f
+const OTHER_SPACE = /\s/
+
+/** What JavaScript's `\s` matches, which the tokenizer takes for a space between attributes. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && OTHER_SPACE.test(String.fromCharCode(code)))
+}
+
+/** Where the end tag of raw-text element `name` (lower case) starts, from `from`, in any case: `</name` and a space, "/" or ">"; or the end. */
+function closingTag(html: string, name: string, from: number): number {
+  for (let at = html.indexOf('</', from); at >= 0; at = html.indexOf('</', at + 2)) {
+    const after = at + 2 + name.length
+    if (after < html.length && html.slice(at + 2, after).toLowerCase() === name) {
+      const code = html.charCodeAt(after)
+      if (code === SLASH || code === GT || isSpace(code)) return at
+    }
+  }
+  return html.length
+}
+
+const isAsciiLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
+
 /**
  * The inline scripts and the disallowed script of one page. A tokenizer for what the policy
  * governs, not a whole HTML parser: comments, CDATA and raw-text elements are skipped as the
@@ -79,60 +105,63 @@ export function scriptHash(source: string): string {
 export function pageScripts(html: string): PageScripts {
   const inline: string[] = []
   const disallowed: string[] = []
-  // Sticky: each matches exactly where it is set to start.
-  const startTag = /<([a-zA-Z][^\s/>]*)/y
-  const attributeName = /[^\s/>=]+|=[^\s/>=]*/y
-  const spaces = /\s*/y
-  const unquoted = /[^\s>]*/y
-  const sticky = (pattern: RegExp, from: number) => {
-    pattern.lastIndex = from
-    return pattern.exec(html)?.[0] ?? ''
+  const length = html.length
+  // Character codes, not one-character strings and patterns: this runs over every tag of every page.
+  const endsName = (code: number) => code === SLASH || code === GT || isSpace(code)
+  const skipSpaces = (from: number) => {
+    while (from < length && isSpace(html.charCodeAt(from))) from++
+    return from
   }
   let at = 0
-  while (at < html.length) {
+  while (at < length) {
     const open = html.indexOf('<', at)
     if (open < 0) break
     if (html.startsWith('<!--', open)) {
       const end = html.indexOf('-->', open + 4)
-      at = end < 0 ? html.length : end + 3
+      at = end < 0 ? length : end + 3
       continue
     }
     if (html.startsWith('<![CDATA[', open)) {
       const end = html.indexOf(']]>', open + 9)
-      at = end < 0 ? html.length : end + 3
+      at = end < 0 ? length : end + 3
       continue
     }
-    startTag.lastIndex = open
-    const name = startTag.exec(html)?.[1]?.toLowerCase()
-    if (!name) {
+    const first = html.charCodeAt(open + 1)
+    if (!isAsciiLetter(first)) {
       // An end tag, a doctype or a stray "<".
-      const end = /[/!?]/.test(html[open + 1] ?? '') ? html.indexOf('>', open) : open
-      at = end < 0 ? html.length : end + 1
+      const end = first === SLASH || first === BANG || first === QUESTION ? html.indexOf('>', open) : open
+      at = end < 0 ? length : end + 1
       continue
     }
+    let cursor = open + 2
+    while (cursor < length && !endsName(html.charCodeAt(cursor))) cursor++
+    const name = html.slice(open + 1, cursor).toLowerCase()
     // The start tag's attributes.
     const attributes = new Map<string, string>()
-    let cursor = open + 1 + name.length
-    while (cursor < html.length && html[cursor] !== '>') {
-      if (/[\s/]/.test(html[cursor])) {
+    while (cursor < length && html.charCodeAt(cursor) !== GT) {
+      const code = html.charCodeAt(cursor)
+      if (code === SLASH || isSpace(code)) {
         cursor++
         continue
       }
-      const attribute = sticky(attributeName, cursor)
-      cursor += attribute.length
-      cursor += sticky(spaces, cursor).length
+      // A name, or a stray "=" and what follows it up to a space, "/", ">" or "=".
+      const attributeStart = cursor
+      if (code === EQUALS) cursor++
+      while (cursor < length && !endsName(html.charCodeAt(cursor)) && html.charCodeAt(cursor) !== EQUALS) cursor++
+      const attribute = html.slice(attributeStart, cursor)
+      cursor = skipSpaces(cursor)
       let value = ''
-      if (html[cursor] === '=') {
-        cursor++
-        cursor += sticky(spaces, cursor).length
+      if (html.charCodeAt(cursor) === EQUALS) {
+        cursor = skipSpaces(cursor + 1)
         const quote = html[cursor]
         if (quote === '"' || quote === "'") {
           const end = html.indexOf(quote, cursor + 1)
-          value = html.slice(cursor + 1, end < 0 ? html.length : end)
-          cursor = end < 0 ? html.length : end + 1
+          value = html.slice(cursor + 1, end < 0 ? length : end)
+          cursor = end < 0 ? length : end + 1
         } else {
-          value = sticky(unquoted, cursor)
-          cursor += value.length
+          const valueStart = cursor
+          while (cursor < length && html.charCodeAt(cursor) !== GT && !isSpace(html.charCodeAt(cursor))) cursor++
+          value = html.slice(valueStart, cursor)
         }
       }
       const key = attribute.toLowerCase()
@@ -140,8 +169,10 @@ export function pageScripts(html: string): PageScripts {
     }
     const tagEnd = cursor
     for (const [key, value] of attributes) {
-      if (/^on./.test(key)) disallowed.push(`an inline event handler <${name} ${key}="${value.slice(0, 60)}">`)
-      if (URL_ATTRIBUTES.has(key) && /^javascript:/i.test(decodeCharacterReferences(value).replace(/[\u0000-\u0020]/g, ''))) {
+      // An attribute's name holds no space, so no line break: /^on./ is "on" and a third character.
+      if (key.length > 2 && key.startsWith('on')) disallowed.push(`an inline event handler <${name} ${key}="${value.slice(0, 60)}">`)
+      // Without a colon, written or as a character reference, a value names no scheme.
+      if (URL_ATTRIBUTES.has(key) && (value.includes(':') || value.includes('&')) && /^javascript:/i.test(decodeCharacterReferences(value).replace(/[\u0000-\u0020]/g, ''))) {
         disallowed.push(`a javascript: URL <${name} ${key}="${value.slice(0, 60)}">`)
       }
     }
@@ -149,9 +180,7 @@ export function pageScripts(html: string): PageScripts {
       at = tagEnd + 1
       continue
     }
-    const close = new RegExp(`</${name}[\\s/>]`, 'gi')
-    close.lastIndex = tagEnd + 1
-    const textEnd = close.exec(html)?.index ?? html.length
+    const textEnd = closingTag(html, name, tagEnd + 1)
     if (name === 'script') {
       const type = (attributes.get('type') ?? '').trim().toLowerCase()
       const src = attributes.get('src')
