@@ -89,15 +89,19 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     oneLane: { indexed: number; files: Files }
     twoLanes: { indexed: number; files: Files }
     walkedFiles: Record<string, number>
-    /** This process's children after a build that started Pagefind ahead and had nothing to index. */
+    /** This process's Pagefind and search worker children after every build, the last of which failed. */
     pagefindLeft: string[]
+    /** A page whose data was gone when its shard was indexed, two shards at a time, and the step's error. */
+    vanishing: string
+    failure: string
   }
   type Files = Record<string, { ino: number; size: number; sha256: string }>
   const bytes = (files: Files) => Object.fromEntries(Object.entries(files).map(([file, { sha256 }]) => [file, sha256]))
   let scenario: Scenario
   beforeAll(() => {
+    // Bounded: a search worker left running keeps the scenario's process alive, and a wait here blocks jest's own timeout.
     const script = path.join(__dirname, 'fixtures/editShards.ts')
-    scenario = JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', script, path.join(root, 'out'), path.join(root, 'cache')], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })) as Scenario
+    scenario = JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', script, path.join(root, 'out'), path.join(root, 'cache')], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 150_000 })) as Scenario
   })
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
   const indexed = (stats: IndexStats[]) => Object.fromEntries(stats.map((s) => [s.id, s.indexed]))
@@ -163,6 +167,11 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(scenario.twoLanes.indexed).toBe(scenario.oneLane.indexed)
     expect(bytes(scenario.twoLanes.files)).toEqual(bytes(scenario.oneLane.files))
     expect(bytes(scenario.twoLanes.files)).toEqual(bytes(scenario.fresh))
+  })
+
+  test('a page whose data is gone when its shard is indexed fails the step, naming the page, with no search worker or Pagefind left running', () => {
+    expect(scenario.failure).toBe(`search: ${scenario.vanishing} had search data when it was placed, and has none now`)
+    expect(scenario.pagefindLeft).toEqual([])
   })
 
   test('Pagefind started ahead of a step with nothing to index is ended by the step (the first edit used the index made ahead: its shard is in the files above)', () => {
