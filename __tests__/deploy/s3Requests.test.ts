@@ -1,9 +1,9 @@
 /**
  * @jest-environment node
  *
- * An upload that S3 answers with InternalError is sent again, with the file's whole bytes, until
- * it is stored; one that keeps failing, or fails for good, stops the deploy with an error naming
- * the object; so is one whose connection is cut. Against a real S3 API (s3rver, scripts/deploy/localS3.ts) told to refuse requests. And the local
+ * An upload that S3 answers with InternalError, or whose connection is cut, is sent again, with the
+ * file's whole bytes, until it is stored; one that keeps failing, or fails for good, stops the
+ * deploy with an error naming the object. Against a real S3 API (s3rver, scripts/deploy/localS3.ts) told to refuse requests. And the local
  * S3 lists a bucket of more keys than one answer holds, which s3rver alone gets wrong.
  */
 import crypto from 'node:crypto'
