@@ -323,22 +323,9 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   const placedOut: Record<string, OutShard> = {}
   // The cache entry too: the index's pagefind.js comes from it.
   const kept = (rel: string, key: string | null) => key !== null && lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key) as string)
-  const needsPagefind = planned.some(({ index, shards }) =>
-    shards.some(({ shard, key }) => {
-      const cached = cachedOf(key)
-      return !kept(path.join(index.spec.outDir, shardFolder(shard.shard)), key) && !(cached && fs.existsSync(cached))
-    })
-  )
   const started = ahead
   ahead = null
-  if (started && !needsPagefind) await started.pagefind.then((module) => module.close(), () => undefined)
-  const pagefind = needsPagefind ? await (started?.pagefind ?? import('pagefind')) : null
-  let madeAhead = started?.index ?? null
-  const newIndex = () => {
-    const made = madeAhead ?? withChunkSize(() => pagefind!.createIndex(INDEX_CONFIG))
-    madeAhead = null
-    return made
-  }
+  let pagefind: Pagefind | null = null
   const stats: IndexStats[] = []
   try {
     // First what each index folder keeps, and the shards to index again, all indexed at once.
@@ -363,6 +350,14 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         fs.rmSync(dir, { recursive: true, force: true })
         if (!(cached && fs.existsSync(cached))) jobs.push({ shard, dir, cached })
       }
+    }
+    // Pagefind only when a shard is to be indexed; one started ahead for nothing ends below.
+    if (jobs.length > 0) pagefind = await (started?.pagefind ?? import('pagefind'))
+    let madeAhead = started?.index ?? null
+    const newIndex = () => {
+      const made = madeAhead ?? withChunkSize(() => pagefind!.createIndex(INDEX_CONFIG))
+      madeAhead = null
+      return made
     }
     const indexedDirs = new Set<string>()
     await indexShards(jobs, lanes, newIndex, recordsOf, ({ dir, cached }) => {
@@ -423,7 +418,9 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records, shards: shards.length, indexed, files, bytes })
     }
   } finally {
-    await pagefind?.close()
+    // Loaded here or started ahead (unneeded, or the step failed first): its indexing process ends.
+    const module = pagefind ?? (started ? await started.pagefind.catch(() => null) : null)
+    await module?.close()
   }
   if (cacheDir) writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
   return stats
