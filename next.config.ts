@@ -9,7 +9,6 @@ import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
 import { applyPatches, devSourceMaps, skipServerTraces } from './patches'
 import { siteBuildId } from './pipeline/buildId'
-import os from 'node:os'
 
 /**
  * Next hands this key to its SWC transform, as the salt of server-action ids (this site has none).
@@ -114,7 +113,9 @@ const nextConfig: NextConfig = {
   eslint: { ignoreDuringBuilds: true },
   // One docs route whatever the number of pages: the compiles are the same size for every site, and
   // run in Next's own process (a build worker's start-up costs seconds and saves nothing here).
-  experimental: { cpus: os.cpus().length, webpackBuildWorker: false, serverMinification: false },
+  // One process for its static checks and one for its export: `next build` renders only the site's
+  // own pages, and the docs pages are rendered after it exits (pipeline/steps/buildSteps.ts runNextBuild).
+  experimental: { cpus: 1, webpackBuildWorker: false, serverMinification: false },
   // Every change to a dependency and to Next's bundling (patches/).
   webpack: (config, { isServer, dev }) => applyPatches(config, { bundler, isServer, dev, context: process.cwd(), env: inlinedEnv, devSourceMaps: keepDevSourceMaps }),
 }

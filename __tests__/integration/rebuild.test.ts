@@ -120,6 +120,21 @@ beforeAll(async () => {
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
+/**
+ * `next build` renders the site's own pages and no docs page: its export would hold its compile's
+ * memory and its worker processes at once (pipeline/steps/buildSteps.ts runNextBuild). The docs
+ * pages are rendered after it exits, with its server bundle; the tests below compare them with a
+ * rebuild's.
+ */
+test("a clean build's next build renders only the site's own pages, and the docs pages are rendered after it", () => {
+  const sitePages = fs.readdirSync(path.join(dir, 'pages')).filter((name) => /^[a-z0-9-]+\.tsx$/.test(name))
+  const byNextBuild = fs.readdirSync(path.join(dir, '.next/server/pages'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.html'))
+  expect(byNextBuild.sort()).toEqual(sitePages.map((name) => name.replace(/\.tsx$/, '.html')).sort())
+  const routes = Object.keys(JSON.parse(read('.cache/props.json')) as Record<string, string>)
+  expect(routes).toEqual(expect.arrayContaining(['/', '/docs/leads/intro']))
+  for (const route of routes) expect(fs.existsSync(path.join(dir, 'out', route === '/' ? 'index.html' : `${route}.html`))).toBe(true)
+})
+
 test('an edited page, an added page and a removed page are all current after each cached rebuild', async () => {
   const added = path.join(dir, 'content/docs/leads/added-page.mdx')
   fs.writeFileSync(added, '---\ntitle: Added page\n---\n\n# Added page\n\nFirst version.\n')

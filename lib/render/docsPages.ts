@@ -54,9 +54,9 @@ function readIndex(): PropsIndex {
 export const DOCS_FALLBACK: false | 'blocking' = process.env.NODE_ENV === 'development' ? 'blocking' : false
 
 /**
- * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or, when the
- * build keeps unchanged pages from the last out/ (pipeline/render/renderPlan.ts), the ones the render-routes variable
- * lists.
+ * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or the ones the
+ * render-routes variable lists (in the build, none for `next build`, then the pages the renderer
+ * renders: pipeline/render/renderPlan.ts).
  */
 export function docsPaths(): Array<{ params: { slug: string[] } }> {
   const only = process.env[RENDER_ROUTES_ENV]

@@ -122,13 +122,12 @@ export function audienceFoldersOf(plan: Pick<AggregatePlan, 'audiences' | 'searc
  * the rest of the last out/; `inPlace` (the last build's files serve again, ./reuseLastBuild.ts)
  * leaves out/ where it is, for the renderer to write the changed pages into.
  */
-export function beforeRender(root: string, out: string, plan: RenderPlan, store: PageStore, mode: 'set aside' | 'in place' = plan.keep.length > 0 ? 'set aside' : 'in place'): void {
+export function beforeRender(root: string, out: string, plan: Pick<RenderPlan, 'keep'>, store: PageStore, mode: 'set aside' | 'in place' = plan.keep.length > 0 ? 'set aside' : 'in place'): void {
   const previous = path.join(root, PREVIOUS_OUT)
   fs.mkdirSync(path.dirname(previous), { recursive: true })
   fs.rmSync(previous, { recursive: true, force: true })
   store.startRender()
   if (mode === 'set aside') fs.renameSync(out, previous)
-  fs.writeFileSync(path.join(root, RENDER_ROUTES), JSON.stringify(plan.render))
 }
 
 /**

@@ -7,10 +7,12 @@
  *
  * It runs the export that `next build` itself runs to prerender a page with static props: Next's
  * exportApp (next/dist/export), told to render these paths of the route, as `next build`'s own
- * export path map names them. So the files are those `next build` writes, byte for byte, which
- * __tests__/integration/rebuild.test.ts checks against a clean build. Where Next would start one
- * export process, this process renders (./exportInProcess.cjs). A private reach of Next's, listed
- * in patches/privateReaches.ts.
+ * export path map names them. So the files are those `next build` would write. It renders every
+ * docs page: a clean build's `next build` renders none (pipeline/steps/buildSteps.ts
+ * runNextBuild), and a rebuild's pages must match a clean build's, byte for byte, which
+ * __tests__/integration/rebuild.test.ts checks. Where Next would start one export process, this
+ * process renders (./exportInProcess.cjs). A private reach of Next's, listed in
+ * patches/privateReaches.ts.
  *
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
@@ -22,6 +24,7 @@
  * error in loading is reported only if it is told to render.
  */
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { loadExport, pagesRenderedHere, preloadRender } = require('./exportInProcess.cjs')
 
@@ -52,7 +55,8 @@ async function main() {
   // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
   // beyond the batches would load for nothing, beside the one that renders. For one, this one renders.
   const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
-  const cpus = Math.max(1, Math.min(config.experimental.cpus ?? 1, batches))
+  // The machine's cores, not the config's: `next build` itself renders no docs page and takes one.
+  const cpus = Math.max(1, Math.min(os.availableParallelism(), batches))
   // The export records where it wrote in .next/; that record stays the last `next build`'s.
   const detail = path.join(nextDir, 'export-detail.json')
   const lastDetail = fs.existsSync(detail) ? fs.readFileSync(detail) : null

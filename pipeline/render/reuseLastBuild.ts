@@ -17,7 +17,7 @@ import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { sha256 } from '../files'
 import type { RenderedBuild } from '../store/pageStore'
 import type { SitePaths } from '../steps/paths'
-import { pageFilesOf, type RenderPlan } from './renderPlan'
+import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { DOCS_SERVER_PAGE, type LastBuildRenderer } from './lastBuildRenderer'
 import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
@@ -56,7 +56,16 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
     fs.copyFileSync(sourceOf(paths, paths.out, key), `${target}.partial`)
     fs.renameSync(`${target}.partial`, target)
   }
+  await renderPages(paths, plan, renderer)
+}
+
+/**
+ * Renders the pages of `plan.render` with the server bundle in .next/ (./renderWithNext.cjs) and
+ * moves each page's two files into out/, over any last version: out/ never holds half a page.
+ */
+export async function renderPages(paths: SitePaths, plan: RenderPlan, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<void> {
   if (plan.render.length === 0) return
+  fs.writeFileSync(path.join(paths.root, RENDER_ROUTES), JSON.stringify(plan.render))
   await renderer.render()
   for (const route of plan.render) {
     // The renderer names a page's files as Next's export does, both beside each other.
@@ -64,7 +73,6 @@ export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: R
     const from = [html, html.replace(/\.html$/, '.json')]
     pageFilesOf(route, plan.buildId).forEach((file, i) => {
       fs.mkdirSync(path.dirname(path.join(paths.out, file)), { recursive: true })
-      // Renamed over the last version: out/ never holds half a page.
       fs.renameSync(path.join(renderer.into, from[i]), path.join(paths.out, file))
     })
   }

@@ -13,8 +13,9 @@
  *             the page maps and route manifests follow the same plan
  *   pages     each page's props for the one docs route: its compiled document, its part of its
  *             audience's page map, its date (pipeline/render/pageProps.ts)
- *   render    out/ and its build id: one route renders every changed page from its props, by
- *             `next build`, or with the last one's server bundle when the code is the same
+ *   render    out/ and its build id: one route renders every changed page from its props, with
+ *             the server bundle of `next build` (run first when the code changed, rendering no
+ *             docs page) or, when the code is the same, of the last one
  *   search    one Pagefind index per audience, written into out/; when out/ stays in place, from
  *             the moment the pages are compiled and planned, beside the pages and render steps
  *   markdown  each docs page as Markdown, and each audience's llms files and page catalog; like
@@ -53,8 +54,8 @@ import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
 import type { PropsIndex } from '../../lib/render/propsFiles'
 import { afterRender, audienceFoldersOf, beforeRender, inPlaceBuild, keptPagesFit, planRender, RENDER_ROUTES, whyRenderAll } from '../render/renderPlan'
-import { reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
-import type { LastBuildRenderer } from '../render/lastBuildRenderer'
+import { renderPages, reuseLastBuild, whyNotReuse } from '../render/reuseLastBuild'
+import { LastBuildRenderer } from '../render/lastBuildRenderer'
 import { runInProduction } from '../render/runInProduction'
 import type { PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
@@ -77,20 +78,18 @@ export interface NextBuild {
 }
 
 /**
- * The JavaScript heap each build process may grow to. Node lets it grow far past what the build
- * keeps alive before collecting; capped, the largest process (a compile worker) needs less memory
- * at the same speed (docs/benchmarks.md). It grows with the site so a large one never runs out.
+ * `next build`'s JavaScript heap. Node lets it grow far past what the build keeps alive before
+ * collecting; capped, it needs less memory at the same speed (docs/benchmarks.md). It renders no
+ * docs page (runNextBuild), so its work does not grow with the site.
  */
-export function buildHeapMb(pages: number): number {
-  return Math.max(768, Math.ceil(pages * 0.75))
-}
+const NEXT_BUILD_HEAP_MB = 768
 
 /**
  * Renders the pages whose props changed since the last build of the same code, and keeps the last
  * build's files of the others (pipeline/render/renderPlan.ts). With the same code, the last
  * `next build`'s files and server bundle serve again and nothing is compiled
  * (pipeline/render/reuseLastBuild.ts); otherwise `next build` runs, in its own process (Next owns
- * its process: workers, exit codes, signals).
+ * its process: workers, exit codes, signals), and its server bundle then renders the pages.
  */
 export async function nextBuild(
   paths: SitePaths,
@@ -102,7 +101,6 @@ export async function nextBuild(
   course: RenderCourse = renderCourse(paths, store, aggregates),
   whileInPlace?: (buildId: string) => void
 ): Promise<NextBuild> {
-  const pages = Object.keys(props).length
   let plan = planRender(store, paths.out, course.buildId, props)
   const last = store.render
   const audienceFolders = audienceFoldersOf(aggregates)
@@ -118,17 +116,17 @@ export async function nextBuild(
     afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders, true)
     return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
   }
+  // The warm renderer loaded the last build's server bundle, which `next build` replaces.
   await renderer.close()
   beforeRender(paths.root, paths.out, plan, store)
-  await runNextBuild(paths, pages)
+  await runNextBuild(paths)
+  const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
+  if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
   if (plan.keep.length > 0 && !keptPagesFit(paths.out, plan)) {
     // The kept pages would name scripts this build no longer has: render them all after all.
     plan = { ...plan, render: [...plan.render, ...plan.keep].sort(), keep: [], whyAll: "the client's files changed though the build ID did not" }
-    beforeRender(paths.root, paths.out, plan, store)
-    await runNextBuild(paths, pages)
   }
-  const buildId = fs.readFileSync(path.join(paths.next, 'BUILD_ID'), 'utf8').trim()
-  if (buildId !== plan.buildId) throw new Error(`next build made build ${buildId}, not ${plan.buildId} as planned; the build ID's inputs changed during the build`)
+  await renderPages(paths, plan, new LastBuildRenderer(paths))
   afterRender(paths.root, paths.out, plan, store, props, publicFiles, undefined, audienceFolders)
   return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
 }
@@ -150,11 +148,19 @@ export function renderCourse(paths: SitePaths, store: PageStore, aggregates: Pic
   return { buildId, whyNextBuild }
 }
 
-function runNextBuild(paths: SitePaths, pages: number): Promise<void> {
+/**
+ * `next build` compiles the site and renders its own pages (sign-in, the status pages), but no docs
+ * page: its export would hold its compile's memory, its static-check processes and its own export
+ * processes at once, the build's peak. The docs pages are rendered after it has exited, by the
+ * renderer a rebuild uses, from the bundle it left (../render/renderWithNext.cjs).
+ */
+function runNextBuild(paths: SitePaths): Promise<void> {
+  const routes = path.join(paths.root, RENDER_ROUTES)
+  fs.writeFileSync(routes, '[]')
   return runInProduction('next build', path.join(paths.root, 'node_modules/.bin/next'), ['build'], {
     cwd: paths.root,
-    heapMb: buildHeapMb(pages),
-    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', [RENDER_ROUTES_ENV]: path.join(paths.root, RENDER_ROUTES) },
+    heapMb: NEXT_BUILD_HEAP_MB,
+    env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', [RENDER_ROUTES_ENV]: routes },
   })
 }
 
