@@ -5,10 +5,10 @@
  * The export requires Next's build module only to start its export processes
  * (createStaticWorker), and loading that module is half of the export's load; the process it
  * starts then loads Next's export worker and the server pages again. So this loads the export
- * with a stand-in for that module: asked for one process, it runs the export worker's
- * `exportPages` here, with its input and result passed through JSON as the worker's messages
- * are; asked for more, it loads Next's build module and starts them as Next does. A private reach
- * of Next's, listed in patches/privateReaches.ts.
+ * with a stand-in for that module: it runs the export worker's `exportPages` here for the first
+ * batch, with its input and result passed through JSON as the worker's messages are; asked for
+ * more processes, it loads Next's build module at the second batch and starts one fewer, as Next
+ * does. A private reach of Next's, listed in patches/privateReaches.ts.
  */
 const Module = require('node:module')
 const path = require('node:path')
@@ -32,20 +32,34 @@ function loadExport() {
   const standIn = new Module(buildModule)
   standIn.filename = buildModule
   standIn.loaded = true
+  const renderHere = async (input, options) => {
+    const results = asMessage(await require(exportWorker).exportPages(asMessage(input)))
+    renderedHere += results.length
+    for (const _ of results) options.progress?.run()
+    return results
+  }
   standIn.exports = {
     createStaticWorker(config, options) {
-      if ((config.experimental.cpus ?? 1) > 1) {
-        delete require.cache[buildModule]
-        return require(buildModule).createStaticWorker(config, options)
-      }
+      const cpus = config.experimental.cpus ?? 1
+      let others = null
+      let firstTaken = false
       return {
+        // Next's export asks for all its batches at once: the first renders here, each other in
+        // one of Next's export processes, one fewer than asked for, started at the second.
         async exportPages(input) {
-          const results = asMessage(await require(exportWorker).exportPages(asMessage(input)))
-          renderedHere += results.length
-          for (const _ of results) options.progress?.run()
-          return results
+          if (!firstTaken || cpus === 1) {
+            firstTaken = true
+            return renderHere(input, options)
+          }
+          if (!others) {
+            delete require.cache[buildModule]
+            others = require(buildModule).createStaticWorker({ ...config, experimental: { ...config.experimental, cpus: cpus - 1 } }, options)
+          }
+          return others.exportPages(input)
         },
-        async end() {},
+        async end() {
+          await others?.end()
+        },
       }
     },
   }

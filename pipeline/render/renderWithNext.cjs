@@ -51,9 +51,9 @@ async function main() {
   const routes = JSON.parse(fs.readFileSync(routesFile, 'utf8'))
   // As `next build` lists a path of a route with static props for its export.
   const paths = Object.fromEntries(routes.map((route) => [route, { page, _ssgPath: route }]))
-  // Next starts an export process per CPU, each loading Next's renderer, whatever the routes
-  // (next/dist/build createStaticWorker), and gives each batch at least this many: a process
-  // beyond the batches would load for nothing, beside the one that renders. For one, this one renders.
+  // One batch per CPU, each of at least this many pages (next/dist/export): this process renders the
+  // first, and an export process each other (./exportInProcess.cjs), which would load for nothing
+  // beyond the batches.
   const batches = Math.ceil(routes.length / (config.experimental.staticGenerationMinPagesPerWorker ?? 25))
   // The machine's cores, not the config's: `next build` itself renders no docs page and takes one.
   const cpus = Math.max(1, Math.min(os.availableParallelism(), batches))
