@@ -65,7 +65,7 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: 'next',
     files: ['dist/export/index.js', 'dist/export/worker.js', 'dist/build/index.js', 'dist/trace/index.js'],
-    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map and the config the build recorded in required-server-files.json), which renders changed pages with the last build's server bundle; that it starts as many export processes as `experimental.cpus` says, which the renderer sets to its batches of routes, through next/dist/build's createStaticWorker, and runs next/dist/export/worker's exportPages in each with JSON messages, which the renderer runs in its own process when there is one (only speed depends on the last)",
+    reliesOn: "the export `next build` runs to prerender a page with static props (exportApp, as the build calls it, with its own path map and the config the build recorded in required-server-files.json), which renders the docs pages with the server bundle of a build (its own `next build` renders none); that it asks next/dist/build's createStaticWorker for as many export processes as `experimental.cpus` says, which the renderer sets to its batches of routes, and sends each batch to next/dist/export/worker's exportPages with JSON messages, which the renderer runs in its own process for the first batch (only speed and memory depend on the last)",
     by: ['pipeline/render/renderWithNext.cjs', 'pipeline/render/exportInProcess.cjs'],
     test: '__tests__/integration/rebuild.test.ts',
   },

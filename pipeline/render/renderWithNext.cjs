@@ -10,9 +10,9 @@
  * export path map names them. So the files are those `next build` would write. It renders every
  * docs page: a clean build's `next build` renders none (pipeline/steps/buildSteps.ts
  * runNextBuild), and a rebuild's pages must match a clean build's, byte for byte, which
- * __tests__/integration/rebuild.test.ts checks. Where Next would start one export process, this
- * process renders (./exportInProcess.cjs). A private reach of Next's, listed in
- * patches/privateReaches.ts.
+ * __tests__/integration/rebuild.test.ts checks. This process renders the first batch of pages,
+ * and Next's export processes the others (./exportInProcess.cjs). A private reach of Next's,
+ * listed in patches/privateReaches.ts.
  *
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
