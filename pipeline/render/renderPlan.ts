@@ -30,7 +30,7 @@ import { BUILD_FILE_FOLDERS } from '../../lib/pathFormats'
 
 /**
  * The routes the render step renders, for `next build`'s getStaticPaths (lib/render/docsPages.ts,
- * through DOCS_RENDER_ROUTES) or the renderer (./renderWithNext.cjs): a file, because both run in
+ * through DOCS_RENDER_ROUTES: none) and then the renderer (./renderWithNext.cjs): a file, because both run in
  * their own process and the route, which is runtime code, never reads the page store. Removed once
  * the build is done.
  */

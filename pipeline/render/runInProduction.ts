@@ -1,7 +1,7 @@
 /**
  * Runs one of Next's processes for the render step (`next build`, or ./renderWithNext.cjs) as the
  * build runs them: a production process whatever the caller's NODE_ENV (a test runner sets "test"),
- * with a JavaScript heap sized to the site, in its own process (Next owns its process: workers,
+ * with the JavaScript heap the caller names, in its own process (Next owns its process: workers,
  * exit codes, signals). Resolves when it exits 0; else names `what` failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
