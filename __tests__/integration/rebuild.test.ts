@@ -20,6 +20,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { maskChunkHashes } from './helpers/maskChunkHashes'
 
@@ -132,7 +133,7 @@ test("a clean build's next build renders only the site's own pages, and the docs
   expect(byNextBuild.sort()).toEqual(sitePages.map((name) => name.replace(/\.tsx$/, '.html')).sort())
   const routes = Object.keys(JSON.parse(read('.cache/props.json')) as Record<string, string>)
   expect(routes).toEqual(expect.arrayContaining(['/', '/docs/leads/intro']))
-  for (const route of routes) expect(fs.existsSync(path.join(dir, 'out', route === '/' ? 'index.html' : `${route}.html`))).toBe(true)
+  for (const route of routes) expect(fs.existsSync(path.join(dir, 'out', pageHtmlFile(route)))).toBe(true)
 })
 
 test('an edited page, an added page and a removed page are all current after each cached rebuild', async () => {
