@@ -2,7 +2,9 @@
  * Runs one of Next's processes for the render step (`next build`, or ./renderWithNext.cjs) as the
  * build runs them: a production process whatever the caller's NODE_ENV (a test runner sets "test"),
  * with the JavaScript heap the caller names, in its own process (Next owns its process: workers,
- * exit codes, signals). Resolves when it exits 0; else names `what` failed.
+ * exit codes, signals). Resolves when it exits 0; else names `what` failed. Next's telemetry is off
+ * in each: a build of an internal site sends nothing about it to Vercel, however it is started
+ * (`npm run build`, `build:prod`, a deploy pipeline), not only from `npm start` and `npm test`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 
@@ -21,6 +23,7 @@ export function startInProduction(what: string, command: string, args: string[],
     ...process.env,
     ...options.env,
     NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`}`.trim(),
   }
   const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env })
