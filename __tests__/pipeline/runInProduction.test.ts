@@ -22,7 +22,7 @@ describe('runInProduction', () => {
     fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  /** What the started process saw: its environment's variables named, and its heap limit. */
+  /** What the started process saw: three of its variables, and its heap limit. */
   const seen = async (heapMb: number | null) => {
     const file = path.join(dir, 'seen.json')
     const script = `require('fs').writeFileSync(${JSON.stringify(file)}, JSON.stringify({ telemetry: process.env.NEXT_TELEMETRY_DISABLED ?? null, nodeEnv: process.env.NODE_ENV, heapMb: Math.round(require('v8').getHeapStatistics().heap_size_limit / 2 ** 20), extra: process.env.EXTRA ?? null }))`
