@@ -30,12 +30,34 @@ function summarise(group: string, name: string, runs: RunFigures[], method: stri
   ]
 }
 
+/** Puts a build group's pages into the copy at `dir`, and names the page its rebuilds edit. */
+type PlacePages = (dir: string) => string
+
+/** The bench's own small generated pages (./generatePages.ts) besides the site's; none: the real site alone. */
+const generatedPages =
+  (generated: number): PlacePages =>
+  (dir) =>
+    generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
+
+/** `pages` of the anchors' generated pages (real-sized, as build-vs-docusaurus builds them) in place of the site's own docs. */
+export const anchorsPages =
+  (pages: number): PlacePages =>
+  (dir) => {
+    const generated = fs.mkdtempSync(path.join(os.tmpdir(), `bench-anchor-pages-${pages}-`))
+    try {
+      generateAnchorPages(anchorsSource(process.cwd()), generated, pages, 'nextra')
+      return path.join(dir, placeAnchorPages(generated, dir, SECTIONS).pages[0])
+    } finally {
+      fs.rmSync(generated, { recursive: true, force: true })
+    }
+  }
+
 /** Clean builds (no .next) and rebuilds after editing one page, `runs` times each. */
-export async function buildFigures(label: string, generated: number, runs: number): Promise<Figure[]> {
+export async function buildFigures(label: string, generated: number, runs: number, place: PlacePages = generatedPages(generated)): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-build-${generated}-`))
   try {
     copyProject(process.cwd(), dir)
-    const edited = generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
+    const edited = place(dir)
     const clean: RunFigures[] = []
     const rebuild: RunFigures[] = []
     const phases: BuildPhases[] = []
@@ -101,12 +123,9 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
   // Written into the installed reference, as run.sh bench does; each group writes its own N.
   generateAnchorPages(source, site, pages, 'docusaurus')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-anchor-${pages}-`))
-  const generated = fs.mkdtempSync(path.join(os.tmpdir(), `bench-anchor-pages-${pages}-`))
   try {
     copyProject(process.cwd(), dir)
-    generateAnchorPages(source, generated, pages, 'nextra')
-    const placed = placeAnchorPages(generated, dir, SECTIONS)
-    const edited = path.join(dir, placed.pages[0])
+    const edited = anchorsPages(pages)(dir)
     const ours = { clean: [] as RunFigures[], rebuild: [] as RunFigures[], phases: [] as BuildPhases[] }
     const docusaurus: RunFigures[] = []
     // A failed build stops the group at once: at 1,000 pages the remaining rounds take many minutes
@@ -177,6 +196,5 @@ export async function buildVsDocusaurusFigures(pages: number, runs: number): Pro
     return figures
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
-    fs.rmSync(generated, { recursive: true, force: true })
   }
 }
