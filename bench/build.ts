@@ -34,7 +34,7 @@ function summarise(group: string, name: string, runs: RunFigures[], method: stri
 type PlacePages = (dir: string) => string
 
 /** The bench's own small generated pages (./generatePages.ts) besides the site's; none: the real site alone. */
-const generatedPages =
+export const generatedPages =
   (generated: number): PlacePages =>
   (dir) =>
     generated > 0 ? generatePages(dir, generated) : path.join(dir, 'content/docs/leads/environments.mdx')
@@ -52,9 +52,9 @@ export const anchorsPages =
     }
   }
 
-/** Clean builds (no .next) and rebuilds after editing one page, `runs` times each. */
-export async function buildFigures(label: string, generated: number, runs: number, place: PlacePages = generatedPages(generated)): Promise<Figure[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-build-${generated}-`))
+/** Clean builds (no .next) and rebuilds after editing one page, `runs` times each, on the pages `place` puts in the copy. */
+export async function buildFigures(label: string, place: PlacePages, runs: number): Promise<Figure[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-build-'))
   try {
     copyProject(process.cwd(), dir)
     const edited = place(dir)

@@ -17,7 +17,7 @@ import path from 'node:path'
 import { sitePaths } from '../pipeline/steps/paths'
 import { bareNextraFirstLoadJs } from './bareNextra'
 import { browserFigures } from './browser'
-import { anchorsPages, buildFigures, buildVsDocusaurusFigures } from './build'
+import { anchorsPages, buildFigures, buildVsDocusaurusFigures, generatedPages } from './build'
 import { compileFigures } from './compile'
 import { deployFigures } from './deploy'
 import { devFigures } from './dev'
@@ -50,16 +50,16 @@ const GROUPS: Record<string, () => Promise<Figure[]>> = {
   // The build's MDX compile alone, cold and warm cache: the real site, then 1,000 pages (bench/compile.ts).
   compile: async () => [...(await compileFigures('real site', 0, RUNS)), ...(await compileFigures('generated', 1000 - 101, RUNS))],
   // Each takes minutes: BENCH_RUNS (default 3) clean builds and as many rebuilds.
-  build: () => buildFigures('real site', 0, RUNS),
-  'build-1000': async () => [...(await buildFigures('generated', 1000 - 101, RUNS))],
+  build: () => buildFigures('real site', generatedPages(0), RUNS),
+  'build-1000': async () => [...(await buildFigures('generated', generatedPages(1000 - 101), RUNS))],
   // BENCH_RUNS rounds, each a clean build of both sites (alternating which goes first) and our rebuild.
   'build-vs-docusaurus': () => buildVsDocusaurusFigures(80, RUNS),
   'build-vs-docusaurus-1000': () => buildVsDocusaurusFigures(1000, RUNS),
   'build-vs-docusaurus-3000': () => buildVsDocusaurusFigures(3000, RUNS),
   // Ours alone, on the anchors' pages, as the build-vs-docusaurus groups: Docusaurus at 10,000 pages takes most of an hour here.
-  'build-10000': () => buildFigures('anchors', 10000, RUNS, anchorsPages(10000)),
+  'build-10000': () => buildFigures('anchors', anchorsPages(10000), RUNS),
   // The size the build must still handle: a clean build's process tree under 3 GB (each run about 10 minutes here).
-  'build-30000': () => buildFigures('anchors', 30000, RUNS, anchorsPages(30000)),
+  'build-30000': () => buildFigures('anchors', anchorsPages(30000), RUNS),
   // npm run dev at 3,000 pages: ready, first open, an edit in the open page (bench/dev.ts).
   'dev-3000': () => devFigures(3000, RUNS),
   // npm run deploy to a local S3 (s3rver): the first deploy and the one after a one-page edit (bench/deploy.ts).
