@@ -195,7 +195,14 @@ describe('an incremental build writes exactly what a clean build of the same sou
   // What each change renders again: the edited page alone; an added, renamed or deleted page with
   // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
   const cases: Array<[string, () => void, number | 'all']> = [
-    ['two edited pages', () => [intro, home].forEach((file) => fs.appendFileSync(file, '\nEdited for the incremental build.\n')), 2],
+    // out/ stays in place between builds: what was changed in it by hand is put back as the build makes it.
+    ['two edited pages, and two Markdown files of out/ changed and removed by hand', () => {
+      for (const file of [intro, home]) fs.appendFileSync(file, '\nEdited for the incremental build.\n')
+      const changed = path.join(dir, 'out/docs/leads/environments.md')
+      fs.rmSync(changed)
+      fs.writeFileSync(changed, 'Changed by hand.\n')
+      fs.rmSync(path.join(dir, 'out/docs/support-twilio/diagram.md'))
+    }, 2],
     ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
     ['a renamed title', () => fs.writeFileSync(added, '---\ntitle: Renamed for incremental\n---\n\n# Renamed for incremental\n\nA new page.\n'), 10],
     ['a deleted page', () => fs.rmSync(added), 9],

@@ -209,12 +209,13 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     const part = plan.llms.find((file) => file.full && file.pages.includes(edited))!
     expect(plan.llms.filter((file) => file.full && file.audience === part.audience).length).toBeGreaterThan(1)
     const first: string[] = []
-    await writeMarkdown({ root: site, out }, sourceWith(first), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: site, out }, sourceWith(first), index, plan, catalogInputs(), { version: 'build-1' })
     expect(new Set(first).size).toBe(plan.markdown.length)
     const before = filesIn(out)
 
     const reads: string[] = []
-    const result = await writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), 'build-1')
+    const result = await writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), { version: 'build-1', outInPlace: true })
+    expect(result.proveLinks((key) => fs.statSync(path.join(out, key)))).toEqual([])
     const after = filesIn(out)
     // Its part is made again from its pages' bodies; no page of another part, of any audience, is read.
     expect(reads).toContain(edited)
@@ -232,14 +233,54 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     fs.rmSync(out, { recursive: true, force: true })
     fs.mkdirSync(out)
     const refill: string[] = []
-    await writeMarkdown({ root: site, out }, sourceWith(refill, edited), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: site, out }, sourceWith(refill, edited), index, plan, catalogInputs(), { version: 'build-1' })
     expect(refill).toEqual([])
     const fresh = path.join(site, 'fresh')
     fs.mkdirSync(path.join(fresh, 'out'), { recursive: true })
-    await writeMarkdown({ root: fresh, out: path.join(fresh, 'out') }, sourceWith([], edited), index, plan, catalogInputs(), 'build-1')
+    await writeMarkdown({ root: fresh, out: path.join(fresh, 'out') }, sourceWith([], edited), index, plan, catalogInputs(), { version: 'build-1' })
     const texts = (files: ReturnType<typeof filesIn>) => new Map([...files].map(([key, { text }]) => [key, text]))
     expect(texts(filesIn(out))).toEqual(texts(filesIn(path.join(fresh, 'out'))))
     expect(texts(filesIn(out))).toEqual(texts(after))
+  })
+
+  test("in place, a file out/ still names is taken as linked until out/'s listing proves it: one changed by hand gets its own bytes back, one removed comes back at once, one whose kept copy is gone too is made again", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-prove-'))
+    const dir = path.join(root, 'out')
+    fs.mkdirSync(dir)
+    try {
+      const plan = planOf()
+      await writeMarkdown({ root, out: dir }, sourceWith([]), index, plan, catalogInputs(), { version: 'build-1' })
+      const built = filesIn(dir)
+      const [changed, removed, lost] = plan.markdown.slice(0, 3).map((file) => file.key)
+      // By hand: another file at one key (a new inode), none at another, and the third's kept copy gone as well.
+      for (const key of [changed, lost]) {
+        fs.rmSync(path.join(dir, key))
+        fs.writeFileSync(path.join(dir, key), 'changed by hand')
+      }
+      fs.rmSync(path.join(dir, removed))
+      fs.rmSync(path.join(root, '.cache/markdown-files', lost))
+
+      const reads: string[] = []
+      const result = await writeMarkdown({ root, out: dir }, sourceWith(reads), index, plan, catalogInputs(), { version: 'build-1', outInPlace: true })
+      expect(result.rewritten).toBe(0)
+      expect(reads).toEqual([])
+      expect(fs.readFileSync(path.join(dir, removed), 'utf8')).toBe(built.get(removed)!.text)
+      // Unproved as yet: the step made no system call for the file out/ still names.
+      expect(fs.readFileSync(path.join(dir, changed), 'utf8')).toBe('changed by hand')
+
+      const listed = listFiles(dir)
+      expect(result.proveLinks((key) => (listed.includes(key) ? fs.lstatSync(path.join(dir, key)) : undefined)).sort()).toEqual([changed, lost].sort())
+      expect(reads).toEqual([plan.markdown[2].route])
+      const proved = filesIn(dir)
+      expect(new Map([...proved].map(([key, { text }]) => [key, text]))).toEqual(new Map([...built].map(([key, { text }]) => [key, text])))
+      // Proved once: a second listing finds nothing to mend, and the next build takes each file from its record.
+      expect(result.proveLinks((key) => fs.lstatSync(path.join(dir, key)))).toEqual([])
+      const again = await writeMarkdown({ root, out: dir }, sourceWith(reads), index, plan, catalogInputs(), { version: 'build-1' })
+      expect(again.rewritten).toBe(0)
+      expect(filesIn(dir)).toEqual(proved)
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
   })
 
   test('the step gives up the thread as it writes: what waits on a reply meanwhile (the search step, on Pagefind) does not wait for the step to end', async () => {
@@ -268,7 +309,7 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     let seen: string | undefined
     setImmediate(() => (seen = state))
     try {
-      const written = writeMarkdown({ root, out: path.join(root, 'out') }, slow, index, planOf(), catalogInputs(), 'build-1')
+      const written = writeMarkdown({ root, out: path.join(root, 'out') }, slow, index, planOf(), catalogInputs(), { version: 'build-1' })
       expect((await written).files).toBeGreaterThan(20)
       state = 'ended'
       expect(seen).toBe('writing')
@@ -279,7 +320,7 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
 
   test("another build ID (the code that formats the files changed) makes every file again", async () => {
     const reads: string[] = []
-    await writeMarkdown({ root: site, out }, sourceWith(reads), index, planOf(), catalogInputs(), 'build-2')
+    await writeMarkdown({ root: site, out }, sourceWith(reads), index, planOf(), catalogInputs(), { version: 'build-2' })
     expect(new Set(reads).size).toBe(planOf().markdown.length)
   })
 })

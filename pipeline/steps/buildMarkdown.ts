@@ -15,7 +15,9 @@
  * A file whose bytes are those of the last build's is left as it was (./keptFiles.ts): an edit
  * rewrites its page's files, not its audience's whole text. A file whose inputs are the last
  * build's (a page's digest; a part's title, place and pages' digests; an index's or catalog's own
- * text) is not even made, so an edit reads its own page's body and no other.
+ * text), under the same code, is not even made, so an edit reads its own page's body and no other;
+ * when out/ stayed in place, such a file costs no system call (its link is proved by the build's
+ * listing of out/, `proveLinks`).
  */
 import fs from 'node:fs'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -28,7 +30,7 @@ import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
-import { openKeptFiles } from './keptFiles'
+import { openKeptFiles, type KeptFiles, type KeptFilesOptions } from './keptFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 
 /** How long the step holds the thread at a time, in ms. */
@@ -50,7 +52,7 @@ export interface CatalogInputs {
 /** A file of the step: its path under out/, a digest of what it is made of, and its text in pieces, each made when the file is. */
 export interface MarkdownFile {
   key: string
-  /** sha256 of its inputs: two builds with the same make the same bytes (./keptFiles.ts writeFrom). */
+  /** A digest of its inputs: two builds of the same code with the same make the same bytes (./keptFiles.ts writeFrom). */
   inputs: string
   pieces: Iterable<string>
 }
@@ -76,9 +78,7 @@ export function* markdownFiles(
   pages: PageStore['pages'],
   plan: Pick<AggregatePlan, 'markdown' | 'llms' | 'catalogs' | 'audiences'>,
   /** Without it, the Markdown and llms files alone (no catalogs, no dates). */
-  catalogInputs?: CatalogInputs,
-  /** What else a file's bytes follow from: the site's code (the build ID), which formats them. */
-  version = ''
+  catalogInputs?: CatalogInputs
 ): Generator<MarkdownFile> {
   const named = new Map<string, CatalogPage>()
   const contentOf = (route: string) => {
@@ -99,13 +99,14 @@ export function* markdownFiles(
   const withBody = (route: string) => ({ route, get body() { return contentOf(route).body } })
   const partsOf = (audience: string) =>
     plan.llms.flatMap((file) => (file.full && file.audience === audience && file.place ? [{ key: file.key, place: file.place, pages: file.pages.length }] : []))
-  // A page's body follows from its MDX, so its digest names it; a file made of bodies is named by
-  // its pages' digests, and the index and catalog, made of no body, by their own text.
-  const digestOf = (...parts: unknown[]) => sha256(JSON.stringify([version, ...parts]))
+  // A page's body follows from its MDX, so its digest names it (as it is: a file per page, no
+  // hash made per page); a file made of bodies is named by its pages' digests, and the index and
+  // catalog, made of no body, by their own text.
+  const digestOf = (...parts: unknown[]) => sha256(JSON.stringify(parts))
   const bodyOf = function* (route: string) {
     yield contentOf(route).body
   }
-  for (const { key, route } of plan.markdown) yield { key, inputs: digestOf('md', contentOf(route).digest), pieces: bodyOf(route) }
+  for (const { key, route } of plan.markdown) yield { key, inputs: contentOf(route).digest, pieces: bodyOf(route) }
   for (const file of plan.llms) {
     if (file.full) {
       yield { key: file.key, inputs: digestOf('full', file.title, file.place, file.pages.map((route) => [route, contentOf(route).digest])), pieces: fullTextPart(file, file.pages.map(withBody)) }
@@ -137,16 +138,16 @@ export async function writeMarkdown(
   pages: PageStore['pages'],
   plan: AggregatePlan,
   catalogInputs: CatalogInputs,
-  /** The build ID: the code that formats the files (markdownFiles). */
-  version = ''
-): Promise<{ pages: number; files: number; rewritten: number }> {
+  /** The build ID: the code that formats the files; and whether out/ stayed in place since the last build (./keptFiles.ts). */
+  { version = '', outInPlace = false }: KeptFilesOptions = {}
+): Promise<MarkdownReport> {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles)
+  const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles, { version, outInPlace })
   let files = 0
   let rewritten = 0
   let turn = Date.now()
   // A file made of the same inputs as its kept copy is not made: no page body is read for it.
-  for (const { key, inputs, pieces } of markdownFiles(source, pages, plan, catalogInputs, version)) {
+  for (const { key, inputs, pieces } of markdownFiles(source, pages, plan, catalogInputs)) {
     if (kept.writeFrom(key, inputs, () => Buffer.from([...pieces].join(''), 'utf8'))) rewritten++
     files++
     if (Date.now() - turn > TURN_MS) {
@@ -155,5 +156,13 @@ export async function writeMarkdown(
     }
   }
   kept.prune()
-  return { pages: plan.markdown.length, files, rewritten }
+  return { pages: plan.markdown.length, files, rewritten, proveLinks: kept.proveLinks }
+}
+
+export interface MarkdownReport {
+  pages: number
+  files: number
+  rewritten: number
+  /** Proves the links the step took unchecked against out/'s listing (./keptFiles.ts); the keys it wrote again. */
+  proveLinks: KeptFiles['proveLinks']
 }

@@ -22,7 +22,8 @@
  *             search, beside the render when out/ stays in place
  *   routes    postbuild: what must not ship removed, route manifests split, every build file
  *             mapped to its governing route (needs the search step's files)
- *   scripts   out/ listed once (./outFiles.ts), after the last step that writes into it; the sha256
+ *   scripts   out/ listed once (./outFiles.ts), after the last step that writes into it, which
+ *             proves the Markdown files a rebuild in place took as linked; the sha256
  *             of each inline script of its pages, for the Content-Security-Policy
  *   edge      the authorizer, with those routes baked in
  *   mcp       the AI tools' server for Lambda, with the same configuration baked in
@@ -48,7 +49,7 @@ import { audienceSummaries, type AggregatePlan } from '../../lib/access/planAggr
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
-import { writeMarkdown } from './buildMarkdown'
+import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
@@ -62,7 +63,8 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
+import { OutReading, readLastOutRecord, setOutRecordAside, type LastOutRecord } from './outRecord'
+import { listOutFiles } from './outFiles'
 import type { SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -264,11 +266,11 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   }).finally(() => compileWorkers.close())
   const { source, store, pages, plan, lastUpdated, props } = run
   const pageMaps = run.navigation.fragments()
-  let markdown: Promise<unknown> | undefined
-  const markdownStep = (buildId: string) => {
+  let markdown: Promise<MarkdownReport> | undefined
+  const markdownStep = (buildId: string, outInPlace: boolean) => {
     markdown ??= step(
       'markdown',
-      () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, buildId),
+      () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, { version: buildId, outInPlace }),
       ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
     )
     markdown.catch(() => {})
@@ -279,7 +281,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     () =>
       nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, course, (buildId) => {
         void searchStep(run)
-        void markdownStep(buildId)
+        void markdownStep(buildId, true)
       }),
     (built) =>
       [
@@ -289,7 +291,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     `${pages.length} pages`
   )
   const search = await searchStep(run)
-  await markdownStep(next.buildId)
+  const markdownFiles = await markdownStep(next.buildId, false)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
@@ -308,7 +310,10 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const scripts = await step(
     'scripts',
     () => {
-      out = readOut(paths.out, routes.files, readLastRecord())
+      const listed = listOutFiles(paths.out, routes.files)
+      // The Markdown files taken as linked unchecked are proved by this listing; one mended means another listing.
+      const mended = markdownFiles.proveLinks((key) => listed.stamps.get(key.slice(1)))
+      out = new OutReading(mended.length > 0 ? listOutFiles(paths.out) : listed, readLastRecord())
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts

@@ -10,11 +10,14 @@
  * A step that can name what a file is made from (writeFrom) does not even make it when those
  * inputs are the kept copy's: the record beside the folder keeps each kept file's inputs and
  * inode, so a file out/ still links at its key costs a stat, and one out/ lost (`next build`
- * emptied it) is linked again from its kept copy, unmade.
+ * emptied it) is linked again from its kept copy, unmade. When out/ stayed in place since the
+ * record was saved, not even the stat: a listing of the file's folder finds it there, and the
+ * build's listing of out/ with each file's stamp, which it makes anyway for its record
+ * (./outFiles.ts), proves it is still the kept copy afterwards (`proveLinks`), mending one that is not.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { linkOrCopy, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, presentUnder, takeRecord, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 export interface KeptFiles {
@@ -31,6 +34,22 @@ export interface KeptFiles {
    * be the last build's, ../render/renderPlan.ts), and saves the record for the next build.
    */
   prune(): void
+  /**
+   * With `outInPlace`: takes out/'s stamps as listed after the step (`stampOf`, by key) and links
+   * again each file writeFrom left unchecked that out/ no longer holds as its kept copy (made again
+   * when the kept copy is gone too). The keys it wrote.
+   */
+  proveLinks(stampOf: (key: string) => Pick<fs.Stats, 'ino' | 'dev'> | undefined): string[]
+}
+
+export interface KeptFilesOptions {
+  /** What every file's bytes also follow from (the site's code): a record of another version holds no file's inputs. */
+  version?: string
+  /**
+   * out/ is the one the record was saved beside, untouched by the build since (a rebuild in place):
+   * writeFrom takes a file of the same inputs that out/ holds as its kept copy, unchecked until proveLinks.
+   */
+  outInPlace?: boolean
 }
 
 /** What the record keeps of a kept file: its inputs (null for a file written by its bytes) and its inode. */
@@ -42,16 +61,28 @@ interface KeptEntry {
 
 const sameFile = (a: Pick<fs.Stats, 'ino' | 'dev'>, b: Pick<fs.Stats, 'ino' | 'dev'>) => a.ino === b.ino && a.dev === b.dev
 
+/** The record: the version its inputs were made under, and each kept file's entry by key. */
+interface KeptRecord {
+  version: string
+  files: Record<string, KeptEntry>
+}
+
 const RECORDS = { [CACHE_PATHS.markdownFiles]: CACHE_PATHS.markdownFilesRecord, [CACHE_PATHS.publicFiles]: CACHE_PATHS.publicFilesRecord } as const
 
 /** The kept files of one step, in `dir` (one of CACHE_PATHS) under the project `root`. */
-export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles']): KeptFiles {
+export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles'], { version = '', outInPlace = false }: KeptFilesOptions = {}): KeptFiles {
   const keptRoot = path.join(root, dir)
   const recordFile = path.join(root, RECORDS[dir])
   // Taken as the step opens (../files.ts takeRecord): without one, the step compares every file by its bytes and walks the folder to prune.
-  const taken = takeRecord(recordFile)
-  const last = taken !== null && typeof taken === 'object' ? (taken as Record<string, KeptEntry>) : null
+  const taken = takeRecord(recordFile) as Partial<KeptRecord> | null
+  const last = taken !== null && typeof taken === 'object' && typeof taken.version === 'string' && taken.files !== null && typeof taken.files === 'object' ? taken.files : null
+  // Inputs count only under the version they were made by; the entries still name what to prune.
+  const lastInputs = taken?.version === version ? last : null
   const next: Record<string, KeptEntry> = {}
+  // Files taken as linked without a stat (outInPlace), and how each is made.
+  const unchecked = new Map<string, () => Buffer>()
+  let inOut: ((key: string) => boolean) | undefined
+  const save = () => writeAtomically(recordFile, JSON.stringify({ version, files: next } satisfies KeptRecord))
   const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
   /** Links the kept copy at `key` into out/, unless out/ has it there already. */
   const link = (kept: string, target: string, keptStat: fs.Stats) => {
@@ -79,8 +110,14 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
   return {
     write: (key, bytes) => write(key, bytes, null),
     writeFrom(key, inputs, make) {
-      const entry = last?.[key]
+      const entry = lastInputs?.[key]
       if (entry && entry.inputs === inputs) {
+        // out/'s folder listed once names the file: whether it is still the kept copy is proved later.
+        if (outInPlace && (inOut ??= presentUnder(out))(key.slice(1))) {
+          next[key] = entry
+          unchecked.set(key, make)
+          return false
+        }
         const present = statOf(path.join(out, key))
         if (present && sameFile(present, entry)) {
           next[key] = entry
@@ -116,7 +153,23 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
           if (entry.isFile() && !(key in next)) removeUnwritten(file, key)
         }
       }
-      writeAtomically(recordFile, JSON.stringify(next))
+      save()
+    },
+    proveLinks(stampOf) {
+      const written: string[] = []
+      for (const [key, make] of unchecked) {
+        const entry = next[key]
+        const linked = stampOf(key)
+        if (linked && sameFile(linked, entry)) continue
+        const kept = path.join(keptRoot, key)
+        const keptStat = statOf(kept)
+        if (keptStat && sameFile(keptStat, entry)) link(kept, path.join(out, key), keptStat)
+        else write(key, make(), entry.inputs)
+        written.push(key)
+      }
+      unchecked.clear()
+      if (written.length > 0) save()
+      return written
     },
   }
 }
