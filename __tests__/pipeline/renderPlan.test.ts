@@ -7,7 +7,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, pageFilesOf, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
+import { afterRender, audienceFoldersOf, beforeRender, keptPagesFit, pageFilesOf, placePublicFiles, planRender, PREVIOUS_OUT } from '../../pipeline/render/renderPlan'
+import { tempSite } from '../fixtures/tempSite'
 import { readStore, type PageStore } from '../../pipeline/store/pageStore'
 import { reuseLastBuild, whyNotReuse } from '../../pipeline/render/reuseLastBuild'
 import { sitePaths } from '../../pipeline/steps/paths'
@@ -203,6 +204,36 @@ describe("with the same build ID, the last next build's files serve again", () =
     expect(fs.statSync(path.join(out, 'logo.svg')).ino).toBe(logoInode)
     expect(readStore(root).render?.nextFiles).toEqual(last.nextFiles)
   })
+})
+
+test('a public file whose stamp is as it was when its copy was kept is linked unread; one written since is read and placed, though its size is the same', () => {
+  const site = tempSite('public-unread-')
+  const out = path.join(site, 'out')
+  fs.mkdirSync(out)
+  const svg = (text: string) => `<svg xmlns="http://www.w3.org/2000/svg"><text>${text}</text></svg>`
+  // Written a minute ago: the scan trusts a stamp only when the file was not written just before it.
+  const pub = (file: string, text: string, secondsAgo: number) => {
+    const absolute = path.join(site, 'public', file)
+    fs.mkdirSync(path.dirname(absolute), { recursive: true })
+    fs.writeFileSync(absolute, text)
+    const time = new Date(Date.now() - secondsAgo * 1000)
+    fs.utimesSync(absolute, time, time)
+  }
+  pub('docs/internal/images/kept.svg', svg('kept'), 60)
+  pub('docs/internal/images/redrawn.svg', svg('drawn 1'), 60)
+  const reads: string[] = []
+  const scanned = () => scanContent(site).publicFiles.map((file) => ({ ...file, bytes: () => (reads.push(file.key), file.bytes()) }))
+  const first = scanned()
+  expect(first.map((file) => file.version === null)).toEqual([false, false])
+  placePublicFiles(site, out, first)
+  const keptInode = fs.statSync(path.join(out, 'docs/internal/images/kept.svg')).ino
+
+  pub('docs/internal/images/redrawn.svg', svg('drawn 2'), 30)
+  reads.length = 0
+  placePublicFiles(site, out, scanned())
+  expect(reads).toEqual(['/docs/internal/images/redrawn.svg'])
+  expect(fs.readFileSync(path.join(out, 'docs/internal/images/redrawn.svg'), 'utf8')).toBe(svg('drawn 2'))
+  expect(fs.statSync(path.join(out, 'docs/internal/images/kept.svg')).ino).toBe(keptInode)
 })
 
 test("out/ is kept in place only for the same audiences: a page's removal that ends an audience changes what out/ must hold", () => {

@@ -148,6 +148,8 @@ export interface PublicFile {
   readonly key: string
   /** Its bytes, as checked (read when first asked for, without following a link). */
   readonly bytes: () => Buffer
+  /** What names its bytes unread: its stamp, when it was checked long enough after its last write (../files.ts settledAt); else null. */
+  readonly version: string | null
 }
 
 export interface ContentSource {
@@ -433,7 +435,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
       throw error
     }
   }
-  return { file, key: file.slice(PUBLIC_DIR.length), stamp: stamp && settledAt(stamp, checkedAt) ? stamp : null, bytes: () => readPlainFile(absolute) }
+  const settled = stamp && settledAt(stamp, checkedAt) ? stamp : null
+  return { file, key: file.slice(PUBLIC_DIR.length), stamp: settled, version: settled && `${settled.size}:${settled.mtimeMs}:${settled.dev}:${settled.ino}`, bytes: () => readPlainFile(absolute) }
 }
 
 /**

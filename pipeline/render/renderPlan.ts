@@ -82,11 +82,15 @@ export function nextFilesOf(out: string, buildId: string, routes: readonly strin
  * The public files into out/, each as the content source read and checked it: `next build` copies
  * the folder itself (which the source has checked), the renderer does not, and a file that changed
  * since must not be kept. Each is linked from its kept copy (../steps/keptFiles.ts), so an
- * unchanged one keeps its inode and the build's record of its hash (../steps/outRecord.ts).
+ * unchanged one keeps its inode and the build's record of its hash (../steps/outRecord.ts). A file
+ * whose stamp names it (its `version`) as when its copy was kept is not read.
  */
 export function placePublicFiles(root: string, out: string, files: readonly PublicFile[]): void {
   const kept = openKeptFiles(root, out, CACHE_PATHS.publicFiles)
-  for (const file of files) kept.write(file.key, file.bytes())
+  for (const file of files) {
+    if (file.version === null) kept.write(file.key, file.bytes())
+    else kept.writeFrom(file.key, file.version, file.bytes)
+  }
   kept.prune()
 }
 
