@@ -63,8 +63,7 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { OutReading, readLastOutRecord, setOutRecordAside, type LastOutRecord } from './outRecord'
-import { listOutFiles } from './outFiles'
+import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
 import type { SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -310,10 +309,8 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const scripts = await step(
     'scripts',
     () => {
-      const listed = listOutFiles(paths.out, routes.files)
-      // The Markdown files taken as linked unchecked are proved by this listing; one mended means another listing.
-      const mended = markdownFiles.proveLinks((key) => listed.stamps.get(key.slice(1)))
-      out = new OutReading(mended.length > 0 ? listOutFiles(paths.out) : listed, readLastRecord())
+      // The Markdown files a rebuild in place took as linked are proved by this listing.
+      out = readOut(paths.out, routes.files, readLastRecord(), (listing) => markdownFiles.proveLinks((key) => listing.stamps.get(key.slice(1))))
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts

@@ -328,6 +328,10 @@ export class OutReading {
 /**
  * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
  * started (`last`, if read already); `listed`: its keys, from the last step that wrote into it
- * (./outFiles.ts listOutFiles).
+ * (./outFiles.ts listOutFiles). `mend`: proves a step's files by the listing (./keptFiles.ts
+ * proveLinks) and returns those it wrote again, after which out/ is listed again.
  */
-export const readOut = (outDir: string, listed?: readonly string[], last?: LastOutRecord) => new OutReading(listOutFiles(outDir, listed), last)
+export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[]): OutReading {
+  const listing = listOutFiles(outDir, listed)
+  return new OutReading(mend && mend(listing).length > 0 ? listOutFiles(outDir) : listing, last)
+}
