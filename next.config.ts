@@ -61,8 +61,8 @@ inlinedEnv.NEXTRA_SEARCH = 'true'
 for (const name of ['DOCS_COGNITO_ENDPOINT', 'DOCS_SOURCE_URL', 'DOCS_REPORT_URL', 'DOCS_FEDERATED_PROVIDER', 'DOCS_COGNITO_DOMAIN', 'DOCS_FEDERATED_CLIENT_ID', 'NEXTRA_DEFAULT_LOCALE']) inlinedEnv[name] ??= ''
 
 // Next traces its own server's files in `next build`'s main process, which may not be the one that
-// compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs). `next dev`
-// traces nothing, and its two processes would load the tracer for nothing.
+// compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs). Next's dev
+// server traces nothing, and would load the tracer for nothing.
 if (process.env.NODE_ENV !== 'development') skipServerTraces()
 
 /**

@@ -2,7 +2,7 @@
  * @jest-environment node
  *
  * `npm run dev` hot-reloads. In a copy of the project, scripts/server/dev.ts starts the local
- * Cognito and `next dev` on free ports; Chromium signs in as leads1 through the login form and
+ * Cognito and Next's dev server on free ports; Chromium signs in as leads1 through the login form and
  * opens a docs page; then the page's MDX is edited and the open page must show the edit without
  * the test reloading it, and without Next compiling anything: the dev server tells the page that
  * props changed and the page fetches its own again (lib/render/useDevPropsRefresh.ts).
@@ -30,7 +30,7 @@ const SOURCE = 'content/docs/leads/intro.mdx'
 const HEADING = 'Leads API introduction'
 /** A sentence of the page that the edit replaces. */
 const SENTENCE = 'The Leads API lets our lead-source partners send us a prospective conveyancing client'
-/** `next dev` compiles each page on its first request: up to a minute on a 2-core machine. */
+/** Next's dev server compiles each page on its first request: up to a minute on a 2-core machine. */
 const COMPILE_MS = 120_000
 /** Next's dev output when it compiles modules: "✓ Compiled in 4.2s (1516 modules)", "✓ Compiled /[[...slug]] in …". */
 const NEXT_COMPILED = /Compil(ed|ing)\b/
@@ -62,8 +62,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Runs scripts/server/dev.ts in the copy, as `npm run dev` does, in a process group of its own so
- * that the whole tree (tsx, next dev and its workers) can be stopped at once. NODE_ENV is set to
- * what `next dev` picks in a developer's shell: it keeps one it is given, and Jest's is "test".
+ * that the whole tree (tsx, Next's dev server and its workers) can be stopped at once. NODE_ENV is
+ * set as in a developer's shell: Jest's is "test".
  */
 function startDev(env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/server/dev.ts'], {
@@ -347,4 +347,19 @@ test('an edit of access.config.ts shows in the next page load’s navigation and
     expect(await sidebarLinks(page)).toContain(FINER_ROUTE)
     await openWithView(page, siteUrl, OTHER_SECTION_ROUTE)
     await page.waitForURL((url) => url.pathname === '/unauthorized')
+  }))
+
+test('an edit of next.config.ts starts Next’s dev server again, and the dev stack says ready again and serves the pages', () =>
+  withDevOutput(async () => {
+    if (!signedIn) throw new DevServerError('this test uses the dev stack the hot-reload test started, and that test did not get that far')
+    const { page, dev, siteUrl } = signedIn
+    const file = path.join(dir, 'next.config.ts')
+    const edited = output.length
+    fs.appendFileSync(file, '\n// An edit of the config, as a developer makes one.\n')
+    await waitForOutput(/next\.config\.ts changed: starting Next's dev server again/, dev, edited, HOT_RELOAD_MS)
+    await waitForOutput(READY, dev, edited, COMPILE_MS)
+    expect(exited(dev)).toBe(false)
+    expect((await fetch(siteUrl + ROUTE)).status).toBe(200)
+    await page.goto(siteUrl + ROUTE)
+    await page.getByRole('heading', { level: 1, name: HEADING }).waitFor()
   }))

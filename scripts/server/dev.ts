@@ -23,8 +23,8 @@
  * Next compiles a route when it is first asked for it: the one docs route's 1,500 modules take
  * seconds the first time, and less from the bundler's cache of the last run (patches/next/index.ts
  * withDevCache). So the dev server has Next compile it (./warmDocsRoute.ts) before it says
- * `npm run dev: ready at <url>`, the line a writer opens the browser at; Next's own "Ready in" line,
- * which only means it listens, is reworded so that nobody takes it for that. When the last run left
+ * `npm run dev: ready at <url>`, the line a writer opens the browser at; Next's server
+ * (./nextDevServer.cjs) says only that it listens. When the last run left
  * the pages' props the route renders from those, so it is compiled first and the content check
  * runs after, rather than beside it on two cores; its result reaches the open pages as an edit's
  * does. On a first start the route cannot render before the first check has written the props, so
@@ -43,8 +43,9 @@ import type { SiteObjects } from './siteObjects'
 import type { AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
-/** Next's line once it listens ("✓ Ready in 2.1s"): not yet ready for a writer, as the route is not compiled. */
-const NEXT_LISTENING = /Ready in (\S+)/
+/** Next's dev server (./nextDevServer.cjs), and the exit code by which it asks to be started again (next.config.ts changed). */
+const NEXT_DEV_SERVER = 'scripts/server/nextDevServer.cjs'
+const NEXT_RESTART = 77
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -135,12 +136,12 @@ async function main() {
   const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
   const port = process.env.PORT ?? '3000'
-  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', port], {
-    stdio: ['inherit', 'pipe', 'inherit'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
-  })
-  next.stdout!.setEncoding('utf8')
-  next.stdout!.on('data', (chunk: string) => process.stdout.write(chunk.replace(NEXT_LISTENING, 'Next listening in $1; compiling the docs route')))
+  const startNext = () =>
+    spawn(process.execPath, [NEXT_DEV_SERVER], {
+      stdio: 'inherit',
+      env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
+    })
+  let next = startNext()
   const site = `http://127.0.0.1:${port}`
   // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
   const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
@@ -208,7 +209,14 @@ async function main() {
     await cognito.stop()
     process.exit(code)
   }
-  next.on('exit', (code) => stop(code ?? 0))
+  // next.config.ts changed: Next's server starts again, and the route is compiled again before ready.
+  const nextExited = (code: number | null) => {
+    if (code !== NEXT_RESTART || stopped) return void stop(code ?? 0)
+    next = startNext()
+    next.on('exit', nextExited)
+    if (warmed) void warmDocsRoute(site, routesToWarm(root)).then(() => console.log(`npm run dev: ready at ${site}`), warmFailed)
+  }
+  next.on('exit', nextExited)
   process.once('SIGINT', () => stop(0))
   process.once('SIGTERM', () => stop(0))
 }
