@@ -54,7 +54,7 @@ interface DevRun {
 
 /** The dev server's line a writer opens the browser at (scripts/server/dev.ts), once the docs route is compiled. */
 const READY = /npm run dev: ready at/
-/** Next's own "Ready in" line, which the dev server rewords: it listens. */
+/** Next's server's line once it listens (scripts/server/nextDevServer.cjs). */
 const LISTENING = /Next listening in/
 const CHECKED = /content check/
 
@@ -83,7 +83,7 @@ const drawnAt = async (page: Page, name: string) => Number(await (await page.wai
 
 async function oneRun(browser: Browser, dir: string, routes: [string, string], file: string, [port, cognitoPort]: [number, number]): Promise<DevRun> {
   const started = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/server/dev.ts'], {
+  const child = spawn(process.execPath, ['scripts/server/startDev.mjs'], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), DOCS_DEV_COGNITO_PORT: String(cognitoPort), NEXT_TELEMETRY_DISABLED: '1' },
     detached: true,
@@ -183,7 +183,7 @@ export async function devFigures(pages: number, runs: number): Promise<Figure[]>
       method: `npm run dev in a copy, ${runs} starts (the first with a cold compile cache); ${goal}`,
     })
     return [
-      figure('listening', 'Next listening', 'from the start of npm run dev (Next\'s own "Ready in" line, which the dev server rewords)'),
+      figure('listening', 'Next listening', 'from the start of npm run dev (Next\'s server\'s "Next listening" line)'),
       figure('ready', 'ready', 'from the start of npm run dev to its "npm run dev: ready at" line, said once the docs route is compiled; goal ≤ 5 s'),
       figure('firstCheck', 'first content check done', 'from the start of npm run dev (after ready on a restart, which has the last run\'s props)'),
       figure('firstHtml', 'first open of a docs page: HTML served', 'from the ready line to the page\'s HTML in Chromium, signed in as admin'),

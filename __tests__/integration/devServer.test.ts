@@ -34,7 +34,7 @@ const SENTENCE = 'The Leads API lets our lead-source partners send us a prospect
 const COMPILE_MS = 120_000
 /** Next's dev output when it compiles modules: "✓ Compiled in 4.2s (1516 modules)", "✓ Compiled /[[...slug]] in …". */
 const NEXT_COMPILED = /Compil(ed|ing)\b/
-/** The dev server's line once the docs route is compiled (scripts/server/dev.ts); Next's own "Ready in" is reworded before it. */
+/** The dev server's line once the docs route is compiled (scripts/server/dev.ts); Next's server says only that it listens before it. */
 const READY = /npm run dev: ready at http:\/\/127\.0\.0\.1:\d+/
 /** How long an edit may take to reach the open page. */
 const HOT_RELOAD_MS = 60_000
@@ -61,12 +61,12 @@ const OUTPUT_SHOWN = 6000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Runs scripts/server/dev.ts in the copy, as `npm run dev` does, in a process group of its own so
- * that the whole tree (tsx, Next's dev server and its workers) can be stopped at once. NODE_ENV is
+ * Runs `npm run dev`'s script (scripts/server/startDev.mjs, then dev.ts) in the copy, in a process
+ * group of its own so that the whole tree (Next's dev server and its workers too) can be stopped at once. NODE_ENV is
  * set as in a developer's shell: Jest's is "test".
  */
 function startDev(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/server/dev.ts'], {
+  const child = spawn(process.execPath, ['scripts/server/startDev.mjs'], {
     cwd: dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

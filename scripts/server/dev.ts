@@ -30,7 +30,7 @@
  * does. On a first start the route cannot render before the first check has written the props, so
  * it is compiled after that check.
  */
-import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -43,9 +43,15 @@ import type { SiteObjects } from './siteObjects'
 import type { AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
-/** Next's dev server (./nextDevServer.cjs), and the exit code by which it asks to be started again (next.config.ts changed). */
-const NEXT_DEV_SERVER = 'scripts/server/nextDevServer.cjs'
+/** The exit code by which Next's dev server (./nextDevServer.cjs) asks to be started again (next.config.ts changed). */
 const NEXT_RESTART = 77
+
+/** Next's dev servers, as ./startDev.mjs forks them: each loads Next's modules, then waits for the environment to serve with. */
+export interface NextDevServers {
+  /** Forked before this module loaded. */
+  first: ChildProcess
+  start: () => ChildProcess
+}
 
 /** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
 function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
@@ -125,23 +131,24 @@ async function startBesideNext(root: string, cognitoUrl: string, authorityPort: 
   }
 }
 
-async function main() {
+async function main(nextServers: NextDevServers) {
   const root = process.cwd()
   // Next's start (its modules, next.config.ts, then listening) is the longest part of ours, and
-  // needs only the URLs it is given: it starts first, on ports chosen for the local Cognito and
-  // the authority, while this process loads and starts those (docs/benchmarks.md). Next's rewrite
-  // names the authority's URL, so an authority with new rules listens on the same port.
+  // needs only the URLs it is given: it was forked first (./startDev.mjs), and is sent the ports
+  // chosen for the local Cognito and the authority before this process loads and starts those
+  // (docs/benchmarks.md). Next's rewrite names the authority's URL, so an authority with new rules
+  // listens on the same port.
   const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, cognitoPort() || (await freePort()))
   const authorityPort = await freePort()
   const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
   const port = process.env.PORT ?? '3000'
-  const startNext = () =>
-    spawn(process.execPath, [NEXT_DEV_SERVER], {
-      stdio: 'inherit',
-      env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1', DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url },
-    })
-  let next = startNext()
+  const nextEnv = { PORT: port, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url }
+  const serving = (server: ChildProcess) => {
+    server.send({ env: nextEnv })
+    return server
+  }
+  let next = serving(nextServers.first)
   const site = `http://127.0.0.1:${port}`
   // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
   const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
@@ -212,7 +219,7 @@ async function main() {
   // next.config.ts changed: Next's server starts again, and the route is compiled again before ready.
   const nextExited = (code: number | null) => {
     if (code !== NEXT_RESTART || stopped) return void stop(code ?? 0)
-    next = startNext()
+    next = serving(nextServers.start())
     next.on('exit', nextExited)
     if (warmed) void warmDocsRoute(site, routesToWarm(root)).then(() => console.log(`npm run dev: ready at ${site}`), warmFailed)
   }
@@ -221,7 +228,11 @@ async function main() {
   process.once('SIGTERM', () => stop(0))
 }
 
-main().catch((error) => {
-  console.error(`npm run dev: ${error instanceof Error ? error.message : error}`)
-  process.exit(1)
-})
+/** Runs the dev server beside `nextServers.first`; a failure to start stops that server too. */
+export function runDev(nextServers: NextDevServers): void {
+  main(nextServers).catch((error) => {
+    console.error(`npm run dev: ${error instanceof Error ? error.message : error}`)
+    nextServers.first.kill('SIGTERM')
+    process.exit(1)
+  })
+}

@@ -1,15 +1,16 @@
 /**
- * Next's dev server for `npm run dev` (./dev.ts starts it in a process of its own), made with
+ * Next's dev server for `npm run dev`, in a process of its own (./dev.ts runs it), made with
  * Next's custom-server API (`next({ dev: true })`, documented for the pages router) rather than
  * `next dev`. `next dev` loads next.config.ts in a first process, only to start a second one that
  * loads it again and serves: the docs route could start compiling about 1.7 s later at 3,000 pages
  * (docs/benchmarks.md). What that first process gave a writer is kept here: an edit of
  * next.config.ts starts the server again (exit code 77, which dev.ts takes as "start me again").
  *
- * Plain CommonJS, so that Node starts it without tsx. Given PORT (and binds 127.0.0.1 only).
+ * Plain CommonJS, so that Node starts it without tsx: ./startDev.mjs forks it first of all, and it
+ * loads Next's modules while the dev server loads and picks its ports, then sends it the
+ * environment to serve with (PORT and the URLs next.config.ts reads). It binds 127.0.0.1 only.
  */
 'use strict'
-const started = Date.now()
 const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
@@ -24,33 +25,45 @@ const next = require('next')
 const RESTART = 77
 const CONFIG_FILE = 'next.config.ts'
 const hostname = '127.0.0.1'
-const port = Number(process.env.PORT)
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be a port number, not "${process.env.PORT}"`)
 
-const dir = process.cwd()
-const server = http.createServer()
-const app = next({ dev: true, dir, hostname, port, httpServer: server })
-
-app.prepare().then(
-  () => {
-    const handle = app.getRequestHandler()
-    server.on('request', (request, response) => handle(request, response))
-    server.on('error', (error) => {
-      console.error(`Next's dev server could not listen on ${hostname}:${port}: ${error.message}`)
+/** Serves once it has the environment next.config.ts reads (PORT, the local Cognito's and the dev server's URLs). */
+function serve(env) {
+  Object.assign(process.env, env)
+  const port = Number(process.env.PORT)
+  if (!/^\d{1,5}$/.test(process.env.PORT ?? '') || port > 65535) throw new RangeError(`PORT must be a port number, not "${process.env.PORT}"`)
+  const dir = process.cwd()
+  const server = http.createServer()
+  const app = next({ dev: true, dir, hostname, port, httpServer: server })
+  app.prepare().then(
+    () => {
+      const handle = app.getRequestHandler()
+      server.on('request', (request, response) => handle(request, response))
+      server.on('error', (error) => {
+        console.error(`Next's dev server could not listen on ${hostname}:${port}: ${error.message}`)
+        process.exit(1)
+      })
+      server.listen(port, hostname, () => {
+        console.log(`Next listening in ${process.uptime().toFixed(1)}s; compiling the docs route`)
+      })
+      // Polled, not watched: an editor that saves by renaming would leave a watch on the old file.
+      fs.watchFile(path.join(dir, CONFIG_FILE), { interval: 500 }, (now, before) => {
+        if (now.mtimeMs === before.mtimeMs) return
+        console.log(`${CONFIG_FILE} changed: starting Next's dev server again`)
+        process.exit(RESTART)
+      })
+    },
+    (error) => {
+      console.error(`Next's dev server did not start: ${error instanceof Error ? error.message : error}`)
       process.exit(1)
-    })
-    server.listen(port, hostname, () => {
-      console.log(`Next listening in ${((Date.now() - started) / 1000).toFixed(1)}s; compiling the docs route`)
-    })
-    // Polled, not watched: an editor that saves by renaming would leave a watch on the old file.
-    fs.watchFile(path.join(dir, CONFIG_FILE), { interval: 500 }, (now, before) => {
-      if (now.mtimeMs === before.mtimeMs) return
-      console.log(`${CONFIG_FILE} changed: starting Next's dev server again`)
-      process.exit(RESTART)
-    })
-  },
-  (error) => {
-    console.error(`Next's dev server did not start: ${error instanceof Error ? error.message : error}`)
-    process.exit(1)
-  }
-)
+    }
+  )
+}
+
+if (process.send) {
+  // Forked by the dev server before it has chosen its ports: Next's modules load meanwhile.
+  process.once('message', (message) => serve(message.env))
+  // The dev server is gone: nobody would stop this one.
+  process.once('disconnect', () => process.exit(0))
+} else {
+  serve({})
+}
