@@ -98,14 +98,24 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   throw new DevServerError(`${url} did not answer within ${COMPILE_MS / 1000} s`)
 }
 
-/** Whether any process of the group led by `pid` is still running. */
+/**
+ * Whether any process of the group led by `pid` is still running. An exited one whose parent is gone
+ * stays a zombie until the machine's first process reaps it, which in a container may be never.
+ */
 function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0)
-    return true
-  } catch {
-    return false
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // After the command's closing parenthesis: state, parent, process group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(group) === pid && state !== 'Z') return true
   }
+  return false
 }
 
 /** SIGTERM to the whole process group (dev.ts then stops its Cognito and authority), SIGKILL after a grace period. */
@@ -139,11 +149,18 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-test('a DOCS_DEV_COGNITO_PORT that is not a port number stops the dev stack with the variable named', async () => {
-  const child = startDev({ DOCS_DEV_COGNITO_PORT: '92x9', PORT: String(freePort()) })
+test.each([
+  [{ DOCS_DEV_COGNITO_PORT: '92x9', PORT: String(freePort()) }, 'DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "92x9"'],
+  [{ PORT: '0' }, 'PORT must be a port number (1-65535), not "0"'],
+])('a port variable that is not a port number stops the dev stack, Next’s server too, with the variable named (%o)', async (env, message) => {
+  const from = output.length
+  const child = startDev(env)
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
   expect(code).toBe(1)
-  expect(output).toContain('DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "92x9"')
+  expect(output.slice(from)).toContain(message)
+  // Next's server was forked before the check: it is gone too.
+  await sleep(1000)
+  expect(groupAlive(child.pid!)).toBe(false)
 })
 
 /** Waits until the dev stack's output (from `from` on) matches `pattern`, failing early when it exits. */

@@ -45,6 +45,8 @@ import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
 /** The exit code by which Next's dev server (./nextDevServer.cjs) asks to be started again (next.config.ts changed). */
 const NEXT_RESTART = 77
+/** Next's port when PORT is not set, as `next dev`'s. */
+const NEXT_PORT = 3000
 
 /** Next's dev servers, as ./startDev.mjs forks them: each loads Next's modules, then waits for the environment to serve with. */
 export interface NextDevServers {
@@ -53,12 +55,12 @@ export interface NextDevServers {
   start: () => ChildProcess
 }
 
-/** DOCS_DEV_COGNITO_PORT, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
-function cognitoPort(value = process.env.DOCS_DEV_COGNITO_PORT): number {
-  if (!value) return LOCAL_COGNITO.port
+/** A port variable, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
+function portOf(name: string, value: string | undefined, fallback: number, zeroPicksFree: boolean): number {
+  if (!value) return fallback
   const port = Number(value)
-  if (!/^\d{1,5}$/.test(value) || port > 65535) {
-    throw new RangeError(`DOCS_DEV_COGNITO_PORT must be a port number (0-65535; 0 picks a free one), not "${value}"`)
+  if (!/^\d{1,5}$/.test(value) || port > 65535 || (port === 0 && !zeroPicksFree)) {
+    throw new RangeError(`${name} must be a port number (${zeroPicksFree ? '0-65535; 0 picks a free one' : '1-65535'}), not "${value}"`)
   }
   return port
 }
@@ -138,11 +140,11 @@ async function main(nextServers: NextDevServers) {
   // chosen for the local Cognito and the authority before this process loads and starts those
   // (docs/benchmarks.md). Next's rewrite names the authority's URL, so an authority with new rules
   // listens on the same port.
-  const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, cognitoPort() || (await freePort()))
+  const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, portOf('DOCS_DEV_COGNITO_PORT', process.env.DOCS_DEV_COGNITO_PORT, LOCAL_COGNITO.port, true) || (await freePort()))
   const authorityPort = await freePort()
   const authorityUrl = `http://127.0.0.1:${authorityPort}`
   const propsEvents = await startPropsEvents()
-  const port = process.env.PORT ?? '3000'
+  const port = String(portOf('PORT', process.env.PORT, NEXT_PORT, false))
   const nextEnv = { PORT: port, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url }
   const serving = (server: ChildProcess) => {
     server.send({ env: nextEnv })

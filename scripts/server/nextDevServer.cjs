@@ -29,8 +29,8 @@ const hostname = '127.0.0.1'
 /** Serves once it has the environment next.config.ts reads (PORT, the local Cognito's and the dev server's URLs). */
 function serve(env) {
   Object.assign(process.env, env)
+  // Checked by dev.ts, which names a bad one.
   const port = Number(process.env.PORT)
-  if (!/^\d{1,5}$/.test(process.env.PORT ?? '') || port > 65535) throw new RangeError(`PORT must be a port number, not "${process.env.PORT}"`)
   const dir = process.cwd()
   const server = http.createServer()
   const app = next({ dev: true, dir, hostname, port, httpServer: server })
