@@ -43,10 +43,18 @@ import type { SiteObjects } from './siteObjects'
 import type { AccessRules } from './accessRules'
 import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
-/** The exit code by which Next's dev server (./nextDevServer.cjs) asks to be started again (next.config.ts changed). */
-const NEXT_RESTART = 77
+/** Where every server of `npm run dev` listens. */
+const HOST = '127.0.0.1'
 /** Next's port when PORT is not set, as `next dev`'s. */
 const NEXT_PORT = 3000
+
+/** How Next's dev server (./nextDevServer.cjs) ended: `restart` when it asked to be started again (next.config.ts changed). */
+interface NextExit {
+  server: ChildProcess
+  code: number | null
+  signal: NodeJS.Signals | null
+  restart: boolean
+}
 
 /** Next's dev servers, as ./startDev.mjs forks them: each loads Next's modules, then waits for the environment to serve with. */
 export interface NextDevServers {
@@ -55,7 +63,7 @@ export interface NextDevServers {
   start: () => ChildProcess
 }
 
-/** A port variable, checked before anything starts, so a bad value is reported by its name, not as a listen error. */
+/** A port variable, checked before the dev server starts anything, so a bad value is reported by its name, not as a listen error. */
 function portOf(name: string, value: string | undefined, fallback: number, zeroPicksFree: boolean): number {
   if (!value) return fallback
   const port = Number(value)
@@ -68,7 +76,7 @@ function portOf(name: string, value: string | undefined, fallback: number, zeroP
 /** A port nobody listens on now, for the authority, whose URL Next is started with before the authority is made. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
+    const server = net.createServer().listen(0, HOST, () => {
       const { port } = server.address() as net.AddressInfo
       server.close(() => resolve(port))
     })
@@ -140,22 +148,35 @@ async function main(nextServers: NextDevServers) {
   // chosen for the local Cognito and the authority before this process loads and starts those
   // (docs/benchmarks.md). Next's rewrite names the authority's URL, so an authority with new rules
   // listens on the same port.
-  const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, portOf('DOCS_DEV_COGNITO_PORT', process.env.DOCS_DEV_COGNITO_PORT, LOCAL_COGNITO.port, true) || (await freePort()))
+  const cognitoPort = portOf('DOCS_DEV_COGNITO_PORT', process.env.DOCS_DEV_COGNITO_PORT, LOCAL_COGNITO.port, true)
+  const port = portOf('PORT', process.env.PORT, NEXT_PORT, false)
+  const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, cognitoPort || (await freePort()))
   const authorityPort = await freePort()
-  const authorityUrl = `http://127.0.0.1:${authorityPort}`
+  const authorityUrl = `http://${HOST}:${authorityPort}`
   const propsEvents = await startPropsEvents()
-  const port = String(portOf('PORT', process.env.PORT, NEXT_PORT, false))
-  const nextEnv = { PORT: port, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url }
+  const site = `http://${HOST}:${port}`
+  const nextEnv = { DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url }
+  /** Which of Next's servers is the current one: a warm-up says ready only for it. */
+  let generation = 0
+  /** How an exit of Next's server is taken: until the rest has started, it stops the start. */
+  let nextExited = (exit: NextExit) => startFailed(new Error(`Next's dev server exited (${exit.signal ?? `code ${exit.code}`}) before npm run dev had started`))
+  let startFailed: (error: Error) => void = () => undefined
+  const nextGone = new Promise<never>((_, reject) => (startFailed = reject))
+  nextGone.catch(() => undefined)
   const serving = (server: ChildProcess) => {
-    server.send({ env: nextEnv })
+    generation++
+    let restart = false
+    server.on('message', (message: { restart?: boolean } | null) => (restart ||= message?.restart === true))
+    server.on('exit', (code, signal) => nextExited({ server, code, signal, restart }))
+    // An error sending means the server exited, which its exit handler says.
+    server.send({ env: nextEnv, hostname: HOST, port }, () => undefined)
     return server
   }
   let next = serving(nextServers.first)
-  const site = `http://127.0.0.1:${port}`
   // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
   const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
   restartWarming?.catch(() => undefined)
-  const started = await startBesideNext(root, cognitoUrl, authorityPort, !restartWarming).catch(async (error: Error) => {
+  const started = await Promise.race([startBesideNext(root, cognitoUrl, authorityPort, !restartWarming), nextGone]).catch(async (error: Error) => {
     next.kill('SIGTERM')
     await propsEvents.stop()
     throw error
@@ -164,11 +185,12 @@ async function main(nextServers: NextDevServers) {
   let { authority } = started
   let warmed = false
   let saidWhy = false
-  /** Compiles the route, then says ready: the line a writer opens the browser at. */
-  const warmThenReady = async () => {
+  /** Compiles the route (`warming`, or a warm-up now), then says ready, the line a writer opens the browser at, unless another server of Next's has started since. */
+  const warmThenReady = async (warming?: Promise<void> | null) => {
     warmed = true
-    await (restartWarming ?? warmDocsRoute(site, routesToWarm(root)))
-    console.log(`npm run dev: ready at ${site}`)
+    const own = generation
+    await (warming ?? warmDocsRoute(site, routesToWarm(root)))
+    if (own === generation && !stopped) console.log(`npm run dev: ready at ${site}`)
   }
   let content: ReturnType<typeof watchContent> | undefined
   let stopped = false
@@ -206,26 +228,32 @@ async function main(nextServers: NextDevServers) {
   }
   const warmFailed = (error: Error) => console.error(`npm run dev: ${error.message}`)
   // The last run's props: the route renders from them, so it is compiled first and the check runs after.
-  if (restartWarming) void warmThenReady().catch(warmFailed).finally(watch)
+  if (restartWarming) void warmThenReady(restartWarming).catch(warmFailed).finally(watch)
   else watch()
-  const stop = async (code: number) => {
-    stopped = true
-    // Not waited for: a first check compiling every page would hold Ctrl-C up; an unsaved store is made again.
-    void content?.stop()
-    next.kill('SIGTERM')
-    await authority.stop()
-    await propsEvents.stop()
-    await cognito.stop()
-    process.exit(code)
+  let stopping: Promise<never> | undefined
+  const stop = (code: number) =>
+    (stopping ??= (async () => {
+      stopped = true
+      // Not waited for: a first check compiling every page would hold Ctrl-C up; an unsaved store is made again.
+      void content?.stop().catch(() => undefined)
+      next.kill('SIGTERM')
+      await authority.stop()
+      await propsEvents.stop()
+      await cognito.stop()
+      process.exit(code)
+    })())
+  nextExited = ({ server, code, signal, restart }) => {
+    if (stopped || server !== next) return
+    // next.config.ts changed: Next's server starts again, and the route is compiled again before ready.
+    if (restart) {
+      next = serving(nextServers.start())
+      if (warmed) void warmThenReady().catch(warmFailed)
+      return
+    }
+    // Ctrl-C reaches Next's server too, which closes and exits 0.
+    if (code !== 0) console.error(`npm run dev: Next's dev server exited (${signal ?? `code ${code}`}); everything stops`)
+    void stop(code === 0 ? 0 : 1)
   }
-  // next.config.ts changed: Next's server starts again, and the route is compiled again before ready.
-  const nextExited = (code: number | null) => {
-    if (code !== NEXT_RESTART || stopped) return void stop(code ?? 0)
-    next = serving(nextServers.start())
-    next.on('exit', nextExited)
-    if (warmed) void warmDocsRoute(site, routesToWarm(root)).then(() => console.log(`npm run dev: ready at ${site}`), warmFailed)
-  }
-  next.on('exit', nextExited)
   process.once('SIGINT', () => stop(0))
   process.once('SIGTERM', () => stop(0))
 }
