@@ -14,6 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -161,6 +162,24 @@ test.each([
   // Next's server was forked before the check: it is gone too.
   await sleep(1000)
   expect(groupAlive(child.pid!)).toBe(false)
+})
+
+test('a PORT another server listens on stops the dev stack at once, with the port named, and leaves no process', async () => {
+  const taken = net.createServer()
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+  const port = (taken.address() as net.AddressInfo).port
+  try {
+    const from = output.length
+    const child = startDev({ PORT: String(port), DOCS_DEV_COGNITO_PORT: '0' })
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect(code).toBe(1)
+    expect(output.slice(from)).toContain(`Next's dev server could not listen on 127.0.0.1:${port}`)
+    expect(output.slice(from)).toMatch(/npm run dev: Next's dev server exited \(code 1\)/)
+    await sleep(1000)
+    expect(groupAlive(child.pid!)).toBe(false)
+  } finally {
+    taken.close()
+  }
 })
 
 /** Waits until the dev stack's output (from `from` on) matches `pattern`, failing early when it exits. */
