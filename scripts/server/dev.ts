@@ -56,6 +56,8 @@ interface NextExit {
   restart: boolean
 }
 
+const howExited = ({ code, signal }: Pick<NextExit, 'code' | 'signal'>) => signal ?? `code ${code}`
+
 /** Next's dev servers, as ./startDev.mjs forks them: each loads Next's modules, then waits for the environment to serve with. */
 export interface NextDevServers {
   /** Forked before this module loaded. */
@@ -156,15 +158,12 @@ async function main(nextServers: NextDevServers) {
   const propsEvents = await startPropsEvents()
   const site = `http://${HOST}:${port}`
   const nextEnv = { DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognitoUrl, DOCS_DEV_AUTHORITY: authorityUrl, DOCS_DEV_PROPS_EVENTS: propsEvents.url }
-  /** Which of Next's servers is the current one: a warm-up says ready only for it. */
-  let generation = 0
   /** How an exit of Next's server is taken: until the rest has started, it stops the start. */
-  let nextExited = (exit: NextExit) => startFailed(new Error(`Next's dev server exited (${exit.signal ?? `code ${exit.code}`}) before npm run dev had started`))
+  let nextExited = (exit: NextExit) => startFailed(new Error(`Next's dev server exited (${howExited(exit)}) before npm run dev had started`))
   let startFailed: (error: Error) => void = () => undefined
   const nextGone = new Promise<never>((_, reject) => (startFailed = reject))
   nextGone.catch(() => undefined)
   const serving = (server: ChildProcess) => {
-    generation++
     let restart = false
     server.on('message', (message: { restart?: boolean } | null) => (restart ||= message?.restart === true))
     server.on('exit', (code, signal) => nextExited({ server, code, signal, restart }))
@@ -176,8 +175,8 @@ async function main(nextServers: NextDevServers) {
   // A restart's route renders from the last run's props: Next compiles it as soon as it listens.
   const restartWarming = fs.existsSync(path.join(root, PROPS_INDEX)) ? warmDocsRoute(site, routesToWarm(root)) : null
   restartWarming?.catch(() => undefined)
+  // Next's server is stopped by runDev.
   const started = await Promise.race([startBesideNext(root, cognitoUrl, authorityPort, !restartWarming), nextGone]).catch(async (error: Error) => {
-    next.kill('SIGTERM')
     await propsEvents.stop()
     throw error
   })
@@ -188,9 +187,9 @@ async function main(nextServers: NextDevServers) {
   /** Compiles the route (`warming`, or a warm-up now), then says ready, the line a writer opens the browser at, unless another server of Next's has started since. */
   const warmThenReady = async (warming?: Promise<void> | null) => {
     warmed = true
-    const own = generation
+    const own = next
     await (warming ?? warmDocsRoute(site, routesToWarm(root)))
-    if (own === generation && !stopped) console.log(`npm run dev: ready at ${site}`)
+    if (own === next && !stopped) console.log(`npm run dev: ready at ${site}`)
   }
   let content: ReturnType<typeof watchContent> | undefined
   let stopped = false
@@ -251,7 +250,7 @@ async function main(nextServers: NextDevServers) {
       return
     }
     // Ctrl-C reaches Next's server too, which closes and exits 0.
-    if (code !== 0) console.error(`npm run dev: Next's dev server exited (${signal ?? `code ${code}`}); everything stops`)
+    if (code !== 0) console.error(`npm run dev: Next's dev server exited (${howExited({ code, signal })}); everything stops`)
     void stop(code === 0 ? 0 : 1)
   }
   process.once('SIGINT', () => stop(0))
