@@ -38,6 +38,7 @@ import type { Jwks } from 'aws-jwt-verify/jwk'
 import { LOCAL_COGNITO, localCognitoEndpoint, readAuthSettings, type AuthSettings } from '../../lib/auth/authSettings'
 import { PROPS_INDEX } from '../../lib/render/propsFiles'
 import type { RunningServer } from './localServer'
+import { portOf, SITE_PORT } from './ports'
 import { startPropsEvents } from './propsEvents'
 import type { SiteObjects } from './siteObjects'
 import type { AccessRules } from './accessRules'
@@ -45,8 +46,6 @@ import { routesToWarm, warmDocsRoute } from './warmDocsRoute'
 
 /** Where every server of `npm run dev` listens. */
 const HOST = '127.0.0.1'
-/** Next's port when PORT is not set, as `next dev`'s. */
-const NEXT_PORT = 3000
 
 /** How Next's dev server (./nextDevServer.cjs) ended: `restart` when it asked to be started again (next.config.ts changed). */
 interface NextExit {
@@ -63,16 +62,6 @@ export interface NextDevServers {
   /** Forked before this module loaded. */
   first: ChildProcess
   start: () => ChildProcess
-}
-
-/** A port variable, checked before the dev server starts anything, so a bad value is reported by its name, not as a listen error. */
-function portOf(name: string, value: string | undefined, fallback: number, zeroPicksFree: boolean): number {
-  if (!value) return fallback
-  const port = Number(value)
-  if (!/^\d{1,5}$/.test(value) || port > 65535 || (port === 0 && !zeroPicksFree)) {
-    throw new RangeError(`${name} must be a port number (${zeroPicksFree ? '0-65535; 0 picks a free one' : '1-65535'}), not "${value}"`)
-  }
-  return port
 }
 
 /** A port nobody listens on now, for the authority, whose URL Next is started with before the authority is made. */
@@ -151,7 +140,7 @@ async function main(nextServers: NextDevServers) {
   // (docs/benchmarks.md). Next's rewrite names the authority's URL, so an authority with new rules
   // listens on the same port.
   const cognitoPort = portOf('DOCS_DEV_COGNITO_PORT', process.env.DOCS_DEV_COGNITO_PORT, LOCAL_COGNITO.port, true)
-  const port = portOf('PORT', process.env.PORT, NEXT_PORT, false)
+  const port = portOf('PORT', process.env.PORT, SITE_PORT, false)
   const cognitoUrl = localCognitoEndpoint(LOCAL_COGNITO.host, cognitoPort || (await freePort()))
   const authorityPort = await freePort()
   const authorityUrl = `http://${HOST}:${authorityPort}`

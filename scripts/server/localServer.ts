@@ -37,6 +37,7 @@ import { CONTENT_TYPES } from './contentTypes'
 import type { SiteObjects } from './siteObjects'
 import { SITE_NAME } from '../../lib/siteName'
 import { SIGN_IN_PAGE } from '../../lib/pathFormats'
+import { SITE_PORT } from './ports'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
@@ -191,7 +192,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   let siteUrl = ''
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 3000, host, resolve)
+    server.listen(options.port ?? SITE_PORT, host, resolve)
   }).catch((error) => {
     accessLog?.close()
     throw error

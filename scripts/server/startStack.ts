@@ -4,6 +4,7 @@ import { LOCAL_COGNITO, readAuthSettings } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { startLocalServer, type RunningServer } from './localServer'
+import { portOf, SITE_PORT } from './ports'
 import { outDirObjects, type SiteObjects } from './siteObjects'
 import { readScriptHashesFile } from '../../edge/scriptHashesFile'
 import { ACCESS_LOG_ENV } from './accessLogFile'
@@ -73,13 +74,15 @@ export async function startBuiltSite(options: BuiltSiteOptions): Promise<Running
 export async function startLocalStack(
   options: { outDir?: string; sitePort?: number; cognitoPort?: number; accessLog?: string; access?: CompiledAccess; registrationRate?: RateLimit } = {}
 ): Promise<LocalStack> {
+  // Checked before anything starts: a bad PORT is named, not met as a listen error.
+  const sitePort = options.sitePort ?? portOf('PORT', process.env.PORT, SITE_PORT, true)
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: options.cognitoPort ?? LOCAL_COGNITO.port, quiet: true })
   try {
     const site = await startBuiltSite({
       outDir: options.outDir,
       cognitoUrl: cognito.url,
       access: options.access,
-      port: options.sitePort ?? Number(process.env.PORT ?? 3000),
+      port: sitePort,
       // Off unless asked for, so tests and benches stay quiet; `npm start` asks for stdout.
       accessLog: options.accessLog ?? process.env[ACCESS_LOG_ENV],
       registrationRate: options.registrationRate,
