@@ -223,102 +223,117 @@ const recordedReading = (recorded: ScannedPage): Reading => {
   return { digest, stamp: fileStampOf(stamp as fs.Stats), settled: true, frontMatter, bodyBytes, links, codeLanguages, recorded }
 }
 
-type LoadedPage = ContentPage & { reading?: Reading; release: (keptBodies: ReadonlySet<string>) => void; record: () => ScannedPage | undefined }
-
 /**
  * A page whose file is read on first use, once; `kept` is the last scan's reading (or the store's
- * record of it), used while the file has the stamp it had then.
+ * record of it), used while the file has the stamp it had then. A class, not an object of
+ * closures: a site's pages are tens of thousands, each made at every build (docs/benchmarks.md).
  */
-function contentPage(root: string, file: string, route: string, reads: Map<string, number>, kept?: Reading): LoadedPage {
-  const absolute = path.join(root, file)
-  let released = false
-  const read = (): Reading => {
+class LoadedPage implements ContentPage {
+  reading: Reading | undefined
+  private released = false
+
+  constructor(
+    private readonly root: string,
+    readonly file: string,
+    readonly route: string,
+    private readonly reads: Map<string, number>,
+    kept?: Reading
+  ) {
+    this.reading = keptReading(path.join(root, file), kept)
+  }
+
+  private read(): Reading {
+    const absolute = path.join(this.root, this.file)
     // The stamp is taken before the bytes: a write after it changes the stamp the next scan sees.
     const stamp = fileStampOf(fs.lstatSync(absolute))
     const text = readPlainFile(absolute).toString('utf8')
-    reads.set(file, (reads.get(file) ?? 0) + 1)
+    this.reads.set(this.file, (this.reads.get(this.file) ?? 0) + 1)
     return { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp, settled: settledAt(stamp, Date.now()) }
   }
-  const page = {
-    file,
-    route,
-    reading: keptReading(absolute, kept),
-    load(): Reading {
-      return (page.reading ??= read())
-    },
-    get text(): string {
-      const reading = page.load()
-      if (reading.text !== undefined) return reading.text
-      if (released) throw new Error(`${file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
-      // Taken from the record (or the last scan): read now, keeping what was known of it, if it is still that version.
-      const fresh = read()
-      if (fresh.digest !== reading.digest) throw new PageChangedError(file)
-      page.reading = { ...reading, ...fresh }
-      return fresh.text as string
-    },
-    get digest() {
-      return page.load().digest
-    },
-    get frontMatter() {
-      const reading = page.load()
-      return reading.frontMatter ?? (reading.parsed ??= parseFrontMatter(file, page.text)).data
-    },
-    get body(): string {
-      const reading = page.load()
-      if (reading.text !== undefined) return (reading.parsed ??= parseFrontMatter(file, reading.text)).body
-      try {
-        return fs.readFileSync(bodyFile(root, reading.digest), 'utf8')
-      } catch (error) {
-        if (released || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        return parseFrontMatter(file, page.text).body
-      }
-    },
-    get bodyBytes() {
-      const reading = page.load()
-      return (reading.bodyBytes ??= Buffer.byteLength(page.body))
-    },
-    get links(): readonly FoundLink[] {
-      const reading = page.load()
-      return (reading.links ??= linksIn(page.text, PAGE_LINK))
-    },
-    get codeLanguages(): readonly string[] {
-      const reading = page.load()
-      return (reading.codeLanguages ??= codeLanguagesIn(page.text))
-    },
-    release(keptBodies: ReadonlySet<string>) {
-      released = true
-      let reading = page.reading
-      if (!reading) return
-      const kept = bodyFile(root, reading.digest)
-      const isKept = keptBodies.has(path.basename(kept))
-      if (reading.text === undefined) {
-        if (isKept) return
-        // The body kept for this version is gone (its folder was removed): read the page for it.
-        released = false
-        void page.text
-        released = true
-        reading = page.reading as Reading
-      }
-      const text = reading.text as string
-      const parsed = reading.parsed ?? parseFrontMatter(file, text)
-      if (!isKept) fs.writeFileSync(kept, parsed.body)
-      page.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
-    },
-    /** What the store keeps of this page: none while it may change unseen (racy) or its front matter does not parse. */
-    record(): ScannedPage | undefined {
-      const reading = page.reading
-      if (!reading?.settled) return undefined
-      // Taken from the record, and the file still the one recorded (its digest, when read since): the same record.
-      if (reading.recorded) return reading.recorded
-      try {
-        return { ...reading.stamp, digest: reading.digest, frontMatter: page.frontMatter, bodyBytes: page.bodyBytes, links: page.links, codeLanguages: page.codeLanguages }
-      } catch (error) {
-        if (error instanceof ContentError) return undefined
-        throw error
-      }
-    },
+
+  load(): Reading {
+    return (this.reading ??= this.read())
   }
-  return page
+
+  get text(): string {
+    const reading = this.load()
+    if (reading.text !== undefined) return reading.text
+    if (this.released) throw new Error(`${this.file}: a step asked for the MDX after the build released it; take what it needs before releaseTexts`)
+    // Taken from the record (or the last scan): read now, keeping what was known of it, if it is still that version.
+    const fresh = this.read()
+    if (fresh.digest !== reading.digest) throw new PageChangedError(this.file)
+    this.reading = { ...reading, ...fresh }
+    return fresh.text as string
+  }
+
+  get digest(): string {
+    return this.load().digest
+  }
+
+  get frontMatter(): Record<string, unknown> {
+    const reading = this.load()
+    return reading.frontMatter ?? (reading.parsed ??= parseFrontMatter(this.file, this.text)).data
+  }
+
+  get body(): string {
+    const reading = this.load()
+    if (reading.text !== undefined) return (reading.parsed ??= parseFrontMatter(this.file, reading.text)).body
+    try {
+      return fs.readFileSync(bodyFile(this.root, reading.digest), 'utf8')
+    } catch (error) {
+      if (this.released || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      return parseFrontMatter(this.file, this.text).body
+    }
+  }
+
+  get bodyBytes(): number {
+    const reading = this.load()
+    return (reading.bodyBytes ??= Buffer.byteLength(this.body))
+  }
+
+  get links(): readonly FoundLink[] {
+    const reading = this.load()
+    return (reading.links ??= linksIn(this.text, PAGE_LINK))
+  }
+
+  get codeLanguages(): readonly string[] {
+    const reading = this.load()
+    return (reading.codeLanguages ??= codeLanguagesIn(this.text))
+  }
+
+  release(keptBodies: ReadonlySet<string>): void {
+    this.released = true
+    let reading = this.reading
+    if (!reading) return
+    const kept = bodyFile(this.root, reading.digest)
+    const isKept = keptBodies.has(path.basename(kept))
+    if (reading.text === undefined) {
+      if (isKept) return
+      // The body kept for this version is gone (its folder was removed): read the page for it.
+      this.released = false
+      void this.text
+      this.released = true
+      reading = this.reading as Reading
+    }
+    const text = reading.text as string
+    const parsed = reading.parsed ?? parseFrontMatter(this.file, text)
+    if (!isKept) fs.writeFileSync(kept, parsed.body)
+    this.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
+  }
+
+  /** What the store keeps of this page: none while it may change unseen (racy) or its front matter does not parse. */
+  record(): ScannedPage | undefined {
+    const reading = this.reading
+    if (!reading?.settled) return undefined
+    // Taken from the record, and the file still the one recorded (its digest, when read since): the same record.
+    if (reading.recorded) return reading.recorded
+    try {
+      return { ...reading.stamp, digest: reading.digest, frontMatter: this.frontMatter, bodyBytes: this.bodyBytes, links: this.links, codeLanguages: this.codeLanguages }
+    } catch (error) {
+      if (error instanceof ContentError) return undefined
+      throw error
+    }
+  }
 }
 
 const bodyFile = (root: string, digest: string) => path.join(root, BODY_CACHE_DIR, `${digest}.md`)
@@ -491,7 +506,7 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
       else if (PAGE_FILE.test(entry.name)) {
         const route = routeOfContentFile(entry.path)
         if (route === null) unservable.push(entry.path)
-        else pages.push(contentPage(root, entry.path, route, reads, lastReading(entry.path)))
+        else pages.push(new LoadedPage(root, entry.path, route, reads, lastReading(entry.path)))
       } else if (META_FILE.test(entry.name)) metas.push(contentMeta(root, entry.path, path.posix.join('/', folder.slice(CONTENT_DIR.length)), Object.hasOwn(knownMetas, entry.path) ? knownMetas[entry.path] : undefined))
     }
   }
