@@ -22,7 +22,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { sameStamp, settledAt, sha256, textOf, writeAtomically } from '../files'
+import { settledAt, sha256, textOf, writeAtomically, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, type OutFiles } from './outFiles'
@@ -78,6 +78,9 @@ function keyOfLine(line: string): string {
   const quoted = line.slice(0, line.indexOf('\t'))
   return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1)
 }
+
+/** A stamp's fields as a file's line spells them, with the tabs around them: the size, mtimeMs, dev and ino. */
+const stampFields = ({ size, mtimeMs, dev, ino }: FileStamp) => `\t${size}\t${mtimeMs}\t${dev}\t${ino}\t`
 
 /** The sha256 field of a file's line. */
 const digestOfLine = (line: string) => line.split('\t', 2)[1]
@@ -228,19 +231,26 @@ export class OutReading {
     return this.pageReadings
   }
 
-  /** The last record's entry of `key` and its line, when the file's stamp is the one recorded and, for a page, its scripts were read. */
-  private kept(key: string): { entry: OutRecordEntry; line: string } | undefined {
+  /**
+   * The last record's line of `key` and the index of its scripts, when the file's stamp is the one
+   * recorded and, for a page, its scripts were read. The stamp is compared as the line spells it,
+   * not parsed: the record step asks this of every file of out/, each page twice.
+   */
+  private kept(key: string): { line: string; scripts: number | undefined } | undefined {
     const line = this.last.get(key)
-    const known = line === undefined ? null : entryOfLine(line)
-    if (!known?.stat || !sameStamp({ size: known.size, ...known.stat }, this.out.stamps.get(key)!)) return undefined
-    return !key.endsWith('.html') || (known.scripts !== undefined && this.lastScripts[known.scripts] !== undefined) ? { entry: known, line: line! } : undefined
+    // After the key and the sha256 (64 hex digits): the size, then the stamp's fields (empty when none was recorded).
+    if (line === undefined || !line.startsWith(stampFields(this.out.stamps.get(key)!), line.indexOf('\t') + 65)) return undefined
+    const last = line.slice(line.lastIndexOf('\t') + 1)
+    const scripts = last === '' ? undefined : Number(last)
+    return !key.endsWith('.html') || (scripts !== undefined && this.lastScripts[scripts] !== undefined) ? { line, scripts } : undefined
   }
 
   private reading(key: string): Reading {
     const done = this.readings.get(key)
     if (done) return done
     const stamp = this.out.stamps.get(key)!
-    const known = this.kept(key)?.entry
+    const kept = this.kept(key)
+    const known = kept && entryOfLine(kept.line)
     let reading: Reading
     if (known) {
       reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.lastScripts[known.scripts] }
@@ -290,7 +300,7 @@ export class OutReading {
     let named = 0
     for (const key of this.out.stamps.keys()) {
       const kept = this.kept(key)
-      let scripts = kept?.entry.scripts
+      let scripts = kept?.scripts
       if (kept && fromLast) lines.push(kept.line)
       else {
         const { scripts: read, ...entry } = this.reading(key)
