@@ -15,6 +15,9 @@
  * machine can take most of that limit, so a build under load could colour a page differently from
  * another build of the same sources. Without the limit, the same code is always coloured the same.
  */
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+
 type ShikiModule = typeof import('shiki')
 type Highlighter = Awaited<ReturnType<ShikiModule['getHighlighter']>>
 type HighlighterOptions = Parameters<ShikiModule['getHighlighter']>[0]
@@ -22,10 +25,22 @@ type HighlighterOptions = Parameters<ShikiModule['getHighlighter']>[0]
 /** The highlighter's ways to colour code; each tokenizes with the options it is given. */
 const HIGHLIGHTS = ['codeToTokensBase', 'codeToTokensWithThemes', 'codeToTokens', 'codeToHast', 'codeToHtml'] as const
 
+/**
+ * Shiki's own engine, Oniguruma, its WebAssembly read from the file Shiki publishes
+ * (`shiki/onig.wasm`). Left to itself, Shiki loads the same bytes inlined as base64 in a module,
+ * which every compile worker decoded in JavaScript before compiling them (docs/benchmarks.md).
+ */
+async function onigurumaFromFile() {
+  const { createOnigurumaEngine } = await import('shiki/engine/oniguruma')
+  // As an ES module (the compile workers' transpiled copy) or as CommonJS (tsx, in the tests).
+  const wasm = typeof require === 'function' ? require.resolve('shiki/onig.wasm') : fileURLToPath(import.meta.resolve('shiki/onig.wasm'))
+  return createOnigurumaEngine(readFile(wasm))
+}
+
 export async function onDemandHighlighter(options: HighlighterOptions): Promise<Highlighter> {
   // shiki is ESM only; next.config is loaded as CommonJS.
   const shiki: ShikiModule = await import('shiki')
-  const highlighter = await shiki.getHighlighter({ ...options, langs: ['plaintext'] })
+  const highlighter = await shiki.getHighlighter({ ...options, engine: await onigurumaFromFile(), langs: ['plaintext'] })
   const loadLanguage = highlighter.loadLanguage.bind(highlighter)
 
   async function withLazyEmbedded(name: string, seen: Set<string>): Promise<string[]> {
