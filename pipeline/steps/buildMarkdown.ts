@@ -103,6 +103,8 @@ export function* markdownFiles(
   // hash made per page); a file made of bodies is named by its pages' digests, and the index and
   // catalog, made of no body, by their own text.
   const digestOf = (...parts: unknown[]) => sha256(JSON.stringify(parts))
+  // A text made whole is its own input: hashed as it is, not escaped again inside JSON first.
+  const textDigest = (kind: 'llms' | 'catalog', text: string) => sha256(`${kind}\n${text}`)
   const bodyOf = function* (route: string) {
     yield contentOf(route).body
   }
@@ -112,7 +114,7 @@ export function* markdownFiles(
       yield { key: file.key, inputs: digestOf('full', file.title, file.place, file.pages.map((route) => [route, contentOf(route).digest])), pieces: fullTextPart(file, file.pages.map(withBody)) }
     } else {
       const text = llmsTxt(file, file.pages.map(pageOf), partsOf(file.audience))
-      yield { key: file.key, inputs: digestOf('llms', text), pieces: [text] }
+      yield { key: file.key, inputs: textDigest('llms', text), pieces: [text] }
     }
   }
   for (const file of plan.catalogs) {
@@ -122,7 +124,7 @@ export function* markdownFiles(
     if (!pageMap) throw new Error(`buildMarkdown: no page map for the audience of ${file.key}; the page-map step and the plan disagree`)
     const catalog: PageCatalog = { pages: file.pages.map(pageOf), pageMap }
     const text = JSON.stringify(catalog)
-    yield { key: file.key, inputs: digestOf('catalog', text), pieces: [text] }
+    yield { key: file.key, inputs: textDigest('catalog', text), pieces: [text] }
   }
 }
 
