@@ -15,6 +15,7 @@
  * machine can take most of that limit, so a build under load could colour a page differently from
  * another build of the same sources. Without the limit, the same code is always coloured the same.
  */
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
@@ -37,7 +38,19 @@ async function onigurumaFromFile() {
   return createOnigurumaEngine(readFile(wasm))
 }
 
-export async function onDemandHighlighter(options: HighlighterOptions): Promise<Highlighter> {
+/**
+ * Code blocks coloured before, by a key of everything their colouring follows from: a page's
+ * compile offers its last compile's blocks (pipeline/compile/compileWorker.mjs), so an edit of its
+ * text colours no block again, and Shiki compiles none of a grammar's expressions for it.
+ */
+export interface KeptBlocks {
+  /** What else the colours follow from: the compiler's fingerprint (Shiki's version and its grammars among it). */
+  salt: string
+  get(key: string): string | undefined
+  set(key: string, html: string): void
+}
+
+export async function onDemandHighlighter(options: HighlighterOptions, kept?: KeptBlocks): Promise<Highlighter> {
   // shiki is ESM only; next.config is loaded as CommonJS.
   const shiki: ShikiModule = await import('shiki')
   const highlighter = await shiki.getHighlighter({ ...options, engine: await onigurumaFromFile(), langs: ['plaintext'] })
@@ -68,6 +81,18 @@ export async function onDemandHighlighter(options: HighlighterOptions): Promise<
     const highlight = highlighter[method].bind(highlighter) as (code: string, options: object) => unknown
     // 0: no time limit. The options reach the transformers too (twoslash highlights its popups with them).
     Object.assign(highlighter, { [method]: (code: string, options: object) => highlight(code, { ...options, tokenizeTimeLimit: 0 }) })
+  }
+  if (kept) {
+    // rehype-pretty-code colours each block with codeToHtml. Options that hold code (transformers)
+    // cannot be keyed, so such a block is coloured every time.
+    const toHtml = highlighter.codeToHtml.bind(highlighter)
+    highlighter.codeToHtml = (code, options) => {
+      if (options.transformers?.length) return toHtml(code, options)
+      const key = createHash('sha256').update(JSON.stringify([kept.salt, code, options])).digest('hex')
+      const html = kept.get(key) ?? toHtml(code, options)
+      kept.set(key, html)
+      return html
+    }
   }
   return highlighter
 }

@@ -102,6 +102,40 @@ test('a valid site passes; a second run compiles nothing, and a changed page or 
   expect(fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json'))).toHaveLength(3)
 })
 
+test("an edit of a page's text colours none of its code blocks again: its new cache entry takes them from its last, and a changed block is coloured anew", async () => {
+  const root = site(VALID)
+  const file = path.join(root, 'content/docs/leads/intro.mdx')
+  const store = readStore(root)
+  const entry = () => {
+    const name = store.pages['/docs/leads/intro'].entry
+    return { name, data: JSON.parse(fs.readFileSync(path.join(root, name), 'utf8')) }
+  }
+  await checkAndCompile(scanContent(root), store)
+  const first = entry()
+  const keys = Object.keys(first.data.highlights)
+  expect(keys).toHaveLength(1)
+  expect(first.data.highlights[keys[0]]).toContain('quote')
+  // What the block's colouring gave, marked: a compile that takes the block from the entry shows the mark.
+  const marked = first.data.highlights[keys[0]].replace('quote', 'kept')
+  fs.writeFileSync(path.join(root, first.name), JSON.stringify({ ...first.data, highlights: { [keys[0]]: marked } }))
+
+  fs.appendFileSync(file, '\nOne more line.\n')
+  expect(await checkAndCompile(scanContent(root), store)).toMatchObject({ compiled: 1 })
+  const second = entry()
+  expect(second.name).not.toBe(first.name)
+  expect(second.data.highlights).toEqual({ [keys[0]]: marked })
+  expect(JSON.stringify(second.data.output.tree)).toContain('kept')
+
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('id: 42', 'id: 43'))
+  expect(await checkAndCompile(scanContent(root), store)).toMatchObject({ compiled: 1 })
+  const third = entry()
+  expect(Object.keys(third.data.highlights)).toHaveLength(1)
+  expect(Object.keys(third.data.highlights)).not.toEqual(keys)
+  const tree = JSON.stringify(third.data.output.tree)
+  expect(tree).toContain('quote')
+  expect(tree).not.toContain('kept')
+})
+
 test('the fingerprint holds the installed version of the compiler, its plugins and the highlighter, so an upgrade of any compiles every page again', () => {
   const installed = (name: string) => `${name}@${JSON.parse(fs.readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8')).version}`
   const packages = compilerPackages(project).map((entry) => entry.split(' ')[0])

@@ -26,7 +26,41 @@ function highlight(lang: string, code: string, { busy = false } = {}): { loadedA
   return JSON.parse(output)
 }
 
+/** Colours with a store of kept blocks: what a block kept under its key gives, and what the store holds after. */
+function highlightKept(lang: string, codes: string[], { mark = false, transformers = false } = {}): { html: string[]; kept: number } {
+  const script = `(async () => {
+    const { onDemandHighlighter } = require('./pipeline/onDemandHighlighter')
+    const blocks = new Map()
+    const kept = { salt: 'compiler', get: (key) => blocks.get(key), set: (key, html) => blocks.set(key, html) }
+    const highlighter = await onDemandHighlighter({ themes: ['github-light', 'github-dark'] }, kept)
+    await highlighter.loadLanguage(${JSON.stringify(lang)})
+    const options = { lang: ${JSON.stringify(lang)}, theme: 'github-light', ...(${transformers} && { transformers: [{ name: 'none' }] }) }
+    const html = []
+    for (const code of ${JSON.stringify(codes)}) {
+      html.push(highlighter.codeToHtml(code, options))
+      if (${mark}) for (const [key, value] of blocks) blocks.set(key, 'KEPT ' + value)
+    }
+    console.log(JSON.stringify({ html, kept: blocks.size }))
+  })()`
+  return JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', '-e', script], { cwd: root, encoding: 'utf8' }))
+}
+
 describe('onDemandHighlighter', () => {
+  it('takes a block it coloured before from the kept blocks, by its code and options, and colours a different block', () => {
+    const { html, kept } = highlightKept('sql', ['SELECT id FROM cases', 'SELECT id FROM cases', 'SELECT id FROM quotes'], { mark: true })
+    expect(html[0]).toContain('<span style="color:#D73A49">SELECT</span>')
+    expect(html[1]).toBe(`KEPT ${html[0]}`)
+    expect(html[2]).toContain('quotes')
+    expect(html[2]).not.toContain('KEPT')
+    expect(kept).toBe(2)
+  })
+
+  it('colours a block every time when its options hold transformers, which no key can name', () => {
+    const { html, kept } = highlightKept('sql', ['SELECT 1', 'SELECT 1'], { mark: true, transformers: true })
+    expect(html[1]).toBe(html[0])
+    expect(kept).toBe(0)
+  })
+
   it('starts with plain text only, then highlights a language once it is loaded', () => {
     const { loadedAtStart, html } = highlight('sql', 'SELECT id FROM cases')
     expect(loadedAtStart.length).toBeLessThan(10)

@@ -35,7 +35,8 @@ interface CompileFailure {
   deterministic: boolean
 }
 
-export type CacheEntry = { ok: true; output: PageDocument } | { ok: false; error: CompileFailure }
+/** A compiled page, with its code blocks as coloured, by key (pipeline/onDemandHighlighter.ts), for its next compile. */
+export type CacheEntry = { ok: true; output: PageDocument; highlights?: Record<string, string> } | { ok: false; error: CompileFailure }
 
 /** A page whose MDX does not compile: where the compiler stopped, and its message. */
 export class MdxCompileError extends ContentError {
@@ -77,6 +78,8 @@ function readEntry(file: string): CacheEntry | null {
 
 interface Job {
   page: ContentPage
+  /** The page's last cache entry, absolute: its coloured code blocks are offered to the compile. */
+  lastEntry?: string
   resolve: (entry: CacheEntry) => void
 }
 
@@ -102,7 +105,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
         current = queue.shift()
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         try {
-          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter })
+          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastEntry: current.lastEntry })
         } catch (error) {
           // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
           current = undefined
@@ -110,11 +113,11 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
           reject(error)
         }
       }
-      worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; error?: CompileFailure }) => {
+      worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; highlights?: Record<string, string>; error?: CompileFailure }) => {
         // Its first page was posted with it: a worker that has loaded says so, and takes it then.
         if (message.ready) return
         const job = current!
-        job.resolve(message.ok ? { ok: true, output: message.output! } : { ok: false, error: message.error! })
+        job.resolve(message.ok ? { ok: true, output: message.output!, highlights: message.highlights } : { ok: false, error: message.error! })
         next()
       })
       worker.on('error', (error) => {
@@ -193,6 +196,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
     }
     jobs.push({
       page,
+      lastEntry: last && cached.has(last.entry) ? path.join(root, last.entry) : undefined,
       resolve: (compiled) => {
         if (compiled.ok || compiled.error.deterministic) {
           writeAtomically(path.join(root, entryFile), JSON.stringify(compiled))

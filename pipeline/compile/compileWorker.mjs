@@ -76,7 +76,7 @@ function drawIcon(name) {
 const SITE = {
   ...JSON.parse(readFileSync(new URL('./nextraPageOptions.json', import.meta.url), 'utf8')),
   codeHighlight: true,
-  mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: onDemandHighlighter } },
+  mdxOptions: { rehypePrettyCodeOptions: { getHighlighter: (options) => onDemandHighlighter(options, pageBlocks) } },
 }
 
 /**
@@ -188,6 +188,33 @@ function searchDataWithIds(data) {
   }))
 }
 
+/**
+ * The code blocks of the page being compiled, coloured (pipeline/onDemandHighlighter.ts): those its
+ * last compile coloured, taken from its cache entry (`highlights`), and those of this compile,
+ * which its new entry keeps. The worker compiles one page at a time.
+ */
+const pageBlocks = {
+  salt: workerData.compiler.key,
+  last: new Map(),
+  made: {},
+  get(key) {
+    return this.last.get(key)
+  },
+  set(key, html) {
+    this.made[key] = html
+  },
+}
+
+/** The blocks a page's last cache entry kept; none when it has no entry, or it cannot be read. */
+function lastBlocks(entry) {
+  if (!entry) return {}
+  try {
+    return JSON.parse(readFileSync(entry, 'utf8')).highlights ?? {}
+  } catch {
+    return {}
+  }
+}
+
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
 async function compilePage(file, filePath, route, source, frontMatter) {
   captured.delete(file)
@@ -211,10 +238,12 @@ async function compilePage(file, filePath, route, source, frontMatter) {
   return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }
 }
 
-parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, withModule }) => {
+parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, lastEntry, withModule }) => {
+  pageBlocks.last = new Map(Object.entries(lastBlocks(lastEntry)))
+  pageBlocks.made = {}
   try {
     const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source, frontMatter)
-    parentPort.postMessage({ id, ok: true, output: doc, ...(withModule && { module }) })
+    parentPort.postMessage({ id, ok: true, output: doc, highlights: pageBlocks.made, ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })
   }
