@@ -69,6 +69,12 @@ describe('the list is complete', () => {
     return (typeof bin === 'string' ? [bin] : Object.values(bin ?? {})).map((file) => path.posix.normalize(file))
   }
 
+  /** Whether a package's `exports` names `file` (relative to its folder) itself, not by a pattern: then it publishes that file. */
+  const exportsExactly = (dependency: string, file: string) => {
+    const { exports } = JSON.parse(fs.readFileSync(path.join(installed(dependency), 'package.json'), 'utf8')) as { exports?: unknown }
+    return exports !== null && typeof exports === 'object' && `./${path.posix.normalize(file)}` in exports
+  }
+
   const PACKAGE = String.raw`((?:@[\w.-]+/)?[\w][\w.-]*)`
   /** Ways of naming a dependency's private files: a path into its dist/ or node_modules/ folder, a bundler rule's pattern for one, or a file found from its package's folder. */
   const REACHES = [
@@ -77,7 +83,7 @@ describe('the list is complete', () => {
     /(?:node_modules\[\\\\\/\])?((?:@[\w-]+\[\\\\\/\])?[\w-]+)\[\\\\\/\](dist|es)\[\\\\\/\]/g,
     /node_modules\[\\\\\/\]((?:@[\w-]+\[\\\\\/\])?[\w-]+)\[\\\\\/\]()/g,
     /(?:path\.(?:join|dirname)\(|createRequire\()[^\n]*require\.resolve\('((?:@[\w.-]+\/)?[\w.-]+)\/package\.json'\)()/g,
-    /import\.meta\.resolve\('((?:@[\w.-]+\/)?[\w.-]+)[^']*'\)()/g,
+    /import\.meta\.resolve\('((?:@[\w.-]+\/)?[\w.-]+)(?:\/([^']*))?'\)/g,
   ]
 
   /** `file: dependency` for each reach into an installed dependency that `file` makes. */
@@ -89,6 +95,7 @@ describe('the list is complete', () => {
         const dependency = match[1].replace(/\[\\\\\/\]/g, '/')
         if (!fs.existsSync(path.join(installed(dependency), 'package.json'))) continue
         if (match[2] && binFiles(dependency).includes(path.posix.normalize(match[2]))) continue
+        if (match[2] && exportsExactly(dependency, match[2])) continue
         found.add(`${file}: ${dependency}`)
       }
     }
@@ -110,12 +117,15 @@ describe('the list is complete', () => {
     expect(stale.map((reach) => `${reach.dependency}/${reach.files.join(', ')}`)).toEqual([])
   })
 
-  test('the scan sees a reach however it is written, and lets a published bin file be', () => {
+  test('the scan sees a reach however it is written, and lets a published bin file, or a file a package exports by name, be', () => {
     const file = path.join(root, 'patches', `.reach-${process.pid}.ts`)
     const relative = path.relative(root, file)
     try {
-      fs.writeFileSync(file, "require('nextra/dist/server/x.js')\nconst r = /nextra-theme-docs[\\\\/]dist[\\\\/]index\\.js$/\nspawn('node_modules/next/dist/bin/next')\n")
+      fs.writeFileSync(file, "require('nextra/dist/server/x.js')\nconst r = /nextra-theme-docs[\\\\/]dist[\\\\/]index\\.js$/\nspawn('node_modules/next/dist/bin/next')\nimport.meta.resolve('shiki/onig.wasm')\n")
       expect(reachesIn(relative).sort()).toEqual([`${relative}: nextra`, `${relative}: nextra-theme-docs`])
+      // Shiki exports ./onig.wasm by name, and ./dist/* only by a pattern: a file under dist/ is a reach.
+      fs.writeFileSync(file, "import.meta.resolve('shiki/dist/onig.wasm')\n")
+      expect(reachesIn(relative)).toEqual([`${relative}: shiki`])
     } finally {
       fs.rmSync(file, { force: true })
     }
