@@ -148,7 +148,7 @@ export interface CompileOptions {
 }
 
 /** A page's compile cache entry, relative to the project: named by its path, its bytes and the compiler's fingerprint. */
-function entryOf(fingerprint: string, page: ContentPage): string {
+function entryOf(fingerprint: string, page: Pick<ContentPage, 'file' | 'digest'>): string {
   return `${CACHE_DIR}/${sha256(JSON.stringify([fingerprint, page.file, page.digest]))}.json`
 }
 
@@ -196,7 +196,8 @@ export async function compilePages(source: ContentSource, store: PageStore = new
     }
     jobs.push({
       page,
-      lastEntry: last && cached.has(last.entry) ? path.join(root, last.entry) : undefined,
+      // Only an entry of this compiler: another's blocks were coloured by another Shiki, and none would be taken.
+      lastEntry: last && last.entry === entryOf(fingerprint, last) && cached.has(last.entry) ? path.join(root, last.entry) : undefined,
       resolve: (compiled) => {
         if (compiled.ok || compiled.error.deterministic) {
           writeAtomically(path.join(root, entryFile), JSON.stringify(compiled))
