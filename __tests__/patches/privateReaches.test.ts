@@ -63,15 +63,17 @@ describe('the list is complete', () => {
     )
   }
 
+  const manifestOf = (dependency: string) => JSON.parse(fs.readFileSync(path.join(installed(dependency), 'package.json'), 'utf8')) as { bin?: string | Record<string, string>; exports?: unknown }
+
   /** A package's `bin` files, which it publishes to be run by path. */
   const binFiles = (dependency: string) => {
-    const { bin } = JSON.parse(fs.readFileSync(path.join(installed(dependency), 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
+    const { bin } = manifestOf(dependency)
     return (typeof bin === 'string' ? [bin] : Object.values(bin ?? {})).map((file) => path.posix.normalize(file))
   }
 
   /** Whether a package's `exports` names `file` (relative to its folder) itself, not by a pattern: then it publishes that file. */
   const exportsExactly = (dependency: string, file: string) => {
-    const { exports } = JSON.parse(fs.readFileSync(path.join(installed(dependency), 'package.json'), 'utf8')) as { exports?: unknown }
+    const { exports } = manifestOf(dependency)
     return exports !== null && typeof exports === 'object' && `./${path.posix.normalize(file)}` in exports
   }
 
