@@ -97,13 +97,13 @@ export const SEARCH_CACHE_DIR = CACHE_PATHS.search
 
 let pagefindVersion: string | undefined
 
-/** A package's installed version, as Node would find it from here (Pagefind exports neither a CommonJS entry nor `./package.json`). */
-function installedVersion(name: string): string {
+/** A package as Node would find it from here: its folder and its package.json (Pagefind exports neither a CommonJS entry nor `./package.json`). */
+function installedPackage(name: string): { dir: string; json: { version: string; exports?: { '.'?: { import?: string } } } } {
   for (const dir of require.resolve.paths(name) ?? []) {
     const file = path.join(dir, name, 'package.json')
-    if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version
+    if (fs.existsSync(file)) return { dir: path.dirname(file), json: JSON.parse(fs.readFileSync(file, 'utf8')) }
   }
-  throw new Error(`search: cannot find the installed version of ${name}`)
+  throw new Error(`search: cannot find the installed package ${name}`)
 }
 
 /** An index to write: its audience's pages, each with the digest of its records, which are read again only for a shard indexed again. */
@@ -119,11 +119,29 @@ interface IndexPlan {
 type RecordsOf = (route: string) => SearchRecord[]
 
 function bundleKey(index: IndexPlan, shard: Shard): string {
-  pagefindVersion ??= installedVersion('pagefind')
+  pagefindVersion ??= installedPackage('pagefind').json.version
   return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, index.spec.outDir, shard.shard, shard.pages.map((route) => index.digests.get(route))])).slice(0, 32)
 }
 
 type Pagefind = typeof import('pagefind')
+
+/**
+ * Pagefind's module, from the file its exports name for `import`, loaded at once where Node can
+ * require an ES module (20.19 and later). An `import()` reads its files in turns of this thread's
+ * event loop, which the content steps hold for a second at a time, so the search step often
+ * waited on it (docs/benchmarks.md). Elsewhere (an older Node, a module that needs `import`), imported.
+ */
+function loadPagefind(): Promise<Pagefind> {
+  const { dir, json } = installedPackage('pagefind')
+  const entry = json.exports?.['.']?.import
+  try {
+    if (typeof entry === 'string') return Promise.resolve(require(path.join(dir, entry)) as Pagefind)
+  } catch {
+    // Imported below.
+  }
+  return import('pagefind')
+}
+
 type PagefindIndex = Awaited<ReturnType<Pagefind['createIndex']>>
 
 /** Pagefind's settings for a new index, the same for every shard. */
@@ -156,7 +174,7 @@ let ahead: { pagefind: Promise<Pagefind>; index: Promise<PagefindIndex> } | null
  */
 export function startPagefindAhead(): Promise<void> {
   if (!ahead) {
-    const pagefind = import('pagefind')
+    const pagefind = loadPagefind()
     const index = pagefind.then((module) => withChunkSize(() => module.createIndex(INDEX_CONFIG)))
     // Awaited when the search step takes them; a failure meanwhile is met there, or never.
     pagefind.catch(() => {})
@@ -352,7 +370,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       }
     }
     // Pagefind only when a shard is to be indexed; one started ahead for nothing ends below.
-    if (jobs.length > 0) pagefind = await (started?.pagefind ?? import('pagefind'))
+    if (jobs.length > 0) pagefind = await (started?.pagefind ?? loadPagefind())
     let madeAhead = started?.index ?? null
     const newIndex = () => {
       const made = madeAhead ?? withChunkSize(() => pagefind!.createIndex(INDEX_CONFIG))

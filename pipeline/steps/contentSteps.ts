@@ -4,6 +4,7 @@
  * to render; dev tells the open pages to fetch their props again. One path, so a page that passes
  * one passes the other, and the plan is made once per run.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { describeCompile, type CompileReport } from '../compile/compilePages'
@@ -102,7 +103,11 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
-  options.onCompiled?.({ store, plan })
+  if (options.onCompiled) {
+    options.onCompiled({ store, plan })
+    // What it started (the build's search step) reads and sends its first shard before the pages step holds the thread.
+    await nextTurn()
+  }
   const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
   if (!options.callerSaves) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
