@@ -254,7 +254,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     onCompileStart: ({ pages, toCompile, fromCache }) => {
       console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`)
       // A changed page is a search shard to index again: Pagefind starts while the compile is waited
-      // for, and the record of out/ is read after it, since loading Pagefind takes this thread's turns.
+      // for, and the record of out/ is read once its first index is made, which takes this thread's turns.
       const pagefindReady = toCompile > 0 ? startPagefindAhead() : Promise.resolve()
       void pagefindReady.then(() => setImmediate(readLastRecord))
     },
