@@ -95,15 +95,16 @@ export const INDEX_CHUNK_BYTES = 10_000
  */
 export const SEARCH_CACHE_DIR = CACHE_PATHS.search
 
-let pagefindVersion: string | undefined
+let installedPagefind: { dir: string; json: { version: string; exports?: { '.'?: { import?: string } } } } | undefined
 
-/** A package as Node would find it from here: its folder and its package.json (Pagefind exports neither a CommonJS entry nor `./package.json`). */
-function installedPackage(name: string): { dir: string; json: { version: string; exports?: { '.'?: { import?: string } } } } {
-  for (const dir of require.resolve.paths(name) ?? []) {
-    const file = path.join(dir, name, 'package.json')
-    if (fs.existsSync(file)) return { dir: path.dirname(file), json: JSON.parse(fs.readFileSync(file, 'utf8')) }
+/** Pagefind as Node would find it from here: its folder and its package.json, read once (it exports neither a CommonJS entry nor `./package.json`). */
+function pagefindPackage(): NonNullable<typeof installedPagefind> {
+  if (installedPagefind) return installedPagefind
+  for (const dir of require.resolve.paths('pagefind') ?? []) {
+    const file = path.join(dir, 'pagefind', 'package.json')
+    if (fs.existsSync(file)) return (installedPagefind = { dir: path.dirname(file), json: JSON.parse(fs.readFileSync(file, 'utf8')) })
   }
-  throw new Error(`search: cannot find the installed package ${name}`)
+  throw new Error('search: cannot find the installed package pagefind')
 }
 
 /** An index to write: its audience's pages, each with the digest of its records, which are read again only for a shard indexed again. */
@@ -119,8 +120,7 @@ interface IndexPlan {
 type RecordsOf = (route: string) => SearchRecord[]
 
 function bundleKey(index: IndexPlan, shard: Shard): string {
-  pagefindVersion ??= installedPackage('pagefind').json.version
-  return sha256(JSON.stringify([pagefindVersion, INDEX_CHUNK_BYTES, index.spec.outDir, shard.shard, shard.pages.map((route) => index.digests.get(route))])).slice(0, 32)
+  return sha256(JSON.stringify([pagefindPackage().json.version, INDEX_CHUNK_BYTES, index.spec.outDir, shard.shard, shard.pages.map((route) => index.digests.get(route))])).slice(0, 32)
 }
 
 type Pagefind = typeof import('pagefind')
@@ -132,7 +132,7 @@ type Pagefind = typeof import('pagefind')
  * waited on it (docs/benchmarks.md). Elsewhere (an older Node, a module that needs `import`), imported.
  */
 function loadPagefind(): Promise<Pagefind> {
-  const { dir, json } = installedPackage('pagefind')
+  const { dir, json } = pagefindPackage()
   const entry = json.exports?.['.']?.import
   try {
     if (typeof entry === 'string') return Promise.resolve(require(path.join(dir, entry)) as Pagefind)
