@@ -89,6 +89,10 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     oneLane: { indexed: number; files: Files }
     twoLanes: { indexed: number; files: Files }
     walkedFiles: Record<string, number>
+    /** A step stopped while it copied an indexed shard into the cache; the next step of the same sources (its files, or its error); a build of them from nothing. */
+    stoppedCopy: string
+    afterStoppedCopy: Files | string
+    stoppedCopyFresh: Files
     /** This process's Pagefind and search worker children after every build, the last of which failed. */
     pagefindLeft: string[]
     /** A page whose data was gone when its shard was indexed, two shards at a time, and the step's error. */
@@ -160,6 +164,12 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
+  })
+
+  test('a step stopped while it copied a shard into the cache leaves no part of it to the next step, which builds what a build from nothing does', () => {
+    expect(scenario.stoppedCopy).toBe('the step was stopped')
+    expect(Object.keys(scenario.stoppedCopyFresh).length).toBeGreaterThan(10)
+    expect(typeof scenario.afterStoppedCopy === 'string' ? scenario.afterStoppedCopy : bytes(scenario.afterStoppedCopy)).toEqual(bytes(scenario.stoppedCopyFresh))
   })
 
   test('shards indexed two at a time (the second by a search worker, with its own Pagefind) are the files of shards indexed one at a time, byte for byte', () => {

@@ -381,8 +381,12 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     await indexShards(jobs, lanes, newIndex, recordsOf, ({ dir, cached }) => {
       indexedDirs.add(dir)
       if (cached) {
+        // Under its name once whole: a step stopped half way through the copy leaves no entry a later step takes as whole.
+        const partial = `${cached}.partial`
+        fs.rmSync(partial, { recursive: true, force: true })
+        linkTree(dir, partial)
         fs.rmSync(cached, { recursive: true, force: true })
-        linkTree(dir, cached)
+        fs.renameSync(partial, cached)
       }
     })
     for (const { index, shards } of planned) {
