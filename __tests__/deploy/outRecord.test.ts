@@ -190,7 +190,7 @@ test("a record whose first line is not this build's header (another version, a d
   }
 })
 
-test('the deploy trusts the record: a file changed in out/ after the build is not seen until the next build', async () => {
+test('the deploy trusts the record: a file changed in out/ after the build is not seen until a build that stats it', async () => {
   const site = await builtSite()
   await deploy(site)
   fs.writeFileSync(site.file('docs/intro.md'), '# Intro, edited after the build\n')
@@ -199,6 +199,43 @@ test('the deploy trusts the record: a file changed in out/ after the build is no
   rebuild(site, {})
   expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.md'], uploaded: ['docs/intro.md'] })
   expect(await held(site.bucket, 'docs/intro.md')).toBe('# Intro, edited after the build\n')
+})
+
+test("a rebuild in place stats and reads only what its steps wrote; a file added or removed is seen, one changed by hand is not, and the deploy uploads what the build wrote", async () => {
+  const site = await builtSite()
+  await deploy(site)
+  setOutRecordAside(site.outDir)
+  fs.writeFileSync(site.file('docs/intro.html'), '<html>intro, written by the render</html>')
+  fs.writeFileSync(site.file('_next/data/b1/docs/intro.json'), '{"pageProps":{"edited":true}}')
+  fs.writeFileSync(site.file('docs/guide.html'), '<html>guide, changed by hand</html>')
+  fs.writeFileSync(site.file('docs/added.html'), '<html>added</html>')
+  fs.rmSync(site.file('docs/intro.md'))
+  const statted: string[] = []
+  const lstat = fs.lstatSync
+  const spy = jest.spyOn(fs, 'lstatSync').mockImplementation(((file: string, ...rest: never[]) => {
+    const relative = path.relative(site.outDir, file)
+    if (!relative.startsWith('..')) statted.push(relative)
+    return lstat(file, ...rest)
+  }) as never)
+  try {
+    // What the steps said they wrote: a page's HTML, and a folder its data file is in.
+    const summary = readOut(site.outDir, undefined, undefined, undefined, [{ files: ['docs/intro.html'] }, { files: [], folders: ['_next/data/'] }]).write('b1')
+    expect(summary).toEqual({ files: KEYS.length, hashed: 3, buildId: 'b1' })
+  } finally {
+    spy.mockRestore()
+  }
+  // The added file, which no step named, is read as the last record does not name it.
+  expect(statted.sort()).toEqual(['_next/data/b1/docs/intro.json', 'docs/added.html', 'docs/intro.html'])
+  const record = readOutRecord(site.outDir)!.files
+  expect(Object.keys(record).sort()).toEqual([...KEYS.filter((key) => key !== 'docs/intro.md'), 'docs/added.html'].sort())
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['_next/data/b1/docs/intro.json', 'docs/added.html', 'docs/intro.html'], uploaded: ['_next/data/b1/docs/intro.json', 'docs/added.html', 'docs/intro.html'] })
+  // out/ is the build's: the page changed by hand keeps its recorded hash, and the bucket the build's page.
+  expect(await held(site.bucket, 'docs/guide.html')).toBe('<html>guide, as built</html>')
+  await expect(held(site.bucket, 'docs/intro.md')).rejects.toThrow()
+  // A build that stats every file (one after a build stopped half way, or after `next build`) reads it.
+  setOutRecordAside(site.outDir)
+  readOut(site.outDir).write('b1')
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/guide.html'], uploaded: ['docs/guide.html'] })
 })
 
 test("a deploy of another folder beside out/ (--out) does not take out/'s record: it hashes that folder and uploads what it holds", async () => {

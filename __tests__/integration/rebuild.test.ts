@@ -22,6 +22,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pageHtmlFile } from '../../lib/access/pageFiles'
 import { copyProject } from '../../scripts/audit/copyProject'
+import { readOutRecord } from '../../pipeline/steps/outRecord'
 import { maskChunkHashes } from './helpers/maskChunkHashes'
 
 jest.setTimeout(300_000)
@@ -43,6 +44,8 @@ function filesUnder(folders: string[]): Record<string, string> {
   }
   return files
 }
+/** The build's record of out/ (pipeline/steps/outRecord.ts): what the deploy takes out/ to hold, each file's sha256 by its path in the copy. */
+const recordedFiles = () => Object.fromEntries(Object.entries(readOutRecord(path.join(dir, 'out'))?.files ?? {}).map(([key, entry]) => [path.join('out', key), entry.sha256]))
 /** Every file the build ships. */
 const shippedFiles = () => filesUnder(['out', 'edge/dist', 'mcp/dist'])
 let cleanBuild: { id: string; audiences: string } & Snapshot
@@ -195,12 +198,10 @@ describe('an incremental build writes exactly what a clean build of the same sou
   // What each change renders again: the edited page alone; an added, renamed or deleted page with
   // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
   const cases: Array<[string, () => void, number | 'all']> = [
-    // out/ stays in place between builds: what was changed in it by hand is put back as the build makes it.
-    ['two edited pages, and two Markdown files of out/ changed and removed by hand', () => {
+    // out/ stays in place between builds: what was removed from it by hand is put back as the build makes it.
+    ['two edited pages, and two Markdown files of out/ removed by hand', () => {
       for (const file of [intro, home]) fs.appendFileSync(file, '\nEdited for the incremental build.\n')
-      const changed = path.join(dir, 'out/docs/leads/environments.md')
-      fs.rmSync(changed)
-      fs.writeFileSync(changed, 'Changed by hand.\n')
+      fs.rmSync(path.join(dir, 'out/docs/leads/environments.md'))
       fs.rmSync(path.join(dir, 'out/docs/support-twilio/diagram.md'))
     }, 2],
     ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
@@ -231,6 +232,8 @@ describe('an incremental build writes exactly what a clean build of the same sou
     if (rendered === 'all') expect(kept).toBe(0)
     else expect([renderedCount, kept]).toEqual([rendered, expect.any(Number)])
     const incremental = { id: buildId(), ...snapshotNow() }
+    // The build's record of out/, which a rebuild in place makes from what its steps wrote, is out/ as it is.
+    expect(recordedFiles()).toEqual(filesUnder(['out']))
     // A writer's edit leaves the edge function and the AI tools' server as they were; a rule change does not.
     expect(sameBundlesAsClean(incremental)).toBe(rendered !== 'all')
     const sources = sourcesDigest()

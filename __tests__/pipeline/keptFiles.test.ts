@@ -28,7 +28,7 @@ test("a file not written again is removed from out/ with its kept copy; an uncha
   expect(listFiles(path.join(root, CACHE_PATHS.markdownFiles))).toEqual(['/docs/leads/intro.md'])
 })
 
-test('a file of the same inputs is not made again: out/ keeps it, or, emptied, gets it back from its kept copy', () => {
+test('a file of the same inputs is not made again: out/ keeps it, or, emptied, gets it back from its kept copy; the step names what it put into out/', () => {
   const root = tempSite('kept-inputs-')
   const out = path.join(root, 'out')
   const made: string[] = []
@@ -42,6 +42,7 @@ test('a file of the same inputs is not made again: out/ keeps it, or, emptied, g
   expect(second.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(false)
   second.prune()
   expect(fs.statSync(path.join(out, 'docs/leads/intro.md')).ino).toBe(inode)
+  expect(second.written()).toEqual([])
 
   fs.rmSync(out, { recursive: true })
   const third = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
@@ -49,11 +50,13 @@ test('a file of the same inputs is not made again: out/ keeps it, or, emptied, g
   third.prune()
   expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro')
   expect(made).toEqual(['# Intro'])
+  expect(third.written()).toEqual(['docs/leads/intro.md'])
 
   const fourth = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
   expect(fourth.writeFrom('/docs/leads/intro.md', 'inputs-2', make('# Intro, edited'))).toBe(true)
   fourth.prune()
   expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro, edited')
+  expect(fourth.written()).toEqual(['docs/leads/intro.md'])
 })
 
 test('a file a step wrote before it stopped half way (its record not saved) is removed when the next step does not write it', () => {

@@ -27,6 +27,7 @@ import type { PropsIndex } from '../../lib/render/propsFiles'
 import type { PageStore, RenderedBuild } from '../store/pageStore'
 import type { PublicFile } from '../content/contentSource'
 import { BUILD_FILE_FOLDERS } from '../../lib/pathFormats'
+import type { OutWrites } from '../steps/outFiles'
 
 /**
  * The routes the render step renders, for `next build`'s getStaticPaths (lib/render/docsPages.ts,
@@ -85,13 +86,14 @@ export function nextFilesOf(out: string, buildId: string, routes: readonly strin
  * unchanged one keeps its inode and the build's record of its hash (../steps/outRecord.ts). A file
  * whose stamp names it (its `version`) as when its copy was kept is not read.
  */
-export function placePublicFiles(root: string, out: string, files: readonly PublicFile[]): void {
+export function placePublicFiles(root: string, out: string, files: readonly PublicFile[]): OutWrites {
   const kept = openKeptFiles(root, out, CACHE_PATHS.publicFiles)
   for (const file of files) {
     if (file.version === null) kept.write(file.key, file.bytes())
     else kept.writeFrom(file.key, file.version, file.bytes)
   }
   kept.prune()
+  return { files: kept.written() }
 }
 
 export function planRender(store: PageStore, out: string, buildId: string, props: PropsIndex): RenderPlan {
@@ -147,11 +149,12 @@ export function inPlaceBuild(plan: RenderPlan, props: PropsIndex, last: Readonly
  * out/ holds. With `inPlace`, the last build's record (out/ stayed where it was): the kept pages
  * are already there, the files of pages the site no longer has are removed, and Next's files are
  * the ones that build recorded (./reuseLastBuild.ts checked them). `recorded`: the store recorded
- * the outcome while the render ran (PageStore.recordRender), and only ends its render.
+ * the outcome while the render ran (PageStore.recordRender), and only ends its render. The public
+ * files it put into out/.
  */
-export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>, audienceFolders?: string, recorded = false): void {
+export function afterRender(root: string, out: string, plan: RenderPlan, store: PageStore, props: PropsIndex, publicFiles: readonly PublicFile[], inPlace?: Readonly<RenderedBuild>, audienceFolders?: string, recorded = false): OutWrites {
   const previous = path.join(root, PREVIOUS_OUT)
-  placePublicFiles(root, out, publicFiles)
+  const placed = placePublicFiles(root, out, publicFiles)
   const routes = Object.keys(props).sort()
   if (inPlace) {
     const now = new Set(routes)
@@ -166,7 +169,7 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
     fs.rmSync(previous, { recursive: true, force: true })
   }
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
-  if (recorded) return store.endRender()
-  const build = inPlace ? inPlaceBuild(plan, props, inPlace, audienceFolders) : { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key))), routes, audienceFolders }
-  store.finishRender(props, build)
+  if (recorded) store.endRender()
+  else store.finishRender(props, inPlace ? inPlaceBuild(plan, props, inPlace, audienceFolders) : { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key))), routes, audienceFolders })
+  return placed
 }

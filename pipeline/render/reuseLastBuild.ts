@@ -20,6 +20,7 @@ import type { SitePaths } from '../steps/paths'
 import { pageFilesOf, RENDER_ROUTES, type RenderPlan } from './renderPlan'
 import { DOCS_SERVER_PAGE, type LastBuildRenderer } from './lastBuildRenderer'
 import { BUILD_FILES_PREFIX } from '../../lib/pathFormats'
+import type { OutWrites } from '../steps/outFiles'
 
 /** Where one of `next build`'s files of out/ is kept while out/ is `out`: Next copies .next/static/ to out/_next/static/. */
 function sourceOf(paths: SitePaths, out: string, key: string): string {
@@ -47,24 +48,27 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
  * rewrite the manifests in out/); the changed pages are rendered with its server bundle and
  * replace their files. The pages the site no longer has are removed by afterRender.
  */
-export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<void> {
+export async function reuseLastBuild(paths: SitePaths, plan: RenderPlan, last: RenderedBuild, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<OutWrites> {
+  const files: string[] = []
   for (const key of Object.keys(last.nextFiles)) {
     if (!key.startsWith(BUILD_FILES_PREFIX)) continue
+    files.push(key.slice(1))
     const target = path.join(paths.out, key)
     fs.mkdirSync(path.dirname(target), { recursive: true })
     // A new file, not the one out/ holds rewritten: a later step's copy of it may be a link.
     fs.copyFileSync(sourceOf(paths, paths.out, key), `${target}.partial`)
     fs.renameSync(`${target}.partial`, target)
   }
-  await renderPages(paths, plan, renderer)
+  return { files: [...files, ...(await renderPages(paths, plan, renderer))] }
 }
 
 /**
  * Renders the pages of `plan.render` with the server bundle in .next/ (./renderWithNext.cjs) and
  * moves each page's two files into out/, over any last version: out/ never holds half a page.
+ * Their keys in out/.
  */
-export async function renderPages(paths: SitePaths, plan: RenderPlan, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<void> {
-  if (plan.render.length === 0) return
+export async function renderPages(paths: SitePaths, plan: RenderPlan, renderer: Pick<LastBuildRenderer, 'render' | 'into'>): Promise<string[]> {
+  if (plan.render.length === 0) return []
   fs.writeFileSync(path.join(paths.root, RENDER_ROUTES), JSON.stringify(plan.render))
   await renderer.render()
   for (const route of plan.render) {
@@ -77,4 +81,5 @@ export async function renderPages(paths: SitePaths, plan: RenderPlan, renderer: 
     })
   }
   fs.rmSync(renderer.into, { recursive: true, force: true })
+  return plan.render.flatMap((route) => pageFilesOf(route, plan.buildId))
 }

@@ -31,6 +31,7 @@ import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
 import { openKeptFiles, type KeptFiles, type KeptFilesOptions } from './keptFiles'
+import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 
 /** How long the step holds the thread at a time, in ms. */
@@ -158,13 +159,15 @@ export async function writeMarkdown(
     }
   }
   kept.prune()
-  return { pages: plan.markdown.length, files, rewritten, proveLinks: kept.proveLinks }
+  return { pages: plan.markdown.length, files, rewritten, wrote: { files: kept.written() }, proveLinks: kept.proveLinks }
 }
 
 export interface MarkdownReport {
   pages: number
   files: number
   rewritten: number
+  /** What it put into out/ (../steps/outFiles.ts). */
+  wrote: OutWrites
   /** Proves the links the step took unchecked against out/'s listing (./keptFiles.ts); the keys it wrote again. */
   proveLinks: KeptFiles['proveLinks']
 }

@@ -23,6 +23,7 @@ import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggreg
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
+import type { OutWrites } from './outFiles'
 import { buildShardPages, shardGroup, type Shard } from './assignSearchShards'
 import { writeShardFiles } from './pagefindShard.mjs'
 
@@ -323,9 +324,9 @@ async function indexShards(jobs: readonly ShardJob[], lanes: number, newIndex: (
  * is linked from there instead of indexed again, and the shards no index of this build has are
  * removed from it, so it holds one build's; a shard folder out/ still holds from the last build
  * with the same records is left as it is (OutShards), and only the others are replaced. Without
- * `cacheDir`, every index is written anew.
+ * `cacheDir`, every index is written anew. With the sizes, what it wrote into `outRoot` (./outFiles.ts).
  */
-async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number, lanes: number): Promise<IndexStats[]> {
+async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number, lanes: number): Promise<{ stats: IndexStats[]; wrote: OutWrites }> {
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
   const planned = indexes.map((index) => ({
@@ -345,6 +346,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   ahead = null
   let pagefind: Pagefind | null = null
   const stats: IndexStats[] = []
+  const wrote = { files: [] as string[], folders: [] as string[] }
   try {
     // First what each index folder keeps, and the shards to index again, all indexed at once.
     const jobs: ShardJob[] = []
@@ -405,6 +407,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         if (keptRels.has(rel)) {
           placedOut[rel] = lastOut[rel]
         } else {
+          wrote.folders.push(`${rel}/`)
           if (indexedDirs.has(dir)) indexed++
           else linkTree(cached as string, dir, new Set([PAGEFIND_SCRIPT]))
           const fresh = path.join(dir, PAGEFIND_SCRIPT)
@@ -435,6 +438,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       } else if (!cacheDir) fs.rmSync(script)
       const list = JSON.stringify(shards.map(({ shard }) => shard.shard))
       writeIfDifferent(path.join(root, SHARD_LIST_FILE), list)
+      wrote.files.push(`${spec.outDir}/${PAGEFIND_SCRIPT}`, `${spec.outDir}/${SHARD_LIST_FILE}`)
       files += 2
       bytes += fs.statSync(rootScript).size + Buffer.byteLength(list)
       stats.push({ id: spec.id, dir: spec.outDir, pages: pages.length, records, shards: shards.length, indexed, files, bytes })
@@ -445,12 +449,14 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     await module?.close()
   }
   if (cacheDir) writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
-  return stats
+  return { stats, wrote }
 }
 
 export interface BuildResult {
   stats: IndexStats[]
   skipped: SkippedPage[]
+  /** What it wrote into out/ (./outFiles.ts). */
+  wrote: OutWrites
 }
 
 /**
@@ -534,9 +540,9 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     if (!page) throw new Error(`search: ${route} had search data when it was placed, and has none now`)
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
-  const stats = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages(), options.lanes ?? searchLanes())
+  const { stats, wrote } = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages(), options.lanes ?? searchLanes())
   if (options.cacheDir && versionOf) writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
-  return { stats, skipped }
+  return { stats, skipped, wrote }
 }
 
 export function formatStats(stats: readonly IndexStats[]): string {

@@ -32,7 +32,8 @@
  *             (pipeline/steps/inlineScriptHashes.ts)
  *   record    each file of out/ with its sha256 and size (and each page's scripts), for the deploy
  *             and the next build (./outRecord.ts): set aside when the build starts, written last,
- *             so only a finished build leaves one; a file is read only if its stamp changed
+ *             so only a finished build leaves one; a file is read only if its stamp changed, and
+ *             when out/ stayed in place, stat'ed only if a step says it wrote it (./outFiles.ts)
  *
  * Each step prints a line when it starts (with its counts where they are known then) and one when
  * it ends; the build ends with the time of each step.
@@ -64,6 +65,7 @@ import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
 import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
+import type { OutWrites } from './outFiles'
 import type { SitePaths } from './paths'
 import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
@@ -76,6 +78,8 @@ export interface NextBuild {
   whyAll: string | null
   /** Why `next build` ran; null when the last build's server bundle rendered the pages (../render/reuseLastBuild.ts). */
   whyNextBuild: string | null
+  /** What a render in place wrote into out/ (./outFiles.ts); null when out/ was made anew. */
+  wrote: OutWrites[] | null
 }
 
 /**
@@ -113,9 +117,9 @@ export async function nextBuild(
     whileInPlace?.(plan.buildId)
     // What out/ will hold is known: the store is written while Next renders, its render marker kept until the end.
     const recording = nextTurn().then(() => store.recordRender(props, inPlaceBuild(plan, props, last, audienceFolders)))
-    await Promise.all([rendering, recording])
-    afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders, true)
-    return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild }
+    const [rendered] = await Promise.all([rendering, recording])
+    const placed = afterRender(paths.root, paths.out, plan, store, props, publicFiles, last, audienceFolders, true)
+    return { buildId: plan.buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: null, whyNextBuild, wrote: [rendered, placed] }
   }
   // The warm renderer loaded the last build's server bundle, which `next build` replaces.
   await renderer.close()
@@ -129,7 +133,7 @@ export async function nextBuild(
   }
   await renderPages(paths, plan, new LastBuildRenderer(paths))
   afterRender(paths.root, paths.out, plan, store, props, publicFiles, undefined, audienceFolders)
-  return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild }
+  return { buildId, rendered: plan.render.length, kept: plan.keep.length, whyAll: plan.whyAll, whyNextBuild, wrote: null }
 }
 
 /** The build ID, and why `next build` runs (null: out/ stays in place, and the last build's server bundle renders). */
@@ -215,15 +219,16 @@ type Step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) =
 
 async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers, renderer }: Warming): Promise<void> {
   const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
-  setOutRecordAside(paths.out)
+  const lastBuildFinished = setOutRecordAside(paths.out)
   try {
-    await buildAfterWarming(paths, step, compileWorkers, renderer)
+    await buildAfterWarming(paths, step, compileWorkers, renderer, lastBuildFinished)
   } finally {
     await renderer.close()
   }
 }
 
-async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer): Promise<void> {
+/** `lastBuildFinished`: the last build left its record of out/ (it did not stop half way). */
+async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
   // The record of out/ set aside is read while this thread waits on the compile (a build with
@@ -306,11 +311,13 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   // No step from here on writes into out/ (edge and mcp write their own folders): the routes step's
   // listing is the last, and the scripts, csp and record steps share it and each reading of a changed file.
   let out: OutReading | undefined
+  // Out/ stayed in place since the last build's record: only what this build's steps wrote is stat'ed.
+  const wrote = lastBuildFinished && next.wrote ? [...next.wrote, search.wrote, markdownFiles.wrote, routes.wrote] : undefined
   const scripts = await step(
     'scripts',
     () => {
       // The Markdown files a rebuild in place took as linked are proved by this listing.
-      out = readOut(paths.out, routes.files, readLastRecord(), (listing) => markdownFiles.proveLinks((key) => listing.stamps.get(key.slice(1))))
+      out = readOut(paths.out, routes.files, readLastRecord(), (listing) => markdownFiles.proveLinks((key) => listing.stamps.get(key.slice(1))), wrote)
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts

@@ -13,7 +13,8 @@
  * emptied it) is linked again from its kept copy, unmade. When out/ stayed in place since the
  * record was saved, not even the stat: a listing of the file's folder finds it there, and the
  * build's listing of out/ with each file's stamp, which it makes anyway for its record
- * (./outFiles.ts), proves it is still the kept copy afterwards (`proveLinks`), mending one that is not.
+ * (./outFiles.ts), proves it is still the kept copy afterwards (`proveLinks`), mending one that is
+ * not; a rebuild in place stats only what its steps wrote (`written`), and takes the others as they are.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -37,9 +38,12 @@ export interface KeptFiles {
   /**
    * With `outInPlace`: takes out/'s stamps as listed after the step (`stampOf`, by key) and links
    * again each file writeFrom left unchecked that out/ no longer holds as its kept copy (made again
-   * when the kept copy is gone too). The keys it wrote.
+   * when the kept copy is gone too); a stamp of null is a file out/ holds as the step left it
+   * (../steps/outFiles.ts). The keys it wrote.
    */
-  proveLinks(stampOf: (key: string) => Pick<fs.Stats, 'ino' | 'dev'> | undefined): string[]
+  proveLinks(stampOf: (key: string) => Pick<fs.Stats, 'ino' | 'dev'> | null | undefined): string[]
+  /** The keys put into out/ since opening (linked or written; not those out/ held as they were), without their leading slash. */
+  written(): string[]
 }
 
 export interface KeptFilesOptions {
@@ -82,15 +86,18 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
   // Files taken as linked without a stat (outInPlace), and how each is made.
   const unchecked = new Map<string, () => Buffer>()
   let inOut: ((key: string) => boolean) | undefined
+  const linked = new Set<string>()
   const save = () => writeAtomically(recordFile, JSON.stringify({ version, files: next } satisfies KeptRecord))
   const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
   /** Links the kept copy at `key` into out/, unless out/ has it there already. */
-  const link = (kept: string, target: string, keptStat: fs.Stats) => {
+  const link = (key: string, kept: string, keptStat: fs.Stats) => {
+    const target = path.join(out, key)
     const present = statOf(target)
     if (present && sameFile(present, keptStat)) return
     if (present) fs.rmSync(target)
     fs.mkdirSync(path.dirname(target), { recursive: true })
     linkOrCopy(kept, target)
+    linked.add(key.slice(1))
   }
   const write = (key: string, bytes: Buffer, inputs: string | null): boolean => {
     const kept = path.join(keptRoot, key)
@@ -103,7 +110,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
       fs.renameSync(`${kept}.tmp`, kept)
     }
     const keptStat = fs.statSync(kept)
-    link(kept, path.join(out, key), keptStat)
+    link(key, kept, keptStat)
     next[key] = { inputs, ino: keptStat.ino, dev: keptStat.dev }
     return changed
   }
@@ -126,7 +133,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
         const kept = path.join(keptRoot, key)
         const keptStat = statOf(kept)
         if (keptStat && sameFile(keptStat, entry)) {
-          link(kept, path.join(out, key), keptStat)
+          link(key, kept, keptStat)
           next[key] = entry
           return false
         }
@@ -159,11 +166,11 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
       const written: string[] = []
       for (const [key, make] of unchecked) {
         const entry = next[key]
-        const linked = stampOf(key)
-        if (linked && sameFile(linked, entry)) continue
+        const stamp = stampOf(key)
+        if (stamp === null || (stamp && sameFile(stamp, entry))) continue
         const kept = path.join(keptRoot, key)
         const keptStat = statOf(kept)
-        if (keptStat && sameFile(keptStat, entry)) link(kept, path.join(out, key), keptStat)
+        if (keptStat && sameFile(keptStat, entry)) link(key, kept, keptStat)
         else write(key, make(), entry.inputs)
         written.push(key)
       }
@@ -171,5 +178,6 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
       if (written.length > 0) save()
       return written
     },
+    written: () => [...linked],
   }
 }

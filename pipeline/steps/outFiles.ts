@@ -3,6 +3,9 @@
  * writes into out/ listed it (routes; the edge and mcp steps write only their own folders).
  * The scripts, csp and record steps all take this one listing (./outRecord.ts reads what changed),
  * so out/ is walked and stat'ed once per build, not once per step.
+ *
+ * A rebuild in place stats only what its steps wrote (`OutWrites`): out/ is the build's, and
+ * every other file is the one the last record names. Each step that writes into out/ returns what it wrote.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -10,16 +13,33 @@ import { fileStampOf, listFiles, type FileStamp } from '../files'
 
 export interface OutFiles {
   dir: string
-  /** Each file by its object key (no leading slash), sorted. */
-  stamps: ReadonlyMap<string, FileStamp>
+  /**
+   * Each file by its object key (no leading slash), sorted, with its stamp; null for a file no
+   * step of this build wrote, taken as the last record names it, unstat'ed (`OutWrites`).
+   */
+  stamps: ReadonlyMap<string, FileStamp | null>
+}
+
+/** What a step wrote into out/: object keys (no leading slash), and folders (`a/b/`) any file under which it may have written. */
+export interface OutWrites {
+  files: readonly string[]
+  folders?: readonly string[]
+}
+
+/** Whether a key (no leading slash) is one of `writes`' files, or under one of their folders. */
+export function writtenBy(writes: readonly OutWrites[]): (key: string) => boolean {
+  const files = new Set(writes.flatMap((each) => each.files))
+  const folders = writes.flatMap((each) => each.folders ?? [])
+  return (key) => files.has(key) || folders.some((folder) => key.startsWith(folder))
 }
 
 /**
  * Lists `outDir` (../files.ts listFiles), with one `lstat` per file (a link is a file, not
  * followed). `listed`: its keys as a step that wrote into it last listed them (the routes step), not walked again.
+ * `written`: the keys this build's steps wrote, the only ones stat'ed (others: null); none, every one is.
  */
-export function listOutFiles(outDir: string, listed?: readonly string[]): OutFiles {
+export function listOutFiles(outDir: string, listed?: readonly string[], written?: (key: string) => boolean): OutFiles {
   // Keys start with `/`: joined to the folder as they are, not normalised once per file.
   const base = path.resolve(outDir)
-  return { dir: outDir, stamps: new Map((listed ?? listFiles(outDir)).map((key) => [key.slice(1), fileStampOf(fs.lstatSync(base + key))])) }
+  return { dir: outDir, stamps: new Map((listed ?? listFiles(outDir)).map((key) => [key.slice(1), !written || written(key.slice(1)) ? fileStampOf(fs.lstatSync(base + key)) : null])) }
 }

@@ -13,7 +13,8 @@
  * slip through: a file rewritten with the same size within the same tick of the file system's
  * clock as the write that was hashed. So a file's stat is only recorded when it was last written
  * long enough before it was read (the racy-time rule of ../files.ts); a file hashed sooner is hashed again by the
- * next build.
+ * next build that stats it. A rebuild in place stats only the files its steps wrote
+ * (./outFiles.ts OutWrites): the others keep their line unread, as out/ is the build's.
  *
  * The record also keeps each page's inline scripts (./inlineScriptHashes.ts), read from the same
  * bytes as its hash and kept by the same rule, so the scripts, csp and record steps share one
@@ -22,10 +23,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { settledAt, sha256, textOf, writeAtomically, type FileStamp } from '../files'
+import { fileStampOf, settledAt, sha256, textOf, writeAtomically, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
-import { listOutFiles, type OutFiles } from './outFiles'
+import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
 import { CACHE_PATHS } from './paths'
 
 const NEWLINE = 0x0a
@@ -168,10 +169,14 @@ export function readOutRecordHeader(outDir: string): OutRecordHeader | null {
 /**
  * At a build's start: the last record is set aside (a build that stops from here on leaves none).
  * After a build stopped half way there is none to set aside, and the one set aside before stays.
+ * Whether a finished build's record was set aside: only then does it name what out/ holds, but
+ * for what this build writes.
  */
-export function setOutRecordAside(outDir: string): void {
+export function setOutRecordAside(outDir: string): boolean {
   const file = outRecordFileFor(outDir)
-  if (fs.existsSync(file)) fs.renameSync(file, previousFileFor(outDir))
+  if (!fs.existsSync(file)) return false
+  fs.renameSync(file, previousFileFor(outDir))
+  return true
 }
 
 export interface OutRecordSummary {
@@ -238,8 +243,10 @@ export class OutReading {
    */
   private kept(key: string): { line: string; scripts: number | undefined } | undefined {
     const line = this.last.get(key)
-    // After the key and the sha256 (64 hex digits): the size, then the stamp's fields (empty when none was recorded).
-    if (line === undefined || !line.startsWith(stampFields(this.out.stamps.get(key)!), line.indexOf('\t') + 65)) return undefined
+    const stamp = this.out.stamps.get(key)
+    // After the key and the sha256 (64 hex digits): the size, then the stamp's fields (empty when
+    // none was recorded). A file no step wrote (null) is the one recorded.
+    if (line === undefined || (stamp !== null && !line.startsWith(stampFields(stamp!), line.indexOf('\t') + 65))) return undefined
     const last = line.slice(line.lastIndexOf('\t') + 1)
     const scripts = last === '' ? undefined : Number(last)
     return !key.endsWith('.html') || (scripts !== undefined && this.lastScripts[scripts] !== undefined) ? { line, scripts } : undefined
@@ -248,15 +255,16 @@ export class OutReading {
   private reading(key: string): Reading {
     const done = this.readings.get(key)
     if (done) return done
-    const stamp = this.out.stamps.get(key)!
     const kept = this.kept(key)
     const known = kept && entryOfLine(kept.line)
     let reading: Reading
     if (known) {
       reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.lastScripts[known.scripts] }
     } else {
+      const file = path.join(this.out.dir, key)
+      const stamp = this.out.stamps.get(key) ?? fileStampOf(fs.lstatSync(file))
       const readAt = Date.now()
-      const bytes = fs.readFileSync(path.join(this.out.dir, key))
+      const bytes = fs.readFileSync(file)
       reading = { sha256: sha256(bytes), size: bytes.length }
       if (bytes.length === stamp.size && settledAt(stamp, readAt)) reading.stat = { mtimeMs: stamp.mtimeMs, dev: stamp.dev, ino: stamp.ino }
       if (key.endsWith('.html')) reading.scripts = hashedScripts(pageScripts(bytes.toString('utf8')))
@@ -339,9 +347,14 @@ export class OutReading {
  * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
  * started (`last`, if read already); `listed`: its keys, from the last step that wrote into it
  * (./outFiles.ts listOutFiles). `mend`: proves a step's files by the listing (./keptFiles.ts
- * proveLinks) and returns those it wrote again, after which out/ is listed again.
+ * proveLinks) and returns those it wrote again, after which out/ is listed again. `writes`: what
+ * this build's steps wrote, when `last` is the finished build's record of out/ as they found it;
+ * only those files are stat'ed (none: every file is).
  */
-export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[]): OutReading {
-  const listing = listOutFiles(outDir, listed)
-  return new OutReading(mend && mend(listing).length > 0 ? listOutFiles(outDir) : listing, last)
+export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
+  const listing = listOutFiles(outDir, listed, writes && writtenBy(writes))
+  const mended = mend?.(listing) ?? []
+  if (mended.length === 0) return new OutReading(listing, last)
+  // Listed again, with what the mend wrote among what was written.
+  return new OutReading(listOutFiles(outDir, undefined, writes && writtenBy([...writes, { files: mended.map((key) => key.slice(1)) }])), last)
 }

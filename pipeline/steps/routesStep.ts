@@ -13,7 +13,8 @@ import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
 import type { SitePaths } from './paths'
 import { splitRouteManifests } from './routeManifests'
 import { listFiles } from '../files'
-import { SIGN_IN_PAGE } from '../../lib/pathFormats'
+import { BUILD_FILES_PREFIX, SIGN_IN_PAGE } from '../../lib/pathFormats'
+import type { OutWrites } from './outFiles'
 
 export class PostbuildError extends Error {
   constructor(message: string) {
@@ -27,6 +28,8 @@ export interface AssetRoutes {
   routes: Record<string, string>
   /** Every file of out/ after postbuild. */
   files: string[]
+  /** The route manifests it wrote into out/ (./outFiles.ts). */
+  wrote: OutWrites
 }
 
 export interface PostbuildInputs {
@@ -47,7 +50,8 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
   const { out } = paths
   if (!fs.existsSync(out)) throw new PostbuildError(`${out} does not exist; run \`next build\` first`)
   // Next's route manifests name every route; each audience's routes move to a script of its own.
-  const manifestDir = path.join(out, '_next', 'static', inputs.buildId)
+  const manifestFolder = `${BUILD_FILES_PREFIX}${inputs.buildId}`.slice(1)
+  const manifestDir = path.join(out, manifestFolder)
   const buildManifest = fs.readFileSync(path.join(manifestDir, '_buildManifest.js'), 'utf8')
   if (buildManifest.includes('self.__docsRoutes')) {
     throw new PostbuildError(`${path.relative(paths.root, out)} was post-built already; its route manifests are split. Run the whole build again (npm run build)`)
@@ -89,5 +93,5 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
   // cached rebuild can swap two), and the edge and MCP bundles bake this map in as it is.
   const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   fs.writeFileSync(paths.assetRoutes, JSON.stringify(sorted, null, 1) + '\n')
-  return { routes: sorted, files }
+  return { routes: sorted, files, wrote: { files: [`${manifestFolder}/_buildManifest.js`, `${manifestFolder}/_ssgManifest.js`, ...split.parts.map((part) => part.key.slice(1))] } }
 }
