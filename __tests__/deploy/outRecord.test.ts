@@ -258,3 +258,14 @@ test('a file of out/ whose name is not ASCII is recorded and read back under its
   readOut(outDir).write('b1')
   expect(Object.keys(readOutRecord(outDir)!.files).sort()).toEqual(['docs/café-日本.html', 'index.html'])
 })
+
+test('a record of more files than one write takes is read back whole, each file under its own name', () => {
+  const names = Array.from({ length: 1300 }, (_, i) => `docs/page-${String(i).padStart(4, '0')}.html`)
+  const root = tempSite('out-record-many-', Object.fromEntries(names.map((name, i) => [`out/${name}`, `<html>${i}</html>`])))
+  const outDir = path.join(root, 'out')
+  setOutRecordAside(outDir)
+  readOut(outDir).write('b1')
+  const files = readOutRecord(outDir)!.files
+  expect(Object.keys(files)).toEqual(names)
+  expect(files[names[1299]].size).toBe('<html>1299</html>'.length)
+})

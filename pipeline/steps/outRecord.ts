@@ -21,9 +21,10 @@
  * listing of out/ (./outFiles.ts) and one reading of each changed file, and the build keeps one
  * side store of out/, not two.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, settledAt, sha256, textOf, writeAtomically, type FileStamp } from '../files'
+import { fileStampOf, settledAt, sha256, textOf, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
@@ -333,13 +334,50 @@ export class OutReading {
     // Made anew, the readings are numbered as first named, so that record always is.
     const { lines, sets, changes } = this.numbered(true) ?? this.numbered(false)!
     lines.push(JSON.stringify(sets))
-    const rest = Buffer.from(lines.join('\n'))
-    const digest = sha256(rest)
+    const file = outRecordFileFor(this.out.dir)
+    const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest }), lines)
     // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
     writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
-    writeAtomically(outRecordFileFor(this.out.dir), Buffer.concat([Buffer.from(`${JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest })}\n`), rest]))
+    fs.renameSync(partial, file)
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
+  }
+}
+
+/**
+ * Lines encoded and written at a time. The record is tens of megabytes at 30,000 pages, and memory
+ * a process touches for the first time costs it more than the encoding: a few hundred lines make a
+ * buffer the allocator takes from memory freed before, not from fresh pages (docs/benchmarks.md).
+ */
+const LINES_PER_WRITE = 512
+
+/**
+ * Writes a record's `lines` to a partial file beside `file` (../files.ts writeAtomically, which the
+ * caller's rename completes), a few thousand at a time, after the header `head` makes of their
+ * sha256: its length does not depend on the digest, so the lines go first, after room for it.
+ */
+function writeLines(file: string, head: (digest: string) => string, lines: readonly string[]): { digest: string; partial: string } {
+  const partial = `${file}.${process.pid}.partial`
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const fd = fs.openSync(partial, 'w')
+  try {
+    const writeAt = (bytes: Buffer, position: number) => {
+      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done)
+    }
+    const hash = crypto.createHash('sha256')
+    let position = Buffer.byteLength(`${head('0'.repeat(64))}\n`)
+    for (let start = 0; start < lines.length; start += LINES_PER_WRITE) {
+      const end = Math.min(start + LINES_PER_WRITE, lines.length)
+      const bytes = Buffer.from(`${lines.slice(start, end).join('\n')}${end < lines.length ? '\n' : ''}`)
+      hash.update(bytes)
+      writeAt(bytes, position)
+      position += bytes.length
+    }
+    const digest = hash.digest('hex')
+    writeAt(Buffer.from(`${head(digest)}\n`), 0)
+    return { digest, partial }
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
