@@ -7,6 +7,7 @@ import { isAscii } from 'node:buffer'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { TextEncoder } from 'node:util'
 
 /** The hex sha256 of `data`. */
 export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
@@ -61,9 +62,31 @@ export const settledAt = (stamp: Pick<FileStamp, 'mtimeMs'>, readAt: number) => 
 export function writeAtomically(file: string, data: string | Buffer): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.partial`
-  // As bytes: Node 20 writes a long string more slowly than its encoding and write take (docs/benchmarks.md).
-  fs.writeFileSync(partial, typeof data === 'string' ? Buffer.from(data, 'utf8') : data)
+  if (typeof data === 'string') writeText(partial, data)
+  else fs.writeFileSync(partial, data)
   fs.renameSync(partial, file)
+}
+
+const encoder = new TextEncoder()
+/** One buffer the text of every write is encoded into, a piece at a time. */
+const scratch = new Uint8Array(64 * 1024)
+
+/**
+ * `text` as UTF-8, encoded into one small buffer a piece at a time: Node 20 writes a long string
+ * more slowly than its encoding and write take, and its whole encoding would be memory this process
+ * touches for the first time, which costs more than the encoding (docs/benchmarks.md).
+ */
+function writeText(file: string, text: string): void {
+  const fd = fs.openSync(file, 'w')
+  try {
+    for (let read = 0; read < text.length; ) {
+      const piece = encoder.encodeInto(read === 0 ? text : text.slice(read), scratch)
+      read += piece.read
+      for (let done = 0; done < piece.written; ) done += fs.writeSync(fd, scratch, done, piece.written - done)
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 /**
