@@ -81,6 +81,7 @@ function writeText(file: string, text: string): void {
   try {
     for (let read = 0; read < text.length; ) {
       const piece = encoder.encodeInto(read === 0 ? text : text.slice(read), scratch)
+      if (piece.read === 0) throw new Error(`writeAtomically: the encoder took nothing of ${file} at character ${read}`)
       read += piece.read
       for (let done = 0; done < piece.written; ) done += fs.writeSync(fd, scratch, done, piece.written - done)
     }

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { writtenBy } from '../../pipeline/steps/outFiles'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { NoBuildError } from '../../scripts/deploy/localFiles'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
@@ -268,4 +269,10 @@ test('a record of more files than one write takes is read back whole, each file 
   const files = readOutRecord(outDir)!.files
   expect(Object.keys(files)).toEqual(names)
   expect(files[names[1299]].size).toBe('<html>1299</html>'.length)
+})
+
+test("a step's folder covers every file under it, at any depth, and no folder whose name only begins the same", () => {
+  const written = writtenBy([{ files: ['docs/intro.html'] }, { files: [], folders: ['docs/_pagefind/1/'] }])
+  expect(['docs/intro.html', 'docs/_pagefind/1/pagefind-entry.json', 'docs/_pagefind/1/fragment/en_1.pf_fragment'].every(written)).toBe(true)
+  expect(['docs/intro.md', 'docs/_pagefind/10/pagefind-entry.json', 'docs/_pagefind/shards.json', 'docs/_pagefind/1'].some(written)).toBe(false)
 })

@@ -29,8 +29,13 @@ export interface OutWrites {
 /** Whether a key (no leading slash) is one of `writes`' files, or under one of their folders. */
 export function writtenBy(writes: readonly OutWrites[]): (key: string) => boolean {
   const files = new Set(writes.flatMap((each) => each.files))
-  const folders = writes.flatMap((each) => each.folders ?? [])
-  return (key) => files.has(key) || folders.some((folder) => key.startsWith(folder))
+  const folders = new Set(writes.flatMap((each) => each.folders ?? []))
+  // Each of the key's folders looked up: a search step that indexed every shard names hundreds.
+  const inFolder = (key: string) => {
+    for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) if (folders.has(key.slice(0, slash + 1))) return true
+    return false
+  }
+  return (key) => files.has(key) || (folders.size > 0 && inFolder(key))
 }
 
 /**

@@ -336,9 +336,13 @@ export class OutReading {
     lines.push(JSON.stringify(sets))
     const file = outRecordFileFor(this.out.dir)
     const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest }), lines)
-    // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
-    writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
-    fs.renameSync(partial, file)
+    try {
+      // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
+      writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
+      fs.renameSync(partial, file)
+    } finally {
+      fs.rmSync(partial, { force: true })
+    }
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
@@ -360,6 +364,7 @@ function writeLines(file: string, head: (digest: string) => string, lines: reado
   const partial = `${file}.${process.pid}.partial`
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const fd = fs.openSync(partial, 'w')
+  let written = false
   try {
     const writeAt = (bytes: Buffer, position: number) => {
       for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done)
@@ -375,9 +380,11 @@ function writeLines(file: string, head: (digest: string) => string, lines: reado
     }
     const digest = hash.digest('hex')
     writeAt(Buffer.from(`${head(digest)}\n`), 0)
+    written = true
     return { digest, partial }
   } finally {
     fs.closeSync(fd)
+    if (!written) fs.rmSync(partial, { force: true })
   }
 }
 
