@@ -67,6 +67,11 @@ export function writeAtomically(file: string, data: string | Buffer): void {
   fs.renameSync(partial, file)
 }
 
+/** The first `length` bytes of `bytes` into `fd`, at `position` (none: where the file's offset is), however many calls it takes. */
+export function writeFully(fd: number, bytes: Uint8Array, length = bytes.length, position: number | null = null): void {
+  for (let done = 0; done < length; ) done += fs.writeSync(fd, bytes, done, length - done, position === null ? null : position + done)
+}
+
 const encoder = new TextEncoder()
 /** One buffer the text of every write is encoded into, a piece at a time. */
 const scratch = new Uint8Array(64 * 1024)
@@ -83,7 +88,7 @@ function writeText(file: string, text: string): void {
       const piece = encoder.encodeInto(read === 0 ? text : text.slice(read), scratch)
       if (piece.read === 0) throw new Error(`writeAtomically: the encoder took nothing of ${file} at character ${read}`)
       read += piece.read
-      for (let done = 0; done < piece.written; ) done += fs.writeSync(fd, scratch, done, piece.written - done)
+      writeFully(fd, scratch, piece.written)
     }
   } finally {
     fs.closeSync(fd)

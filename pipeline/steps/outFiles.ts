@@ -46,5 +46,10 @@ export function writtenBy(writes: readonly OutWrites[]): (key: string) => boolea
 export function listOutFiles(outDir: string, listed?: readonly string[], written?: (key: string) => boolean): OutFiles {
   // Keys start with `/`: joined to the folder as they are, not normalised once per file.
   const base = path.resolve(outDir)
-  return { dir: outDir, stamps: new Map((listed ?? listFiles(outDir)).map((key) => [key.slice(1), !written || written(key.slice(1)) ? fileStampOf(fs.lstatSync(base + key)) : null])) }
+  const stamps = new Map<string, FileStamp | null>()
+  for (const key of listed ?? listFiles(outDir)) {
+    const name = key.slice(1)
+    stamps.set(name, !written || written(name) ? fileStampOf(fs.lstatSync(base + key)) : null)
+  }
+  return { dir: outDir, stamps }
 }

@@ -24,7 +24,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, settledAt, sha256, textOf, type FileStamp } from '../files'
+import { fileStampOf, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
@@ -357,7 +357,7 @@ const LINES_PER_WRITE = 512
 
 /**
  * Writes a record's `lines` to a partial file beside `file` (../files.ts writeAtomically, which the
- * caller's rename completes), a few thousand at a time, after the header `head` makes of their
+ * caller's rename completes), LINES_PER_WRITE at a time, after the header `head` makes of their
  * sha256: its length does not depend on the digest, so the lines go first, after room for it.
  */
 function writeLines(file: string, head: (digest: string) => string, lines: readonly string[]): { digest: string; partial: string } {
@@ -366,20 +366,17 @@ function writeLines(file: string, head: (digest: string) => string, lines: reado
   const fd = fs.openSync(partial, 'w')
   let written = false
   try {
-    const writeAt = (bytes: Buffer, position: number) => {
-      for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done)
-    }
     const hash = crypto.createHash('sha256')
     let position = Buffer.byteLength(`${head('0'.repeat(64))}\n`)
     for (let start = 0; start < lines.length; start += LINES_PER_WRITE) {
       const end = Math.min(start + LINES_PER_WRITE, lines.length)
       const bytes = Buffer.from(`${lines.slice(start, end).join('\n')}${end < lines.length ? '\n' : ''}`)
       hash.update(bytes)
-      writeAt(bytes, position)
+      writeFully(fd, bytes, bytes.length, position)
       position += bytes.length
     }
     const digest = hash.digest('hex')
-    writeAt(Buffer.from(`${head(digest)}\n`), 0)
+    writeFully(fd, Buffer.from(`${head(digest)}\n`), undefined, 0)
     written = true
     return { digest, partial }
   } finally {
