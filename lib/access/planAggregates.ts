@@ -329,23 +329,23 @@ export function planAggregates({ access, routes, bodyBytes, fullTextPartBytes = 
 export function assertPlan(plan: AggregatePlan, access: CompiledAccess): void {
   // A search file Pagefind names by its content, in a shard (lib/search/searchShards.ts), as the edge would meet it.
   const entry = (basePath: string) => `${basePath}${shardFolder(0)}/fragment/en_0123abc.pf_fragment`
+  // A route's rule is read once: a page is in several files (its llms index and part, its catalog, its search index), and its Markdown is governed by the page.
+  const routeRules = new Map<string, string>()
+  const ruleOfRoute = (route: string) => {
+    let rule = routeRules.get(route)
+    if (rule === undefined) routeRules.set(route, (rule = describeRule(governingRuleOf(access, route))))
+    return rule
+  }
   const ruleOfFile = (key: string) => {
     const objectKey = objectKeyFor(key)
     const route = objectKey === null ? null : governingRoute(objectKey, plan.routes)
     if (route === null) throw new AggregatePlanError(`${key} is not a valid path`)
-    return governingRuleOf(access, route)
-  }
-  // A page is in several files (its llms index and part, its catalog, its search index): its rule is read once.
-  const pageRules = new Map<string, string>()
-  const ruleOfPage = (page: string) => {
-    let rule = pageRules.get(page)
-    if (rule === undefined) pageRules.set(page, (rule = describeRule(governingRuleOf(access, page))))
-    return rule
+    return ruleOfRoute(route)
   }
   const check = (key: string, pages: readonly string[]) => {
-    const files = describeRule(ruleOfFile(key))
+    const files = ruleOfFile(key)
     for (const page of pages) {
-      if (files !== ruleOfPage(page)) throw new AggregatePlanError(`${key} (${files}) would hold ${page} (${ruleOfPage(page)})`)
+      if (files !== ruleOfRoute(page)) throw new AggregatePlanError(`${key} (${files}) would hold ${page} (${ruleOfRoute(page)})`)
     }
   }
   for (const spec of plan.search) check(entry(spec.basePath), spec.pages)
