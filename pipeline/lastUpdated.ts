@@ -7,7 +7,7 @@
  * The dates follow from the commits alone, so they are kept in .cache/ under the commit HEAD
  * names: a rebuild with no new commit (a writer's edits) does not read the whole history again.
  */
-import { execFileSync } from 'node:child_process'
+import childProcess from 'node:child_process'
 import path from 'node:path'
 import { keepUnder, keptUnder } from './files'
 import { CACHE_PATHS } from './steps/paths'
@@ -15,24 +15,23 @@ import { CACHE_PATHS } from './steps/paths'
 /** Repository-relative path (forward slashes) → last commit time in milliseconds. */
 export type LastUpdated = Record<string, number>
 
-function git(root: string, args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 })
-  } catch {
-    return null
-  }
+/** git's output; null when it fails. Not a synchronous call: the build's thread goes on meanwhile. */
+function git(root: string, args: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    childProcess.execFile('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => resolve(error ? null : stdout))
+  })
 }
 
 /** The last commit time of every file git tracks under `dirs` (relative to `root`). */
-export function readLastUpdated(root: string, dirs: readonly string[] = ['content']): LastUpdated {
+export async function readLastUpdated(root: string, dirs: readonly string[] = ['content']): Promise<LastUpdated> {
   // No commit yet, or no repository: HEAD does not resolve, and there is nothing to date.
-  const [top, shallow, head] = git(root, ['rev-parse', '--show-toplevel', '--is-shallow-repository', 'HEAD'])?.trim().split('\n') ?? []
+  const [top, shallow, head] = (await git(root, ['rev-parse', '--show-toplevel', '--is-shallow-repository', 'HEAD']))?.trim().split('\n') ?? []
   if (!top || shallow !== 'false' || !head) return {}
   const keptFile = path.join(root, CACHE_PATHS.lastUpdated)
   const key = JSON.stringify([head, top, dirs])
   const kept = keptUnder<LastUpdated>(keptFile, key)
   if (kept) return kept
-  const log = git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', head, '--', ...dirs])
+  const log = await git(root, ['log', '--format=%x00%ct', '--name-only', '--no-renames', head, '--', ...dirs])
   if (log === null) return {}
   const prefix = path.relative(top, root).split(path.sep).join('/')
   const dates: LastUpdated = {}

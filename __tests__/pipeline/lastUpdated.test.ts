@@ -25,32 +25,32 @@ function repository(): string {
   return root
 }
 
-test("each tracked file's date is its last commit; an untracked file has none", () => {
-  const dates = readLastUpdated(repository())
+test("each tracked file's date is its last commit; an untracked file has none", async () => {
+  const dates = await readLastUpdated(repository())
   expect(dates['content/docs/leads/intro.mdx']).toBe(Date.parse('2025-03-04T05:06:07Z'))
   expect(dates['content/docs/leads/env.mdx']).toBe(Date.parse('2025-01-02T03:04:05Z'))
   expect(dates['content/docs/leads/draft.mdx']).toBeUndefined()
 })
 
-test('a shallow clone, or no repository at all, gives no dates rather than wrong ones', () => {
+test('a shallow clone, or no repository at all, gives no dates rather than wrong ones', async () => {
   const root = repository()
   const shallow = tempSite('last-updated-shallow-')
   execFileSync('git', ['clone', '-q', '--depth', '1', `file://${root}`, shallow], { stdio: 'pipe' })
-  expect(readLastUpdated(shallow)).toEqual({})
-  expect(readLastUpdated(tempSite('no-git-'))).toEqual({})
+  expect(await readLastUpdated(shallow)).toEqual({})
+  expect(await readLastUpdated(tempSite('no-git-'))).toEqual({})
 })
 
-test("the dates are read from the history once per commit: a rebuild with no new commit takes them as they were, and a new commit's are read", () => {
+test("the dates are read from the history once per commit: a rebuild with no new commit takes them as they were, and a new commit's are read", async () => {
   const root = repository()
-  const logs = jest.spyOn(childProcess, 'execFileSync')
+  const logs = jest.spyOn(childProcess, 'execFile')
   const logsRun = () => logs.mock.calls.filter(([, args]) => (args as string[]).includes('log')).length
-  const first = readLastUpdated(root)
-  const again = readLastUpdated(root)
+  const first = await readLastUpdated(root)
+  const again = await readLastUpdated(root)
   expect(again).toEqual(first)
   expect(logsRun()).toBe(1)
   fs.writeFileSync(path.join(root, 'content/docs/leads/env.mdx'), 'two')
   execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qam', 'third'], { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_DATE: '2025-05-06T07:08:09Z', GIT_COMMITTER_DATE: '2025-05-06T07:08:09Z' } })
-  expect(readLastUpdated(root)['content/docs/leads/env.mdx']).toBe(Date.parse('2025-05-06T07:08:09Z'))
+  expect((await readLastUpdated(root))['content/docs/leads/env.mdx']).toBe(Date.parse('2025-05-06T07:08:09Z'))
   expect(logsRun()).toBe(2)
   logs.mockRestore()
 })

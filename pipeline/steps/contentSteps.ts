@@ -78,6 +78,8 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const { access } = options
   const step = options.step ?? untimed
   // What the last run knew of each page: every step below reads it, and changes it through its methods.
+  // Not waited for: git answers while the steps below hold the thread.
+  const dating = options.lastUpdated ? Promise.resolve(options.lastUpdated) : readLastUpdated(root)
   const store = readStore(root, options.previous?.store)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous?.source, store.scan)
@@ -92,7 +94,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
       assertRulesDecide(access, siteRoutes(source))
       return planFor(pages, access, true)
     }, describePlan)
-    meanwhile = { pages, plan, lastUpdated: options.lastUpdated ?? readLastUpdated(root), navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
+    meanwhile = { pages, plan, lastUpdated: await dating, navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
   } catch (error) {
     // A page that breaks a content rule or does not compile is named first, as when the steps ran in turn.
     await compiling

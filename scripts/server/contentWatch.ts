@@ -104,11 +104,11 @@ const sameDates = (a: LastUpdated, b: LastUpdated) => Object.keys(a).length === 
  * pages' dates read again. True when they changed since the check used them (a commit since):
  * the next check writes them into the pages' props.
  */
-function afterWatchedCheck(root: string): boolean {
+async function afterWatchedCheck(root: string): Promise<boolean> {
   const last = lastChecks.get(root)
   if (!last) return false
   if (last.unsaved) last.run.store?.save()
-  const dates = readLastUpdated(root)
+  const dates = await readLastUpdated(root)
   lastChecks.set(root, { ...last, dates, unsaved: false })
   return !sameDates(dates, last.dates)
 }
@@ -204,7 +204,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
           // What the report wrote to the open pages leaves at the end of this turn (Node corks a
           // response's writes until then): the store's save and git wait for the next.
           await new Promise((resolve) => setImmediate(resolve))
-          if (afterWatchedCheck(root)) {
+          if (await afterWatchedCheck(root)) {
             contentChanged = true
             schedule()
           }
