@@ -80,6 +80,8 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   // What the last run knew of each page: every step below reads it, and changes it through its methods.
   // Not waited for: git answers while the steps below hold the thread.
   const dating = options.lastUpdated ? Promise.resolve(options.lastUpdated) : readLastUpdated(root)
+  // Its failure is met where it is awaited; a step that throws first leaves it unawaited.
+  dating.catch(() => {})
   const store = readStore(root, options.previous?.store)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous?.source, store.scan)
