@@ -77,11 +77,11 @@ export interface ContentRunOptions {
 export async function runContentSteps(root: string, options: ContentRunOptions): Promise<ContentRun> {
   const { access } = options
   const step = options.step ?? untimed
-  // What the last run knew of each page: every step below reads it, and changes it through its methods.
-  // Not waited for: git answers while the steps below hold the thread.
+  // Not waited for: git answers while the steps below hold the thread. Its failure is met where it
+  // is awaited; a step that throws first leaves it unawaited.
   const dating = options.lastUpdated ? Promise.resolve(options.lastUpdated) : readLastUpdated(root)
-  // Its failure is met where it is awaited; a step that throws first leaves it unawaited.
   dating.catch(() => {})
+  // What the last run knew of each page: every step below reads it, and changes it through its methods.
   const store = readStore(root, options.previous?.store)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous?.source, store.scan)
