@@ -5,6 +5,8 @@ import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 import { tempSite } from '../fixtures/tempSite'
+import { compilePages } from '../../pipeline/compile/compilePages'
+import { PageStore } from '../../pipeline/store/pageStore'
 
 /** A tiny site on disk: the checker reads files the way the build does. */
 const site = (files: Record<string, string>) => tempSite('links-', { 'pages/': '', ...files })
@@ -74,4 +76,63 @@ test("an image its page's readers may not fetch fails, naming where it belongs: 
     },
   ])
   expect(checkLinks(scanContent(root))).toEqual([])
+})
+
+test('links the text spells in ways the scan does not read are found in the compiled documents: a reference link, link text over two lines, attributes written as code', async () => {
+  const root = site({
+    'next.config.ts': 'export default {}\n',
+    'content/docs/leads/intro.mdx': page(
+      [
+        'Reference link to [the internal intro][int] here.',
+        'A link whose text wraps [over two',
+        'lines](/docs/leads/nowhere) in prose.',
+        "<a href={'/docs/internal/intro'}>jsx</a>",
+        '<a',
+        '  href = "/docs/leads/gone">spaced</a>',
+        '',
+        '[int]: /docs/internal/intro',
+      ].join('\n')
+    ),
+    'content/docs/internal/intro.mdx': page('x'),
+  })
+  const source = scanContent(root)
+  expect(checkLinks(source)).toEqual([])
+  const store = new PageStore(null)
+  expect(await compilePages(source, store, { workers: 1 })).toMatchObject({ problems: [] })
+  expect(checkLinks(source, undefined, store.pages)).toEqual([
+    { file: 'content/docs/leads/intro.mdx', line: 9, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+    { file: 'content/docs/leads/intro.mdx', line: 8, target: '/docs/leads/nowhere', kind: 'broken', problem: 'broken link: no page has this route' },
+    { file: 'content/docs/leads/intro.mdx', line: 11, target: '/docs/leads/gone', kind: 'broken', problem: 'broken link: no page has this route' },
+  ])
+})
+
+test('a line that starts with inline code of three backticks opens no code block: the links after it are checked', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('```npm run build``` builds the site.\n\nSee [missing](/docs/leads/nope).') })
+  expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 8, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' }])
+})
+
+test("a _meta file's links are read from its data: a quoted `href` key and a menu's items are checked, and a URL of another scheme is refused", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('x'),
+    'content/docs/internal/intro.mdx': page('x'),
+    'content/docs/leads/_meta.ts': [
+      'export default {',
+      "  intro: 'Intro',",
+      "  broken: { title: 'Broken', \"href\": '/docs/leads/gone' },",
+      "  more: { title: 'More', type: 'menu', items: { a: { title: 'Internal intro', 'href': '/docs/internal/intro' } } },",
+      "  js: { title: 'Click me', 'href': 'javascript:alert(document.cookie)' },",
+      '}',
+      '',
+    ].join('\n'),
+  })
+  expect(checkLinks(scanContent(root))).toEqual([
+    { file: 'content/docs/leads/_meta.ts', line: 3, target: '/docs/leads/gone', kind: 'broken', problem: 'broken link: no page has this route' },
+    { file: 'content/docs/leads/_meta.ts', line: 4, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
+    { file: 'content/docs/leads/_meta.ts', line: 5, target: 'javascript:alert(document.cookie)', kind: 'broken', problem: 'a `javascript:` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses' },
+  ])
+})
+
+test('a link with a % that starts no escape names its file and line', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('Download the [rate card](/docs/leads/files/rate-card-100%.pdf).') })
+  expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/files/rate-card-100%.pdf', kind: 'broken', problem: 'a % that starts no escape: write it as %25' }])
 })

@@ -17,6 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
+import { documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
@@ -155,9 +156,9 @@ function entryOf(fingerprint: string, page: Pick<ContentPage, 'file' | 'digest'>
 /** What the store keeps of a compiled page: its outcome, and the title and description it shows. */
 function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): PageRecord {
   const base = { file: page.file, digest: page.digest, entry: entryFile }
-  if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column }, title: '', description: null }
+  if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
-  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null }
+  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text) }
 }
 
 /**
@@ -183,7 +184,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
   for (const page of pages) {
     const entryFile = entryOf(fingerprint, page)
     const last = store.pages[page.route]
-    if (last?.entry === entryFile && cached.has(entryFile)) {
+    if (last?.entry === entryFile && cached.has(entryFile) && last.links) {
       records[page.route] = last
       fromCache++
       continue

@@ -25,7 +25,7 @@ import { normalisePath } from '../../lib/access/normalisePath'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
-import { codeLanguagesIn, linksIn, META_LINK, PAGE_LINK, type FoundLink } from './pageLinks'
+import { codeLanguagesIn, linksIn, metaLinksIn, PAGE_LINK, type FoundLink } from './pageLinks'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
@@ -417,7 +417,7 @@ function contentMeta(root: string, file: string, folderRoute: string, recorded?:
       return kept ? kept.data : metaData(root, file, read())
     },
     get links() {
-      return kept ? kept.links : (links ??= linksIn(read(), META_LINK))
+      return kept ? kept.links : (links ??= metaLinksIn(meta.data, read()))
     },
     record() {
       if (kept) return kept

@@ -7,8 +7,6 @@
 
 /** A link in a page: a Markdown link or image, or an `href`/`src` attribute. */
 export const PAGE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
-/** A link in a `_meta` file: its `href` entries. */
-export const META_LINK = /href:\s*["'`]([^"'`]+)["'`]/g
 
 /** A link's line (from 1) and target as written. */
 export type FoundLink = [line: number, target: string]
@@ -16,31 +14,78 @@ export type FoundLink = [line: number, target: string]
 /** Every link of `text` by `pattern`, outside fenced code blocks. */
 export function linksIn(text: string, pattern: RegExp): FoundLink[] {
   const found: FoundLink[] = []
-  let inFence = false
+  let open: Fence | null = null
   text.split('\n').forEach((line, index) => {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence
-    if (inFence) return
-    for (const match of line.matchAll(pattern)) found.push([index + 1, match[1] ?? match[2]])
+    const fence = fenceOf(line)
+    if (open === null && fence) open = fence
+    else if (open !== null) {
+      if (fence && closes(open, fence)) open = null
+    } else for (const match of line.matchAll(pattern)) found.push([index + 1, match[1] ?? match[2]])
   })
   return found
 }
 
-/** A fence that opens a code block, and the first word of its info string: the block's language. */
-const FENCE = /^\s*(```|~~~)\s*([^\s`{]*)/
+/** A code fence's line, as CommonMark reads one: its character, its length, and the first word of its info string. */
+interface Fence {
+  char: string
+  length: number
+  info: string
+  /** Whether anything follows the info's first word (a closing fence has nothing after it). */
+  bare: boolean
+}
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+
+/** The fence `line` is, or null: a backtick fence's info holds no backtick (```` ```npm run build``` ```` is inline code). */
+function fenceOf(line: string): Fence | null {
+  const match = FENCE_LINE.exec(line)
+  if (!match || (match[1][0] === '`' && match[2].includes('`'))) return null
+  const info = match[2].trim()
+  return { char: match[1][0], length: match[1].length, info: info.split(/[\s{]/, 1)[0], bare: info === '' }
+}
+
+/** Whether `fence` closes the block `open` opened: the same character, at least as long, nothing after. */
+const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
+
+/**
+ * The links of a `_meta` file: every `href` of its data, at any depth (a menu's items), however
+ * its key is written; each at the line of the text where its value is first written (line 1 when
+ * the text does not spell it as the data holds it).
+ */
+export function metaLinksIn(data: unknown, text: string): FoundLink[] {
+  const found: FoundLink[] = []
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit)
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, entry] of Object.entries(value)) {
+        if (key === 'href' && typeof entry === 'string') found.push([lineOf(text, entry), entry])
+        else visit(entry)
+      }
+    }
+  }
+  visit(data)
+  return found
+}
+
+function lineOf(text: string, written: string): number {
+  const at = text.indexOf(written)
+  return at < 0 ? 1 : text.slice(0, at).split('\n').length
+}
+
 /** A language name as Shiki names one (`ts`, `c++`, `objective-c`, `f#`): anything else is not one. */
 const LANGUAGE = /^[\w+#.-]{1,40}$/
 
 /** The languages of the text's fenced code blocks, each once, in the order they first appear. */
 export function codeLanguagesIn(text: string): string[] {
   const found = new Set<string>()
-  let open: string | null = null
+  let open: Fence | null = null
   for (const line of text.split('\n')) {
-    const fence = FENCE.exec(line)
+    const fence = fenceOf(line)
     if (!fence) continue
     if (open === null) {
-      open = fence[1]
-      if (LANGUAGE.test(fence[2])) found.add(fence[2])
-    } else if (fence[1] === open && fence[2] === '') open = null
+      open = fence
+      if (LANGUAGE.test(fence.info)) found.add(fence.info)
+    } else if (closes(open, fence)) open = null
   }
   return [...found]
 }

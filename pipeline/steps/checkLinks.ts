@@ -42,23 +42,48 @@ function filesHint(rules: CompiledAccess, route: string): string {
   return 'move it under a folder whose rule admits every reader of the page'
 }
 
-export function checkLinks(source: ContentSource, rules: CompiledAccess = access): LinkProblem[] {
+/** The links the compiled documents hold, by route (the page store's records, ../compile/documentLinks.ts). */
+export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly FoundLink[] }>>
+
+/**
+ * Every problem of the pages' and `_meta` files' links: those the scan read in the text, and, given
+ * `compiled`, those each page's compiled document holds (the ones the text spells in a way the
+ * scan does not read: a reference link, a link over several lines, an attribute written as code).
+ */
+export function checkLinks(source: ContentSource, rules: CompiledAccess = access, compiled?: CompiledLinks): LinkProblem[] {
   // Pages that are code, not MDX (sign-in, status pages), are the public ones.
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [
-    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: page.links })),
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: [...page.links, ...(compiled?.[page.route]?.links ?? [])] })),
     ...metaSources(source),
   ]
   for (const page of sources) {
+    // A link the scan and the compile both found is judged once, at the scan's line.
+    const judged = new Set<string>()
     for (const [line, target] of page.links) {
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
       if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
+      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]
+      if (scheme) {
+        report('broken', `a \`${scheme}:\` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses`)
+        continue
+      }
       const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
       const pathOnly = absolute.split(/[?#]/, 1)[0]
+      let decoded: string
+      try {
+        decoded = decodeURIComponent(pathOnly)
+      } catch {
+        report('broken', 'a % that starts no escape: write it as %25')
+        continue
+      }
       const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
+      const key = isFile ? decoded : decoded.replace(/\.mdx?$/i, '')
+      if (judged.has(key)) continue
+      judged.add(key)
       if (isFile) {
-        if (!source.publicFile(decodeURIComponent(pathOnly))) report('missing', `missing file: public${pathOnly} does not exist`)
+        if (!source.publicFile(decoded)) report('missing', `missing file: public${pathOnly} does not exist`)
         // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
         else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
           report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
@@ -93,9 +118,9 @@ export class BrokenLinksError extends Error {
  * refused a page outside a declared section's folder or under a bad name): every page, when every
  * internal link and image resolves (BrokenLinksError otherwise).
  */
-export function assertLinks(source: ContentSource, rules: CompiledAccess = access): readonly ContentPage[] {
+export function assertLinks(source: ContentSource, rules: CompiledAccess = access, compiled?: CompiledLinks): readonly ContentPage[] {
   if (source.unservable.length > 0) throw new UnservablePathError(source.unservable[0])
-  const problems = checkLinks(source, rules)
+  const problems = checkLinks(source, rules, compiled)
   if (problems.length > 0) throw new BrokenLinksError(problems)
   return source.pages
 }

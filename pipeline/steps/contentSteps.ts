@@ -85,25 +85,26 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const store = readStore(root, options.previous?.store)
   // content/ and public/ scanned once: every step below takes this source, and each changed file is read once.
   const source = scanContent(root, options.previous?.source, store.scan)
-  // The checks run at once; the compile then waits on its worker, and the links, the plan and the
-  // navigation, which need nothing it makes, are made meanwhile.
+  // The checks run at once; the compile then waits on its worker, and the plan and the navigation,
+  // which need nothing it makes, are made meanwhile.
   const compiling = step('content', () => checkAndCompile(source, store, { sections: access.sections.map((section) => section.id), kept: options.kept, onStart: options.onCompileStart }), describeCompile)
   compiling.catch(() => {})
-  let meanwhile: Pick<ContentRun, 'pages' | 'plan' | 'lastUpdated' | 'navigation'>
+  let meanwhile: Pick<ContentRun, 'plan' | 'lastUpdated' | 'navigation'>
   try {
-    const pages = await step('links', () => assertLinks(source, access), (found) => `${found.length} pages, all internal links and images resolve`)
     const plan = await step('plan', () => {
       assertRulesDecide(access, siteRoutes(source))
-      return planFor(pages, access, true)
+      return planFor(source.pages, access, true)
     }, describePlan)
-    meanwhile = { pages, plan, lastUpdated: await dating, navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
+    meanwhile = { plan, lastUpdated: await dating, navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
   } catch (error) {
     // A page that breaks a content rule or does not compile is named first, as when the steps ran in turn.
     await compiling
     throw error
   }
-  const { pages, plan, lastUpdated, navigation } = meanwhile
+  const { plan, lastUpdated, navigation } = meanwhile
   const compile = await compiling
+  // After the compile: the links its documents hold are checked with those the scan read.
+  const pages = await step('links', () => assertLinks(source, access, store.pages), (found) => `${found.length} pages, all internal links and images resolve`)
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())

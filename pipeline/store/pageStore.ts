@@ -13,6 +13,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import type { FoundLink } from '../content/pageLinks'
 import type { ScanRecord } from '../content/scanRecord'
 import { readText, sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
@@ -45,6 +46,8 @@ export interface PageRecord {
   props?: { inputs: string; name: string }
   /** The props file out/'s files of this page were rendered from (../render/renderPlan.ts). */
   rendered?: string
+  /** The links and images its compiled document holds (../compile/documentLinks.ts); absent in a record made before the store kept them. */
+  links?: readonly FoundLink[]
 }
 
 /** What the store holds: one record per page (by route), and the build whose out/ holds them. */

@@ -1,0 +1,48 @@
+/**
+ * The links and images a compiled page holds: every URL attribute of its document's elements and
+ * components, as the browser will get them. The scan's links are read from the MDX line by line
+ * (../content/pageLinks.ts), which misses what only the compile resolves: a reference link and its
+ * definition, link text over several lines, an attribute written `href = "…"` or `href={'…'}`.
+ * The link check judges both (../steps/checkLinks.ts), so what ships is what was checked.
+ */
+import CODE from '../../lib/render/codeInPages.json'
+import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
+import type { FoundLink } from '../content/pageLinks'
+
+const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+
+/** The URLs of an attribute's value: one, or a `srcSet`'s candidates. */
+function urlsOf(name: string, value: TreeValue): string[] {
+  if (typeof value !== 'string') return []
+  return name === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]).filter(Boolean) : [value]
+}
+
+/**
+ * Each URL of `tree`, once, with the line of the page's `text` where it is first written (a
+ * reference link's, its definition's); line 1 when the text does not spell it as the page holds it.
+ */
+export function documentLinks(tree: readonly TreeNode[], text: string): FoundLink[] {
+  const found = new Set<string>()
+  const visit = (nodes: readonly TreeNode[]) => {
+    for (const node of nodes) {
+      if (node.type !== 'element') continue
+      for (const [name, value] of Object.entries(node.properties)) {
+        const lower = name.toLowerCase()
+        if (URL_ATTRIBUTES.has(lower)) for (const url of urlsOf(lower, value)) found.add(url)
+      }
+      for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
+      visit(node.children)
+    }
+  }
+  visit(tree)
+  return [...found].map((url) => {
+    const at = text.indexOf(url)
+    return [at < 0 ? 1 : lineAt(text, at), url]
+  })
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1
+  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line++
+  return line
+}
