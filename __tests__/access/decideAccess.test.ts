@@ -174,6 +174,17 @@ describe('bad configuration fails with a message that names the problem', () => 
       /list "leadsUsers" is empty after parsing/
     )
   })
+  test('a list left empty where a rule needs it, though the full-access entries are merged into it (a list overridden with nothing, too)', () => {
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: ' , ' } })).toThrow(
+      /list "leadsUsers" is empty after parsing, but a rule needs it; only fullAccessUsers could read those pages/
+    )
+    expect(() => compileAccess(base, { DOCS_LEADS_USERS: '' })).toThrow(/list "leadsUsers" is empty after parsing/)
+  })
+  test('a list named as a requirement that is no list: "signedIn", or a group', () => {
+    const named = (name: string) => ({ ...base, lists: { ...base.lists, [name]: 'admin, ian' }, rules: [{ path: '/docs/x', match: 'prefix' as const, require: name }] })
+    expect(() => compileAccess(named('signedIn'))).toThrow(/list "signedIn": the name is reserved/)
+    expect(() => compileAccess(named('group:finance'))).toThrow(/list "group:finance": the name is reserved/)
+  })
   test('a username with whitespace', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, internalUsers: 'ian, jo smith' } })).toThrow(
       /list "internalUsers" has an entry containing whitespace: "jo smith"/

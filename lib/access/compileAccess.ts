@@ -69,6 +69,10 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   const listNames = Object.keys(lists)
   const parsed: Record<ListName, ListEntries> = {}
   for (const name of listNames) {
+    // A requirement names a list, "signedIn" or "group:<name>": a list by either name would be read as the other.
+    if (name === 'signedIn' || name.startsWith(GROUP_PREFIX)) {
+      throw new AccessConfigError(`list "${name}": the name is reserved (a rule requiring "signedIn" admits any signed-in reader, "group:<name>" the members of one group); name the list another way`)
+    }
     const raw = env[listEnvVar(name)] ?? lists[name]
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
     parsed[name] = parseUserList(name, raw)
@@ -114,8 +118,10 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   if (protectDocs) {
     const required = new Set<Requirement>([fallback, ...rules.map((rule) => rule.require)])
     for (const requirement of required) {
-      if (requirement !== 'signedIn' && members[requirement].users.size + members[requirement].groups.size === 0) {
-        throw new AccessConfigError(`list "${requirement}" is empty after parsing, but a rule needs it; nobody could read those pages`)
+      // Its own entries: the full-access ones, merged into every list, do not make a list that was left empty mean anything.
+      if (requirement !== 'signedIn' && parsed[requirement].users.length + parsed[requirement].groups.length === 0) {
+        const only = requirement === FULL_ACCESS_LIST ? 'nobody could read those pages' : `only ${FULL_ACCESS_LIST} could read those pages (write "${FULL_ACCESS_LIST}" where that is meant)`
+        throw new AccessConfigError(`list "${requirement}" is empty after parsing, but a rule needs it; ${only}`)
       }
     }
   }
