@@ -75,6 +75,15 @@ test('event handlers, dangerouslySetInnerHTML and srcDoc are refused on any tag 
   expect(found.componentHandler).toBe("7:44: `<Cards.Card onMouseOver>`: event handlers run code in the reader's browser; pages cannot hold them")
 })
 
+test("a class or a data attribute is refused: the site's style sheets give them meaning, which could cover the window", async () => {
+  const found = await verdicts({
+    overlay: `<div className="_fixed _inset-0 medium-zoom-overlay">Your session has expired.</div>`,
+    modal: '<div data-amplify-authenticator data-variation="modal">Sign in again</div>',
+  })
+  expect(found.overlay).toBe('7:6: `<div className="_fixed _inset-0 medium-zoom-overlay">` is not an attribute pages can use on <div>')
+  expect(found.modal).toBe('7:6: `<div data-amplify-authenticator>` is not an attribute pages can use on <div>')
+})
+
 test('a component takes only its own props (the rest would reach an HTML element)', async () => {
   const found = await verdicts({ extra: '<Callout type="info" className="x">y</Callout>', ok: '<Callout type="warning" emoji="!">y</Callout>\n\n<Cards num={2}><Cards.Card title="A" href="/docs/leads/a" arrow /></Cards>' })
   expect(found.extra).toBe('7:22: `<Callout className>`: Callout takes `type`, `emoji`')

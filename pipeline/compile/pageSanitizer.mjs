@@ -60,8 +60,11 @@ export const COMPONENT_PROPS = {
 }
 
 /**
- * GitHub's schema, with what the site's pages write: a class, an inline style (its values checked
- * by `styleProblem`), `hidden`, data and ARIA attributes on any tag, and a link's target and rel.
+ * GitHub's schema, with what the site's pages write: an inline style (its values checked by
+ * `styleProblem`), `hidden`, `role` and ARIA attributes on any tag, and a link's target and rel.
+ * No class and no data attribute: the site's style sheets give them meaning (the theme's
+ * `_fixed _inset-0`, the sign-in's `data-variation="modal"`), which would let a page cover the
+ * window with a screen of its own.
  * Only http, https, mailto and site paths as URLs (GitHub's also allows irc and xmpp). Its tags are
  * the list the renderer checks too (codeInPages.json `tags`, GitHub's list as the tests check). No
  * ancestor rules: a tag is checked alone, and nothing is rewritten, only refused, but for the
@@ -80,7 +83,7 @@ const SITE_SCHEMA = {
     ...defaultSchema.attributes,
     a: [...defaultSchema.attributes.a, 'target', 'rel'],
     img: [...defaultSchema.attributes.img, 'loading', 'decoding'],
-    '*': [...defaultSchema.attributes['*'], 'className', 'style', 'hidden', 'role', 'data*', 'ariaHidden', 'ariaLabel', 'ariaDescribedBy', 'ariaLabelledBy'],
+    '*': [...defaultSchema.attributes['*'], 'style', 'hidden', 'role', 'ariaHidden', 'ariaLabel', 'ariaDescribedBy', 'ariaLabelledBy'],
   },
   protocols: { cite: URL_SCHEMES, href: URL_SCHEMES, longDesc: URL_SCHEMES, src: URL_SCHEMES },
 }
