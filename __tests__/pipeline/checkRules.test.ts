@@ -51,6 +51,15 @@ test('a rule that gives a whole section to another list is the admin\'s choice: 
   expect(ruleProblems(withRules([{ path: '/docs/leads', match: 'prefix', require: 'internalUsers' }]), routes)).toEqual([])
 })
 
+test("a broader rule that takes every section whole fails the build: `prefix /docs` where `exact /docs` was meant", () => {
+  const problems = ruleProblems(withRules([{ path: '/docs', match: 'prefix', require: 'signedIn' }]), routes)
+  expect(problems).toHaveLength(shipped.sections.length)
+  expect(problems[0]).toBe(
+    `rule "prefix /docs/leads -> leadsUsers", a section's rule, decides nothing: broader rules decide every page of the section ("prefix /docs -> signedIn"), and the first rule that matches decides. A rule meant for one page is written match: 'exact'; one that gives the section other readers names its folder (/docs/leads).`
+  )
+  expect(ruleProblems(withRules([{ path: '/docs', match: 'exact', require: 'signedIn' }]), routes)).toEqual([])
+})
+
 test('a rule shadowed by one that requires the same changes nothing it meant to, and is no problem', () => {
   const access = withRules([
     { path: '/docs/internal', match: 'prefix', require: 'internalUsers' },

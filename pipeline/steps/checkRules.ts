@@ -7,7 +7,7 @@
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
-import { normalisePath } from '../../lib/access/normalisePath'
+import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
 
@@ -23,7 +23,8 @@ export class RuleCoverageError extends Error {
  * is none. `routes` are the site's pages and public files (siteRoutes). A rule is wrong when it
  * matches none of them, or when earlier rules (or public paths) decide every one it matches and
  * one of those requires something else. Not wrong: a section's own rule that an admin's rule on
- * the section overrides, which is the admin's choice of its readers.
+ * the section (its folder, or under it) overrides, which is the admin's choice of its readers;
+ * wrong, a section's rule that a broader rule takes whole (`prefix /docs` for `exact /docs`).
  */
 export function ruleProblems(access: CompiledAccess, routes: readonly string[]): string[] {
   const problems: string[] = []
@@ -39,7 +40,17 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
       return
     }
     const governing = matched.map((route) => governingRuleOf(access, route))
-    if (index >= firstSectionRule || governing.some((other) => other.kind === 'rule' && other.index === index)) return
+    if (governing.some((other) => other.kind === 'rule' && other.index === index)) return
+    if (index >= firstSectionRule) {
+      const broader = governing.filter((other) => other.kind === 'rule' && !isUnderPrefix(other.rule.path, rule.path) && requirementOf(other) !== rule.require)
+      if (broader.length === 0) return
+      const earlier = [...new Set(broader.map((other) => `"${describeRule(other)}"`))].join(', ')
+      problems.push(
+        `${named}, a section's rule, decides nothing: broader rules decide every page of the section (${earlier}), and the first rule that matches decides. ` +
+          `A rule meant for one page is written match: 'exact'; one that gives the section other readers names its folder (${rule.path}).`
+      )
+      return
+    }
     // Shadowed only by rules that require the same, it changes nothing it meant to change.
     const differing = governing.filter((other) => requirementOf(other) !== rule.require)
     if (differing.length === 0) return
