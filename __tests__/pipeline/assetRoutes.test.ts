@@ -21,3 +21,12 @@ test('when the home page itself needs a list, shared code does not take its rule
   const { access, route } = sharedChunkRoute({ ...shipped, rules: [{ path: '/', match: 'exact', require: 'leadsUsers' }] })
   for (const username of ['leads1', 'internal1']) expect([username, decideAccess(access, route, { username })]).toEqual([username, 'allow'])
 })
+
+test("the site's chrome at the root of public/ is anyone's; a writer's file beside it follows its own path's rule (full access), as the link check says", () => {
+  const access = compileAccess(shipped, {})
+  const routes = assetRoutesOf(access, { publicRootFiles: ['logo.svg', 'logo-dark.svg', 'favicon.svg', 'internal-org-chart.png'] })
+  for (const chrome of ['/logo.svg', '/logo-dark.svg', '/favicon.svg']) expect(decideAccess(access, routes[chrome], null)).toBe('allow')
+  expect(routes['/internal-org-chart.png']).toBeUndefined()
+  expect(decideAccess(access, '/internal-org-chart.png', null)).toBe('login')
+  expect(decideAccess(access, '/internal-org-chart.png', { username: 'leads1' })).toBe('deny')
+})

@@ -42,7 +42,7 @@ export interface PostbuildInputs {
   plannedRoutes: Record<string, string>
   /** The plan's audiences: each route manifest's name and governing route. */
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
-  /** The files at the root of public/ (logo, favicon), as the content source checked them: the sign-in page's chrome. */
+  /** The files at the root of public/, as the content source checked them; those of SITE_CHROME_FILES are the sign-in page's chrome (./assetRoutes.ts). */
   publicRootFiles: readonly string[]
 }
 
