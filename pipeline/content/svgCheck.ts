@@ -25,8 +25,11 @@ const ELEMENTS = new Set(
 
 /** A `url(…)` whose target is not a fragment of the same file (`url(#arrow)`). */
 const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i
-/** CSS that loads or runs something whatever the property. */
-const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i
+/**
+ * CSS that loads or runs something whatever the property, or hides what it says: an escape
+ * (`\\75 rl(`, `@\\69mport`) spells any of these in other letters, so none is taken.
+ */
+const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-])element\s*\(|(?<![\w-])src\s*\(|\\/i
 
 /** Where and why an SVG is refused. */
 export class SvgContentError extends Error {
@@ -47,11 +50,12 @@ export function checkSvg(text: string): void {
     throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
   }
   const checkCss = (css: string, where: string) => {
-    if (CSS_CODE.test(css)) refuse(`${where} holds CSS that loads or runs something (${CSS_CODE.exec(css)?.[0]})`)
+    if (CSS_CODE.test(css)) refuse(`${where} holds CSS that loads or runs something, or an escape that could spell it (${CSS_CODE.exec(css)?.[0]})`)
     if (OUTSIDE_URL.test(css)) refuse(`${where} holds a url(…) to another file; only url(#id) is allowed`)
   }
   let root = true
-  let inStyle = false
+  // A <style> element's text, whole: the browser reads its text, CDATA and text around a comment as one style sheet.
+  let style: string | null = null
   parser.on('doctype', () => refuse('it declares a DOCTYPE, whose entities can expand or hide markup'))
   parser.on('processinginstruction', (instruction) => refuse(`it holds the instruction <?${instruction.target}?>, which can load a style sheet`))
   parser.on('opentag', (tag: SaxesTagNS) => {
@@ -68,13 +72,14 @@ export function checkSvg(text: string): void {
       if (/javascript:|data:/i.test(value.replace(/\s+/g, ''))) refuse(`the attribute ${name} of <${tag.name}> holds a javascript: or data: URL`)
       checkCss(value, `the attribute ${name} of <${tag.name}>`)
     }
-    inStyle = tag.local === 'style'
+    if (tag.local === 'style') style = ''
   })
   parser.on('closetag', () => {
-    inStyle = false
+    if (style !== null) checkCss(style, 'a <style> element')
+    style = null
   })
   const styleText = (text: string) => {
-    if (inStyle) checkCss(text, 'a <style> element')
+    if (style !== null) style += text
   }
   parser.on('text', styleText)
   parser.on('cdata', styleText)
