@@ -2,7 +2,7 @@
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
+import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 import { tempSite, writeFiles } from '../fixtures/tempSite'
@@ -25,6 +25,16 @@ test('the shipped content passes', () => {
 
 test('section folders, _meta files, the /docs index page and hidden files may be directly under content/docs/', () => {
   expect(checkContent(scanContent(site(['content/docs/_meta.ts', 'content/docs/.DS_Store', 'content/docs/internal/intro.mdx', 'content/docs/support-twilio/_meta.ts'])), SECTIONS)).toEqual([])
+})
+
+test('a folder at the top of content/ other than docs/ fails, naming where its pages belong', () => {
+  const root = site(['content/leads/rates.mdx'])
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
+  expect(rest).toEqual([])
+  expect(problem).toBeInstanceOf(StrayContentFolderError)
+  expect(problem.message).toBe(
+    "content/leads/: the top of content/ holds the home page and content/docs/ only. Pages in this folder would be served at /leads/… to full-access readers only, with no tab or sidebar. Move them into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
+  )
 })
 
 test('a folder no section declares fails, naming the folder and how to declare it', () => {

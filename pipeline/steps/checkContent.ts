@@ -59,6 +59,18 @@ const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_match, letter: string
  * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
  * to the fallback rule), a page (it belongs to no section) or any other file.
  */
+/** A folder at the top of content/ other than docs/: its pages would have no section, no tab and no sidebar. */
+export class StrayContentFolderError extends ContentError {
+  constructor(entry: string, declared: readonly string[]) {
+    const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
+    super(
+      entry,
+      `${entry}/: the top of ${CONTENT_DIR}/ holds the home page and ${DOCS_DIR}/ only. Pages in this folder would be served at /${path.posix.basename(entry)}/… to full-access readers only, with no tab or sidebar. Move them into a section's folder (${folders}).`
+    )
+    this.name = 'StrayContentFolderError'
+  }
+}
+
 export class UndeclaredSectionError extends ContentError {
   constructor(entry: string, kind: 'folder' | 'page' | 'file', declared: readonly string[], entryPage = 'intro') {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
@@ -216,7 +228,10 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
   }
   // The top of content/ (the home page and its `_meta`) is read like a section's folder, not checked for sections.
   for (const entry of source.list(CONTENT_DIR)) {
-    if (entry.isDirectory) continue
+    if (entry.isDirectory) {
+      if (entry.path !== DOCS_DIR) problems.push(new StrayContentFolderError(entry.path, sections))
+      continue
+    }
     if (PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked)
     else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
   }
