@@ -190,6 +190,10 @@ describe('bad configuration fails with a message that names the problem', () => 
       /list "internalUsers" has an entry containing whitespace: "jo smith"/
     )
   })
+  test('an entry with an invisible character, or two entries joined by a semicolon, would match nobody', () => {
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee\u200b' } })).toThrow('list "leadsUsers" has an entry with an invisible or control character: "lee<U+200B>"')
+    expect(() => compileAccess(base, { DOCS_LEADS_USERS: 'lee;ann' })).toThrow('list "leadsUsers" has an entry containing ";": "lee;ann"; entries are separated by commas')
+  })
   test('a group entry with no name', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee, group:' } })).toThrow(/list "leadsUsers" has "group:" with no group name/)
   })

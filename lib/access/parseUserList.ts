@@ -26,6 +26,12 @@ export function parseUserList(listName: string, raw: string): ListEntries {
     if (/\s/.test(entry)) {
       throw new AccessConfigError(`list "${listName}" has an entry containing whitespace: "${entry}"`)
     }
+    // Invisible in the config as in a review: no username or group holds one, so the entry would match nobody.
+    if (/\p{C}/u.test(entry)) {
+      const shown = entry.replace(/\p{C}/gu, (character) => `<U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
+      throw new AccessConfigError(`list "${listName}" has an entry with an invisible or control character: "${shown}"`)
+    }
+    if (entry.includes(';')) throw new AccessConfigError(`list "${listName}" has an entry containing ";": "${entry}"; entries are separated by commas`)
     if (entry.startsWith(GROUP_PREFIX)) {
       const group = entry.slice(GROUP_PREFIX.length)
       if (!group) throw new AccessConfigError(`list "${listName}" has "${GROUP_PREFIX}" with no group name`)
