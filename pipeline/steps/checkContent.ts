@@ -55,10 +55,6 @@ const sectionIdFor = (name: string) => slugFor(name).replace(/_+/g, '-').replace
 
 const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
 
-/**
- * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
- * to the fallback rule), a page (it belongs to no section) or any other file.
- */
 /** A folder at the top of content/ other than docs/: its pages would have no section, no tab and no sidebar. */
 export class StrayContentFolderError extends ContentError {
   constructor(entry: string, declared: readonly string[]) {
@@ -71,6 +67,10 @@ export class StrayContentFolderError extends ContentError {
   }
 }
 
+/**
+ * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
+ * to the fallback rule), a page (it belongs to no section) or any other file.
+ */
 export class UndeclaredSectionError extends ContentError {
   constructor(entry: string, kind: 'folder' | 'page' | 'file', declared: readonly string[], entryPage = 'intro') {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
