@@ -12,8 +12,14 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ContentError, locate } from './contentError'
 
+interface YamlDocument {
+  errors: YamlParseError[]
+  warnings: YamlParseError[]
+  toJS: () => unknown
+}
+
 interface Yaml {
-  parse: (source: string, options?: object) => unknown
+  parseDocument: (source: string) => YamlDocument
 }
 let loaded: Yaml | undefined
 
@@ -108,8 +114,17 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   if (block === null) return { data: {}, body: source.replace(/^\s*\n/, '') }
   let data: unknown
   try {
-    data = yaml().parse(block.yaml)
+    // As `parse` does, but its warnings (a tag YAML does not know, `!!js/function`) are the writer's to fix, not a line in the build's log.
+    const document = yaml().parseDocument(block.yaml)
+    if (document.errors.length > 0) throw document.errors[0]
+    const warning = document.warnings[0]
+    if (warning) {
+      const position = warning.linePos?.[0]
+      throw new BadFrontMatterError(file, `${firstLine(warning.message)} (a tag makes something other than text, numbers, lists and mappings)`, position ? position.line + 1 : undefined, position?.col)
+    }
+    data = document.toJS()
   } catch (error) {
+    if (error instanceof BadFrontMatterError) throw error
     const unclosed = unclosedValue(block.yaml)
     if (unclosed) {
       const { key, opener } = unclosed
