@@ -34,7 +34,7 @@ import { UNGRANTED_CLIENT_SECONDS } from '../../lib/aiTools/registrationLimits'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, REGISTRATION_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
 import type { CheckReader } from './readerCheck'
 import type { PoolSession } from '../../edge/readIdToken'
-import { OAuthStoreAlreadyConsumedError } from './store/errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreGoneError } from './store/errors'
 import type { AdapterPayload as StoredPayload, OAuthStore, OidcAdapter } from './store/oauthStore'
 
 export interface AuthorizationServerOptions {
@@ -144,6 +144,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       try {
         await adapter.consume(id)
       } catch (error) {
+        if (error instanceof OAuthStoreGoneError) {
+          // A racing reuse revoked the grant after this request read the token: it fails too, and
+          // the reader's record its rotation wrote back meanwhile (it holds their session) goes.
+          const token = Provider.ctx?.oidc.entities[model === 'RefreshToken' ? 'RefreshToken' : 'AuthorizationCode']
+          if (token?.grantId) await readers.destroy(token.grantId)
+          throw new errors.InvalidGrant(`${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} revoked`)
+        }
         if (!(error instanceof OAuthStoreAlreadyConsumedError)) throw error
         const used = await adapter.find(id)
         if (used?.grantId && used.accountId) await store.revokeGrant(used.accountId, used.grantId)

@@ -12,7 +12,7 @@ import { createDynamoOAuthStore } from '../../../mcp/oauth/store/dynamoAdapter'
 import { createMemoryOAuthStore, SWEEP_INTERVAL_MS } from '../../../mcp/oauth/store/memoryAdapter'
 import { UNGRANTED_CLIENT_SECONDS } from '../../../lib/aiTools/registrationLimits'
 import { createTableInput, OAUTH_TABLE_SCHEMA } from '../../../mcp/oauth/store/tableSchema'
-import { OAuthStoreAlreadyConsumedError, OAuthStoreCorruptItemError, OAuthStoreRevocationIncompleteError } from '../../../mcp/oauth/store/errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreCorruptItemError, OAuthStoreGoneError, OAuthStoreRevocationIncompleteError } from '../../../mcp/oauth/store/errors'
 import type { AdapterPayload, Clock, OAuthStore } from '../../../mcp/oauth/store/oauthStore'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -137,7 +137,7 @@ describe.each(stores)('$name', ({ create }) => {
     expect(await clients.find('allowed-tool')).toBeUndefined()
   })
 
-  test('consume marks the item consumed once: a second consumption is refused as reuse, and an absent item stays absent', async () => {
+  test('consume marks the item consumed once: a second consumption is refused as reuse, and an absent one (revoked meanwhile) as gone', async () => {
     const codes = store.adapterFor('AuthorizationCode')
     await codes.upsert('c1', { kind: 'AuthorizationCode', grantId: 'g1' }, 60)
     expect((await codes.find('c1'))?.consumed).toBeUndefined()
@@ -148,7 +148,7 @@ describe.each(stores)('$name', ({ create }) => {
     await expect(codes.consume('c1')).rejects.toThrow(new OAuthStoreAlreadyConsumedError('AuthorizationCode:c1'))
     expect(await codes.find('c1')).toEqual({ kind: 'AuthorizationCode', grantId: 'g1', consumed: seconds(START + 5_000) })
 
-    await codes.consume('never-saved')
+    await expect(codes.consume('never-saved')).rejects.toThrow(new OAuthStoreGoneError('AuthorizationCode:never-saved'))
     expect(await codes.find('never-saved')).toBeUndefined()
   })
 

@@ -26,7 +26,7 @@ import type { AdapterPayload, Clock, ConnectedTool, OAuthStore, OidcAdapter } fr
 import { OAUTH_TABLE_SCHEMA, type OAuthIndex } from './tableSchema'
 import { byNewestGrant, connectedTool, epochSeconds, isLive, itemKey, keyPrefix, payloadOf, toStoredItem, type StoredItem } from './storedItem'
 import { fromDynamoItem, keyOf, toDynamoItem, type DynamoItem } from './dynamoItem'
-import { OAuthStoreAlreadyConsumedError, OAuthStoreRevocationIncompleteError } from './errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreGoneError, OAuthStoreRevocationIncompleteError } from './errors'
 
 export interface DynamoOAuthStoreOptions {
   client: DynamoDBClient
@@ -137,8 +137,9 @@ export function createDynamoOAuthStore({ client, tableName, now = Date.now, quer
           )
         } catch (error) {
           if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error
-          // Absent (never saved, destroyed, or expired) stays absent, as before; present means consumed.
+          // Present means consumed; absent (destroyed, or expired) means the request read a token that is gone.
           if (await get(pk)) throw new OAuthStoreAlreadyConsumedError(pk)
+          throw new OAuthStoreGoneError(pk)
         }
       },
       async destroy(id) {

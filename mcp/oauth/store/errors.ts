@@ -41,3 +41,13 @@ export class OAuthStoreAlreadyConsumedError extends OAuthStoreError {
     super(`the stored OAuth item ${key} was already consumed`)
   }
 }
+
+/**
+ * consume() found no item: the token was there when the request read it, and is gone now (a
+ * racing reuse revoked its grant, or it expired meanwhile). The request must not go on to use it.
+ */
+export class OAuthStoreGoneError extends OAuthStoreError {
+  constructor(readonly key: string) {
+    super(`the stored OAuth item ${key} is gone`)
+  }
+}

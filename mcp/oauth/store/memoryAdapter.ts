@@ -9,7 +9,7 @@
  * against both stores.
  */
 import type { AdapterPayload, Clock, ConnectedTool, OAuthStore, OidcAdapter } from './oauthStore'
-import { OAuthStoreAlreadyConsumedError } from './errors'
+import { OAuthStoreAlreadyConsumedError, OAuthStoreGoneError } from './errors'
 import { byNewestGrant, connectedTool, isLive, itemKey, keyPrefix, payloadOf, toStoredItem, epochSeconds, type IndexedField, type StoredItem } from './storedItem'
 
 export interface MemoryOAuthStoreOptions {
@@ -82,7 +82,7 @@ export function createMemoryOAuthStore({ now = Date.now }: MemoryOAuthStoreOptio
       findByUid: (uid) => findOne('uid', uid),
       async consume(id) {
         const item = live(itemKey(model, id))
-        if (!item) return
+        if (!item) throw new OAuthStoreGoneError(itemKey(model, id))
         // Only one consumption can win, as in the DynamoDB store: two requests that both read the
         // token unused (a race) must not both use it.
         if (item.consumed !== undefined) throw new OAuthStoreAlreadyConsumedError(item.pk)
