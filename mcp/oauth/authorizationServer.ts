@@ -241,7 +241,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         const tooMuch = registrationProblem(metadata)
         if (tooMuch) throw new errors.InvalidClientMetadata(tooMuch)
         const problem = redirectProblem((metadata.redirect_uris as string[] | undefined) ?? [], settings)
-        if (problem) throw new errors.InvalidRedirectUri(problem)
+        // The library's InvalidRedirectUri keeps its own description; this error, for a field named
+        // redirect_uris, is RFC 7591's invalid_redirect_uri with the tool's URI and why it is refused.
+        if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`)
       },
     },
     /**

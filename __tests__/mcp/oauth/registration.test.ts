@@ -75,6 +75,12 @@ test.each([
   expect(body.error_description).toContain(description)
 })
 
+test.each(['http://127.0.0.1@evil.example/cb', 'https://CLAUDE.ai/api/mcp/auth_callback', 'http://0.0.0.0/cb'])('a registration with the redirect URI %s is refused with invalid_redirect_uri, naming the URI and why', async (uri) => {
+  const { status, body } = await register(harness, toolMetadata({ redirect_uris: [uri] }))
+  expect([status, body.error]).toEqual([400, 'invalid_redirect_uri'])
+  expect(body.error_description).toBe(`redirect_uris: redirect URI ${uri} is neither a loopback address nor a hosted app the site's admin allows`)
+})
+
 test('a registration at each limit is accepted', async () => {
   const { status, body } = await register(
     harness,
