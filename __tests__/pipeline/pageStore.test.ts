@@ -270,7 +270,8 @@ describe('the store has one owner: it is changed only through its methods, and s
     first.startRender()
     first.finishRender({ '/docs/leads/page-0': 'p.json' }, { buildId: 'B1', nextFiles: {}, routes: Object.keys(pages) })
     const wholeBytes = fs.statSync(file).size
-    expect(fs.existsSync(changesFile)).toBe(false)
+    const noChanges = { generation: expect.any(String), pages: {}, scanPages: {}, scanMetas: {} }
+    expect(JSON.parse(fs.readFileSync(changesFile, 'utf8'))).toEqual(noChanges)
 
     // An edit of one page: its record and its scan entry change, and the render ends as it was.
     const second = readStore(root)
@@ -307,15 +308,39 @@ describe('the store has one owner: it is changed only through its methods, and s
     // Many changes: the file is written whole, and the changes go.
     fourth.recordCompile(Object.fromEntries(Object.entries(fourth.pages).map(([route, page]) => [route, { ...page, digest: `${page.digest}+` }])))
     fourth.save()
-    expect(fs.existsSync(changesFile)).toBe(false)
+    expect(JSON.parse(fs.readFileSync(changesFile, 'utf8'))).toEqual(noChanges)
     expect(fs.statSync(file).ino).not.toBe(wholeStamp.ino)
     expect(readStore(root).pages['/docs/leads/page-7'].digest).toBe('edited+')
-    // Changes made against the older whole file (a run that stopped before removing them) are not applied to the new one.
+    // Changes made against the older whole file (a run that stopped between the two writes) are not
+    // applied to the new one, and the store is not as that run left it: its record of out/ is not trusted.
     fs.writeFileSync(changesFile, olderChanges)
     const fifth = readStore(root)
     expect(fifth.pages['/docs/leads/page-9']).toBeUndefined()
     expect(fifth.pages['/docs/leads/page-7'].digest).toBe('edited+')
-    expect(fifth.render).toMatchObject({ buildId: 'B2' })
+    expect(fifth.render).toBeNull()
+  })
+
+  test("a changes file removed or damaged: the store reads its whole file, and trusts none of its record of out/, which may be an older build's (every page is rendered again)", () => {
+    const root = tempSite('store-changes-gone-')
+    const changesFile = path.join(root, CACHE_PATHS.storeChanges)
+    const first = readStore(root)
+    first.recordCompile({ '/docs/leads/a': record })
+    first.startRender()
+    first.finishRender({ '/docs/leads/a': 'a1.json' }, { buildId: 'B1', nextFiles: {}, routes: ['/docs/leads/a'] })
+    // A later build renders the page from other props: only the changes file says so.
+    const second = readStore(root)
+    second.recordProps({ '/docs/leads/a': { inputs: 'i2', name: 'a2.json' } })
+    second.startRender()
+    second.finishRender({ '/docs/leads/a': 'a2.json' }, { buildId: 'B1', nextFiles: {}, routes: ['/docs/leads/a'] })
+    expect(readStore(root).render).toMatchObject({ buildId: 'B1' })
+    expect(readStore(root).pages['/docs/leads/a'].rendered).toBe('a2.json')
+    const written = fs.readFileSync(changesFile)
+    for (const damage of [() => fs.rmSync(changesFile), () => fs.writeFileSync(changesFile, written.subarray(0, 40))]) {
+      damage()
+      const read = readStore(root)
+      expect(read.pages['/docs/leads/a'].rendered).toBe('a1.json')
+      expect(read.render).toBeNull()
+    }
   })
 
   test('no module but the store writes its file', () => {

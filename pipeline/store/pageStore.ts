@@ -207,7 +207,8 @@ export class PageStore {
       // A new generation: changes left by a save of the last one (a run stopped before removing them) are not applied to it.
       const generation = crypto.randomBytes(8).toString('hex')
       writeAtomically(this.file, JSON.stringify({ generation, ...this.state }))
-      fs.rmSync(changesFileOf(this.file), { force: true })
+      // No changes yet, written down: a changes file that is gone or damaged is then seen as such (readStore).
+      writeAtomically(changesFileOf(this.file), JSON.stringify({ generation, pages: {}, scanPages: {}, scanMetas: {} } satisfies StoreChanges))
       this.whole = wholeOf(generation, this.state)
       this.wholeRender = undefined
     }
@@ -246,11 +247,15 @@ export function readStore(root: string, last?: PageStore): PageStore {
       // Not copied: the store copies its pages as it takes them, and replaces its scan, never changing it.
       const read = { pages: state.pages, render: state.render ?? null, scan: state.scan }
       const whole = typeof state.generation === 'string' ? { generation: state.generation, ...read } : null
-      const current = whole && changes?.generation === whole.generation ? applyChanges(whole, changes) : read
+      // Every save leaves a changes file naming its whole write. None, a damaged one or one of another
+      // write: the store is not as the last run left it (a file removed, a crash between the two
+      // writes), and its record of out/ may be an older one's, which would keep pages rendered since.
+      const intact = whole !== null && changes?.generation === whole.generation
+      const current = intact ? applyChanges(whole, changes!) : read
       // A render under way (or cut short) leaves its marker: no record of out/ is trusted, and the file is not this store.
       const renderUnderWay = fs.existsSync(rendering)
-      const stamp = !renderUnderWay && before && after && sameStoreStamp(before, after) ? before : null
-      return new PageStore(file, { pages: current.pages, render: renderUnderWay ? null : current.render, scan: current.scan }, rendering, stamp, whole)
+      const stamp = intact && !renderUnderWay && before && after && sameStoreStamp(before, after) ? before : null
+      return new PageStore(file, { pages: current.pages, render: renderUnderWay || !intact ? null : current.render, scan: current.scan }, rendering, stamp, whole)
     }
   } catch {
     // Absent or unreadable: a clean build.
