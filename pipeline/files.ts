@@ -38,8 +38,9 @@ export function stampOf(file: string): FileStamp | null {
 export const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino
 
 /**
- * Whether each file under `root` (a key relative to it, `/`-separated) is there, by one listing of
- * each folder asked about: many files of few folders (a site's pages) cost a few reads, not a stat each.
+ * Whether each file under `root` (a key relative to it, `/`-separated) is there, as a plain file (a
+ * folder of its name is not it), by one listing of each folder asked about: many files of few
+ * folders (a site's pages) cost a few reads, not a stat each.
  */
 export function presentUnder(root: string): (file: string) => boolean {
   const folders = new Map<string, ReadonlySet<string> | null>()
@@ -48,7 +49,8 @@ export function presentUnder(root: string): (file: string) => boolean {
     const folder = file.slice(0, Math.max(slash, 0))
     let names = folders.get(folder)
     if (names === undefined) {
-      names = fs.existsSync(path.join(root, folder)) ? new Set(fs.readdirSync(path.join(root, folder))) : null
+      const dir = path.join(root, folder)
+      names = fs.existsSync(dir) ? new Set(fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isFile() ? [entry.name] : []))) : null
       folders.set(folder, names)
     }
     return names !== null && names.has(file.slice(slash + 1))

@@ -76,8 +76,16 @@ export async function renderPages(paths: SitePaths, plan: RenderPlan, renderer: 
     const html = pageHtmlFile(route)
     const from = [html, html.replace(/\.html$/, '.json')]
     pageFilesOf(route, plan.buildId).forEach((file, i) => {
-      fs.mkdirSync(path.dirname(path.join(paths.out, file)), { recursive: true })
-      fs.renameSync(path.join(renderer.into, from[i]), path.join(paths.out, file))
+      const [rendered, target] = [path.join(renderer.into, from[i]), path.join(paths.out, file)]
+      fs.mkdirSync(path.dirname(target), { recursive: true })
+      try {
+        fs.renameSync(rendered, target)
+      } catch (error) {
+        // A folder where the page's file goes (put there by hand) stops the move: out/ is the build's.
+        if (!['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+        fs.rmSync(target, { recursive: true })
+        fs.renameSync(rendered, target)
+      }
     })
   }
   fs.rmSync(renderer.into, { recursive: true, force: true })

@@ -94,7 +94,8 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
     const target = path.join(out, key)
     const present = statOf(target)
     if (present && sameFile(present, keptStat)) return
-    if (present) fs.rmSync(target)
+    // A folder put there by hand goes too: out/ is the build's.
+    if (present) fs.rmSync(target, { recursive: true })
     fs.mkdirSync(path.dirname(target), { recursive: true })
     linkOrCopy(kept, target)
     linked.add(key.slice(1))
