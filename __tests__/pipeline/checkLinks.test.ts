@@ -136,3 +136,11 @@ test('a link with a % that starts no escape names its file and line', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('Download the [rate card](/docs/leads/files/rate-card-100%.pdf).') })
   expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/files/rate-card-100%.pdf', kind: 'broken', problem: 'a % that starts no escape: write it as %25' }])
 })
+
+test('a link written twice is named at each line, so one build names every line to fix', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('See [missing](/docs/leads/nope).\n\nAgain, [missing](/docs/leads/nope).') })
+  expect(checkLinks(scanContent(root)).map((problem) => [problem.line, problem.target])).toEqual([
+    [6, '/docs/leads/nope'],
+    [8, '/docs/leads/nope'],
+  ])
+})

@@ -55,13 +55,14 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [
-    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: [...page.links, ...(compiled?.[page.route]?.links ?? [])] })),
-    ...metaSources(source),
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: page.links, compiledLinks: compiled?.[page.route]?.links ?? [] })),
+    ...metaSources(source).map((meta) => ({ ...meta, compiledLinks: [] })),
   ]
   for (const page of sources) {
-    // A link the scan and the compile both found is judged once, at the scan's line.
+    // Each link the scan read is judged at its line; one the compile found too, only there.
     const judged = new Set<string>()
-    for (const [line, target] of page.links) {
+    const scanned = page.links.length
+    for (const [at, [line, target]] of [...page.links, ...page.compiledLinks].entries()) {
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
       if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]
@@ -80,7 +81,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
       }
       const isFile = /\.[a-z0-9]+$/i.test(pathOnly) && !/\.mdx?$/i.test(pathOnly)
       const key = isFile ? decoded : decoded.replace(/\.mdx?$/i, '')
-      if (judged.has(key)) continue
+      if (at >= scanned && judged.has(key)) continue
       judged.add(key)
       if (isFile) {
         if (!source.publicFile(decoded)) report('missing', `missing file: public${pathOnly} does not exist`)
