@@ -11,12 +11,16 @@ import { writeShardFiles } from './pagefindShard.mjs'
 const config = JSON.parse(process.argv[2])
 const pagefind = await import('pagefind')
 
+// The build may be gone by the time a shard is written (stopped half way): no one to answer then,
+// and a send that finds the channel closed is no error of this worker's.
+const answer = (message) => void (process.connected && process.send(message, () => {}))
+
 process.on('message', async ({ documents, dir }) => {
   try {
     await writeShardFiles(await pagefind.createIndex(config), documents, dir)
-    process.send({})
+    answer({})
   } catch (error) {
-    process.send({ error: error instanceof Error ? error.message : String(error) })
+    answer({ error: error instanceof Error ? error.message : String(error) })
   }
 })
 // The build gone, or done with this worker: Pagefind's process ends with it.
