@@ -320,6 +320,21 @@ test("the compile takes the content source's one parse of the front matter, and 
   expect(doc.frontMatter).toEqual({ title: 'The source says', order: -1 })
 })
 
+test("a compiled document damaged or removed by hand is named, with what to do; removed, the next compile makes it again", async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\nText.\n' })
+  const store = new PageStore(null)
+  expect((await compilePages(scanContent(root), store, { workers: 1 })).problems).toEqual([])
+  const entry = store.pages['/docs/leads/intro'].entry
+  fs.writeFileSync(path.join(root, entry), '{"ok": tr')
+  expect(() => readCompiledPage(root, store.pages, '/docs/leads/intro')).toThrow(
+    new RegExp(`^content/docs/leads/intro\\.mdx: its compiled document \\(${entry.replace(/\./g, '\\.')}\\) cannot be read \\(.*JSON.*\\); remove it and build again, and the page is compiled again$`)
+  )
+  fs.rmSync(path.join(root, entry))
+  expect(() => readCompiledPage(root, store.pages, '/docs/leads/intro')).toThrow(`its compiled document (${entry}) is missing; build again, and the page is compiled again`)
+  expect(await compilePages(scanContent(root), store, { workers: 1 })).toMatchObject({ compiled: 1, problems: [] })
+  expect(readCompiledPage(root, store.pages, '/docs/leads/intro').title).toBe('Intro')
+})
+
 test('a page written after the scan took it from the store, before the compile read its text, fails the build naming the file, and nothing is compiled from the new text', async () => {
   const root = site(VALID)
   const past = new Date(Date.now() - 60_000)

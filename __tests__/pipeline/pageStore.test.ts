@@ -72,6 +72,15 @@ test("after a one-page edit, the content, page and Markdown steps open that page
   expect(second.markdown.get('/docs/leads/llms.txt')).toContain(`- [Leads API introduction](/docs/leads/intro.md): ${record.description}`)
 })
 
+test('a props index damaged by hand does not stop the pages step: it writes the index again', async () => {
+  const root = site()
+  const first = await buildSteps(root)
+  fs.writeFileSync(path.join(root, PROPS_INDEX), '{"/docs/leads/intro": "ab')
+  const again = await buildSteps(root)
+  expect(again.props.index).toEqual(first.props.index)
+  expect(JSON.parse(fs.readFileSync(path.join(root, PROPS_INDEX), 'utf8'))).toEqual(first.props.index)
+})
+
 test("`npm run dev`'s check after an edit leaves the store and props a build's steps leave, and names a broken page with its place", async () => {
   const dev = site()
   expect(await checkContentOnce(dev, access)).toMatchObject({ ok: true })

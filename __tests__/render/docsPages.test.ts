@@ -64,3 +64,16 @@ describe('a path with no page', () => {
     expect(() => route.docsPageProps(['docs', 'leads', 'nowhere'])).toThrow('docs route: no page for /docs/leads/nowhere in .cache/props.json')
   })
 })
+
+test("a page's props file damaged by hand is named, with what to do", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-damaged-'))
+  try {
+    fs.mkdirSync(path.join(root, '.cache/props'), { recursive: true })
+    fs.writeFileSync(path.join(root, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': 'intro.json' }))
+    fs.writeFileSync(path.join(root, '.cache/props/intro.json'), '{"doc": {"rou')
+    const route = routeIn('production', root)
+    expect(() => route.docsPageProps(['docs', 'leads', 'intro'])).toThrow(/^docs route: \.cache\/props\/intro\.json, the props of \/docs\/leads\/intro, cannot be read \(.*JSON.*\); remove it and build again$/)
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+})

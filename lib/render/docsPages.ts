@@ -70,5 +70,11 @@ export function docsPageProps(slug: readonly string[] | undefined): DocsPageProp
   const name = readIndex()[route]
   if (!name && DOCS_FALLBACK) return null
   if (!name) throw new DocsPageError(`no page for ${route} in ${PROPS_INDEX}`)
-  return JSON.parse(fs.readFileSync(path.join(ROOT, PROPS_DIR, name), 'utf8')) as DocsPageProps
+  const file = path.join(PROPS_DIR, name)
+  try {
+    return JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as DocsPageProps
+  } catch (error) {
+    // The build's own file, damaged or removed by hand: the next build writes a missing one again.
+    throw new DocsPageError(`${file}, the props of ${route}, cannot be read (${error instanceof Error ? error.message : String(error)}); remove it and build again`)
+  }
 }

@@ -24,8 +24,10 @@ export function readCompiledPage(root: string, index: PageIndex, route: string):
   let entry: CacheEntry
   try {
     entry = JSON.parse(fs.readFileSync(path.join(root, indexed.entry), 'utf8')) as CacheEntry
-  } catch {
-    throw new CompiledPageError(`${indexed.file}: its compiled document (${indexed.entry}) is missing; run the content step again`)
+  } catch (error) {
+    // The build's own file, removed or damaged by hand: a build that finds it missing compiles the page again.
+    const what = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing; build again' : `cannot be read (${error instanceof Error ? error.message : String(error)}); remove it and build again`
+    throw new CompiledPageError(`${indexed.file}: its compiled document (${indexed.entry}) ${what}, and the page is compiled again`)
   }
   if (!entry.ok) throw new CompiledPageError(`${indexed.file} does not compile: ${entry.error.reason}`)
   return entry.output

@@ -83,7 +83,13 @@ export function writePageProps(root: string, store: PageStore, { audienceOf, nav
     next[route] = name
   }
   const indexFile = path.join(root, PROPS_INDEX)
-  const previous = fs.existsSync(indexFile) ? (JSON.parse(readText(indexFile)) as PropsIndex) : {}
+  // Only to tell which pages went: an index that cannot be read (damaged by hand) names none.
+  let previous: PropsIndex = {}
+  try {
+    previous = JSON.parse(readText(indexFile)) as PropsIndex
+  } catch {
+    // None, or not JSON.
+  }
   writeAtomically(indexFile, JSON.stringify(next))
   store.recordProps(made)
   const used = new Set(Object.values(next))
