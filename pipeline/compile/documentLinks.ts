@@ -7,7 +7,7 @@
  */
 import CODE from '../../lib/render/codeInPages.json'
 import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
-import type { FoundLink } from '../content/pageLinks'
+import { lineOf, type FoundLink } from '../content/pageLinks'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
 
@@ -35,14 +35,5 @@ export function documentLinks(tree: readonly TreeNode[], text: string): FoundLin
     }
   }
   visit(tree)
-  return [...found].map((url) => {
-    const at = text.indexOf(url)
-    return [at < 0 ? 1 : lineAt(text, at), url]
-  })
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1
-  for (let at = text.indexOf('\n'); at >= 0 && at < index; at = text.indexOf('\n', at + 1)) line++
-  return line
+  return [...found].map((url) => [lineOf(text, url), url])
 }

@@ -30,7 +30,7 @@ interface Fence {
   char: string
   length: number
   info: string
-  /** Whether anything follows the info's first word (a closing fence has nothing after it). */
+  /** Whether nothing follows the fence's characters, as on a closing fence. */
   bare: boolean
 }
 
@@ -67,7 +67,8 @@ export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   return found
 }
 
-function lineOf(text: string, written: string): number {
+/** The line (from 1) of `text` where `written` first appears; 1 when it does not. */
+export function lineOf(text: string, written: string): number {
   const at = text.indexOf(written)
   return at < 0 ? 1 : text.slice(0, at).split('\n').length
 }
