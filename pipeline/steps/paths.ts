@@ -14,6 +14,8 @@ const { BUNDLE_DIR: BUILD_BUNDLE_DIR } = require('./build.cjs') as { BUNDLE_DIR:
  * forgets all of it). The props live in lib/ (the docs route reads them at run time).
  */
 export const CACHE_PATHS = {
+  /** Held by the one build that runs in the project, from its start to its end (./buildLock.ts). */
+  buildLock: '.cache/build.lock',
   /** The page store (../store/pageStore.ts). */
   store: '.cache/store.json',
   /** What changed in the store since its file was last written whole (../store/storeChanges.ts). */

@@ -1,0 +1,66 @@
+/**
+ * One build at a time in a project: two would write the same out/ and .cache/ at once, each taking
+ * the other's half-written files for its own. A build holds CACHE_PATHS.buildLock (its process
+ * id) from its start to its end; a lock whose process is gone (a build that was killed) is taken
+ * over. `npm run dev` does not take it: it writes no out/.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { CACHE_PATHS } from './paths'
+
+/** Another build of the project runs: named, with what to do. */
+export class BuildBusyError extends Error {
+  constructor(holder: LockHolder | null) {
+    super(`another build is running in this project${holder ? ` (process ${holder.pid}, started ${holder.started})` : ''}: two at once would write the same out/ and .cache/. Wait for it to end, or stop it, then build again.`)
+    this.name = 'BuildBusyError'
+  }
+}
+
+interface LockHolder {
+  pid: number
+  started: string
+}
+
+/** A lock file just made and not yet written is its maker's for this long. */
+const WRITING_MS = 5_000
+
+function holderOf(file: string): LockHolder | null {
+  try {
+    const holder = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockHolder>
+    return typeof holder.pid === 'number' && typeof holder.started === 'string' ? { pid: holder.pid, started: holder.started } : null
+  } catch {
+    return null
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // It exists, and belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Takes the project's build lock until this process exits; BuildBusyError while another build holds it. */
+export function holdBuildLock(root: string): void {
+  const file = path.join(root, CACHE_PATHS.buildLock)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify({ pid: process.pid, started: new Date().toISOString() } satisfies LockHolder), { flag: 'wx' })
+      process.once('exit', () => {
+        if (holderOf(file)?.pid === process.pid) fs.rmSync(file, { force: true })
+      })
+      return
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const holder = holderOf(file)
+      if (holder ? holder.pid !== process.pid && isRunning(holder.pid) : Date.now() - (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) < WRITING_MS) throw new BuildBusyError(holder)
+      // Left by a build that is gone: taken over.
+      fs.rmSync(file, { force: true })
+    }
+  }
+  throw new BuildBusyError(holderOf(file))
+}
