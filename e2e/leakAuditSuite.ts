@@ -24,7 +24,7 @@ import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
-import { MARKED_IMAGES, MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { MARKED_IMAGES, MARKED_PAGES, MARKED_ROOT_FILE, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
@@ -169,6 +169,7 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
     else report.markersLeaked.push(`${section}'s image in ${key}`)
   }
+  if (body.includes(env.markers.rootFile) && !mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))) report.markersLeaked.push(`the writer's file at the root of public/ in ${key}`)
   for (const mark of finerMarks) {
     const { body: marker, title } = env.markers.finer[mark]
     if (!body.includes(marker) && !body.includes(title)) continue

@@ -17,7 +17,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
-import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
+import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, MARKED_ROOT_FILE, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -98,6 +98,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
     fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.image[section]} -->\n`)
   }
   for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
+  fs.writeFileSync(path.join(dest, MARKED_ROOT_FILE), `${markers.rootFile}\n`)
   fs.copyFileSync(path.join(root, WRITER_COMPONENTS_FIXTURE), path.join(dest, WRITER_COMPONENTS_PAGE))
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(config, markers)

@@ -97,6 +97,12 @@ export const MARKED_IMAGES = {
 
 export type MarkedSection = keyof typeof MARKED_PAGES
 
+/**
+ * A writer's file at the root of public/, beside the site's logo and favicon: no rule names it, so
+ * it needs full access (the fallback), however near the sign-in page's own files it lies.
+ */
+export const MARKED_ROOT_FILE = 'public/audit-root-note.txt'
+
 export interface Markers {
   /** Text planted in the body of the marked page. */
   body: Record<MarkedSection, string>
@@ -108,6 +114,8 @@ export interface Markers {
   finer: Record<FinerMark, { body: string; title: string }>
   /** A username added to each access list: no browser may ever receive one. */
   usernames: Record<ListName, string>
+  /** The text of MARKED_ROOT_FILE. */
+  rootFile: string
 }
 
 export function newMarkers(config: AccessConfig): Markers {
@@ -117,5 +125,5 @@ export function newMarkers(config: AccessConfig): Markers {
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
   const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
-  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), finer, usernames }
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), finer, usernames, rootFile: `leakrootfile${token()}` }
 }
