@@ -79,8 +79,10 @@ test("a class or a data attribute is refused: the site's style sheets give them 
   const found = await verdicts({
     overlay: `<div className="_fixed _inset-0 medium-zoom-overlay">Your session has expired.</div>`,
     modal: '<div data-amplify-authenticator data-variation="modal">Sign in again</div>',
+    code: '<code className="language-js _fixed _inset-0 _z-50 _bg-white">Your session has expired</code>',
   })
-  expect(found.overlay).toBe('7:6: `<div className="_fixed _inset-0 medium-zoom-overlay">` is not an attribute pages can use on <div>')
+  expect(found.overlay).toBe("7:6: `<div className>` is not an attribute pages can use: the site's style sheets give classes meaning; style an element with `style`")
+  expect(found.code).toBe("7:7: `<code className>` is not an attribute pages can use: the site's style sheets give classes meaning; style an element with `style`")
   expect(found.modal).toBe('7:6: `<div data-amplify-authenticator>` is not an attribute pages can use on <div>')
 })
 

@@ -215,6 +215,9 @@ const hastName = (name) => find(html, name).property
 function schemaProblem(tag, name, value) {
   const property = hastName(name)
   if (property === 'style') return null // its values are checked by styleProblem
+  // GitHub's schema keeps a class on some tags (`language-…` on code), checked as one value: the
+  // rest of the list would pass with it (`language-js _fixed _inset-0`). A page writes none.
+  if (property === 'className') return `\`<${tag} ${name}>\` is not an attribute pages can use: the site's style sheets give classes meaning; style an element with \`style\``
   const element = { type: 'element', tagName: tag, properties: { [property]: typeof value === 'number' || typeof value === 'boolean' || Array.isArray(value) ? value : String(value) }, children: [] }
   const kept = sanitize({ type: 'root', children: [element] }, SITE_SCHEMA).children[0]
   const after = kept?.properties?.[property]
