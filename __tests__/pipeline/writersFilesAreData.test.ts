@@ -152,6 +152,7 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     ['an import spelt with an escape, in CDATA', `<svg ${SVG}><style><![CDATA[@\\69mport "https://evil.example/x.css";]]></style></svg>`, /an escape that could spell it/],
     ['a url() spelt with an escape', `<svg ${SVG}><style>rect{fill:\\75 rl(https://evil.example/p.svg#g)}</style></svg>`, /an escape that could spell it/],
     ['an image-set()', `<svg ${SVG}><rect style='fill: image-set("https://evil.example/p.png" 1x)'/></svg>`, /loads or runs something/],
+    ['an element inside its style element, with an import after it', `<svg ${SVG}><style><g/>@import url(https://evil.example/x.css);</style></svg>`, /inside a <style> element/],
     ['a DOCTYPE', `<!DOCTYPE svg [<!ENTITY x "y">]><svg ${SVG}/>`, /DOCTYPE/],
     ['a style sheet instruction', `<?xml-stylesheet href="https://evil.example/a.css"?><svg ${SVG}/>`, /xml-stylesheet/],
     ['an HTML element by namespace', `<svg ${SVG}><h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script></svg>`, /not an SVG element/],
@@ -172,6 +173,8 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     expect(source.problems).toEqual([])
     expect(source.publicFiles.filter((file) => file.key.endsWith('.svg')).length).toBeGreaterThan(0)
     expect(() => checkSvg(`<svg ${SVG}><defs><marker id="a"><path d="M0 0"/></marker></defs><line marker-end="url(#a)" style="fill:#fff"/></svg>`)).not.toThrow()
+    // Text that is no style may say "image (1)".
+    expect(() => checkSvg(`<svg ${SVG} aria-label="image (1)"><title>Figure: image (1)</title></svg>`)).not.toThrow()
   })
 })
 

@@ -25,11 +25,13 @@ const ELEMENTS = new Set(
 
 /** A `url(…)` whose target is not a fragment of the same file (`url(#arrow)`). */
 const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i
+/** CSS that loads or runs something whatever the property, in any attribute a style can be read from. */
+const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i
 /**
- * CSS that loads or runs something whatever the property, or hides what it says: an escape
- * (`\\75 rl(`, `@\\69mport`) spells any of these in other letters, so none is taken.
+ * In a style sheet or a `style` attribute, also what loads an image without url(), and an escape
+ * (`\\75 rl(`, `@\\69mport`), which spells any of these in other letters.
  */
-const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-])element\s*\(|(?<![\w-])src\s*\(|\\/i
+const STYLE_CODE = /image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-])element\s*\(|(?<![\w-])src\s*\(|\\/i
 
 /** Where and why an SVG is refused. */
 export class SvgContentError extends Error {
@@ -49,8 +51,9 @@ export function checkSvg(text: string): void {
   const refuse = (problem: string): never => {
     throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
   }
-  const checkCss = (css: string, where: string) => {
-    if (CSS_CODE.test(css)) refuse(`${where} holds CSS that loads or runs something, or an escape that could spell it (${CSS_CODE.exec(css)?.[0]})`)
+  const checkCss = (css: string, where: string, isStyle: boolean) => {
+    const code = CSS_CODE.exec(css) ?? (isStyle ? STYLE_CODE.exec(css) : null)
+    if (code) refuse(`${where} holds CSS that loads or runs something, or an escape that could spell it (${code[0]})`)
     if (OUTSIDE_URL.test(css)) refuse(`${where} holds a url(…) to another file; only url(#id) is allowed`)
   }
   let root = true
@@ -59,6 +62,8 @@ export function checkSvg(text: string): void {
   parser.on('doctype', () => refuse('it declares a DOCTYPE, whose entities can expand or hide markup'))
   parser.on('processinginstruction', (instruction) => refuse(`it holds the instruction <?${instruction.target}?>, which can load a style sheet`))
   parser.on('opentag', (tag: SaxesTagNS) => {
+    // The browser skips an element inside a style sheet and reads the text around it as one.
+    if (style !== null) refuse(`<${tag.name}> is inside a <style> element, which holds CSS only`)
     if (tag.uri !== SVG_NS) refuse(`<${tag.name}> is not an SVG element${tag.uri ? ` (its namespace is ${tag.uri})` : ''}`)
     if (root && tag.local !== 'svg') refuse(`the file's first element is <${tag.name}>, not <svg>`)
     root = false
@@ -70,12 +75,13 @@ export function checkSvg(text: string): void {
       if (/^on/i.test(local)) refuse(`the attribute ${name} of <${tag.name}> is an event handler, which runs code`)
       if ((local === 'href' || local === 'src') && !value.trim().startsWith('#')) refuse(`the attribute ${name}="${value}" of <${tag.name}> points outside the file`)
       if (/javascript:|data:/i.test(value.replace(/\s+/g, ''))) refuse(`the attribute ${name} of <${tag.name}> holds a javascript: or data: URL`)
-      checkCss(value, `the attribute ${name} of <${tag.name}>`)
+      checkCss(value, `the attribute ${name} of <${tag.name}>`, local === 'style')
     }
     if (tag.local === 'style') style = ''
   })
   parser.on('closetag', () => {
-    if (style !== null) checkCss(style, 'a <style> element')
+    // Only a style element's own end: nothing else closes inside one (an element there is refused).
+    if (style !== null) checkCss(style, 'a <style> element', true)
     style = null
   })
   const styleText = (text: string) => {
