@@ -106,6 +106,11 @@ test('links the text spells in ways the scan does not read are found in the comp
   ])
 })
 
+test('a code block in a list item, indented, is a code block: a link in it is not checked', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('1. Install\n\n    ```html\n    <a href="/docs/internal/intro">x</a>\n    ```\n\nSee [missing](/docs/leads/nope).') })
+  expect(checkLinks(scanContent(root)).map((problem) => problem.target)).toEqual(['/docs/leads/nope'])
+})
+
 test('a line that starts with inline code of three backticks opens no code block: the links after it are checked', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('```npm run build``` builds the site.\n\nSee [missing](/docs/leads/nope).') })
   expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 8, target: '/docs/leads/nope', kind: 'broken', problem: 'broken link: no page has this route' }])

@@ -34,7 +34,8 @@ interface Fence {
   bare: boolean
 }
 
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+/** At any indentation: MDX has no indented code, so a fence in a list item or JSX opens a block too. */
+const FENCE_LINE = /^\s*(`{3,}|~{3,})(.*)$/
 
 /** The fence `line` is, or null: a backtick fence's info holds no backtick (```` ```npm run build``` ```` is inline code). */
 function fenceOf(line: string): Fence | null {
