@@ -87,6 +87,7 @@ test('links the text spells in ways the scan does not read are found in the comp
         'A link whose text wraps [over two',
         'lines](/docs/leads/nowhere) in prose.',
         "<a href={'/docs/internal/intro'}>jsx</a>",
+        '<Cards><Cards.Card title="Env" href="/docs/leads/intro" icon="📄" /></Cards>',
         '<a',
         '  href = "/docs/leads/gone">spaced</a>',
         '',
@@ -102,7 +103,7 @@ test('links the text spells in ways the scan does not read are found in the comp
   expect(checkLinks(source, undefined, store.pages)).toEqual([
     { file: 'content/docs/leads/intro.mdx', line: 9, target: '/docs/internal/intro', kind: 'forbidden', problem: 'links from a page that needs "leadsUsers" to one that needs "internalUsers"; its readers may not open it' },
     { file: 'content/docs/leads/intro.mdx', line: 8, target: '/docs/leads/nowhere', kind: 'broken', problem: 'broken link: no page has this route' },
-    { file: 'content/docs/leads/intro.mdx', line: 11, target: '/docs/leads/gone', kind: 'broken', problem: 'broken link: no page has this route' },
+    { file: 'content/docs/leads/intro.mdx', line: 12, target: '/docs/leads/gone', kind: 'broken', problem: 'broken link: no page has this route' },
   ])
 })
 

@@ -26,9 +26,11 @@ export function documentLinks(tree: readonly TreeNode[], text: string): FoundLin
   const visit = (nodes: readonly TreeNode[]) => {
     for (const node of nodes) {
       if (node.type !== 'element') continue
+      // A component's URL is its `href` (a card's `icon` is a picture, not an address); a tag's, any URL attribute.
+      const isComponent = /^[A-Z]/.test(node.tagName)
       for (const [name, value] of Object.entries(node.properties)) {
         const lower = name.toLowerCase()
-        if (URL_ATTRIBUTES.has(lower)) for (const url of urlsOf(lower, value)) found.add(url)
+        if (isComponent ? lower === 'href' : URL_ATTRIBUTES.has(lower)) for (const url of urlsOf(lower, value)) found.add(url)
       }
       for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
       visit(node.children)
