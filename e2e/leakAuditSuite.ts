@@ -74,6 +74,8 @@ interface RoleReport extends RoleFindings {
   ownMarkersSeen: Set<MarkedSection>
   /** Sections whose marked image this role read, where it may fetch it. */
   ownImagesSeen: Set<MarkedSection>
+  /** Whether this role read the writer's file at the root of public/, where it may fetch it. */
+  rootFileSeen: boolean
   finerSeen: Set<FinerMark>
   /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
   ownTitlesSeen: Set<string>
@@ -95,6 +97,7 @@ const emptyReport = (role: Role): RoleReport => ({
   ...noFindings(),
   ownMarkersSeen: new Set(),
   ownImagesSeen: new Set(),
+  rootFileSeen: false,
   finerSeen: new Set(),
   ownTitlesSeen: new Set(),
 })
@@ -105,6 +108,7 @@ const mayOpen = (role: Role, route: string) => role !== null && env.decide(route
 export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(MARKED_PAGES[section]))
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
+const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
 const pageRoutes = pages.map((page) => page.route)
@@ -169,7 +173,10 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
     else report.markersLeaked.push(`${section}'s image in ${key}`)
   }
-  if (body.includes(env.markers.rootFile) && !mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))) report.markersLeaked.push(`the writer's file at the root of public/ in ${key}`)
+  if (body.includes(env.markers.rootFile)) {
+    if (mayFetchRootFile(role)) report.rootFileSeen = true
+    else report.markersLeaked.push(`the writer's file at the root of public/ in ${key}`)
+  }
   for (const mark of finerMarks) {
     const { body: marker, title } = env.markers.finer[mark]
     if (!body.includes(marker) && !body.includes(title)) continue
@@ -352,6 +359,12 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
         const role = report.role === 'anonymous' ? null : (report.role as Role)
         expect([report.role, [...report.ownImagesSeen].sort()]).toEqual([report.role, sections.filter((section) => mayFetchImage(role, section)).sort()])
       }
+    })
+
+    test("the writer's file at the root of public/ reaches exactly the roles the rules give it (full access)", () => {
+      const expected = reports.map((report) => [report.role, mayFetchRootFile(report.role === 'anonymous' ? null : (report.role as Role))])
+      expect(reports.map((report) => [report.role, report.rootFileSeen])).toEqual(expected)
+      expect(expected.filter(([, may]) => may).map(([role]) => role)).toEqual(['admin'])
     })
 
     test('the title search finds each section\'s titles where they may be read (so 0 title leaks means something)', () => {
