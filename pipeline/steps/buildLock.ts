@@ -71,7 +71,7 @@ export function holdBuildLock(root: string): void {
         continue
       }
       const moved = holderOf(aside)
-      if (moved && holder && moved.pid !== holder.pid) {
+      if (moved && moved.pid !== holder?.pid) {
         // Another build took it over between the read and the move: its lock goes back.
         fs.renameSync(aside, file)
         throw new BuildBusyError(moved)
