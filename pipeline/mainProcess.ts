@@ -23,3 +23,13 @@ export function runAsMain(name: string, work: () => Promise<unknown>, options: {
     }
   )
 }
+
+/** Whether the process `pid` runs (a lock's or a folder's owner): EPERM means it runs, as another user. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { isRunning } from '../mainProcess'
 import { CACHE_PATHS } from './paths'
 
 /** Another build of the project runs: named, with what to do. */
@@ -33,16 +34,6 @@ function holderOf(file: string): LockHolder | null {
     return typeof holder.pid === 'number' && typeof holder.started === 'string' ? { pid: holder.pid, started: holder.started } : null
   } catch {
     return null
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // It exists, and belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -36,6 +36,7 @@ import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator'
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService'
 import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.json'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor, localCognitoEndpoint } from '../../lib/auth/authSettings'
+import { isRunning } from '../../pipeline/mainProcess'
 import { SEEDED_GROUPS, SEEDED_PASSWORD, SEEDED_USERS } from './seed'
 
 export interface LocalCognitoOptions {
@@ -89,16 +90,6 @@ interface JsonReply {
 /** A pool's folder in the system's temporary folder names the process that made it: `docs-local-cognito-<pid>-<random>`. */
 const POOL_DIR_PREFIX = 'docs-local-cognito-'
 const POOL_DIR = new RegExp(`^${POOL_DIR_PREFIX}(\\d+)-`)
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** Removes the pools of processes that no longer run: a killed process runs no exit handler, so its folder stays until a later start. */
 export function removeOrphanedPools(tmpDir = os.tmpdir()): void {
