@@ -95,7 +95,8 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
       assertRulesDecide(access, siteRoutes(source))
       return planFor(source.pages, access, true)
     }, describePlan)
-    meanwhile = { plan, lastUpdated: await dating, navigation: openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access)) }
+    const navigation = openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access))
+    meanwhile = { plan, navigation, lastUpdated: await dating }
   } catch (error) {
     // A page that breaks a content rule or does not compile is named first, as when the steps ran in turn.
     await compiling
