@@ -14,6 +14,9 @@ describe('safeNextPath: only a path on this site may follow sign-in', () => {
   test.each([
     ['an absolute URL', 'https://evil.example/docs'],
     ['a protocol-relative URL', '//evil.example'],
+    ['a dot segment the parser resolves to a protocol-relative path', '/.//evil.example/phish'],
+    ['an encoded dot segment', '/%2e//evil.example'],
+    ['a parent segment', '/a/..//evil.example'],
     ['a backslash that browsers read as a slash', '/\\evil.example'],
     ['a backslash later in the path', '/docs\\..\\..\\evil'],
     ['a javascript: URL', 'javascript:alert(document.cookie)'],

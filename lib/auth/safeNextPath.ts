@@ -12,7 +12,8 @@ export function safeNextPath(next: unknown, fallback = '/'): string {
   if (/[\u0000-\u001f\u007f]/.test(next)) return fallback
   try {
     const url = new URL(next, 'https://docs.invalid')
-    if (url.origin !== 'https://docs.invalid') return fallback
+    // The parser resolves `/.//host` to `//host`, which a browser's location would take for a host.
+    if (url.origin !== 'https://docs.invalid' || url.pathname.startsWith('//')) return fallback
     // Back to the sign-in page in any spelling would only loop.
     if (normalisePath(url.pathname) === SIGN_IN_PAGE) return fallback
     return url.pathname + url.search + url.hash
