@@ -15,7 +15,7 @@ import { audienceSummaries, planAggregates } from '../../lib/access/planAggregat
 import { scanContent } from '../../pipeline/content/contentSource'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
-import { readUserPoolFile } from '../../mcp/userPoolFile'
+import { readBuiltFor } from '../../lib/auth/builtFor'
 
 jest.setTimeout(120_000)
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 test('the build names the user pool beside the bundle, for the stack\'s IAM policy', () => {
-  expect(readUserPoolFile(dir)).toEqual({ region: 'eu-west-2', userPoolId: 'eu-west-2_LocalDocs' })
+  expect(readBuiltFor(dir)).toEqual({ mode: 'local', region: 'eu-west-2', userPoolId: 'eu-west-2_LocalDocs' })
 })
 
 test('metadata, registration, the authorization request and its cookies, the consent API and /mcp, through function URL events', async () => {

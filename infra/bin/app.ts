@@ -56,6 +56,8 @@ import * as cdk from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { assertBuildOutputs, MissingBuildOutputError, resolveInfraConfig } from '../lib/config';
 import { buildDocsStacks } from '../lib/docs-app';
+import { BuiltForError } from '../../lib/auth/builtFor';
+import { EdgePackageTooLargeError } from '../../edge/packageLimit';
 
 const app = new cdk.App();
 cdk.Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -72,7 +74,7 @@ try {
   assertBuildOutputs(config);
   buildDocsStacks(app, config);
 } catch (err) {
-  if (err instanceof MissingBuildOutputError) {
+  if (err instanceof MissingBuildOutputError || err instanceof BuiltForError || err instanceof EdgePackageTooLargeError) {
     console.error(err.message);
     process.exit(1);
   }

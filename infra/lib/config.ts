@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { readFederation, type FederationConfig } from './federation';
 import { readScriptHashesFile } from '../../edge/scriptHashesFile';
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders';
+import { assertFitsViewerRequest } from '../../edge/packageLimit';
+import { assertBuiltForProduction } from '../../lib/auth/builtFor';
 
 /** Region of the Cognito user pool (the site build and the CSP point at it). */
 export const AUTH_REGION = 'eu-west-2';
@@ -183,4 +185,7 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
       `Cannot synthesize the docs infrastructure:\n${problems.map((p) => `- ${p}`).join('\n')}`,
     );
   }
+  // What AWS would run: built for the real user pool (lib/auth/builtFor.ts), and an authorizer Lambda@Edge accepts.
+  assertBuiltForProduction([config.edgeCodeDir, config.mcpCodeDir], 'Cannot synthesize the docs infrastructure');
+  assertFitsViewerRequest(config.edgeCodeDir);
 }

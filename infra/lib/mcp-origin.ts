@@ -11,7 +11,7 @@ import { FORWARDED_AUTHORIZATION, FORWARDED_HOST } from '../../mcp/functionUrl';
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler';
 import { OAUTH_KEYS_SECRET_ENV, OAUTH_TABLE_ENV } from '../../mcp/oauth/lambdaSignInEnv';
 import { OAUTH_TABLE_SCHEMA } from '../../mcp/oauth/store/tableSchema';
-import { readUserPoolFile } from '../../mcp/userPoolFile';
+import { readBuiltFor } from '../../lib/auth/builtFor';
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONSENT_HEADER, ISSUER_PATH } from '../../lib/aiTools/oauthPaths';
 import { MissingBuildOutputError } from './config';
 
@@ -148,7 +148,7 @@ export class DocsMcpOrigin extends Construct {
   constructor(scope: Construct, id: string, props: DocsMcpOriginProps) {
     super(scope, id);
     const stack = cdk.Stack.of(this);
-    const userPool = readUserPoolFile(props.codeDir);
+    const userPool = readBuiltFor(props.codeDir);
     if (!userPool) throw new MissingBuildOutputError(`Cannot synthesize the docs infrastructure:\n- The AI tools' server in ${props.codeDir} names no user pool; rebuild it with \`npm run build\`.`);
 
     // The sign-in's table: every oidc-provider model in one table, items dying by their TTL. Kept on

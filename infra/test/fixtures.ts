@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as cdk from 'aws-cdk-lib';
 import type { InfraConfig } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
+import { writeBuiltFor } from '../../lib/auth/builtFor';
 
 const INFRA_DIR = path.resolve(__dirname, '..');
 
@@ -12,7 +13,7 @@ const PROVIDER = { name: 'CompanySSO', groupsAttribute: 'groups', domainPrefix: 
 export const OIDC_PROVIDER = { ...PROVIDER, type: 'oidc' as const, issuerUrl: 'https://login.example.com', clientId: 'docs-client', clientSecretName: 'docs/oidc-client-secret' };
 export const SAML_PROVIDER = { ...PROVIDER, type: 'saml' as const, metadataUrl: 'https://login.example.com/saml/metadata.xml' };
 /** The user pool the fixture's AI tools' server names. */
-export const USER_POOL = { region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' };
+export const USER_POOL = { mode: 'production' as const, region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' };
 export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000';
 
 /**
@@ -27,8 +28,9 @@ export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => {
   fs.mkdirSync(edgeCodeDir);
   fs.mkdirSync(mcpCodeDir);
   fs.writeFileSync(path.join(mcpCodeDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
-  // What the build writes beside it: the user pool the server asks about readers (mcp/userPoolFile.ts).
-  fs.writeFileSync(path.join(mcpCodeDir, 'user-pool.json'), JSON.stringify(USER_POOL));
+  // What the build writes beside both bundles: the user pool they were built for (lib/auth/builtFor.ts).
+  writeBuiltFor(mcpCodeDir, USER_POOL);
+  writeBuiltFor(edgeCodeDir, USER_POOL);
   fs.writeFileSync(path.join(edgeCodeDir, 'index.js'), 'exports.handler = async (event) => event.Records[0].cf.request;\n');
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
   fs.writeFileSync(path.join(edgeCodeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='] }));

@@ -1,5 +1,6 @@
 /** @jest-environment node */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,6 +13,8 @@ import {
   resolveInfraConfig,
 } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
+import { USER_POOL } from './fixtures';
+import { writeBuiltFor } from '../../lib/auth/builtFor';
 import { CLOUDFRONT_MAX_CSP_LENGTH, contentSecurityPolicy } from '../lib/site-stack';
 import { DEPLOY_RECORD_PREFIX, SITE_STACK_NAME, SITE_STACK_OUTPUTS } from '../lib/stack-outputs';
 
@@ -78,7 +81,8 @@ beforeAll(() => {
   fs.mkdirSync(edgeDir);
   fs.mkdirSync(mcpDir);
   fs.writeFileSync(path.join(mcpDir, 'index.js'), 'exports.handler = async () => ({ statusCode: 404, body: "" });\n');
-  fs.writeFileSync(path.join(mcpDir, 'user-pool.json'), JSON.stringify({ region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' }));
+  writeBuiltFor(mcpDir, USER_POOL);
+  writeBuiltFor(edgeDir, USER_POOL);
   fs.writeFileSync(
     path.join(edgeDir, 'index.js'),
     'exports.handler = async (event) => event.Records[0].cf.request;\n',
@@ -515,6 +519,36 @@ describe('configuration and build-output checks', () => {
     );
   });
 
+  /** A copy of the fixture's outputs, changed by `change`. */
+  function outputsCopy(change: (dirs: { edgeCodeDir: string; mcpCodeDir: string }) => void): { edgeCodeDir: string; mcpCodeDir: string } {
+    const root = fs.mkdtempSync(path.join(tmpRoot, 'outputs-'));
+    const dirs = { edgeCodeDir: path.join(root, 'edge'), mcpCodeDir: path.join(root, 'mcp') };
+    fs.cpSync(edgeDir, dirs.edgeCodeDir, { recursive: true });
+    fs.cpSync(mcpDir, dirs.mcpCodeDir, { recursive: true });
+    change(dirs);
+    return dirs;
+  }
+
+  test('bundles built for the local Cognito are refused, naming the bundle and `npm run build:prod`', () => {
+    for (const which of ['edgeCodeDir', 'mcpCodeDir'] as const) {
+      const dirs = outputsCopy((made) => writeBuiltFor(made[which], { mode: 'local', region: 'eu-west-2', userPoolId: 'eu-west-2_LocalDocs' }));
+      expect(() => assertBuildOutputs(dirs)).toThrow(new RegExp(`${dirs[which].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was built for the local Cognito[\\s\\S]*npm run build:prod`));
+    }
+    const unrecorded = outputsCopy(({ edgeCodeDir }) => fs.rmSync(path.join(edgeCodeDir, 'user-pool.json')));
+    expect(() => assertBuildOutputs(unrecorded)).toThrow(/has no user-pool\.json[\s\S]*npm run build:prod/);
+  });
+
+  test('an authorizer and a server built for two pools are refused', () => {
+    const dirs = outputsCopy(({ edgeCodeDir }) => writeBuiltFor(edgeCodeDir, { ...USER_POOL, userPoolId: 'eu-west-2_OtherPool9' }));
+    expect(() => assertBuildOutputs(dirs)).toThrow(/built for the pool eu-west-2_OtherPool9 and .* for eu-west-2_FixturePool1/);
+  });
+
+  test("an authorizer over Lambda@Edge's 1 MB zipped is refused, naming its size and what to do", () => {
+    // Random bytes do not compress: 1.2 MB of them (in base64) stand in for a bundle baked with very long lists.
+    const dirs = outputsCopy(({ edgeCodeDir }) => fs.appendFileSync(path.join(edgeCodeDir, 'index.js'), `//${crypto.randomBytes(1_200_000).toString('base64')}\n`));
+    expect(() => assertBuildOutputs(dirs)).toThrow(/is 1\.\d\d MB zipped, over Lambda@Edge's 1 MB limit[\s\S]*group:<name>/);
+  });
+
   test('edge dir without index.js is rejected; complete outputs pass', () => {
     const emptyEdge = fs.mkdtempSync(path.join(tmpRoot, 'empty-edge-'));
     expect(() => assertBuildOutputs({ edgeCodeDir: emptyEdge, mcpCodeDir: mcpDir })).toThrow(/index\.js/);
@@ -540,6 +574,20 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
     expect(res.stderr).toContain(missing);
     expect(res.stderr).toContain('npm run build:edge');
     expect(res.stderr).not.toMatch(/^\s+at /m); // a message, not a stack trace
+  });
+
+  test('exits 1 with the clear message when the bundles were built for the local Cognito', () => {
+    const localEdge = fs.mkdtempSync(path.join(tmpRoot, 'local-edge-'));
+    fs.cpSync(edgeDir, localEdge, { recursive: true });
+    writeBuiltFor(localEdge, { mode: 'local', region: 'eu-west-2', userPoolId: 'eu-west-2_LocalDocs' });
+    const res = spawnSync(tsx, ['bin/app.ts'], {
+      cwd: INFRA_DIR,
+      encoding: 'utf8',
+      env: hermeticEnv({ EDGE_CODE_DIR: localEdge, MCP_CODE_DIR: mcpDir, CDK_OUTDIR: fs.mkdtempSync(path.join(tmpRoot, 'entry-local-')) }),
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(`${localEdge} was built for the local Cognito`);
+    expect(res.stderr).not.toMatch(/^\s+at /m);
   });
 
   test('synthesizes both templates the way the CDK CLI invokes it (CDK_OUTDIR + CDK_CONTEXT_JSON)', () => {

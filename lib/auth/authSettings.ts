@@ -92,6 +92,9 @@ function readFederation(env: AuthEnv): Federation | undefined {
 
 const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(:|\/|$)/i
 
+/** Whether `url` names this machine: where a site built for the local Cognito may go (a test's bucket). */
+export const isLoopbackUrl = (url: string): boolean => LOOPBACK.test(url)
+
 /**
  * Reads the auth settings from the environment. Local mode is the default so that a fresh
  * clone works with no AWS account; production mode refuses anything that points at the
@@ -119,7 +122,7 @@ export function readAuthSettings(env: AuthEnv): AuthSettings {
   if (env.DOCS_COGNITO_ENDPOINT) {
     throw new AuthConfigError(
       `a production build must use the AWS Cognito endpoint, but DOCS_COGNITO_ENDPOINT is "${env.DOCS_COGNITO_ENDPOINT}"` +
-        (LOOPBACK.test(env.DOCS_COGNITO_ENDPOINT) ? ' (the local emulator)' : '')
+        (isLoopbackUrl(env.DOCS_COGNITO_ENDPOINT) ? ' (the local emulator)' : '')
     )
   }
   if (!new RegExp(`^${region}_[A-Za-z0-9]+$`).test(userPoolId)) {

@@ -11,6 +11,8 @@ import accessConfig from '../../access.config'
 import { rulesFingerprint, writeRulesFingerprint } from '../../edge/rulesFingerprint'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
+import { assertFitsViewerRequest, VIEWER_REQUEST_ZIPPED_LIMIT } from '../../edge/packageLimit'
+import { writeBuiltFor } from '../../lib/auth/builtFor'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
@@ -29,10 +31,12 @@ export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> 
   writeScriptHashesFile(path.join(paths.edgeDist, SCRIPT_HASHES_FILE), baked.scriptHashes)
   // Compiled as edge/lambda.ts compiles it, with the list overrides the bundle bakes.
   writeRulesFingerprint(paths.edgeDist, rulesFingerprint(compileAccess(accessConfig, baked.accessEnv), baked.assetRoutes))
+  writeBuiltFor(paths.edgeDist, baked.auth)
+  assertFitsViewerRequest(path.relative('.', paths.edgeDist) || paths.edgeDist)
   return bundle
 }
 
 export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>
-  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit 1 MB zipped)`
+  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit ${VIEWER_REQUEST_ZIPPED_LIMIT / 1024 / 1024} MB zipped)`
 
 if (require.main === module) runAsMain('buildEdge', () => buildEdge().then((bundle) => console.log(`buildEdge: ${describeEdgeBundle(bundle)}`)), { prefixErrors: true })

@@ -11,7 +11,7 @@
 import path from 'node:path'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
-import { writeUserPoolFile } from '../../mcp/userPoolFile'
+import { writeBuiltFor } from '../../lib/auth/builtFor'
 import { runAsMain } from '../mainProcess'
 
 export type McpBundle = Bundle
@@ -21,8 +21,8 @@ export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
   const baked = await bakeConfig({ ...options, paths })
   // keepNames: oidc-provider names each stored model by its class's name (the store's keys, mcp/oauth/store/).
   const bundle = await bundleWithConfig({ root: paths.root, entry: path.join(paths.root, 'mcp/lambda.ts'), outDir: paths.mcpDist, baked, external: ['@aws-sdk/*'], keepNames: true })
-  // The pool the function asks about readers, for the stack's IAM policy (mcp/userPoolFile.ts).
-  writeUserPoolFile(paths.mcpDist, baked.auth)
+  // The pool the function asks about readers, for the stack's IAM policy (lib/auth/builtFor.ts).
+  writeBuiltFor(paths.mcpDist, baked.auth)
   return bundle
 }
 

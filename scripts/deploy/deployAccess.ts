@@ -8,7 +8,9 @@
  *   npm run deploy:access -- --no-deploy  check and rebuild only (CI, or to look before deploying)
  *
  * It needs the .next/asset-routes.json and .next/script-hashes.json of the build that is deployed
- * (the site's own build leaves them there) and, for production, the DOCS_COGNITO_* settings of that build.
+ * (the site's own build leaves them there) and the DOCS_AUTH_MODE=production and DOCS_COGNITO_*
+ * settings of that build: it refuses to deploy an authorizer built for the local Cognito, or to
+ * rebuild one for another pool than the authorizer in edge/dist/ was built for (lib/auth/builtFor.ts).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -19,12 +21,22 @@ import { buildEdge } from '../../pipeline/steps/buildEdge'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
+import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
+import { assertBuiltForProduction, readBuiltFor } from '../../lib/auth/builtFor'
 
 async function main() {
   const started = Date.now()
   const deploy = !process.argv.includes('--no-deploy')
   const access = compileAccess(accessConfig)
-  const { assetRoutes, audiences, scriptHashes } = sitePaths()
+  const { assetRoutes, audiences, scriptHashes, edgeDist, mcpDist } = sitePaths()
+  const auth = readAuthSettings(process.env as AuthEnv)
+  if (deploy && auth.mode !== 'production') {
+    throw new Error('it deploys to AWS, so it builds the authorizer for the real user pool: set DOCS_AUTH_MODE=production and the DOCS_COGNITO_* settings the deployed site was built with (as for npm run build:prod; docs/deploy.md), or pass --no-deploy to rebuild for the local Cognito')
+  }
+  const built = readBuiltFor(edgeDist)
+  if (built && (built.mode !== auth.mode || built.userPoolId !== auth.userPoolId)) {
+    throw new Error(`${path.relative('.', edgeDist)} was built for ${built.userPoolId} (${built.mode}), and these settings are for ${auth.userPoolId} (${auth.mode}): set the DOCS_AUTH_MODE and DOCS_COGNITO_* settings the deployed site was built with`)
+  }
   for (const file of [assetRoutes, audiences, scriptHashes]) {
     if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod)`)
   }
@@ -34,6 +46,7 @@ async function main() {
   const lists = Object.entries(access.members).map(([list, members]) => `${list} ${members.users.size} users, ${members.groups.size} groups`).join('; ')
   console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB, ${path.relative('.', mcp.file)} ${(mcp.bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
+  assertBuiltForProduction([edgeDist, mcpDist], 'refused')
   const cdk = spawnSync('npx', ['cdk', 'deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
   if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
   console.log(`deploy:access: the new authorizer and AI tools' server are deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)

@@ -14,6 +14,10 @@
  * the bucket's `_deploy/manifest` (scripts/deploy/deployManifest.ts). out/'s files and hashes come
  * from the finished build's record of them, so an unchanged file is not read (localFiles.ts).
  *
+ * The site must be built for the real user pool (npm run build:prod): the authorizer built with
+ * out/ records the pool it was built for (edge/dist/user-pool.json), and one built for the local
+ * Cognito goes only to a bucket at a loopback --endpoint.
+ *
  * The rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
  * are checked against the bucket's record of them: when they changed, the upload is refused until
  * `--withdraw` has deleted every file the new build changes and `cdk deploy` has shipped the new
@@ -29,9 +33,14 @@ import { s3ClientFor, s3SiteBucket } from './s3Bucket'
 import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 import { runAsMain } from '../../pipeline/mainProcess'
+import { assertBuiltForProduction } from '../../lib/auth/builtFor'
+import { isLoopbackUrl } from '../../lib/auth/authSettings'
 
 async function main() {
   const args = parseDeployArgs(process.argv.slice(2))
+  // A site built for the local Cognito goes to a bucket on this machine only (a test's); its
+  // authorizer trusts a key anyone can read (lib/auth/builtFor.ts).
+  if (!(args.endpoint && isLoopbackUrl(args.endpoint))) assertBuiltForProduction([args.edgeDir], 'refused')
   const targets = args.bucket ? { bucket: args.bucket, distribution: args.distribution } : await deployedSiteTargets().catch((error) => {
     // The first time, before cdk deploy made the stack, there is no bucket and nothing to withdraw.
     if (args.withdraw && isNoSuchStack(error)) return null

@@ -1,0 +1,75 @@
+/**
+ * @jest-environment node
+ *
+ * What goes to AWS is built for the real user pool (lib/auth/builtFor.ts): an authorizer built for
+ * the local Cognito trusts tokens anyone can sign with cognito-local's published key. `npm run
+ * deploy` and `npm run deploy:access` refuse one before they touch a bucket or a stack, as an ops
+ * person runs them.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { writeBuiltFor, type BuiltFor } from '../../lib/auth/builtFor'
+
+jest.setTimeout(60_000)
+
+const ROOT = path.resolve(__dirname, '../..')
+const LOCAL: BuiltFor = { mode: 'local', region: 'eu-west-2', userPoolId: 'eu-west-2_LocalDocs' }
+const PRODUCTION: BuiltFor = { mode: 'production', region: 'eu-west-2', userPoolId: 'eu-west-2_Real12345' }
+let work: string
+
+beforeEach(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-built-for-'))
+  fs.mkdirSync(path.join(work, 'edge/dist'), { recursive: true })
+})
+afterEach(() => fs.rmSync(work, { recursive: true, force: true }))
+
+/** A script of the project run as npm runs it, from `work` and with only `env` of the DOCS_* settings. */
+function run(script: string, args: string[], env: Record<string, string> = {}) {
+  // No AWS reachable: a deploy that got past the check would fail on its first request, not pass.
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: 'none', AWS_SECRET_ACCESS_KEY: 'none', AWS_REGION: 'us-east-1', AWS_MAX_ATTEMPTS: '1' }
+  for (const name of Object.keys(childEnv)) if (name.startsWith('DOCS_')) delete childEnv[name]
+  return spawnSync(process.execPath, ['--require', path.join(ROOT, 'node_modules/tsx/dist/cjs/index.cjs'), path.join(ROOT, script), ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...childEnv, ...env },
+    timeout: 50_000,
+  })
+}
+
+const deploy = (...args: string[]) => run('scripts/deploy/deploySite.ts', ['--bucket', 'docs-site-bucket', '--edge', path.join(work, 'edge/dist'), ...args])
+
+test('npm run deploy refuses a site built for the local Cognito, and one that does not say what it was built for', () => {
+  writeBuiltFor(path.join(work, 'edge/dist'), LOCAL)
+  for (const extra of [[], ['--withdraw'], ['--endpoint', 'https://s3.eu-west-2.amazonaws.com']]) {
+    const refused = deploy(...extra)
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain(`deploy: refused: ${path.join(work, 'edge/dist')} was built for the local Cognito (npm run build)`)
+    expect(refused.stderr).toContain('npm run build:prod')
+  }
+  fs.rmSync(path.join(work, 'edge/dist/user-pool.json'))
+  expect(deploy().stderr).toMatch(/deploy: refused: .* has no user-pool\.json .*npm run build:prod/)
+})
+
+test('npm run deploy takes a local build to a bucket on this machine (a test\'s), and a production build anywhere', () => {
+  writeBuiltFor(path.join(work, 'edge/dist'), LOCAL)
+  // Past the check, each stops at the next thing it needs: the rules the authorizer was built with.
+  expect(deploy('--endpoint', 'http://127.0.0.1:9')).toMatchObject({ status: 1, stderr: expect.stringMatching(/rules-fingerprint\.txt/) })
+  writeBuiltFor(path.join(work, 'edge/dist'), PRODUCTION)
+  expect(deploy()).toMatchObject({ status: 1, stderr: expect.stringMatching(/rules-fingerprint\.txt/) })
+})
+
+test('npm run deploy:access refuses to deploy an authorizer for the local Cognito, or to rebuild one for another pool', () => {
+  const refused = run('scripts/deploy/deployAccess.ts', [])
+  expect(refused.status).toBe(1)
+  expect(refused.stderr).toContain('deploy:access: it deploys to AWS, so it builds the authorizer for the real user pool: set DOCS_AUTH_MODE=production')
+  writeBuiltFor(path.join(work, 'edge/dist'), PRODUCTION)
+  // Rebuilding for the local Cognito over the deployed build's authorizer would ship it at the next cdk deploy.
+  const other = run('scripts/deploy/deployAccess.ts', ['--no-deploy'])
+  expect(other.status).toBe(1)
+  expect(other.stderr).toContain('deploy:access: edge/dist was built for eu-west-2_Real12345 (production), and these settings are for eu-west-2_LocalDocs (local)')
+  // Built for the same pool, it goes on to the build's files, which this folder lacks.
+  const same = run('scripts/deploy/deployAccess.ts', ['--no-deploy'], { DOCS_AUTH_MODE: 'production', DOCS_COGNITO_USER_POOL_ID: PRODUCTION.userPoolId, DOCS_COGNITO_CLIENT_ID: 'abcdefghijklmnopqrstuvwxyz' })
+  expect(same.stderr).toContain('asset-routes.json is missing: build the site that is deployed first')
+})
