@@ -154,8 +154,10 @@ describe('inputs', () => {
     const text = serialiseManifest(many)
     const stored = packRecord(text)
     expect(stored.length).toBeLessThan(text.length / 5)
-    expect(parseManifest(unpackRecord(stored), 'm')).toEqual(many)
-    expect(parseManifest(unpackRecord(Buffer.from(text)), 'm')).toEqual(many)
+    expect(parseManifest(unpackRecord(stored, 'm'), 'm')).toEqual(many)
+    expect(parseManifest(unpackRecord(Buffer.from(text), 'm'), 'm')).toEqual(many)
+    // Cut short, as by a hand's copy: the error names the object and what to do, as for damaged JSON.
+    expect(() => unpackRecord(stored.subarray(0, 3000), 's3://site/_deploy/manifest')).toThrow(/^s3:\/\/site\/_deploy\/manifest is damaged \(its gzip: unexpected end of file\); restore its previous version .* or delete _deploy\/ to make the next deploy upload every file again$/)
   })
   test('bad arguments get an error naming them', () => {
     expect(() => parseDeployArgs(['--grace-hours', 'two'])).toThrow(/--grace-hours must be a number of hours/)
@@ -163,6 +165,11 @@ describe('inputs', () => {
     expect(() => parseDeployArgs(['--bucket', 'Not_A_Bucket'])).toThrow(/--bucket must be an S3 bucket name/)
     expect(() => parseDeployArgs(['--bukcet', 'x'])).toThrow(/Unknown option '--bukcet'/)
     expect(parseDeployArgs(['--bucket', 'site', '--grace-hours', '0'])).toMatchObject({ bucket: 'site', graceHours: 0, distribution: null })
+    // An unset variable in a pipeline's `--grace-hours "$HOURS"` is no value, not 0 hours or no distribution.
+    for (const option of ['bucket', 'distribution', 'endpoint', 'grace-hours', 'out', 'edge']) {
+      expect(() => parseDeployArgs([`--${option}=`])).toThrow(new RegExp(`^--${option} is empty`))
+      expect(() => parseDeployArgs([`--${option}`, ' '])).toThrow(new RegExp(`^--${option} is empty`))
+    }
   })
   test("without --bucket, the stack's outputs name the bucket and distribution; a stack without them is an error", async () => {
     const stack = (outputs: Array<{ OutputKey: string; OutputValue: string }>) => ({ describeStacks: async () => ({ Stacks: [{ Outputs: outputs }] }) })

@@ -47,6 +47,10 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
   } catch (error) {
     throw new DeployArgsError(error instanceof Error ? error.message : String(error))
   }
+  // An unset variable in a pipeline's `--distribution "$ID"` would otherwise mean no invalidation, or 0 hours of grace.
+  for (const [option, value] of Object.entries(values)) {
+    if (typeof value === 'string' && value.trim() === '') throw new DeployArgsError(`--${option} is empty; give it a value or leave it out`)
+  }
   const graceHours = values['grace-hours'] === undefined ? DEFAULT_GRACE_HOURS : Number(values['grace-hours'])
   if (!Number.isFinite(graceHours) || graceHours < 0) throw new DeployArgsError(`--grace-hours must be a number of hours, 0 or more; got "${values['grace-hours']}"`)
   if (values.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(values.endpoint)) throw new DeployArgsError(`--endpoint must be an http(s) URL; got "${values.endpoint}"`)

@@ -124,8 +124,16 @@ export function packRecord(text: string): Buffer {
   return gzipSync(text)
 }
 
-/** A record's text from the stored bytes: gzip, or the plain JSON of manifests written before the gzip. */
-export function unpackRecord(bytes: Uint8Array): string {
+/** A record's text from the stored bytes (at `where`): gzip, or the plain JSON of manifests written before the gzip. */
+export function unpackRecord(bytes: Uint8Array, where: string): string {
   const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b
-  return (gzipped ? gunzipSync(bytes) : Buffer.from(bytes)).toString('utf8')
+  if (!gzipped) return Buffer.from(bytes).toString('utf8')
+  try {
+    return gunzipSync(bytes).toString('utf8')
+  } catch (error) {
+    // A deploy writes a record whole, in one request: a damaged one was changed outside a deploy.
+    throw new DeployManifestError(
+      `${where} is damaged (its gzip: ${(error as { message?: string }).message ?? error}); restore its previous version (the bucket keeps them 30 days), or delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`
+    )
+  }
 }

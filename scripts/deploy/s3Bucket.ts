@@ -55,7 +55,7 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     async readRecord(key) {
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
-        return unpackRecord(await object.Body!.transformToByteArray())
+        return unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`)
       } catch (error) {
         if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
         throw error
