@@ -66,7 +66,7 @@ export function printedProgress(write: (line: string) => void = (line) => proces
     },
     finished({ deleted, recordWritten, invalidation }) {
       const seconds = ((clock() - started) / 1000).toFixed(1)
-      if (files === 0 && deleted === 0 && !recordWritten) return write(`deploy: the bucket already holds this build; nothing written (${seconds} s)`)
+      if (files === 0 && deleted === 0 && !recordWritten) return write(`deploy: the bucket already holds this build; nothing written${invalidation ? `; ${invalidation} an earlier deploy left owed` : ''} (${seconds} s)`)
       write(`deploy: done in ${seconds} s: ${files} files (${megabytes(bytes)}) uploaded, ${deleted} deleted${invalidation ? `, ${invalidation}` : ''}`)
     },
   }

@@ -3,7 +3,7 @@
  * (deploySeal.ts), there is nothing to do, and nothing else is read. Otherwise: take out/'s files and hashes from the build's record
  * (localFiles.ts; out/ is hashed only without one), read the bucket's keys and record, plan (deployPlan.ts),
  * upload phase by phase, delete what the pages no longer name, write the record
- * (deployRecord.ts), invalidate the changed paths. The record goes last, so a run cut short at any point leaves a
+ * (deployRecord.ts), invalidate the changed paths, and those an earlier run left owed (owedInvalidation.ts). The record goes last, so a run cut short at any point leaves a
  * site whose every page names files that are there, and the next run finishes the job.
  */
 import type { Invalidate } from './cloudFrontInvalidation'
@@ -15,6 +15,7 @@ import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, trustedSeal, writeSea
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
+import { owe, paid, readOwed, withOwed } from './owedInvalidation'
 import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import type { DeployProgress } from './progress'
 import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
@@ -95,21 +96,35 @@ async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, 
   return { fromBuild: local.fromBuild, recordDigest: local.recordDigest, plan, state, writeRecord: async () => (plan.manifestChanged ? writeRecord(options.bucket, record, plan.manifest) : state) }
 }
 
+/** Invalidates `paths` (none: nothing), then records that nothing is owed; the invalidation's id. */
+async function invalidateOwed(options: DeployOptions, paths: readonly string[]): Promise<string | null> {
+  if (paths.length === 0) return null
+  const id = await options.invalidate!(paths)
+  await paid(options.bucket)
+  return id
+}
+
 export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
   const now = (options.now ?? (() => new Date()))()
   const header = readOutRecordHeader(options.outDir)
-  const [seal, rulesRecord] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket)])
+  const [seal, rulesRecord, owed] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket), options.invalidate ? readOwed(options.bucket) : []])
   const check = { seal, outRecord: header?.digest ?? null, rulesRecord, rules: options.rules, now, graceMs: options.graceMs }
   const trusted = options.fullListing ? null : trustedSeal(check)
   if (trusted && sealHolds(check)) {
     options.progress?.sealed(header!.buildId)
-    return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: [], invalidationId: null }
+    const invalidationId = await invalidateOwed(options, owed)
+    if (invalidationId) options.progress?.finished({ deleted: 0, recordWritten: false, invalidation: `invalidation ${invalidationId} of ${owed.length} paths` })
+    return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: owed, invalidationId }
   }
   const planned = (trusted && header && planDelta(options, trusted, header, now)) || (await planAll(options, rulesRecord, now, concurrency))
   const { plan } = planned
   // While the bucket is written, the rules record says so, until the deploy's record is written.
   const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
+  // Owed before the first write: a run that stops before CloudFront takes them leaves them to the next (./owedInvalidation.ts).
+  const changedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
+  const invalidatedPaths = withOwed(owed, changedPaths)
+  if (changedPaths.length > 0) await owe(options.bucket, invalidatedPaths)
   if (writes && seal !== null) await breakSeal(options.bucket)
   if (options.rules !== undefined) {
     if (writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, true))
@@ -134,8 +149,7 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   const nextSeal = planned.recordDigest === null ? null : sealOf(planned.recordDigest, plan.manifest, state)
   if (nextSeal && (writes || !sameSeal(seal, nextSeal))) await writeSeal(options.bucket, nextSeal)
 
-  const invalidatedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
-  const invalidationId = invalidatedPaths.length > 0 ? await options.invalidate!(invalidatedPaths) : null
+  const invalidationId = await invalidateOwed(options, invalidatedPaths)
   options.progress?.finished({
     deleted: plan.deleteNow.length,
     recordWritten: writes,

@@ -23,6 +23,7 @@ import { readRecord } from './deployRecord'
 import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
+import { owe, paid, readOwed, withOwed } from './owedInvalidation'
 import { needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 import { isBuildCode } from './uploadOrder'
@@ -63,27 +64,36 @@ export class WithdrawError extends Error {
   }
 }
 
+/** Invalidates `paths` (none: nothing) and waits until CloudFront is done, then records that nothing is owed. */
+async function invalidateAndWait(options: WithdrawOptions, paths: readonly string[], log: (line: string) => void): Promise<string | null> {
+  if (paths.length === 0) return null
+  const id = await options.invalidate!(paths)
+  log(`deploy --withdraw: waiting for invalidation ${id} of ${paths.length} paths`)
+  await options.awaitInvalidation!(id)
+  await paid(options.bucket)
+  return id
+}
+
 export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
   if (options.invalidate && !options.awaitInvalidation) throw new WithdrawError('a withdraw that invalidates must wait for the invalidation: the CDN would otherwise serve its copies under the new edge')
   const log = options.log ?? (() => {})
-  const previous = await readRulesRecord(options.bucket)
+  const [previous, owed] = await Promise.all([readRulesRecord(options.bucket), options.invalidate ? readOwed(options.bucket) : []])
   if (!needsWithdraw(previous, options.rules)) {
     log('deploy --withdraw: the bucket holds files of these rules already; nothing to withdraw')
-    return { deleted: [], invalidationId: null }
+    return { deleted: [], invalidationId: await invalidateAndWait(options, owed, log) }
   }
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
   // After an upload cut short, objects may differ from the record: none is then taken to be the same.
   const { manifest } = await readRecord(options.bucket, keys)
   const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : manifest)
+  // Owed before the first delete: a run that stops before CloudFront is done leaves them to the next, which
+  // invalidates them before it records the withdraw (./owedInvalidation.ts); the keys are gone by then.
+  const paths = options.invalidate ? withOwed(owed, deleted.length > 0 ? invalidationPaths(deleted) : []) : []
+  if (deleted.length > 0 && paths.length > 0) await owe(options.bucket, paths)
   await breakSeal(options.bucket)
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
-  let invalidationId: string | null = null
-  if (options.invalidate && deleted.length > 0) {
-    invalidationId = await options.invalidate(invalidationPaths(deleted))
-    log(`deploy --withdraw: waiting for invalidation ${invalidationId}`)
-    await options.awaitInvalidation!(invalidationId)
-  }
+  const invalidationId = await invalidateAndWait(options, paths, log)
   await writeRulesRecord(options.bucket, { version: 1, rules: previous?.rules ?? null, withdrawnFor: options.rules, uploading: false })
   log(`deploy --withdraw: done. Next: cdk deploy DocsSiteStack, then npm run deploy`)
   return { deleted, invalidationId }

@@ -1,0 +1,43 @@
+/**
+ * The invalidation a deploy owes CloudFront (`_deploy/invalidation`): the paths whose objects it
+ * changed or deleted, written before its first write and deleted once CloudFront took the
+ * invalidation (and, for a withdraw, finished it). A run that stops in between (a failed
+ * CloudFront call, a killed process) leaves it, and the next run with a distribution invalidates
+ * those paths too. Without it, that run finds the bucket as it should be, has nothing to
+ * invalidate, and CloudFront serves the old copies until they expire; after a withdraw, under the
+ * new edge's rules (./withdraw.ts).
+ */
+import { z } from 'zod'
+import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { INVALIDATE_EVERYTHING, MAX_INVALIDATION_PATHS } from './invalidationPaths'
+import type { SiteBucket } from './s3Bucket'
+
+export const OWED_KEY = `${DEPLOY_RECORD_PREFIX}invalidation`
+
+const owedSchema = z.object({ version: z.literal(1), paths: z.array(z.string().startsWith('/')) })
+
+/** The paths an earlier run left to invalidate; none when it finished. One that cannot be read owes everything (`/*`, one path). */
+export async function readOwed(bucket: SiteBucket): Promise<string[]> {
+  const text = await bucket.readRecord(OWED_KEY).catch(() => '')
+  if (text === null) return []
+  try {
+    const parsed = owedSchema.safeParse(JSON.parse(text))
+    if (parsed.success) return parsed.data.paths
+  } catch {
+    // Below.
+  }
+  return [...INVALIDATE_EVERYTHING]
+}
+
+/** `a` and `b` together, as one invalidation: `/*` beyond CloudFront's quota of paths. */
+export function withOwed(a: readonly string[], b: readonly string[]): string[] {
+  const paths = new Set([...a, ...b])
+  if (paths.has(INVALIDATE_EVERYTHING[0]) || paths.size > MAX_INVALIDATION_PATHS) return [...INVALIDATE_EVERYTHING]
+  return [...paths].sort()
+}
+
+/** Records `paths` as owed, before the writes that make them stale. */
+export const owe = (bucket: SiteBucket, paths: readonly string[]) => bucket.writeRecord(OWED_KEY, JSON.stringify({ version: 1, paths }))
+
+/** CloudFront took them: nothing is owed. */
+export const paid = (bucket: SiteBucket) => bucket.deleteKeys([OWED_KEY])
