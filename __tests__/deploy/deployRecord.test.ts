@@ -12,6 +12,7 @@ function memoryBucket() {
     name: 'site',
     readRecord: async (key) => objects.get(key) ?? null,
     listKeys: async () => new Set(objects.keys()),
+    listObjects: async () => new Map([...objects].map(([key, text]) => [key, { size: Buffer.byteLength(text), etag: '' }])),
     upload: async () => {},
     deleteKeys: async (keys) => keys.forEach((key) => objects.delete(key)),
     writeRecord: async (key, text) => {

@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { DeleteObjectCommand } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { CACHE_CONTROL } from '../../edge/cacheHeaders'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
@@ -53,4 +54,26 @@ test('a deploy with nothing to do lists only the record, and uploads nothing; a 
   from = await s3.requestsSoFar()
   expect((await deploy(true)).uploaded).toBe(1)
   expect(listings(from)).toContain('')
+})
+
+test('--list also puts back an object changed by hand, of another size or of the same size, with its headers, and invalidates it', async () => {
+  await s3.createBucket('altered')
+  const out = tempSite('altered-out-', { 'index.html': '<p>home</p>', 'docs/leads/intro.html': '<p>intro</p>' })
+  const bucket = s3SiteBucket(s3.client, 'altered')
+  const invalidated: string[][] = []
+  const deploy = (fullListing = false) => runDeploy({ outDir: out, bucket, graceMs: 0, rules: 'r1', fullListing, invalidate: async (paths) => (invalidated.push([...paths]), 'I1') })
+  await deploy()
+  // A hand's PutObject: other bytes, no headers.
+  await s3.client.send(new PutObjectCommand({ Bucket: 'altered', Key: 'docs/leads/intro.html', Body: 'tampered by hand' }))
+  await s3.client.send(new PutObjectCommand({ Bucket: 'altered', Key: 'index.html', Body: '<p>HOME</p>' }))
+  expect((await deploy()).uploaded).toBe(0)
+  const listed = await deploy(true)
+  expect(listed.plan?.changedKeys).toEqual(['docs/leads/intro.html', 'index.html'])
+  expect(invalidated.at(-1)).toEqual(['/', '/docs/leads/intro', '/docs/leads/intro.html', '/index.html'])
+  for (const [key, text] of [['docs/leads/intro.html', '<p>intro</p>'], ['index.html', '<p>home</p>']]) {
+    const object = await s3.client.send(new GetObjectCommand({ Bucket: 'altered', Key: key }))
+    expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.revalidate })
+  }
+  // Put back, nothing differs.
+  expect((await deploy(true)).uploaded).toBe(0)
 })

@@ -12,6 +12,8 @@ export interface DeployProgress {
   sealed(fromBuild: string): void
   /** out/'s changes since the build the bucket holds, from the build's delta (pipeline/steps/outDelta.ts): files changed or added, and removed. */
   fromDelta(fromBuild: string, changed: number, removed: number): void
+  /** `--list`: the objects that hold other bytes than the record says (changed by hand), uploaded again. */
+  altered(keys: readonly string[]): void
   planned(plan: DeployPlan): void
   uploaded(bytes: number): void
   phaseDone(name: string): void
@@ -46,6 +48,9 @@ export function printedProgress(write: (line: string) => void = (line) => proces
     },
     fromDelta(fromBuild, changed, removed) {
       write(`deploy: ${changed} files of out/ changed and ${removed} removed since the build the bucket holds, as build ${fromBuild}'s record of its changes names them (neither out/'s record nor the bucket's read)`)
+    },
+    altered(keys) {
+      write(`deploy: ${keys.length} objects hold other bytes than the bucket's record says (changed outside a deploy)${keys.length > 0 ? `, uploaded again: ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : ''}`)
     },
     planned(plan) {
       totalFiles = plan.phases.reduce((sum, phase) => sum + phase.files.length, 0)

@@ -15,11 +15,12 @@ import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, trustedSeal, writeSea
 import { inParallel } from './inParallel'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
+import { alteredKeys, withoutRecords } from './alteredObjects'
 import { owe, paid, readOwed, withOwed } from './owedInvalidation'
 import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import type { DeployProgress } from './progress'
 import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
-import type { SiteBucket } from './s3Bucket'
+import type { ListedObject, SiteBucket } from './s3Bucket'
 
 export interface DeployOptions {
   outDir: string
@@ -63,11 +64,15 @@ export const DEFAULT_CONCURRENCY = 16
  * objects may differ from the record), or when asked (`--list`: after someone changed the bucket
  * by hand).
  */
-async function bucketState(bucket: SiteBucket, rulesRecord: RulesRecord | null, fullListing: boolean): Promise<{ record: DeployRecord; keys: ReadonlySet<string> }> {
+async function bucketState(bucket: SiteBucket, rulesRecord: RulesRecord | null, fullListing: boolean): Promise<{ record: DeployRecord; keys: ReadonlySet<string>; listed?: ReadonlyMap<string, ListedObject> }> {
   const recordKeys = await bucket.listKeys(DEPLOY_RECORD_PREFIX)
   const record = await readRecord(bucket, recordKeys)
   const manifest = record.manifest
-  if (fullListing || manifest === null || rulesRecord?.uploading) return { record, keys: await bucket.listKeys() }
+  if (fullListing) {
+    const listed = await bucket.listObjects()
+    return { record, keys: new Set(listed.keys()), listed }
+  }
+  if (manifest === null || rulesRecord?.uploading) return { record, keys: await bucket.listKeys() }
   return { record, keys: new Set([...recordKeys, ...Object.keys(manifest.files), ...Object.keys(manifest.retired)]) }
 }
 
@@ -85,12 +90,16 @@ interface Planned {
 
 /** The plan from the build's record of out/ and the bucket's record, every file compared. */
 async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, now: Date, concurrency: number): Promise<Planned> {
-  const [local, { record, keys }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, options.fullListing ?? false)])
+  const [local, { record, keys, listed }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, options.fullListing ?? false)])
   // Checked before anything is written (./rulesRecord.ts).
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.
-  const manifest = rulesRecord?.uploading ? null : record.manifest
+  const recorded = rulesRecord?.uploading ? null : record.manifest
   options.progress?.localFiles(local.fromBuild, local.files.length)
+  // Asked to list, the objects changed by hand go up again too (./alteredObjects.ts).
+  const altered = listed && recorded ? await alteredKeys(local.files, recorded, listed, concurrency) : []
+  if (listed) options.progress?.altered(altered)
+  const manifest = recorded && withoutRecords(recorded, altered)
   const plan = planDeploy(local.files, { manifest, keys }, now, options.graceMs)
   const state = { sequence: record.sequence, changes: record.changeKeys.length, changedFiles: record.changedFiles, files: Object.keys(plan.manifest.files).length }
   return { fromBuild: local.fromBuild, recordDigest: local.recordDigest, plan, state, writeRecord: async () => (plan.manifestChanged ? writeRecord(options.bucket, record, plan.manifest) : state) }

@@ -23,9 +23,17 @@ export interface SiteBucket {
   readRecord(key: string): Promise<string | null>
   /** Every key of the bucket, or only those under `prefix`. */
   listKeys(prefix?: string): Promise<Set<string>>
+  /** Every object of the bucket, with its size and ETag (`--list`, ./alteredObjects.ts). */
+  listObjects(): Promise<Map<string, ListedObject>>
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
   writeRecord(key: string, text: string): Promise<void>
+}
+
+/** An object as a listing names it: its size, and its ETag (unquoted; the MD5 of its bytes for an object put whole, as the deploy puts them). */
+export interface ListedObject {
+  size: number
+  etag: string
 }
 
 /** S3 deletes at most this many keys in one request. */
@@ -50,6 +58,16 @@ export function s3ClientFor(options: { endpoint?: string; region?: string; crede
 }
 
 export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
+  const list = async (prefix?: string) => {
+    const objects = new Map<string, ListedObject>()
+    let token: string | undefined
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, Prefix: prefix }))
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) objects.set(object.Key, { size: object.Size ?? -1, etag: (object.ETag ?? '').replace(/"/g, '') })
+      token = page.IsTruncated ? page.NextContinuationToken : undefined
+    } while (token)
+    return objects
+  }
   return {
     name: bucket,
     async readRecord(key) {
@@ -62,15 +80,9 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       }
     },
     async listKeys(prefix) {
-      const keys = new Set<string>()
-      let token: string | undefined
-      do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, Prefix: prefix }))
-        for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.add(object.Key)
-        token = page.IsTruncated ? page.NextContinuationToken : undefined
-      } while (token)
-      return keys
+      return new Set((await list(prefix)).keys())
     },
+    listObjects: () => list(),
     async upload(file) {
       // A fresh stream per attempt: a stream a failed attempt has read from cannot be sent again.
       await withS3Retries(`upload of s3://${bucket}/${file.key}`, async () => {
