@@ -2,8 +2,8 @@ import { useAuth } from '../lib/auth/AuthContext'
 
 /**
  * What the reader sees while their session cannot be renewed because the sign-in service does not
- * answer: that it is retrying, then, once the attempts are used up, a "Try again" button. Their
- * session is kept meanwhile, so no password is asked for. Nothing otherwise.
+ * answer: once Amplify's attempts are used up, a "Try again" button, and that it is retrying while
+ * a "Try again" runs. Their session is kept meanwhile, so no password is asked for. Nothing otherwise.
  *
  * The sign-in page shows it in place of the form (`page`); every other page over its content
  * (`banner`), since the page the edge served is still the reader's to read.

@@ -15,7 +15,7 @@ import type { LocalFile } from '../../scripts/deploy/deployPlan'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { inParallel } from '../../scripts/deploy/inParallel'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
-import { S3_ATTEMPTS, S3RequestError } from '../../scripts/deploy/s3Retry'
+import { BACKOFF_CAP_MS, backoffDelayMs, S3_ATTEMPTS, S3RequestError } from '../../scripts/deploy/s3Retry'
 
 jest.setTimeout(60_000)
 
@@ -92,4 +92,28 @@ test('a bucket of more than 1,000 objects is listed whole, page after page, whic
   expect(keys.filter((key) => !listed.has(key))).toEqual([])
   await s3.settled()
   expect(s3.failures.slice(failuresBefore)).toEqual([])
+})
+
+describe("the wait between an S3 request's attempts", () => {
+  test.each([1, 2, 3, 10])('after attempt %i: 2^n × 100 ms, plus less than 100 ms of jitter', (attempt) => {
+    expect(backoffDelayMs(attempt, () => 0)).toBe(2 ** attempt * 100)
+    expect(backoffDelayMs(attempt, () => 0.5)).toBe(2 ** attempt * 100 + 50)
+    expect(backoffDelayMs(attempt, () => 0.999999)).toBeLessThan(2 ** attempt * 100 + 100)
+  })
+
+  test('the jitter is random by default, within its bounds', () => {
+    const delays = Array.from({ length: 200 }, () => backoffDelayMs(1))
+    for (const delay of delays) {
+      expect(delay).toBeGreaterThanOrEqual(200)
+      expect(delay).toBeLessThan(300)
+    }
+    expect(new Set(delays).size).toBeGreaterThan(1)
+  })
+
+  test('it never exceeds five minutes', () => {
+    expect(BACKOFF_CAP_MS).toBe(300_000)
+    expect(backoffDelayMs(11, () => 0)).toBe(204_800)
+    expect(backoffDelayMs(12, () => 0)).toBe(300_000)
+    expect(backoffDelayMs(40, () => 0.9)).toBe(300_000)
+  })
 })

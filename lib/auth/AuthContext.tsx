@@ -4,7 +4,7 @@ import { fetchReaderView } from './fetchReaderView'
 import { loadRouteManifests } from '../navigation/loadRouteManifests'
 import { sessionClientIds } from './authSettings'
 import { readSessionCookies } from './readSessionCookies'
-import { renewWithRetries, type RenewalOutcome } from './renewalRetry'
+import type { RenewalOutcome } from './renewalOutcome'
 import { siteAuthSettings } from './siteAuthSettings'
 
 /**
@@ -34,8 +34,8 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000
  * - `idle`: nothing to renew, or the renewal is over and the authority has answered;
  * - `renewing`: renewing tokens that have expired or are about to;
  * - `renewed`: renewed, and waiting for the authority to name the reader;
- * - `retrying`: the sign-in service could not be reached; trying again (see renewalRetry.ts);
- * - `unreachable`: no attempt reached it; the stored tokens are kept, and `retryRenewal` tries again.
+ * - `retrying`: the sign-in service could not be reached; renewing again, on "Try again" (`retryRenewal`);
+ * - `unreachable`: none of Amplify's attempts reached it (./renewalOutcome.ts); the stored tokens are kept.
  */
 export type RenewalStatus = 'unknown' | 'idle' | 'renewing' | 'renewed' | 'retrying' | 'unreachable'
 
@@ -71,7 +71,7 @@ const settled = (status: RenewalStatus): RenewalStatus => (status === 'unknown' 
  * Resolves the reader by asking the authority (the browser holds no access lists), and renews the
  * tokens (loading Amplify on demand) shortly before they expire, then asks again. Expired tokens
  * are renewed before asking, so a returning reader is not briefly taken for a stranger. When the
- * sign-in service cannot be reached, renewal is retried (renewalRetry.ts) and the stored tokens
+ * sign-in service cannot be reached, Amplify retries the renewal (renewalOutcome.ts) and the stored tokens
  * are kept, so the reader is told, not signed out, and reads on once it answers again.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -95,10 +95,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const renew = async () => {
       // After a failure to reach the service (and on "Try again") the notice stays on screen while it tries.
       setRenewal((status) => (status === 'retrying' || status === 'unreachable' ? 'retrying' : 'renewing'))
-      const outcome = await renewWithRetries(renewOnce, {
-        onRetrying: () => live && setRenewal('retrying'),
-        stillWanted: () => live,
-      })
+      // One renewal: Amplify's client retries it while the service does not answer (./renewalOutcome.ts).
+      const outcome = await renewOnce()
       if (live) {
         setRenewal(outcome === 'renewed' ? 'renewed' : outcome === 'unreachable' ? 'unreachable' : 'idle')
         if (outcome === 'renewed') recheck()

@@ -4,7 +4,7 @@
  */
 import { fetchAuthSession, signOut } from 'aws-amplify/auth'
 import { configureAmplify } from './configureAmplify'
-import { isNetworkError, type RenewalOutcome } from './renewalRetry'
+import { isNetworkError, type RenewalOutcome } from './renewalOutcome'
 import { clearTokenCookies } from './signOutEverywhere'
 import { siteAuthSettings } from './siteAuthSettings'
 

@@ -6,9 +6,15 @@
  * such bucket) is final at once. After the last attempt the error names the request and its key.
  */
 import type { S3Client } from '@aws-sdk/client-s3'
-import { backoffDelayMs } from '../../lib/auth/renewalRetry'
 
 export const S3_ATTEMPTS = 5
+/** The wait after failed attempt n: 2^n × 100 ms plus up to 100 ms of jitter, at most 5 minutes (the AWS SDK's own backoff). */
+export const BACKOFF_CAP_MS = 300_000
+
+/** The wait after failed attempt `attempt` (1 for the first), in milliseconds. `random` returns [0, 1). */
+export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
+  return Math.min(BACKOFF_CAP_MS, 2 ** attempt * 100 + random() * 100)
+}
 
 /** Node's codes for a connection that failed or was cut: the request may not have arrived. */
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
