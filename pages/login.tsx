@@ -1,4 +1,5 @@
 import '../components/signInStyles'
+import '../components/signInTexts'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { SiteChrome } from '../components/SiteChrome'
 import { layoutThemeConfig } from '../components/layoutThemeConfig'
