@@ -65,9 +65,9 @@ test('the navbar hides on scroll down and returns on scroll up and near the top'
   expect(await navHidden()).toBe(false)
 })
 
-test('below 996 px the menu button opens the section menu; at 996 px the sidebar shows', async () => {
+test('at 996 px and below the menu button opens the section menu; at 997 px the sidebar shows', async () => {
   const narrow = await context.newPage()
-  await narrow.setViewportSize({ width: 900, height: 800 })
+  await narrow.setViewportSize({ width: 996, height: 800 })
   await open('/docs/leads/intro', narrow)
   const menuButton = narrow.getByRole('button', { name: 'Menu' })
   await expect(menuButton.isVisible()).resolves.toBe(true)
@@ -76,7 +76,7 @@ test('below 996 px the menu button opens the section menu; at 996 px the sidebar
   const mobileMenu = narrow.locator('.nextra-menu-mobile')
   await mobileMenu.getByRole('link', { name: 'Environments' }).waitFor()
   await narrow.screenshot({ path: path.join(SHOTS, 'mobile-menu.png') })
-  await narrow.setViewportSize({ width: 996, height: 800 })
+  await narrow.setViewportSize({ width: 997, height: 800 })
   await open('/docs/leads/intro', narrow)
   await expect(narrow.locator('.nextra-menu-desktop').isVisible()).resolves.toBe(true)
   await expect(narrow.getByRole('button', { name: 'Menu' }).isVisible()).resolves.toBe(false)

@@ -69,46 +69,45 @@ async function builtSite() {
       return false
     }
   }
-  return { outDir, bucket, rebuild, owes }
+  const cdn = cloudFront()
+  const deploy = () => runDeploy({ outDir, bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
+  /** Deployed, then edited, then deployed while CloudFront is down: the edit is in the bucket, its invalidation not made. */
+  const editWhileCloudFrontIsDown = async () => {
+    await deploy()
+    rebuild({ 'docs/intro.html': '<html>intro, edited</html>' }, 'b2')
+    cdn.down = true
+    await expect(deploy()).rejects.toThrow(/ENOTFOUND/)
+    cdn.down = false
+  }
+  return { outDir, bucket, rebuild, owes, cdn, deploy, editWhileCloudFrontIsDown }
 }
 
 test("a deploy whose invalidation failed leaves it owed; the next deploy, with nothing else to do, pays it", async () => {
   const site = await builtSite()
-  const cdn = cloudFront()
-  await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
-  site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>' }, 'b2')
-  cdn.down = true
-  await expect(runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })).rejects.toThrow(/ENOTFOUND/)
+  await site.editWhileCloudFrontIsDown()
   expect(await site.owes()).toBe(true)
-  cdn.down = false
   // The bucket holds build b2 (its seal says so): nothing to upload, but the edit's paths are still owed.
-  const again = await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
+  const again = await site.deploy()
   expect(again).toMatchObject({ plan: null, uploaded: 0, invalidatedPaths: ['/docs/intro', '/docs/intro.html'] })
-  expect(cdn.taken.at(-1)).toEqual(['/docs/intro', '/docs/intro.html'])
+  expect(site.cdn.taken.at(-1)).toEqual(['/docs/intro', '/docs/intro.html'])
   expect(await site.owes()).toBe(false)
   // Paid, it is not paid twice.
-  const idle = await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
-  expect(idle.invalidationId).toBeNull()
+  expect((await site.deploy()).invalidationId).toBeNull()
 })
 
 test('a deploy after one whose invalidation failed invalidates both edits at once', async () => {
   const site = await builtSite()
-  const cdn = cloudFront()
-  await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
-  site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>' }, 'b2')
-  cdn.down = true
-  await expect(runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })).rejects.toThrow(/ENOTFOUND/)
-  cdn.down = false
+  await site.editWhileCloudFrontIsDown()
   site.rebuild({ 'docs/other.html': '<html>other, edited</html>' }, 'b3')
-  await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
-  expect(cdn.taken.at(-1)).toEqual(['/docs/intro', '/docs/intro.html', '/docs/other', '/docs/other.html'])
+  await site.deploy()
+  expect(site.cdn.taken.at(-1)).toEqual(['/docs/intro', '/docs/intro.html', '/docs/other', '/docs/other.html'])
   expect(await site.owes()).toBe(false)
 })
 
 test('a withdraw whose invalidation failed does not record the withdraw when run again until CloudFront took the deleted paths', async () => {
   const site = await builtSite()
-  const cdn = cloudFront()
-  await runDeploy({ outDir: site.outDir, bucket: site.bucket, graceMs: 0, rules: 'r1', invalidate: cdn.invalidate })
+  const { cdn } = site
+  await site.deploy()
   site.rebuild({ 'docs/intro.html': '<html>intro, under new rules</html>' }, 'b2')
   const withdraw = () => runWithdraw({ outDir: site.outDir, bucket: site.bucket, rules: 'r2', invalidate: cdn.invalidate, awaitInvalidation: cdn.awaitInvalidation })
   cdn.down = true

@@ -1,5 +1,6 @@
-// The site's mobile/desktop breakpoint is 996 px. Nextra's docs theme hard-codes Tailwind's
-// `md` (768 px) in its CSS and in two `window.innerWidth` checks; this loader moves both to 996 px.
+// The site's mobile/desktop breakpoint is 996 px, as the replaced Docusaurus site's: 996 px and
+// narrower is mobile (its `max-width: 996px`). Nextra's docs theme hard-codes Tailwind's `md`
+// (768 px) in its CSS and in two `window.innerWidth` checks; this loader moves both.
 // Each replacement must match exactly as often as expected, so a theme upgrade that changes them
 // fails the build instead of silently mixing breakpoints.
 //
@@ -7,7 +8,7 @@
 // __tests__/patches/theme.test.ts.
 const replaceExactly = require('../replaceExactly.cjs')
 
-const MOBILE_MAX = 995
+const MOBILE_MAX = 996
 const REPLACEMENTS = {
   'style.css': [
     ['(max-width:767px)', `(max-width:${MOBILE_MAX}px)`, 1],
