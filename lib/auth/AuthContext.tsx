@@ -1,6 +1,7 @@
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ReaderView } from '../access/readerView'
 import { fetchReaderView } from './fetchReaderView'
+import { onSignedOutElsewhere } from './sessionChannel'
 import { loadRouteManifests } from '../navigation/loadRouteManifests'
 import { sessionClientIds } from './authSettings'
 import { readSessionCookies } from './readSessionCookies'
@@ -143,6 +144,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       clearTimeout(timer)
     }
   }, [generation, recheck])
+
+  // Signed out in another tab: ask again, so this one leaves what it shows for the sign-in page.
+  useEffect(() => onSignedOutElsewhere(recheck), [recheck])
 
   const value = useMemo(() => ({ ...state, recheck, renewal, retryRenewal }), [state, recheck, renewal, retryRenewal])
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -1,11 +1,12 @@
 import { clearAmplifyCookies } from './amplifyCookies'
+import { announceSignedOut } from './sessionChannel'
 import { NotSignedInError, revokeConnections } from '../aiTools/oauthRequests'
 
 /**
  * Signs out everywhere (every session of the reader, and every AI tool they connected) and always
  * clears the local tokens: a reader who clicked "Sign out" must not stay
  * signed in because the revoke call failed or the network dropped. Callers then load /login
- * afresh, so no component keeps a stale user.
+ * afresh, so no component keeps a stale user; the reader's other tabs are told (./sessionChannel.ts).
  */
 export async function signOutEverywhere(): Promise<void> {
   try {
@@ -22,6 +23,7 @@ export async function signOutEverywhere(): Promise<void> {
     // The server call failing is no reason to keep the session; the cookies go below.
   } finally {
     clearTokenCookies()
+    announceSignedOut()
   }
 }
 

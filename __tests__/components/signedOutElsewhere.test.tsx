@@ -1,0 +1,59 @@
+/**
+ * A reader signs out in one tab: their other tabs of the site, which keep showing what they had
+ * fetched, are told (lib/auth/sessionChannel.ts), ask the authority again and go to the sign-in
+ * page. Two tabs are two AuthProviders here, on one BroadcastChannel as in a browser.
+ */
+import { act, render, screen, waitFor } from '@testing-library/react'
+import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads'
+import { RouteGuard } from '../../components/RouteGuard'
+import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
+import { access } from '../../lib/access'
+import { READER_VIEW_PATH } from '../../lib/access/readerView'
+import { AuthProvider } from '../../lib/auth/AuthContext'
+import { readSessionCookies } from '../../lib/auth/readSessionCookies'
+import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
+import { SHIPPED_AUDIENCES } from './helpers/readers'
+import { mockRouter, resetMockRouter } from './helpers/mockNextRouter'
+
+jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+jest.mock('../../lib/auth/amplifySession', () => ({ refreshSession: jest.fn(), amplifySignOut: jest.fn(async () => {}) }))
+jest.mock('../../lib/aiTools/oauthRequests', () => ({ ...jest.requireActual('../../lib/aiTools/oauthRequests'), revokeConnections: jest.fn(async () => {}) }))
+
+const prefix = `CognitoIdentityServiceProvider.${siteAuthSettings.userPoolClientId}`
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+const sources = readerViewSources(access, {}, SHIPPED_AUDIENCES)
+
+beforeAll(() => {
+  // jsdom has no BroadcastChannel; Node's carries messages between channels of one name in this process, as tabs' do.
+  Object.assign(window, { BroadcastChannel: NodeBroadcastChannel })
+  Object.assign(globalThis, { BroadcastChannel: NodeBroadcastChannel })
+})
+beforeEach(() => {
+  resetMockRouter({ pathname: '/docs/leads/intro' })
+  document.cookie = `${prefix}.LastAuthUser=leads1; path=/`
+  document.cookie = `${prefix}.leads1.idToken=${base64url({ alg: 'RS256' })}.${base64url({ 'cognito:username': 'leads1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig; path=/`
+  global.fetch = jest.fn(async (url: string) => {
+    expect(url).toBe(READER_VIEW_PATH)
+    const session = readSessionCookies(document.cookie, siteAuthSettings.userPoolClientId)
+    return { ok: true, json: async () => readerViewFor(sources, session ? { username: session.username } : null) }
+  }) as unknown as typeof fetch
+})
+
+test('signing out in one tab sends the reader\'s other tab, still showing a page, to the sign-in page', async () => {
+  const { signOutEverywhere } = await import('../../lib/auth/signOutEverywhere')
+  const otherTab = render(
+    <AuthProvider>
+      <RouteGuard>
+        <p>Leads API introduction</p>
+      </RouteGuard>
+    </AuthProvider>
+  )
+  await waitFor(() => expect(global.fetch).toHaveBeenCalledTimes(1))
+  expect(screen.getByText('Leads API introduction')).toBeInTheDocument()
+  expect(mockRouter.replace).not.toHaveBeenCalled()
+
+  await act(() => signOutEverywhere())
+  await waitFor(() => expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro'))
+  expect(screen.queryByText('Leads API introduction')).toBeNull()
+  otherTab.unmount()
+})
