@@ -41,7 +41,8 @@ export default function UnauthorizedPage() {
           )}
           <p className="status-page-actions">
             <PageLink href="/">Go to the home page</PageLink>
-            {isAuthenticated ? (
+            {/* Neither until the reader is known: a signed-in reader was briefly offered to sign in. */}
+            {loading ? null : isAuthenticated ? (
               <button type="button" onClick={signOut} disabled={busy}>
                 Sign out
               </button>

@@ -63,10 +63,14 @@ describe('unauthorized page: shown to a denied reader, with no content', () => {
     expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull()
   })
 
-  test('while loading it says so', () => {
+  test('while loading it says so, and offers neither to sign in nor to sign out until it knows which', () => {
     resetMockRouter({ pathname: '/unauthorized' })
     renderAs(LOADING, <UnauthorizedPage />)
-    expect(within(screen.getByRole('main')).getByRole('status')).toHaveTextContent('Loading...')
+    const main = within(screen.getByRole('main'))
+    expect(main.getByRole('status')).toHaveTextContent('Loading...')
+    expect(main.queryByRole('link', { name: 'Sign in' })).toBeNull()
+    expect(main.queryByRole('button', { name: 'Sign out' })).toBeNull()
+    expect(main.getByRole('link', { name: 'Go to the home page' })).toBeInTheDocument()
   })
 
   test('Sign out signs out and loads the login page, so another account can be used', async () => {
