@@ -58,7 +58,7 @@ test('a deploy with nothing to do lists only the record, and uploads nothing; a 
 
 test('--list also puts back an object changed by hand, of another size or of the same size, with its headers, and invalidates it', async () => {
   await s3.createBucket('altered')
-  const out = tempSite('altered-out-', { 'index.html': '<p>home</p>', 'docs/leads/intro.html': '<p>intro</p>' })
+  const out = tempSite('altered-out-', { 'index.html': '<p>home</p>', 'docs/leads/intro.html': '<p>intro</p>', '_next/static/chunks/main-abc.js': 'code' })
   const bucket = s3SiteBucket(s3.client, 'altered')
   const invalidated: string[][] = []
   const deploy = (fullListing = false) => runDeploy({ outDir: out, bucket, graceMs: 0, rules: 'r1', fullListing, invalidate: async (paths) => (invalidated.push([...paths]), 'I1') })
@@ -66,10 +66,12 @@ test('--list also puts back an object changed by hand, of another size or of the
   // A hand's PutObject: other bytes, no headers.
   await s3.client.send(new PutObjectCommand({ Bucket: 'altered', Key: 'docs/leads/intro.html', Body: 'tampered by hand' }))
   await s3.client.send(new PutObjectCommand({ Bucket: 'altered', Key: 'index.html', Body: '<p>HOME</p>' }))
+  // A content-hashed file, which CloudFront keeps a year: its name no longer says its bytes.
+  await s3.client.send(new PutObjectCommand({ Bucket: 'altered', Key: '_next/static/chunks/main-abc.js', Body: 'evil' }))
   expect((await deploy()).uploaded).toBe(0)
   const listed = await deploy(true)
-  expect(listed.plan?.changedKeys).toEqual(['docs/leads/intro.html', 'index.html'])
-  expect(invalidated.at(-1)).toEqual(['/', '/docs/leads/intro', '/docs/leads/intro.html', '/index.html'])
+  expect(listed.uploaded).toBe(3)
+  expect(invalidated.at(-1)).toEqual(['/', '/_next/static/chunks/main-abc.js', '/docs/leads/intro', '/docs/leads/intro.html', '/index.html'])
   for (const [key, text] of [['docs/leads/intro.html', '<p>intro</p>'], ['index.html', '<p>home</p>']]) {
     const object = await s3.client.send(new GetObjectCommand({ Bucket: 'altered', Key: key }))
     expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.revalidate })

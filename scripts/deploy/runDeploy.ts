@@ -86,6 +86,8 @@ interface Planned {
   state: RecordState
   /** Writes the deploy's record once the bucket holds the plan's files; returns where it stands then. */
   writeRecord: () => Promise<RecordState>
+  /** `--list`: objects changed by hand, uploaded again; invalidated even when content-hashed, whose name no longer says their bytes. */
+  altered?: readonly string[]
 }
 
 /** The plan from the build's record of out/ and the bucket's record, every file compared. */
@@ -102,7 +104,7 @@ async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, 
   const manifest = recorded && withoutRecords(recorded, altered)
   const plan = planDeploy(local.files, { manifest, keys }, now, options.graceMs)
   const state = { sequence: record.sequence, changes: record.changeKeys.length, changedFiles: record.changedFiles, files: Object.keys(plan.manifest.files).length }
-  return { fromBuild: local.fromBuild, recordDigest: local.recordDigest, plan, state, writeRecord: async () => (plan.manifestChanged ? writeRecord(options.bucket, record, plan.manifest) : state) }
+  return { fromBuild: local.fromBuild, recordDigest: local.recordDigest, plan, state, altered, writeRecord: async () => (plan.manifestChanged ? writeRecord(options.bucket, record, plan.manifest) : state) }
 }
 
 /** Invalidates `paths` (none: nothing), then records that nothing is owed; the invalidation's id. */
@@ -126,12 +128,13 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
     if (invalidationId) options.progress?.finished({ deleted: 0, recordWritten: false, invalidation: `invalidation ${invalidationId} of ${owed.length} paths` })
     return { fromBuild: header!.buildId, plan: null, uploaded: 0, uploadedBytes: 0, deleted: 0, invalidatedPaths: owed, invalidationId }
   }
-  const planned = (trusted && header && planDelta(options, trusted, header, now)) || (await planAll(options, rulesRecord, now, concurrency))
+  const planned: Planned = (trusted && header && planDelta(options, trusted, header, now)) || (await planAll(options, rulesRecord, now, concurrency))
   const { plan } = planned
   // While the bucket is written, the rules record says so, until the deploy's record is written.
   const writes = plan.phases.length > 0 || plan.deleteNow.length > 0 || plan.manifestChanged
   // Owed before the first write: a run that stops before CloudFront takes them leaves them to the next (./owedInvalidation.ts).
-  const changedPaths = options.invalidate && plan.changedKeys.length > 0 ? invalidationPaths(plan.changedKeys) : []
+  const staleKeys = [...new Set([...plan.changedKeys, ...(planned.altered ?? [])])]
+  const changedPaths = options.invalidate && staleKeys.length > 0 ? invalidationPaths(staleKeys) : []
   const invalidatedPaths = withOwed(owed, changedPaths)
   if (changedPaths.length > 0) await owe(options.bucket, invalidatedPaths)
   if (writes && seal !== null) await breakSeal(options.bucket)
