@@ -2,7 +2,9 @@
  * The sign-in screens' texts where Amplify UI v6's English defaults differ from the replaced
  * site's (SPEC §9, "Sign-in texts"): its sign-in button reads "Sign in" and its reset screens'
  * heading "Reset Password". Registered as Amplify's English vocabulary, which the Authenticator
- * translates every text through; imported by the sign-in page before it renders.
+ * translates every text through; imported by the sign-in page before it renders. The site is in
+ * English, so the language is too: Amplify would otherwise take the browser's, and a German
+ * browser would get Amplify's German texts on an English page.
  */
 import { I18n } from 'aws-amplify/utils'
 
@@ -12,3 +14,4 @@ export const SIGN_IN_TEXTS: Readonly<Record<string, string>> = {
 }
 
 I18n.putVocabulariesForLanguage('en', SIGN_IN_TEXTS)
+I18n.setLanguage('en')

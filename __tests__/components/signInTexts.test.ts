@@ -3,7 +3,11 @@
  * what its screens render goes through this translation, so these are the words a reader sees.
  */
 import { authenticatorTextUtil, translate, DefaultTexts } from '@aws-amplify/ui'
-import '../../components/signInTexts'
+
+// A reader whose browser asks for German: the page is English, and so are the sign-in screens.
+Object.defineProperty(window.navigator, 'language', { value: 'de-DE', configurable: true })
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require('../../components/signInTexts')
 
 test('the sign-in button reads "Sign In", the reset screens\' heading "Reset your password"', () => {
   expect(translate(DefaultTexts.SIGN_IN_BUTTON)).toBe('Sign In')
