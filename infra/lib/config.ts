@@ -136,7 +136,7 @@ function isFile(p: string): boolean {
 function missingScriptHashes(edgeCodeDir: string): string {
   return (
     `Edge authorizer directory ${edgeCodeDir} has no ${SCRIPT_HASHES_FILE} (the pages' inline-script hashes, for the Content-Security-Policy).\n` +
-    '  Build the site and the authorizer together with `npm run build` (an authorizer built before hash-based CSP has none).'
+    '  Build the site and the authorizer together with `npm run build:prod` (an authorizer built before hash-based CSP has none).'
   );
 }
 
@@ -164,12 +164,12 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
   if (!isDir(config.edgeCodeDir)) {
     problems.push(
       `Edge authorizer directory not found: ${config.edgeCodeDir}\n` +
-        '  Create it with `npm run build:edge` (or pass -c edgeCodeDir=<dir>).',
+        '  Create it with `npm run build:prod` (or pass -c edgeCodeDir=<dir>).',
     );
   } else if (!isFile(path.join(config.edgeCodeDir, 'index.js'))) {
     problems.push(
       `Edge authorizer directory ${config.edgeCodeDir} has no index.js (expected exports.handler).\n` +
-        '  Rebuild it with `npm run build:edge`.',
+        '  Rebuild it with `npm run build:prod`.',
     );
   } else if (!isFile(path.join(config.edgeCodeDir, SCRIPT_HASHES_FILE))) {
     problems.push(missingScriptHashes(config.edgeCodeDir));
@@ -177,7 +177,7 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
   if (!isFile(path.join(config.mcpCodeDir, 'index.js'))) {
     problems.push(
       `AI tools' server bundle not found: ${path.join(config.mcpCodeDir, 'index.js')}\n` +
-        '  Create it with `npm run build` (or pass -c mcpCodeDir=<dir>).',
+        '  Create it with `npm run build:prod` (or pass -c mcpCodeDir=<dir>).',
     );
   }
   if (problems.length > 0) {

@@ -61,7 +61,7 @@ import { MissingBuildOutputError } from './config';
  * mix of old and new files until Lambda recycles it.
  */
 export interface DocsMcpOriginProps {
-  /** Folder with the bundled server (index.js exporting `handler`; npm run build makes it). */
+  /** Folder with the bundled server (index.js exporting `handler`; npm run build:prod makes it). */
   readonly codeDir: string;
   /** The site's bucket, which the server reads (GetObject, and ListBucket so a missing key is a 404). */
   readonly bucket: s3.IBucket;
@@ -149,7 +149,7 @@ export class DocsMcpOrigin extends Construct {
     super(scope, id);
     const stack = cdk.Stack.of(this);
     const userPool = readBuiltFor(props.codeDir);
-    if (!userPool) throw new MissingBuildOutputError(`Cannot synthesize the docs infrastructure:\n- The AI tools' server in ${props.codeDir} names no user pool; rebuild it with \`npm run build\`.`);
+    if (!userPool) throw new MissingBuildOutputError(`Cannot synthesize the docs infrastructure:\n- The AI tools' server in ${props.codeDir} names no user pool; rebuild it with \`npm run build:prod\`.`);
 
     // The sign-in's table: every oidc-provider model in one table, items dying by their TTL. Kept on
     // stack deletion (it holds the readers' connections), restorable to any second of the last 35 days.

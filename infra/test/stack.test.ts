@@ -479,7 +479,7 @@ describe('configuration and build-output checks', () => {
     ).toThrow(/us-east-1/);
   });
 
-  test('missing edge dir fails with a clear message naming it and `npm run build:edge`', () => {
+  test('missing edge dir fails with a clear message naming it and `npm run build:prod`', () => {
     const missing = path.join(tmpRoot, 'does-not-exist', 'edge', 'dist');
     let error: unknown;
     try {
@@ -489,11 +489,11 @@ describe('configuration and build-output checks', () => {
     }
     expect(error).toBeInstanceOf(MissingBuildOutputError);
     expect((error as Error).message).toContain(missing);
-    expect((error as Error).message).toContain('npm run build:edge');
+    expect((error as Error).message).toContain('npm run build:prod');
     expect((error as Error).message).not.toContain("AI tools' server bundle"); // only what is missing
   });
 
-  test('edge dir without the script hashes is rejected, naming the file and `npm run build`', () => {
+  test('edge dir without the script hashes is rejected, naming the file and `npm run build:prod`', () => {
     const oldEdge = fs.mkdtempSync(path.join(tmpRoot, 'old-edge-'));
     fs.writeFileSync(path.join(oldEdge, 'index.js'), 'exports.handler = async () => ({});\n');
     for (const check of [() => assertBuildOutputs({ edgeCodeDir: oldEdge, mcpCodeDir: mcpDir }), () => synthStacks({ edgeCodeDir: oldEdge })]) {
@@ -506,16 +506,16 @@ describe('configuration and build-output checks', () => {
       expect(error).toBeInstanceOf(MissingBuildOutputError);
       expect((error as Error).message).toContain(oldEdge);
       expect((error as Error).message).toContain('script-hashes.json');
-      expect((error as Error).message).toContain('npm run build');
+      expect((error as Error).message).toContain('npm run build:prod');
     }
     fs.writeFileSync(path.join(oldEdge, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-short'] }));
     expect(() => synthStacks({ edgeCodeDir: oldEdge })).toThrow(/not a sha256 hash source: "sha256-short"/);
   });
 
-  test("a missing AI tools' server bundle is rejected, naming it and `npm run build`", () => {
+  test("a missing AI tools' server bundle is rejected, naming it and `npm run build:prod`", () => {
     const emptyMcp = fs.mkdtempSync(path.join(tmpRoot, 'empty-mcp-'));
     expect(() => assertBuildOutputs({ edgeCodeDir: edgeDir, mcpCodeDir: emptyMcp })).toThrow(
-      new RegExp(`${path.join(emptyMcp, 'index.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build\``),
+      new RegExp(`${path.join(emptyMcp, 'index.js').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*npm run build:prod\``),
     );
   });
 
@@ -572,7 +572,7 @@ describe('app entry (bin/app.ts) as a subprocess', () => {
     });
     expect(res.status).toBe(1);
     expect(res.stderr).toContain(missing);
-    expect(res.stderr).toContain('npm run build:edge');
+    expect(res.stderr).toContain('npm run build:prod');
     expect(res.stderr).not.toMatch(/^\s+at /m); // a message, not a stack trace
   });
 
