@@ -26,6 +26,7 @@ import type { PagePropsReport } from '../../pipeline/render/pageProps'
 import { PageChangedError } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
+import { watchTree } from './treeWatch'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
 import { readLastUpdated, type LastUpdated } from '../../pipeline/lastUpdated'
 import { readStore } from '../../pipeline/store/pageStore'
@@ -230,9 +231,10 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       else void run()
     }, SETTLE_MS)
   }
-  const changed = (name: string | null) => {
-    // A change whose name the platform does not give is checked too: the page store finds what changed.
-    if (name !== null && !WATCHED.test(name)) return
+  const changed = (event: 'rename' | 'change', name: string | null) => {
+    // A change whose name the platform does not give is checked too, and every entry made, moved or
+    // removed (a folder, an editor's save by rename): the page store finds what changed.
+    if (event === 'change' && name !== null && !WATCHED.test(name)) return
     contentChanged = true
     schedule()
   }
@@ -243,9 +245,9 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     schedule()
   }
   const watchers = [
-    fs.watch(path.join(root, 'content'), { recursive: true }, (_event, name) => changed(name)),
+    watchTree(path.join(root, 'content'), changed),
     // public/ is the content source's too: a new link or file type there fails the check, as in a build.
-    ...(fs.existsSync(path.join(root, 'public')) ? [fs.watch(path.join(root, 'public'), { recursive: true }, () => changed(null))] : []),
+    ...(fs.existsSync(path.join(root, 'public')) ? [watchTree(path.join(root, 'public'), (event) => changed(event, null))] : []),
     fs.watch(root, (_event, name) => configEdited(name)),
   ]
   return {

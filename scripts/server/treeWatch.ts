@@ -1,0 +1,63 @@
+/**
+ * Watches a folder and every folder below it, one watcher per folder. Node 20's recursive watch
+ * on Linux watches each file by its inode, so a page an editor saves by writing a copy and
+ * renaming it over the page ("safe write", `sed -i`) is lost after that save: its later saves, and
+ * its deletion, went unseen. A folder's watcher sees its entries by name, whatever replaced them.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+export interface TreeWatch {
+  close(): void
+}
+
+const isFolder = (entry: string) => {
+  try {
+    return fs.lstatSync(entry).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** Calls `onChange` with the event and the entry's path relative to `root` (null when the platform names none). */
+export function watchTree(root: string, onChange: (event: 'rename' | 'change', relative: string | null) => void): TreeWatch {
+  const watchers = new Map<string, fs.FSWatcher>()
+  const forget = (folder: string) => {
+    for (const [watched, watcher] of watchers) {
+      if (watched === folder || watched.startsWith(folder + path.sep)) {
+        watcher.close()
+        watchers.delete(watched)
+      }
+    }
+  }
+  const watchFolder = (folder: string) => {
+    if (watchers.has(folder)) return
+    let watcher: fs.FSWatcher
+    try {
+      watcher = fs.watch(folder, (event, name) => {
+        if (name === null) return onChange(event, null)
+        const entry = path.join(folder, name.toString())
+        // A folder made or moved in is watched with what it holds; one gone is forgotten.
+        if (isFolder(entry)) watchAll(entry)
+        else if (!fs.existsSync(entry)) forget(entry)
+        onChange(event, path.relative(root, entry))
+      })
+    } catch {
+      return // Gone before it could be watched: its parent's watcher reports it.
+    }
+    watcher.on('error', () => forget(folder))
+    watchers.set(folder, watcher)
+  }
+  const watchAll = (folder: string) => {
+    watchFolder(folder)
+    let entries: fs.Dirent[] = []
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true })
+    } catch {
+      // Gone meanwhile.
+    }
+    for (const entry of entries) if (entry.isDirectory()) watchAll(path.join(folder, entry.name))
+  }
+  watchAll(root)
+  return { close: () => forget(root) }
+}
