@@ -3,6 +3,7 @@
 import { execSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { endWithParent } from './endWithParent.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
@@ -43,4 +44,5 @@ if (builtAt < newest(SOURCES)) {
 
 const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/serve.ts'], { stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+endWithParent()
 child.on('exit', (code) => process.exit(code ?? 0))

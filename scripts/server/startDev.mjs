@@ -9,6 +9,7 @@ import { fork } from 'node:child_process'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { endWithParent } from '../endWithParent.mjs'
 
 const server = fileURLToPath(new URL('./nextDevServer.cjs', import.meta.url))
 /*
@@ -19,6 +20,7 @@ const server = fileURLToPath(new URL('./nextDevServer.cjs', import.meta.url))
 const heapMb = Math.floor(os.totalmem() / 2 / 1024 / 1024)
 const start = () => fork(server, [], { execArgv: [`--max-old-space-size=${heapMb}`], stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
 const first = start()
+endWithParent()
 await import('tsx')
 // Required, not imported: dev.ts is CommonJS (as this package is), whose exports an import names only as its default.
 const { runDev } = createRequire(import.meta.url)('./dev.ts')

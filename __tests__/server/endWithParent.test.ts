@@ -1,0 +1,55 @@
+/**
+ * @jest-environment node
+ *
+ * `npm start` and `npm run dev` stopped with SIGTERM: npm and its shell end, and the script's own
+ * process, left to init, ends too (scripts/endWithParent.mjs), as its SIGTERM handler has it.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+test('a script whose starter is killed gets its own SIGTERM, and ends', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'end-with-parent-'))
+  const script = path.join(dir, 'script.mjs')
+  fs.writeFileSync(
+    script,
+    [
+      `import { endWithParent } from ${JSON.stringify(path.resolve('scripts/endWithParent.mjs'))}`,
+      `import fs from 'node:fs'`,
+      `fs.writeFileSync(${JSON.stringify(path.join(dir, 'pid'))}, String(process.pid))`,
+      `process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(path.join(dir, 'stopped'))}, 'SIGTERM'); process.exit(0) })`,
+      `endWithParent(50)`,
+      `setInterval(() => {}, 1000)`,
+    ].join('\n')
+  )
+  // A shell that stays the script's parent, as npm's does.
+  const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}; true`], { stdio: 'ignore' })
+  try {
+    for (let waited = 0; !fs.existsSync(path.join(dir, 'pid')); waited += 20) {
+      if (waited > 10_000) throw new Error('the script did not start')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'))
+    shell.kill('SIGKILL')
+    for (let waited = 0; alive(pid); waited += 20) {
+      if (waited > 5000) {
+        process.kill(pid, 'SIGKILL')
+        throw new Error('the script outlived its starter')
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(fs.readFileSync(path.join(dir, 'stopped'), 'utf8')).toBe('SIGTERM')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
