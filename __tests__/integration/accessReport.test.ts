@@ -72,3 +72,20 @@ test('--diff names who gained and who lost, between a revision and the working t
     fs.rmSync(work, { recursive: true, force: true })
   }
 })
+
+test('rules the build would refuse are named, after the table, and it exits 1', async () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'access-refused-'))
+  try {
+    copyProject(ROOT, work)
+    const file = path.join(work, 'access.config.ts')
+    const rules = "rules: [{ path: '/docs/internal/no-such-page', match: 'exact', require: 'fullAccessUsers' }, { path: '/', match: 'exact', require: 'signedIn' }],"
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("rules: [{ path: '/', match: 'exact', require: 'signedIn' }],", rules))
+    const run = await report(['--no-pool'], {}, work)
+    expect(run.status).toBe(1)
+    expect(run.stdout).toMatch(/entry\s+Leads API/)
+    expect(run.stderr).toContain('access:report: the build refuses these rules of access.config.ts:\n  - rule "exact /docs/internal/no-such-page')
+    expect(run.stderr).toContain('matches no page or file')
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+})

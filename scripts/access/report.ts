@@ -9,6 +9,7 @@
  *
  * Exits 2 when a list names a user or group the pool lacks, or a disabled user: both are mistakes
  * an admin would want to hear of before a deploy. A pool user who can open nothing is reported only.
+ * Exits 1 when the build would refuse the rules (one that matches no page, one shadowed), naming each.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -26,6 +27,7 @@ import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { scanContent } from '../../pipeline/content/contentSource'
+import { ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 
 // The pinned SDK runs on this project's Node 20; its warning is about later SDK releases.
@@ -132,9 +134,13 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n')
 }
 
+/** This project's pages and public files, scanned once. */
+let scanned: ReturnType<typeof scanContent> | undefined
+const source = () => (scanned ??= scanContent(process.cwd()))
+
 /** The audiences of a configuration over this project's pages, as the build would plan them. */
 function audiencesOf(access: CompiledAccess): ReturnType<typeof reportAudiences> {
-  return reportAudiences(access, planAggregates({ access, routes: scanContent(process.cwd()).pages.map((page) => page.route) }))
+  return reportAudiences(access, planAggregates({ access, routes: source().pages.map((page) => page.route) }))
 }
 
 function printText(audiences: Audience[], finer: FinerRule[], matrix: ReturnType<typeof whoSeesWhat>, findings: { source: string; found: PoolFindings } | null, changes: { rev: string; list: AccessChange[] } | null) {
@@ -177,9 +183,15 @@ async function main() {
     const both = [...audiences, ...audiencesOf(before).audiences.filter((old) => !audiences.some((audience) => audience.label === old.label))]
     changes = { rev: options.diff, list: diffAccess(before, access, both) }
   }
-  if (options.json) console.log(JSON.stringify({ audiences, finer, entries: matrix, pool: findings, changes }, null, 2))
+  // What the build would refuse of these rules over these pages (pipeline/steps/checkRules.ts), said here before it ships.
+  const refused = ruleProblems(access, siteRoutes(source()))
+  if (options.json) console.log(JSON.stringify({ audiences, finer, entries: matrix, pool: findings, changes, refused }, null, 2))
   else printText(audiences, finer, matrix, findings, changes)
   if (findings && (findings.found.unknownEntries.length || findings.found.disabledButListed.length)) process.exitCode = 2
+  if (refused.length) {
+    console.error(`access:report: the build refuses these rules of access.config.ts:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`)
+    process.exitCode = 1
+  }
 }
 
 main().catch((error) => {
