@@ -84,8 +84,16 @@ async function signInWithAmplify(auth: AuthSettings, username: string, password:
 
 const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))
 
+/** A fetch's failure named with its URL and the reason Node gives (`fetch failed` alone names neither). */
+function unreachable(url: string, error: unknown): AuditInputError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return new AuditInputError(`${url} cannot be reached (${cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))})`)
+}
+
 async function fetchFile(siteUrl: string, key: string, cookie: string | undefined) {
-  const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+  const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} }).catch((error: unknown) => {
+    throw unreachable(siteUrl + key, error)
+  })
   return { status: response.status, cacheControl: response.headers.get('cache-control'), body: readBody(Buffer.from(await response.arrayBuffer())) }
 }
 
@@ -115,8 +123,15 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
   })
 
   const roles: Array<{ name: string; user: AccessUser; cookie?: string }> = [{ name: 'anonymous', user: null }]
+  // The site first: a wrong URL is named as such, not as a sign-in's failure.
+  await fetchFile(inputs.siteUrl, '/login', undefined)
+  const pool = inputs.auth.mode === 'local' ? `the local Cognito at ${inputs.auth.endpoint}` : `the user pool ${inputs.auth.userPoolId}`
   for (const [username, password] of Object.entries(inputs.credentials)) {
-    const token = await signInWithAmplify(inputs.auth, username, password)
+    const token = await signInWithAmplify(inputs.auth, username, password).catch((error: unknown) => {
+      if (error instanceof AuditInputError) throw error
+      const hint = inputs.auth.mode === 'local' ? '; to audit a deployed site, set DOCS_AUTH_MODE=production and its DOCS_COGNITO_* settings' : ''
+      throw new AuditInputError(`signing in as ${username} at ${pool} failed: ${error instanceof Error ? error.message : String(error)}${hint}`)
+    })
     const claims = claimsOf(token)
     roles.push({
       name: username,
@@ -185,6 +200,9 @@ async function main() {
   }
   const siteUrl = args.find((arg, at) => !arg.startsWith('--') && !['--out', '--routes'].includes(args[at - 1]))
   if (!siteUrl || !/^https?:\/\//.test(siteUrl)) throw new AuditInputError('usage: npm run audit:live -- <site-url> [--out out] [--routes .next/asset-routes.json]')
+  const origin = new URL(siteUrl)
+  // Every file's key is asked for under the URL: one with a path would ask for files that are not there.
+  if (origin.pathname !== '/' || origin.search || origin.hash) throw new AuditInputError(`the site's URL is its origin, like https://docs.example.com; ${siteUrl} has a path or a query`)
   const built = sitePaths()
   const outDir = path.resolve(option('--out', built.out))
   const routesFile = path.resolve(option('--routes', built.assetRoutes))
