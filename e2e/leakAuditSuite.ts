@@ -19,13 +19,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
-import { slugTitle } from '../lib/navigation/slugTitle'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_IMAGES, MARKED_PAGES, MARKED_ROOT_FILE, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
-import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from '../scripts/audit/scan'
+import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
 import type { McpAnswer } from './mcpSession'
@@ -46,22 +45,6 @@ const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_M
 export const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
 export type Role = (typeof ROLES)[number]
 
-
-/**
- * Distinctive titles and the pages that carry each: a readable file that holds one tells of those
- * pages. One- and two-word titles ("Environments") occur as ordinary words in other pages' text;
- * titles of three words or more are distinctive enough that finding one means a page map leaked.
- */
-function distinctiveTitles(sources: ReadonlyMap<string, string>): Map<string, string[]> {
-  const titles = new Map<string, string[]>()
-  for (const [route, source] of sources) {
-    if (!route.startsWith('/docs/')) continue
-    const title = /^title: (.+)$/m.exec(source)?.[1]?.trim()
-    if (!title || title.split(/\s+/).length < 3) continue
-    titles.set(title, [...(titles.get(title) ?? []), route])
-  }
-  return titles
-}
 
 interface RoleReport extends RoleFindings {
   role: string
@@ -85,7 +68,7 @@ const env = siteEnv()
 const { pages, routeOfFile } = env
 /** Each page's source, as the audit build wrote it, by route: read once. */
 const sources = new Map(pages.map((page) => [page.route, fs.readFileSync(path.join(env.dir, page.file), 'utf8')]))
-const titles = distinctiveTitles(sources)
+const titles = distinctiveTitles([...sources].map(([route, source]) => ({ route, title: /^title: (.+)$/m.exec(source)?.[1]?.trim() })))
 const sections = Object.keys(env.markers.body) as MarkedSection[]
 const emptyReport = (role: Role): RoleReport => ({
   role: role ?? 'anonymous',
@@ -183,20 +166,10 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (mayReadFiner(role, mark)) report.finerSeen.add(mark)
     else report.finerLeaked.push(`${mark} in ${key}`)
   }
-  for (const [title, routes] of titles) {
-    if (!body.includes(title)) continue
-    // Only a page the role may open may show its title: a folder on the way to such a page
-    // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
-    const readable = routes.find((route) => mayOpen(role, route))
-    if (readable) report.ownTitlesSeen.add(readable.split('/')[2])
-    // Unless a page the role may open says the same words in its own text ("phones in
-    // RingCentral and Twilio"): that is the writer's prose, not the other page's title (page
-    // maps are proven by the planted title markers, which no prose holds). Or the title is
-    // just a path the role may know, in words.
-    else if (!prose.includes(title) && !routes.some((route) => mayKnowPath(route) && slugTitle(route.split('/').pop() ?? '') === title)) {
-      report.titlesLeaked.push(`"${title}" (${routes.join(', ')}) in ${key}`)
-    }
-  }
+  // Page maps are proven by the planted title markers above, which no prose holds.
+  const { seen, leaked } = titlesIn(body, titles, { mayOpen: (route) => mayOpen(role, route), mayKnowPath, prose })
+  for (const route of seen) report.ownTitlesSeen.add(route.split('/')[2])
+  for (const title of leaked) report.titlesLeaked.push(`${title} in ${key}`)
 }
 
 /**

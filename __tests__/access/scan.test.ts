@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { knownPaths, noFindings, scanServed, sectionPathsIn } from '../../scripts/audit/scan'
+import { distinctiveTitles, knownPaths, noFindings, scanServed, sectionPathsIn, titlesIn } from '../../scripts/audit/scan'
 
 const FINANCE = '/docs/internal/to-be-refined/finance'
 const PAGES = ['/docs/internal/intro', '/docs/internal/to-be-refined', `${FINANCE}`, `${FINANCE}/quill-crm-api`, '/docs/leads/intro']
@@ -32,4 +32,21 @@ test('a served file that names a page its reader may not open is a route leak, n
   scanServed({ key: '/a.js', status: 200, cacheControl: 'private, no-cache', body: `"${FINANCE}/quill-crm-api" "/docs/internal/intro"`, protected: true }, context, findings)
   expect(findings.routesLeaked).toEqual(['/docs/internal/intro in /a.js'])
   expect([...findings.ownRoutesSeen]).toEqual(['internal'])
+})
+
+test("a distinctive title of a page the reader may not open is a leak, unless the reader's own pages say the same words", () => {
+  const titles = distinctiveTitles([
+    { route: `${FINANCE}/quill-crm-api`, title: 'Quill CRM API reference' },
+    { route: '/docs/internal/intro', title: 'Internal engineering documentation' },
+    { route: '/docs/internal/to-be-refined', title: 'To Be Refined' },
+    { route: '/docs/internal/short', title: 'Two words' },
+    { route: '/login', title: 'Sign in to the docs' },
+  ])
+  expect([...titles.keys()]).toEqual(['Quill CRM API reference', 'Internal engineering documentation', 'To Be Refined'])
+  const mayOpen = (route: string) => route === FINANCE || route.startsWith(`${FINANCE}/`)
+  const context = { mayOpen, mayKnowPath: financeOnly, prose: '' }
+  const body = 'Quill CRM API reference | Internal engineering documentation | To Be Refined'
+  // The folder on the way to the reader's pages is named by its slug's title, which it may know.
+  expect(titlesIn(body, titles, context)).toEqual({ seen: [`${FINANCE}/quill-crm-api`], leaked: ['"Internal engineering documentation" (/docs/internal/intro)'] })
+  expect(titlesIn(body, titles, { ...context, prose: 'as the Internal engineering documentation says' }).leaked).toEqual([])
 })

@@ -34,7 +34,8 @@ import { groupsOf } from '../../edge/tokenVerifier'
 import { listFiles } from '../../pipeline/files'
 import { namedEntries } from '../access/whoSeesWhat'
 import { routeOfHtmlFile } from '../../lib/access/pageFiles'
-import { knownPaths, noFindings, readBody, scanServed, type RoleFindings } from './scan'
+import { SITE_NAME } from '../../lib/siteName'
+import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from './scan'
 
 export class AuditInputError extends Error {}
 
@@ -44,6 +45,8 @@ export interface RoleResult extends RoleFindings {
   refused: number
   servedButRefusedByRules: string[]
   refusedButAllowedByRules: string[]
+  /** Distinctive titles of pages the role may not open, in what it was served (the deployed pages hold no planted markers). */
+  titlesLeaked: string[]
 }
 
 export interface LiveAuditInputs {
@@ -81,6 +84,18 @@ async function signInWithAmplify(auth: AuthSettings, username: string, password:
   await signOut()
   return token
 }
+
+/** A page's title as its HTML's `<title>` gives it, without the site's name. */
+function titleOf(html: string): string | undefined {
+  const title = /<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1]
+  return title === undefined ? undefined : decodeEntities(title).replace(` – ${SITE_NAME}`, '').trim()
+}
+
+/** A page's text, roughly: its HTML without tags, entities decoded (enough to find a title in its prose). */
+const textOf = (html: string) => decodeEntities(html.replace(/<script[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { decodeCharacterReferences: decodeEntities } = require('../../pipeline/compile/characterReferences.cjs') as { decodeCharacterReferences: (text: string) => string }
 
 const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))
 
@@ -140,16 +155,25 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
     })
   }
 
-  // The site's pages, from the build's HTML files.
-  const pageRoutes = keys.flatMap((key) => routeOfHtmlFile(key) ?? [])
+  // The site's pages, from the build's HTML files: their routes, titles and text.
+  const pages = keys.flatMap((key) => {
+    const route = routeOfHtmlFile(key)
+    if (route === null) return []
+    const html = fs.readFileSync(path.join(inputs.outDir, key), 'utf8')
+    return [{ route, title: titleOf(html), text: textOf(html) }]
+  })
+  const pageRoutes = pages.map((page) => page.route)
+  const titles = distinctiveTitles(pages)
   const results: RoleResult[] = []
   for (const role of roles) {
-    const result: RoleResult = { role: role.name, served: 0, refused: 0, servedButRefusedByRules: [], refusedButAllowedByRules: [], ...noFindings() }
+    const result: RoleResult = { role: role.name, served: 0, refused: 0, servedButRefusedByRules: [], refusedButAllowedByRules: [], titlesLeaked: [], ...noFindings() }
+    const mayOpen = (route: string) => decideAccess(access, route, role.user) === 'allow'
+    const prose = pages.filter((page) => mayOpen(page.route)).map((page) => page.text).join('\n')
     const context = {
       role: role.user?.username ?? null,
       usernames,
       sections: SECTIONS.map((section) => section.id),
-      mayKnowPath: knownPaths(pageRoutes, (path) => decideAccess(access, path, role.user) === 'allow'),
+      mayKnowPath: knownPaths(pageRoutes, mayOpen),
     }
     const queue = [READER_VIEW_PATH, ...keys]
     const worker = async () => {
@@ -162,6 +186,7 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
         if (served.status === 200 && !allowed) result.servedButRefusedByRules.push(key)
         if (served.status !== 200 && allowed) result.refusedButAllowedByRules.push(`${key} (${served.status})`)
         scanServed({ key, ...served, protected: key === READER_VIEW_PATH || isProtected(key) }, context, result)
+        if (served.status === 200) for (const title of titlesIn(served.body, titles, { mayOpen, mayKnowPath: context.mayKnowPath, prose }).leaked) result.titlesLeaked.push(`${title} in ${key}`)
       }
     }
     await Promise.all(Array.from({ length: inputs.concurrency ?? 8 }, worker))
@@ -171,11 +196,11 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
 }
 
 export const findingsOf = (result: RoleResult) =>
-  result.servedButRefusedByRules.length + result.refusedButAllowedByRules.length + result.usernamesLeaked.length + result.routesLeaked.length + result.sharedCacheable.length
+  result.servedButRefusedByRules.length + result.refusedButAllowedByRules.length + result.usernamesLeaked.length + result.routesLeaked.length + result.titlesLeaked.length + result.sharedCacheable.length
 
 function printResults(siteUrl: string, results: RoleResult[]) {
-  const columns = ['role', 'served', 'refused', 'served, rules refuse', 'refused, rules allow', 'usernames', 'foreign routes', 'shared-cacheable']
-  const rows = results.map((r) => [r.role, r.served, r.refused, r.servedButRefusedByRules.length, r.refusedButAllowedByRules.length, r.usernamesLeaked.length, r.routesLeaked.length, r.sharedCacheable.length].map(String))
+  const columns = ['role', 'served', 'refused', 'served, rules refuse', 'refused, rules allow', 'usernames', 'foreign routes', 'foreign titles', 'shared-cacheable']
+  const rows = results.map((r) => [r.role, r.served, r.refused, r.servedButRefusedByRules.length, r.refusedButAllowedByRules.length, r.usernamesLeaked.length, r.routesLeaked.length, r.titlesLeaked.length, r.sharedCacheable.length].map(String))
   const widths = columns.map((column, at) => Math.max(column.length, ...rows.map((row) => row[at].length)))
   console.log(`Live audit of ${siteUrl}`)
   for (const row of [columns, ...rows]) console.log(row.map((cell, at) => (at === 0 ? cell.padEnd(widths[at]) : cell.padStart(widths[at]))).join('  '))
@@ -185,6 +210,7 @@ function printResults(siteUrl: string, results: RoleResult[]) {
       ...result.refusedButAllowedByRules.map((key) => `refused, but the rules allow it: ${key}`),
       ...result.usernamesLeaked.map((found) => `username: ${found}`),
       ...result.routesLeaked.map((found) => `foreign route: ${found}`),
+      ...result.titlesLeaked.map((found) => `foreign title: ${found}`),
       ...result.sharedCacheable.map((found) => `shared-cacheable: ${found}`),
     ]
     for (const detail of details.slice(0, 20)) console.log(`  ${result.role}: ${detail}`)
@@ -207,7 +233,7 @@ async function main() {
   const outDir = path.resolve(option('--out', built.out))
   const routesFile = path.resolve(option('--routes', built.assetRoutes))
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new AuditInputError(`${outDir} is not a built site: pass the out/ of the deployed build with --out`)
-  if (!fs.existsSync(routesFile)) throw new AuditInputError(`${routesFile} is missing: pass the deployed build's asset routes with --routes`)
+  if (!fs.existsSync(routesFile)) throw new AuditInputError(`${routesFile} is missing: pass the deployed build's asset routes with --routes (npm run dev empties .next/: build again)`)
   const results = await auditLive({
     siteUrl: siteUrl.replace(/\/$/, ''),
     outDir,

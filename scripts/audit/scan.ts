@@ -1,14 +1,15 @@
 /**
- * What a served file tells its reader that it should not: other people's usernames, routes of
- * pages the reader may not open (rules can be finer than a section), and (for a protected file) a
- * Cache-Control that lets a shared cache keep it. The leak audit of `npm test` and
- * `npm run audit:live` both scan with this.
+ * What a served file tells its reader that it should not: other people's usernames, routes and
+ * distinctive titles of pages the reader may not open (rules can be finer than a section), and
+ * (for a protected file) a Cache-Control that lets a shared cache keep it. The leak audit of
+ * `npm test` and `npm run audit:live` both scan with this.
  */
 import zlib from 'node:zlib'
 import { sharedCacheable } from '../../edge/cacheHeaders'
 import { routeOfDataFile } from '../../lib/access/pageFiles'
 import { PAGE_DATA_PREFIX } from '../../lib/pathFormats'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { slugTitle } from '../../lib/navigation/slugTitle'
 
 /** A section's routes in the spellings a file may hold them: plain, JSON-escaped, percent-encoded. */
 export function sectionRoutePattern(id: string): RegExp {
@@ -100,3 +101,50 @@ export function knownPaths(pages: readonly string[], mayOpen: (path: string) => 
     return mayOpen(route) || openPages.some((page) => page.startsWith(`${route}/`))
   }
 }
+
+/**
+ * Distinctive titles of docs pages and the pages that carry each: a readable file that holds one
+ * tells of those pages. One- and two-word titles ("Environments") occur as ordinary words in other
+ * pages' text; titles of three words or more are distinctive enough that finding one means a page
+ * map leaked.
+ */
+export function distinctiveTitles(pages: Iterable<{ route: string; title: string | undefined }>): Map<string, string[]> {
+  const titles = new Map<string, string[]>()
+  for (const { route, title } of pages) {
+    if (!route.startsWith('/docs/') || !title || title.split(/\s+/).length < 3) continue
+    titles.set(title, [...(titles.get(title) ?? []), route])
+  }
+  return titles
+}
+
+/** What a role may know of titles: the pages it may open and the paths it may know, and its pages' text. */
+export interface TitleContext {
+  mayOpen: (route: string) => boolean
+  mayKnowPath: (path: string) => boolean
+  /** The text of the pages the role may open. */
+  prose: string
+}
+
+/**
+ * The distinctive titles `body` holds: those of pages the role may open (`seen`, the routes: the
+ * search finds titles at all), and those it may not (`leaked`, each with its pages).
+ */
+export function titlesIn(body: string, titles: ReadonlyMap<string, readonly string[]>, context: TitleContext): { seen: string[]; leaked: string[] } {
+  const seen: string[] = []
+  const leaked: string[] = []
+  for (const [title, routes] of titles) {
+    if (!body.includes(title)) continue
+    // Only a page the role may open may show its title: a folder on the way to such a page
+    // shows its slug, never its index page's title (lib/navigation/filterPageMap.ts).
+    const readable = routes.find(context.mayOpen)
+    if (readable) seen.push(readable)
+    // Unless a page the role may open says the same words in its own text ("phones in
+    // RingCentral and Twilio"): that is the writer's prose, not the other page's title. Or the
+    // title is just a path the role may know, in words.
+    else if (!context.prose.includes(title) && !routes.some((route) => context.mayKnowPath(route) && slugTitle(route.split('/').pop() ?? '') === title)) {
+      leaked.push(`"${title}" (${routes.join(', ')})`)
+    }
+  }
+  return { seen, leaked }
+}
+
