@@ -69,6 +69,18 @@ test('a page whose expression is not JavaScript is named at the expression, with
   expect(line).toBe('content/docs/leads/intro.mdx:8:19: Could not parse expression with acorn: Unexpected content after expression')
 })
 
+test("a page refused as data is named with its own fix, not the MDX syntax hint, also when it comes from the cache", async () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('Intro', '<div onClick="alert(1)">Click</div>') })
+  for (const run of ['compiled', 'from the cache']) {
+    const lines = await failure(root)
+    expect([run, lines[0]]).toEqual([run, expect.stringMatching(/^content\/docs\/leads\/intro\.mdx:8:\d+: `<div onClick>`: event handlers run code in the reader's browser; pages cannot hold them$/)])
+    expect(lines).not.toContain(MDX_FIX_HINT)
+  }
+  // With a page that does not parse beside it, the hint is given, for that page.
+  fs.writeFileSync(path.join(root, 'content/docs/leads/other.mdx'), page('Other', '<Callout type="info">\n\nNever closed.'))
+  expect(await failure(root)).toContain(MDX_FIX_HINT)
+})
+
 test('a page whose front matter the content check refuses is reported once, by that check, not compiled', async () => {
   const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: [Leads\n---\n\n# Intro\n' })
   const lines = await failure(root)

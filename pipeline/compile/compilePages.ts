@@ -34,6 +34,8 @@ interface CompileFailure {
   column?: number
   /** A parser's message, the same for the same input: cached like a success. */
   deterministic: boolean
+  /** The page was refused as data (what it may hold), not MDX that does not parse. */
+  refused?: boolean
 }
 
 /** A compiled page, with its code blocks as coloured, by key (pipeline/onDemandHighlighter.ts), for its next compile. */
@@ -41,7 +43,7 @@ export type CacheEntry = { ok: true; output: PageDocument; highlights?: Record<s
 
 /** A page whose MDX does not compile: where the compiler stopped, and its message. */
 export class MdxCompileError extends ContentError {
-  constructor(file: string, readonly reason: string, readonly line?: number, readonly column?: number) {
+  constructor(file: string, readonly reason: string, readonly line?: number, readonly column?: number, readonly refused = false) {
     super(file, `${locate(file, line, column)}${reason}`)
     this.name = 'MdxCompileError'
   }
@@ -156,7 +158,7 @@ function entryOf(fingerprint: string, page: Pick<ContentPage, 'file' | 'digest'>
 /** What the store keeps of a compiled page: its outcome, and the title and description it shows. */
 function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): PageRecord {
   const base = { file: page.file, digest: page.digest, entry: entryFile }
-  if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column }, title: '', description: null, links: [] }
+  if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column, ...(entry.error.refused ? { refused: true } : {}) }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
   return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text) }
 }
@@ -217,7 +219,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
   for (const entryFile of cached) if (entryFile.endsWith('.json') && !used.has(entryFile)) fs.rmSync(path.join(root, entryFile), { force: true })
   const failures = pages.flatMap((page) => {
     const problem = records[page.route]?.problem ?? problems.get(page.file)
-    return problem ? [new MdxCompileError(page.file, problem.reason, problem.line, problem.column)] : []
+    return problem ? [new MdxCompileError(page.file, problem.reason, problem.line, problem.column, problem.refused)] : []
   })
   return { pages: pages.length, compiled: jobs.length, fromCache, problems: failures, ms: Date.now() - started }
 }

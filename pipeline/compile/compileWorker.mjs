@@ -156,7 +156,9 @@ function describe(error) {
   // A parser's message (a VFileMessage, with its source) is the same for the same input and may be
   // cached; anything else (a plugin that threw, out of memory) is compiled again next time.
   const deterministic = error?.name === 'VFileMessage' || typeof error?.source === 'string'
-  return { reason: reason + cause, line, column, deterministic }
+  // A page refused as data (./toPageDocument.mjs refuse), not MDX that does not parse: the fix is the message's own.
+  const refused = error?.ruleId === 'page-as-data' || undefined
+  return { reason: reason + cause, line, column, deterministic, ...(refused ? { refused } : {}) }
 }
 
 // compileMdx logs "[nextra] Error compiling <file>." before rethrowing; the error is reported by

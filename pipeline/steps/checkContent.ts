@@ -135,7 +135,8 @@ export class DuplicatePageError extends ContentError {
  */
 export class BadContentError extends Error {
   constructor(readonly problems: readonly ContentError[]) {
-    const hint = problems.some((problem) => problem instanceof MdxCompileError) ? [MDX_FIX_HINT] : []
+    // How to fix MDX that does not parse; a page refused as data has its fix in its own message.
+    const hint = problems.some((problem) => problem instanceof MdxCompileError && !problem.refused) ? [MDX_FIX_HINT] : []
     super([...problems.map((problem) => problem.message), ...hint, `checkContent: ${problems.length} problem(s) under ${DOCS_DIR}/; fix them before building`].join('\n'))
     this.name = 'BadContentError'
   }

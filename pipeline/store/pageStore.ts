@@ -28,6 +28,8 @@ export interface CompileProblem {
   reason: string
   line?: number
   column?: number
+  /** Refused as data, not MDX that does not parse (../compile/compilePages.ts CompileFailure). */
+  refused?: boolean
 }
 
 export interface PageRecord {

@@ -38,7 +38,7 @@ async function main() {
     throw new Error(`${path.relative('.', edgeDist)} was built for ${built.userPoolId} (${built.mode}), and these settings are for ${auth.userPoolId} (${auth.mode}): set the DOCS_AUTH_MODE and DOCS_COGNITO_* settings the deployed site was built with`)
   }
   for (const file of [assetRoutes, audiences, scriptHashes]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod)`)
+    if (!fs.existsSync(file)) throw new Error(`${path.relative('.', file)} is missing: build the site that is deployed first (npm run build:prod; npm run dev empties .next/)`)
   }
   const { file, bytes } = await buildEdge()
   // The AI tools' server decides with the same lists: a reader removed from one must lose /mcp too.
