@@ -151,44 +151,50 @@ describe('withDevDynamicCssManifest', () => {
 })
 
 describe('withoutDevSourceMaps', () => {
-  /** The plugins Next's base block gives a compile (next/dist/build/webpack/config/blocks/base.js), with either bundler. */
-  const nextBase = (bundler: 'webpack' | 'rspack', dev: boolean, isServer: boolean): BundlerConfig => {
-    const before = process.env.NEXT_RSPACK
-    if (bundler === 'rspack') process.env.NEXT_RSPACK = 'true'
-    else delete process.env.NEXT_RSPACK
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { base } = require('next/dist/build/webpack/config/blocks/base.js') as { base: (ctx: object, config: object) => BundlerConfig }
-      return base({ isDevelopment: dev, isServer, targetWeb: !isServer, isClient: !isServer }, { module: { rules: [] }, resolve: {} })
-    } finally {
-      if (before === undefined) delete process.env.NEXT_RSPACK
-      else process.env.NEXT_RSPACK = before
-    }
+  interface Compile {
+    devtool?: unknown
+    names: string[]
+    /** The plugins but the source maps', before the patch. */
+    others: string[]
   }
-  const pluginNames = (config: BundlerConfig) => (config.plugins ?? []).map((plugin) => (plugin as { constructor: { name: string } }).constructor.name)
+  /**
+   * What Next's base block (next/dist/build/webpack/config/blocks/base.js) gives `next dev`'s
+   * compiles with `bundler`, and what the patch leaves of it. A process of its own, as above: the
+   * base block loads Rspack's native module for Rspack, whose handles kept the test's worker alive.
+   */
+  const nextBase = (bundler: 'webpack' | 'rspack') => {
+    const script = `
+      const { base } = require('next/dist/build/webpack/config/blocks/base.js')
+      const { patchNext, DEV_SOURCE_MAP_PLUGIN } = require('./patches/next')
+      const make = (dev, isServer) => base({ isDevelopment: dev, isServer, targetWeb: !isServer, isClient: !isServer }, { module: { rules: [] }, resolve: {} })
+      const names = (config) => (config.plugins ?? []).map((plugin) => plugin.constructor.name)
+      const compile = (dev, isServer, patch) => {
+        const config = make(dev, isServer)
+        const others = names(config).filter((name) => name !== DEV_SOURCE_MAP_PLUGIN)
+        if (patch) patchNext(config, { bundler: ${JSON.stringify(bundler)}, isServer, dev: true, context: '/site', devSourceMaps: patch === 'keep' })
+        return { devtool: config.devtool, names: names(config), others }
+      }
+      console.log(JSON.stringify({
+        devBrowser: compile(true, false), devServer: compile(true, true), build: compile(false, false),
+        patchedBrowser: compile(true, false, 'drop'), patchedServer: compile(true, true, 'drop'), keptBrowser: compile(true, false, 'keep'),
+      }))`
+    const env: NodeJS.ProcessEnv = { ...process.env, NEXT_RSPACK: 'true' }
+    if (bundler === 'webpack') delete env.NEXT_RSPACK
+    return JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', '-e', script], { cwd: process.cwd(), encoding: 'utf8', env })) as Record<'devBrowser' | 'devServer' | 'build' | 'patchedBrowser' | 'patchedServer' | 'keptBrowser', Compile>
+  }
 
-  test.each(['webpack', 'rspack'] as const)("Next still gives `next dev`'s compiles (%s) their source maps through a plugin of that class name, with devtool false", (bundler) => {
+  test.each(['webpack', 'rspack'] as const)("Next still gives `next dev`'s compiles (%s) their source maps through a plugin of that class name, with devtool false; the patch drops it from the browser's alone, unless DOCS_DEV_SOURCE_MAPS=1", (bundler) => {
+    const made = nextBase(bundler)
     // When this fails, Next has changed how it makes its development source maps: the browser's scripts may carry them again.
-    for (const isServer of [false, true]) {
-      const config = nextBase(bundler, true, isServer)
-      expect(config.devtool).toBe(false)
-      expect(pluginNames(config)).toContain(DEV_SOURCE_MAP_PLUGIN)
+    for (const compile of [made.devBrowser, made.devServer]) {
+      expect(compile.devtool).toBe(false)
+      expect(compile.names).toContain(DEV_SOURCE_MAP_PLUGIN)
     }
-    expect(pluginNames(nextBase(bundler, false, false))).not.toContain(DEV_SOURCE_MAP_PLUGIN)
-  })
-
-  test.each(['webpack', 'rspack'] as const)("the browser's scripts of `npm run dev` (%s) come without them; the server's keep theirs, and DOCS_DEV_SOURCE_MAPS=1 keeps the browser's", (bundler) => {
-    const patched = (isServer: boolean, keep: boolean) => {
-      const config = nextBase(bundler, true, isServer)
-      const others = pluginNames(config).filter((name) => name !== DEV_SOURCE_MAP_PLUGIN)
-      patchNext(config, { bundler, isServer, dev: true, context: '/site', devSourceMaps: keep })
-      return { names: pluginNames(config), others }
-    }
-    const browser = patched(false, false)
-    expect(browser.names).not.toContain(DEV_SOURCE_MAP_PLUGIN)
-    expect(browser.names).toEqual(expect.arrayContaining(browser.others))
-    expect(patched(true, false).names).toContain(DEV_SOURCE_MAP_PLUGIN)
-    expect(patched(false, true).names).toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(made.build.names).not.toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(made.patchedBrowser.names).not.toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(made.patchedBrowser.names).toEqual(expect.arrayContaining(made.patchedBrowser.others))
+    expect(made.patchedServer.names).toContain(DEV_SOURCE_MAP_PLUGIN)
+    expect(made.keptBrowser.names).toContain(DEV_SOURCE_MAP_PLUGIN)
   })
 
   test('DOCS_DEV_SOURCE_MAPS is 1 to keep them, 0 or unset not to; anything else is named as an error', () => {
