@@ -59,3 +59,23 @@ test('a folder made, or moved in, is watched with what it holds; one removed is 
   await sees('docs/moved', () => fs.rmSync(path.join(root, 'docs/moved'), { recursive: true }))
   await sees('docs/leads/intro.mdx', () => fs.writeFileSync(file(), '# Still watched\n'))
 })
+
+test('a folder removed and made again at once, or replaced by one moved in, is watched again', async () => {
+  const folder = path.join(root, 'docs/leads')
+  await sees('docs/leads', () => {
+    fs.rmSync(folder, { recursive: true })
+    fs.mkdirSync(folder)
+    fs.writeFileSync(file(), '# Made again\n')
+  })
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  await sees(page, () => fs.writeFileSync(file(), '# Edited\n'))
+  await sees('docs/leads/new.mdx', () => fs.writeFileSync(path.join(folder, 'new.mdx'), '# New\n'))
+  const copy = fs.mkdtempSync(path.join(root, 'copy-'))
+  fs.writeFileSync(path.join(copy, 'intro.mdx'), '# Copy\n')
+  await sees('docs/leads', () => {
+    fs.rmSync(folder, { recursive: true })
+    fs.renameSync(copy, folder)
+  })
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  await sees(page, () => fs.writeFileSync(file(), '# Edited in the copy\n'))
+})
