@@ -7,6 +7,8 @@ import { endWithParent } from './endWithParent.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
+// Before the install and the build, which can take minutes: npm stopped meanwhile is noticed after them.
+endWithParent()
 const run = (command) => execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
 
 // `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
@@ -44,5 +46,4 @@ if (builtAt < newest(SOURCES)) {
 
 const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/serve.ts'], { stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-endWithParent()
 child.on('exit', (code) => process.exit(code ?? 0))
