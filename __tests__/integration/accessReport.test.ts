@@ -73,7 +73,7 @@ test('--diff names who gained and who lost, between a revision and the working t
   }
 })
 
-test('rules the build would refuse are named, after the table, and it exits 1', async () => {
+test('rules the build would refuse are named, after the table, and it exits 3', async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'access-refused-'))
   try {
     copyProject(ROOT, work)
@@ -81,10 +81,14 @@ test('rules the build would refuse are named, after the table, and it exits 1', 
     const rules = "rules: [{ path: '/docs/internal/no-such-page', match: 'exact', require: 'fullAccessUsers' }, { path: '/', match: 'exact', require: 'signedIn' }],"
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("rules: [{ path: '/', match: 'exact', require: 'signedIn' }],", rules))
     const run = await report(['--no-pool'], {}, work)
-    expect(run.status).toBe(1)
+    expect(run.status).toBe(3)
     expect(run.stdout).toMatch(/entry\s+Leads API/)
     expect(run.stderr).toContain('access:report: the build refuses these rules of access.config.ts:\n  - rule "exact /docs/internal/no-such-page')
     expect(run.stderr).toContain('matches no page or file')
+    // With a list entry the pool lacks too, the pool's 2 stands, and the rules are still named.
+    const both = await report(['--endpoint', cognito.url], { DOCS_LEADS_USERS: 'leads1, leeds2' }, work)
+    expect(both.status).toBe(2)
+    expect(both.stderr).toContain('access:report: the build refuses these rules of access.config.ts:')
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
   }

@@ -9,7 +9,8 @@
  *
  * Exits 2 when a list names a user or group the pool lacks, or a disabled user: both are mistakes
  * an admin would want to hear of before a deploy. A pool user who can open nothing is reported only.
- * Exits 1 when the build would refuse the rules (one that matches no page, one shadowed), naming each.
+ * Exits 3 when the build would refuse the rules (one that matches no page, one shadowed), naming
+ * each; 2 wins when both apply. 1 is a failure to run, 64 a wrong command line.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -190,7 +191,8 @@ async function main() {
   if (findings && (findings.found.unknownEntries.length || findings.found.disabledButListed.length)) process.exitCode = 2
   if (refused.length) {
     console.error(`access:report: the build refuses these rules of access.config.ts:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`)
-    process.exitCode = 1
+    // The pool's findings' 2 stands when both apply: a caller can tell them from a failure to run (1) either way.
+    process.exitCode ||= 3
   }
 }
 
