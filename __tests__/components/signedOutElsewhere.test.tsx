@@ -1,7 +1,8 @@
 /**
  * A reader signs out in one tab: their other tabs of the site, which keep showing what they had
  * fetched, are told (lib/auth/sessionChannel.ts), ask the authority again and go to the sign-in
- * page. Two tabs are two AuthProviders here, on one BroadcastChannel as in a browser.
+ * page. The other tab here is a BroadcastChannel of the same name, as another tab's would be; the
+ * tab that signs out is not told (it goes to the sign-in page itself).
  */
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads'
@@ -11,6 +12,7 @@ import { access } from '../../lib/access'
 import { READER_VIEW_PATH } from '../../lib/access/readerView'
 import { AuthProvider } from '../../lib/auth/AuthContext'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
+import { SESSION_CHANNEL } from '../../lib/auth/sessionChannel'
 import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
 import { SHIPPED_AUDIENCES } from './helpers/readers'
 import { mockRouter, resetMockRouter } from './helpers/mockNextRouter'
@@ -39,21 +41,47 @@ beforeEach(() => {
   }) as unknown as typeof fetch
 })
 
-test('signing out in one tab sends the reader\'s other tab, still showing a page, to the sign-in page', async () => {
-  const { signOutEverywhere } = await import('../../lib/auth/signOutEverywhere')
-  const otherTab = render(
+afterEach(() => {
+  delete window.__docsReaderView
+})
+
+const page = () =>
+  render(
     <AuthProvider>
       <RouteGuard>
         <p>Leads API introduction</p>
       </RouteGuard>
     </AuthProvider>
   )
+
+test("signing out in another tab sends this one, still showing a page, to the sign-in page", async () => {
+  const thisTab = page()
   await waitFor(() => expect(global.fetch).toHaveBeenCalledTimes(1))
   expect(screen.getByText('Leads API introduction')).toBeInTheDocument()
   expect(mockRouter.replace).not.toHaveBeenCalled()
 
-  await act(() => signOutEverywhere())
+  // The other tab signed out: the cookies every tab shares are gone, and it says so.
+  for (const pair of document.cookie.split(';')) document.cookie = `${pair.split('=')[0].trim()}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
+  const otherTab = new NodeBroadcastChannel(SESSION_CHANNEL)
+  otherTab.postMessage({ type: 'signed-out', tab: 'another tab' })
+  otherTab.close()
   await waitFor(() => expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro'))
+  expect(global.fetch).toHaveBeenCalledTimes(2)
   expect(screen.queryByText('Leads API introduction')).toBeNull()
-  otherTab.unmount()
+  thisTab.unmount()
+})
+
+test('the tab that signs out announces it, and is not told itself', async () => {
+  const { signOutEverywhere } = await import('../../lib/auth/signOutEverywhere')
+  const heard: unknown[] = []
+  const otherTab = new NodeBroadcastChannel(SESSION_CHANNEL)
+  otherTab.onmessage = (event) => heard.push((event as { data: unknown }).data)
+  const thisTab = page()
+  await waitFor(() => expect(global.fetch).toHaveBeenCalledTimes(1))
+  await act(() => signOutEverywhere())
+  await waitFor(() => expect(heard).toEqual([{ type: 'signed-out', tab: expect.any(String) }]))
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(global.fetch).toHaveBeenCalledTimes(1)
+  otherTab.close()
+  thisTab.unmount()
 })
