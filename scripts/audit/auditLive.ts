@@ -11,9 +11,10 @@
  *   through Amplify's own sign-in flow (SRP against a real pool).
  *
  * It requests every file as an anonymous visitor and as each test user and reports, per role:
- * files served that the rules refuse, files refused that the rules allow, usernames or foreign
- * section routes in served files, and protected files served shared-cacheable. Exits 1 on any
- * finding.
+ * files served that the rules refuse, files refused that the rules allow, usernames, foreign
+ * section routes or the distinctive titles of pages the role may not open in served files (a
+ * title the role's own pages also say in their Markdown excused), and protected files served
+ * shared-cacheable. Exits 1 on any finding.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -35,6 +36,7 @@ import { listFiles } from '../../pipeline/files'
 import { namedEntries } from '../access/whoSeesWhat'
 import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 import { SITE_NAME } from '../../lib/siteName'
+import { markdownKeyOf } from '../../lib/pathFormats'
 import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from './scan'
 
 export class AuditInputError extends Error {}
@@ -91,8 +93,17 @@ function titleOf(html: string): string | undefined {
   return title === undefined ? undefined : decodeEntities(title).replace(` – ${SITE_NAME}`, '').trim()
 }
 
-/** A page's text, roughly: its HTML without tags, entities decoded (enough to find a title in its prose). */
-const textOf = (html: string) => decodeEntities(html.replace(/<script[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+/**
+ * A page's own words: its Markdown as the build publishes it (`<route>.md`), the writer's text
+ * without the site's navigation, which is what a leaked title would be found in (none: no words).
+ */
+function proseOf(outDir: string, route: string): string {
+  try {
+    return fs.readFileSync(path.join(outDir, markdownKeyOf(route)), 'utf8')
+  } catch {
+    return ''
+  }
+}
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { decodeCharacterReferences: decodeEntities } = require('../../pipeline/compile/characterReferences.cjs') as { decodeCharacterReferences: (text: string) => string }
@@ -160,7 +171,7 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
     const route = routeOfHtmlFile(key)
     if (route === null) return []
     const html = fs.readFileSync(path.join(inputs.outDir, key), 'utf8')
-    return [{ route, title: titleOf(html), text: textOf(html) }]
+    return [{ route, title: titleOf(html), text: proseOf(inputs.outDir, route) }]
   })
   const pageRoutes = pages.map((page) => page.route)
   const titles = distinctiveTitles(pages)
