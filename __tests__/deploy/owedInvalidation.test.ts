@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { readOut, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { OWED_KEY } from '../../scripts/deploy/owedInvalidation'
@@ -79,7 +79,7 @@ async function builtSite() {
     await expect(deploy()).rejects.toThrow(/ENOTFOUND/)
     cdn.down = false
   }
-  return { outDir, bucket, rebuild, owes, cdn, deploy, editWhileCloudFrontIsDown }
+  return { name, outDir, bucket, rebuild, owes, cdn, deploy, editWhileCloudFrontIsDown }
 }
 
 test("a deploy whose invalidation failed leaves it owed; the next deploy, with nothing else to do, pays it", async () => {
@@ -121,3 +121,12 @@ test('a withdraw whose invalidation failed does not record the withdraw when run
   expect((await readRulesRecord(site.bucket))?.withdrawnFor).toBe('r2')
   expect(await site.owes()).toBe(false)
 })
+
+test('a record of what is owed that cannot be read owes everything: one path, /*', async () => {
+  const site = await builtSite()
+  await site.deploy()
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: OWED_KEY, Body: Buffer.from([0x1f, 0x8b, 0x08, 0x00]) }))
+  expect(await site.deploy()).toMatchObject({ plan: null, invalidatedPaths: ['/*'] })
+  expect(await site.owes()).toBe(false)
+})
+

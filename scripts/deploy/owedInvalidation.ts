@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { DeployManifestError } from './deployManifest'
 import { INVALIDATE_EVERYTHING, MAX_INVALIDATION_PATHS } from './invalidationPaths'
 import type { SiteBucket } from './s3Bucket'
 
@@ -18,7 +19,11 @@ const owedSchema = z.object({ version: z.literal(1), paths: z.array(z.string().s
 
 /** The paths an earlier run left to invalidate; none when it finished. One that cannot be read owes everything (`/*`, one path). */
 export async function readOwed(bucket: SiteBucket): Promise<string[]> {
-  const text = await bucket.readRecord(OWED_KEY).catch(() => '')
+  // Damaged, it is read as owing everything; a request that failed fails the deploy, as for any record.
+  const text = await bucket.readRecord(OWED_KEY).catch((error: unknown) => {
+    if (error instanceof DeployManifestError) return ''
+    throw error
+  })
   if (text === null) return []
   try {
     const parsed = owedSchema.safeParse(JSON.parse(text))
