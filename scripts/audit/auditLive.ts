@@ -36,7 +36,7 @@ import { listFiles } from '../../pipeline/files'
 import { namedEntries } from '../access/whoSeesWhat'
 import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 import { SITE_NAME } from '../../lib/siteName'
-import { markdownKeyOf } from '../../lib/pathFormats'
+import { markdownKeyOf, SIGN_IN_PAGE } from '../../lib/pathFormats'
 import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from './scan'
 
 export class AuditInputError extends Error {}
@@ -150,7 +150,7 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
 
   const roles: Array<{ name: string; user: AccessUser; cookie?: string }> = [{ name: 'anonymous', user: null }]
   // The site first: a wrong URL is named as such, not as a sign-in's failure.
-  await fetchFile(inputs.siteUrl, '/login', undefined)
+  await fetchFile(inputs.siteUrl, SIGN_IN_PAGE, undefined)
   const pool = inputs.auth.mode === 'local' ? `the local Cognito at ${inputs.auth.endpoint}` : `the user pool ${inputs.auth.userPoolId}`
   for (const [username, password] of Object.entries(inputs.credentials)) {
     const token = await signInWithAmplify(inputs.auth, username, password).catch((error: unknown) => {
