@@ -5,18 +5,11 @@
  * file whose object differs in either is uploaded again, and its paths invalidated. Headers
  * changed by hand over the same bytes are not seen: a listing does not give them.
  */
-import crypto from 'node:crypto'
-import fs from 'node:fs'
 import { sameRecord, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
 import { inParallel } from './inParallel'
+import { digestOfFile } from './localFiles'
 import type { ListedObject } from './s3Bucket'
-
-async function md5OfFile(file: string): Promise<string> {
-  const hash = crypto.createHash('md5')
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
-}
 
 /** The keys of `files` whose object the manifest records as theirs, but whose listed size or ETag says it holds other bytes. */
 export async function alteredKeys(files: readonly LocalFile[], manifest: DeployManifest, listed: ReadonlyMap<string, ListedObject>, concurrency: number): Promise<string[]> {
@@ -24,7 +17,7 @@ export async function alteredKeys(files: readonly LocalFile[], manifest: DeployM
   const recorded = files.filter((file) => listed.has(file.key) && sameRecord(manifest.files[file.key], file))
   await inParallel(recorded, concurrency, async (file) => {
     const object = listed.get(file.key)!
-    if (object.size !== file.bytes || object.etag !== (await md5OfFile(file.file))) altered.push(file.key)
+    if (object.size !== file.bytes || object.etag !== (await digestOfFile(file.file, 'md5'))) altered.push(file.key)
   })
   return altered.sort()
 }

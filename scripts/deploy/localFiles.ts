@@ -28,8 +28,9 @@ export class NoBuildError extends Error {
   }
 }
 
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = crypto.createHash('sha256')
+/** A file's digest, hex, streamed: sha256 for the deploy's record, md5 to compare with an object's ETag (./alteredObjects.ts). */
+export async function digestOfFile(file: string, algorithm: 'sha256' | 'md5' = 'sha256'): Promise<string> {
+  const hash = crypto.createHash(algorithm)
   await pipeline(fs.createReadStream(file), hash)
   return hash.digest('hex')
 }
@@ -65,7 +66,7 @@ export async function localFiles(outDir: string, concurrency: number): Promise<L
     const key = objectKey.slice(1)
     const file = path.join(outDir, key)
     const stat = await fs.promises.stat(file)
-    files.push(localFile(outDir, key, stat.size, await sha256OfFile(file)))
+    files.push(localFile(outDir, key, stat.size, await digestOfFile(file)))
   })
   return { files, fromBuild: null, recordDigest: null }
 }
