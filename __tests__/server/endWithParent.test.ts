@@ -8,15 +8,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+import { isRunning } from '../../pipeline/mainProcess'
 
 test('a script whose starter is killed gets its own SIGTERM, and ends', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'end-with-parent-'))
@@ -41,7 +33,7 @@ test('a script whose starter is killed gets its own SIGTERM, and ends', async ()
     }
     const pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'))
     shell.kill('SIGKILL')
-    for (let waited = 0; alive(pid); waited += 20) {
+    for (let waited = 0; isRunning(pid); waited += 20) {
       if (waited > 5000) {
         process.kill(pid, 'SIGKILL')
         throw new Error('the script outlived its starter')
