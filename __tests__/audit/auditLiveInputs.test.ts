@@ -11,6 +11,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { freePort } from '../../scripts/audit/buildAuditSite'
 
 jest.setTimeout(60_000)
 const ROOT = path.resolve(__dirname, '../..')
@@ -41,17 +42,8 @@ test('a site URL with a path is refused, naming the form it takes', async () => 
   expect(await audit('http://127.0.0.1:9/docs')).toMatchObject({ status: 2, stderr: expect.stringContaining("audit:live: the site's URL is its origin, like https://docs.example.com; http://127.0.0.1:9/docs has a path") })
 })
 
-/** A port nothing listens on: one the system gave a server, which is closed again. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 test('a site that cannot be reached is named, with the reason', async () => {
-  const port = await closedPort()
+  const port = freePort()
   expect(await audit(`http://127.0.0.1:${port}`)).toMatchObject({ status: 2, stderr: expect.stringContaining(`audit:live: http://127.0.0.1:${port}/login cannot be reached (ECONNREFUSED)`) })
 })
 
@@ -60,7 +52,7 @@ test('a sign-in service that cannot be reached is named with the user and the po
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   try {
     const { port } = site.address() as AddressInfo
-    const cognito = await closedPort()
+    const cognito = freePort()
     const run = await audit(`http://127.0.0.1:${port}`, { DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${cognito}` })
     expect(run.status).toBe(2)
     expect(run.stderr).toContain(`audit:live: signing in as leads1 at the local Cognito at http://127.0.0.1:${cognito} failed:`)
