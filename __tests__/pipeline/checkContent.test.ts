@@ -2,7 +2,7 @@
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
+import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, StrayContentPageError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 import { tempSite, writeFiles } from '../fixtures/tempSite'
@@ -34,6 +34,16 @@ test('a folder at the top of content/ other than docs/ fails, naming where its p
   expect(problem).toBeInstanceOf(StrayContentFolderError)
   expect(problem.message).toBe(
     "content/leads/: the top of content/ holds the home page and content/docs/ only. Pages in this folder would be served at /leads/… to full-access readers only, with no tab or sidebar. Move them into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
+  )
+})
+
+test("a page at the top of content/ other than the home page fails: it would replace the site's own sign-in, no-access or /docs page", () => {
+  const root = site(['content/index.mdx', 'content/_meta.ts', 'content/login.mdx', 'content/unauthorized.md', 'content/docs.mdx', 'content/handbook.mdx'])
+  const problems = checkContent(scanContent(root), SECTIONS)
+  expect(problems.map((problem) => problem.path)).toEqual(['content/docs.mdx', 'content/handbook.mdx', 'content/login.mdx', 'content/unauthorized.md'])
+  for (const problem of problems) expect(problem).toBeInstanceOf(StrayContentPageError)
+  expect(problems[2].message).toBe(
+    "content/login.mdx: the top of content/ holds the home page (index.mdx) and content/docs/ only. This page would be served at /login, in place of a page of the site's own (sign-in, no access, /docs) or to full-access readers only, with no tab. Move it into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
   )
 })
 

@@ -68,6 +68,21 @@ export class StrayContentFolderError extends ContentError {
 }
 
 /**
+ * A page at the top of content/ other than the home page: its route (/login, /unauthorized, /docs,
+ * /handbook) would replace one of the site's own pages or fall to the fallback rule, with no tab.
+ */
+export class StrayContentPageError extends ContentError {
+  constructor(entry: string, declared: readonly string[]) {
+    const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
+    super(
+      entry,
+      `${entry}: the top of ${CONTENT_DIR}/ holds the home page (index.mdx) and ${DOCS_DIR}/ only. This page would be served at /${path.posix.basename(entry).replace(PAGE, '')}, in place of a page of the site's own (sign-in, no access, /docs) or to full-access readers only, with no tab. Move it into a section's folder (${folders}).`
+    )
+    this.name = 'StrayContentPageError'
+  }
+}
+
+/**
  * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
  * to the fallback rule), a page (it belongs to no section) or any other file.
  */
@@ -233,8 +248,10 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       if (entry.path !== DOCS_DIR) problems.push(new StrayContentFolderError(entry.path, sections))
       continue
     }
-    if (PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked)
-    else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
+    if (PAGE.test(entry.name)) {
+      if (INDEX_PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked)
+      else problems.push(new StrayContentPageError(entry.path, sections))
+    } else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
   }
   return [...problems, ...duplicatePages(source, pages)]
 }
