@@ -52,6 +52,9 @@ export const ROOT_LLMS_PATH = `/${LLMS_INDEX_FILE}`
  */
 export const fullTextFile = (part: number, count: number) => (count === 1 ? 'llms-full.txt' : `llms-full-${part + 1}.txt`)
 
+/** Whether a file name is one the build gives an audience's llms files (an index, or a part of its full text). */
+export const isLlmsFileName = (name: string) => name === LLMS_INDEX_FILE || /^llms-full(-[1-9][0-9]*)?\.txt$/.test(name)
+
 /** The folder of an audience's search index, in the audience's folder (Pagefind's own name for it). */
 export const SEARCH_FOLDER = '_pagefind'
 

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { NotAFileError, PublicFileTypeError, scanContent, UnsafeSvgError } from '../../pipeline/content/contentSource'
+import { NotAFileError, PublicFileTypeError, ReservedPublicPathError, scanContent, UnsafeSvgError } from '../../pipeline/content/contentSource'
 import { BadFrontMatterError, FrontMatterLanguageError } from '../../pipeline/content/frontMatter'
 import { MetaSyntaxError, parseMetaFile } from '../../pipeline/content/metaData'
 import { checkSvg, SvgContentError } from '../../pipeline/content/svgCheck'
@@ -140,6 +140,17 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     expect(problems[0]).toBeInstanceOf(PublicFileTypeError)
   })
 
+  test('a file at a path the site makes its own files at fails naming it: the build would write over it, or serve its own in its place', () => {
+    const files = ['public/llms.txt', 'public/docs/leads/llms.txt', 'public/docs/leads/llms-full-2.txt', 'public/_audiences/x/notes.txt', 'public/docs/leads/_pagefind/a.txt', 'public/_next/static/x.png']
+    const { root } = site(Object.fromEntries([...files, 'public/docs/leads/llms-notes.txt', 'public/docs/leads/images/_shot.png'].map((file) => [file, 'x'])))
+    const problems = problemsOf(root)
+    expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual(files.sort().map((file) => ['ReservedPublicPathError', file]))
+    expect(problems[0]).toBeInstanceOf(ReservedPublicPathError)
+    expect(problems.find((problem) => problem.path === 'public/llms.txt')?.message).toBe(
+      'public/llms.txt: the site writes its own files at this path (folders whose name starts with _, and llms.txt and llms-full*.txt, which the build makes for each audience); this file would be overwritten or never served. Rename it.'
+    )
+  })
+
   test.each([
     ['a script', `<svg ${SVG}><script>alert(document.cookie)</script></svg>`, /<script> is not allowed/],
     ['an event handler', `<svg ${SVG} onload="alert(1)"/>`, /event handler/],
@@ -151,6 +162,8 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     ['a url() split by a comment in its style element', `<svg ${SVG}><style>svg{background:u<!-- -->rl(https://evil.example/t.png)}</style></svg>`, /url\(…\) to another file/],
     ['an import spelt with an escape, in CDATA', `<svg ${SVG}><style><![CDATA[@\\69mport "https://evil.example/x.css";]]></style></svg>`, /an escape that could spell it/],
     ['a url() spelt with an escape', `<svg ${SVG}><style>rect{fill:\\75 rl(https://evil.example/p.svg#g)}</style></svg>`, /an escape that could spell it/],
+    ['a url() spelt with an escape in a presentation attribute', `<svg ${SVG}><rect width="9" height="9" mask="\\75 rl(/docs/internal/images/flow.svg#m)"/></svg>`, /an escape that could spell it/],
+    ['a cursor url() spelt with an escape', `<svg ${SVG}><rect cursor="\\75 rl(/docs/internal/x.svg), auto"/></svg>`, /an escape that could spell it/],
     ['an image-set()', `<svg ${SVG}><rect style='fill: image-set("https://evil.example/p.png" 1x)'/></svg>`, /loads or runs something/],
     ['an element inside its style element, with an import after it', `<svg ${SVG}><style><g/>@import url(https://evil.example/x.css);</style></svg>`, /inside a <style> element/],
     ['a DOCTYPE', `<!DOCTYPE svg [<!ENTITY x "y">]><svg ${SVG}/>`, /DOCTYPE/],

@@ -22,6 +22,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { isLlmsFileName } from '../../lib/pathFormats'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, stampOf, type FileStamp } from '../files'
@@ -68,6 +69,18 @@ export class PublicFileTypeError extends ContentError {
   constructor(file: string) {
     super(file, `${file}: public/ serves images, PDF, fonts and plain text only (${PUBLIC_FILE_TYPES.join(', ')}); this file's type would be served from the site's own origin as written. Remove it, or convert it to one of those.`)
     this.name = 'PublicFileTypeError'
+  }
+}
+
+/**
+ * A file in public/ at a path the site makes its own files at: a folder whose name starts with `_`
+ * (Next's `_next/`, the audiences' and search folders) or an llms file's name. The build would
+ * write over it, or serve the reader's own in its place, and nothing would say so.
+ */
+export class ReservedPublicPathError extends ContentError {
+  constructor(file: string) {
+    super(file, `${file}: the site writes its own files at this path (folders whose name starts with _, and llms.txt and llms-full*.txt, which the build makes for each audience); this file would be overwritten or never served. Rename it.`)
+    this.name = 'ReservedPublicPathError'
   }
 }
 
@@ -442,6 +455,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const checkedAt = Date.now()
   const extension = path.posix.extname(file).toLowerCase()
   if (!(PUBLIC_FILE_TYPES as readonly string[]).includes(extension)) return new PublicFileTypeError(file)
+  const segments = file.split('/').slice(1)
+  if (segments.slice(0, -1).some((folder) => folder.startsWith('_')) || isLlmsFileName(segments[segments.length - 1])) return new ReservedPublicPathError(file)
   if (extension === '.svg') {
     try {
       checkSvg(readPlainFile(absolute).toString('utf8'))

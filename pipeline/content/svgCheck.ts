@@ -28,10 +28,14 @@ const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i
 /** CSS that loads or runs something whatever the property, in any attribute a style can be read from. */
 const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding/i
 /**
- * In a style sheet or a `style` attribute, also what loads an image without url(), and an escape
- * (`\\75 rl(`, `@\\69mport`), which spells any of these in other letters.
+ * Also what loads an image without url(), and an escape (`\\75 rl(`, `@\\69mport`), which spells any
+ * of these in other letters: in a style sheet, a `style` attribute, and any other attribute, since
+ * the browser reads presentation attributes (`mask`, `cursor`, `fill`) as CSS.
  */
 const STYLE_CODE = /image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-])element\s*\(|(?<![\w-])src\s*\(|\\/i
+
+/** Attributes that hold words for assistive technology, which no browser reads as CSS. */
+const TEXT_ATTRIBUTE = /^(aria-|role$)/
 
 /** Where and why an SVG is refused. */
 export class SvgContentError extends Error {
@@ -51,8 +55,8 @@ export function checkSvg(text: string): void {
   const refuse = (problem: string): never => {
     throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
   }
-  const checkCss = (css: string, where: string, isStyle: boolean) => {
-    const code = CSS_CODE.exec(css) ?? (isStyle ? STYLE_CODE.exec(css) : null)
+  const checkCss = (css: string, where: string, isText = false) => {
+    const code = CSS_CODE.exec(css) ?? (isText ? null : STYLE_CODE.exec(css))
     if (code) refuse(`${where} holds CSS that loads or runs something, or an escape that could spell it (${code[0]})`)
     if (OUTSIDE_URL.test(css)) refuse(`${where} holds a url(…) to another file; only url(#id) is allowed`)
   }
@@ -75,13 +79,13 @@ export function checkSvg(text: string): void {
       if (/^on/i.test(local)) refuse(`the attribute ${name} of <${tag.name}> is an event handler, which runs code`)
       if ((local === 'href' || local === 'src') && !value.trim().startsWith('#')) refuse(`the attribute ${name}="${value}" of <${tag.name}> points outside the file`)
       if (/javascript:|data:/i.test(value.replace(/\s+/g, ''))) refuse(`the attribute ${name} of <${tag.name}> holds a javascript: or data: URL`)
-      checkCss(value, `the attribute ${name} of <${tag.name}>`, local === 'style')
+      checkCss(value, `the attribute ${name} of <${tag.name}>`, TEXT_ATTRIBUTE.test(local))
     }
     if (tag.local === 'style') style = ''
   })
   parser.on('closetag', () => {
     // Only a style element's own end: nothing else closes inside one (an element there is refused).
-    if (style !== null) checkCss(style, 'a <style> element', true)
+    if (style !== null) checkCss(style, 'a <style> element')
     style = null
   })
   const styleText = (text: string) => {
