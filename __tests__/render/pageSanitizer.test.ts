@@ -238,6 +238,21 @@ test('a twoslash code block is refused where it starts, and the compile runs no 
   expect(worker).not.toMatch(/transformerTwoslash|@shikijs\/twoslash/)
 })
 
+test("a code block whose language is a name every JavaScript object has is refused where it starts, not a crash of Nextra's plugins", async () => {
+  const found = await verdicts({
+    constructor: 'Text.\n\n```constructor\nx\n```',
+    proto: '```__proto__\nx\n```',
+    toString: '```toString\nx\n```',
+    text: '```text\nconstructor\n```',
+    unknown: '```constructors\nx\n```',
+  })
+  expect(found.constructor).toBe("9:1: ```constructor names no language (every JavaScript object has a `constructor`, which the highlighter would take for one): write ```text, or the code's language")
+  expect(found.proto).toMatch(/^7:1: ```__proto__ names no language/)
+  expect(found.toString).toMatch(/^7:1: ```toString names no language/)
+  expect(found.text).toBe('ok')
+  expect(found.unknown).toBe('ok')
+})
+
 test("the review's reproduction fails `npm run build` at the content step, naming file, line and column", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-sanitizer-build-'))
   roots.push(dir)

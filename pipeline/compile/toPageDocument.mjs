@@ -215,6 +215,9 @@ const TWOSLASH = /\btwoslash\b/
 function codeMetaProblem(node) {
   const meta = node.data?.meta
   if (typeof meta === 'string' && TWOSLASH.test(meta)) return '`twoslash` code blocks run the TypeScript compiler on the page\'s code at build time, which pages cannot do: write a plain ```ts block'
+  // Nextra's plugins look a block's language up in plain objects: `constructor` finds a function there, and the compile breaks.
+  const language = node.properties?.className?.find?.((name) => typeof name === 'string' && name.startsWith('language-'))?.slice('language-'.length)
+  if (language !== undefined && language in Object.prototype) return `\`\`\`${language} names no language (every JavaScript object has a \`${language}\`, which the highlighter would take for one): write \`\`\`text, or the code's language`
   return null
 }
 
