@@ -5,6 +5,7 @@ import path from 'node:path'
 import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, StrayContentPageError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
+import { PageSettingsError } from '../../pipeline/content/pageSettings'
 import { tempSite, writeFiles } from '../fixtures/tempSite'
 
 // One test compiles pages in worker threads, which start Nextra's compiler: seconds on a busy machine.
@@ -221,6 +222,26 @@ test('a _meta entry may be a page, a folder with pages, a separator, a menu, a l
     ['UnknownMetaKeyError', 'empty', 'content/docs/leads/_meta.ts:8:3'],
   ])
   expect(messages(root)[0]).toContain('the key "endpoints.items.gone" names no page or folder in the folder content/docs/leads/endpoints/ (it holds create-quote.mdx)')
+})
+
+test("a page lays out its own page, never the site's chrome: front matter or _meta that hides the navbar or the footer, or draws the page raw, fails at its line", () => {
+  const root = siteWith({
+    'content/docs/leads/raw.mdx': page('title: Raw\ntheme:\n  layout: raw'),
+    'content/docs/leads/bare.mdx': page('title: Bare\ndescription: D\ntheme: {navbar: false, sidebar: false}'),
+    'content/docs/leads/odd.mdx': page('title: Odd\ndisplay: 42'),
+    'content/docs/leads/wide.mdx': page('title: Wide\ntheme: {layout: full, toc: false, sidebar: false, breadcrumb: false, pagination: false, timestamp: false, typesetting: article}'),
+    'content/docs/leads/_meta.ts': ["export default {", "  '*': { theme: { footer: false } },", '  wide: { theme: { toc: false } },', "  raw: { theme: { layout: 'raw', navbar: false } },", "  bare: { display: 'hidden', theme: { banner: true } },", '}', ''].join('\n'),
+  })
+  const problems = checkContent(scanContent(root), SECTIONS)
+  for (const problem of problems) expect(problem).toBeInstanceOf(PageSettingsError)
+  expect(problems.map((problem) => problem.message)).toEqual([
+    "content/docs/leads/_meta.ts:2:3: *.theme.footer: false would remove the site's footer from the page, and a page may not change the site's chrome; remove it (docs/writing.md, \"Page settings\").",
+    "content/docs/leads/_meta.ts:4:3: raw.theme.layout: \"raw\" would remove the site's navbar, sidebar and footer (layout: 'raw') from the page, and a page may not change the site's chrome; remove it (docs/writing.md, \"Page settings\").",
+    'content/docs/leads/_meta.ts:5:3: bare.theme.banner is not a setting a page may give: they are breadcrumb, collapsed, pagination, sidebar, timestamp, toc, layout, typesetting, navbar, footer (docs/writing.md, "Page settings").',
+    "content/docs/leads/bare.mdx:4: theme.navbar: false would remove the site's navbar (sign-out, the section tabs and search) from the page, and a page may not change the site's chrome; remove it (docs/writing.md, \"Page settings\").",
+    'content/docs/leads/odd.mdx:3: display is 42: it is one of \'normal\', \'hidden\', \'children\' (docs/writing.md, "Page settings").',
+    "content/docs/leads/raw.mdx:3: theme.layout: \"raw\" would remove the site's navbar, sidebar and footer (layout: 'raw') from the page, and a page may not change the site's chrome; remove it (docs/writing.md, \"Page settings\").",
+  ])
 })
 
 test('a folder with two _meta files: the second by name is refused, naming the first; a _meta file in another folder is no twin', () => {

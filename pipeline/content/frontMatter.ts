@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ContentError, locate } from './contentError'
+import { PageSettingsError, pageSettingsProblem } from './pageSettings'
 
 interface YamlDocument {
   errors: YamlParseError[]
@@ -136,5 +137,11 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   if (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data))) {
     throw new BadFrontMatterError(file, 'it is a list or a single value, not `key: value` lines', 2)
   }
-  return { data: (data ?? {}) as Record<string, unknown>, body: block.body.replace(/^\s*\n/, '') }
+  const fields = (data ?? {}) as Record<string, unknown>
+  const settings = pageSettingsProblem(fields)
+  if (settings) {
+    const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${settings.field}:`))
+    throw new PageSettingsError(file, settings.problem, at < 0 ? undefined : at + 2)
+  }
+  return { data: fields, body: block.body.replace(/^\s*\n/, '') }
 }

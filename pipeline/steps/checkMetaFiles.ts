@@ -11,6 +11,7 @@
 import path from 'node:path'
 import { BadMetaFileError, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
+import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -122,6 +123,11 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
+    const settings = isObject(value) ? pageSettingsProblem(value, `${key}.`) : null
+    if (settings) {
+      const { line, column } = keyPosition(lines(), key)
+      problems.push(new PageSettingsError(file, settings.problem, line, column))
+    }
     if (key === '*') continue
     if (!items.names.has(key)) {
       if (!isOwnEntry(value)) unknown(key, items.shown, keyPosition(lines(), key))
