@@ -187,6 +187,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     model !== 'Client' ? adapter : { ...adapter, upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn ?? UNGRANTED_CLIENT_SECONDS) }
   const clients = store.adapterFor('Client')
   const registrations = options.registrationRate ? createRateLimiter(options.registrationRate) : null
+  const wrongTarget = () => new errors.InvalidTarget(`this server issues tokens for ${resource} only`)
 
   const provider = new Provider(issuer, {
     adapter: (name: string) => consumedOnce(name, registrationsExpire(name, store.adapterFor(name))),
@@ -196,6 +197,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
+      // On by default in the library, and none of them serves the docs' one flow (a public client,
+      // its code, its Bearer token at /mcp): DPoP would bind tokens /mcp cannot check the proof of;
+      // the logout endpoint redirects to what a registration names; pushed requests and userinfo
+      // are more anonymous writes and reads of the sign-in's store.
+      dPoP: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      userinfo: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       clientIdMetadataDocument: {
@@ -210,7 +219,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         defaultResource: async () => resource,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`)
+          if (indicator !== resource) throw wrongTarget()
           return { scope: DOCS_SCOPE, audience: resource, accessTokenTTL: settings.accessTokenSeconds, accessTokenFormat: 'opaque' }
         },
       },
@@ -286,6 +295,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     // it can retry with; a reader who is gone, or whose site sign-in has ended, gets invalid_grant
     // and the grant ends.
     rotateRefreshToken: async (ctx) => {
+      // The library asks about the resource only once the old refresh token is used up: a refresh
+      // for another one would end the tool's grant at its retry (read as reuse), not be refused.
+      const asked = ctx.oidc.params?.resource
+      if (asked !== undefined && [asked].flat().some((indicator) => indicator !== resource)) throw wrongTarget()
       const refreshToken = ctx.oidc.entities.RefreshToken
       const grantId = refreshToken?.grantId
       const reader = grantId ? ((await readers.find(grantId)) as GrantReader | undefined) : undefined
@@ -473,7 +486,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     async verifyAccessToken(token) {
       // A store that cannot be read is an error (the tool should retry), not "no such token" (it would sign in again).
       const found = await provider.AccessToken.find(token)
-      if (!found || found.isExpired) return null
+      // A token bound to a key (DPoP, a certificate) is refused: /mcp takes Bearer tokens, with no proof to check.
+      if (!found || found.isExpired || found.isSenderConstrained()) return null
       const audiences = Array.isArray(found.aud) ? found.aud : [found.aud]
       if (!audiences.includes(resource)) return null
       // A revoked grant (the reader revoked the tool, or signed out everywhere) ends its tokens at once.
