@@ -38,7 +38,7 @@ function sourceRoutes(raw: readonly RawItem[]): { folders: Set<string>; pages: S
 }
 
 const titleOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as { title?: unknown }).title : value)
-const isLink = (value: unknown) => typeof value === 'object' && value !== null && ('href' in value || (value as { type?: unknown }).type === 'separator')
+const isLink = (value: unknown) => typeof value === 'object' && value !== null && ('href' in value || ['separator', 'menu'].includes((value as { type?: unknown }).type as string))
 
 /** Checks one level of a tree and those below it; returns the page routes it holds. */
 function checkLevel(items: readonly RawItem[], folderRoute: string, mayOpen: (path: string) => boolean, source: ReturnType<typeof sourceRoutes>): string[] {
@@ -62,9 +62,21 @@ function checkLevel(items: readonly RawItem[], folderRoute: string, mayOpen: (pa
     }
   }
   if (metaAt === 0 && isMetaData(items[0])) {
+    const ownWords = mayOpen(folderRoute)
+    const linkShown = (href: unknown) => {
+      if (typeof href !== 'string' || /^(https?:|\/\/)/.test(href)) return
+      // A path on the site every reader may open; a relative one only to readers of the folder.
+      expect(href.startsWith('/') ? mayOpen(href) : ownWords).toBe(true)
+    }
     for (const [key, value] of Object.entries(items[0].data)) {
-      const href = typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined
-      if (typeof href === 'string' && href.startsWith('/')) expect(mayOpen(href)).toBe(true)
+      linkShown(typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined)
+      // The folder's own words (separators, menus, links) only to readers who may open the folder.
+      if (!names.has(key) && key !== '*') expect(ownWords).toBe(true)
+      const menuItems = typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'menu' ? (value as { items: Record<string, { href?: unknown }> }).items : {}
+      for (const [name, item] of Object.entries(menuItems)) {
+        if (item.href === undefined) expect(mayOpen(`${folderRoute === '/' ? '' : folderRoute}/${key}/${name}`)).toBe(true)
+        else linkShown(item.href)
+      }
       if (!names.has(key) && !isLink(value)) {
         // A key for nothing kept must name nothing of the source either (at the top, sections live under /docs).
         const candidates = folderRoute === '/' ? [`/${key}`, `/docs/${key}`] : [`${folderRoute}/${key}`]
@@ -160,6 +172,13 @@ function generateSite(seed: number): Generated {
       if (r.chance(0.3)) meta.status = EXTERNAL
       if (r.chance(0.3)) meta.elsewhere = { title: 'Elsewhere', href: r.pick(routes.length > 0 ? routes : ['/docs']) }
       if (r.chance(0.2)) meta.ghost = 'Names no page'
+      if (r.chance(0.25)) meta.nearby = { title: 'Nearby', href: r.pick(['intro', '../intro', './alpha']) }
+      if (r.chance(0.3) && routes.length > 0) {
+        // A menu of pages in the folder it is named after, and of links.
+        const menuFolder = r.pick(names)
+        meta[`menu-${menuFolder}`] = { type: 'menu', title: 'Menu', items: { ...Object.fromEntries(NAMES.filter(() => r.chance(0.4)).map((name) => [name, { title: `Item ${name}` }])), away: { title: 'Away', href: r.pick(routes) }, status: EXTERNAL } }
+        if (r.chance(0.5)) meta[menuFolder] = { type: 'menu', title: 'Folder menu', items: Object.fromEntries(NAMES.filter(() => r.chance(0.5)).map((name) => [name, { title: `Item ${name}` }])) }
+      }
       metas[route] = r.shuffle(Object.entries(meta)).reduce<Record<string, unknown>>((data, [key, value]) => ({ ...data, [key]: value }), {})
       items.unshift({ data: `meta${route}` })
     }

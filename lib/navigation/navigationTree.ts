@@ -83,17 +83,55 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
   }
   kept.sort(nextraOrder)
   const surviving = new Set(kept.flatMap((item) => ('name' in item ? [item.name] : [])))
+  // The folder's own words (a separator, a menu, a link) are for readers of the folder: a reader
+  // kept here only for a page inside it, by a finer rule, gets the entries of what it holds.
+  const ownWords = mayOpen(folderRoute)
+  const linkOpen = (href: unknown) => linkMayOpen(href, ownWords, mayOpen)
   return kept.map((item) => {
     if (!isMeta(item)) return item
     const data: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(meta ?? {})) {
-      const href = typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined
-      if (typeof href === 'string' && href.startsWith('/') && !mayOpen(href)) continue
-      if (removed.has(key) && !surviving.has(key)) continue
-      data[key] = untitled.has(key) ? withSlugTitle(value, key) : value
+      const names = surviving.has(key)
+      if (!names && (removed.has(key) || (key !== '*' && !ownWords))) continue
+      const entry = openEntry(value, key === '*' ? null : routeIn(folderRoute, key), linkOpen, mayOpen)
+      if (entry === undefined) continue
+      data[key] = untitled.has(key) ? withSlugTitle(entry, key) : entry
     }
     return { data }
   })
+}
+
+const routeIn = (folderRoute: string, name: string) => (folderRoute === '/' ? `/${name}` : `${folderRoute}/${name}`)
+
+/** A link to another site (a scheme, or `//host`). */
+const EXTERNAL_LINK = /^([a-z][a-z0-9+.-]*:|\/\/)/i
+
+/**
+ * Whether a `_meta` link may stay: another site's, always; a path on this one, when every reader
+ * may open it; a relative one (whose target depends on the page it is shown on), only with the
+ * folder's own words.
+ */
+function linkMayOpen(href: unknown, ownWords: boolean, mayOpen: (path: string) => boolean): boolean {
+  if (typeof href !== 'string') return true
+  if (EXTERNAL_LINK.test(href.trim())) return true
+  if (href.startsWith('/')) return mayOpen(href.replace(/[?#].*$/, '') || '/')
+  return ownWords
+}
+
+/**
+ * A `_meta` entry as its readers may see it, or undefined when it goes: its link refused, or a
+ * menu left with none of its items (an item names a page of the menu's folder, `route`, or links).
+ */
+function openEntry(value: unknown, route: string | null, linkOpen: (href: unknown) => boolean, mayOpen: (path: string) => boolean): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  const entry = value as { href?: unknown; type?: unknown; items?: unknown }
+  if (!linkOpen(entry.href)) return undefined
+  if (entry.type !== 'menu' || typeof entry.items !== 'object' || entry.items === null) return value
+  const items = Object.entries(entry.items).filter(([name, item]) => {
+    const href = typeof item === 'object' && item !== null ? (item as { href?: unknown }).href : undefined
+    return href === undefined ? route !== null && mayOpen(routeIn(route, name)) : linkOpen(href)
+  })
+  return items.length === 0 ? undefined : { ...value, items: Object.fromEntries(items) }
 }
 
 export interface AudienceTreeInputs {
