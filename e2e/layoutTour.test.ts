@@ -48,6 +48,29 @@ test('an image in the content zooms on click and closes again', async () => {
   expect(await closed()).toBe(true)
 })
 
+test("a writer's block that the style list lets grow past its page (wide, right to left, see-through) draws and takes clicks inside the page's column only", async () => {
+  await open('/docs/leads/intro')
+  // What a page may hold (lib/render/codeInPages.json allows dir, width, height and opacity), as a probe wrote it to cover the sidebar.
+  const covered = await page.evaluate(() => {
+    const outer = document.createElement('div')
+    outer.dir = 'rtl'
+    outer.innerHTML = '<div id="writer-cover" style="width: 4000px; height: 2000px; background-color: white; opacity: 0.99">Sign in again</div>'
+    document.querySelector('article.nextra-content main')!.prepend(outer)
+    const sidebar = document.querySelector('aside.nextra-sidebar-container')!.getBoundingClientRect()
+    const navbar = document.querySelector('.nextra-nav-container')!.getBoundingClientRect()
+    const hits = [
+      [sidebar.left + sidebar.width / 2, sidebar.top + 200],
+      [sidebar.left + 20, sidebar.bottom - 40],
+      [navbar.left + navbar.width / 2, navbar.top + navbar.height / 2],
+    ].map(([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('#writer-cover')))
+    const inPage = document.querySelector('article.nextra-content')!.getBoundingClientRect()
+    const ownColumn = Boolean(document.elementFromPoint(inPage.left + 40, inPage.top + 200)?.closest('#writer-cover'))
+    return { hits, ownColumn }
+  })
+  expect(covered).toEqual({ hits: [false, false, false], ownColumn: true })
+  await page.reload()
+})
+
 test('the navbar hides on scroll down and returns on scroll up and near the top', async () => {
   await open('/docs/internal/data-lake/integration-sources/ring-central/telephony-webhooks-api')
   const navHidden = () => page.evaluate(() => document.body.classList.contains('navbar-hidden'))
