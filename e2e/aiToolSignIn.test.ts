@@ -97,6 +97,11 @@ function authorizationUrl(metadata: ServerMetadata, params: Record<string, strin
   return url
 }
 
+/** A reader's site sign-in, as their browser sends it: an authorization request needs one (a visitor without is sent to sign in). */
+const siteCookie = async (username: string) => amplifyCookieHeader(username, await signInIdToken(cognitoUrl, username, PASSWORD))
+/** An authorization request from a signed-in reader's browser, its redirects not followed. */
+const authorizationFrom = async (url: URL, username = 'leads1') => fetch(url, { redirect: 'manual', headers: { cookie: await siteCookie(username) } })
+
 const exchange = async (metadata: ServerMetadata, body: Record<string, string>) =>
   fetch(metadata.token_endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) })
 
@@ -148,7 +153,7 @@ test.each([
   const { clientId, loopback } = await newClient()
   loopback.close()
   const valid: Record<string, string | undefined> = { client_id: clientId, redirect_uri: loopback.redirectUri, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }
-  const response = await fetch(authorizationUrl(metadata, { ...valid, ...params }), { redirect: 'manual' })
+  const response = await authorizationFrom(authorizationUrl(metadata, { ...valid, ...params }))
   // The library answers a client with a valid redirect by redirecting the error to it; the error names PKCE.
   const location = response.headers.get('location')
   if (location) {
@@ -173,8 +178,11 @@ test('an authorization request to a redirect URI the tool did not register gets 
   const { clientId, loopback } = await newClient()
   loopback.close()
   const { challenge } = pkce()
+  // A visitor not signed in to the site is sent to sign in first, whatever the request: nothing of it is kept.
+  const anonymous = await fetch(authorizationUrl(metadata, { client_id: clientId, redirect_uri: 'https://evil.example/callback', code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual' })
+  expect([anonymous.status, anonymous.headers.get('location')?.startsWith('/login?next=%2Foauth%2Fauth%3F'), anonymous.headers.getSetCookie()]).toEqual([303, true, []])
   for (const redirect of ['https://evil.example/callback', loopback.redirectUri.replace('/callback', '/elsewhere')]) {
-    const response = await fetch(authorizationUrl(metadata, { client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual' })
+    const response = await authorizationFrom(authorizationUrl(metadata, { client_id: clientId, redirect_uri: redirect, code_challenge: challenge, code_challenge_method: 'S256' }))
     expect([redirect, response.status, response.headers.get('location')]).toEqual([redirect, 400, null])
     expect(await response.text()).toContain('This AI tool cannot sign in')
   }
@@ -209,7 +217,7 @@ test('a token asked for another resource is refused at authorization', async () 
   const { clientId, loopback } = await newClient()
   const { challenge } = pkce()
   try {
-    const response = await fetch(authorizationUrl(metadata, { client_id: clientId, redirect_uri: loopback.redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://evil.example/api' }), { redirect: 'manual' })
+    const response = await authorizationFrom(authorizationUrl(metadata, { client_id: clientId, redirect_uri: loopback.redirectUri, code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://evil.example/api' }))
     const location = new URL(response.headers.get('location') as string)
     expect([location.searchParams.get('error'), location.searchParams.get('code')]).toEqual(['invalid_target', null])
   } finally {
@@ -231,8 +239,10 @@ describe('a forged consent decision', () => {
     const { challenge } = pkce()
     let next = authorizationUrl(metadata, { client_id: clientId, redirect_uri: loopback.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }).href
     const jar: string[] = []
+    // Started in a signed-in browser (the server sends a visitor without a sign-in to sign in first); the decision is forged without it.
+    const starter = await siteCookie('leads1')
     while (!next.includes(INTERACTION_PATH)) {
-      const response = await fetch(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
+      const response = await fetch(next, { redirect: 'manual', headers: { cookie: [starter, ...jar].join('; ') } })
       jar.push(...response.headers.getSetCookie().map((cookie) => cookie.split(';', 1)[0]))
       next = new URL(response.headers.get('location') as string, next).href
     }
@@ -240,7 +250,6 @@ describe('a forged consent decision', () => {
   }
   const post = (url: string, cookie: string, headers: Record<string, string> = { [CONSENT_HEADER]: '1' }) =>
     fetch(url, { method: 'POST', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ decision: 'allow' }) })
-  const siteCookie = async (username: string) => amplifyCookieHeader(username, await signInIdToken(cognitoUrl, username, PASSWORD))
 
   test('without the reader\'s sign-in is refused (401)', async () => {
     const { decisionUrl, interactionCookies } = await startedInteraction()

@@ -54,8 +54,13 @@ describe('the MCP Inspector CLI, as two readers', () => {
     for (const tool of listed.tools) expect(tool.description.length).toBeGreaterThan(60)
 
     const call = (tool: string, args: Record<string, unknown> = {}) => inspector(token, '--method', 'tools/call', '--tool-name', tool, '--tool-args-json', JSON.stringify(args))
-    const who = (await call('whoami')).structuredContent as { username: string; sections: Array<{ id: string }> }
+    const whoami = await call('whoami')
+    const who = whoami.structuredContent as { username: string; sections: Array<{ id: string }>; llms: string[] }
     expect(who.username).toBe(username)
+    // The llms files it names open with the site's sign-in, not the tool's token, and it says so.
+    expect(who.llms.length).toBeGreaterThan(0)
+    expect((await fetch(who.llms[0], { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    expect(JSON.stringify(whoami.content)).toContain("not with this tool's token")
     // Every section the reader may open a page of (all of it, or a folder an admin gave them).
     const opens = access.sections.filter((section) => pages.some((page) => page.route.startsWith(`/docs/${section.id}/`) && mayOpen(page.route)))
     expect(who.sections.map((section) => section.id)).toEqual(opens.map((section) => section.id))

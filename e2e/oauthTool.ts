@@ -79,7 +79,7 @@ export type ReaderConsent = (authorizationUrl: URL) => Promise<void>
 /** The reader in Chromium: the site's sign-in form, then the consent page's button. */
 export const inBrowser = (page: Page, username: string, button: 'Allow' | 'Deny' = 'Allow'): ReaderConsent => async (authorizationUrl) => {
   await page.goto(authorizationUrl.href)
-  // The consent page sends a reader who is not signed in to the sign-in form, and back.
+  // A reader who is not signed in is sent to the sign-in form first, and back.
   const consent = page.getByText('wants to sign in to the docs as you')
   const signIn = page.getByLabel('Username')
   await consent.or(signIn).first().waitFor()
@@ -109,7 +109,8 @@ export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allo
   const { cognitoUrl } = siteEnv()
   // The whole sign-in, as the browser holds it (the consent keeps its session with the grant), unless the test gives other cookies.
   const site = siteCookies ?? sessionCookieHeader(username, await signInSession(cognitoUrl, username, PASSWORD))
-  const jar: string[] = []
+  // The browser holds the site's sign-in throughout: the server sends a visitor without one to sign in first.
+  const jar: string[] = [site]
   let next = authorizationUrl.href
   // To the interaction: the library answers with redirects and its interaction cookies.
   for (let hops = 0; hops < 5 && !new URL(next).pathname.includes('/interaction/'); hops++) {
@@ -123,7 +124,7 @@ export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allo
   jar.push(...setCookies(first))
   const decided = await fetch(`${next}/decision`, {
     method: 'POST',
-    headers: { cookie: [...jar, site].join('; '), 'content-type': 'application/json', [CONSENT_HEADER]: '1' },
+    headers: { cookie: jar.join('; '), 'content-type': 'application/json', [CONSENT_HEADER]: '1' },
     body: JSON.stringify({ decision }),
   })
   if (!decided.ok) throw new Error(`the decision answered ${decided.status}: ${await decided.text()}`)

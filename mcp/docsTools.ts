@@ -155,7 +155,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
       title: 'Who am I',
       description:
         'The signed-in user this AI tool reads the docs as, the docs sections they may open (id, title, what it covers, and its entry page), and ' +
-        'the llms.txt files of their docs: each lists pages as Markdown and the full text in parts of at most 500 kB, for reading in bulk.',
+        "the llms.txt files of their docs: each lists pages as Markdown and the full text in parts of at most 500 kB. Those files open with the user's sign-in to the site (a browser's), not with this tool's token: read pages here with list_pages and get_page.",
       inputSchema: z.object({}),
       annotations: READ_ONLY,
     },
@@ -165,7 +165,9 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
       const llms = docs.view.llms.map((key) => docs.urlOf(key))
       log({ decision: 'allow', tool: 'whoami', routes: [] })
       const lines = sections.map((section) => `- ${section.title} (${section.id}): ${section.description} ${section.url}`)
-      const bulk = llms.length ? `\nFor reading in bulk, each of these lists its pages as Markdown and its full text in parts:\n${llms.map((url) => `- ${url}`).join('\n')}` : ''
+      const bulk = llms.length
+        ? `\nIn a browser signed in to the site (not with this tool's token), each of these lists its pages as Markdown and its full text in parts; here, list_pages and get_page read the same pages:\n${llms.map((url) => `- ${url}`).join('\n')}`
+        : ''
       return {
         ...text(`Signed in as ${docs.user.username}.\n${sections.length ? `Sections you can open:\n${lines.join('\n')}` : 'You can open no docs sections.'}${bulk}`),
         structuredContent: { username: docs.user.username, sections, llms },

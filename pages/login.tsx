@@ -15,6 +15,7 @@ import { amplifyClientId, configureAmplify, prepareFederatedSignIn, switchAmplif
 import { clearAmplifyCookies } from '../lib/auth/amplifyCookies'
 import { loadAuth, signIn, signInWithRedirect } from '../patches/signIn/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
+import { ISSUER_PATH } from '../lib/aiTools/oauthPaths'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
 import { SITE_NAME } from '../lib/siteName'
 
@@ -97,7 +98,10 @@ export default function LoginPage() {
   }, [federation])
 
   useEffect(() => {
-    if (router.isReady && isAuthenticated) router.replace(next)
+    if (!router.isReady || !isAuthenticated) return
+    // An AI tool's sign-in (its authorization request) is the authorization server's, not a page of the site's.
+    if (next.startsWith(`${ISSUER_PATH}/`)) window.location.replace(next)
+    else router.replace(next)
   }, [isAuthenticated, next, router])
 
   return (

@@ -16,6 +16,12 @@ import { scanContent } from '../../pipeline/content/contentSource'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { readBuiltFor } from '../../lib/auth/builtFor'
+import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
+import { cognitoLocalKeyPair, cookiesFor, idClaims, signJwt } from '../edge/tokens'
+
+/** A reader's site sign-in for a build made for the local Cognito: an ID token signed with its key. */
+const readerCookies = (username: string) =>
+  cookiesFor(username, signJwt(idClaims(username, { iss: `https://cognito-idp.${LOCAL_COGNITO.region}.amazonaws.com/${LOCAL_COGNITO.userPoolId}`, aud: LOCAL_COGNITO.userPoolClientId }), cognitoLocalKeyPair()), LOCAL_COGNITO.userPoolClientId)
 
 jest.setTimeout(120_000)
 
@@ -47,13 +53,15 @@ test('metadata, registration, the authorization request and its cookies, the con
     encoding: 'utf8',
     timeout: 90_000,
     // The bundle leaves the AWS SDK to the runtime; here the project's copy stands in for it.
-    env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') },
+    env: { ...process.env, NODE_PATH: path.join(root, 'node_modules'), DOCS_CHECK_READER_COOKIES: readerCookies('leads1') },
   })
   expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({
     metadata: { status: 200, issuer: 'https://docs.example.com/oauth', registration: 'https://docs.example.com/oauth/reg', pkce: ['S256'] },
     registered: { status: 201, hasClientId: true },
     refused: { status: 400, error: 'invalid_redirect_uri' },
-    // The library's cookies come back one by one in the function URL's list, every one secure.
+    // Not signed in to the site: to the sign-in page and back, with no interaction stored.
+    anonymous: { status: 303, location: '/login', next: true, stored: ['Client', 'RegistrationAccessToken'] },
+    // Signed in: the library's cookies come back one by one in the function URL's list, every one secure.
     authorize: { status: 303, location: '/oauth/interaction/<uid>', cookieNames: ['_interaction', '_interaction.sig', '_interaction_resume', '_interaction_resume.sig'], secure: true },
     interaction: { status: 303, location: '/authorize?uid=<uid>' },
     // The consent API with the interaction's cookies but no site sign-in: sign in first.

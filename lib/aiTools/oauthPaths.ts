@@ -10,6 +10,11 @@ export const AUTHORIZATION_SERVER_METADATA_PATH = `/.well-known/oauth-authorizat
  * issuer. The local server and the WAF on AWS limit registrations per address here.
  */
 export const REGISTRATION_PATH = `${ISSUER_PATH}/reg`
+/**
+ * The authorization endpoint (oidc-provider's default `/auth` under the issuer): a tool's sign-in
+ * starts there, in its reader's browser, which the site's sign-in page sends back there.
+ */
+export const AUTHORIZATION_PATH = `${ISSUER_PATH}/auth`
 /** Where a tool's sign-in waits for its reader; the consent page's API lives under it. */
 export const INTERACTION_PATH = `${ISSUER_PATH}/interaction/`
 /** The reader's own AI-tool connections: listed, and revoked one by one or all at once. */

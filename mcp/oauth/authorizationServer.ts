@@ -28,10 +28,11 @@ import type { VerifiedReader } from '../../edge/tokenVerifier'
 import type { AccessUser } from '../../lib/access/types'
 import { redirectProblem, type AiToolsSettings } from './aiToolsSettings'
 import { errorPage } from './pages'
+import { signInUrl } from '../../lib/pathFormats'
 import { createRateLimiter, type RateLimit } from './rateLimit'
 import { registrationProblem } from './registrationPolicy'
 import { UNGRANTED_CLIENT_SECONDS } from '../../lib/aiTools/registrationLimits'
-import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, REGISTRATION_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
+import { AUTHORIZATION_PATH, AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH, CONSENT_HEADER, CONSENT_PAGE, DOCS_SCOPE, INTERACTION_PATH, ISSUER_PATH, REGISTRATION_PATH, isSignInPath } from '../../lib/aiTools/oauthPaths'
 import type { CheckReader } from './readerCheck'
 import type { PoolSession } from '../../edge/readIdToken'
 import { OAuthStoreAlreadyConsumedError, OAuthStoreGoneError } from './store/errors'
@@ -88,17 +89,23 @@ interface GrantReader extends AdapterPayload {
 const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: PoolSession): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])], poolSession })
 const GRANT_READER = 'DocsGrantReader'
 /**
- * Whether the library's router would take `pathname` for the registration endpoint: it matches
- * without regard to case, a trailing slash or percent-encoding, so the limiter must too.
+ * `pathname` as the library's router matches it: without regard to case, a trailing slash or
+ * percent-encoding, so a check of one endpoint must read it the same way.
  */
-const isRegistrationPath = (pathname: string) => {
+const routedPath = (pathname: string) => {
   let decoded = pathname
   try {
     decoded = decodeURIComponent(pathname)
   } catch {
     // Not valid percent-encoding: the router does not match it either.
   }
-  return decoded.toLowerCase().replace(/\/+$/, '') === REGISTRATION_PATH
+  return decoded.toLowerCase().replace(/\/+$/, '')
+}
+const isRegistrationPath = (pathname: string) => routedPath(pathname) === REGISTRATION_PATH
+/** The authorization endpoint, and its resumption after the consent (`/oauth/auth/<uid>`). */
+const isAuthorizationPath = (pathname: string) => {
+  const routed = routedPath(pathname)
+  return routed === AUTHORIZATION_PATH || routed.startsWith(`${AUTHORIZATION_PATH}/`)
 }
 /** Every scope a tool may ask for; anything else is refused before consent (extraParams.scope). */
 const GRANTABLE_SCOPES: readonly string[] = ['openid', 'offline_access', DOCS_SCOPE]
@@ -463,6 +470,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           return await interaction(request, response, decodeURIComponent(uid), action)
         }
         if (url.pathname === CONNECTIONS_PATH) return await connections(request, response)
+        // The library stores an interaction for each authorization request: a visitor who is not
+        // signed in to the site signs in first, and comes back, so no anonymous request writes one.
+        if (isAuthorizationPath(url.pathname) && (await options.readerOfCookies(cookiesOf(request))) === null) {
+          if (request.method !== 'GET' && request.method !== 'HEAD') return json(response, 401, { error: 'sign_in', message: 'Sign in to the docs site first.' })
+          response.writeHead(303, { location: signInUrl(url.pathname + url.search), 'cache-control': 'no-store' })
+          return void response.end()
+        }
         if (registrations && request.method === 'POST' && isRegistrationPath(url.pathname)) {
           const decided = registrations.take(request.socket.remoteAddress ?? 'unknown')
           if (!decided.allowed) {

@@ -78,6 +78,10 @@ async function main(bundleFile: string) {
       ...(options.json === undefined ? {} : { body: Buffer.from(JSON.stringify(options.json)).toString('base64'), isBase64Encoded: true }),
       requestContext: { http: { method } },
     })
+  const storedModels = async () => {
+    const { Items = [] } = await client.send(new ScanCommand({ TableName: TABLE }))
+    return [...new Set(Items.map((item) => String(item.pk?.S).split(':')[0]))].sort()
+  }
   const json = (result: FunctionUrlResult) => JSON.parse(Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8').toString('utf8'))
 
   const redirectUri = 'http://127.0.0.1:33418/callback'
@@ -86,8 +90,7 @@ async function main(bundleFile: string) {
   const refused = await call('POST', '/oauth/reg', { json: { redirect_uris: ['https://evil.example/cb'], token_endpoint_auth_method: 'none' } })
   const clientId = json(registered).client_id as string
   const verifier = crypto.randomBytes(32).toString('base64url')
-  const authorize = await call('GET', '/oauth/auth', {
-    query: new URLSearchParams({
+  const authorizationQuery = new URLSearchParams({
       client_id: clientId,
       response_type: 'code',
       redirect_uri: redirectUri,
@@ -96,26 +99,31 @@ async function main(bundleFile: string) {
       code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
       state: 'check',
-    }).toString(),
-  })
+    }).toString()
+  // A visitor not signed in to the site is sent to sign in first, and nothing is stored for them.
+  const anonymous = await call('GET', '/oauth/auth', { query: authorizationQuery })
+  const storedForAnonymous = await storedModels()
+  // The reader's sign-in cookies, as their browser sends them (the test makes them: DOCS_CHECK_READER_COOKIES).
+  const readerCookies = (process.env.DOCS_CHECK_READER_COOKIES ?? '').split('; ').filter(Boolean)
+  const authorize = await call('GET', '/oauth/auth', { query: authorizationQuery, cookies: readerCookies })
   const interactionPath = new URL(authorize.headers.location ?? '/', `https://${HOST}`).pathname
   const cookies = (authorize.cookies ?? []).map((cookie) => cookie.split(';')[0])
   const interaction = await call('GET', interactionPath, { cookies })
   const details = await call('GET', `${interactionPath}/details`, { cookies })
   const resourceMetadata = await call('GET', '/.well-known/oauth-protected-resource/mcp')
   const opaque = await call('POST', '/mcp', { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, authorization: 'Bearer not-a-token-the-site-issued' })
-  const { Items = [] } = await client.send(new ScanCommand({ TableName: TABLE }))
 
   const seen = {
     metadata: { status: metadata.statusCode, issuer: json(metadata).issuer, registration: json(metadata).registration_endpoint, pkce: json(metadata).code_challenge_methods_supported },
     registered: { status: registered.statusCode, hasClientId: typeof clientId === 'string' && clientId.length > 0 },
     refused: { status: refused.statusCode, error: json(refused).error },
+    anonymous: { status: anonymous.statusCode, location: (anonymous.headers.location ?? '').split('?')[0], next: new URLSearchParams((anonymous.headers.location ?? '').split('?')[1] ?? '').get('next') === `/oauth/auth?${authorizationQuery}`, stored: storedForAnonymous },
     authorize: { status: authorize.statusCode, location: interactionPath.replace(/[^/]+$/, '<uid>'), cookieNames: cookies.map((cookie) => cookie.split('=')[0]).sort(), secure: (authorize.cookies ?? []).every((cookie) => /;\s*secure/i.test(cookie)) },
     interaction: { status: interaction.statusCode, location: (interaction.headers.location ?? '').replace(/uid=.*$/, 'uid=<uid>') },
     details: { status: details.statusCode, error: json(details).error },
     resourceMetadata: { status: resourceMetadata.statusCode, authorizationServers: json(resourceMetadata).authorization_servers },
     opaqueToken: { status: opaque.statusCode },
-    storedModels: [...new Set(Items.map((item) => String(item.pk?.S).split(':')[0]))].sort(),
+    storedModels: await storedModels(),
     secretReads: [...new Set(secretReads)],
   }
   await server.close()

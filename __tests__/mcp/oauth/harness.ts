@@ -105,7 +105,8 @@ export async function authorize(
   const url = new URL(harness.metadata.authorization_endpoint)
   const all: Record<string, string | undefined> = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'st', ...params }
   for (const [name, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(name, value)
-  const jar: string[] = []
+  // The reader's browser holds their site sign-in throughout: the server sends a visitor without one to sign in first.
+  const jar: string[] = [`${READER_COOKIE}=${reader}`]
   let next = url.href
   let consentShown = false
   for (let hops = 0; hops < 8; hops++) {
@@ -122,7 +123,7 @@ export async function authorize(
       if (decision === 'none') return { consentShown, callback: new URLSearchParams(), verifier }
       const decided = await fetch(`${next}/decision`, {
         method: 'POST',
-        headers: { cookie: [...jar, `${READER_COOKIE}=${reader}`].join('; '), 'content-type': 'application/json', [CONSENT_HEADER]: '1' },
+        headers: { cookie: jar.join('; '), 'content-type': 'application/json', [CONSENT_HEADER]: '1' },
         body: JSON.stringify({ decision }),
       })
       if (!decided.ok) throw new Error(`the decision answered ${decided.status}: ${await decided.text()}`)

@@ -5,7 +5,7 @@
  * how often one address may register. Against the real authorization server (a harness process).
  */
 import { CLIENT_METADATA_LIMITS as LIMITS, REGISTRATION_RATE, UNGRANTED_CLIENT_SECONDS } from '../../../lib/aiTools/registrationLimits'
-import { authorize, register, registeredClient, startHarness, toolMetadata, type Harness } from './harness'
+import { authorize, READER_COOKIE, register, registeredClient, startHarness, toolMetadata, type Harness } from './harness'
 
 // Generous: each harness is a Node process that loads oidc-provider, slow on a busy machine.
 jest.setTimeout(180_000)
@@ -107,7 +107,7 @@ test(`a registration no reader allowed is gone after ${UNGRANTED_CLIENT_SECONDS 
   // The tool's sign-in now gets the library's error page (an unknown client), never a redirect.
   const url = new URL(harness.metadata.authorization_endpoint)
   for (const [name, value] of Object.entries({ response_type: 'code', client_id: ungranted.body.client_id, redirect_uri: toolMetadata().redirect_uris[0], code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })) url.searchParams.set(name, value)
-  const gone = await fetch(url, { redirect: 'manual' })
+  const gone = await fetch(url, { redirect: 'manual', headers: { cookie: `${READER_COOKIE}=leads1` } })
   expect([gone.status, gone.headers.get('location')]).toEqual([400, null])
   expect(await gone.text()).toContain('client is invalid')
   expect((await readBack()).status).toBe(401)
@@ -121,7 +121,7 @@ test('a Client ID Metadata Document tool signs in, and again a day later (its do
   expect((await authorize(harness, DOCUMENT, { scope: 'docs:read' }, { decision: 'none' })).consentShown).toBe(true)
   const url = new URL(harness.metadata.authorization_endpoint)
   for (const [name, value] of Object.entries({ response_type: 'code', client_id: OVERSIZED_DOCUMENT, redirect_uri: toolMetadata().redirect_uris[0], code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })) url.searchParams.set(name, value)
-  const refused = await fetch(url, { redirect: 'manual' })
+  const refused = await fetch(url, { redirect: 'manual', headers: { cookie: `${READER_COOKIE}=leads1` } })
   expect([refused.status, refused.headers.get('location')]).toEqual([400, null])
   expect(await refused.text()).toContain(`client_name must be at most ${LIMITS.clientNameChars} characters`)
 })

@@ -1,10 +1,13 @@
 /** @jest-environment node */
 /**
- * What the authorization server leaves out of the library's defaults, and a refused refresh: as a
- * tool (or anyone) meets them, against the real server (a harness process).
+ * What the authorization server leaves out of the library's defaults, an authorization request
+ * from a visitor not signed in, and a refused refresh: as a tool (or anyone) meets them, against
+ * the real server (a harness process).
  */
 import crypto from 'node:crypto'
-import { authorize, registeredClient, startHarness, token, LOOPBACK, type Harness } from './harness'
+import { authorize, pkce, READER_COOKIE, registeredClient, startHarness, token, LOOPBACK, type Harness } from './harness'
+import { AUTHORIZATION_PATH } from '../../../lib/aiTools/oauthPaths'
+import { signInUrl } from '../../../lib/pathFormats'
 
 // Generous: the harness is a Node process that loads oidc-provider, slow on a busy machine.
 jest.setTimeout(180_000)
@@ -60,4 +63,21 @@ test('a refresh refused for another resource leaves the refresh token usable: th
   const retried = await token(harness, { grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token, client_id: clientId })
   expect(retried.status).toBe(200)
   expect((await token(harness, { grant_type: 'refresh_token', refresh_token: retried.body.refresh_token, client_id: clientId, resource: new URL('/mcp', harness.url).href })).status).toBe(200)
+})
+
+test('an authorization request from a visitor not signed in to the site goes to the sign-in page and back, and the library keeps nothing of it', async () => {
+  const clientId = await registeredClient(harness)
+  const url = new URL(harness.metadata.authorization_endpoint)
+  expect(url.pathname).toBe(AUTHORIZATION_PATH)
+  const params = { response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK, code_challenge: pkce().challenge, code_challenge_method: 'S256', scope: 'docs:read' }
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+  // Every spelling the library's router takes for its endpoint.
+  for (const spelt of [url.pathname, url.pathname.toUpperCase().replace('/OAUTH', '/oauth'), `${url.pathname}/`, url.pathname.replace('auth', '%61uth')]) {
+    const anonymous = await fetch(`${harness.url}${spelt}${url.search}`, { redirect: 'manual' })
+    expect([anonymous.status, anonymous.headers.get('location'), anonymous.headers.getSetCookie()]).toEqual([303, signInUrl(`${spelt}${url.search}`), []])
+  }
+  expect((await fetch(url, { method: 'POST', redirect: 'manual' })).status).toBe(401)
+  const signedIn = await fetch(url, { redirect: 'manual', headers: { cookie: `${READER_COOKIE}=leads1` } })
+  expect(signedIn.status).toBe(303)
+  expect(signedIn.headers.get('location')).toMatch(/\/oauth\/interaction\//)
 })
