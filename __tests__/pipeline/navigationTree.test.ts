@@ -23,6 +23,7 @@ import { decideAccess, readersOfMayOpen } from '../../lib/access/decideAccess'
 import { audienceIdOf, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import type { AccessConfig } from '../../lib/access/types'
 import { isFolder, isMeta, isMetaData, isPage, pageRoutes, type RawItem } from '../../lib/navigation/shapePageMap'
+import { navigationTree } from '../../lib/navigation/navigationTree'
 import { sectionLinks } from '../../lib/navigation/siteNavigation'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { scanContent } from '../../pipeline/content/contentSource'
@@ -205,4 +206,30 @@ test.each(Array.from({ length: 60 }, (_, seed) => seed + 1))('generated site and
   const plan = planAggregates({ access, routes: pageRoutes(site.raw) })
   const inputs: PageMapInputs = { access, sections: sectionLinks(access.sections), topMeta: site.metas['/'], loadMeta: (route) => site.metas[route] ?? {} }
   expect(expectPromises(site.raw, plan, inputs)).toBeGreaterThan(1)
+})
+
+describe("a folder's menu, as its readers see it", () => {
+  const page = (route: string): RawItem => ({ name: route.split('/').pop()!, route, frontMatter: { title: route } })
+  const raw: RawItem[] = [
+    { data: 'meta/' },
+    page('/'),
+    { name: 'docs', route: '/docs', children: [{ name: 'leads', route: '/docs/leads', children: [{ data: 'meta/docs/leads' }, page('/docs/leads/intro'), { name: 'api', route: '/docs/leads/api', children: [page('/docs/leads/api/quotes'), page('/docs/leads/api/fees')] }] }] },
+  ]
+  const metas: Record<string, Record<string, unknown>> = {
+    '/docs/leads': { api: { title: 'API', type: 'menu', items: { fees: { title: 'Fees' } } } },
+  }
+  const treeFor = (mayOpen: (path: string) => boolean, topMeta: Record<string, unknown> = {}) => navigationTree(raw, { loadMeta: (route) => metas[route] ?? {}, mayOpen, top: { meta: topMeta } })
+  const metaOf = (items: readonly RawItem[]) => (items.find(isMeta) as { data: Record<string, unknown> }).data
+
+  test('a menu keyed by a section at the top names pages of the section, under docs/', () => {
+    const top = treeFor((route) => route === '/' || route.startsWith('/docs'), { leads: { title: 'Leads', type: 'menu', items: { intro: { title: 'Start' } } } })
+    expect(metaOf(top).leads).toEqual({ title: 'Leads', type: 'menu', items: { intro: { title: 'Start' } } })
+  })
+
+  test('a menu of a kept folder that keeps none of its items keeps its title, as a plain entry', () => {
+    const leads = (treeFor((route) => route !== '/docs/leads/api/fees').find((item) => isFolder(item) && item.name === 'leads') as { children: RawItem[] }).children
+    expect(metaOf(leads).api).toEqual({ title: 'API' })
+    const all = (treeFor(() => true).find((item) => isFolder(item) && item.name === 'leads') as { children: RawItem[] }).children
+    expect(metaOf(all).api).toEqual({ title: 'API', type: 'menu', items: { fees: { title: 'Fees' } } })
+  })
 })

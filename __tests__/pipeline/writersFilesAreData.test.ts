@@ -188,6 +188,10 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     expect(() => checkSvg(`<svg ${SVG}><defs><marker id="a"><path d="M0 0"/></marker></defs><line marker-end="url(#a)" style="fill:#fff"/></svg>`)).not.toThrow()
     // Text that is no style may say "image (1)".
     expect(() => checkSvg(`<svg ${SVG} aria-label="image (1)"><title>Figure: image (1)</title></svg>`)).not.toThrow()
+    // Names an editor writes, which no browser reads as CSS: an id, a layer's data-name, a link's title.
+    expect(() => checkSvg(`<svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink" xml:lang="en"><g id="Image (2)" data-name="Element (3)" class="a b"><use xlink:href="#a" xlink:title="C:\\path"/></g></svg>`)).not.toThrow()
+    // What a browser does read as CSS is checked, whatever its attribute.
+    expect(() => checkSvg(`<svg ${SVG}><g font-family="\\75 rl(x)"/></svg>`)).toThrow(/escape that could spell it/)
   })
 })
 

@@ -9,8 +9,9 @@
  *   category is clickable (the folder first: Nextra joins a page into the item before it of the
  *   same name); a folder of nothing but its index page is just that page;
  * - what `mayOpen` refuses goes, as do folders left with no page, and `_meta` keys that named
- *   what went (a separator's or an external link's key names nothing, and stays; a link to a page
- *   `mayOpen` refuses goes);
+ *   what went; a folder's own words (a separator, a menu, a link: keys that name nothing) stay only
+ *   for readers who may open the folder, a link to a page `mayOpen` refuses goes, and so do the
+ *   items of a menu that name such a page;
  * - a folder below the top kept for a page inside it whose own route `mayOpen` refuses keeps its
  *   `_meta` entry but is titled from its slug (the writer's title is its index page's);
  * - items are in Nextra's order (`_meta` first, then by name), so the theme need not sort them
@@ -93,7 +94,9 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
     for (const [key, value] of Object.entries(meta ?? {})) {
       const names = surviving.has(key)
       if (!names && (removed.has(key) || (key !== '*' && !ownWords))) continue
-      const entry = openEntry(value, key === '*' ? null : routeIn(folderRoute, key), linkOpen, mayOpen)
+      // A menu's items name pages of the folder it is named after (at the top, a section's lives under docs/).
+      const named = kept.find((item): item is RawFolder | RawPage => 'name' in item && item.name === key)
+      const entry = openEntry(value, key === '*' ? null : (named?.route ?? routeIn(folderRoute, key)), names, linkOpen, mayOpen)
       if (entry === undefined) continue
       data[key] = untitled.has(key) ? withSlugTitle(entry, key) : entry
     }
@@ -121,8 +124,9 @@ function linkMayOpen(href: unknown, ownWords: boolean, mayOpen: (path: string) =
 /**
  * A `_meta` entry as its readers may see it, or undefined when it goes: its link refused, or a
  * menu left with none of its items (an item names a page of the menu's folder, `route`, or links).
+ * A menu that names a kept folder (`names`) keeps its title and settings without the items.
  */
-function openEntry(value: unknown, route: string | null, linkOpen: (href: unknown) => boolean, mayOpen: (path: string) => boolean): unknown {
+function openEntry(value: unknown, route: string | null, names: boolean, linkOpen: (href: unknown) => boolean, mayOpen: (path: string) => boolean): unknown {
   if (typeof value !== 'object' || value === null) return value
   const entry = value as { href?: unknown; type?: unknown; items?: unknown }
   if (!linkOpen(entry.href)) return undefined
@@ -131,7 +135,10 @@ function openEntry(value: unknown, route: string | null, linkOpen: (href: unknow
     const href = typeof item === 'object' && item !== null ? (item as { href?: unknown }).href : undefined
     return href === undefined ? route !== null && mayOpen(routeIn(route, name)) : linkOpen(href)
   })
-  return items.length === 0 ? undefined : { ...value, items: Object.fromEntries(items) }
+  if (items.length > 0) return { ...value, items: Object.fromEntries(items) }
+  if (!names) return undefined
+  const { type: _menu, items: _none, ...plain } = value as Record<string, unknown>
+  return plain
 }
 
 export interface AudienceTreeInputs {

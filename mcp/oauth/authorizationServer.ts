@@ -89,8 +89,9 @@ interface GrantReader extends AdapterPayload {
 const readerRecord = (grantId: string, reader: NonNullable<AccessUser>, poolSession: PoolSession): GrantReader => ({ grantId, accountId: reader.username, username: reader.username, groups: [...(reader.groups ?? [])], poolSession })
 const GRANT_READER = 'DocsGrantReader'
 /**
- * `pathname` as the library's router matches it: without regard to case, a trailing slash or
- * percent-encoding, so a check of one endpoint must read it the same way.
+ * `pathname` as a check of one endpoint reads it: decoded, lowercased, without trailing slashes, so
+ * it takes at least every spelling the library's router does (which folds case and takes a
+ * trailing slash).
  */
 const routedPath = (pathname: string) => {
   let decoded = pathname

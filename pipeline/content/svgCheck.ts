@@ -34,8 +34,8 @@ const CSS_CODE = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding/
  */
 const STYLE_CODE = /image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-])element\s*\(|(?<![\w-])src\s*\(|\\/i
 
-/** Attributes that hold words for assistive technology, which no browser reads as CSS. */
-const TEXT_ATTRIBUTE = /^(aria-|role$)/
+/** Attributes that name, describe or tag an element, which no browser reads as CSS (an editor writes `id="Image (2)"`). */
+const TEXT_ATTRIBUTE = /^(aria-|data-)|^(role|id|class|lang|tabindex|title)$/
 
 /** Where and why an SVG is refused. */
 export class SvgContentError extends Error {
@@ -79,7 +79,7 @@ export function checkSvg(text: string): void {
       if (/^on/i.test(local)) refuse(`the attribute ${name} of <${tag.name}> is an event handler, which runs code`)
       if ((local === 'href' || local === 'src') && !value.trim().startsWith('#')) refuse(`the attribute ${name}="${value}" of <${tag.name}> points outside the file`)
       if (/javascript:|data:/i.test(value.replace(/\s+/g, ''))) refuse(`the attribute ${name} of <${tag.name}> holds a javascript: or data: URL`)
-      checkCss(value, `the attribute ${name} of <${tag.name}>`, TEXT_ATTRIBUTE.test(local))
+      checkCss(value, `the attribute ${name} of <${tag.name}>`, uri === XML_NS || ((uri !== XLINK_NS || local === 'title') && TEXT_ATTRIBUTE.test(local)))
     }
     if (tag.local === 'style') style = ''
   })

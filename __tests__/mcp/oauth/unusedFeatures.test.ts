@@ -71,8 +71,8 @@ test('an authorization request from a visitor not signed in to the site goes to 
   expect(url.pathname).toBe(AUTHORIZATION_PATH)
   const params = { response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK, code_challenge: pkce().challenge, code_challenge_method: 'S256', scope: 'docs:read' }
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
-  // Every spelling the library's router takes for its endpoint.
-  for (const spelt of [url.pathname, url.pathname.toUpperCase().replace('/OAUTH', '/oauth'), `${url.pathname}/`, url.pathname.replace('auth', '%61uth')]) {
+  // Every spelling the library's router takes for its endpoint (it folds case and takes a trailing slash).
+  for (const spelt of [url.pathname, url.pathname.replace('/auth', '/AUTH'), `${url.pathname}/`]) {
     const anonymous = await fetch(`${harness.url}${spelt}${url.search}`, { redirect: 'manual' })
     expect([anonymous.status, anonymous.headers.get('location'), anonymous.headers.getSetCookie()]).toEqual([303, signInUrl(`${spelt}${url.search}`), []])
   }
