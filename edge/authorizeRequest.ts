@@ -10,7 +10,7 @@ import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
 import { isNavigation, type FetchMetadata } from './navigation'
-import { noAccessUrl, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
+import { noAccessUrl, OVERSIZED_COOKIES_PAGE, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =
@@ -53,9 +53,6 @@ export interface ViewerRequest {
   /** Its Sec-Fetch-Mode and Sec-Fetch-Dest headers; left out when it sent none (edge/navigation.ts). */
   fetchMetadata?: FetchMetadata
 }
-
-/** Public page that explains oversized sign-in cookies and offers to clear them (pages/session-too-large.tsx). */
-export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 
 /**
  * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the

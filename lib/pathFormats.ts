@@ -73,6 +73,9 @@ export const signInUrl = (next: string) => `${SIGN_IN_PAGE}?next=${encodeURIComp
 /** The page that tells a signed-in reader they may not open a page. */
 export const NO_ACCESS_PAGE = '/unauthorized'
 
+/** Where a reader whose cookies are too large for the edge goes: it explains, and clears the stale sign-in cookies. */
+export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
+
 /** The no-access URL for a refused path `from`. */
 export const noAccessUrl = (from: string) => `${NO_ACCESS_PAGE}?from=${encodeURIComponent(from)}`
 

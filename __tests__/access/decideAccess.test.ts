@@ -89,7 +89,7 @@ const base: AccessConfig = {
   ],
   sections: [],
   fallback: 'fullAccessUsers',
-  publicPaths: ['/login'],
+  publicPaths: ['/login', '/unauthorized', '/session-too-large'],
 }
 
 describe('list parsing and merging', () => {
@@ -205,6 +205,27 @@ describe('bad configuration fails with a message that names the problem', () => 
     expect(() => compileAccess({ ...base, rules: [{ path: '/Docs/Leads/', match: 'prefix', require: 'leadsUsers' }] })).toThrow(
       /must be written in canonical form \("\/docs\/leads"\)/
     )
+  })
+  test('a field left out, misspelt or of the wrong kind fails, naming it: the build bundles the config without type-checking it', () => {
+    const { protectDocs: _on, ...unprotected } = base
+    expect(() => compileAccess(unprotected as AccessConfig)).toThrow('access.config.ts: protectDocs must be true or false, not missing: true applies the lists and rules; false lets every signed-in reader read everything')
+    expect(() => compileAccess({ ...base, protectDocs: 'yes' as never })).toThrow(/protectDocs must be true or false, not "yes"/)
+    const { publicPaths, ...rest } = base
+    expect(() => compileAccess({ ...rest, publicpaths: publicPaths } as never)).toThrow('access.config.ts: unknown field "publicpaths" (did you mean "publicPaths"?); the fields are protectDocs, lists, sections, groupsClaim, rules, fallback, publicPaths, aiTools')
+    const { rules: _rules, ...ruleless } = base
+    expect(() => compileAccess(ruleless as AccessConfig)).toThrow('access.config.ts: rules must be a list of { path, match, require } (write rules: [] for none)')
+    expect(() => compileAccess({ ...base, rules: [{ match: 'exact', require: 'leadsUsers' }] as never })).toThrow(/rule 1 must be \{ path, match, require \}/)
+    expect(() => compileAccess({ ...base, lists: 'admin' as never })).toThrow(/lists must be an object of lists/)
+  })
+  test("the site's own redirect targets must be public, or a reader sent there is sent there again without end", () => {
+    expect(() => compileAccess({ ...base, publicPaths: ['/login', '/unauthorised', '/session-too-large'] })).toThrow(
+      'access.config.ts: publicPaths must hold "/unauthorized": the site sends readers there (to sign in, when they may not open a page, when their cookies are too large), and a page that is not public sends them there again, without end'
+    )
+    expect(() => compileAccess({ ...base, publicPaths: ['/unauthorized', '/session-too-large'] })).toThrow(/publicPaths must hold "\/login"/)
+  })
+  test('a requirement of one group is read by the rules of a list entry: no invisible character, no ";"', () => {
+    expect(() => compileAccess({ ...base, fallback: 'group:support\u200b-team' })).toThrow('access.config.ts: fallback requires one group, and it is an entry with an invisible or control character: "group:support<U+200B>-team"')
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/x', match: 'prefix', require: 'group:fin;ance' }] })).toThrow('access.config.ts: rule 1 (/docs/x) requires one group, and it is an entry containing ";": "group:fin;ance"; entries are separated by commas')
   })
   test('a missing full-access list', () => {
     const { fullAccessUsers: _omit, ...lists } = base.lists

@@ -44,7 +44,7 @@ const configWith = (rules: PathRule[]): AccessConfig => ({
   ],
   rules: [...rules, { path: '/', match: 'exact', require: 'signedIn' }],
   fallback: 'fullAccessUsers',
-  publicPaths: ['/login'],
+  publicPaths: ['/login', '/unauthorized', '/session-too-large'],
 })
 
 const key = newKeyPair('rule-change-key')

@@ -1,6 +1,7 @@
 import { AccessConfigError } from './errors'
+import { NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE, SIGN_IN_PAGE } from '../pathFormats'
 import { normalisePath } from './normalisePath'
-import { GROUP_PREFIX, parseUserList, type ListEntries } from './parseUserList'
+import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
 import { inSection, sectionPrefix } from './sectionPaths'
 import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
@@ -64,7 +65,8 @@ function checkSections(sections: unknown, checkReaders: (readers: unknown, where
  * so a bad config fails the build instead of shipping rules that differ from what the admin wrote.
  */
 export function compileAccess(config: AccessConfig, env: AccessEnv = process.env): CompiledAccess {
-  const lists = config.lists ?? ({} as Record<ListName, string>)
+  checkShape(config)
+  const lists = config.lists
   if (lists[FULL_ACCESS_LIST] === undefined) throw new AccessConfigError(`list "${FULL_ACCESS_LIST}" is missing`)
   const listNames = Object.keys(lists)
   const parsed: Record<ListName, ListEntries> = {}
@@ -85,8 +87,10 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     if ((signedIn && requirement === 'signedIn') || listNames.includes(requirement as string)) return requirement as Requirement
     if (typeof requirement === 'string' && requirement.startsWith(GROUP_PREFIX)) {
       if (!/^group:[^\s,]+$/.test(requirement)) {
-        throw new AccessConfigError(`${where} requires "${requirement}"; one group is written "group:<name>", with no spaces or commas (several entries make a list in \`lists\`)`)
+        throw new AccessConfigError(`${where} requires "${shownEntry(requirement)}"; one group is written "group:<name>", with no spaces or commas (several entries make a list in \`lists\`)`)
       }
+      const problem = entryProblem(requirement)
+      if (problem) throw new AccessConfigError(`${where} requires one group, and it is ${problem}`)
       parsed[requirement] = { users: [], groups: [requirement.slice(GROUP_PREFIX.length)] }
       listNames.push(requirement)
       return requirement
@@ -126,13 +130,45 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     }
   }
 
-  return {
-    protectDocs,
-    members,
-    sections,
-    groupsClaim,
-    rules,
-    fallback,
-    publicPaths: new Set(config.publicPaths.map((path) => canonicalRulePath(path, 'public path'))),
+  const publicPaths = new Set(config.publicPaths.map((path) => canonicalRulePath(path, 'public path')))
+  const missing = SITE_REDIRECT_PAGES.filter((page) => !publicPaths.has(page))
+  if (missing.length > 0) {
+    throw new AccessConfigError(
+      `publicPaths must hold ${missing.map((page) => `"${page}"`).join(' and ')}: the site sends readers there (to sign in, when they may not open a page, when their cookies are too large), and a page that is not public sends them there again, without end`
+    )
+  }
+  return { protectDocs, members, sections, groupsClaim, rules, fallback, publicPaths }
+}
+
+/** The site's own pages it redirects readers to: each must be public, or a redirect there loops. */
+const SITE_REDIRECT_PAGES = [SIGN_IN_PAGE, NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE]
+
+/** The fields of access.config.ts (lib/access/types.ts AccessConfig). */
+const CONFIG_FIELDS: readonly (keyof AccessConfig)[] = ['protectDocs', 'lists', 'sections', 'groupsClaim', 'rules', 'fallback', 'publicPaths', 'aiTools']
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The configuration's fields and their kinds, before any is read: the build bundles the config
+ * without type-checking it, and a field left out or misspelt would otherwise read as absent
+ * (a missing protectDocs as false: every section open to every signed-in reader).
+ */
+function checkShape(config: unknown): asserts config is AccessConfig {
+  if (!isRecord(config)) throw new AccessConfigError('the default export must be one object ({ protectDocs, lists, sections, rules, fallback, publicPaths, … })')
+  for (const field of Object.keys(config)) {
+    if ((CONFIG_FIELDS as readonly string[]).includes(field)) continue
+    const meant = CONFIG_FIELDS.find((known) => known.toLowerCase() === field.toLowerCase())
+    throw new AccessConfigError(`unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${CONFIG_FIELDS.join(', ')}`)
+  }
+  if (typeof config.protectDocs !== 'boolean') {
+    throw new AccessConfigError(`protectDocs must be true or false, not ${JSON.stringify(config.protectDocs) ?? 'missing'}: true applies the lists and rules; false lets every signed-in reader read everything`)
+  }
+  if (!isRecord(config.lists)) throw new AccessConfigError('lists must be an object of lists, each a comma-separated string ({ fullAccessUsers: \'admin\', … })')
+  for (const field of ['rules', 'publicPaths'] as const) {
+    if (!Array.isArray(config[field])) throw new AccessConfigError(`${field} must be a list${field === 'rules' ? ' of { path, match, require } (write rules: [] for none)' : ' of paths anyone may open'}`)
+  }
+  for (const path of config.publicPaths as unknown[]) if (typeof path !== 'string') throw new AccessConfigError(`publicPaths holds ${JSON.stringify(path)}, which is not a path`)
+  for (const [index, rule] of (config.rules as unknown[]).entries()) {
+    if (!isRecord(rule) || typeof rule.path !== 'string') throw new AccessConfigError(`rule ${index + 1} must be { path, match, require }, with path a string like "/docs/leads/pricing"`)
   }
 }

@@ -23,22 +23,26 @@ export function parseUserList(listName: string, raw: string): ListEntries {
     .filter((entry) => entry.length > 0)
   const parsed: ListEntries = { users: [], groups: [] }
   for (const entry of entries) {
-    if (/\s/.test(entry)) {
-      throw new AccessConfigError(`list "${listName}" has an entry containing whitespace: "${entry}"`)
-    }
-    // Invisible in the config as in a review: no username or group holds one, so the entry would match nobody.
-    if (/\p{C}/u.test(entry)) {
-      const shown = entry.replace(/\p{C}/gu, (character) => `<U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
-      throw new AccessConfigError(`list "${listName}" has an entry with an invisible or control character: "${shown}"`)
-    }
-    if (entry.includes(';')) throw new AccessConfigError(`list "${listName}" has an entry containing ";": "${entry}"; entries are separated by commas`)
-    if (entry.startsWith(GROUP_PREFIX)) {
-      const group = entry.slice(GROUP_PREFIX.length)
-      if (!group) throw new AccessConfigError(`list "${listName}" has "${GROUP_PREFIX}" with no group name`)
-      parsed.groups.push(group)
-    } else {
-      parsed.users.push(entry)
-    }
+    const problem = entryProblem(entry)
+    if (problem) throw new AccessConfigError(`list "${listName}" has ${problem}`)
+    if (entry.startsWith(GROUP_PREFIX)) parsed.groups.push(entry.slice(GROUP_PREFIX.length))
+    else parsed.users.push(entry)
   }
   return parsed
+}
+
+/** An entry with each invisible or control character written as `<U+XXXX>`. */
+export const shownEntry = (entry: string) => entry.replace(/\p{C}/gu, (character) => `<U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
+
+/**
+ * Why one trimmed entry (a username or `group:<name>`) can match nobody, or null: a list's entry
+ * and a requirement's single group are read by the same rule.
+ */
+export function entryProblem(entry: string): string | null {
+  if (/\s/.test(entry)) return `an entry containing whitespace: "${shownEntry(entry)}"`
+  // Invisible in the config as in a review: no username or group holds one, so the entry would match nobody.
+  if (/\p{C}/u.test(entry)) return `an entry with an invisible or control character: "${shownEntry(entry)}"`
+  if (entry.includes(';')) return `an entry containing ";": "${entry}"; entries are separated by commas`
+  if (entry === GROUP_PREFIX) return `"${GROUP_PREFIX}" with no group name`
+  return null
 }
