@@ -83,12 +83,12 @@ test('rules the build would refuse are named, after the table, and it exits 3', 
     const run = await report(['--no-pool'], {}, work)
     expect(run.status).toBe(3)
     expect(run.stdout).toMatch(/entry\s+Leads API/)
-    expect(run.stderr).toContain('access:report: the build refuses these rules of access.config.ts:\n  - rule "exact /docs/internal/no-such-page')
+    expect(run.stderr).toContain('access:report: the build refuses these sections and rules of access.config.ts:\n  - rule "exact /docs/internal/no-such-page')
     expect(run.stderr).toContain('matches no page or file')
     // With a list entry the pool lacks too, the pool's 2 stands, and the rules are still named.
     const both = await report(['--endpoint', cognito.url], { DOCS_LEADS_USERS: 'leads1, leeds2' }, work)
     expect(both.status).toBe(2)
-    expect(both.stderr).toContain('access:report: the build refuses these rules of access.config.ts:')
+    expect(both.stderr).toContain('access:report: the build refuses these sections and rules of access.config.ts:')
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
   }

@@ -4,7 +4,7 @@ import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import type { PathRule } from '../../lib/access/types'
-import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
+import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
 const routes = siteRoutes(scanContent(root))
@@ -30,6 +30,16 @@ test('a rule whose path has a typo fails the build, naming the rule and what to 
   expect(() => assertRulesDecide(access, routes)).toThrow(
     'rule "prefix /docs/internal/to-be-refind/finance -> financeUsers" matches no page or file: none is at or under /docs/internal/to-be-refind/finance'
   )
+})
+
+test("a section whose entry is no page fails the build, naming the section: its tab and home card would open a page that does not exist", () => {
+  const sections = shipped.sections.map((section) => (section.id === 'leads' ? { ...section, entry: '/docs/leads/nope' } : section))
+  const access = compileAccess({ ...shipped, sections }, {})
+  expect(() => assertRulesDecide(access, routes)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(access, routes)).toThrow(
+    'access.config.ts: section "leads": its entry /docs/leads/nope is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/leads/).'
+  )
+  expect(() => assertRulesDecide(compileAccess(shipped, {}), routes)).not.toThrow()
 })
 
 test('an exact rule on a page that does not exist matches nothing', () => {

@@ -84,8 +84,26 @@ export function siteRoutes(source: Pick<ContentSource, 'pages' | 'publicFiles'>)
   return [...source.pages.map((page) => page.route), ...publicFileRoutes(source)]
 }
 
-/** Fails with every rule that would restrict nothing. */
+/** A section whose entry page (the page its tab and home card open) is no page of the site. */
+export class SectionEntryError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`access.config.ts: ${problems.join('\n')}`)
+    this.name = 'SectionEntryError'
+  }
+}
+
+/** What is wrong with each section's entry page, in the sections' order: one that is no page of `routes`. */
+export function sectionEntryProblems(access: CompiledAccess, routes: readonly string[]): string[] {
+  const pages = new Set(routes)
+  return access.sections
+    .filter((section) => !pages.has(section.entry))
+    .map((section) => `section "${section.id}": its entry ${section.entry} is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/${section.id}/).`)
+}
+
+/** Fails with every section whose entry is no page, then every rule that would restrict nothing. */
 export function assertRulesDecide(access: CompiledAccess, routes: readonly string[]): void {
+  const entries = sectionEntryProblems(access, routes)
+  if (entries.length > 0) throw new SectionEntryError(entries)
   const problems = ruleProblems(access, routes)
   if (problems.length > 0) throw new RuleCoverageError(problems)
 }

@@ -28,7 +28,7 @@ import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { scanContent } from '../../pipeline/content/contentSource'
-import { ruleProblems, siteRoutes } from '../../pipeline/steps/checkRules'
+import { ruleProblems, sectionEntryProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 
 // The pinned SDK runs on this project's Node 20; its warning is about later SDK releases.
@@ -185,12 +185,13 @@ async function main() {
     changes = { rev: options.diff, list: diffAccess(before, access, both) }
   }
   // What the build would refuse of these rules over these pages (pipeline/steps/checkRules.ts), said here before it ships.
-  const refused = ruleProblems(access, siteRoutes(source()))
+  const routes = siteRoutes(source())
+  const refused = [...sectionEntryProblems(access, routes), ...ruleProblems(access, routes)]
   if (options.json) console.log(JSON.stringify({ audiences, finer, entries: matrix, pool: findings, changes, refused }, null, 2))
   else printText(audiences, finer, matrix, findings, changes)
   if (findings && (findings.found.unknownEntries.length || findings.found.disabledButListed.length)) process.exitCode = 2
   if (refused.length) {
-    console.error(`access:report: the build refuses these rules of access.config.ts:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`)
+    console.error(`access:report: the build refuses these sections and rules of access.config.ts:\n${refused.map((problem) => `  - ${problem}`).join('\n')}`)
     // The pool's findings' 2 stands when both apply: a caller can tell them from a failure to run (1) either way.
     process.exitCode ||= 3
   }
