@@ -65,3 +65,14 @@ test('a rule finer than a section gets a column of its own, and its pages are li
   // With the shipped rules, the columns are the sections and the other pages.
   expect(reportAudiences(compileAccess(shipped), planAggregates({ access: compileAccess(shipped), routes })).finer).toEqual([])
 })
+
+test("a section's column follows its own rule, not its entry page, which a finer rule may give other readers", () => {
+  const access = compileAccess({ ...shipped, rules: [{ path: '/docs/leads/intro', match: 'exact', require: 'internalUsers' }, ...shipped.rules] }, {})
+  const routes = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
+  const { audiences } = reportAudiences(access, planAggregates({ access, routes }))
+  const rows = whoSeesWhat(access, audiences)
+  expect(rows.find((row) => row.name === 'leads1')!.opens).toContain('Leads API')
+  expect(rows.find((row) => row.name === 'internal1')!.opens).not.toContain('Leads API')
+  // Without the plan, each section is asked about at its folder.
+  expect(whoSeesWhat(access).find((row) => row.name === 'leads1')!.opens).toEqual(['Leads API'])
+})

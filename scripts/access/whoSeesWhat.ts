@@ -8,6 +8,7 @@ import { decideAccess } from '../../lib/access/decideAccess'
 import type { AccessUser } from '../../lib/access/types'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
+import { sectionPrefix } from '../../lib/access/sectionPaths'
 
 /** What the report asks about: each section, and the pages outside every section (the docs root). */
 export interface Audience {
@@ -16,7 +17,8 @@ export interface Audience {
 }
 
 export const AUDIENCES: readonly Audience[] = [
-  ...SECTIONS.map((section) => ({ label: section.title, path: section.href })),
+  // The section's folder, which its own rule governs (its entry page may have a finer rule of its own).
+  ...SECTIONS.map((section) => ({ label: section.title, path: sectionPrefix(section.id) })),
   { label: 'Other pages', path: '/docs' },
 ]
 
@@ -38,7 +40,8 @@ export function reportAudiences(access: CompiledAccess, plan: Pick<AggregatePlan
   for (const audience of plan.audiences) {
     if (audience.requirement === 'signedIn' || audience.kind === 'public') continue
     const section = access.sections.find((candidate) => candidate.id === audience.section)
-    if (section) audiences.push({ label: section.title, path: section.entry })
+    // A route its own rule governs, not the section's entry page, which a finer rule may give other readers.
+    if (section) audiences.push({ label: section.title, path: audience.governedBy })
     else if (audience.kind === 'fallback') audiences.push({ label: 'Other pages', path: audience.governedBy })
     else {
       const where = audience.sections.map((entry) => entry.title).join(', ') || 'Outside sections'

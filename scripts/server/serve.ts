@@ -1,6 +1,7 @@
 /** `npm start`'s last step: runs the local Cognito and the site until Ctrl-C. */
 import { decide } from '../../lib/access'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
+import { sectionPrefix } from '../../lib/access/sectionPaths'
 import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
 import { ACCESS_LOG_ENV } from './accessLogFile'
@@ -12,7 +13,7 @@ async function main() {
   const stack = await startLocalStack({ accessLog })
   const sees = (username: string) => {
     const groups = seededGroupsOf(username)
-    const sections = SECTIONS.filter((section) => decide(section.href, { username, groups }) === 'allow').map((section) => section.title)
+    const sections = SECTIONS.filter((section) => decide(sectionPrefix(section.id), { username, groups }) === 'allow').map((section) => section.title)
     return sections.length ? sections.join(', ') : 'the home page only'
   }
   console.log(`\nThe docs site is running at ${stack.siteUrl}  (local Cognito at ${stack.cognitoUrl})\n`)
