@@ -47,6 +47,12 @@ test('a typo in a list and a disabled user who is still listed are flagged again
   expect(entries.find((entry: { name: string }) => entry.name === 'leeds2').opens).toEqual(['Leads API'])
 })
 
+test('a mistake in the configuration is said in one line, naming it, with no stack (exit 1)', async () => {
+  const run = await report(['--no-pool'], { DOCS_LEADS_USERS: 'leads1, leads 2' })
+  expect(run.status).toBe(1)
+  expect(run.stderr.trim()).toBe('access:report: access.config.ts: list "leadsUsers" has an entry containing whitespace: "leads 2"')
+})
+
 test('the table for a terminal, and a clean configuration exits 0', async () => {
   const run = await report(['--no-pool'])
   expect(run.status).toBe(0)
