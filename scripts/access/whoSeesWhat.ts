@@ -1,7 +1,7 @@
 /**
  * Who sees what, decided by the one decision function: every user and group that a list names,
  * against every section; what a user pool says about those entries; and what an edit changes.
- * Pure: the command (report.ts) reads the configuration and the pool and prints.
+ * Pure: the command (reportCommand.ts) reads the configuration and the pool and prints.
  */
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { decideAccess } from '../../lib/access/decideAccess'
