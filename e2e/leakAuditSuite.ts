@@ -57,6 +57,8 @@ interface RoleReport extends RoleFindings {
   ownMarkersSeen: Set<MarkedSection>
   /** Sections whose marked image this role read, where it may fetch it. */
   ownImagesSeen: Set<MarkedSection>
+  /** Sections whose own `_meta` marker this role read, where it may open the section's folder. */
+  ownMetasSeen: Set<MarkedSection>
   /** Whether this role read the writer's file at the root of public/, where it may fetch it. */
   rootFileSeen: boolean
   finerSeen: Set<FinerMark>
@@ -80,6 +82,7 @@ const emptyReport = (role: Role): RoleReport => ({
   ...noFindings(),
   ownMarkersSeen: new Set(),
   ownImagesSeen: new Set(),
+  ownMetasSeen: new Set(),
   rootFileSeen: false,
   finerSeen: new Set(),
   ownTitlesSeen: new Set(),
@@ -91,6 +94,8 @@ const mayOpen = (role: Role, route: string) => role !== null && env.decide(route
 export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(MARKED_PAGES[section]))
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
+/** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
+const mayOpenFolder = (role: Role, section: MarkedSection) => mayOpen(role, `/docs/${section}`)
 const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
@@ -155,6 +160,11 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (!body.includes(env.markers.image[section])) continue
     if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
     else report.markersLeaked.push(`${section}'s image in ${key}`)
+  }
+  for (const section of sections) {
+    if (!body.includes(env.markers.meta[section])) continue
+    if (mayOpenFolder(role, section)) report.ownMetasSeen.add(section)
+    else report.markersLeaked.push(`${section}'s _meta in ${key}`)
   }
   if (body.includes(env.markers.rootFile)) {
     if (mayFetchRootFile(role)) report.rootFileSeen = true
@@ -325,6 +335,13 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
         expect([...report.ownMarkersSeen].sort()).toEqual(expected.sort())
       }
       expect(reports.find((r) => r.role === 'admin')!.ownMarkersSeen.size).toBe(3)
+    })
+
+    test("every role receives the _meta marker of every section folder it may open (so 0 leaks of a folder's words means something)", () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        expect([report.role, [...report.ownMetasSeen].sort()]).toEqual([report.role, sections.filter((section) => mayOpenFolder(role, section)).sort()])
+      }
     })
 
     test('every role receives the image marker of every section image it may fetch', () => {

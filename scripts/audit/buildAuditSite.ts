@@ -17,7 +17,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
-import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_PAGES, MARKED_ROOT_FILE, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
+import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_METAS, MARKED_PAGES, MARKED_ROOT_FILE, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -87,6 +87,15 @@ export function freePort(): number {
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))
 }
 
+/** A separator titled `marker` as the first entry of the `_meta` file `file`. */
+function markMeta(dest: string, file: string, marker: string): void {
+  const absolute = path.join(dest, file)
+  const text = fs.readFileSync(absolute, 'utf8')
+  const marked = text.replace(/export default \{/, `export default {\n  '---audit': { type: 'separator', title: '${marker}' },`)
+  if (marked === text) throw new Error(`${file}: no \`export default {\` to plant the audit's separator in`)
+  fs.writeFileSync(absolute, marked)
+}
+
 export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT, profile: AuditProfileName = 'finance'): void {
   copyProject(root, dest)
 
@@ -96,6 +105,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {
     markPage(dest, MARKED_PAGES[section], { title: markers.title[section], body: markers.body[section] })
     fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.image[section]} -->\n`)
+    markMeta(dest, MARKED_METAS[section], markers.meta[section])
   }
   for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
   fs.writeFileSync(path.join(dest, MARKED_ROOT_FILE), `${markers.rootFile}\n`)

@@ -98,6 +98,17 @@ export const MARKED_IMAGES = {
 export type MarkedSection = keyof typeof MARKED_PAGES
 
 /**
+ * Each section's own `_meta` gets a separator titled with a marker: words of the folder's own,
+ * which only readers who may open the folder may receive, though a finer rule gives another reader
+ * a page inside it (the folder's level then ships in that reader's page map).
+ */
+export const MARKED_METAS = {
+  leads: 'content/docs/leads/_meta.ts',
+  internal: 'content/docs/internal/_meta.ts',
+  'support-twilio': 'content/docs/support-twilio/_meta.ts',
+} as const satisfies Record<MarkedSection, string>
+
+/**
  * A writer's file at the root of public/, beside the site's logo and favicon: no rule names it, so
  * it needs full access (the fallback), however near the sign-in page's own files it lies.
  */
@@ -110,6 +121,8 @@ export interface Markers {
   image: Record<MarkedSection, string>
   /** Text planted in the marked page's title (front matter), which Nextra puts into page maps. */
   title: Record<MarkedSection, string>
+  /** The title of a separator planted in the section's own `_meta` (MARKED_METAS). */
+  meta: Record<MarkedSection, string>
   /** Planted in the body and title of each finer rule's page. */
   finer: Record<FinerMark, { body: string; title: string }>
   /** A username added to each access list: no browser may ever receive one. */
@@ -125,5 +138,5 @@ export function newMarkers(config: AccessConfig): Markers {
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
   const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
-  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), finer, usernames, rootFile: `leakrootfile${token()}` }
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames, rootFile: `leakrootfile${token()}` }
 }
