@@ -1,4 +1,5 @@
 /** @jest-environment node */
+import { accessEnvFor } from '../../lib/access/accessEnv'
 import { compileAccess, decideAccess, readersOfMayOpen, type AccessConfig } from '../../lib/access'
 import type { SectionDeclaration } from '../../lib/access/types'
 import shipped from '../../access.config'
@@ -226,6 +227,18 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('a requirement of one group is read by the rules of a list entry: no invisible character, no ";"', () => {
     expect(() => compileAccess({ ...base, fallback: 'group:support\u200b-team' })).toThrow('access.config.ts: fallback requires one group, and it is an entry with an invisible or control character: "group:support<U+200B>-team"')
     expect(() => compileAccess({ ...base, rules: [{ path: '/docs/x', match: 'prefix', require: 'group:fin;ance' }] })).toThrow('access.config.ts: rule 1 (/docs/x) requires one group, and it is an entry containing ";": "group:fin;ance"; entries are separated by commas')
+  })
+  test('an override variable that names no list fails, as do two lists of one variable: a misspelt one would change nothing, with no word', () => {
+    // What the edge and AI tools' bundles bake in (pipeline/steps/bakedBundle.ts): the build's and deploy:access's environment.
+    expect(() => accessEnvFor(Object.keys(base.lists), { DOCS_LEAD_USERS: 'outsider' })).toThrow(
+      'access.config.ts: DOCS_LEAD_USERS is set, but overrides no list; the lists\' variables are DOCS_FULL_ACCESS_USERS, DOCS_LEADS_USERS, DOCS_INTERNAL_USERS, DOCS_TWILIO_SUPPORT_USERS'
+    )
+    expect(accessEnvFor(Object.keys(base.lists), { DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true', DOCS_AUTH_MODE: 'local' })).toEqual({ DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true' })
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leads_users: 'lee' } })).toThrow('access.config.ts: lists "leadsUsers" and "leads_users" would both be overridden by DOCS_LEADS_USERS; rename one of them')
+  })
+  test('a section named index fails, naming the id: /docs/index is the /docs page', () => {
+    const section: SectionDeclaration = { id: 'index', title: 'Index', description: 'x', entry: '/docs/index/intro', readers: 'leadsUsers' }
+    expect(() => compileAccess({ ...base, sections: [section] })).toThrow('access.config.ts: section 1 (index): id "index" names the /docs page, not a folder; choose another id')
   })
   test('a missing full-access list', () => {
     const { fullAccessUsers: _omit, ...lists } = base.lists

@@ -42,6 +42,12 @@ test("a section whose entry is no page fails the build, naming the section: its 
   expect(() => assertRulesDecide(compileAccess(shipped, {}), routes)).not.toThrow()
 })
 
+test("a rule on one of the site's public pages decides nothing, and says so", () => {
+  expect(ruleProblems(withRules([{ path: '/login', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([
+    'rule "exact /login -> leadsUsers" decides nothing: /login is in publicPaths (the site\'s own pages, which anyone may read). Remove the rule, or the path from publicPaths.',
+  ])
+})
+
 test('an exact rule on a page that does not exist matches nothing', () => {
   const problems = ruleProblems(withRules([{ path: '/docs/internal/guidelines/secret-management', match: 'exact', require: 'fullAccessUsers' }]), routes)
   expect(problems).toEqual([expect.stringContaining('rule "exact /docs/internal/guidelines/secret-management -> fullAccessUsers" matches no page or file: none is at /docs/internal/guidelines/secret-management.')])

@@ -46,6 +46,8 @@ function checkSections(sections: unknown, checkReaders: (readers: unknown, where
   return sections.map((section: SectionDeclaration, index) => {
     const where = `section ${index + 1} (${String(section?.id)})`
     if (typeof section?.id !== 'string' || !SECTION_ID.test(section.id)) throw new AccessConfigError(`${where}: id must be a lowercase slug like "support-twilio"`)
+    // /docs/index is the /docs page itself: no folder of that name can be a section's.
+    if (section.id === 'index') throw new AccessConfigError(`${where}: id "index" names the /docs page, not a folder; choose another id`)
     if (seen.has(section.id)) throw new AccessConfigError(`${where}: id "${section.id}" is declared twice`)
     seen.add(section.id)
     for (const field of ['title', 'description'] as const) {
@@ -80,6 +82,7 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     parsed[name] = parseUserList(name, raw)
   }
   const declared = [...listNames]
+  checkOverrides(listNames)
   // What a rule, a section or the fallback requires: a declared list, 'signedIn' (not for a
   // section), or one group written `group:<name>`, which reads as a list of that one entry, with
   // the full-access entries merged in like any list's.
@@ -138,6 +141,17 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     )
   }
   return { protectDocs, members, sections, groupsClaim, rules, fallback, publicPaths }
+}
+
+/** Each list has an override variable of its own (./accessEnv.ts). */
+function checkOverrides(listNames: readonly ListName[]): void {
+  const byVariable = new Map<string, ListName>()
+  for (const name of listNames) {
+    const variable = listEnvVar(name)
+    const other = byVariable.get(variable)
+    if (other !== undefined) throw new AccessConfigError(`lists "${other}" and "${name}" would both be overridden by ${variable}; rename one of them`)
+    byVariable.set(variable, name)
+  }
 }
 
 /** The site's own pages it redirects readers to: each must be public, or a redirect there loops. */

@@ -32,6 +32,10 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
   access.rules.forEach((rule, index) => {
     const named = `rule "${describeRule({ kind: 'rule', index, rule })}"`
     const matched = routes.filter((route) => ruleMatches(rule, route))
+    if (matched.length === 0 && [...access.publicPaths].some((path) => ruleMatches(rule, path))) {
+      problems.push(`${named} decides nothing: ${rule.path} is in publicPaths (the site's own pages, which anyone may read). Remove the rule, or the path from publicPaths.`)
+      return
+    }
     if (matched.length === 0) {
       problems.push(
         `${named} matches no page or file: none is ${rule.match === 'exact' ? 'at' : 'at or under'} ${rule.path}. ` +
