@@ -92,6 +92,25 @@ test('a component takes only its own props (the rest would reach an HTML element
   expect(found.ok).toBe('ok')
 })
 
+test("a component's props hold what the component expects: Cards' columns, Tabs' titles, index and storage name", async () => {
+  const found = await verdicts({
+    num: '<Cards num="1;background-image:url(/docs/internal/images/dlq-flow.svg)"><Cards.Card title="A" href="/docs/leads/a" /></Cards>',
+    numZero: '<Cards num={0}><Cards.Card title="A" href="/docs/leads/a" /></Cards>',
+    items: '<Tabs items="ab"><Tabs.Tab>x</Tabs.Tab></Tabs>',
+    itemObjects: '<Tabs items={[{ label: { a: 1 } }]}><Tabs.Tab>x</Tabs.Tab></Tabs>',
+    siteKey: "<Tabs items={['A', 'B']} storageKey=\"theme\"><Tabs.Tab>a</Tabs.Tab><Tabs.Tab>b</Tabs.Tab></Tabs>",
+    index: "<Tabs items={['A', 'B']} defaultIndex=\"1\"><Tabs.Tab>a</Tabs.Tab><Tabs.Tab>b</Tabs.Tab></Tabs>",
+    ok: "<Cards num={3}><Cards.Card title=\"A\" href=\"/docs/leads/a\" /></Cards>\n\n<Tabs items={['npm', 'yarn', 2]} defaultIndex={1} storageKey=\"tabs-package-manager\"><Tabs.Tab>a</Tabs.Tab><Tabs.Tab>b</Tabs.Tab><Tabs.Tab>c</Tabs.Tab></Tabs>",
+  })
+  expect(found.num).toBe('7:8: `<Cards num>` is the number of columns, a whole number from 1 to 12, written num={2}')
+  expect(found.numZero).toMatch(/`<Cards num>` is the number of columns/)
+  expect(found.items).toBe("7:7: `<Tabs items>` is the tabs' titles, a list of text: items={['First', 'Second']}")
+  expect(found.itemObjects).toMatch(/`<Tabs items>` is the tabs' titles/)
+  expect(found.siteKey).toMatch(/`<Tabs storageKey>` is the name tabs that change together share, "tabs-" and lowercase letters/)
+  expect(found.index).toMatch(/`<Tabs defaultIndex>` is the index of a tab/)
+  expect(found.ok).toBe('ok')
+})
+
 test('URLs: only site paths, https, http and mailto, however the scheme is spelt', async () => {
   const bad = {
     plain: '<a href="javascript:alert(1)">x</a>',

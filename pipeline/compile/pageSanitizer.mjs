@@ -255,8 +255,25 @@ export function componentProblem(name, attributes) {
     const problem = anyElementProblem(name, prop, value)
     if (problem) return problem
     if (!takes.includes(prop)) return `\`<${name} ${prop}>\`: ${name} takes ${takes.length ? takes.map((each) => `\`${each}\``).join(', ') : 'no props'}`
+    const wanted = PROP_VALUES[`${name}.${prop}`]
+    if (wanted && !wanted.test(value)) return `\`<${name} ${prop}>\` is ${wanted.is}`
   }
   return null
+}
+
+const wholeNumber = (from, to) => (value) => Number.isInteger(value) && value >= from && value <= to
+
+/**
+ * What a component's prop may hold, where the component puts it where another value would do harm
+ * (Cards writes `num` into its style, unchecked; Tabs keeps its choice in localStorage under
+ * `storageKey`, beside the site's own keys) or break the page's render (Tabs maps `items`).
+ */
+const PROP_VALUES = {
+  'Cards.num': { test: wholeNumber(1, 12), is: 'the number of columns, a whole number from 1 to 12, written num={2}' },
+  'Tabs.items': { test: (value) => Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string' || typeof item === 'number'), is: "the tabs' titles, a list of text: items={['First', 'Second']}" },
+  'Tabs.defaultIndex': { test: wholeNumber(0, 99), is: 'the index of a tab, a whole number from 0: defaultIndex={1}' },
+  'Tabs.selectedIndex': { test: wholeNumber(0, 99), is: 'the index of a tab, a whole number from 0: selectedIndex={1}' },
+  'Tabs.storageKey': { test: (value) => typeof value === 'string' && /^tabs-[a-z0-9-]{1,60}$/.test(value), is: 'the name tabs that change together share, "tabs-" and lowercase letters, digits and hyphens (storageKey="tabs-package-manager"): the site keeps its own settings beside it' },
 }
 
 /**
