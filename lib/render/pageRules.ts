@@ -22,6 +22,8 @@ const REFUSED_TAGS: ReadonlyMap<string, string> = new Map(Object.entries(CODE.re
 const RAW_MARKUP = new Set(CODE.rawMarkupAttributes)
 const EVENT_HANDLER = new RegExp(CODE.eventHandler, 'i')
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+/** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
+const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 const URL_SCHEMES = new Set(CODE.urlSchemes)
 const CLOBBER = new Set(CODE.clobber.attributes)
 const STYLE_PROPERTIES = new Set(CODE.style.properties)
@@ -47,7 +49,7 @@ export function urlScheme(url: string): string | null {
 
 function urlProblem(name: string, value: TreeValue): string | null {
   if (typeof value !== 'string') return `${name} that is not text`
-  const urls = name.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]) : [value]
+  const urls = name.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '') : [value]
   for (const url of urls) {
     const scheme = urlScheme(url)
     if (scheme !== null && !URL_SCHEMES.has(scheme)) return `${name}="${url.slice(0, 40)}"`

@@ -10,11 +10,13 @@ import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
 import { lineOf, type FoundLink } from '../content/pageLinks'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+/** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
+const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 
 /** The URLs of an attribute's value: one, or a `srcSet`'s candidates. */
 function urlsOf(name: string, value: TreeValue): string[] {
   if (typeof value !== 'string') return []
-  return name === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]).filter(Boolean) : [value]
+  return name === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0]).filter(Boolean) : [value]
 }
 
 /**

@@ -39,6 +39,8 @@ export const URL_SCHEMES = CODE.urlSchemes
  * since a component hands its `href` to a link. `srcSet` holds several.
  */
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+/** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
+const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 
 /**
  * The props each writer component takes (its name as the page writes it). A component hands the
@@ -127,7 +129,7 @@ export function urlScheme(url) {
 /** Why `value` is no URL a page may hold, or null. `srcSet` holds a URL per comma-separated candidate. */
 function urlProblem(attribute, value) {
   if (typeof value !== 'string') return `\`${attribute}\` must be a URL written as text`
-  const urls = attribute.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]) : [value]
+  const urls = attribute.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '') : [value]
   for (const url of urls) {
     const scheme = urlScheme(url)
     if (scheme === null || URL_SCHEMES.includes(scheme)) continue
