@@ -68,6 +68,18 @@ test("a writer's block that the style list lets grow past its page (wide, right 
     return { hits, ownColumn }
   })
   expect(covered).toEqual({ hits: [false, false, false], ownColumn: true })
+  // A heading's copy in the table of contents, styled the same way: words there, inside the table.
+  const fromToc = await page.evaluate(() => {
+    const entry = document.querySelector('.site-toc a')!
+    entry.insertAdjacentHTML('beforeend', '<span dir="rtl" style="display: block"><span id="toc-cover" style="display: block; width: 4000px; height: 3000px; background-color: green">X</span></span>')
+    const sidebar = document.querySelector('aside.nextra-sidebar-container')!.getBoundingClientRect()
+    const article = document.querySelector('article.nextra-content')!.getBoundingClientRect()
+    return [
+      [sidebar.left + sidebar.width / 2, sidebar.top + 200],
+      [article.left + article.width / 2, article.top + 300],
+    ].map(([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('#toc-cover')))
+  })
+  expect(fromToc).toEqual([false, false])
   await page.reload()
 })
 
