@@ -132,7 +132,7 @@ test('URLs: only site paths, https, http and mailto, however the scheme is spelt
   }
   const found = await verdicts(bad)
   for (const [name, verdict] of Object.entries(found)) {
-    expect([name, verdict]).toEqual([name, expect.stringMatching(/^\d+:\d+: `<[A-Za-z.]+>`: `(href|src|srcSet)=".*` (is a .+ URL: a page's links and images are site paths \(\/docs\/…\), https:\/\/, http:\/\/ or mailto: addresses|leaves the site without a scheme: write the full https:\/\/ address)$/)])
+    expect([name, verdict]).toEqual([name, expect.stringMatching(/^\d+:\d+: `<[A-Za-z.]+>`: `(href|src|srcSet)=".*` (is a .+ URL: a page's links and images are site paths \(\/docs\/…\), https:\/\/, http:\/\/ or mailto: addresses|leaves the site without a scheme: write the full https:\/\/ address)$|: an image is embedded by its path on this site/)])
   }
   expect(found.markdownLink).toMatch(/^7:3: `<a>`: `href="javascript:alert\(1\)"` is a `javascript:` URL/)
   expect(found.numericReference).toMatch(/`javascript:` URL/)
@@ -142,6 +142,13 @@ test('URLs: only site paths, https, http and mailto, however the scheme is spelt
     colonInPath: '<a href="/docs/leads/a:b">x</a>',
   })
   expect(good).toEqual({ links: 'ok', tags: 'ok', colonInPath: 'ok' })
+  // An image by an address: another site's the policy never loads; this site's own would skip the check of who may fetch it.
+  const addressed = await verdicts({
+    markdown: '![Overview](http://127.0.0.1:3000/docs/internal/images/data-lake-overview.svg)',
+    tag: '<img src="https://docs.example.com/docs/internal/images/a.png" alt="A" />',
+    srcSet: '<picture><source srcSet="/docs/leads/images/a.png 1x, https://docs.example.com/docs/internal/b.png 2x" /></picture>',
+  })
+  for (const verdict of Object.values(addressed)) expect(verdict).toMatch(/an image is embedded by its path on this site \(\/docs\/<section>\/images\/…\), never by an address$/)
 })
 
 test('inline styles hold values, never a file to load or escaped characters', async () => {

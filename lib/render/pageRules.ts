@@ -22,6 +22,8 @@ const REFUSED_TAGS: ReadonlyMap<string, string> = new Map(Object.entries(CODE.re
 const RAW_MARKUP = new Set(CODE.rawMarkupAttributes)
 const EVENT_HANDLER = new RegExp(CODE.eventHandler, 'i')
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+/** The attributes that embed a file: a path on the site only. */
+const MEDIA_ATTRIBUTES = new Set(CODE.mediaAttributes)
 /** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
 const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 const URL_SCHEMES = new Set(CODE.urlSchemes)
@@ -50,9 +52,10 @@ export function urlScheme(url: string): string | null {
 function urlProblem(name: string, value: TreeValue): string | null {
   if (typeof value !== 'string') return `${name} that is not text`
   const urls = name.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '') : [value]
+  const media = MEDIA_ATTRIBUTES.has(name.toLowerCase())
   for (const url of urls) {
     const scheme = urlScheme(url)
-    if (scheme !== null && !URL_SCHEMES.has(scheme)) return `${name}="${url.slice(0, 40)}"`
+    if (scheme !== null && (media || !URL_SCHEMES.has(scheme))) return `${name}="${url.slice(0, 40)}"`
   }
   return null
 }

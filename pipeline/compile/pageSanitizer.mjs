@@ -39,6 +39,8 @@ export const URL_SCHEMES = CODE.urlSchemes
  * since a component hands its `href` to a link. `srcSet` holds several.
  */
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
+/** The attributes that embed a file (an image): a path on the site only. */
+const MEDIA_ATTRIBUTES = new Set(CODE.mediaAttributes)
 /** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
 const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 
@@ -130,8 +132,11 @@ export function urlScheme(url) {
 function urlProblem(attribute, value) {
   if (typeof value !== 'string') return `\`${attribute}\` must be a URL written as text`
   const urls = attribute.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '') : [value]
+  const media = MEDIA_ATTRIBUTES.has(attribute.toLowerCase())
   for (const url of urls) {
     const scheme = urlScheme(url)
+    // The site's policy loads no image from another site, and one of this site's own, at its full address, would skip the check of who may fetch it.
+    if (media && scheme !== null) return `\`${attribute}="${url.slice(0, 60)}"\`: an image is embedded by its path on this site (/docs/<section>/images/…), never by an address`
     if (scheme === null || URL_SCHEMES.includes(scheme)) continue
     if (scheme === '//') return `\`${attribute}="${url}"\` leaves the site without a scheme: write the full https:// address`
     return `\`${attribute}="${url.slice(0, 60)}"\` is a ${scheme ? `\`${scheme}:\`` : 'malformed'} URL: a page's links and images are site paths (/docs/…), https://, http:// or mailto: addresses`
