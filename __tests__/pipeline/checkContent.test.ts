@@ -244,6 +244,22 @@ test("a page lays out its own page, never the site's chrome: front matter or _me
   ])
 })
 
+test("a page or _meta file that is not UTF-8 fails, naming it; a byte-order mark before the front matter is read past", () => {
+  const root = site([])
+  writeFiles(root, {
+    'content/docs/leads/latin.mdx': Buffer.from('---\ntitle: Caf\xe9\n---\n# Caf\xe9\n', 'latin1'),
+    'content/docs/leads/_meta.ts': Buffer.from("export default { intro: 'Caf\xe9' }\n", 'latin1'),
+    'content/docs/leads/bom.mdx': '\ufeff---\ntitle: Bom page\ndescription: With a mark\n---\n# Bom page\n',
+  })
+  const source = scanContent(root)
+  const problems = checkContent(source, SECTIONS)
+  expect(problems.map((problem) => [problem.constructor.name, problem.message])).toEqual([
+    ['NotUtf8Error', "content/docs/leads/_meta.ts: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8."],
+    ['NotUtf8Error', "content/docs/leads/latin.mdx: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8."],
+  ])
+  expect(source.byFile('content/docs/leads/bom.mdx')!.frontMatter).toEqual({ title: 'Bom page', description: 'With a mark' })
+})
+
 test('a folder with two _meta files: the second by name is refused, naming the first; a _meta file in another folder is no twin', () => {
   const root = siteWith({
     'content/docs/leads/intro.mdx': page('title: Intro'),

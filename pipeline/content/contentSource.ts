@@ -18,6 +18,7 @@
  * one rule, lib/navigation/slugTitle.ts, not Nextra's), a `_meta` file as a reference its folder's
  * data replaces (lib/navigation/navigationTree.ts).
  */
+import { isUtf8 } from 'node:buffer'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -62,6 +63,21 @@ export class NotAFileError extends ContentError {
     super(entry, `${entry}: ${what}. The build reads only plain files and folders under ${CONTENT_DIR}/ and ${PUBLIC_DIR}/, so that nothing outside them is published; replace it with a copy of the file.`)
     this.name = 'NotAFileError'
   }
+}
+
+/** A page or `_meta` file that is not UTF-8 text: read as it is, its other bytes would ship as U+FFFD. */
+export class NotUtf8Error extends ContentError {
+  constructor(file: string) {
+    super(file, `${file}: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8.`)
+    this.name = 'NotUtf8Error'
+  }
+}
+
+/** A page's or `_meta` file's text: UTF-8, without the byte-order mark an editor may put first (front matter starts at the first byte). */
+function textOfFile(file: string, bytes: Buffer): string {
+  if (!isUtf8(bytes)) throw new NotUtf8Error(file)
+  const text = bytes.toString('utf8')
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 /** A file in public/ of a type the site does not serve. */
@@ -259,7 +275,7 @@ class LoadedPage implements ContentPage {
     const absolute = path.join(this.root, this.file)
     // The stamp is taken before the bytes: a write after it changes the stamp the next scan sees.
     const stamp = fileStampOf(fs.lstatSync(absolute))
-    const text = readPlainFile(absolute).toString('utf8')
+    const text = textOfFile(this.file, readPlainFile(absolute))
     this.reads.set(this.file, (this.reads.get(this.file) ?? 0) + 1)
     return { text, digest: crypto.createHash('sha256').update(text).digest('hex'), stamp, settled: settledAt(stamp, Date.now()) }
   }
@@ -415,7 +431,7 @@ function contentMeta(root: string, file: string, folderRoute: string, recorded?:
   const read = () => {
     if (!reading) {
       const stamp = fileStampOf(fs.lstatSync(absolute))
-      reading = { text: readPlainFile(absolute).toString('utf8'), stamp, settled: false }
+      reading = { text: textOfFile(file, readPlainFile(absolute)), stamp, settled: false }
       reading.settled = settledAt(stamp, Date.now())
     }
     return reading.text

@@ -173,8 +173,10 @@ type Unchecked = (page: ContentPage) => boolean
 /** A page's front matter, as the content source parses it once (../content/frontMatter.ts). */
 function checkPage(source: ContentSource, file: string, problems: ContentError[], unchecked: Unchecked): void {
   const page = source.byFile(file)
-  if (!page || !unchecked(page)) return
+  if (!page) return
   try {
+    // Whether it changed reads it (its digest), which a file that is no UTF-8 text fails.
+    if (!unchecked(page)) return
     void page.frontMatter
   } catch (error) {
     if (!(error instanceof ContentError)) throw error
