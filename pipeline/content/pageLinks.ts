@@ -5,8 +5,12 @@
  * (./scanRecord.ts), so an unchanged page is not read to be checked again.
  */
 
-/** A link in a page: a Markdown link or image, or an `href`/`src` attribute. */
-export const PAGE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
+/**
+ * A link in a page: a Markdown link or image, or an `href`/`src` attribute. A link's text holds no
+ * `[`, so a try from each `[` stops at the next one, and a line of many is read in linear time (a
+ * text with brackets in it is found in the compiled document, ../compile/documentLinks.ts).
+ */
+export const PAGE_LINK = /!?\[[^[\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)=["']([^"']+)["']/g
 
 /** A link's line (from 1) and target as written. */
 export type FoundLink = [line: number, target: string]
