@@ -4,44 +4,37 @@ import { execSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.mjs'
+import { needsBuild } from './lastBuild.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
 // Before the install and the build, which can take minutes: npm stopped meanwhile is noticed after them.
 endWithParent()
-const run = (command) => execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
+/** Runs `command`; when it fails, its own output has said why: this says which step, and ends, with no stack. */
+const run = (command, step) => {
+  try {
+    execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
+  } catch {
+    console.error(`npm start: ${step} failed (${command}; its output above says why)`)
+    process.exit(1)
+  }
+}
 
 // `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
 // without one.
 if (!fs.existsSync('node_modules/.package-lock.json')) {
   const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
   console.log(`npm start: installing dependencies (npm ${install})…`)
-  run(`npm ${install} --no-audit --no-fund`)
+  run(`npm ${install} --no-audit --no-fund`, 'the install')
 }
 
-/** The newest modification time below the given paths. */
-function newest(paths) {
-  let latest = 0
-  const visit = (p) => {
-    if (!fs.existsSync(p)) return
-    const stat = fs.lstatSync(p)
-    if (stat.isSymbolicLink()) return
-    if (stat.isDirectory()) fs.readdirSync(p).forEach((name) => visit(path.join(p, name)))
-    else latest = Math.max(latest, stat.mtimeMs)
-  }
-  paths.forEach(visit)
-  return latest
-}
-
-const SOURCES = ['content', 'pages', 'components', 'lib', 'public', 'styles', 'edge', 'pipeline', 'patches', 'access.config.ts', 'theme.config.tsx', 'theme.tsx', 'next.config.ts', 'package-lock.json']
-const builtAt = fs.existsSync('.next/asset-routes.json') && fs.existsSync('out/index.html') ? fs.statSync('.next/asset-routes.json').mtimeMs : 0
 if (process.env.DOCS_AUTH_MODE === 'production') {
   console.error('npm start serves the site with the local Cognito; unset DOCS_AUTH_MODE (a production build is for AWS, see docs/deploy.md).')
   process.exit(1)
 }
-if (builtAt < newest(SOURCES)) {
+if (needsBuild(root)) {
   console.log('npm start: building the site (npm run build)…')
-  run('npm run build')
+  run('npm run build', 'the build')
 }
 
 const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/serve.ts'], { stdio: 'inherit' })

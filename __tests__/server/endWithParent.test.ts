@@ -11,6 +11,15 @@ import path from 'node:path'
 import { isRunning } from '../../pipeline/mainProcess'
 
 test('a script whose starter is killed gets its own SIGTERM, and ends', async () => {
+  await endsWith('shell')
+})
+
+test("a script whose npm is killed outright ends too, though npm's shell stays to wait for it", async () => {
+  await endsWith('npm')
+})
+
+/** Starts the script under a shell (under a process standing for npm, when `killed` is npm), kills `killed` with SIGKILL, and waits for the script to end by its own SIGTERM. */
+async function endsWith(killed: 'shell' | 'npm') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'end-with-parent-'))
   const script = path.join(dir, 'script.mjs')
   fs.writeFileSync(
@@ -24,8 +33,9 @@ test('a script whose starter is killed gets its own SIGTERM, and ends', async ()
       `setInterval(() => {}, 1000)`,
     ].join('\n')
   )
-  // A shell that stays the script's parent, as npm's does.
-  const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}; true`], { stdio: 'ignore' })
+  // A shell that stays the script's parent, as npm's does; npm, when it is the one killed, its parent.
+  const shellArgs = ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}; true`]
+  const shell = killed === 'shell' ? spawn('sh', shellArgs, { stdio: 'ignore' }) : spawn(process.execPath, ['-e', `require('node:child_process').spawn('sh', ${JSON.stringify(shellArgs)}, { stdio: 'ignore' }); setInterval(() => {}, 1000)`], { stdio: 'ignore' })
   try {
     for (let waited = 0; !fs.existsSync(path.join(dir, 'pid')); waited += 20) {
       if (waited > 10_000) throw new Error('the script did not start')
@@ -44,4 +54,4 @@ test('a script whose starter is killed gets its own SIGTERM, and ends', async ()
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
-})
+}
