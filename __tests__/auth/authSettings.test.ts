@@ -29,6 +29,8 @@ test.each([
   [{ DOCS_COGNITO_USER_POOL_ID: '' }, /DOCS_COGNITO_USER_POOL_ID "" is not a user pool id in eu-west-2/],
   [{ DOCS_COGNITO_USER_POOL_ID: 'us-east-1_AbC123' }, /is not a user pool id in eu-west-2/],
   [{ DOCS_COGNITO_CLIENT_ID: 'short' }, /DOCS_COGNITO_CLIENT_ID "short" is not a Cognito app client id/],
+  [{ DOCS_COGNITO_REGION: 'eu-west-2(' }, /DOCS_COGNITO_REGION "eu-west-2\(" is not an AWS region \(like eu-west-2\)/],
+  [{ DOCS_COGNITO_REGION: 'eu.west.2', DOCS_COGNITO_USER_POOL_ID: 'eu-west-2_Abc' }, /DOCS_COGNITO_REGION "eu.west.2" is not an AWS region/],
 ])('a production build that is misconfigured fails with a clear message (%o)', (override, message) => {
   expect(() => readAuthSettings({ ...prod, ...override })).toThrow(message)
 })
@@ -55,6 +57,18 @@ describe('the keys a production edge bundle trusts', () => {
   })
   test('must not be empty', async () => {
     await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ keys: [] }) })).rejects.toThrow(/has no keys/)
+  })
+  test('fetched from the pool, a failure names the address and the way to build offline', async () => {
+    // A pool the network cannot reach, as fetch fails on one.
+    const unreachable = settings
+    const fetchMock = jest.spyOn(global, 'fetch').mockRejectedValueOnce(Object.assign(new TypeError('fetch failed'), { cause: new Error('getaddrinfo ENOTFOUND cognito-idp.eu-west-2.amazonaws.com') }))
+    try {
+      await expect(jwksFor(unreachable, {})).rejects.toThrow(
+        `fetching the pool's keys from https://cognito-idp.eu-west-2.amazonaws.com/${settings.userPoolId}/.well-known/jwks.json failed (getaddrinfo ENOTFOUND cognito-idp.eu-west-2.amazonaws.com): check DOCS_COGNITO_REGION and DOCS_COGNITO_USER_POOL_ID, or build offline with DOCS_COGNITO_JWKS_FILE (docs/deploy.md)`
+      )
+    } finally {
+      fetchMock.mockRestore()
+    }
   })
   test('local mode trusts cognito-local\'s key only', async () => {
     await expect(jwksFor(readAuthSettings({}))).resolves.toEqual(localCognitoJwks())

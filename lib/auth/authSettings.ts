@@ -64,6 +64,9 @@ export interface AuthEnv {
   DOCS_FEDERATED_CLIENT_ID?: string
 }
 
+/** An AWS region's name (eu-west-2, us-gov-west-1). */
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d$/
+
 /** A Cognito app client id's shape. */
 const CLIENT_ID = /^[a-z0-9]{20,128}$/
 
@@ -125,7 +128,8 @@ export function readAuthSettings(env: AuthEnv): AuthSettings {
         (isLoopbackUrl(env.DOCS_COGNITO_ENDPOINT) ? ' (the local emulator)' : '')
     )
   }
-  if (!new RegExp(`^${region}_[A-Za-z0-9]+$`).test(userPoolId)) {
+  if (!AWS_REGION.test(region)) throw new AuthConfigError(`DOCS_COGNITO_REGION "${region}" is not an AWS region (like eu-west-2)`)
+  if (!userPoolId.startsWith(`${region}_`) || !/^[A-Za-z0-9]+$/.test(userPoolId.slice(region.length + 1))) {
     throw new AuthConfigError(`DOCS_COGNITO_USER_POOL_ID "${userPoolId}" is not a user pool id in ${region} (like ${region}_AbC123xyz)`)
   }
   if (userPoolId === LOCAL_COGNITO.userPoolId || userPoolClientId === LOCAL_COGNITO.userPoolClientId) {
