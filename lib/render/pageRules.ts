@@ -49,9 +49,12 @@ export function urlScheme(url: string): string | null {
   return match ? match[1].toLowerCase() : null
 }
 
+/** The URL of each of a `srcset`'s comma-separated candidates ('' for an empty one), split as a browser splits them. */
+export const srcsetUrls = (value: string): string[] => value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '')
+
 function urlProblem(name: string, value: TreeValue): string | null {
   if (typeof value !== 'string') return `${name} that is not text`
-  const urls = name.toLowerCase() === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0] ?? '') : [value]
+  const urls = name.toLowerCase() === 'srcset' ? srcsetUrls(value) : [value]
   const media = MEDIA_ATTRIBUTES.has(name.toLowerCase())
   for (const url of urls) {
     const scheme = urlScheme(url)

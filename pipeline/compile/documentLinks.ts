@@ -7,16 +7,15 @@
  */
 import CODE from '../../lib/render/codeInPages.json'
 import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
+import { srcsetUrls } from '../../lib/render/pageRules'
 import { lineOf, type FoundLink } from '../content/pageLinks'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
-/** What a browser splits a srcset's candidate on: ASCII whitespace only (a no-break space is part of its URL). */
-const SRCSET_SPACE = new RegExp(CODE.srcsetSpace)
 
 /** The URLs of an attribute's value: one, or a `srcSet`'s candidates. */
 function urlsOf(name: string, value: TreeValue): string[] {
   if (typeof value !== 'string') return []
-  return name === 'srcset' ? value.split(',').map((candidate) => candidate.split(SRCSET_SPACE).filter(Boolean)[0]).filter(Boolean) : [value]
+  return name === 'srcset' ? srcsetUrls(value).filter(Boolean) : [value]
 }
 
 /**
