@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.mjs'
 import { needsBuild } from './lastBuild.mjs'
+import { refuseProductionMode } from './localCognitoOnly.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
@@ -28,10 +29,7 @@ if (!fs.existsSync('node_modules/.package-lock.json')) {
   run(`npm ${install} --no-audit --no-fund`, 'the install')
 }
 
-if (process.env.DOCS_AUTH_MODE === 'production') {
-  console.error('npm start serves the site with the local Cognito; unset DOCS_AUTH_MODE (a production build is for AWS, see docs/deploy.md).')
-  process.exit(1)
-}
+refuseProductionMode('npm start')
 if (needsBuild(root)) {
   console.log('npm start: building the site (npm run build)…')
   run('npm run build', 'the build')

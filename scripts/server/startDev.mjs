@@ -10,12 +10,9 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { endWithParent } from '../endWithParent.mjs'
+import { refuseProductionMode } from '../localCognitoOnly.mjs'
 
-// As npm start does: the dev server signs in with the local Cognito only, and says so rather than ignore the setting.
-if (process.env.DOCS_AUTH_MODE === 'production') {
-  console.error('npm run dev serves the site with the local Cognito; unset DOCS_AUTH_MODE (a production build is for AWS, see docs/deploy.md).')
-  process.exit(1)
-}
+refuseProductionMode('npm run dev')
 
 const server = fileURLToPath(new URL('./nextDevServer.cjs', import.meta.url))
 /*
