@@ -83,7 +83,9 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
     } else page(item as RawPage)
   }
   kept.sort(nextraOrder)
-  const surviving = new Set(kept.flatMap((item) => ('name' in item ? [item.name] : [])))
+  // By name, the first of a name (a folder before the page of its name): a menu's items name pages of that folder.
+  const surviving = new Map<string, RawFolder | RawPage>()
+  for (const item of kept) if ('name' in item && !surviving.has(item.name)) surviving.set(item.name, item)
   // The folder's own words (a separator, a menu, a link) are for readers of the folder: a reader
   // kept here only for a page inside it, by a finer rule, gets the entries of what it holds.
   const ownWords = mayOpen(folderRoute)
@@ -94,9 +96,8 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
     for (const [key, value] of Object.entries(meta ?? {})) {
       const names = surviving.has(key)
       if (!names && (removed.has(key) || (key !== '*' && !ownWords))) continue
-      // A menu's items name pages of the folder it is named after (at the top, a section's lives under docs/).
-      const named = kept.find((item): item is RawFolder | RawPage => 'name' in item && item.name === key)
-      const entry = openEntry(value, key === '*' ? null : (named?.route ?? routeIn(folderRoute, key)), names, linkOpen, mayOpen)
+      // At the top, a section's folder lives under docs/: its route, not the key's, is where a menu's items are.
+      const entry = openEntry(value, key === '*' ? null : (surviving.get(key)?.route ?? routeIn(folderRoute, key)), names, linkOpen, mayOpen)
       if (entry === undefined) continue
       data[key] = untitled.has(key) ? withSlugTitle(entry, key) : entry
     }
