@@ -22,8 +22,9 @@ const OVERRIDE_VAR = /^DOCS_[A-Z0-9_]+_USERS$/
  * its list as it is, with no word.
  */
 export function accessEnvFor(lists: readonly ListName[], env: AccessEnv): Record<string, string> {
-  const names = [PROTECT_ENV_VAR, ...lists.map(listEnvVar)]
-  const unknown = Object.keys(env).filter((variable) => OVERRIDE_VAR.test(variable) && env[variable] !== undefined && !names.includes(variable))
-  if (unknown.length > 0) throw new AccessConfigError(`${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} set, but override${unknown.length === 1 ? 's' : ''} no list; the lists' variables are ${names.slice(1).join(', ')}`)
+  const listVariables = lists.map(listEnvVar)
+  const names = [PROTECT_ENV_VAR, ...listVariables]
+  const unknown = Object.keys(env).filter((variable) => OVERRIDE_VAR.test(variable) && env[variable] !== undefined && !listVariables.includes(variable))
+  if (unknown.length > 0) throw new AccessConfigError(`${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} set, but override${unknown.length === 1 ? 's' : ''} no list; the lists' variables are ${listVariables.join(', ')}`)
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])))
 }
