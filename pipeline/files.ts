@@ -9,8 +9,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { TextEncoder } from 'node:util'
 
-/** The hex sha256 of `data`. */
-export const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+/** The hex sha256 of `data`: the one-shot `crypto.hash` (Node 20.12) where there is one, a third of a Hash object's cost on the short texts a build hashes by the page. */
+export const sha256: (data: string | Buffer) => string = typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data, 'hex') : (data) => crypto.createHash('sha256').update(data).digest('hex')
 
 /**
  * How long before its reading a file must have been last written for that reading to be trusted

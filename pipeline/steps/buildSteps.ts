@@ -231,8 +231,8 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
   // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
-  // The record of out/ set aside is read while this thread waits on the compile (a build with
-  // nothing to compile: at its next wait), not after the render: it is as large as out/ (onCompileStart).
+  // The record of out/ set aside is as large as out/: it is read once the Markdown step is done,
+  // while this thread waits on search and the render, not on the path to the page props and the render.
   let lastRecord: LastOutRecord | undefined
   const readLastRecord = () => (lastRecord ??= readLastOutRecord(paths.out))
   // The search and Markdown steps need nothing the render makes. When out/ stays in place, search
@@ -258,10 +258,8 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     callerSaves: true,
     onCompileStart: ({ pages, toCompile, fromCache }) => {
       console.log(`build: content: ${pages} pages to check, ${toCompile} to compile, ${fromCache} from cache`)
-      // A changed page is a search shard to index again: Pagefind starts while the compile is waited
-      // for, and the record of out/ is read once its first index is made, which takes this thread's turns.
-      const pagefindReady = toCompile > 0 ? startPagefindAhead() : Promise.resolve()
-      void pagefindReady.then(() => setImmediate(readLastRecord))
+      // A changed page is a search shard to index again: Pagefind starts while the compile is waited for.
+      if (toCompile > 0) void startPagefindAhead()
     },
     onCompiled: (compiled) => {
       course = renderCourse(paths, compiled.store, compiled.plan)
@@ -277,7 +275,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, { version: buildId, outInPlace }),
       ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
     )
-    markdown.catch(() => {})
+    markdown.then(() => setImmediate(readLastRecord)).catch(() => {})
     return markdown
   }
   const next = await step(
