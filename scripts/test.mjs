@@ -5,29 +5,73 @@
 //      leak audit also against a bucket that build is deployed to (e2e/deployedBucket.test.ts)
 // Debian's Chromium (its headless shell, e2e/browser.ts) is installed with apt when missing (as root),
 // or the exact command is printed.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { endWithParent } from './endWithParent.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' }
 const step = (title) => console.log(`\n=== ${title} ===`)
 
+// Each step runs in a process group of its own, which a stop of `npm test` (SIGINT, SIGTERM, SIGHUP,
+// or npm gone: ./endWithParent.mjs) ends whole, with its jest workers, servers and browsers: a
+// blocking spawn kept running after this script was stopped.
+let running = null
+let stopping = null
+/** What a stop removes before this script ends: the audit builds' temporary folders. */
+const cleanups = new Set()
+function stopNow() {
+  for (const cleanup of cleanups) cleanup()
+  process.exit(128 + os.constants.signals[stopping])
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopping ??= signal
+    if (running) process.kill(-running.pid, signal)
+    else stopNow()
+  })
+}
+endWithParent()
+
+/** Runs `command` with `args` to its end; its exit status, or the error named when it fails and `check` is set. */
+function run(command, args, { check = false, ...options } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', env, detached: true, ...options })
+    running = child
+    child.on('error', reject)
+    child.on('exit', (status, signal) => {
+      running = null
+      if (stopping) {
+        // What of the group outlived its leader (a worker that ignores the signal) ends with it.
+        try {
+          process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // The group is gone.
+        }
+        stopNow()
+      }
+      if (check && status !== 0) reject(new Error(`${[command, ...args].join(' ')} failed (${signal ?? `exit status ${status}`})`))
+      else resolve(status ?? 1)
+    })
+  })
+}
+
 // `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
 // without one.
 if (!fs.existsSync('node_modules/.package-lock.json')) {
   const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
   step(`installing dependencies (npm ${install})`)
-  execFileSync('npm', [install, '--no-audit', '--no-fund'], { stdio: 'inherit', env })
+  await run('npm', [install, '--no-audit', '--no-fund'], { check: true })
 }
 
 // The MCP Inspector's CLI (an independent MCP client for e2e/mcpServer.test.ts) and the Node 22 it
 // needs: an install of its own, from its own lock (scripts/inspectorInstall.ts says why).
 if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
   step('installing the MCP Inspector CLI (npm ci in e2e/inspector)')
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), stdio: 'inherit', env })
+  await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), check: true })
 }
 
 // The browser and its apt package, named once for .ci/run, this script and e2e/browser.ts.
@@ -40,16 +84,16 @@ if (!fs.existsSync(CHROMIUM)) {
     process.exit(1)
   }
   step(`installing Debian's Chromium (${command})`)
-  execFileSync('bash', ['-c', `${command.replace('install -y', 'install -y -qq')} >/dev/null`], { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } })
+  await run('bash', ['-c', `${command.replace('install -y', 'install -y -qq')} >/dev/null`], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, check: true })
 }
 
 const totals = { passed: 0, failed: 0 }
 let failedSteps = []
 
-function jest(title, args, jestEnv = env) {
+async function jest(title, args, jestEnv = env) {
   step(title)
   const results = path.join(os.tmpdir(), `jest-results-${process.pid}-${totals.passed + totals.failed}.json`)
-  const run = spawnSync(process.execPath, ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${results}`], { stdio: 'inherit', env: jestEnv })
+  const status = await run(process.execPath, ['node_modules/jest/bin/jest.js', ...args, '--json', `--outputFile=${results}`], { env: jestEnv })
   if (fs.existsSync(results)) {
     const summary = JSON.parse(fs.readFileSync(results, 'utf8'))
     totals.passed += summary.numPassedTests
@@ -58,35 +102,38 @@ function jest(title, args, jestEnv = env) {
   } else {
     totals.failed += 1
   }
-  if (run.status !== 0) failedSteps.push(title)
+  if (status !== 0) failedSteps.push(title)
 }
 
 step('type-check (tsc --noEmit)')
-if (spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit'], { stdio: 'inherit', env }).status !== 0) {
+if ((await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit'])) !== 0) {
   failedSteps.push('type-check')
   totals.failed += 1
 }
 
-jest('unit, component, integration and infra tests', ['-c', 'jest.config.js'])
+await jest('unit, component, integration and infra tests', ['-c', 'jest.config.js'])
 
 /** Builds the audit site of `profile` in a temporary folder and runs `files` of e2e/ against it. */
-function auditBuild(profile, title, files) {
+async function auditBuild(profile, title, files) {
   const auditDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-audit-'))
+  const removeDir = () => fs.rmSync(auditDir, { recursive: true, force: true })
+  cleanups.add(removeDir)
   try {
     step(`building the site with audit markers, ${profile} profile (a temporary copy; the working tree is untouched)`)
-    execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir, profile], { stdio: 'inherit', env })
-    jest(title, ['-c', 'e2e/jest.config.js', ...files], { ...env, AUDIT_SITE_DIR: auditDir })
+    await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir, profile], { check: true })
+    await jest(title, ['-c', 'e2e/jest.config.js', ...files], { ...env, AUDIT_SITE_DIR: auditDir })
   } catch (error) {
     failedSteps.push(`audit build (${profile})`)
     totals.failed += 1
   } finally {
-    fs.rmSync(auditDir, { recursive: true, force: true })
+    cleanups.delete(removeDir)
+    removeDir()
   }
 }
 
-auditBuild('finance', 'leak audit, attacks and browser tests against the built site', [])
+await auditBuild('finance', 'leak audit, attacks and browser tests against the built site', [])
 for (const profile of ['sql-folder', 'widened']) {
-  auditBuild(profile, `leak audit and search against a build whose finer rules have another shape (${profile})`, ['e2e/leakAudit.test.ts', 'e2e/search.test.ts'])
+  await auditBuild(profile, `leak audit and search against a build whose finer rules have another shape (${profile})`, ['e2e/leakAudit.test.ts', 'e2e/search.test.ts'])
 }
 
 console.log(`\n${failedSteps.length ? `Failed steps: ${failedSteps.join(', ')}` : 'All steps passed.'}`)
