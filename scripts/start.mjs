@@ -3,7 +3,7 @@
 import { execSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { endWithParent } from './endWithParent.mjs'
+import { endWithParent } from './endWithParent.cjs'
 import { needsBuild } from './lastBuild.mjs'
 import { refuseProductionMode } from './localCognitoOnly.mjs'
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { endWithParent } from './endWithParent.mjs'
+import { endWithParent } from './endWithParent.cjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
@@ -17,7 +17,7 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORREC
 const step = (title) => console.log(`\n=== ${title} ===`)
 
 // Each step runs in a process group of its own, which a stop of `npm test` (SIGINT, SIGTERM, SIGHUP,
-// or npm gone: ./endWithParent.mjs) ends whole, with its jest workers, servers and browsers: a
+// or npm gone: ./endWithParent.cjs) ends whole, with its jest workers, servers and browsers: a
 // blocking spawn kept running after this script was stopped.
 let running = null
 let stopping = null

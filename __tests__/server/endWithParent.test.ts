@@ -2,7 +2,7 @@
  * @jest-environment node
  *
  * `npm start` and `npm run dev` stopped with SIGTERM: npm and its shell end, and the script's own
- * process, left to init, ends too (scripts/endWithParent.mjs), as its SIGTERM handler has it.
+ * process, left to init, ends too (scripts/endWithParent.cjs), as its SIGTERM handler has it.
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -25,7 +25,7 @@ async function endsWith(killed: 'shell' | 'npm') {
   fs.writeFileSync(
     script,
     [
-      `import { endWithParent } from ${JSON.stringify(path.resolve('scripts/endWithParent.mjs'))}`,
+      `import { endWithParent } from ${JSON.stringify(path.resolve('scripts/endWithParent.cjs'))}`,
       `import fs from 'node:fs'`,
       `fs.writeFileSync(${JSON.stringify(path.join(dir, 'pid'))}, String(process.pid))`,
       `process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(path.join(dir, 'stopped'))}, 'SIGTERM'); process.exit(0) })`,

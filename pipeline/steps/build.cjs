@@ -120,6 +120,8 @@ async function loadBuild() {
 }
 
 if (require.main === module) {
+  // `npm run build` stopped with SIGTERM ends npm, not this process: it then ends too, as a stopped build.
+  require('../../scripts/endWithParent.cjs').endWithParent()
   loadBuild()
     .then((build) => build.runBuild())
     .catch((error) => {

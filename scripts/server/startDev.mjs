@@ -9,7 +9,7 @@ import { fork } from 'node:child_process'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { endWithParent } from '../endWithParent.mjs'
+import { endWithParent } from '../endWithParent.cjs'
 import { refuseProductionMode } from '../localCognitoOnly.mjs'
 
 refuseProductionMode('npm run dev')

@@ -4,9 +4,10 @@
  * its shell but not their script's process, which then kept the site's ports and its children.
  * npm killed outright (SIGKILL) leaves its shell (`sh -c`) waiting on this process: so the
  * shell's own parent is watched too, where the system says it (Linux's /proc).
- * Plain Node, for scripts/start.mjs too.
+ * Plain CommonJS, for scripts/start.mjs and the build's own starter (pipeline/steps/build.cjs) too.
  */
-import fs from 'node:fs'
+'use strict'
+const fs = require('node:fs')
 
 /** The parent of process `pid`, or null where the system does not say (no /proc) or it is gone. */
 function parentOf(pid) {
@@ -19,7 +20,7 @@ function parentOf(pid) {
   }
 }
 
-export function endWithParent(everyMs = 500) {
+function endWithParent(everyMs = 500) {
   const parent = process.ppid
   const grandparent = parentOf(parent)
   const timer = setInterval(() => {
@@ -29,3 +30,5 @@ export function endWithParent(everyMs = 500) {
   }, everyMs)
   timer.unref()
 }
+
+module.exports = { endWithParent }
