@@ -1,9 +1,9 @@
 // `npm start`: the one command that installs, builds and runs the site locally with the local
 // Cognito and seeded users. Plain Node with no dependencies, so it runs on a fresh clone.
 import { execSync, spawn } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.cjs'
+import { installNeeded } from './installedDependencies.mjs'
 import { needsBuild } from './lastBuild.mjs'
 import { refuseProductionMode } from './localCognitoOnly.mjs'
 
@@ -21,12 +21,10 @@ const run = (command, step) => {
   }
 }
 
-// `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
-// without one.
-if (!fs.existsSync('node_modules/.package-lock.json')) {
-  const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
-  console.log(`npm start: installing dependencies (npm ${install})…`)
-  run(`npm ${install} --no-audit --no-fund`, 'the install')
+const install = installNeeded(root)
+if (install) {
+  console.log(`npm start: installing dependencies (npm ${install.command}: ${install.why})…`)
+  run(`npm ${install.command} --no-audit --no-fund`, 'the install')
 }
 
 refuseProductionMode('npm start')

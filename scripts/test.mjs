@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.cjs'
+import { installNeeded } from './installedDependencies.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
@@ -59,19 +60,19 @@ function run(command, args, { check = false, ...options } = {}) {
   })
 }
 
-// `npm ci` installs exactly the lock (and fails if it drifted from package.json); `npm install` only
-// without one.
-if (!fs.existsSync('node_modules/.package-lock.json')) {
-  const install = fs.existsSync('package-lock.json') ? 'ci' : 'install'
-  step(`installing dependencies (npm ${install})`)
-  await run('npm', [install, '--no-audit', '--no-fund'], { check: true })
+const install = installNeeded(root)
+if (install) {
+  step(`installing dependencies (npm ${install.command}: ${install.why})`)
+  await run('npm', [install.command, '--no-audit', '--no-fund'], { check: true })
 }
 
 // The MCP Inspector's CLI (an independent MCP client for e2e/mcpServer.test.ts) and the Node 22 it
 // needs: an install of its own, from its own lock (scripts/inspectorInstall.ts says why).
-if (!fs.existsSync('e2e/inspector/node_modules/.package-lock.json')) {
-  step('installing the MCP Inspector CLI (npm ci in e2e/inspector)')
-  await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: path.join(root, 'e2e/inspector'), check: true })
+const inspector = path.join(root, 'e2e/inspector')
+const inspectorInstall = installNeeded(inspector)
+if (inspectorInstall) {
+  step(`installing the MCP Inspector CLI (npm ${inspectorInstall.command} in e2e/inspector: ${inspectorInstall.why})`)
+  await run('npm', [inspectorInstall.command, '--no-audit', '--no-fund'], { cwd: inspector, check: true })
 }
 
 // The browser and its apt package, named once for .ci/run, this script and e2e/browser.ts.
