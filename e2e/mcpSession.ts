@@ -15,6 +15,8 @@ export interface McpAnswer {
 
 export interface McpReader {
   call(tool: string, args?: Record<string, unknown>): Promise<McpAnswer>
+  /** What the server tells the tool before any call: its name and instructions, and its tools' descriptions and schemas. */
+  describe(): Promise<McpAnswer>
   close(): Promise<void>
 }
 
@@ -43,6 +45,11 @@ export function mcpReaderOf(client: Client): McpReader {
         structured: result.structuredContent as Record<string, unknown> | undefined,
         text: content.map((part) => part.text ?? '').join('\n'),
       }
+    },
+    async describe() {
+      const described = { server: client.getServerVersion(), instructions: client.getInstructions(), tools: (await client.listTools()).tools }
+      const body = JSON.stringify(described)
+      return { key: 'initialize and tools/list', isError: false, body, structured: described, text: body }
     },
     close: () => client.close(),
   }

@@ -179,7 +179,10 @@ export async function signToolIn(
     if (!auth.authorizationUrl) throw new Error('the client was not sent to sign in')
     await consent(auth.authorizationUrl)
     const callback = await loopback.received
-    if (callback.get('error')) return { auth, callback, call: () => Promise.reject(new Error(`sign-in refused: ${callback.get('error')}`)), close: async () => undefined }
+    if (callback.get('error')) {
+      const refused = () => Promise.reject(new Error(`sign-in refused: ${callback.get('error')}`))
+      return { auth, callback, call: refused, describe: refused, close: async () => undefined }
+    }
     await transport.finishAuth(callback)
     const client = new Client({ name: 'e2e-tool', version: '1.0.0' })
     await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }))

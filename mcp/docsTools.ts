@@ -82,7 +82,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
       title: 'Read a docs page',
       description:
         'Read one page of the internal documentation as Markdown, with its title, route and last-updated date. Accepts a route ' +
-        '(/docs/leads/intro), a route with a heading (/docs/leads/intro#how-a-quote-flows) or a full URL of the docs site, as search_docs and ' +
+        '(/docs/<section>/<page>), a route with a heading (/docs/<section>/<page>#<heading>) or a full URL of the docs site, as search_docs and ' +
         'list_pages return them.',
       inputSchema: z.object({ path: z.string().min(1).max(4096).describe('The page: a route, a route with #heading, or a full URL of this docs site.') }),
       annotations: READ_ONLY,
@@ -120,7 +120,7 @@ export function registerDocsTools(server: McpServer, docs: ReaderDocs, access: C
       description:
         "List the pages of the internal documentation this user may read, as their sidebar shows them: each section's pages and folders in order, " +
         'with titles and routes. Give a section id (as whoami names them) for one section only.',
-      inputSchema: z.object({ section: z.string().max(100).optional().describe('A section id from whoami, for example "leads"; all sections if left out.') }),
+      inputSchema: z.object({ section: z.string().max(100).optional().describe('A section id, as whoami names them; all sections if left out.') }),
       annotations: READ_ONLY,
     },
     async ({ section }) => {
