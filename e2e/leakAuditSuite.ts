@@ -20,6 +20,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
+import { folderWordsPath } from '../lib/access/sectionPaths'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
@@ -95,7 +96,8 @@ export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, rou
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
 /** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
-const mayOpenFolder = (role: Role, section: MarkedSection) => mayOpen(role, `/docs/${section}`)
+// A folder's own words are for readers of what it holds (lib/access/sectionPaths.ts folderWordsPath).
+const mayOpenFolder = (role: Role, section: MarkedSection) => mayOpen(role, folderWordsPath(`/docs/${section}`))
 const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
@@ -205,7 +207,8 @@ async function mcpAnswers(siteUrl: string, role: Role): Promise<McpAnswer[]> {
       ...finerMarks.flatMap((mark) => [env.markers.finer[mark].body, env.markers.finer[mark].title]),
     ]
     const queries = [...markerQueries, ...titles.keys(), ...SECTIONS.map((section) => section.title), ...usernames]
-    const answers: McpAnswer[] = [await tool.call('whoami'), await tool.call('list_pages')]
+    // What every tool is told before it calls one (its instructions, the tools' descriptions) is an answer too.
+    const answers: McpAnswer[] = [await tool.describe(), await tool.call('whoami'), await tool.call('list_pages')]
     for (const section of SECTIONS) answers.push(await tool.call('list_pages', { section: section.id }))
     for (const route of pageRoutes) answers.push(await tool.call('get_page', { path: route }))
     for (const query of queries) answers.push(await tool.call('search_docs', { query, limit: 25 }))

@@ -6,7 +6,7 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess, governsOwnPath, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
-import { sectionPrefix } from '../lib/access/sectionPaths'
+import { folderWordsPath, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AccessUser } from '../lib/access/types'
 
 /** A home card's line for a section the reader may open only part of. */
@@ -61,7 +61,7 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   // audience with pages in it. The sections as the access declares them, in its order.
   const sections = access.sections.flatMap(({ id, title, description, entry }): ReaderSection[] => {
     const ofSection = sources.audiences.filter((audience) => audience.sections.some((section) => section.id === id))
-    const whole = mayOpen(sectionPrefix(id)) || (ofSection.length > 0 && ofSection.every((audience) => audiences.includes(audience)))
+    const whole = mayOpen(folderWordsPath(sectionPrefix(id))) || (ofSection.length > 0 && ofSection.every((audience) => audiences.includes(audience)))
     if (whole && mayOpen(entry)) return [{ id, title, description, href: entry }]
     const first = audiences.flatMap((audience) => audience.sections).find((section) => section.id === id)
     return first ? [{ id, title, description: PART_OF_SECTION, href: first.entry }] : []

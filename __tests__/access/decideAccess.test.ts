@@ -207,6 +207,10 @@ describe('bad configuration fails with a message that names the problem', () => 
       /must be written in canonical form \("\/docs\/leads"\)/
     )
   })
+  test('a rule path or public path with a segment that starts with "_", which no page has (a folder\'s own words are decided at one)', () => {
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/leads/_meta', match: 'exact', require: 'signedIn' }] })).toThrow(/rule .*"\/docs\/leads\/_meta" names a segment that starts with "_"/)
+    expect(() => compileAccess({ ...base, publicPaths: [...base.publicPaths, '/docs/_x/y'] })).toThrow(/public path path "\/docs\/_x\/y" names a segment/)
+  })
   test('a field left out, misspelt or of the wrong kind fails, naming it: the build bundles the config without type-checking it', () => {
     const { protectDocs: _on, ...unprotected } = base
     expect(() => compileAccess(unprotected as AccessConfig)).toThrow('access.config.ts: protectDocs must be true or false, not missing: true applies the lists and rules; false lets every signed-in reader read everything')

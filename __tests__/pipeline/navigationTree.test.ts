@@ -22,6 +22,7 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { decideAccess, readersOfMayOpen } from '../../lib/access/decideAccess'
 import { audienceIdOf, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import type { AccessConfig } from '../../lib/access/types'
+import { folderWordsPath } from '../../lib/access/sectionPaths'
 import { isFolder, isMeta, isMetaData, isPage, pageRoutes, type RawItem } from '../../lib/navigation/shapePageMap'
 import { navigationTree } from '../../lib/navigation/navigationTree'
 import { sectionLinks } from '../../lib/navigation/siteNavigation'
@@ -63,7 +64,8 @@ function checkLevel(items: readonly RawItem[], folderRoute: string, mayOpen: (pa
     }
   }
   if (metaAt === 0 && isMetaData(items[0])) {
-    const ownWords = mayOpen(folderRoute)
+    // Decided inside the folder, not at its route, which is its index page's (a finer rule may open that page alone).
+    const ownWords = mayOpen(folderWordsPath(folderRoute))
     const linkShown = (href: unknown) => {
       if (typeof href !== 'string' || /^(https?:|\/\/)/.test(href)) return
       // A path on the site every reader may open; a relative one only to readers of the folder.
@@ -71,7 +73,7 @@ function checkLevel(items: readonly RawItem[], folderRoute: string, mayOpen: (pa
     }
     for (const [key, value] of Object.entries(items[0].data)) {
       linkShown(typeof value === 'object' && value !== null ? (value as { href?: unknown }).href : undefined)
-      // The folder's own words (separators, menus, links) only to readers who may open the folder.
+      // The folder's own words (separators, menus, links) only to readers who may open what it holds.
       if (!names.has(key) && key !== '*') expect(ownWords).toBe(true)
       const menuItems = typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'menu' ? (value as { items: Record<string, { href?: unknown }> }).items : {}
       for (const [name, item] of Object.entries(menuItems)) {
@@ -232,4 +234,43 @@ describe("a folder's menu, as its readers see it", () => {
     const all = (treeFor(() => true).find((item) => isFolder(item) && item.name === 'leads') as { children: RawItem[] }).children
     expect(metaOf(all).api).toEqual({ title: 'API', type: 'menu', items: { fees: { title: 'Fees' } } })
   })
+})
+
+test("a folder's own words follow the rule over what it holds, not an exact rule or public path on its index page", () => {
+  const page = (route: string): RawItem => ({ name: route.split('/').pop()!, route, frontMatter: { title: route } })
+  const alpha = '/docs/internal/alpha'
+  const raw: RawItem[] = [
+    { data: 'meta/' },
+    page('/'),
+    {
+      name: 'docs',
+      route: '/docs',
+      children: [{ name: 'internal', route: '/docs/internal', children: [page('/docs/internal/intro'), { name: 'alpha', route: alpha, children: [{ data: `meta${alpha}` }, { name: 'index', route: alpha, frontMatter: { title: 'Alpha' } }, page(`${alpha}/a1`), page(`${alpha}/twin`)] }] }],
+    },
+  ]
+  const metas: Record<string, Record<string, unknown>> = {
+    [alpha]: { a1: 'A1', twin: 'Twin', '--payroll': { type: 'separator', title: 'Payroll reorg' }, tracker: { title: 'Tracker', href: 'https://jira.example.com/ALPHA' } },
+  }
+  for (const opened of [{ rules: [{ path: alpha, match: 'exact' as const, require: 'signedIn' as const }], publicPaths: [] }, { rules: [], publicPaths: [alpha] }]) {
+    const access = compileAccess(
+      {
+        ...shipped,
+        lists: { ...shipped.lists, alphaUsers: 'leads1' },
+        rules: [...opened.rules, { path: `${alpha}/a1`, match: 'exact', require: 'signedIn' }, { path: alpha, match: 'prefix', require: 'alphaUsers' }, ...shipped.rules],
+        publicPaths: [...shipped.publicPaths, ...opened.publicPaths],
+      },
+      {}
+    )
+    const plan = planAggregates({ access, routes: pageRoutes(raw) })
+    const inputs: PageMapInputs = { access, sections: sectionLinks(access.sections), topMeta: {}, loadMeta: (route) => metas[route] ?? {} }
+    expectPromises(raw, plan, inputs)
+    const words = (audience: string | null) => JSON.stringify(audiencePageMap(raw, audience, inputs, plan))
+    const ofAlpha = plan.audiences.find((audience) => audience.id === audienceIdOf(access, `${alpha}/twin`))!
+    const ofA1 = plan.audiences.find((audience) => audience.id === audienceIdOf(access, `${alpha}/a1`))!
+    expect(words(ofA1.id)).toContain(`${alpha}/a1`)
+    expect(words(ofA1.id)).not.toContain('Payroll reorg')
+    expect(words(ofA1.id)).not.toContain('jira.example.com')
+    expect(words(null)).not.toContain('Payroll reorg')
+    expect(words(ofAlpha.id)).toContain('Payroll reorg')
+  }
 })

@@ -19,9 +19,9 @@ import shipped from '../../access.config'
 import { compileAccess, decideAccess, type AccessConfig, type CompiledAccess, type PathRule } from '../../lib/access'
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
-import { inSection, sectionPrefix } from '../../lib/access/sectionPaths'
+import { folderWordsPath, inSection, sectionPrefix } from '../../lib/access/sectionPaths'
 import type { AccessUser } from '../../lib/access/types'
-import { audiencesOf, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
+import { audiencesOf, PART_OF_SECTION, readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import { audienceSummaries, planAggregates, type AggregatePlan } from '../../lib/access/planAggregates'
 import { assetRoutesOf } from './helpers/assetRoutes'
 import { scanContent } from '../../pipeline/content/contentSource'
@@ -93,6 +93,10 @@ function viewProblems(access: CompiledAccess, plan: AggregatePlan, user: NonNull
     if (tab && !mayOpen(tab.href)) found.push(`${user.username}: the ${section.id} tab opens ${tab.href}, which they may not open`)
     if (tab && !mayOpen(section.entry) && tab.description === section.description) found.push(`${user.username}: the ${section.id} card describes the whole section, of which they may open only part`)
     const opensAll = ROUTES.filter((route) => inSection(route, section.id)).every(mayOpen)
+    // The section's words are for readers of what its folder holds, not of its index page alone.
+    if (tab && tab.description === section.description && !opensAll && !mayOpen(folderWordsPath(sectionPrefix(section.id)))) {
+      found.push(`${user.username}: the ${section.id} card describes the whole section, though they are no reader of its folder and may open only part of it`)
+    }
     if (tab && opensAll && tab.description !== section.description) found.push(`${user.username}: the ${section.id} card says only part of the section is theirs, though they may open all of it`)
   }
   const canFetch = (key: string) => mayOpen(governingRoute(objectKeyFor(key) as string, plan.routes) as string)
@@ -285,6 +289,20 @@ describe('the aggregate plan, for access rules of any shape', () => {
     const before = (username: string) => violations(access, perSectionAggregates(access), { username })
     expect(before('internal1')).toContain('internal1 can fetch /docs/internal/llms-full.txt, which holds /docs/internal/to-be-refined/finance/quill-crm-api')
     expect(before('support1')).toContain('support1 may open /docs/internal/to-be-refined/finance/quill-crm-api but no search index they can fetch holds it')
+  })
+
+  test("a section's index page and entry opened to every reader by exact rules: its card still describes only their part to readers of none of its folder", () => {
+    const config: AccessConfig = {
+      ...shipped,
+      rules: [{ path: '/docs/internal', match: 'exact', require: 'signedIn' }, { path: '/docs/internal/intro', match: 'exact', require: 'signedIn' }, ...shipped.rules],
+    }
+    const access = compileAccess(config, {})
+    const plan = planAggregates({ access, routes: [...ROUTES, '/docs/internal'] })
+    const card = (username: string) => readerViewFor(readerViewSources(access, {}, audienceSummaries(plan)), { username }).sections.find((section) => section.id === 'internal')
+    const internal = access.sections.find((section) => section.id === 'internal')!
+    expect(card('outsider')?.description).toBe(PART_OF_SECTION)
+    expect(card('internal1')?.description).toBe(internal.description)
+    expect(viewProblems(access, plan, { username: 'outsider' })).toEqual([])
   })
 
   test('an exact rule on one page puts the page and its Markdown in files of its own, mapped to the page', () => {

@@ -32,6 +32,10 @@ function canonicalRulePath(path: string, where: string): string {
   if (canonical === null || canonical !== path) {
     throw new AccessConfigError(`${where} path "${path}" must be written in canonical form ("${canonical ?? 'invalid'}")`)
   }
+  // No page has such a route, and a folder's own words are decided at one (folderWordsPath).
+  if (canonical.split('/').some((segment) => segment.startsWith('_'))) {
+    throw new AccessConfigError(`${where} path "${path}" names a segment that starts with "_", which no page has`)
+  }
   return canonical
 }
 

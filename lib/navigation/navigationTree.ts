@@ -23,6 +23,7 @@
  */
 import type { CompiledAccess } from '../access/compileAccess'
 import { decideAccess, readersOfMayOpen } from '../access/decideAccess'
+import { folderWordsPath } from '../access/sectionPaths'
 import { tabMeta, type PageMapScope, type SectionStub } from './scopePageMap'
 import { withSlugTitle } from './slugTitle'
 import { isFolder, isMeta, isPage, type RawFolder, type RawItem, type RawPage } from './shapePageMap'
@@ -86,9 +87,10 @@ function level(items: readonly RawItem[], folderRoute: string, nested: boolean, 
   // By name, the first of a name (a folder before the page of its name): a menu's items name pages of that folder.
   const surviving = new Map<string, RawFolder | RawPage>()
   for (const item of kept) if ('name' in item && !surviving.has(item.name)) surviving.set(item.name, item)
-  // The folder's own words (a separator, a menu, a link) are for readers of the folder: a reader
-  // kept here only for a page inside it, by a finer rule, gets the entries of what it holds.
-  const ownWords = mayOpen(folderRoute)
+  // The folder's own words (a separator, a menu, a link) are for readers of what the folder holds:
+  // a reader kept here only for a page inside it (its index page among them), by a finer rule, gets
+  // the entries of what it holds.
+  const ownWords = mayOpen(folderWordsPath(folderRoute))
   const linkOpen = (href: unknown) => linkMayOpen(href, ownWords, mayOpen)
   return kept.map((item) => {
     if (!isMeta(item)) return item

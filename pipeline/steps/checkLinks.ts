@@ -7,6 +7,7 @@
 import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { folderWordsPath } from '../../lib/access/sectionPaths'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 
@@ -32,7 +33,8 @@ export class UnservablePathError extends Error {
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
 function metaSources(source: ContentSource): { file: string; route: string; links: readonly FoundLink[] }[] {
-  return source.metas.map((meta) => ({ file: meta.file, route: normalisePath(meta.folderRoute) as string, links: meta.links }))
+  // Judged by the readers its words reach: those of what the folder holds, not of its index page.
+  return source.metas.map((meta) => ({ file: meta.file, route: folderWordsPath(normalisePath(meta.folderRoute) as string), links: meta.links }))
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
