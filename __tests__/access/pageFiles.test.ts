@@ -10,6 +10,7 @@ import getAssetPathFromRoute from 'next/dist/shared/lib/router/utils/get-asset-p
 import { governingRoute } from '../../lib/access/governingRoute'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { NotCanonicalRouteError, pageDataFile, pageHtmlFile, routeOfDataFile, routeOfHtmlFile } from '../../lib/access/pageFiles'
+import { markdownKeyOf } from '../../lib/pathFormats'
 
 const BUILD = 'b1d2'
 /** The home page, a section's page, a nested one, a folder named `index` below the top and at the top, and a route with a non-ASCII character. */
@@ -46,7 +47,10 @@ test('each file is its page again, both directions round-trip', () => {
     // The edge serves a route's request from its HTML file and decides its data file as that route.
     expect([route, objectKeyFor(route)]).toEqual([route, pageHtmlFile(route)])
     expect([route, governingRoute(pageDataFile(BUILD, route), {})]).toEqual([route, route])
+    // Its Markdown too, with no entry baked for it: a folder's index page's lies outside the folder.
+    expect([route, governingRoute(markdownKeyOf(route), {})]).toEqual([route, route])
   }
+  expect(governingRoute('/docs/internal/alpha.MD', {})).toBe('/docs/internal/alpha')
 })
 
 test('a file is its page in any case and encoding a request may spell it with', () => {

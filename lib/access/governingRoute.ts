@@ -1,6 +1,6 @@
 import { normalisePath } from './normalisePath'
 import { routeOfDataFile, routeOfPageName } from './pageFiles'
-import { BUILD_FILE_FOLDERS } from '../pathFormats'
+import { BUILD_FILE_FOLDERS, pathOfMarkdownKey } from '../pathFormats'
 
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
@@ -47,9 +47,11 @@ export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): str
   if (mapped !== undefined) return mapped
   const folder = folderRoute(objectKey, assetRoutes)
   if (folder !== undefined) return folder
-  // A page's own chunk or data is governed by that page even if the map missed it. Its data
-  // (which Next's router fetches to move to the page in the browser) is the page itself as JSON.
+  // A page's own chunk, data or Markdown is governed by that page even if the map missed it. Its
+  // data (which Next's router fetches to move to the page in the browser) is the page itself as
+  // JSON, its Markdown (`<route>.md`) the page as text: a folder's index page's lies outside the
+  // folder a prefix rule governs, and no baked entry, which the rules' fingerprint leaves out, is needed for it.
   const chunk = PAGE_CHUNK.exec(objectKey)?.[1]
   if (chunk !== undefined) return routeOfPageName(chunk)
-  return routeOfDataFile(objectKey) ?? normalisePath(objectKey)
+  return routeOfDataFile(objectKey) ?? normalisePath(pathOfMarkdownKey(objectKey))
 }
