@@ -69,6 +69,9 @@ export function directiveSources(policy: string, directive: string): string[] {
   return []
 }
 
+/** Who may load the site's files from their own pages: the site alone (CloudFront's response headers policy sends the same, infra/lib/site-stack.ts). */
+export const CROSS_ORIGIN_RESOURCE_POLICY = 'same-origin'
+
 export function securityHeaders(inputs: PolicyInputs): Record<string, string> {
   return {
     'content-security-policy': contentSecurityPolicy(inputs),
@@ -76,6 +79,10 @@ export function securityHeaders(inputs: PolicyInputs): Record<string, string> {
     'referrer-policy': 'strict-origin-when-cross-origin',
     'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
     'x-frame-options': 'DENY',
+    // A reader's cookie goes with a page's request from another site on the same registrable domain
+    // (SameSite=Lax): without this, such a page could run a protected script of this site (a route
+    // manifest) or draw its images, and read what they hold or whether they loaded.
+    'cross-origin-resource-policy': CROSS_ORIGIN_RESOURCE_POLICY,
   }
 }
 

@@ -10,7 +10,7 @@ import { AUTH_REGION, readScriptHashes } from './config';
 import { ACCESS_LOG_PREFIXES, AccessLogBucket } from './access-logs';
 import { DocsWebAcl } from './web-acl';
 import { DocsMcpOrigin } from './mcp-origin';
-import { contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
+import { CROSS_ORIGIN_RESOURCE_POLICY, contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 import { DEPLOY_RECORD_PREFIX, SITE_STACK_OUTPUTS } from './stack-outputs';
 
 /**
@@ -168,6 +168,10 @@ export class DocsSiteStack extends cdk.Stack {
           contentSecurityPolicy: contentSecurityPolicy(readScriptHashes(props.edgeCodeDir), props.authRegion ?? AUTH_REGION, props.hostedDomain),
           override: true,
         },
+      },
+      // As edge/securityHeaders.ts: no page of another site (a sibling subdomain, whose requests carry the reader's cookie) may load a file of this one.
+      customHeadersBehavior: {
+        customHeaders: [{ header: 'Cross-Origin-Resource-Policy', value: CROSS_ORIGIN_RESOURCE_POLICY, override: true }],
       },
     });
 

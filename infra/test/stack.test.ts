@@ -264,6 +264,7 @@ describe('stacks (in-process synth)', () => {
             Override: true,
           },
         },
+        CustomHeadersConfig: { Items: [{ Header: 'Cross-Origin-Resource-Policy', Value: 'same-origin', Override: true }] },
       },
     });
     const csp = contentSecurityPolicy(FIXTURE_SCRIPT_HASHES);
