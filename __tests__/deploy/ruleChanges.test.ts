@@ -271,3 +271,33 @@ describe('an upload cut short', () => {
     for (const reader of READERS) expect([reader, await reads(name, old, reader, 'MARK-d-secret-edited')]).toEqual([reader, false])
   })
 })
+
+describe('a withdraw left behind: the next deploy of the live build puts back what it deleted', () => {
+  const pages = { '/docs/leads/intro': 'MARK-e-intro', '/docs/leads/secret/plan': 'MARK-e-secret' }
+  const live = smallBuild('e-live', configWith([SECRET_RULE]), 'old', pages)
+  const abandoned = smallBuild('e-abandoned', configWith([]), 'new', pages)
+  const missing = async (bucket: SiteBucket) => {
+    const held = await bucket.listKeys()
+    return Object.keys(live.files).filter((file) => !held.has(file))
+  }
+
+  test('a rule change given up after its withdraw (a withdraw for the live rules, then their deploy)', async () => {
+    const { bucket } = await newBucket()
+    await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
+    expect((await runWithdraw({ outDir: abandoned.outDir, bucket, rules: abandoned.rules })).deleted.length).toBeGreaterThan(0)
+    expect(await missing(bucket)).not.toEqual([])
+    await runWithdraw({ outDir: live.outDir, bucket, rules: live.rules })
+    await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
+    expect(await missing(bucket)).toEqual([])
+  })
+
+  test('a withdraw stopped after its deletes (its invalidation failed), then a deploy of the live build', async () => {
+    const { bucket } = await newBucket()
+    await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
+    const failing = { invalidate: async () => Promise.reject(new Error('CloudFront is unreachable')), awaitInvalidation: async () => undefined }
+    await expect(runWithdraw({ outDir: abandoned.outDir, bucket, rules: abandoned.rules, ...failing })).rejects.toThrow('CloudFront is unreachable')
+    expect(await missing(bucket)).not.toEqual([])
+    await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
+    expect(await missing(bucket)).toEqual([])
+  })
+})

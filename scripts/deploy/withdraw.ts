@@ -16,10 +16,11 @@
  * the same rules needs no withdraw, so a pipeline may run it before every deploy.
  */
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { withoutRecords } from './alteredObjects'
 import type { Invalidate } from './cloudFrontInvalidation'
 import { EMPTY_MANIFEST, sameRecord, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
-import { readRecord } from './deployRecord'
+import { readRecord, writeRecord } from './deployRecord'
 import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
@@ -84,13 +85,16 @@ export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: 
   }
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
   // After an upload cut short, objects may differ from the record: none is then taken to be the same.
-  const { manifest } = await readRecord(options.bucket, keys)
-  const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : manifest)
+  const record = await readRecord(options.bucket, keys)
+  const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : record.manifest)
   // Owed before the first delete: a run that stops before CloudFront is done leaves them to the next, which
   // invalidates them before it records the withdraw (./owedInvalidation.ts); the keys are gone by then.
   const paths = options.invalidate ? withOwed(owed, deleted.length > 0 ? invalidationPaths(deleted) : []) : []
   if (deleted.length > 0 && paths.length > 0) await owe(options.bucket, paths)
   await breakSeal(options.bucket)
+  // The bucket's record stops naming the files before they go: the next deploy, which trusts it for
+  // what the bucket holds, uploads them again (after a rule change given up, or a run stopped here).
+  if (deleted.length > 0 && record.manifest !== null) await writeRecord(options.bucket, record, withoutRecords(record.manifest, deleted))
   log(`deploy --withdraw: deleting ${deleted.length} files that this build changes or no longer has, keeping the files it holds as they are and the hashed build code`)
   await options.bucket.deleteKeys(deleted)
   const invalidationId = await invalidateAndWait(options, paths, log)
