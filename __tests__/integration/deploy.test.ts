@@ -237,3 +237,22 @@ test('a deploy killed halfway leaves the old site whole, and the next run leaves
   expect(withoutManifest(resumed)).toEqual(withoutManifest(clean))
   expect(withoutManifest(resumed)).toEqual(expectedFromOut())
 })
+
+test("a build stopped half way leaves out/ beside no rules fingerprint or user pool: the deploy refuses it, naming what to build, until a build finishes", async () => {
+  fs.appendFileSync(intro, '\nEdited once more, for the stopped build.\n')
+  const [command, args] = npmScript('build')
+  const child = spawn(command, args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } })
+  let output = ''
+  // Stopped once its steps write into out/: the render has started.
+  child.stdout!.on('data', (chunk) => {
+    output += chunk
+    if (output.includes('build: render')) child.kill('SIGKILL')
+  })
+  await new Promise((resolve) => child.on('exit', resolve))
+  expect(output).toContain('build: render')
+  expect(output).not.toContain('build: edge')
+  for (const file of ['rules-fingerprint.txt', 'user-pool.json']) expect([file, fs.existsSync(path.join(dir, 'edge/dist', file))]).toEqual([file, false])
+  await expect(deploy('site')).rejects.toThrow(/rules-fingerprint\.txt is missing: the deploy needs the edge bundle built with out\//)
+  await build()
+  await deploy('site')
+})

@@ -14,13 +14,13 @@ import { CROSS_ORIGIN_RESOURCE_POLICY, contentSecurityPolicy as edgeContentSecur
 import { DEPLOY_RECORD_PREFIX, SITE_STACK_OUTPUTS } from './stack-outputs';
 
 /**
- * How long CloudFront keeps a file behind the authorizer. Every file is `private` for browsers and
- * proxies (edge/cacheHeaders.ts), and CloudFront would not cache a `private` file at all with a
- * minimum TTL of 0; a minimum TTL makes it cache regardless, which is safe only because the
- * authorizer runs at viewer request, on every request, before the cache is looked at. Every
- * `npm run deploy` invalidates the paths it changed (scripts/deploy/).
+ * CloudFront keeps no file behind the authorizer: no shared cache may hold a protected file. Every
+ * object is `private` (edge/cacheHeaders.ts), which CloudFront honours with a minimum TTL of 0, so
+ * each request reads the bucket. (A minimum TTL would make it cache them regardless; the authorizer
+ * runs before the cache is looked at, but a copy would then outlive a change of rules or a deleted
+ * page until an invalidation reached it.)
  */
-export const EDGE_CACHE_MIN_TTL = cdk.Duration.days(1);
+export const EDGE_CACHE_MIN_TTL = cdk.Duration.seconds(0);
 
 export interface DocsSiteStackProps extends cdk.StackProps {
   /** Folder with the built authorizer (index.js exporting `handler`). */
@@ -229,15 +229,11 @@ export class DocsSiteStack extends cdk.Stack {
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
         compress: true,
-        // No cookies in the cache key. That would be wrong if the authorizer
-        // ran at origin-request (it would only run on cache misses, and a
-        // cached page would be served to anyone). Ours runs at VIEWER-request,
-        // which CloudFront executes on every request BEFORE the cache lookup,
-        // so every hit is authorized and the cached objects themselves can be
-        // shared between users inside CloudFront (never outside it: every
-        // object is `private` for browsers and proxies).
+        // Nothing is cached (EDGE_CACHE_MIN_TTL): every object is `private`. The authorizer runs at
+        // VIEWER-request, on every request, before the cache would be looked at; no cookie is in the
+        // key, as none needs to be when nothing is kept.
         cachePolicy: new cloudfront.CachePolicy(this, 'BehindAuthorizer', {
-          comment: 'Docs site: cache private objects behind the viewer-request authorizer',
+          comment: 'Docs site: private objects behind the viewer-request authorizer, kept by no cache',
           minTtl: EDGE_CACHE_MIN_TTL,
           defaultTtl: EDGE_CACHE_MIN_TTL,
           maxTtl: cdk.Duration.days(365),

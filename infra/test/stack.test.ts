@@ -353,10 +353,11 @@ describe('stacks (in-process synth)', () => {
     ]);
   });
 
-  test('CloudFront caches behind the authorizer: no cookie, header or query in the key, and a minimum TTL, since every object is private', () => {
+  test('CloudFront keeps no file behind the authorizer: minimum and default TTL 0, so the `private` of every object keeps it out of its cache too', () => {
     site.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: Match.objectLike({
-        MinTTL: 86400,
+        MinTTL: 0,
+        DefaultTTL: 0,
         ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({
           CookiesConfig: { CookieBehavior: 'none' },
           HeadersConfig: { HeaderBehavior: 'none' },

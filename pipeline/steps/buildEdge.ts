@@ -6,13 +6,14 @@
  * `npm run deploy` checks against the bucket's. A step of the site build (pipeline/steps/buildSteps.ts);
  * `npm run build:edge` runs it alone on the last build's asset routes and script hashes.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import accessConfig from '../../access.config'
-import { rulesFingerprint, writeRulesFingerprint } from '../../edge/rulesFingerprint'
+import { RULES_FINGERPRINT_FILE, rulesFingerprint, writeRulesFingerprint } from '../../edge/rulesFingerprint'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { assertFitsViewerRequest, VIEWER_REQUEST_ZIPPED_LIMIT } from '../../edge/packageLimit'
-import { writeBuiltFor } from '../../lib/auth/builtFor'
+import { BUILT_FOR_FILE, writeBuiltFor } from '../../lib/auth/builtFor'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
@@ -34,6 +35,15 @@ export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> 
   writeBuiltFor(paths.edgeDist, baked.auth)
   assertFitsViewerRequest(path.relative('.', paths.edgeDist) || paths.edgeDist)
   return bundle
+}
+
+/**
+ * Before a build changes out/: the records of what the last authorizer was built for go, and the edge
+ * step writes them again. A build stopped half way then leaves out/ of new rules beside no
+ * fingerprint or pool a deploy would take for its own (a deploy refuses, naming the build to run).
+ */
+export function setEdgeRecordsAside(edgeDist: string): void {
+  for (const file of [RULES_FINGERPRINT_FILE, BUILT_FOR_FILE]) fs.rmSync(path.join(edgeDist, file), { force: true })
 }
 
 export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>

@@ -48,7 +48,7 @@ import { aiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import type { PublicFile } from '../content/contentSource'
 import { audienceSummaries, type AggregatePlan } from '../../lib/access/planAggregates'
 import { writeAudiencesFile } from './audiencesFile'
-import { buildEdge, describeEdgeBundle } from './buildEdge'
+import { buildEdge, describeEdgeBundle, setEdgeRecordsAside } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
@@ -220,6 +220,7 @@ type Step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) =
 async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers, renderer }: Warming): Promise<void> {
   const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
   const lastBuildFinished = setOutRecordAside(paths.out)
+  setEdgeRecordsAside(paths.edgeDist)
   try {
     await buildAfterWarming(paths, step, compileWorkers, renderer, lastBuildFinished)
   } finally {
