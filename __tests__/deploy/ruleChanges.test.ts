@@ -301,3 +301,20 @@ describe('a withdraw left behind: the next deploy of the live build puts back wh
     expect(await missing(bucket)).toEqual([])
   })
 })
+
+test("a record that cannot be read names how to start it afresh, and doing so leaves the bucket whole, with no withdraw", async () => {
+  const pages = { '/docs/leads/intro': 'MARK-f-intro', '/docs/leads/secret/plan': 'MARK-f-secret' }
+  const live = smallBuild('f-live', configWith([SECRET_RULE]), 'old', pages)
+  const edited = smallBuild('f-edited', configWith([SECRET_RULE]), 'old', { ...pages, '/docs/leads/intro': 'MARK-f-intro-edited' })
+  const { bucket } = await newBucket()
+  await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
+  await bucket.writeRecord(`${DEPLOY_RECORD_PREFIX}change-000009`, '{}')
+  const refused = runDeploy({ outDir: edited.outDir, bucket, graceMs: GRACE_MS, rules: edited.rules })
+  await expect(refused).rejects.toThrow(/delete every object under _deploy\/ but _deploy\/rules/)
+  // As the message says.
+  await bucket.deleteKeys([...(await bucket.listKeys(DEPLOY_RECORD_PREFIX))].filter((key) => key !== `${DEPLOY_RECORD_PREFIX}rules`))
+  await runDeploy({ outDir: edited.outDir, bucket, graceMs: GRACE_MS, rules: edited.rules })
+  const held = await bucket.listKeys()
+  expect(Object.keys(edited.files).filter((file) => !held.has(file))).toEqual([])
+  expect(await reads(bucket.name, edited, 'leads1', 'MARK-f-intro-edited')).toBe(true)
+})

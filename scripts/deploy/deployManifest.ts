@@ -15,6 +15,11 @@ import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 
 export const MANIFEST_KEY = `${DEPLOY_RECORD_PREFIX}manifest`
+/** The rules the bucket's files were built under (./rulesRecord.ts). */
+export const RULES_RECORD_KEY = `${DEPLOY_RECORD_PREFIX}rules`
+
+/** How to start the bucket's record afresh when it cannot be read: without the rules record, the next deploy would be refused, and a withdraw would delete the site. */
+export const START_RECORD_AFRESH = `delete every object under ${DEPLOY_RECORD_PREFIX} but ${RULES_RECORD_KEY} (the rules its files were built under), and the next deploy lists the bucket and uploads every file again`
 
 /** What a file was uploaded as: its bytes (sha256, hex) and the two headers stored with it. */
 export interface ObjectRecord {
@@ -91,7 +96,7 @@ function parseRecord<T>(schema: z.ZodType<T>, what: string, text: string, where:
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new DeployManifestError(`${where} is not JSON (${error instanceof Error ? error.message : error}); delete it to make the next deploy upload every file again`)
+    throw new DeployManifestError(`${where} is not JSON (${error instanceof Error ? error.message : error}); ${START_RECORD_AFRESH}`)
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) throw new DeployManifestError(`${where} is not ${what}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`)
@@ -133,7 +138,7 @@ export function unpackRecord(bytes: Uint8Array, where: string): string {
   } catch (error) {
     // A deploy writes a record whole, in one request: a damaged one was changed outside a deploy.
     throw new DeployManifestError(
-      `${where} is damaged (its gzip: ${(error as { message?: string }).message ?? error}); restore its previous version (the bucket keeps them 30 days), or delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`
+      `${where} is damaged (its gzip: ${(error as { message?: string }).message ?? error}); restore its previous version (the bucket keeps them 30 days), or ${START_RECORD_AFRESH}`
     )
   }
 }

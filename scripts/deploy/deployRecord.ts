@@ -15,7 +15,7 @@
  */
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { isLargeChange } from '../../pipeline/steps/outDelta'
-import { DeployManifestError, MANIFEST_KEY, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
+import { DeployManifestError, MANIFEST_KEY, START_RECORD_AFRESH, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
 import type { SiteBucket } from './s3Bucket'
 
 /** Change records at most, before a deploy folds them into the manifest. */
@@ -46,7 +46,7 @@ export async function readRecord(bucket: SiteBucket, keys: ReadonlySet<string>):
   changeKeys.forEach((key, i) => {
     const number = Number(CHANGE.exec(key)![1])
     if (number <= sequence) return
-    if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; delete ${DEPLOY_RECORD_PREFIX} to make the next deploy upload every file again`)
+    if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; ${START_RECORD_AFRESH}`)
     const changeText = changeTexts[i]
     if (changeText === null) throw new DeployManifestError(`s3://${bucket.name}/${key} was listed but cannot be read`)
     changedFiles += applyChange(manifest, parseChange(changeText, `s3://${bucket.name}/${key}`))

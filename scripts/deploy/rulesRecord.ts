@@ -13,10 +13,10 @@
  */
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
-import { DeployManifestError } from './deployManifest'
+import { DeployManifestError, RULES_RECORD_KEY } from './deployManifest'
 import type { SiteBucket } from './s3Bucket'
 
-export const RULES_RECORD_KEY = `${DEPLOY_RECORD_PREFIX}rules`
+export { RULES_RECORD_KEY }
 
 export interface RulesRecord {
   version: 1
