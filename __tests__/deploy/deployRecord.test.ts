@@ -19,6 +19,11 @@ function memoryBucket() {
       objects.set(key, text)
       written.push(key)
     },
+    createRecord: async (key, text) => {
+      if (objects.has(key)) return false
+      objects.set(key, text)
+      return true
+    },
   }
   return { bucket, objects, written, read: async () => readRecord(bucket, await bucket.listKeys()) }
 }

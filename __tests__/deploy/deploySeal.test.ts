@@ -13,6 +13,7 @@ import path from 'node:path'
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import { outRecordFileFor, readOut, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { readRecord } from '../../scripts/deploy/deployRecord'
+import { LEASE_KEY } from '../../scripts/deploy/deployLease'
 import { SEAL_KEY } from '../../scripts/deploy/deploySeal'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { RulesChangedError } from '../../scripts/deploy/rulesRecord'
@@ -28,6 +29,8 @@ beforeAll(async () => (s3 = await startLocalS3()))
 afterAll(() => s3.stop())
 
 const HOUR = 3_600_000
+/** A deploy with work reads the seal and rules record, then takes the lease (a read, then a conditional write), reads them again under it, and reads the lease before it lets it go. */
+const UNDER_LEASE_READS = [`GET ${LEASE_KEY}`, `GET ${LEASE_KEY}`, 'GET _deploy/rules', 'GET _deploy/rules', `GET ${SEAL_KEY}`, `GET ${SEAL_KEY}`]
 const BUILT_AT = Math.floor(Date.now() / 1000) - 3600
 const FILES = {
   'index.html': '<html>home</html>',
@@ -114,8 +117,8 @@ test('an edit is deployed past the seal, and the deploy seals the bucket again',
   site.rebuild({ 'docs/intro.html': '<html>intro, edited</html>' })
   const edit = await site.deploy()
   expect(edit.result.uploaded).toBe(1)
-  // The seal goes (a batch delete is a POST to the bucket) before the first write, and comes back after the last.
-  expect(edit.requests.filter((request) => !request.startsWith('GET'))).toEqual(['POST ', 'PUT _deploy/rules', 'PUT docs/intro.html', 'PUT _deploy/change-000002', 'PUT _deploy/rules', `PUT ${SEAL_KEY}`])
+  // Under the bucket's lease (./deployLease.ts), the seal goes (a batch delete is a POST to the bucket) before the first write, and comes back after the last.
+  expect(edit.requests.filter((request) => !request.startsWith('GET'))).toEqual([`PUT ${LEASE_KEY}`, 'POST ', 'PUT _deploy/rules', 'PUT docs/intro.html', 'PUT _deploy/change-000002', 'PUT _deploy/rules', `PUT ${SEAL_KEY}`, 'POST '])
   expect((await site.deploy()).requests).toHaveLength(2)
 })
 
@@ -128,15 +131,15 @@ test("after edits, the deploy uploads what the build's delta names, reads neithe
   const edit = await site.deploy()
   expect(edit.result.uploaded).toBe(4)
   expect(edit.result.deleted).toBe(1)
-  // No listing, no manifest or change record read: the seal and the rules record, then writes only.
-  expect(edit.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
+  // No listing, no manifest or change record read: the seal and the rules record (read again under the lease), then writes only.
+  expect(edit.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(UNDER_LEASE_READS)
   expect(await site.state()).toEqual(await site.clean())
   expect((await site.deploy()).result.plan).toBeNull()
   // The next edit runs from the build this deploy left.
   site.rebuild({ 'docs/added.html': null, 'docs/intro.html': '<html>intro, edited again</html>' })
   const next = await site.deploy()
   expect(next.result).toMatchObject({ uploaded: 1, deleted: 1 })
-  expect(next.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(['GET _deploy/rules', `GET ${SEAL_KEY}`])
+  expect(next.requests.filter((request) => request.startsWith('GET')).sort()).toEqual(UNDER_LEASE_READS)
   expect(await site.state()).toEqual(await site.clean())
 })
 
@@ -192,6 +195,6 @@ test('--list does not trust the seal, and a seal that is not one is not trusted 
   expect(checked.result.plan).not.toBeNull()
   expect(checked.result.uploaded).toBe(0)
   // Nothing to do, found the long way: the seal is written again, so the next deploy is short.
-  expect(checked.requests.filter((request) => !request.startsWith('GET'))).toEqual([`PUT ${SEAL_KEY}`])
+  expect(checked.requests.filter((request) => !request.startsWith('GET'))).toEqual([`PUT ${LEASE_KEY}`, `PUT ${SEAL_KEY}`, 'POST '])
   expect((await site.deploy()).result.plan).toBeNull()
 })

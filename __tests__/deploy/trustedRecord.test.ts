@@ -11,6 +11,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sd
 import { CACHE_CONTROL } from '../../edge/cacheHeaders'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
+import { LEASE_KEY } from '../../scripts/deploy/deployLease'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
 import { tempSite } from '../fixtures/tempSite'
 
@@ -40,7 +41,8 @@ test('a deploy with nothing to do lists only the record, and uploads nothing; a 
   await s3.settled()
   expect(idle).toMatchObject({ uploaded: 0, deleted: 0 })
   expect(listings(from)).toEqual(['_deploy/'])
-  expect(s3.requests.slice(from).filter((request) => request.method !== 'GET' && request.method !== 'HEAD')).toEqual([])
+  // Found the long way (out/ has no build's record, so no seal vouches for it): nothing is written but the lease it looked under (./deployLease.ts), taken and let go.
+  expect(s3.requests.slice(from).filter((request) => request.method !== 'GET' && request.method !== 'HEAD').map((request) => `${request.method} ${request.path}`)).toEqual([`PUT /site/${LEASE_KEY}`, 'POST /site/'])
 
   // An edit: the changed file goes up, still without listing the bucket.
   fs.writeFileSync(path.join(out, 'docs/leads/intro.html'), '<p>intro, edited</p>')

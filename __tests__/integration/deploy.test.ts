@@ -18,6 +18,7 @@ import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { MANIFEST_KEY } from '../../scripts/deploy/deployManifest'
 import { readOutRecord } from '../../pipeline/steps/outRecord'
 import { changeKey } from '../../scripts/deploy/deployRecord'
+import { LEASE_KEY } from '../../scripts/deploy/deployLease'
 import { SEAL_KEY } from '../../scripts/deploy/deploySeal'
 import { readRulesRecord, RULES_RECORD_KEY } from '../../scripts/deploy/rulesRecord'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
@@ -130,12 +131,12 @@ test("a deploy with nothing changed writes nothing: the bucket's seal names the 
   // Two small records read (scripts/deploy/deploySeal.ts), and no listing.
   expect(s3.requests.slice(from).map((request) => `${request.method} ${request.path}`).sort()).toEqual([`GET /site/${RULES_RECORD_KEY}`, `GET /site/${SEAL_KEY}`])
 
-  // Without the seal (a bucket deployed before it): out/'s files come from the build's record, compared with the bucket's record, and nothing is written but the seal.
+  // Without the seal (a bucket deployed before it): out/'s files come from the build's record, compared with the bucket's record, and nothing is written but the seal (and the lease it was compared under, taken and let go).
   await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: SEAL_KEY }))
   from = await s3.requestsSoFar()
   const compared = await deploy('site')
   expect(compared.stdout).toMatch(/files of out\/ as build \S+ recorded them/)
-  expect(writesSince(from)).toEqual({ put: [SEAL_KEY], deleted: 0 })
+  expect(writesSince(from)).toEqual({ put: [LEASE_KEY, SEAL_KEY], deleted: 1 })
   // With out/ moved away, the deploy still finds nothing to do: it neither walks nor reads out/.
   fs.renameSync(outDir, `${outDir}-aside`)
   try {
@@ -165,7 +166,7 @@ test('after a one-page edit and an incremental build, a deploy writes exactly th
   await deploy('site')
   // The record: a change record of this deploy's changes, not the whole manifest again; and the
   // rules record, marked while the bucket is written and cleared after (scripts/deploy/rulesRecord.ts).
-  expect(writesSince(from).put).toEqual([...changed, changeKey(2), RULES_RECORD_KEY, RULES_RECORD_KEY, SEAL_KEY].sort())
+  expect(writesSince(from).put).toEqual([...changed, changeKey(2), LEASE_KEY, RULES_RECORD_KEY, RULES_RECORD_KEY, SEAL_KEY].sort())
   // From the build's record of what changed since the deploy before (pipeline/steps/outDelta.ts): neither the bucket listed nor its record read.
   expect(s3.requests.slice(from).filter((request) => request.listPrefix !== undefined || request.path.endsWith(MANIFEST_KEY))).toEqual([])
   const held = withoutManifest(await heldBy('site'))
@@ -216,8 +217,8 @@ test('a deploy killed halfway leaves the old site whole, and the next run leaves
   }
   const killed = await deploy('site', [], (started) => (child = started)).finally(() => (s3.onRequest = null))
   expect(killed.code).toBeNull()
-  // Of the record, only the rules record was written, before the first file: it says an upload was cut short.
-  expect(writesSince(from).put.filter((key) => key.startsWith(DEPLOY_RECORD_PREFIX))).toEqual([RULES_RECORD_KEY])
+  // Of the record, only the lease and the rules record were written, before the first file: the rules record says an upload was cut short.
+  expect(writesSince(from).put.filter((key) => key.startsWith(DEPLOY_RECORD_PREFIX))).toEqual([LEASE_KEY, RULES_RECORD_KEY])
   expect(await readRulesRecord(s3SiteBucket(s3.client, 'site'))).toMatchObject({ uploading: true })
 
   // Every page still served is the old one, and every build file a page names is there.

@@ -14,7 +14,10 @@ const send = (message: ServerMessage) => process.send!(message)
 async function main() {
   const directory = process.argv[2]
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
-  const listing = localS3Listing(directory, (bucket, key) => (server as unknown as { store: { getMetadata: StoredMetadata } }).store.getMetadata(bucket, key))
+  const getMetadata: StoredMetadata = (bucket, key) => (server as unknown as { store: { getMetadata: StoredMetadata } }).store.getMetadata(bucket, key)
+  const listing = localS3Listing(directory, getMetadata)
+  /** Keys a conditional write is creating: the check and the mark happen in one turn of this thread. */
+  const creating = new Set<string>()
   let refusal: (LocalS3Refusal & { refused: number }) | null = null
   ;(server as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }, ctx: { method: string; path: string }) => {
     // Koa reports every error here; an S3 error below 500 is an answer (NoSuchKey…), not a failure.
@@ -22,7 +25,7 @@ async function main() {
     send({ type: 'failure', failure: `${ctx.method} ${decodeURIComponent(ctx.path)}: ${error.code ?? error.name} ${error.message}` })
   })
   // First in the chain, so every request is seen, answered or not.
-  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown> & { socket: { destroy(): void } }; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
+  ;(server as unknown as { middleware: Array<(ctx: { method: string; path: string; get(header: string): string; status: number; query: ListingQuery & { 'list-type'?: string; delimiter?: string }; req: AsyncIterable<unknown> & { socket: { destroy(): void } }; request: { length?: number }; type: string; body: unknown }, next: () => Promise<void>) => Promise<void>> }).middleware.unshift(async (ctx, next) => {
     const request: LocalS3Request = { method: ctx.method, path: decodeURIComponent(ctx.path), bytes: ctx.request.length ?? 0, ...(ctx.query['list-type'] && { listPrefix: ctx.query.prefix ?? '' }) }
     send({ type: 'request', request })
     if (refusal && request.method === refusal.method && request.path === refusal.path && (refusal.times === undefined || refusal.refused < refusal.times)) {
@@ -44,8 +47,25 @@ async function main() {
       }
     }
     const writes = request.method !== 'GET' && request.method !== 'HEAD'
+    // S3's conditional write (If-None-Match: *), which s3rver ignores: of two writes of a key no object has, one gets it.
+    const creates = request.method === 'PUT' && key !== '' && ctx.get('if-none-match') === '*'
+    if (creates) {
+      const id = `${bucket}/${key}`
+      if (creating.has(id) || (await getMetadata(bucket, key).catch(() => null))) {
+        for await (const _ of ctx.req);
+        ctx.status = 412
+        ctx.type = 'application/xml'
+        ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>'
+        return
+      }
+      creating.add(id)
+    }
     if (writes) listing.written(bucket)
-    await next()
+    try {
+      await next()
+    } finally {
+      if (creates) creating.delete(`${bucket}/${key}`)
+    }
     if (writes) listing.written(bucket)
   })
   process.on('message', (message: ParentMessage) => {

@@ -13,6 +13,7 @@ import { readRecord, writeRecord, type DeployRecord, type RecordState } from './
 import { planDelta } from './deltaPlan'
 import { breakSeal, readSeal, sameSeal, sealHolds, sealOf, trustedSeal, writeSeal } from './deploySeal'
 import { inParallel } from './inParallel'
+import { withDeployLease } from './deployLease'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
 import { alteredKeys, withoutRecords } from './alteredObjects'
@@ -115,14 +116,29 @@ async function invalidateOwed(options: DeployOptions, paths: readonly string[]):
   return id
 }
 
-export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
-  const now = (options.now ?? (() => new Date()))()
+/** What the deploy plans from: out/'s record, and the bucket's seal, rules record and owed invalidation. */
+async function readDeployState(options: DeployOptions, now: Date) {
   const header = readOutRecordHeader(options.outDir)
   const [seal, rulesRecord, owed] = await Promise.all([readSeal(options.bucket), readRulesRecord(options.bucket), options.invalidate ? readOwed(options.bucket) : []])
   const check = { seal, outRecord: header?.digest ?? null, rulesRecord, rules: options.rules, now, graceMs: options.graceMs }
   const trusted = options.fullListing ? null : trustedSeal(check)
-  if (trusted && sealHolds(check)) {
+  return { header, seal, rulesRecord, owed, check, trusted, sealed: trusted !== null && sealHolds(check) }
+}
+type DeployState = Awaited<ReturnType<typeof readDeployState>>
+
+export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
+  const now = (options.now ?? (() => new Date()))()
+  const state = await readDeployState(options, now)
+  // Nothing to write: no lease (./deployLease.ts). Anything else is planned again under it, from what the bucket holds then.
+  if (state.sealed && state.owed.length === 0) return deployFrom(options, state, now)
+  // Refused as it will be under the lease, before anything is written (a bucket with no rules record is checked on its listing there).
+  if (options.rules !== undefined && state.rulesRecord !== null) checkUpload(state.rulesRecord, options.rules, new Set(), options.bucket.name)
+  return withDeployLease(options.bucket, 'deploy', async () => deployFrom(options, await readDeployState(options, now), now))
+}
+
+async function deployFrom(options: DeployOptions, { header, seal, rulesRecord, owed, trusted, sealed }: DeployState, now: Date): Promise<DeployResult> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  if (sealed) {
     options.progress?.sealed(header!.buildId)
     const invalidationId = await invalidateOwed(options, owed)
     if (invalidationId) options.progress?.finished({ deleted: 0, recordWritten: false, invalidation: `invalidation ${invalidationId} of ${owed.length} paths` })

@@ -28,6 +28,8 @@ export interface SiteBucket {
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
   writeRecord(key: string, text: string): Promise<void>
+  /** Writes a record only where the bucket has none under `key` (S3's conditional write); false when it has one. */
+  createRecord(key: string, text: string): Promise<boolean>
 }
 
 /** An object as a listing names it: its size, and its ETag (unquoted; the MD5 of its bytes for an object put whole, as the deploy puts them). */
@@ -115,6 +117,18 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     },
     async writeRecord(key, text) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
+    },
+    async createRecord(key, text) {
+      // Read first too: not every S3 API honours the condition (s3rver does not); S3 itself decides a race.
+      if ((await this.readRecord(key)) !== null) return false
+      try {
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store', IfNoneMatch: '*' }))
+        return true
+      } catch (error) {
+        const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } }
+        if (name === 'PreconditionFailed' || name === 'ConditionalRequestConflict' || $metadata?.httpStatusCode === 412 || $metadata?.httpStatusCode === 409) return false
+        throw error
+      }
     },
   }
 }

@@ -20,6 +20,7 @@ import { withoutRecords } from './alteredObjects'
 import type { Invalidate } from './cloudFrontInvalidation'
 import { EMPTY_MANIFEST, sameRecord, type DeployManifest } from './deployManifest'
 import type { LocalFile } from './deployPlan'
+import { withDeployLease } from './deployLease'
 import { readRecord, writeRecord } from './deployRecord'
 import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
@@ -77,6 +78,10 @@ async function invalidateAndWait(options: WithdrawOptions, paths: readonly strin
 
 export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
   if (options.invalidate && !options.awaitInvalidation) throw new WithdrawError('a withdraw that invalidates must wait for the invalidation: the CDN would otherwise serve its copies under the new edge')
+  return withDeployLease(options.bucket, 'deploy --withdraw', () => withdraw(options))
+}
+
+async function withdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
   const log = options.log ?? (() => {})
   const [previous, owed] = await Promise.all([readRulesRecord(options.bucket), options.invalidate ? readOwed(options.bucket) : []])
   if (!needsWithdraw(previous, options.rules)) {

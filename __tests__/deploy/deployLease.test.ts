@@ -1,0 +1,90 @@
+/**
+ * @jest-environment node
+ *
+ * One deploy or withdraw writes a bucket at a time (scripts/deploy/deployLease.ts), on a real S3 API
+ * (s3rver, with S3's conditional write: scripts/deploy/localS3Server.ts).
+ */
+import { spawnSync } from 'node:child_process'
+import os from 'node:os'
+import { DeployLeaseError, LEASE_HOURS, LEASE_KEY } from '../../scripts/deploy/deployLease'
+import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
+import { runDeploy } from '../../scripts/deploy/runDeploy'
+import { s3SiteBucket, type SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { tempSite } from '../fixtures/tempSite'
+
+jest.setTimeout(60_000)
+
+let s3: LocalS3
+let buckets = 0
+beforeAll(async () => {
+  s3 = await startLocalS3()
+})
+afterAll(async () => {
+  await s3?.stop()
+})
+
+async function newBucket(): Promise<SiteBucket> {
+  const name = `lease-${++buckets}`
+  await s3.createBucket(name)
+  return s3SiteBucket(s3.client, name)
+}
+
+const pages = (extra: Record<string, string>) => ({ 'index.html': '<p>home</p>', 'docs/leads/intro.html': '<p>intro</p>', ...extra })
+const deploy = (bucket: SiteBucket, outDir: string) => runDeploy({ outDir, bucket, graceMs: 0, rules: 'r1' })
+const siteKeys = async (bucket: SiteBucket) => [...(await bucket.listKeys())].filter((key) => !key.startsWith('_deploy/')).sort()
+
+test('two deploys at once: one writes, the other is refused before it writes, and the bucket holds exactly the build that was deployed', async () => {
+  const bucket = await newBucket()
+  await deploy(bucket, tempSite('lease-old-', pages({})))
+  const first = tempSite('lease-a-', pages({ 'docs/leads/zebra.html': '<p>zebra</p>' }))
+  const second = tempSite('lease-b-', pages({ 'docs/leads/yak.html': '<p>yak</p>' }))
+  const outcomes = await Promise.allSettled([deploy(bucket, first), deploy(bucket, second)])
+  const refused = outcomes.filter((outcome) => outcome.status === 'rejected')
+  expect(refused).toHaveLength(1)
+  expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(DeployLeaseError)
+  expect(String((refused[0] as PromiseRejectedResult).reason.message)).toMatch(/another deploy or withdraw is writing s3:\/\/lease-\d+ \(process \d+ on .*\); run this once it has ended/)
+  const deployed = outcomes[0].status === 'fulfilled' ? 'zebra' : 'yak'
+  expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', `docs/leads/${deployed}.html`, 'index.html'])
+  // The lease went with the deploy that held it, and the other deploy, run again, goes ahead.
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+  await deploy(bucket, deployed === 'zebra' ? second : first)
+  expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', `docs/leads/${deployed === 'zebra' ? 'yak' : 'zebra'}.html`, 'index.html'])
+})
+
+test("a lease left by a deploy that was killed is taken over: one of this machine's processes that no longer runs, or one older than the lease's hours", async () => {
+  const bucket = await newBucket()
+  const out = tempSite('lease-c-', pages({}))
+  const ended = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' })
+  const deadPid = Number(ended.stdout.trim())
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: os.hostname(), pid: deadPid, since: new Date().toISOString(), token: 'killed' }))
+  await deploy(bucket, out)
+  expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', 'index.html'])
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+
+  const old = new Date(Date.now() - (LEASE_HOURS + 1) * 3_600_000).toISOString()
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: 'ci-runner-7', pid: 4242, since: old, token: 'stale' }))
+  await deploy(bucket, tempSite('lease-d-', pages({ 'docs/leads/new.html': '<p>new</p>' })))
+  expect(await siteKeys(bucket)).toContain('docs/leads/new.html')
+})
+
+test("a lease another machine holds is refused, naming it and what to do, and nothing is written; a failed deploy lets its own go", async () => {
+  const bucket = await newBucket()
+  const since = new Date().toISOString()
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: 'ci-runner-7', pid: 4242, since, token: 'theirs' }))
+  const from = await s3.requestsSoFar()
+  await expect(deploy(bucket, tempSite('lease-e-', pages({})))).rejects.toThrow(
+    `deploy: another deploy or withdraw is writing s3://${bucket.name} (process 4242 on ci-runner-7, since ${since}); run this once it has ended. If that run was stopped, delete s3://${bucket.name}/${LEASE_KEY} and run this again.`
+  )
+  await s3.settled()
+  expect(s3.requests.slice(from).filter((request) => request.method !== 'GET' && request.method !== 'HEAD' && request.path.startsWith(`/${bucket.name}/`) && request.path !== `/${bucket.name}/${LEASE_KEY}`)).toEqual([])
+  expect(JSON.parse((await bucket.readRecord(LEASE_KEY))!).token).toBe('theirs')
+
+  await bucket.deleteKeys([LEASE_KEY])
+  await s3.refuse({ method: 'PUT', path: `/${bucket.name}/index.html`, times: 10 })
+  try {
+    await expect(deploy(bucket, tempSite('lease-f-', pages({})))).rejects.toThrow()
+  } finally {
+    await s3.refuse(null)
+  }
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+})
