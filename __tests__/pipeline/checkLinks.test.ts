@@ -138,6 +138,13 @@ test("a _meta file's links are read from its data: a quoted `href` key and a men
   ])
 })
 
+test('an http(s) URL without its // is refused: a browser reads it as a path of this site, past the check of another site\'s links', () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('See [the plan](https:/docs/internal/intro) and [ours](https://example.com/docs/internal/intro).') })
+  expect(checkLinks(scanContent(root))).toEqual([
+    { file: 'content/docs/leads/intro.mdx', line: 6, target: 'https:/docs/internal/intro', kind: 'broken', problem: 'a `https:` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses' },
+  ])
+})
+
 test('a link with a % that starts no escape names its file and line', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('Download the [rate card](/docs/leads/files/rate-card-100%.pdf).') })
   expect(checkLinks(scanContent(root))).toEqual([{ file: 'content/docs/leads/intro.mdx', line: 6, target: '/docs/leads/files/rate-card-100%.pdf', kind: 'broken', problem: 'a % that starts no escape: write it as %25' }])

@@ -66,7 +66,8 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
     const scanned = page.links.length
     for (const [at, [line, target]] of [...page.links, ...page.compiledLinks].entries()) {
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
-      if (/^(https?:|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
+      // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
+      if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]
       if (scheme) {
         report('broken', `a \`${scheme}:\` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses`)
