@@ -91,8 +91,16 @@ test('a page whose name is not a slug fails, naming the file and what to call it
   expect(problem).toBeInstanceOf(BadSlugError)
   expect(problem).toMatchObject({ path: 'content/docs/leads/NewPage.mdx', suggestion: 'content/docs/leads/new-page.mdx' })
   expect(problem.message).toBe(
-    'content/docs/leads/NewPage.mdx: "NewPage.mdx" is not a valid page name (slugs are lowercase letters, digits, hyphens and underscores, with no dot but the extension); rename it to content/docs/leads/new-page.mdx, and change the links and the _meta.ts key that name it.'
+    'content/docs/leads/NewPage.mdx: "NewPage.mdx" is not a valid page name (slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension); rename it to content/docs/leads/new-page.mdx, and change the links and the _meta.ts key that name it.'
   )
+})
+
+test("a page or folder whose name starts with an underscore fails: its route would be one no rule may name, where a folder's own words are decided", () => {
+  const root = site(['content/docs/leads/_draft.mdx', 'content/docs/leads/_wip/page.mdx'])
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, (problem as BadSlugError).suggestion])).toEqual([
+    ['BadSlugError', 'content/docs/leads/draft.mdx'],
+    ['BadSlugError', 'content/docs/leads/wip/'],
+  ])
 })
 
 test('dots, spaces and capitals fail in pages and folders at any depth; underscores, hyphens and digits pass', () => {
@@ -113,7 +121,7 @@ test('dots, spaces and capitals fail in pages and folders at any depth; undersco
     ['BadSlugError', 'content/docs/support-twilio/v1.2/', 'content/docs/support-twilio/v1-2/'],
   ])
   expect(messages(root)[2]).toBe(
-    'content/docs/support-twilio/SQL Queries/: "SQL Queries" is not a valid folder name (slugs are lowercase letters, digits, hyphens and underscores, with no dot but the extension); rename it to content/docs/support-twilio/sql-queries/, and change the links and the _meta.ts key that name it.'
+    'content/docs/support-twilio/SQL Queries/: "SQL Queries" is not a valid folder name (slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension); rename it to content/docs/support-twilio/sql-queries/, and change the links and the _meta.ts key that name it.'
   )
 })
 
@@ -199,7 +207,18 @@ test("a _meta key that names no page or folder fails, naming the file, the key's
   )
 })
 
-test('a _meta entry may be a page, a folder with pages, a separator, a menu, a link or the defaults; a menu item names a page of its folder', () => {
+test("a folder's _meta key index fails at its line, naming where the folder's page is titled: Nextra failed the render on it, naming no file", () => {
+  const root = siteWith({
+    'content/docs/leads/data/index.mdx': page('title: Data'),
+    'content/docs/leads/data/lake.mdx': page('title: Lake'),
+    'content/docs/leads/data/_meta.ts': "export default {\n  index: 'Data home',\n  lake: 'Lake',\n}\n",
+  })
+  expect(messages(root)).toEqual([
+    'content/docs/leads/data/_meta.ts:2:3: the key "index" titles content/docs/leads/data/index, which the sidebar shows as the folder itself, titled by the folder\'s entry in the _meta above it or by the page\'s own front matter (title:): remove this key.',
+  ])
+})
+
+test('a _meta entry may be a page (not the folder\'s index), a folder with pages, a separator, a menu, a link or the defaults; a menu item names a page of its folder', () => {
   const meta = [
     'export default {',
     "  '*': { theme: { toc: true } },",
@@ -218,10 +237,11 @@ test('a _meta entry may be a page, a folder with pages, a separator, a menu, a l
     'content/docs/leads/_meta.ts': meta,
   })
   expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, (problem as UnknownMetaKeyError).key, problem.message.split(':').slice(0, 3).join(':')])).toEqual([
+    ['IndexMetaKeyError', undefined, 'content/docs/leads/_meta.ts:3:3'],
     ['UnknownMetaKeyError', 'endpoints.items.gone', 'content/docs/leads/_meta.ts:5:161'],
     ['UnknownMetaKeyError', 'empty', 'content/docs/leads/_meta.ts:8:3'],
   ])
-  expect(messages(root)[0]).toContain('the key "endpoints.items.gone" names no page or folder in the folder content/docs/leads/endpoints/ (it holds create-quote.mdx)')
+  expect(messages(root)[1]).toContain('the key "endpoints.items.gone" names no page or folder in the folder content/docs/leads/endpoints/ (it holds create-quote.mdx)')
 })
 
 test("a page lays out its own page, never the site's chrome: front matter or _meta that hides the navbar or the footer, or draws the page raw, fails at its line", () => {

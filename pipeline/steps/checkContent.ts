@@ -32,8 +32,8 @@ import { slugTitle } from '../../lib/navigation/slugTitle'
 
 export const DOCS_DIR = 'content/docs'
 
-/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores. */
-const SLUG = /^[a-z0-9_-]+$/
+/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not first an underscore (`_meta`'s, and no route a rule can name: lib/access/sectionPaths.ts folderWordsPath). */
+const SLUG = /^(?!_)[a-z0-9_-]+$/
 const META = /^_meta\./
 const INDEX_PAGE = /^index\.mdx?$/
 
@@ -125,7 +125,7 @@ export class BadSlugError extends ContentError {
     const extension = kind === 'page' ? (name.match(PAGE)?.[0] ?? '') : ''
     const slug = slugFor(name.slice(0, name.length - extension.length))
     const renamed = slug ? path.posix.join(path.posix.dirname(entry), slug + extension) : null
-    const rule = 'slugs are lowercase letters, digits, hyphens and underscores, with no dot but the extension'
+    const rule = 'slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension'
     const fix = renamed
       ? `rename it to ${renamed}${kind === 'folder' ? '/' : ''}, and change the links and the _meta.ts key that name it`
       : 'give it a name of lowercase letters, digits, hyphens or underscores'

@@ -32,9 +32,13 @@ export class UnservablePathError extends Error {
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
  * every page of the folder's section, so they obey the same rule as links in page text.
  */
-function metaSources(source: ContentSource): { file: string; route: string; links: readonly FoundLink[] }[] {
-  // Judged by the readers its words reach: those of what the folder holds, not of its index page.
-  return source.metas.map((meta) => ({ file: meta.file, route: folderWordsPath(normalisePath(meta.folderRoute) as string), links: meta.links }))
+function metaSources(source: ContentSource): { file: string; route: string; readersOf: string; links: readonly FoundLink[] }[] {
+  // A relative link is resolved from the folder's route, as before; its readers are those its words
+  // reach, of what the folder holds, not of its index page.
+  return source.metas.map((meta) => {
+    const route = normalisePath(meta.folderRoute) as string
+    return { file: meta.file, route, readersOf: folderWordsPath(route), links: meta.links }
+  })
 }
 
 /** Where a page's own files belong: under the folder its rule governs (a prefix rule's path, or its section's). */
@@ -57,7 +61,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [
-    ...source.pages.map((page) => ({ file: page.file, route: page.route, links: page.links, compiledLinks: compiled?.[page.route]?.links ?? [] })),
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, readersOf: page.route, links: page.links, compiledLinks: compiled?.[page.route]?.links ?? [] })),
     ...metaSources(source).map((meta) => ({ ...meta, compiledLinks: [] })),
   ]
   for (const page of sources) {
@@ -89,8 +93,8 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
       if (isFile) {
         if (!source.publicFile(decoded)) report('missing', `missing file: public${pathOnly} does not exist`)
         // A file follows its own path's rule: one that the page's readers may not fetch would be broken for them.
-        else if (!readersOfMayOpen(rules, page.route, pathOnly)) {
-          report('forbidden', `a page that needs "${requirementFor(rules, page.route)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
+        else if (!readersOfMayOpen(rules, page.readersOf, pathOnly)) {
+          report('forbidden', `a page that needs "${requirementFor(rules, page.readersOf)}" uses a file that needs "${requirementFor(rules, normalisePath(pathOnly) ?? pathOnly)}"; its readers may not fetch it (${filesHint(rules, page.route)})`)
         }
         continue
       }
@@ -99,8 +103,8 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', 'broken link: no page has this route')
         continue
       }
-      if (!readersOfMayOpen(rules, page.route, route)) {
-        const [from, to] = [requirementFor(rules, page.route), requirementFor(rules, route)]
+      if (!readersOfMayOpen(rules, page.readersOf, route)) {
+        const [from, to] = [requirementFor(rules, page.readersOf), requirementFor(rules, route)]
         report('forbidden', `links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
       }
     }

@@ -9,7 +9,7 @@
  * valid (each reader's page map drops it).
  */
 import path from 'node:path'
-import { BadMetaFileError, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
+import { BadMetaFileError, CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
 
@@ -25,6 +25,18 @@ export class UnknownMetaKeyError extends ContentError {
         "Make the key a page's file name without its extension, or a folder's name, or remove it; an entry that is not a page needs type: 'separator', type: 'menu' or an href."
     )
     this.name = 'UnknownMetaKeyError'
+  }
+}
+
+/** A folder's `_meta` key `index`: the folder's own page is shown as the folder, titled from the parent's `_meta`, and Nextra fails the render on the key. */
+export class IndexMetaKeyError extends ContentError {
+  constructor(file: string, line?: number, column?: number) {
+    const folder = path.posix.dirname(file)
+    super(
+      file,
+      `${locate(file, line, column)}the key "index" titles ${folder}/index, which the sidebar shows as the folder itself, titled by the folder's entry in the _meta above it or by the page's own front matter (title:): remove this key.`
+    )
+    this.name = 'IndexMetaKeyError'
   }
 }
 
@@ -129,6 +141,12 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
       problems.push(new PageSettingsError(file, settings.problem, line, column))
     }
     if (key === '*') continue
+    // The home page's `index` at the top of content/ is a page of its own; a folder's is the folder.
+    if (key === 'index' && folder !== CONTENT_DIR) {
+      const { line, column } = keyPosition(lines(), key)
+      problems.push(new IndexMetaKeyError(file, line, column))
+      continue
+    }
     if (!items.names.has(key)) {
       if (!isOwnEntry(value)) unknown(key, items.shown, keyPosition(lines(), key))
       continue
