@@ -20,7 +20,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
-import { folderWordsPath } from '../lib/access/sectionPaths'
+import { passes } from '../lib/access/decideAccess'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
@@ -96,8 +96,10 @@ export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, rou
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
 /** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
-// A folder's own words are for readers of what it holds (lib/access/sectionPaths.ts folderWordsPath).
-const mayOpenFolder = (role: Role, section: MarkedSection) => mayOpen(role, folderWordsPath(`/docs/${section}`))
+// A folder's own words are for readers of what it holds: the first prefix rule over it, else the
+// fallback. Stated here from the rules themselves, apart from the code it checks (lib/access/sectionPaths.ts folderWordsPath).
+const folderRequirement = (folder: string) => env.access.rules.find((rule) => rule.match === 'prefix' && (folder === rule.path || folder.startsWith(`${rule.path}/`)))?.require ?? env.access.fallback
+const mayOpenFolder = (role: Role, section: MarkedSection) => role !== null && passes(env.access, folderRequirement(`/docs/${section}`), { username: role, groups: seededGroupsOf(role) })
 const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))

@@ -3,9 +3,8 @@
  * upload, scripts/deploy/) and by the local server, so both answer alike.
  *
  * Every file is `private`: what a file holds depends on who may read it, so no shared cache (a
- * company proxy, a CDN in front of ours) may keep one and hand it to the next person. CloudFront
- * still caches behind the authorizer through its cache policy's minimum TTL (infra/), which is
- * safe because the authorizer runs on every viewer request before the cache is looked at.
+ * company proxy, a CDN in front of ours) may keep one and hand it to the next person; CloudFront,
+ * whose cache policy's minimum TTL is 0 (infra/lib/site-stack.ts), keeps none either.
  */
 import { isRouteManifestKey } from '../lib/access/readerView'
 import { BUILD_FILES_PREFIX } from '../lib/pathFormats'

@@ -31,8 +31,12 @@ function stopNow() {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     stopping ??= signal
-    if (running) process.kill(-running.pid, signal)
-    else stopNow()
+    if (!running) return stopNow()
+    try {
+      process.kill(-running.pid, signal)
+    } catch {
+      // The group is gone already; its exit, still to come, ends this script.
+    }
   })
 }
 endWithParent()

@@ -4,9 +4,12 @@
  * One deploy or withdraw writes a bucket at a time (scripts/deploy/deployLease.ts), on a real S3 API
  * (s3rver, with S3's conditional write: scripts/deploy/localS3Server.ts).
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import { DeployLeaseError, LEASE_HOURS, LEASE_KEY } from '../../scripts/deploy/deployLease'
+import { runWithdraw } from '../../scripts/deploy/withdraw'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket, type SiteBucket } from '../../scripts/deploy/s3Bucket'
@@ -56,7 +59,7 @@ test("a lease left by a deploy that was killed is taken over: one of this machin
   const out = tempSite('lease-c-', pages({}))
   const ended = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' })
   const deadPid = Number(ended.stdout.trim())
-  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: os.hostname(), pid: deadPid, since: new Date().toISOString(), token: 'killed' }))
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: os.hostname(), namespace: fs.readlinkSync('/proc/self/ns/pid'), pid: deadPid, since: new Date().toISOString(), token: 'killed' }))
   await deploy(bucket, out)
   expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', 'index.html'])
   expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
@@ -86,5 +89,47 @@ test("a lease another machine holds is refused, naming it and what to do, and no
   } finally {
     await s3.refuse(null)
   }
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+})
+
+test('two runs that find the same stopped lease: one takes it over, the other is refused', async () => {
+  const bucket = await newBucket()
+  await deploy(bucket, tempSite('lease-g-', pages({})))
+  const old = new Date(Date.now() - (LEASE_HOURS + 1) * 3_600_000).toISOString()
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: 'ci-runner-7', pid: 4242, since: old, token: 'stale' }))
+  const outcomes = await Promise.allSettled([deploy(bucket, tempSite('lease-h-', pages({ 'docs/leads/h.html': 'h' }))), deploy(bucket, tempSite('lease-i-', pages({ 'docs/leads/i.html': 'i' })))])
+  expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
+  expect((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(DeployLeaseError)
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+})
+
+test('a withdraw with nothing to withdraw takes no lease and writes nothing', async () => {
+  const bucket = await newBucket()
+  const out = tempSite('lease-j-', pages({}))
+  await deploy(bucket, out)
+  const from = await s3.requestsSoFar()
+  expect((await runWithdraw({ outDir: out, bucket, rules: 'r1' })).deleted).toEqual([])
+  await s3.settled()
+  expect(s3.requests.slice(from).filter((request) => request.method !== 'GET' && request.method !== 'HEAD')).toEqual([])
+})
+
+test('a run stopped by SIGTERM lets its lease go', async () => {
+  const bucket = await newBucket()
+  const script = path.join(tempSite('lease-k-'), 'hold.ts')
+  fs.writeFileSync(
+    script,
+    [
+      `import { withDeployLease } from ${JSON.stringify(path.resolve('scripts/deploy/deployLease'))}`,
+      `import { s3ClientFor, s3SiteBucket } from ${JSON.stringify(path.resolve('scripts/deploy/s3Bucket'))}`,
+      `const bucket = s3SiteBucket(s3ClientFor({ endpoint: ${JSON.stringify(s3.endpoint)} }), ${JSON.stringify(bucket.name)})`,
+      `void withDeployLease(bucket, 'deploy', () => { console.log('held'); return new Promise(() => setInterval(() => {}, 1000)) }, { stopOnSignals: true })`,
+    ].join('\n')
+  )
+  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), script], { env: { ...process.env, ...s3.env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk) => String(chunk).includes('held') && resolve()))
+  expect(await bucket.readRecord(LEASE_KEY)).not.toBeNull()
+  child.kill('SIGTERM')
+  const code = await new Promise((resolve) => child.on('exit', (exitCode) => resolve(exitCode)))
+  expect(code).toBe(143)
   expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
 })

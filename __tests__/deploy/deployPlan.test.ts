@@ -157,7 +157,7 @@ describe('inputs', () => {
     expect(parseManifest(unpackRecord(stored, 'm'), 'm')).toEqual(many)
     expect(parseManifest(unpackRecord(Buffer.from(text), 'm'), 'm')).toEqual(many)
     // Cut short, as by a hand's copy: the error names the object and what to do, as for damaged JSON.
-    expect(() => unpackRecord(stored.subarray(0, 3000), 's3://site/_deploy/manifest')).toThrow(/^s3:\/\/site\/_deploy\/manifest is damaged \(its gzip: unexpected end of file\); restore its previous version .* or delete every object under _deploy\/ but _deploy\/rules \(the rules its files were built under\), and the next deploy lists the bucket and uploads every file again$/)
+    expect(() => unpackRecord(stored.subarray(0, 3000), 's3://site/_deploy/manifest')).toThrow(/^s3:\/\/site\/_deploy\/manifest is damaged \(its gzip: unexpected end of file\); restore its previous version .* or delete _deploy\/manifest, _deploy\/seal and every _deploy\/change-… record \(keep the other objects under _deploy\/\), and the next deploy lists the bucket and uploads every file again$/)
   })
   test('bad arguments get an error naming them', () => {
     expect(() => parseDeployArgs(['--grace-hours', 'two'])).toThrow(/--grace-hours must be a number of hours/)

@@ -19,11 +19,12 @@ function memoryBucket() {
       objects.set(key, text)
       written.push(key)
     },
-    createRecord: async (key, text) => {
-      if (objects.has(key)) return false
+    createRecord: async (key, text, replacing) => {
+      if (replacing === undefined ? objects.has(key) : objects.get(key) !== replacing) return false
       objects.set(key, text)
       return true
     },
+    readTaggedRecord: async (key) => (objects.has(key) ? { text: objects.get(key)!, etag: objects.get(key)! } : null),
   }
   return { bucket, objects, written, read: async () => readRecord(bucket, await bucket.listKeys()) }
 }

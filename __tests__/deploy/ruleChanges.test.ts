@@ -310,9 +310,9 @@ test("a record that cannot be read names how to start it afresh, and doing so le
   await runDeploy({ outDir: live.outDir, bucket, graceMs: GRACE_MS, rules: live.rules })
   await bucket.writeRecord(`${DEPLOY_RECORD_PREFIX}change-000009`, '{}')
   const refused = runDeploy({ outDir: edited.outDir, bucket, graceMs: GRACE_MS, rules: edited.rules })
-  await expect(refused).rejects.toThrow(/delete every object under _deploy\/ but _deploy\/rules/)
+  await expect(refused).rejects.toThrow(/delete _deploy\/manifest, _deploy\/seal and every _deploy\/change-… record \(keep the other objects under _deploy\/\)/)
   // As the message says.
-  await bucket.deleteKeys([...(await bucket.listKeys(DEPLOY_RECORD_PREFIX))].filter((key) => key !== `${DEPLOY_RECORD_PREFIX}rules`))
+  await bucket.deleteKeys([...(await bucket.listKeys(DEPLOY_RECORD_PREFIX))].filter((key) => /^_deploy\/(manifest|seal|change-\d+)$/.test(key)))
   await runDeploy({ outDir: edited.outDir, bucket, graceMs: GRACE_MS, rules: edited.rules })
   const held = await bucket.listKeys()
   expect(Object.keys(edited.files).filter((file) => !held.has(file))).toEqual([])

@@ -241,7 +241,7 @@ test("the pages' readings, kept until the record is written, hold their scripts'
   expect(readings[0].scripts.disallowed).toEqual([expect.stringMatching(/^an inline event handler <button onclick="go\(\d+\)">$/)])
   // The pages' text is 80 MB; their readings, a few kilobytes.
   expect(held).toBeLessThan(8 * 1024 * 1024)
-})
+}, 60_000) // 80 MB of pages: seconds when the machine is busy with the other test files
 
 test('the csp step fails, naming the page, when a page holds an inline script the policy that ships does not allow', () => {
   const paths = site({ '/index.html': PAGE, '/docs/b.html': '<html><body><script>other()</script></body></html>' })

@@ -275,12 +275,3 @@ test("a folder's own words follow the rule over what it holds, not an exact rule
   }
 })
 
-test("the top level's own words are for readers of the whole site, not of the home page alone", () => {
-  const raw: RawItem[] = [{ data: 'meta/' }, { name: 'index', route: '/', frontMatter: { title: 'Home' } }]
-  const top = { index: 'Home', '--': { type: 'separator', title: 'Payroll reorg' }, status: { title: 'Status', href: './status' } }
-  const tree = (mayOpen: (path: string) => boolean) => JSON.stringify(navigationTree(raw, { loadMeta: () => ({}), mayOpen, top: { meta: top } }))
-  // The home page made public, or any reader of it who is not a reader of everything.
-  expect(tree((path) => path === '/')).not.toContain('Payroll reorg')
-  expect(tree((path) => path === '/')).not.toContain('./status')
-  expect(tree(() => true)).toContain('Payroll reorg')
-})

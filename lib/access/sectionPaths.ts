@@ -17,8 +17,9 @@ export const inSection = (route: string, id: string) => route === sectionPrefix(
  * are decided by: one inside the folder that no page, rule or public path can name
  * (./compileAccess.ts refuses a `_` segment). The folder's own route is its index page's, which an
  * exact rule or a public path may open to readers of that page alone; the words are for readers of
- * what the folder holds, whom the first prefix rule over it names. The top level's too: they hold
- * the whole site, so a prefix rule on `/`, else the fallback, not the home page's rule.
+ * what the folder holds, whom the first prefix rule over it names. The top level's are the navbar's,
+ * for the home page's readers (every signed-in reader, as shipped): its links to pages still go to
+ * readers who may open them alone.
  */
 const FOLDER_WORDS_NAME = '_meta'
-export const folderWordsPath = (folderRoute: string) => `${folderRoute === '/' ? '' : folderRoute}/${FOLDER_WORDS_NAME}`
+export const folderWordsPath = (folderRoute: string) => (folderRoute === '/' ? '/' : `${folderRoute}/${FOLDER_WORDS_NAME}`)

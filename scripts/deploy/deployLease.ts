@@ -4,12 +4,15 @@
  * stayed in the bucket, and the second's record said the bucket held exactly its build.
  *
  * A run takes `_deploy/lease` before it reads what it plans from, with S3's conditional write
- * (`If-None-Match: *`, so of two runs one gets it), and deletes it when it ends, however it ends.
- * A lease left by a run that was killed is taken over when it names a process of this machine that
- * no longer runs, or is older than LEASE_HOURS; any other is refused, naming the run that holds it.
- * A deploy with nothing to do (the bucket's seal says so) writes nothing and takes no lease.
+ * (`If-None-Match: *`: of two runs, one gets it), and deletes it when it ends, an error or a stop
+ * by SIGINT or SIGTERM included. A lease left by a run that was killed outright is taken over when
+ * it names a process of this machine (and process namespace) that no longer runs, or is older than
+ * LEASE_HOURS, by a write conditional on that lease's ETag (of two runs taking it over, one gets
+ * it); any other is refused, naming the run that holds it. An S3 API that ignores the conditions
+ * cannot keep two runs apart; the lease is read back after it is taken, which narrows that, no more.
  */
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { isRunning } from '../../pipeline/mainProcess'
@@ -21,6 +24,8 @@ export const LEASE_HOURS = 6
 
 interface Lease {
   host: string
+  /** The process namespace: containers that share a host name do not see each other's processes. */
+  namespace: string | null
   pid: number
   since: string
   token: string
@@ -33,42 +38,74 @@ export class DeployLeaseError extends Error {
   }
 }
 
-function parseLease(text: string | null): Lease | null {
+function processNamespace(): string | null {
   try {
-    const lease = JSON.parse(text ?? 'null') as Partial<Lease> | null
-    return lease && typeof lease.host === 'string' && typeof lease.pid === 'number' && typeof lease.since === 'string' ? (lease as Lease) : null
+    return fs.readlinkSync('/proc/self/ns/pid')
   } catch {
     return null
   }
 }
 
-/** Whether the run that left `lease` is known to have ended: a process of this machine that no longer runs, or a lease older than LEASE_HOURS (an unreadable one too). */
+function parseLease(text: string | undefined): Lease | null {
+  try {
+    const lease = JSON.parse(text ?? 'null') as Partial<Lease> | null
+    return lease && typeof lease.host === 'string' && typeof lease.pid === 'number' && typeof lease.since === 'string' && typeof lease.token === 'string' ? (lease as Lease) : null
+  } catch {
+    return null
+  }
+}
+
+/** Whether the run that left `lease` is known to have ended: a process of this machine and namespace that no longer runs, or a lease older than LEASE_HOURS (an unreadable one too). */
 function stopped(lease: Lease | null, now: Date): boolean {
   if (lease === null) return true
-  if (lease.host === os.hostname() && !isRunning(lease.pid)) return true
+  if (lease.host === os.hostname() && (lease.namespace ?? null) === processNamespace() && !isRunning(lease.pid)) return true
   const since = Date.parse(lease.since)
   return !Number.isFinite(since) || now.getTime() - since > LEASE_HOURS * 3_600_000
 }
 
-/** Runs `run` holding the bucket's lease (see the top of this file); `what` names the run in messages. */
-export async function withDeployLease<T>(bucket: SiteBucket, what: string, run: () => Promise<T>, now = new Date()): Promise<T> {
-  const lease: Lease = { host: os.hostname(), pid: process.pid, since: now.toISOString(), token: crypto.randomBytes(8).toString('hex') }
+const heldBy = (lease: Lease) => `process ${lease.pid} on ${lease.host}, since ${lease.since}`
+
+/** Takes the bucket's lease as `lease`, or throws DeployLeaseError naming the run that holds it. */
+async function take(bucket: SiteBucket, what: string, lease: Lease, now: Date): Promise<void> {
   const text = JSON.stringify(lease)
   if (!(await bucket.createRecord(LEASE_KEY, text))) {
-    const held = parseLease(await bucket.readRecord(LEASE_KEY))
-    if (!stopped(held, now)) {
+    const held = await bucket.readTaggedRecord(LEASE_KEY)
+    const holder = parseLease(held?.text)
+    if (held !== null && !stopped(holder, now)) {
       throw new DeployLeaseError(
-        `${what}: another deploy or withdraw is writing s3://${bucket.name} (process ${held!.pid} on ${held!.host}, since ${held!.since}); run this once it has ended. If that run was stopped, delete s3://${bucket.name}/${LEASE_KEY} and run this again.`
+        `${what}: another deploy or withdraw is writing s3://${bucket.name} (${heldBy(holder!)}); run this once it has ended. If that run was stopped, delete s3://${bucket.name}/${LEASE_KEY} and run this again.`
       )
     }
-    // A stopped run's: removed, then taken as a fresh one (of two runs taking it over, one gets it).
-    await bucket.deleteKeys([LEASE_KEY])
-    if (!(await bucket.createRecord(LEASE_KEY, text))) throw new DeployLeaseError(`${what}: another deploy or withdraw took s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
+    // A stopped run's: replaced only as it was read (or created, if it went meanwhile).
+    if (!(await bucket.createRecord(LEASE_KEY, text, held?.etag))) throw new DeployLeaseError(`${what}: another deploy or withdraw took over s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
   }
+  const readBack = parseLease((await bucket.readTaggedRecord(LEASE_KEY))?.text)
+  if (readBack?.token !== lease.token) throw new DeployLeaseError(`${what}: another deploy or withdraw took s3://${bucket.name}/${LEASE_KEY} as this one did (the S3 API may not honour conditional writes); run this once it has ended`)
+}
+
+/** Lets the lease go if it is still `token`'s: one that took over a lease it thought stopped keeps its own. */
+async function release(bucket: SiteBucket, token: string): Promise<void> {
+  if (parseLease((await bucket.readTaggedRecord(LEASE_KEY))?.text)?.token === token) await bucket.deleteKeys([LEASE_KEY])
+}
+
+/**
+ * Runs `run` holding the bucket's lease (see the top of this file); `what` names the run in
+ * messages. `stopOnSignals`: a SIGINT or SIGTERM meanwhile lets the lease go and ends the process
+ * (a command's run; a test's process is not one to end).
+ */
+export async function withDeployLease<T>(bucket: SiteBucket, what: string, run: () => Promise<T>, options: { now?: Date; stopOnSignals?: boolean } = {}): Promise<T> {
+  const now = options.now ?? new Date()
+  const lease: Lease = { host: os.hostname(), namespace: processNamespace(), pid: process.pid, since: now.toISOString(), token: crypto.randomBytes(8).toString('hex') }
+  await take(bucket, what, lease, now)
+  const onSignal = (signal: NodeJS.Signals) => {
+    void release(bucket, lease.token).finally(() => process.exit(128 + os.constants.signals[signal]))
+  }
+  const signals: NodeJS.Signals[] = options.stopOnSignals ? ['SIGINT', 'SIGTERM'] : []
+  for (const signal of signals) process.once(signal, onSignal)
   try {
     return await run()
   } finally {
-    // Released only if still this run's: one that took over a lease it thought stopped keeps its own.
-    if (parseLease(await bucket.readRecord(LEASE_KEY))?.token === lease.token) await bucket.deleteKeys([LEASE_KEY])
+    for (const signal of signals) process.off(signal, onSignal)
+    await release(bucket, lease.token)
   }
 }

@@ -13,13 +13,21 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { SEAL_KEY } from './deploySeal'
 
 export const MANIFEST_KEY = `${DEPLOY_RECORD_PREFIX}manifest`
 /** The rules the bucket's files were built under (./rulesRecord.ts). */
 export const RULES_RECORD_KEY = `${DEPLOY_RECORD_PREFIX}rules`
+/** A deploy's change record after the manifest (./deployRecord.ts), by its number. */
+export const CHANGE_KEY = new RegExp(`^${DEPLOY_RECORD_PREFIX}change-(\\d{6})$`)
+export const changeKey = (sequence: number) => `${DEPLOY_RECORD_PREFIX}change-${String(sequence).padStart(6, '0')}`
 
-/** How to start the bucket's record afresh when it cannot be read: without the rules record, the next deploy would be refused, and a withdraw would delete the site. */
-export const START_RECORD_AFRESH = `delete every object under ${DEPLOY_RECORD_PREFIX} but ${RULES_RECORD_KEY} (the rules its files were built under), and the next deploy lists the bucket and uploads every file again`
+/**
+ * How to start the bucket's record afresh when it cannot be read: the manifest, its change records
+ * and the seal go; the rules record stays (without it the next deploy is refused, and the withdraw
+ * it asks for deletes the site), and so do the lease and what is owed to CloudFront.
+ */
+export const START_RECORD_AFRESH = `delete ${MANIFEST_KEY}, ${SEAL_KEY} and every ${changeKey(1).replace(/\d+$/, '…')} record (keep the other objects under ${DEPLOY_RECORD_PREFIX}), and the next deploy lists the bucket and uploads every file again`
 
 /** What a file was uploaded as: its bytes (sha256, hex) and the two headers stored with it. */
 export interface ObjectRecord {

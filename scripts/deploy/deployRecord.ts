@@ -13,16 +13,14 @@
  * last finished deploy left it. Change records already in the manifest (left when a run stopped
  * between writing it and deleting them) are ignored, and deleted at the next fold.
  */
-import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { isLargeChange } from '../../pipeline/steps/outDelta'
-import { DeployManifestError, MANIFEST_KEY, START_RECORD_AFRESH, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
+import { CHANGE_KEY, changeKey, DeployManifestError, MANIFEST_KEY, START_RECORD_AFRESH, parseChange, parseManifest, sameRecord, serialiseManifest, type DeployManifest, type ManifestChange } from './deployManifest'
 import type { SiteBucket } from './s3Bucket'
 
 /** Change records at most, before a deploy folds them into the manifest. */
 export const MAX_CHANGES = 32
 
-const CHANGE = new RegExp(`^${DEPLOY_RECORD_PREFIX}change-(\\d{6})$`)
-export const changeKey = (sequence: number) => `${DEPLOY_RECORD_PREFIX}change-${String(sequence).padStart(6, '0')}`
+export { changeKey }
 
 export interface DeployRecord {
   /** What the last finished deploy left: the manifest with its changes applied; null for a bucket no deploy has finished in. */
@@ -37,14 +35,14 @@ export interface DeployRecord {
 
 /** The record from the bucket's manifest and its change records (named in `keys`, the bucket's listing). */
 export async function readRecord(bucket: SiteBucket, keys: ReadonlySet<string>): Promise<DeployRecord> {
-  const changeKeys = [...keys].filter((key) => CHANGE.test(key)).sort()
+  const changeKeys = [...keys].filter((key) => CHANGE_KEY.test(key)).sort()
   // The change records are fetched beside the manifest: which of them it holds is known once it is read.
   const [text, ...changeTexts] = await Promise.all([bucket.readRecord(MANIFEST_KEY), ...changeKeys.map((key) => bucket.readRecord(key))])
   const manifest = text === null ? null : parseManifest(text, `s3://${bucket.name}/${MANIFEST_KEY}`)
   let sequence = manifest?.through ?? 0
   let changedFiles = 0
   changeKeys.forEach((key, i) => {
-    const number = Number(CHANGE.exec(key)![1])
+    const number = Number(CHANGE_KEY.exec(key)![1])
     if (number <= sequence) return
     if (manifest === null || number !== sequence + 1) throw new DeployManifestError(`s3://${bucket.name}/${key} follows no record of change ${number - 1}; ${START_RECORD_AFRESH}`)
     const changeText = changeTexts[i]

@@ -56,10 +56,10 @@ async function main() {
   if (args.withdraw) {
     if (!distribution) console.warn('deploy --withdraw: no distribution to invalidate; if a CDN serves this bucket, its copies of the deleted files outlive them (pass --distribution)')
     const awaitInvalidation = cloudFront && distribution ? invalidationWaiter(cloudFront, distribution) : undefined
-    await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log })
+    await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log, stopOnSignals: true })
     return
   }
-  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list })
+  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list, stopOnSignals: true })
 }
 
 // A deploy that runs out of work half way fails too, not exits 0 (pipeline/mainProcess.ts).

@@ -47,18 +47,24 @@ async function main() {
       }
     }
     const writes = request.method !== 'GET' && request.method !== 'HEAD'
-    // S3's conditional write (If-None-Match: *), which s3rver ignores: of two writes of a key no object has, one gets it.
-    const creates = request.method === 'PUT' && key !== '' && ctx.get('if-none-match') === '*'
+    // S3's conditional writes (If-None-Match: *, If-Match: <ETag>), which s3rver ignores: of two such writes of a key, one gets it.
+    const ifMatch = ctx.get('if-match')
+    const creates = request.method === 'PUT' && key !== '' && (ctx.get('if-none-match') === '*' || ifMatch !== '')
     if (creates) {
       const id = `${bucket}/${key}`
-      if (creating.has(id) || (await getMetadata(bucket, key).catch(() => null))) {
+      // Marked before the object is looked at, in one turn of this thread: a second conditional write of the key meanwhile fails.
+      const busy = creating.has(id)
+      if (!busy) creating.add(id)
+      const stored = busy ? null : await getMetadata(bucket, key).catch(() => null)
+      const fails = busy || (ifMatch === '' ? Boolean(stored) : !stored || stored.etag.replace(/"/g, '') !== ifMatch.replace(/"/g, ''))
+      if (fails) {
+        if (!busy) creating.delete(id)
         for await (const _ of ctx.req);
         ctx.status = 412
         ctx.type = 'application/xml'
         ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>'
         return
       }
-      creating.add(id)
     }
     if (writes) listing.written(bucket)
     try {

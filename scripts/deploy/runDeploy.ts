@@ -42,6 +42,8 @@ export interface DeployOptions {
   rules?: string
   /** Lists the whole bucket instead of trusting its record (and seal) for what it holds. */
   fullListing?: boolean
+  /** A command's run: a SIGINT or SIGTERM lets the bucket's lease go and ends the process (./deployLease.ts). */
+  stopOnSignals?: boolean
 }
 
 export interface DeployResult {
@@ -133,7 +135,7 @@ export async function runDeploy(options: DeployOptions): Promise<DeployResult> {
   if (state.sealed && state.owed.length === 0) return deployFrom(options, state, now)
   // Refused as it will be under the lease, before anything is written (a bucket with no rules record is checked on its listing there).
   if (options.rules !== undefined && state.rulesRecord !== null) checkUpload(state.rulesRecord, options.rules, new Set(), options.bucket.name)
-  return withDeployLease(options.bucket, 'deploy', async () => deployFrom(options, await readDeployState(options, now), now))
+  return withDeployLease(options.bucket, 'deploy', async () => deployFrom(options, await readDeployState(options, now), now), { stopOnSignals: options.stopOnSignals })
 }
 
 async function deployFrom(options: DeployOptions, { header, seal, rulesRecord, owed, trusted, sealed }: DeployState, now: Date): Promise<DeployResult> {

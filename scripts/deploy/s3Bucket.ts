@@ -28,8 +28,13 @@ export interface SiteBucket {
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
   writeRecord(key: string, text: string): Promise<void>
-  /** Writes a record only where the bucket has none under `key` (S3's conditional write); false when it has one. */
-  createRecord(key: string, text: string): Promise<boolean>
+  /**
+   * Writes a record only where the bucket has none under `key`, or (`replacing`, an ETag) only over
+   * the one of that ETag: S3's conditional writes, which decide a race; false when the condition fails.
+   */
+  createRecord(key: string, text: string, replacing?: string): Promise<boolean>
+  /** A record's text and ETag; null when there is none. */
+  readTaggedRecord(key: string): Promise<{ text: string; etag: string } | null>
 }
 
 /** An object as a listing names it: its size, and its ETag (unquoted; the MD5 of its bytes for an object put whole, as the deploy puts them). */
@@ -118,11 +123,19 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     async writeRecord(key, text) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
     },
-    async createRecord(key, text) {
-      // Read first too: not every S3 API honours the condition (s3rver does not); S3 itself decides a race.
-      if ((await this.readRecord(key)) !== null) return false
+    async readTaggedRecord(key) {
       try {
-        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store', IfNoneMatch: '*' }))
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+        return { text: unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`), etag: object.ETag ?? '' }
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+        throw error
+      }
+    },
+    async createRecord(key, text, replacing) {
+      const condition = replacing === undefined ? { IfNoneMatch: '*' } : { IfMatch: replacing }
+      try {
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store', ...condition }))
         return true
       } catch (error) {
         const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } }

@@ -57,6 +57,8 @@ export interface WithdrawOptions {
   awaitInvalidation?: (id: string) => Promise<void>
   concurrency?: number
   log?: (line: string) => void
+  /** A command's run: a SIGINT or SIGTERM lets the bucket's lease go and ends the process (./deployLease.ts). */
+  stopOnSignals?: boolean
 }
 
 export class WithdrawError extends Error {
@@ -78,7 +80,13 @@ async function invalidateAndWait(options: WithdrawOptions, paths: readonly strin
 
 export async function runWithdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
   if (options.invalidate && !options.awaitInvalidation) throw new WithdrawError('a withdraw that invalidates must wait for the invalidation: the CDN would otherwise serve its copies under the new edge')
-  return withDeployLease(options.bucket, 'deploy --withdraw', () => withdraw(options))
+  // Nothing to withdraw and nothing owed: said without taking the lease, as a pipeline may run this before every deploy.
+  const [previous, owed] = await Promise.all([readRulesRecord(options.bucket), options.invalidate ? readOwed(options.bucket) : []])
+  if (!needsWithdraw(previous, options.rules) && owed.length === 0) {
+    options.log?.('deploy --withdraw: the bucket holds files of these rules already; nothing to withdraw')
+    return { deleted: [], invalidationId: null }
+  }
+  return withDeployLease(options.bucket, 'deploy --withdraw', () => withdraw(options), { stopOnSignals: options.stopOnSignals })
 }
 
 async function withdraw(options: WithdrawOptions): Promise<{ deleted: string[]; invalidationId: string | null }> {
