@@ -8,9 +8,10 @@
  * build with its name, line and column. Run against a small project with the launcher and stand-in
  * modules, so the launcher's contract is checked apart from the whole build.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { isRunning } from '../../pipeline/mainProcess'
 import { CACHE_PATHS } from '../../pipeline/steps/paths'
 import { tempSite } from '../fixtures/tempSite'
 
@@ -103,4 +104,23 @@ test('a file the build runs that does not compile stops it, named with its line 
   expect(failed.stderr).toMatch(/^build: a file the build runs does not compile/)
   expect(failed.stderr).toMatch(/access\.config\.ts:3:0/)
   expect(fs.existsSync(path.join(root, BUNDLE_DIR)) ? bundles(root).size : 0).toBe(0)
+})
+
+test('`npm run build` stopped with SIGTERM, which ends npm and its shell but not the build, ends the build too', async () => {
+  const root = launcherProject()
+  // A build that would run on for a minute, and says when it has started.
+  fs.writeFileSync(path.join(root, 'pipeline/steps/buildSite.ts'), "export function runBuild(): void {\n  console.log('started')\n  setTimeout(() => console.log('finished'), 60_000)\n}\n")
+  // npm runs the script under a shell; the shell, killed outright, leaves the build to init.
+  const shell = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} pipeline/steps/build.cjs; true`], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve) => shell.stdout!.on('data', (chunk) => String(chunk).includes('started') && resolve()))
+  const build = spawnSync('pgrep', ['-f', '-P', String(shell.pid), 'pipeline/steps/build.cjs'], { encoding: 'utf8' }).stdout.trim()
+  expect(build).toMatch(/^\d+$/)
+  shell.kill('SIGKILL')
+  for (let waited = 0; isRunning(Number(build)); waited += 100) {
+    if (waited > 5000) {
+      process.kill(Number(build), 'SIGKILL')
+      throw new Error('the build outlived its npm')
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 })
