@@ -9,6 +9,7 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess } from '../lib/access/decideAccess'
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import { normalisePath } from '../lib/access/normalisePath'
+import { isDocsPage } from '../lib/access/planAggregates'
 import type { AudienceSummary, ReaderView } from '../lib/access/readerView'
 import type { AccessUser } from '../lib/access/types'
 import type { SearchHit } from '../lib/search/searchClient'
@@ -98,10 +99,11 @@ export function readerDocs(site: DocsSite, user: NonNullable<AccessUser>): Reade
     urlOf,
     async search(query, limit) {
       const hits = await site.search.search(view.search.map((index) => index.basePath), query, limit)
-      // Every index the reader holds is theirs to search; each hit is decided again all the same.
+      // Every index the reader holds is theirs to search; each hit is decided again all the same. Only
+      // docs pages, which get_page reads: the home page is in the search box's index, but has no Markdown.
       return hits.flatMap((hit) => {
         const route = normalisePath(hit.url.split('#', 1)[0])
-        return route !== null && mayOpen(route) ? [{ ...hit, route }] : []
+        return route !== null && isDocsPage(site.access, route) && mayOpen(route) ? [{ ...hit, route }] : []
       })
     },
     async page(route) {

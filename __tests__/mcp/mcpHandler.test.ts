@@ -43,8 +43,10 @@ const files: SiteFiles = {
 }
 const searched: string[][] = []
 const search: SearchIndexes = {
-  async search(basePaths) {
+  async search(basePaths, query) {
     searched.push([...basePaths])
+    // The home page is in every signed-in reader's search index, for the search box.
+    if (query === 'welcome') return [{ id: '0', url: '/', title: 'Platform Docs', section: '', heading: '', excerpt: '<mark>welcome</mark>' }]
     return [{ id: '1', url: '/docs/leads/intro#how-a-quote-flows', title: 'Leads API introduction', section: 'Leads API', heading: 'How a quote flows', excerpt: 'a <mark>quote</mark> flows' }]
   },
 }
@@ -179,6 +181,14 @@ test('search asks only the indexes of the audiences the reader holds, and answer
   })
   expect(log.at(-1)).toMatchObject({ user: 'leads1', tool: 'search_docs', routes: ['/docs/leads/intro'] })
   expect(JSON.stringify(log.at(-1))).not.toContain('quote"')
+  await client.close()
+})
+
+test('search offers only pages get_page reads: not the home page, which the search box finds', async () => {
+  const { client } = await clientAs('outsider')
+  const result = await client.callTool({ name: 'search_docs', arguments: { query: 'welcome' } })
+  expect(result.structuredContent).toEqual({ results: [] })
+  expect(textOf(result)).toBe('No pages you can open match this search.')
   await client.close()
 })
 
