@@ -97,7 +97,37 @@ test('two runs that find the same stopped lease: one takes it over, the other is
   await deploy(bucket, tempSite('lease-g-', pages({})))
   const old = new Date(Date.now() - (LEASE_HOURS + 1) * 3_600_000).toISOString()
   await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: 'ci-runner-7', pid: 4242, since: old, token: 'stale' }))
-  const outcomes = await Promise.allSettled([deploy(bucket, tempSite('lease-h-', pages({ 'docs/leads/h.html': 'h' }))), deploy(bucket, tempSite('lease-i-', pages({ 'docs/leads/i.html': 'i' })))])
+  // Each run reads the stopped lease before either replaces it: the race a takeover must decide.
+  let stalesRead = 0
+  let bothRead: () => void = () => {}
+  const barrier = new Promise<void>((resolve) => (bothRead = resolve))
+  const atBarrier = async <T>(read: Promise<T>): Promise<T> => {
+    const value = await read
+    if (JSON.stringify(value).includes('stale') && ++stalesRead <= 2) {
+      if (stalesRead === 2) bothRead()
+      await barrier
+    }
+    return value
+  }
+  // And a removal of the lease by the second run waits until the first has taken it: the order in which deleting, then creating, lets both in.
+  let leaseDeletes = 0
+  let taken: () => void = () => {}
+  const firstTaken = new Promise<void>((resolve) => (taken = resolve))
+  const racing: SiteBucket = {
+    ...bucket,
+    readRecord: (key) => atBarrier(bucket.readRecord(key)),
+    readTaggedRecord: (key) => atBarrier(bucket.readTaggedRecord(key)),
+    async createRecord(key, text, replacing) {
+      const created = await bucket.createRecord(key, text, replacing)
+      if (created && key === LEASE_KEY) taken()
+      return created
+    },
+    async deleteKeys(keys) {
+      if (keys.includes(LEASE_KEY) && ++leaseDeletes === 2) await Promise.race([firstTaken, new Promise((resolve) => setTimeout(resolve, 2000))])
+      return bucket.deleteKeys(keys)
+    },
+  }
+  const outcomes = await Promise.allSettled([deploy(racing, tempSite('lease-h-', pages({ 'docs/leads/h.html': 'h' }))), deploy(racing, tempSite('lease-i-', pages({ 'docs/leads/i.html': 'i' })))])
   expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
   expect((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(DeployLeaseError)
   expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
