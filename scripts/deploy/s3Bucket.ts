@@ -75,17 +75,19 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     } while (token)
     return objects
   }
+  const readTaggedRecord = async (key: string) => {
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+      return { text: unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`), etag: object.ETag ?? '' }
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+      throw error
+    }
+  }
   return {
     name: bucket,
-    async readRecord(key) {
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
-        return unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`)
-      } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
-        throw error
-      }
-    },
+    readRecord: async (key) => (await readTaggedRecord(key))?.text ?? null,
+    readTaggedRecord,
     async listKeys(prefix) {
       return new Set((await list(prefix)).keys())
     },
@@ -122,15 +124,6 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     },
     async writeRecord(key, text) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
-    },
-    async readTaggedRecord(key) {
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
-        return { text: unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`), etag: object.ETag ?? '' }
-      } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
-        throw error
-      }
     },
     async createRecord(key, text, replacing) {
       const condition = replacing === undefined ? { IfNoneMatch: '*' } : { IfMatch: replacing }
