@@ -64,19 +64,14 @@ function run(command, args, { check = false, ...options } = {}) {
   })
 }
 
-const install = installNeeded(root)
-if (install) {
-  step(`installing dependencies (npm ${install.command}: ${install.why})`)
-  await run('npm', [install.command, '--no-audit', '--no-fund'], { check: true })
-}
-
-// The MCP Inspector's CLI (an independent MCP client for e2e/mcpServer.test.ts) and the Node 22 it
-// needs: an install of its own, from its own lock (scripts/inspectorInstall.ts says why).
-const inspector = path.join(root, 'e2e/inspector')
-const inspectorInstall = installNeeded(inspector)
-if (inspectorInstall) {
-  step(`installing the MCP Inspector CLI (npm ${inspectorInstall.command} in e2e/inspector: ${inspectorInstall.why})`)
-  await run('npm', [inspectorInstall.command, '--no-audit', '--no-fund'], { cwd: inspector, check: true })
+// The project's dependencies, then the MCP Inspector's CLI (an independent MCP client for
+// e2e/mcpServer.test.ts) and the Node 22 it needs: an install of its own, from its own lock
+// (scripts/inspectorInstall.ts says why).
+for (const [dir, what] of [[root, 'dependencies'], [path.join(root, 'e2e/inspector'), 'the MCP Inspector CLI in e2e/inspector']]) {
+  const install = installNeeded(dir)
+  if (!install) continue
+  step(`installing ${what} (npm ${install.command}: ${install.why})`)
+  await run('npm', [install.command, '--no-audit', '--no-fund'], { cwd: dir, check: true })
 }
 
 // The browser and its apt package, named once for .ci/run, this script and e2e/browser.ts.
