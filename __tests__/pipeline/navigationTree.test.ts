@@ -210,8 +210,10 @@ test.each(Array.from({ length: 60 }, (_, seed) => seed + 1))('generated site and
   expect(expectPromises(site.raw, plan, inputs)).toBeGreaterThan(1)
 })
 
+/** A page of a page map as Nextra's collector makes it, titled by its route. */
+const page = (route: string): RawItem => ({ name: route.split('/').pop()!, route, frontMatter: { title: route } })
+
 describe("a folder's menu, as its readers see it", () => {
-  const page = (route: string): RawItem => ({ name: route.split('/').pop()!, route, frontMatter: { title: route } })
   const raw: RawItem[] = [
     { data: 'meta/' },
     page('/'),
@@ -237,7 +239,6 @@ describe("a folder's menu, as its readers see it", () => {
 })
 
 test("a folder's own words follow the rule over what it holds, not an exact rule or public path on its index page", () => {
-  const page = (route: string): RawItem => ({ name: route.split('/').pop()!, route, frontMatter: { title: route } })
   const alpha = '/docs/internal/alpha'
   const raw: RawItem[] = [
     { data: 'meta/' },
