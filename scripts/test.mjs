@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.cjs'
+import { spawnReaper } from './groupReaper.cjs'
 import { installNeeded } from './installedDependencies.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
@@ -19,7 +20,9 @@ const step = (title) => console.log(`\n=== ${title} ===`)
 
 // Each step runs in a process group of its own, which a stop of `npm test` (SIGINT, SIGTERM, SIGHUP,
 // or npm gone: ./endWithParent.cjs) ends whole, with its jest workers, servers and browsers: a
-// blocking spawn kept running after this script was stopped.
+// blocking spawn kept running after this script was stopped. Killed outright, this script has no
+// handler: the reaper (./groupReaper.cjs), outside its groups, ends what it held then.
+const reaper = spawnReaper()
 let running = null
 let stopping = null
 /** What a stop removes before this script ends: the audit builds' temporary folders. */
@@ -46,9 +49,11 @@ function run(command, args, { check = false, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', env, detached: true, ...options })
     running = child
+    if (child.pid) reaper.holdGroup(child.pid)
     child.on('error', reject)
     child.on('exit', (status, signal) => {
       running = null
+      reaper.releaseGroup(child.pid)
       if (stopping) {
         // What of the group outlived its leader (a worker that ignores the signal) ends with it.
         try {
@@ -118,6 +123,7 @@ async function auditBuild(profile, title, files) {
   const auditDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-audit-'))
   const removeDir = () => fs.rmSync(auditDir, { recursive: true, force: true })
   cleanups.add(removeDir)
+  reaper.holdDir(auditDir)
   try {
     step(`building the site with audit markers, ${profile} profile (a temporary copy; the working tree is untouched)`)
     await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/audit/buildAuditSite.ts', auditDir, profile], { check: true })
@@ -128,6 +134,7 @@ async function auditBuild(profile, title, files) {
   } finally {
     cleanups.delete(removeDir)
     removeDir()
+    reaper.releaseDir(auditDir)
   }
 }
 

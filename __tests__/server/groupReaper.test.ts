@@ -1,0 +1,81 @@
+/**
+ * @jest-environment node
+ *
+ * `npm test` killed outright (SIGKILL to its process group): the steps it ran in groups of their
+ * own, and its temporary folders, are ended and removed by its reaper (scripts/groupReaper.cjs).
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { isRunning } from '../../pipeline/mainProcess'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function until(condition: () => boolean, what: string, ms = 10_000) {
+  for (let waited = 0; !condition(); waited += 50) {
+    if (waited > ms) throw new Error(what)
+    await sleep(50)
+  }
+}
+
+/** Starts a script that runs a step as scripts/test.mjs does (its own group, held by the reaper) and a folder; returns their ids. */
+async function startScript(dir: string, { release }: { release: boolean }) {
+  const script = path.join(dir, 'script.cjs')
+  const scratch = path.join(dir, 'scratch')
+  fs.mkdirSync(scratch)
+  fs.writeFileSync(
+    script,
+    [
+      `const { spawn } = require('node:child_process')`,
+      `const fs = require('node:fs')`,
+      `const { spawnReaper } = require(${JSON.stringify(path.resolve('scripts/groupReaper.cjs'))})`,
+      `const reaper = spawnReaper()`,
+      `reaper.holdDir(${JSON.stringify(scratch)})`,
+      // The step and a worker of its own that outlives nothing by itself.
+      `const step = spawn('sh', ['-c', 'sleep 60 & echo $! > ${path.join(dir, 'worker')}; wait'], { stdio: 'ignore', detached: true })`,
+      `reaper.holdGroup(step.pid)`,
+      release ? `step.on('exit', () => { reaper.releaseGroup(step.pid); reaper.releaseDir(${JSON.stringify(scratch)}) })` : '',
+      `fs.writeFileSync(${JSON.stringify(path.join(dir, 'step'))}, String(step.pid))`,
+      `setInterval(() => {}, 1000)`,
+    ].join('\n')
+  )
+  // The script leads a group of its own, as npm test does under a shell or a CI runner.
+  const child = spawn(process.execPath, [script], { stdio: 'ignore', detached: true })
+  await until(() => fs.existsSync(path.join(dir, 'step')) && fs.existsSync(path.join(dir, 'worker')) && fs.readFileSync(path.join(dir, 'worker'), 'utf8').trim() !== '', 'the script did not start its step')
+  return { script: child.pid!, step: Number(fs.readFileSync(path.join(dir, 'step'), 'utf8')), worker: Number(fs.readFileSync(path.join(dir, 'worker'), 'utf8')), scratch }
+}
+
+test("a script killed outright with its group leaves no step, worker or temporary folder behind", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'group-reaper-'))
+  let ids: Awaited<ReturnType<typeof startScript>> | undefined
+  try {
+    ids = await startScript(dir, { release: false })
+    process.kill(-ids.script, 'SIGKILL')
+    await until(() => !isRunning(ids!.step) && !isRunning(ids!.worker), 'the step or its worker outlived the script', 8000)
+    await until(() => !fs.existsSync(ids!.scratch), 'the temporary folder outlived the script', 8000)
+  } finally {
+    for (const pid of ids ? [ids.step, ids.worker] : []) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}, 30_000)
+
+test('what the script released (a step that ended, a folder it removed) the reaper leaves alone', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'group-reaper-'))
+  let ids: Awaited<ReturnType<typeof startScript>> | undefined
+  try {
+    ids = await startScript(dir, { release: true })
+    // The step's group ends by itself; a process standing in for one that got its id meanwhile is not touched.
+    process.kill(-ids.step, 'SIGKILL')
+    await until(() => !isRunning(ids!.step), 'the step did not end')
+    fs.mkdirSync(ids.scratch, { recursive: true })
+    await sleep(300)
+    process.kill(-ids.script, 'SIGKILL')
+    await sleep(1000)
+    // Released: the reaper leaves the folder of the same name, made again after the release.
+    expect(fs.existsSync(ids.scratch)).toBe(true)
+  } finally {
+    for (const pid of ids ? [ids.step, ids.worker] : []) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}, 30_000)
