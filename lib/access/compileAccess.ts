@@ -3,7 +3,7 @@ import { NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE, SIGN_IN_PAGE } from '../pathFor
 import { normalisePath } from './normalisePath'
 import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
-import { inSection, sectionPrefix } from './sectionPaths'
+import { inSection, isReservedSegment, sectionPrefix } from './sectionPaths'
 import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
 
 /** Who a list admits: users by exact username, and readers whose verified token carries a group. */
@@ -33,7 +33,7 @@ function canonicalRulePath(path: string, where: string): string {
     throw new AccessConfigError(`${where} path "${path}" must be written in canonical form ("${canonical ?? 'invalid'}")`)
   }
   // No page has such a route, and a folder's own words are decided at one (folderWordsPath).
-  if (canonical.split('/').some((segment) => segment.startsWith('_'))) {
+  if (canonical.split('/').some(isReservedSegment)) {
     throw new AccessConfigError(`${where} path "${path}" names a segment that starts with "_", which no page has`)
   }
   return canonical

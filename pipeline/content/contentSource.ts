@@ -23,6 +23,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
+import { isReservedSegment } from '../../lib/access/sectionPaths'
 import { isLlmsFileName } from '../../lib/pathFormats'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
@@ -473,7 +474,7 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const extension = path.posix.extname(file).toLowerCase()
   if (!(PUBLIC_FILE_TYPES as readonly string[]).includes(extension)) return new PublicFileTypeError(file)
   const segments = file.split('/').slice(1)
-  if (segments.slice(0, -1).some((folder) => folder.startsWith('_')) || isLlmsFileName(segments[segments.length - 1])) return new ReservedPublicPathError(file)
+  if (segments.slice(0, -1).some(isReservedSegment) || isLlmsFileName(segments[segments.length - 1])) return new ReservedPublicPathError(file)
   if (extension === '.svg') {
     try {
       checkSvg(readPlainFile(absolute).toString('utf8'))

@@ -28,12 +28,13 @@ import { checkMetaFile } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 import { slugTitle } from '../../lib/navigation/slugTitle'
+import { isReservedSegment } from '../../lib/access/sectionPaths'
 
 
 export const DOCS_DIR = 'content/docs'
 
-/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not first an underscore (`_meta`'s, and no route a rule can name: lib/access/sectionPaths.ts folderWordsPath). */
-const SLUG = /^(?!_)[a-z0-9_-]+$/
+/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not a reserved one (`_meta`'s, and the site's own). */
+const isSlug = (name: string) => /^[a-z0-9_-]+$/.test(name) && !isReservedSegment(name)
 const META = /^_meta\./
 const INDEX_PAGE = /^index\.mdx?$/
 
@@ -209,10 +210,10 @@ function checkFolder(source: ContentSource, folder: string, problems: ContentErr
   for (const entry of source.list(folder)) {
     const relative = entry.path
     if (entry.isDirectory) {
-      if (!SLUG.test(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
+      if (!isSlug(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
       else checkFolder(source, relative, problems, pages, unchecked)
     } else if (PAGE.test(entry.name)) {
-      if (!SLUG.test(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
+      if (!isSlug(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
       else {
         pages.push(relative)
         checkPage(source, relative, problems, unchecked)
