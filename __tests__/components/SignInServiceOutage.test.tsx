@@ -8,7 +8,7 @@ import { act, render, screen } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import LoginPage from '../../pages/login'
 import { SignInServiceNotice } from '../../components/SignInServiceNotice'
-import { AuthProvider, REFRESH_MARGIN_MS } from '../../lib/auth/AuthContext'
+import { AuthProvider, REFRESH_MARGIN_MS, useAuth } from '../../lib/auth/AuthContext'
 import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
 import type { RenewalOutcome } from '../../lib/auth/renewalOutcome'
@@ -170,4 +170,21 @@ test('a reader on a page whose tokens fall due while the service is down is told
   await advance(0)
   expect(notice()).toBeNull()
   expect(mockRouter.replace).not.toHaveBeenCalled()
+})
+
+test('a reader on a page whose renewal is refused (signed out elsewhere, the session revoked) is taken for signed out at once, not at the next page', async () => {
+  resetMockRouter({ pathname: '/docs/leads/intro' })
+  storeSession('leads1', Date.now() + REFRESH_MARGIN_MS + 60_000)
+  // Amplify, refused, clears the stored tokens (SPEC: stored tokens are cleared, no session).
+  refreshSession.mockImplementation(async () => {
+    for (const pair of document.cookie.split(';')) document.cookie = `${pair.split('=')[0].trim()}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
+    return 'signed-out'
+  })
+  const Reader = () => <p>{useAuth().username ?? 'nobody'}</p>
+  within(<Reader />)
+  await advance(0)
+  expect(screen.getByText('leads1')).toBeInTheDocument()
+  await advance(60_000)
+  expect(refreshSession).toHaveBeenCalledTimes(1)
+  expect(screen.getByText('nobody')).toBeInTheDocument()
 })

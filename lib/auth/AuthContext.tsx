@@ -104,8 +104,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       return outcome
     }
-    const ask = () =>
-      fetchReaderView(generation > 0).then(
+    // After a renewal that did not renew, the tokens the page's first answer was for may be gone: ask afresh.
+    const ask = (fresh = generation > 0) =>
+      fetchReaderView(fresh).then(
         // The page is already showing its prerendered content; re-rendering the layout for the
         // reader (their tabs, their menu) is a transition, so it yields to the main thread
         // instead of blocking it in one long task.
@@ -124,7 +125,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (refreshInMs === 0 || forced) {
       // Expired or about to: renew first (recheck then asks); if renewal fails, ask anyway.
       renew().then((outcome) => {
-        if (live && outcome !== 'renewed') ask()
+        if (live && outcome !== 'renewed') ask(true)
       })
     } else {
       setRenewal((status) => (status === 'unknown' ? 'idle' : status))
@@ -133,7 +134,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         timer = setTimeout(
           () =>
             renew().then((outcome) => {
-              if (live && outcome === 'signed-out') ask()
+              if (live && outcome === 'signed-out') ask(true)
             }),
           Math.min(refreshInMs, 2 ** 31 - 1)
         )
