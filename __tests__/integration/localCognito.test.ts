@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Amplify } from 'aws-amplify'
-import { fetchAuthSession, getCurrentUser, signIn, signOut } from 'aws-amplify/auth'
+import { fetchAuthSession, getCurrentUser, resetPassword, signIn, signOut } from 'aws-amplify/auth'
 import { CognitoJwtVerifier } from 'aws-jwt-verify'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor } from '../../lib/auth/authSettings'
 import { removeOrphanedPools, startLocalCognito } from '../../scripts/cognito/localCognito'
@@ -146,6 +146,13 @@ test('an unknown user is rejected like AWS does (no user-existence leak)', async
     signIn({ username: 'nobody-here', password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
   ).rejects.toMatchObject({ name: 'NotAuthorizedException' })
   await expect(getCurrentUser()).rejects.toBeDefined()
+})
+
+test('"Forgot your password?" answers a known and an unknown username alike (no user-existence leak)', async () => {
+  const known = await resetPassword({ username: 'leads1' })
+  const unknown = await resetPassword({ username: 'nobody-here' })
+  expect(unknown).toEqual(known)
+  expect(known.nextStep.resetPasswordStep).toBe('CONFIRM_RESET_PASSWORD_WITH_CODE')
 })
 
 test('answers CORS preflight and adds CORS headers to proxied responses', async () => {

@@ -166,6 +166,14 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
     }
 
     const gaps: Record<string, (body: Record<string, unknown>) => Promise<JsonReply>> = {
+      // cognito-local answers "User not found" for an unknown name and an unsupported-feature error
+      // for a known one (no local user has an email): "Forgot your password?" told which names
+      // exist. The real pool (preventUserExistenceErrors, infra/lib/auth-stack.ts) answers an unknown
+      // name as if it sent a code; no local user can get one, so every name gets that answer.
+      ForgotPassword: async (body) => {
+        if (typeof body.Username !== 'string' || !body.Username) return awsError('InvalidParameterException', 'Username is required')
+        return { status: 200, body: { CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: '***@***' } } }
+      },
       // Amplify >= 6.16 refreshes with this target; cognito-local 5.3.0 only knows InitiateAuth's
       // REFRESH_TOKEN_AUTH flow, which does the same job.
       GetTokensFromRefreshToken: async (body) => {
