@@ -24,7 +24,7 @@ test.each(['/docs/leads/endpoints/create-quote.md', '/docs/leads/llms.txt', '/do
     // The audit build's marker sits in the create-quote page; the Markdown carries it, and no front matter.
     if (!path.endsWith('llms.txt')) expect(text).toContain(markers.body.leads)
     expect(text).not.toMatch(/^---\ntitle:/)
-    expect(served.headers.get('cache-control')).toBe('private, no-cache')
+    expect(served.headers.get('cache-control')).toBe('private, no-store')
     for (const outsider of ['internal1', 'outsider']) {
       const refused = await fetch(siteUrl + path, { headers: { cookie: await as(outsider) }, redirect: 'manual' })
       expect([outsider, refused.status]).toEqual([outsider, 403])

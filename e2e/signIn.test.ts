@@ -38,6 +38,23 @@ test('signing out lands on /login, and the docs then ask for sign-in again', asy
   await page.waitForURL(/\/login\?next=%2Fdocs%2Fleads%2Fintro/)
 })
 
+test("after signing out, Back asks the edge for the page the reader left, and shows none of it", async () => {
+  await signInThroughForm(page, 'leads1', '/docs/leads/intro')
+  // A page opened whole: after the sign-out, Back would take it from the browser's cache if it could.
+  await page.goto(siteUrl + '/docs/leads/environments')
+  await page.getByRole('heading', { level: 1 }).waitFor()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.waitForURL(/\/login/)
+  const shown: string[] = []
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/docs/')) shown.push(`${response.status()} ${new URL(response.url()).pathname}`)
+  })
+  await page.goBack()
+  await page.waitForURL(/\/login\?next=%2Fdocs%2Fleads%2Fenvironments/)
+  // The edge answered: a redirect, not the page from the disk cache (200) or from the back/forward cache (no response).
+  expect(shown).toEqual(['302 /docs/leads/environments'])
+})
+
 test('outsider sees the home page and nothing else', async () => {
   await signInThroughForm(page, 'outsider', '/')
   expect(new URL(page.url()).pathname).toBe('/')

@@ -7,12 +7,17 @@
  * whose cache policy's minimum TTL is 0 (infra/lib/site-stack.ts), keeps none either.
  */
 import { isRouteManifestKey } from '../lib/access/readerView'
-import { BUILD_FILES_PREFIX } from '../lib/pathFormats'
+import { BUILD_FILES_PREFIX, PAGE_DATA_PREFIX } from '../lib/pathFormats'
 
 export const CACHE_CONTROL = {
   /** Content-hashed build files: the name changes whenever the bytes do. */
   hashedAsset: 'private, max-age=31536000, immutable',
-  /** Pages, search files, images: may change at any deploy, so the browser asks each time. */
+  /**
+   * What a browser shows again without asking, once stored (a page, its data, its Markdown, an llms
+   * file, opened by Back after a sign-out): not stored, so every showing asks the edge.
+   */
+  document: 'private, no-store',
+  /** Search files, images: may change at any deploy, so the browser asks each time. */
   revalidate: 'private, no-cache',
   /** Redirects and refusals depend on the request's cookies; nothing may keep them. */
   never: 'no-store',
@@ -25,9 +30,12 @@ export const CACHE_CONTROL = {
  * route manifests: named by their audience, they change with its pages under the same name.
  */
 
+const DOCUMENT_KEY = /\.(html|md|txt)$/
+
 /** Cache-Control of a file served from out/ (`/`-rooted object key). */
 export function cacheControlForObject(objectKey: string): string {
-  return objectKey.startsWith(BUILD_FILES_PREFIX) && !isRouteManifestKey(objectKey) ? CACHE_CONTROL.hashedAsset : CACHE_CONTROL.revalidate
+  if (objectKey.startsWith(BUILD_FILES_PREFIX) && !isRouteManifestKey(objectKey)) return CACHE_CONTROL.hashedAsset
+  return objectKey.startsWith(PAGE_DATA_PREFIX) || DOCUMENT_KEY.test(objectKey) ? CACHE_CONTROL.document : CACHE_CONTROL.revalidate
 }
 
 /** Whether a Cache-Control value lets a shared cache store the response (RFC 9111: only `private` or `no-store` forbid it). */

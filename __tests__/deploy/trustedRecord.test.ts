@@ -76,7 +76,7 @@ test('--list also puts back an object changed by hand, of another size or of the
   expect(invalidated.at(-1)).toEqual(['/', '/_next/static/chunks/main-abc.js', '/docs/leads/intro', '/docs/leads/intro.html', '/index.html'])
   for (const [key, text] of [['docs/leads/intro.html', '<p>intro</p>'], ['index.html', '<p>home</p>']]) {
     const object = await s3.client.send(new GetObjectCommand({ Bucket: 'altered', Key: key }))
-    expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.revalidate })
+    expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.document })
   }
   // Put back, nothing differs.
   expect((await deploy(true)).uploaded).toBe(0)
