@@ -100,3 +100,18 @@ test("each audience's page-map fragment ships in that audience's route script, a
   const manifest = fs.readFileSync(path.join(paths.out, `_next/static/${BUILD_ID}/_buildManifest.js`), 'utf8')
   expect(manifest).toContain('__docsPageMaps')
 })
+
+test("refuses a file named like a mapped one but for its case, which the edge would decide by that file's rule (a writer's LOGO.svg served as the sign-in page's logo)", () => {
+  const paths = builtSite()
+  fs.writeFileSync(path.join(paths.out, 'logo.svg'), '<svg/>')
+  fs.writeFileSync(path.join(paths.out, 'LOGO.svg'), '<svg><text>protected</text></svg>')
+  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg', 'LOGO.svg'] })
+  expect(run).toThrow(/\/LOGO\.svg \(named like \/logo\.svg but for its case\)[\s\S]*Rename it/)
+})
+
+test('refuses a file inside a mapped folder spelt in another case', () => {
+  const paths = builtSite()
+  fs.mkdirSync(path.join(paths.out, '_PAGEFIND'), { recursive: true })
+  fs.writeFileSync(path.join(paths.out, '_PAGEFIND/x.json'), '{}')
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/\/_PAGEFIND\/x\.json \(named like \/_pagefind\/ but for its case\)/)
+})

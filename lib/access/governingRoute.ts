@@ -42,6 +42,44 @@ function folderRoute(objectKey: string, assetRoutes: AssetRoutes): string | unde
   return undefined
 }
 
+/**
+ * The files of out/ (`files`, object keys) that the map decides by another file's rule: named like
+ * a mapped key, or inside a mapped folder, in another case only. governingRoute gives such a file
+ * that key's route (see byLowercaseKey), so a writer's `public/LOGO.svg` would be served by the
+ * sign-in page's rule to anyone: the build refuses them (pipeline/steps/routesStep.ts).
+ */
+export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes): { file: string; twin: string }[] {
+  const keys = Object.keys(assetRoutes)
+  const byLowercase = new Map(keys.map((key) => [key.toLowerCase(), key]))
+  const twinOf = (file: string): string | undefined => {
+    if (file in assetRoutes) return undefined
+    const twin = byLowercase.get(file.toLowerCase())
+    if (twin !== undefined) return twin
+    for (let end = file.lastIndexOf('/', file.length - 2); end > 0; end = file.lastIndexOf('/', end - 1)) {
+      const folder = file.slice(0, end + 1)
+      if (folder in assetRoutes) return undefined
+      const folderTwin = byLowercase.get(folder.toLowerCase())
+      if (folderTwin !== undefined) return folderTwin
+    }
+    return undefined
+  }
+  // A twin differs from its key in a capital letter: the file has one, or the key has (few do).
+  const CAPITAL = /[A-Z]/
+  const candidates = new Set<string>()
+  for (const file of files) if (CAPITAL.test(file)) candidates.add(file)
+  for (const key of keys) {
+    if (!CAPITAL.test(key)) continue
+    const lower = key.toLowerCase()
+    if (!isFolderKey(key)) {
+      if (files.has(lower)) candidates.add(lower)
+    } else for (const file of files) if (file.startsWith(lower)) candidates.add(file)
+  }
+  return [...candidates].flatMap((file) => {
+    const twin = twinOf(file)
+    return twin === undefined ? [] : [{ file, twin }]
+  })
+}
+
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
   const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access'
-import { isFolderKey } from '../../lib/access/governingRoute'
+import { caseTwins, isFolderKey } from '../../lib/access/governingRoute'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { Audience } from '../../lib/access/planAggregates'
 import { computeAssetRoutes, type BuildManifest } from './assetRoutes'
@@ -89,6 +89,12 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route
+  const twins = caseTwins(listed, routes)
+  if (twins.length) {
+    throw new PostbuildError(
+      `out/ holds ${twins.map(({ file, twin }) => `${file} (named like ${twin} but for its case)`).join(', ')}; the edge would decide such a file by the rule of the one it resembles, not by its own path's. Rename it (a writer's file is public/ plus that path)`
+    )
+  }
   // By key: Next's manifests list a page's files in the order its bundler's cache left them (a
   // cached rebuild can swap two), and the edge and MCP bundles bake this map in as it is.
   const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
