@@ -347,3 +347,30 @@ test('`npm run build` prints each content problem as its message alone, with no 
     ].join('\n')
   )
 })
+
+test("the top _meta draws nothing in the navbar (a writer's link or menu would be in every reader's navbar), and type: 'page' below it fails instead of hiding the page", () => {
+  const root = siteWith({
+    'content/index.mdx': page('title: Home'),
+    'content/docs/index.mdx': page('title: Docs'),
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/environments.mdx': page('title: Environments'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: { title: 'Introduction', type: 'page' },\n  environments: 'Environments',\n}\n",
+    'content/_meta.ts': [
+      'export default {',
+      "  index: { title: 'Home', type: 'page', display: 'hidden' },",
+      "  docs: { title: 'Sign in again', type: 'page' },",
+      "  evilTab: { title: 'Sign in again', type: 'page', href: 'https://evil.example.com/login' },",
+      "  evilMenu: { title: 'Account', type: 'menu', items: { reset: { title: 'Reset password', href: 'https://evil.example.com/reset' } } },",
+      "  line: { type: 'separator' },",
+      '}',
+      '',
+    ].join('\n'),
+  })
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, problem.message.split(': the entry')[0]]).sort()).toEqual([
+    ['NavbarEntryError', 'content/_meta.ts:3:3'],
+    ['NavbarEntryError', 'content/_meta.ts:4:3'],
+    ['NavbarEntryError', 'content/_meta.ts:5:3'],
+    ['NavbarEntryError', 'content/_meta.ts:6:3'],
+    ['NestedPageTypeError', 'content/docs/leads/_meta.ts:2:3'],
+  ])
+})

@@ -40,6 +40,29 @@ export class IndexMetaKeyError extends ContentError {
   }
 }
 
+/**
+ * An entry of the top `_meta` (content/) that would be in every reader's navbar: a link, a menu, a
+ * separator, or the home page or `docs/` shown. The navbar's tabs are the sections a reader may open.
+ */
+export class NavbarEntryError extends ContentError {
+  constructor(file: string, key: string, line?: number, column?: number) {
+    super(
+      file,
+      `${locate(file, line, column)}the entry "${key}" would be in every reader's navbar, which is the site's (its tabs are the sections each reader may open): ` +
+        "the top _meta names only the home page and docs/, each with display: 'hidden'. Put links and menus in a section's _meta."
+    )
+    this.name = 'NavbarEntryError'
+  }
+}
+
+/** `type: 'page'` below the top: Nextra makes it a navbar tab only at the top, and elsewhere leaves the page out of the sidebar. */
+export class NestedPageTypeError extends ContentError {
+  constructor(file: string, key: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}the entry "${key}" has type: 'page', which would leave it out of the sidebar (only the top _meta makes navbar tabs): remove type.`)
+    this.name = 'NestedPageTypeError'
+  }
+}
+
 /** A `_meta.json`, which Nextra 3 refuses. */
 export class MetaJsonError extends ContentError {
   constructor(file: string) {
@@ -139,6 +162,11 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
     if (settings) {
       const { line, column } = keyPosition(lines(), key)
       problems.push(new PageSettingsError(file, settings.problem, line, column))
+    }
+    if (folder === CONTENT_DIR ? !items.names.has(key) || !isObject(value) || value.display !== 'hidden' : isObject(value) && value.type === 'page') {
+      const { line, column } = keyPosition(lines(), key)
+      problems.push(folder === CONTENT_DIR ? new NavbarEntryError(file, key, line, column) : new NestedPageTypeError(file, key, line, column))
+      continue
     }
     if (key === '*') continue
     // The home page's `index` at the top of content/ is a page of its own; a folder's is the folder.
