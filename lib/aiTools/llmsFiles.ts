@@ -26,13 +26,19 @@ export interface PartPlace {
 
 const partLabel = ({ number, of }: PartPlace) => (of === 1 ? 'full text' : `full text, part ${number} of ${of}`)
 
+/**
+ * A writer's title or description as one line of plain text in the index: a newline would start a
+ * list item or a heading of its own, and brackets a link, in the site's own list of pages.
+ */
+export const plainInline = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/[\\[\]<>]/g, (character) => `\\${character}`)
+
 /** The index: the pages, then the full text's parts (keys in order). */
 export function llmsTxt(
   heading: LlmsHeading,
   pages: ReadonlyArray<{ route: string; title: string; description: string | null }>,
   parts: ReadonlyArray<{ key: string; place: PartPlace; pages: number }> = []
 ): string {
-  const lines = pages.map((page) => `- [${page.title}](${markdownKeyOf(page.route)})${page.description ? `: ${page.description}` : ''}`)
+  const lines = pages.map((page) => `- [${plainInline(page.title)}](${markdownKeyOf(page.route)})${page.description ? `: ${plainInline(page.description)}` : ''}`)
   const partLines = parts.map((part) => `- [${heading.title}, ${partLabel(part.place)}](${part.key}): ${part.pages} page${part.pages === 1 ? '' : 's'} in one file`)
   return `# ${heading.title}\n\n> ${heading.description}\n\n## Pages\n\n${lines.join('\n')}\n${partLines.length ? `\n## Full text\n\n${partLines.join('\n')}\n` : ''}`
 }
