@@ -374,3 +374,23 @@ test("the top _meta draws nothing in the navbar (a writer's link or menu would b
     ['NestedPageTypeError', 'content/docs/leads/_meta.ts:2:3'],
   ])
 })
+
+test('a title, sidebar title or description that is not text fails at its line, naming the file, instead of failing the render on another page or shipping two titles', () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/listed.mdx': page('title: [Alpha, Beta]'),
+    'content/docs/leads/mapped.mdx': page('title: Mapped\nsidebarTitle: {x: 1}'),
+    'content/docs/leads/nested.mdx': page('title: Nested\ndescription: {nested: object}'),
+    'content/docs/leads/numbered.mdx': page('title: "2024"'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: { title: { a: 1 } },\n  listed: 42,\n  menu: { type: 'menu', title: 'More', items: { a: { title: ['x'], href: 'https://example.com' } } },\n}\n",
+  })
+  expect(messages(root).map((message) => message.split(' is ')[0]).sort()).toEqual([
+    'content/docs/leads/_meta.ts:2:3: the title of "intro"',
+    'content/docs/leads/_meta.ts:3:3: the entry "listed"',
+    'content/docs/leads/_meta.ts:4:3: the title of "menu.items.a"',
+    'content/docs/leads/listed.mdx:2: the front matter',
+    'content/docs/leads/mapped.mdx:3: the front matter',
+    'content/docs/leads/nested.mdx:3: the front matter',
+  ])
+  expect(messages(root).find((message) => message.startsWith('content/docs/leads/listed.mdx'))).toContain('`title` is a list, and the page shows it as text; quote it')
+})

@@ -143,5 +143,13 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
     const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${settings.field}:`))
     throw new PageSettingsError(file, settings.problem, at < 0 ? undefined : at + 2)
   }
+  const notText = TEXT_FIELDS.find((field) => fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string')
+  if (notText) {
+    const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${notText}:`))
+    throw new BadFrontMatterError(file, `\`${notText}\` is ${Array.isArray(fields[notText]) ? 'a list' : typeof fields[notText] === 'object' ? 'a mapping' : `a ${typeof fields[notText]}`}, and the page shows it as text; quote it (${notText}: "…")`, at < 0 ? undefined : at + 2)
+  }
   return { data: fields, body: block.body.replace(/^\s*\n/, '') }
 }
+
+/** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */
+const TEXT_FIELDS = ['title', 'sidebarTitle', 'description'] as const

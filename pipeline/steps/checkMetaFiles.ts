@@ -119,6 +119,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** An entry that Nextra shows without a page of its own. */
 const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
 
+/** What is not text where the sidebar or the navbar shows text: an entry, its title, a menu item's title. */
+function titleProblem(key: string, value: unknown): string | null {
+  const kind = (of: unknown) => (Array.isArray(of) ? 'a list' : of === null ? 'null' : typeof of === 'object' ? 'a mapping' : `a ${typeof of}`)
+  if (typeof value !== 'string' && !isObject(value)) return `the entry "${key}" is ${kind(value)}: an entry is its title ('Title') or its settings ({ title: 'Title', … }).`
+  const titled = isObject(value) ? [[key, value.title], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, isObject(entry) ? entry.title : entry]) : [])] : []
+  for (const [where, title] of titled) {
+    if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${kind(title)}, and it is shown as text: write it in quotes.`
+  }
+  return null
+}
+
 /** A source's `_meta` files by their folder, sorted by file, made once per list: the check looks up each of them. */
 const metasByFolder = new WeakMap<readonly ContentMeta[], Map<string, ContentMeta[]>>()
 
@@ -158,6 +169,12 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
+    const notText = titleProblem(key, value)
+    if (notText) {
+      const { line, column } = keyPosition(lines(), key)
+      problems.push(new BadMetaFileError(file, notText, line, column))
+      continue
+    }
     const settings = isObject(value) ? pageSettingsProblem(value, `${key}.`) : null
     if (settings) {
       const { line, column } = keyPosition(lines(), key)
