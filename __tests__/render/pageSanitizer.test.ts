@@ -111,6 +111,21 @@ test("a component's props hold what the component expects: Cards' columns, Tabs'
   expect(found.ok).toBe('ok')
 })
 
+test("a component's text and switch props hold text and true or false: an object there failed the render on another page, naming neither file nor line", async () => {
+  const found = await verdicts({
+    emoji: "<Callout type=\"info\" emoji={{ icon: 'x' }}>Callout body.</Callout>",
+    cardTitle: '<Cards><Cards.Card title={{ t: 1 }} href="/docs/leads/intro" /></Cards>',
+    folderName: '<FileTree><FileTree.Folder name={{ n: 1 }} /></FileTree>',
+    open: '<FileTree><FileTree.Folder name="a" open="yes" /></FileTree>',
+    ok: '<Callout type="info" emoji="!">y</Callout>\n\n<FileTree><FileTree.Folder name="content" defaultOpen><FileTree.File name="index.mdx" active /></FileTree.Folder></FileTree>',
+  })
+  expect(found.emoji).toBe('7:22: `<Callout emoji>` is text, written in quotes (title="Leads")')
+  expect(found.cardTitle).toMatch(/`<Cards.Card title>` is text/)
+  expect(found.folderName).toMatch(/`<FileTree.Folder name>` is text/)
+  expect(found.open).toMatch(/`<FileTree.Folder open>` is true or false/)
+  expect(found.ok).toBe('ok')
+})
+
 test('URLs: only site paths, https, http and mailto, however the scheme is spelt', async () => {
   const bad = {
     plain: '<a href="javascript:alert(1)">x</a>',

@@ -269,11 +269,16 @@ export function componentProblem(name, attributes) {
 }
 
 const wholeNumber = (from, to) => (value) => Number.isInteger(value) && value >= from && value <= to
+/** A prop the component draws as text: an object there fails the render (React error #31), on whichever page comes first. */
+const TEXT = { test: (value) => typeof value === 'string' || typeof value === 'number', is: 'text, written in quotes (title="Leads")' }
+/** A prop the component reads as a switch. */
+const SWITCH = { test: (value) => typeof value === 'boolean', is: 'true or false, written as the prop alone or prop={false}' }
 
 /**
  * What a component's prop may hold, where the component puts it where another value would do harm
  * (Cards writes `num` into its style, unchecked; Tabs keeps its choice in localStorage under
- * `storageKey`, beside the site's own keys) or break the page's render (Tabs maps `items`).
+ * `storageKey`, beside the site's own keys) or break the page's render (Tabs maps `items`; text
+ * props are drawn as text). Every prop of COMPONENT_PROPS has an entry.
  */
 const PROP_VALUES = {
   'Cards.num': { test: wholeNumber(1, 12), is: 'the number of columns, a whole number from 1 to 12, written num={2}' },
@@ -281,6 +286,23 @@ const PROP_VALUES = {
   'Tabs.defaultIndex': { test: wholeNumber(0, 99), is: 'the index of a tab, a whole number from 0: defaultIndex={1}' },
   'Tabs.selectedIndex': { test: wholeNumber(0, 99), is: 'the index of a tab, a whole number from 0: selectedIndex={1}' },
   'Tabs.storageKey': { test: (value) => typeof value === 'string' && /^tabs-[a-z0-9-]{1,60}$/.test(value), is: 'the name tabs that change together share, "tabs-" and lowercase letters, digits and hyphens (storageKey="tabs-package-manager"): the site keeps its own settings beside it' },
+  'Bleed.full': SWITCH,
+  'Callout.type': TEXT,
+  'Callout.emoji': TEXT,
+  'Cards.Card.title': TEXT,
+  'Cards.Card.href': { test: (value) => typeof value === 'string', is: 'a link, written in quotes (href="/docs/leads/intro")' },
+  'Cards.Card.icon': TEXT,
+  'Cards.Card.arrow': SWITCH,
+  'FileTree.File.name': TEXT,
+  'FileTree.File.active': SWITCH,
+  'FileTree.Folder.name': TEXT,
+  'FileTree.Folder.open': SWITCH,
+  'FileTree.Folder.defaultOpen': SWITCH,
+  'FileTree.Folder.active': SWITCH,
+}
+// A prop added to COMPONENT_PROPS without its kind of value would take anything.
+for (const [name, props] of Object.entries(COMPONENT_PROPS)) {
+  for (const prop of props) if (!PROP_VALUES[`${name}.${prop}`]) throw new Error(`pageSanitizer: <${name} ${prop}> has no entry in PROP_VALUES`)
 }
 
 /**
