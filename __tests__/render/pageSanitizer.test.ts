@@ -279,6 +279,20 @@ test('a twoslash code block is refused where it starts, and the compile runs no 
   expect(worker).not.toMatch(/transformerTwoslash|@shikijs\/twoslash/)
 })
 
+test('a code block whose line or match range spans billions, or that has a title=, is refused where it starts, not the end of the build process or a compile error with no line', async () => {
+  const found = await verdicts({
+    lines: '```js {1-2000000000}\nconst a = 1\n```',
+    matches: '```js /a/1-2000000000\nconst a = 1\n```',
+    ok: '```js {1-3,5} /a/1-2 filename="years 1999-2000000000"\nconst a = 1\n```',
+    title: '```js title="years"\nconst a = 1\n```',
+  })
+  expect(found.lines).toBe("7:1: the code block's range 1-2000000000 spans more than 10000 lines or matches: highlight the lines the block has")
+  expect(found.matches).toMatch(/^7:1: the code block's range 1-2000000000 spans more than 10000/)
+  // A title, which rehype-pretty-code draws before the block, failed Nextra's compile with no line.
+  expect(found.title).toBe('7:1: a code block\'s title is written filename="…" in Nextra (title="…" breaks its compile)')
+  expect(found.ok).toBe('ok')
+})
+
 test("a code block whose language is a name every JavaScript object has is refused where it starts, not a crash of Nextra's plugins", async () => {
   const found = await verdicts({
     constructor: 'Text.\n\n```constructor\nx\n```',

@@ -212,9 +212,21 @@ function checkAllowed(file, node, name, component) {
  */
 const TWOSLASH = /\btwoslash\b/
 
+const MAX_RANGE_SPAN = 10_000
+
 function codeMetaProblem(node) {
   const meta = node.data?.meta
   if (typeof meta === 'string' && TWOSLASH.test(meta)) return '`twoslash` code blocks run the TypeScript compiler on the page\'s code at build time, which pages cannot do: write a plain ```ts block'
+  // Line and match ranges (`{1-3}`, `/word/1-2`) are expanded into lists of every number: a span of
+  // billions ended the build's process (V8's array limit) without naming the page.
+  if (typeof meta === 'string') {
+    // rehype-pretty-code's caption before the block, which Nextra's code plugin takes for the block and fails on.
+    if (/(?:^|\s)title=/.test(meta)) return 'a code block\'s title is written filename="…" in Nextra (title="…" breaks its compile)'
+    const unquoted = meta.replace(/"[^"]*"|'[^']*'/g, '')
+    for (const [range, from, to] of unquoted.matchAll(/(\d+)\s*-\s*(\d+)/g)) {
+      if (Number(to) - Number(from) > MAX_RANGE_SPAN) return `the code block's range ${range} spans more than ${MAX_RANGE_SPAN} lines or matches: highlight the lines the block has`
+    }
+  }
   // Nextra's plugins look a block's language up in plain objects: `constructor` finds a function there, and the compile breaks.
   const language = node.properties?.className?.find?.((name) => typeof name === 'string' && name.startsWith('language-'))?.slice('language-'.length)
   if (language !== undefined && language in Object.prototype) return `\`\`\`${language} names no language (every JavaScript object has a \`${language}\`, which the highlighter would take for one): write \`\`\`text, or the code's language`
