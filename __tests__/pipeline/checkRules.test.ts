@@ -95,6 +95,9 @@ test('a rule that decides only some of the pages it matches is fine', () => {
 test('files under public/ are named by their routes; one whose path cannot be served fails, naming it', () => {
   expect(publicFileRoutes(scanContent(root))).toEqual(expect.arrayContaining(['/docs/internal/images/data-lake-overview.svg']))
   expect(() => publicFileRoute('docs/leads/images/100%.svg')).toThrow("public/docs/leads/images/100%.svg: this file's path cannot be served")
+  // Names a request cannot spell: `%41` is read as `A`, `#` and `?` end the path.
+  for (const name of ['pct%41.svg', 'hash#x.svg', 'q?x.svg', 'a%2Fb.svg']) expect(() => publicFileRoute(`docs/leads/images/${name}`)).toThrow(`public/docs/leads/images/${name}: this file's path cannot be served`)
+  for (const name of ['Big Name.svg', 'café.svg', 'UPPER.svg']) expect(publicFileRoute(`docs/leads/images/${name}`)).toMatch(/^\/docs\/leads\/images\//)
 })
 
 test('a rule shadowed by several earlier rules names each of them', () => {

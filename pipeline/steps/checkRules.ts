@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
+import { objectKeyFor } from '../../lib/access/objectKey'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
 
@@ -73,8 +74,10 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
 
 /** The route a file under `public/` is served at, from its path relative to `public/`. */
 export function publicFileRoute(relative: string): string {
-  const route = normalisePath('/' + relative.split(path.sep).join('/'))
-  if (route === null) throw new UnservablePathError(`public/${relative}`)
+  const key = '/' + relative.split(path.sep).join('/')
+  const route = normalisePath(key)
+  // A name a request cannot spell (`%41` is read as `A`, `#` and `?` end the path) is never served.
+  if (route === null || objectKeyFor(key) !== key) throw new UnservablePathError(`public/${relative}`)
   return route
 }
 
