@@ -7,15 +7,25 @@ import { useState } from 'react'
 import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
 import { safeNextPath } from '../lib/auth/safeNextPath'
+import { normalisePath } from '../lib/access/normalisePath'
 import { SITE_NAME } from '../lib/siteName'
 import { SIGN_IN_PAGE } from '../lib/pathFormats'
+
+/**
+ * The route the reader was refused, as the site spells its routes (canonical, lowercase slugs), or
+ * '' : a link to this page may carry any words in `from`, and they would read as the site's.
+ */
+function shownRoute(from: unknown): string {
+  const path = safeNextPath(from, '')
+  return /^\/[a-z0-9/._-]{0,200}$/.test(path) && normalisePath(path) === path ? path : ''
+}
 
 /** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */
 export default function UnauthorizedPage() {
   const router = useRouter()
   const { username, isAuthenticated, loading } = useAuth()
   const [busy, setBusy] = useState(false)
-  const from = safeNextPath(router.query.from, '')
+  const from = shownRoute(router.query.from)
   const signOut = async () => {
     setBusy(true)
     await signOutEverywhere()
