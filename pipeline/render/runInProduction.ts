@@ -7,6 +7,7 @@
  * (`npm run build`, `build:prod`, a deploy pipeline), not only from `npm start` and `npm test`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
 
 export interface ProductionOptions {
   cwd: string
@@ -17,16 +18,24 @@ export interface ProductionOptions {
   input?: boolean
 }
 
-/** Starts the process; `exited` resolves when it exits 0, and otherwise rejects, naming `what`. */
-export function startInProduction(what: string, command: string, args: string[], options: ProductionOptions): { child: ChildProcess; exited: Promise<void> } {
-  const env: NodeJS.ProcessEnv = {
+/** Ends a process (and each of its workers, which inherit it) once its parent is gone: a build killed outright left `next build` running. */
+const END_WITH_PARENT = path.resolve(__dirname, '../../scripts/endWithParentPreload.cjs')
+
+/** The environment Next's process runs in: production, no telemetry, its heap, and ended with its parent. */
+export function productionEnv(options: Pick<ProductionOptions, 'heapMb' | 'env'>): NodeJS.ProcessEnv {
+  const heap = options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`
+  return {
     ...process.env,
     ...options.env,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${heap} --require ${JSON.stringify(END_WITH_PARENT)}`.trim(),
   }
-  const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env })
+}
+
+/** Starts the process; `exited` resolves when it exits 0, and otherwise rejects, naming `what`. */
+export function startInProduction(what: string, command: string, args: string[], options: ProductionOptions): { child: ChildProcess; exited: Promise<void> } {
+  const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env: productionEnv(options) })
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject)
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code})`))))
