@@ -279,18 +279,32 @@ test('a twoslash code block is refused where it starts, and the compile runs no 
   expect(worker).not.toMatch(/transformerTwoslash|@shikijs\/twoslash/)
 })
 
-test('a code block whose line or match range spans billions, or that has a title=, is refused where it starts, not the end of the build process or a compile error with no line', async () => {
+test('a code block whose line or match ranges name billions, or that has a title=, is refused where it starts, not the end of the build process or a compile error with no line', async () => {
   const found = await verdicts({
     lines: '```js {1-2000000000}\nconst a = 1\n```',
     matches: '```js /a/1-2000000000\nconst a = 1\n```',
+    dots: '```js {1..2000000000}\nconst a = 1\n```',
+    backwards: '```js {2000000000-1}\nconst a = 1\n```',
+    negative: '```js {-2000000000-0}\nconst a = 1\n```',
+    quoted: "```js '{1-2000000000}'\nconst a = 1\n```",
+    many: `\`\`\`js {${Array(3).fill('1-5000').join(',')}}\nconst a = 1\n\`\`\``,
     ok: '```js {1-3,5} /a/1-2 filename="years 1999-2000000000"\nconst a = 1\n```',
+    literal: '```bash /1024-65535/\nports 1024-65535\n```',
     title: '```js title="years"\nconst a = 1\n```',
+    prefixedTitle: '```js foo_title="x"\nconst a = 1\n```',
   })
-  expect(found.lines).toBe("7:1: the code block's range 1-2000000000 spans more than 10000 lines or matches: highlight the lines the block has")
-  expect(found.matches).toMatch(/^7:1: the code block's range 1-2000000000 spans more than 10000/)
+  expect(found.lines).toBe("7:1: the code block's ranges name more than 10000 lines or matches: highlight the lines the block has")
+  expect(found.matches).toMatch(/^7:1: the code block's ranges name more than 10000/)
+  expect(found.dots).toBe("7:1: the code block's range {1..2000000000} is not whole numbers and ascending ranges, written {1-3,5} (or /text/1-2)")
+  expect(found.backwards).toBe("7:1: the code block's range 2000000000-1 runs backwards: write it 1-2000000000")
+  expect(found.negative).toMatch(/^7:1: the code block's range \{-2000000000-0\} is not whole numbers/)
+  expect(found.quoted).toMatch(/^7:1: the code block's ranges name more than 10000/)
+  expect(found.many).toMatch(/^7:1: the code block's ranges name more than 10000/)
   // A title, which rehype-pretty-code draws before the block, failed Nextra's compile with no line.
   expect(found.title).toBe('7:1: a code block\'s title is written filename="…" in Nextra (title="…" breaks its compile)')
+  expect(found.prefixedTitle).toBe(found.title)
   expect(found.ok).toBe('ok')
+  expect(found.literal).toBe('ok')
 })
 
 test("a code block whose language is a name every JavaScript object has is refused where it starts, not a crash of Nextra's plugins", async () => {

@@ -212,20 +212,46 @@ function checkAllowed(file, node, name, component) {
  */
 const TWOSLASH = /\btwoslash\b/
 
-const MAX_RANGE_SPAN = 10_000
+/** The most lines and matches a block's ranges may name, all its ranges together. */
+const MAX_RANGE_NUMBERS = 10_000
+/** A range as a writer writes one: whole numbers, each range ascending (`1-3,5`). */
+const PLAIN_RANGES = /^\s*\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*\s*$/
+
+/**
+ * The texts rehype-pretty-code hands parse-numeric-range, which makes a list of every number they
+ * name (a span of billions ended the build's process, V8's array limit, naming no page): found with
+ * its own expressions on the meta Nextra gives it (without `filename="…"`).
+ */
+function rangeTexts(meta) {
+  const texts = [...meta.matchAll(/\B\{(.*?)\}\B/g)].map((match) => match[1]).filter(Boolean)
+  for (const match of meta.matchAll(/(["/])(.*?)\1(\S*)/g)) if (match[3]) texts.push(match[3].split('#')[0])
+  for (const segment of meta.match(/\{[^}]+\}#[a-zA-Z0-9]+/g) ?? []) texts.push(segment.split('#')[0].match(/\{(.*?)\}/)?.[1] ?? '')
+  return texts.filter(Boolean)
+}
+
+function rangesProblem(meta) {
+  let numbers = 0
+  for (const text of rangeTexts(meta)) {
+    if (!PLAIN_RANGES.test(text)) return `the code block's range {${text}} is not whole numbers and ascending ranges, written {1-3,5} (or /text/1-2)`
+    for (const part of text.split(',')) {
+      const [from, to = from] = part.split('-').map(Number)
+      if (to < from) return `the code block's range ${part.trim()} runs backwards: write it ${to}-${from}`
+      numbers += to - from + 1
+    }
+    if (numbers > MAX_RANGE_NUMBERS) return `the code block's ranges name more than ${MAX_RANGE_NUMBERS} lines or matches: highlight the lines the block has`
+  }
+  return null
+}
 
 function codeMetaProblem(node) {
   const meta = node.data?.meta
   if (typeof meta === 'string' && TWOSLASH.test(meta)) return '`twoslash` code blocks run the TypeScript compiler on the page\'s code at build time, which pages cannot do: write a plain ```ts block'
-  // Line and match ranges (`{1-3}`, `/word/1-2`) are expanded into lists of every number: a span of
-  // billions ended the build's process (V8's array limit) without naming the page.
   if (typeof meta === 'string') {
-    // rehype-pretty-code's caption before the block, which Nextra's code plugin takes for the block and fails on.
-    if (/(?:^|\s)title=/.test(meta)) return 'a code block\'s title is written filename="…" in Nextra (title="…" breaks its compile)'
-    const unquoted = meta.replace(/"[^"]*"|'[^']*'/g, '')
-    for (const [range, from, to] of unquoted.matchAll(/(\d+)\s*-\s*(\d+)/g)) {
-      if (Number(to) - Number(from) > MAX_RANGE_SPAN) return `the code block's range ${range} spans more than ${MAX_RANGE_SPAN} lines or matches: highlight the lines the block has`
-    }
+    const given = meta.replace(/filename="([^"]+)"/, '')
+    // rehype-pretty-code draws a title before the block, which Nextra's code plugin takes for the block and fails on.
+    if (/title="([^"]*)"/.test(given)) return 'a code block\'s title is written filename="…" in Nextra (title="…" breaks its compile)'
+    const ranges = rangesProblem(given)
+    if (ranges) return ranges
   }
   // Nextra's plugins look a block's language up in plain objects: `constructor` finds a function there, and the compile breaks.
   const language = node.properties?.className?.find?.((name) => typeof name === 'string' && name.startsWith('language-'))?.slice('language-'.length)
