@@ -18,24 +18,26 @@ export interface ProductionOptions {
   input?: boolean
 }
 
-/** Ends a process (and each of its workers, which inherit it) once its parent is gone: a build killed outright left `next build` running. */
+/**
+ * Ends a process once its parent is gone: a build killed outright left `next build` writing into
+ * .next/ and out/. Given as Node's own `--require`, not in NODE_OPTIONS (Next rewrites that for its
+ * workers, and joined two `--require`s into one path); its workers, forked, inherit Node's arguments.
+ */
 const END_WITH_PARENT = path.resolve(__dirname, '../../scripts/endWithParentPreload.cjs')
 
-/** The environment Next's process runs in: production, no telemetry, its heap, and ended with its parent. */
-export function productionEnv(options: Pick<ProductionOptions, 'heapMb' | 'env'>): NodeJS.ProcessEnv {
-  const heap = options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`
-  return {
+/** Node's arguments for one of Next's processes: `args` (a script and its arguments), ended with its parent. */
+export const productionNodeArgs = (args: readonly string[]) => ['--require', END_WITH_PARENT, ...args]
+
+/** Starts Node with `args` (a script and its arguments); `exited` resolves when it exits 0, and otherwise rejects, naming `what`. */
+export function startInProduction(what: string, args: readonly string[], options: ProductionOptions): { child: ChildProcess; exited: Promise<void> } {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...options.env,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${heap} --require ${JSON.stringify(END_WITH_PARENT)}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''}${options.heapMb === null ? '' : ` --max-old-space-size=${options.heapMb}`}`.trim(),
   }
-}
-
-/** Starts the process; `exited` resolves when it exits 0, and otherwise rejects, naming `what`. */
-export function startInProduction(what: string, command: string, args: string[], options: ProductionOptions): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(command, args, { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env: productionEnv(options) })
+  const child = spawn(process.execPath, productionNodeArgs(args), { cwd: options.cwd, stdio: [options.input ? 'pipe' : 'inherit', 'inherit', 'inherit'], env })
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject)
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code})`))))
@@ -43,6 +45,6 @@ export function startInProduction(what: string, command: string, args: string[],
   return { child, exited }
 }
 
-export function runInProduction(what: string, command: string, args: string[], options: ProductionOptions): Promise<void> {
-  return startInProduction(what, command, args, options).exited
+export function runInProduction(what: string, args: readonly string[], options: ProductionOptions): Promise<void> {
+  return startInProduction(what, args, options).exited
 }

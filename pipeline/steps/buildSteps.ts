@@ -162,7 +162,7 @@ export function renderCourse(paths: SitePaths, store: PageStore, aggregates: Pic
 function runNextBuild(paths: SitePaths): Promise<void> {
   const routes = path.join(paths.root, RENDER_ROUTES)
   fs.writeFileSync(routes, '[]')
-  return runInProduction('next build', path.join(paths.root, 'node_modules/.bin/next'), ['build'], {
+  return runInProduction('next build', [path.join(paths.root, 'node_modules/.bin/next'), 'build'], {
     cwd: paths.root,
     heapMb: NEXT_BUILD_HEAP_MB,
     env: { NEXT_IGNORE_INCORRECT_LOCKFILE: '1', [RENDER_ROUTES_ENV]: routes },
