@@ -24,7 +24,7 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
-import { checkMetaFile } from './checkMetaFiles'
+import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 import { slugTitle } from '../../lib/navigation/slugTitle'
@@ -172,13 +172,15 @@ function entryPageOf(source: ContentSource, folder: string): string {
 type Unchecked = (page: ContentPage) => boolean
 
 /** A page's front matter, as the content source parses it once (../content/frontMatter.ts). */
-function checkPage(source: ContentSource, file: string, problems: ContentError[], unchecked: Unchecked): void {
+function checkPage(source: ContentSource, file: string, problems: ContentError[], unchecked: Unchecked, top = false): void {
   const page = source.byFile(file)
   if (!page) return
   try {
     // Whether it changed reads it (its digest), which a file that is no UTF-8 text fails.
     if (!unchecked(page)) return
-    void page.frontMatter
+    // The home page's and /docs's `display` overrides the top _meta's hidden (Nextra's extendMeta): a navbar entry of every reader's.
+    const { display } = page.frontMatter
+    if (top && display !== undefined) problems.push(new NavbarEntryError(file, 'display', undefined, undefined, 'front matter'))
   } catch (error) {
     if (!(error instanceof ContentError)) throw error
     problems.push(error)
@@ -238,7 +240,7 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       else problems.push(new UndeclaredSectionError(relative, 'folder', sections, entryPageOf(source, relative)))
     } else if (INDEX_PAGE.test(entry.name)) {
       pages.push(relative)
-      checkPage(source, relative, problems, unchecked)
+      checkPage(source, relative, problems, unchecked, true)
     } else if (isMetaFile(entry.name)) {
       problems.push(...checkMetaFile(source, relative))
     } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
@@ -252,7 +254,7 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       continue
     }
     if (PAGE.test(entry.name)) {
-      if (INDEX_PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked)
+      if (INDEX_PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked, true)
       else problems.push(new StrayContentPageError(entry.path, sections))
     } else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
   }

@@ -45,11 +45,11 @@ export class IndexMetaKeyError extends ContentError {
  * separator, or the home page or `docs/` shown. The navbar's tabs are the sections a reader may open.
  */
 export class NavbarEntryError extends ContentError {
-  constructor(file: string, key: string, line?: number, column?: number) {
+  constructor(file: string, key: string, line?: number, column?: number, where: 'entry' | 'front matter' = 'entry') {
     super(
       file,
-      `${locate(file, line, column)}the entry "${key}" would be in every reader's navbar, which is the site's (its tabs are the sections each reader may open): ` +
-        "the top _meta names only the home page and docs/, each with display: 'hidden'. Put links and menus in a section's _meta."
+      `${locate(file, line, column)}${where === 'entry' ? `the entry "${key}"` : `the front matter's ${key}`} would be in every reader's navbar, which is the site's (its tabs are the sections each reader may open): ` +
+        "the top _meta names only the home page and docs/, each with display: 'hidden', which their front matter may not change. Put links and menus in a section's _meta."
     )
     this.name = 'NavbarEntryError'
   }
