@@ -9,20 +9,23 @@
 import { isRouteManifestKey } from '../lib/access/readerView'
 import { BUILD_FILES_PREFIX, PAGE_DATA_PREFIX } from '../lib/pathFormats'
 
+/** Kept by no cache, the browser's included. */
+const NOT_STORED = 'private, no-store'
+
 export const CACHE_CONTROL = {
   /** Content-hashed build files: the name changes whenever the bytes do. */
   hashedAsset: 'private, max-age=31536000, immutable',
   /**
    * What a browser shows again without asking, once stored (a page, its data, its Markdown, an llms
-   * file, opened by Back after a sign-out): not stored, so every showing asks the edge.
+   * file, a PDF, opened by Back after a sign-out): not stored, so every showing asks the edge.
    */
-  document: 'private, no-store',
+  document: NOT_STORED,
   /** Search files, images: may change at any deploy, so the browser asks each time. */
   revalidate: 'private, no-cache',
   /** Redirects and refusals depend on the request's cookies; nothing may keep them. */
   never: 'no-store',
   /** The reader's view names the reader; nothing may keep it. */
-  readerView: 'private, no-store',
+  readerView: NOT_STORED,
 } as const
 
 /**
@@ -30,7 +33,7 @@ export const CACHE_CONTROL = {
  * route manifests: named by their audience, they change with its pages under the same name.
  */
 
-const DOCUMENT_KEY = /\.(html|md|txt)$/
+const DOCUMENT_KEY = /\.(html|md|txt|pdf)$/
 
 /** Cache-Control of a file served from out/ (`/`-rooted object key). */
 export function cacheControlForObject(objectKey: string): string {

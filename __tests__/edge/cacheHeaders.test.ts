@@ -11,8 +11,8 @@ test("an audience's route manifest, whose name stays while its navigation change
   expect(cacheControlForObject('/_audiences/a1b2c3d4e5f/_pagefind/pagefind-entry.json')).toBe(CACHE_CONTROL.revalidate)
 })
 
-test('what a browser could show again after a sign-out (a page, its data, its Markdown, an llms file) is not stored; images and search files are revalidated', () => {
-  for (const key of ['/docs/leads/intro.html', '/index.html', '/_next/data/0123456789abcdef0123/docs/leads/intro.json', '/docs/leads/intro.md', '/docs/leads/llms-full.txt']) {
+test('what a browser could show again after a sign-out (a page, its data, its Markdown, an llms file, a PDF) is not stored; images and search files are revalidated', () => {
+  for (const key of ['/docs/leads/intro.html', '/index.html', '/_next/data/0123456789abcdef0123/docs/leads/intro.json', '/docs/leads/intro.md', '/docs/leads/llms-full.txt', '/docs/leads/spec.pdf']) {
     expect([key, cacheControlForObject(key)]).toEqual([key, CACHE_CONTROL.document])
   }
   expect(cacheControlForObject('/docs/leads/images/flow.png')).toBe(CACHE_CONTROL.revalidate)
