@@ -141,7 +141,7 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
   })
 
   test('a file at a path the site makes its own files at fails naming it: the build would write over it, or serve its own in its place', () => {
-    const files = ['public/llms.txt', 'public/docs/leads/llms.txt', 'public/docs/leads/llms-full-2.txt', 'public/docs/internal/llms-full.txt/a.png', 'public/_audiences/x/notes.txt', 'public/docs/leads/_pagefind/a.txt', 'public/_next/static/x.png']
+    const files = ['public/llms.txt', 'public/docs/leads/llms.txt', 'public/docs/leads/llms-full-2.txt', 'public/docs/internal/llms-full.txt/a.png', 'public/docs/support-twilio/LLMS.txt', 'public/_audiences/x/notes.txt', 'public/docs/leads/_pagefind/a.txt', 'public/_next/static/x.png']
     const { root } = site(Object.fromEntries([...files, 'public/docs/leads/llms-notes.txt', 'public/docs/leads/images/_shot.png'].map((file) => [file, 'x'])))
     const problems = problemsOf(root)
     expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual(files.sort().map((file) => ['ReservedPublicPathError', file]))

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { isRunning } from '../../pipeline/mainProcess'
+const { GRACE_MS } = require('../../scripts/groupReaper.cjs') as { GRACE_MS: number }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -65,14 +66,14 @@ test('what the script released (a step that ended, a folder it removed) the reap
   let ids: Awaited<ReturnType<typeof startScript>> | undefined
   try {
     ids = await startScript(dir, { release: true })
-    // The step's group ends by itself; a process standing in for one that got its id meanwhile is not touched.
+    // The step's group ends by itself, and the script releases it and the folder; a folder of the same name is made again.
     process.kill(-ids.step, 'SIGKILL')
     await until(() => !isRunning(ids!.step), 'the step did not end')
     fs.mkdirSync(ids.scratch, { recursive: true })
     await sleep(300)
     process.kill(-ids.script, 'SIGKILL')
-    await sleep(1000)
-    // Released: the reaper leaves the folder of the same name, made again after the release.
+    // Past the reaper's grace: a folder or group it still held would be gone by now.
+    await sleep(GRACE_MS + 1500)
     expect(fs.existsSync(ids.scratch)).toBe(true)
   } finally {
     for (const pid of ids ? [ids.step, ids.worker] : []) if (isRunning(pid)) process.kill(pid, 'SIGKILL')

@@ -474,8 +474,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const extension = path.posix.extname(file).toLowerCase()
   if (!(PUBLIC_FILE_TYPES as readonly string[]).includes(extension)) return new PublicFileTypeError(file)
   const segments = file.split('/').slice(1)
-  // An llms name as a folder too: out/ would need a file and a folder of the same name.
-  if (segments.slice(0, -1).some(isReservedSegment) || segments.some(isLlmsFileName)) return new ReservedPublicPathError(file)
+  // An llms name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
+  if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isLlmsFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)
   if (extension === '.svg') {
     try {
       checkSvg(readPlainFile(absolute).toString('utf8'))
