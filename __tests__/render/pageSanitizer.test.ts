@@ -119,7 +119,7 @@ test("a component's text and switch props hold text and true or false: an object
     open: '<FileTree><FileTree.Folder name="a" open="yes" /></FileTree>',
     ok: '<Callout type="info" emoji="!">y</Callout>\n\n<FileTree><FileTree.Folder name="content" defaultOpen><FileTree.File name="index.mdx" active /></FileTree.Folder></FileTree>',
   })
-  expect(found.emoji).toBe('7:22: `<Callout emoji>` is text, written in quotes (title="Leads"), or null for none')
+  expect(found.emoji).toBe('7:22: `<Callout emoji>` is text, written in quotes ("…"), or null for none')
   expect(found.cardTitle).toMatch(/`<Cards.Card title>` is text/)
   expect(found.folderName).toMatch(/`<FileTree.Folder name>` is text/)
   expect(found.open).toMatch(/`<FileTree.Folder open>` is true or false/)

@@ -270,7 +270,7 @@ export function componentProblem(name, attributes) {
 
 const wholeNumber = (from, to) => (value) => Number.isInteger(value) && value >= from && value <= to
 /** A prop the component draws as text: an object there fails the render (React error #31), on whichever page comes first. */
-const TEXT = { test: (value) => value === null || typeof value === 'string' || typeof value === 'number', is: 'text, written in quotes (title="Leads"), or null for none' }
+const TEXT = { test: (value) => value === null || typeof value === 'string' || typeof value === 'number', is: 'text, written in quotes ("…"), or null for none' }
 /** A prop the component reads as a switch. */
 const SWITCH = { test: (value) => typeof value === 'boolean', is: 'true or false, written as the prop alone or prop={false}' }
 
