@@ -47,36 +47,37 @@ async function startScript(dir: string, { release }: { release: boolean }) {
   return { script: child.pid!, step: Number(fs.readFileSync(path.join(dir, 'step'), 'utf8')), worker: Number(fs.readFileSync(path.join(dir, 'worker'), 'utf8')), scratch }
 }
 
-test("a script killed outright with its group leaves no step, worker or temporary folder behind", async () => {
+type Started = Awaited<ReturnType<typeof startScript>>
+
+/** Runs `check` on a started script (releasing its step and folder as they end, or not), then ends whatever is left. */
+async function withScript(release: boolean, check: (ids: Started) => Promise<void>) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'group-reaper-'))
-  let ids: Awaited<ReturnType<typeof startScript>> | undefined
+  let ids: Started | undefined
   try {
-    ids = await startScript(dir, { release: false })
-    process.kill(-ids.script, 'SIGKILL')
-    await until(() => !isRunning(ids!.step) && !isRunning(ids!.worker), 'the step or its worker outlived the script', 8000)
-    await until(() => !fs.existsSync(ids!.scratch), 'the temporary folder outlived the script', 8000)
+    ids = await startScript(dir, { release })
+    await check(ids)
   } finally {
     for (const pid of ids ? [ids.step, ids.worker] : []) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
     fs.rmSync(dir, { recursive: true, force: true })
   }
-}, 30_000)
+}
 
-test('what the script released (a step that ended, a folder it removed) the reaper leaves alone', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'group-reaper-'))
-  let ids: Awaited<ReturnType<typeof startScript>> | undefined
-  try {
-    ids = await startScript(dir, { release: true })
+test('a script killed outright with its group leaves no step, worker or temporary folder behind', () =>
+  withScript(false, async (ids) => {
+    process.kill(-ids.script, 'SIGKILL')
+    await until(() => !isRunning(ids.step) && !isRunning(ids.worker), 'the step or its worker outlived the script', 8000)
+    await until(() => !fs.existsSync(ids.scratch), 'the temporary folder outlived the script', 8000)
+  }), 30_000)
+
+test('what the script released (a step that ended, a folder it removed) the reaper leaves alone', () =>
+  withScript(true, async (ids) => {
     // The step's group ends by itself, and the script releases it and the folder; a folder of the same name is made again.
     process.kill(-ids.step, 'SIGKILL')
-    await until(() => !isRunning(ids!.step), 'the step did not end')
+    await until(() => !isRunning(ids.step), 'the step did not end')
     fs.mkdirSync(ids.scratch, { recursive: true })
     await sleep(300)
     process.kill(-ids.script, 'SIGKILL')
     // Past the reaper's grace: a folder or group it still held would be gone by now.
     await sleep(GRACE_MS + 1500)
     expect(fs.existsSync(ids.scratch)).toBe(true)
-  } finally {
-    for (const pid of ids ? [ids.step, ids.worker] : []) if (isRunning(pid)) process.kill(pid, 'SIGKILL')
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-}, 30_000)
+  }), 30_000)
