@@ -84,6 +84,8 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     emptied: Files
     /** Built again after a step that stopped half way, a file of a shard folder gone. */
     afterStopped: Files
+    /** Built again after a file of a kept shard folder was deleted by hand. */
+    afterDeleted: Files
     fresh: Files
     /** The same sources built from nothing, indexing one shard at a time and two at once. */
     oneLane: { indexed: number; files: Files }
@@ -158,11 +160,13 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(scenario.afterRemoval.stats.find((s) => s.id === 'internal')!.shards).toBe(scenario.clean.stats.find((s) => s.id === 'internal')!.shards)
   })
 
-  test('out/ built in place, out/ emptied and built again from the cache, and out/ built again after a step that stopped half way, hold the same files, byte for byte, as a build from nothing', () => {
+  test('out/ built in place, out/ emptied and built again from the cache, out/ built again after a step that stopped half way, and after a file of a shard was deleted, hold the same files, byte for byte, as a build from nothing', () => {
     expect(Object.keys(scenario.fresh).length).toBeGreaterThan(10)
     expect(bytes(scenario.inPlace)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.emptied)).toEqual(bytes(scenario.fresh))
     expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
+    // A file deleted from a shard folder the step would keep is placed again, not dropped from out/ and its record.
+    expect(bytes(scenario.afterDeleted)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
   })
 

@@ -50,6 +50,13 @@ function dirStats(dir: string): { files: number; bytes: number } {
   return { files, bytes }
 }
 
+/** How many files `dir` holds, at any depth: names only, no file's stat. */
+function fileCount(dir: string): number {
+  let files = 0
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) files++
+  return files
+}
+
 /** A shard folder of out/ as the search step left it: the cache entry it was placed from (bundleKey), and its files' count and bytes. */
 interface OutShard {
   key: string
@@ -340,8 +347,10 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   }
   const lastOut = takeOutShards(cacheDir, outRoot)
   const placedOut: Record<string, OutShard> = {}
-  // The cache entry too: the index's pagefind.js comes from it.
-  const kept = (rel: string, key: string | null) => key !== null && lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key) as string)
+  // The cache entry too: the index's pagefind.js comes from it. A folder that lost a file since
+  // (its count is what the last step placed) is placed again: kept, its record would drop the file.
+  const kept = (rel: string, key: string | null) =>
+    key !== null && lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key) as string) && fileCount(path.join(outRoot, rel)) === lastOut[rel].files
   const started = ahead
   ahead = null
   let pagefind: Pagefind | null = null
