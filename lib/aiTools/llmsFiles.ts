@@ -28,9 +28,16 @@ const partLabel = ({ number, of }: PartPlace) => (of === 1 ? 'full text' : `full
 
 /**
  * A writer's title or description as one line of plain text in the index: a newline would start a
- * list item or a heading of its own, and brackets a link, in the site's own list of pages.
+ * list item or a heading of its own, and brackets a link, in the site's own list of pages, as would
+ * a bare address (GFM's autolinks: `https://…`, `www.…`, `name@host`), whose first mark is escaped.
  */
-export const plainInline = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/[\\[\]<>]/g, (character) => `\\${character}`)
+export const plainInline = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\[\]<>@]/g, (character) => `\\${character}`)
+    .replace(/:\/\//g, '\\://')
+    .replace(/\b(www)\./gi, '$1\\.')
 
 /** The index: the pages, then the full text's parts (keys in order). */
 export function llmsTxt(
