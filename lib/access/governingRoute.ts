@@ -32,15 +32,18 @@ function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
 /** Whether an asset-route key is a folder's: it governs the files below it (see AssetRoutes). */
 export const isFolderKey = (key: string) => key.endsWith('/')
 
-/** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
-function folderRoute(objectKey: string, assetRoutes: AssetRoutes): string | undefined {
+/** What `found` gives for the deepest folder above `objectKey` (`/a/b/` before `/a/`) it gives anything for. */
+function deepestFolder<T>(objectKey: string, found: (folder: string) => T | undefined): T | undefined {
   for (let end = objectKey.lastIndexOf('/', objectKey.length - 2); end > 0; end = objectKey.lastIndexOf('/', end - 1)) {
-    const folder = objectKey.slice(0, end + 1)
-    const route = assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase())
-    if (route !== undefined) return route
+    const value = found(objectKey.slice(0, end + 1))
+    if (value !== undefined) return value
   }
   return undefined
 }
+
+/** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
+const folderRoute = (objectKey: string, assetRoutes: AssetRoutes): string | undefined =>
+  deepestFolder(objectKey, (folder) => assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase()))
 
 /**
  * The files of out/ (`files`, object keys) that the map decides by another file's rule: named like
@@ -51,18 +54,9 @@ function folderRoute(objectKey: string, assetRoutes: AssetRoutes): string | unde
 export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes): { file: string; twin: string }[] {
   const keys = Object.keys(assetRoutes)
   const byLowercase = new Map(keys.map((key) => [key.toLowerCase(), key]))
-  const twinOf = (file: string): string | undefined => {
-    if (file in assetRoutes) return undefined
-    const twin = byLowercase.get(file.toLowerCase())
-    if (twin !== undefined) return twin
-    for (let end = file.lastIndexOf('/', file.length - 2); end > 0; end = file.lastIndexOf('/', end - 1)) {
-      const folder = file.slice(0, end + 1)
-      if (folder in assetRoutes) return undefined
-      const folderTwin = byLowercase.get(folder.toLowerCase())
-      if (folderTwin !== undefined) return folderTwin
-    }
-    return undefined
-  }
+  // A key in its own spelling is the file's (or folder's) own: no twin, and nothing above it decides.
+  const twinOf = (file: string): string | undefined =>
+    file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
   // A twin differs from its key in a capital letter: the file has one, or the key has (few do).
   const CAPITAL = /[A-Z]/
   const candidates = new Set<string>()
