@@ -138,18 +138,20 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
     throw new BadFrontMatterError(file, 'it is a list or a single value, not `key: value` lines', 2)
   }
   const fields = (data ?? {}) as Record<string, unknown>
+  /** The file's line of a top-level field, or undefined. */
+  const lineOf = (field: string) => {
+    const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${field}:`))
+    return at < 0 ? undefined : at + 2
+  }
   const settings = pageSettingsProblem(fields)
-  if (settings) {
-    const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${settings.field}:`))
-    throw new PageSettingsError(file, settings.problem, at < 0 ? undefined : at + 2)
-  }
+  if (settings) throw new PageSettingsError(file, settings.problem, lineOf(settings.field))
   const notText = TEXT_FIELDS.find((field) => fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string')
-  if (notText) {
-    const at = block.yaml.split('\n').findIndex((line) => line.startsWith(`${notText}:`))
-    throw new BadFrontMatterError(file, `\`${notText}\` is ${Array.isArray(fields[notText]) ? 'a list' : typeof fields[notText] === 'object' ? 'a mapping' : `a ${typeof fields[notText]}`}, and the page shows it as text; quote it (${notText}: "…")`, at < 0 ? undefined : at + 2)
-  }
+  if (notText) throw new BadFrontMatterError(file, `\`${notText}\` is ${valueKind(fields[notText])}, and the page shows it as text; quote it (${notText}: "…")`, lineOf(notText))
   return { data: fields, body: block.body.replace(/^\s*\n/, '') }
 }
+
+/** What a parsed value is, in a writer's words: a list, a mapping, null, a number… */
+export const valueKind = (value: unknown) => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`)
 
 /** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */
 const TEXT_FIELDS = ['title', 'sidebarTitle', 'description'] as const

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { BadMetaFileError, CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
+import { valueKind } from '../content/frontMatter'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -121,11 +122,10 @@ const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separ
 
 /** What is not text where the sidebar or the navbar shows text: an entry, its title, a menu item's title. */
 function titleProblem(key: string, value: unknown): string | null {
-  const kind = (of: unknown) => (Array.isArray(of) ? 'a list' : of === null ? 'null' : typeof of === 'object' ? 'a mapping' : `a ${typeof of}`)
-  if (typeof value !== 'string' && !isObject(value)) return `the entry "${key}" is ${kind(value)}: an entry is its title ('Title') or its settings ({ title: 'Title', … }).`
+  if (typeof value !== 'string' && !isObject(value)) return `the entry "${key}" is ${valueKind(value)}: an entry is its title ('Title') or its settings ({ title: 'Title', … }).`
   const titled = isObject(value) ? [[key, value.title], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, isObject(entry) ? entry.title : entry]) : [])] : []
   for (const [where, title] of titled) {
-    if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${kind(title)}, and it is shown as text: write it in quotes.`
+    if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${valueKind(title)}, and it is shown as text: write it in quotes.`
   }
   return null
 }
