@@ -49,16 +49,14 @@ function startReaper(input = process.stdin) {
       const removeDirs = () => {
         for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
       }
-      if (groups.size === 0) {
-        removeDirs()
-        return resolve({ groups: [], dirs: [...dirs] })
-      }
-      signal('SIGTERM')
-      setTimeout(() => {
+      const finish = () => {
         signal('SIGKILL')
         removeDirs()
-        resolve({ groups: [...groups], dirs: [...dirs] })
-      }, GRACE_MS)
+        resolve()
+      }
+      if (groups.size === 0) return finish()
+      signal('SIGTERM')
+      setTimeout(finish, GRACE_MS)
     })
   })
 }

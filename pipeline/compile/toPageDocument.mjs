@@ -223,7 +223,7 @@ const PLAIN_RANGES = /^\s*\d+(?:\s*-\s*\d+)?(?:\s*,\s*\d+(?:\s*-\s*\d+)?)*\s*$/
  * its own expressions on the meta Nextra gives it (without `filename="…"`).
  */
 function rangeTexts(meta) {
-  const texts = [...meta.matchAll(/\B\{(.*?)\}\B/g)].map((match) => match[1]).filter(Boolean)
+  const texts = [...meta.matchAll(/\B\{(.*?)\}\B/g)].map((match) => match[1])
   for (const match of meta.matchAll(/(["/])(.*?)\1(\S*)/g)) if (match[3]) texts.push(match[3].split('#')[0])
   for (const segment of meta.match(/\{[^}]+\}#[a-zA-Z0-9]+/g) ?? []) texts.push(segment.split('#')[0].match(/\{(.*?)\}/)?.[1] ?? '')
   return texts.filter(Boolean)
