@@ -55,6 +55,29 @@ describe('the keys a production edge bundle trusts', () => {
     const file = write({ keys: [realKey, ...localCognitoJwks().keys] })
     await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: file })).rejects.toThrow(/contains cognito-local's public key/)
   })
+  test("never include cognito-local's public key under another key id, which a forged token could name", async () => {
+    const [local] = localCognitoJwks().keys
+    const file = write({ keys: [realKey, { ...local, kid: 'prodkey1' }] })
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: file })).rejects.toThrow(`the production JWKS contains cognito-local's public key (kid "prodkey1"); refusing to trust it`)
+  })
+  test.each([
+    [{ kid: 'x' }, 'has kty undefined, not "RSA"'],
+    [{ ...realKey, n: undefined }, 'has no "n"'],
+    [{ ...realKey, kid: '' }, 'has no "kid"'],
+    [{ ...realKey, alg: 'HS256' }, 'has alg "HS256", not "RS256"'],
+    [{ ...realKey, use: 'enc' }, 'has use "enc", not "sig"'],
+    ['a key', 'is not an object'],
+  ])('each key must be an RS256 signing key with its id and numbers: %j', async (key, problem) => {
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ keys: [realKey, key] }) })).rejects.toThrow(`the production JWKS's key 2 ${problem}`)
+  })
+  test('a file that is missing or not JSON is named with its variable', async () => {
+    const missing = path.join(tempSite('jwks-'), 'nope.json')
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: missing })).rejects.toThrow(`DOCS_COGNITO_JWKS_FILE names ${missing}, which cannot be read (ENOENT)`)
+    const html = path.join(tempSite('jwks-'), 'jwks.json')
+    fs.writeFileSync(html, '<html>not json')
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: html })).rejects.toThrow(`DOCS_COGNITO_JWKS_FILE names ${html}, which is not JSON`)
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ nokeys: true }) })).rejects.toThrow('the production JWKS has no keys')
+  })
   test('must not be empty', async () => {
     await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: write({ keys: [] }) })).rejects.toThrow(/has no keys/)
   })
