@@ -249,19 +249,21 @@ export class DocsSiteStack extends cdk.Stack {
       // /mcp and its resource metadata, to the function URL (the web ACL covers them too).
       additionalBehaviors: this.mcp.behaviors(securityHeaders),
       // Deliberately NO 403 -> index.html mapping: that SPA trick would turn
-      // the authorizer's denials into 200 pages. Only real misses map to 404.
+      // the authorizer's denials into 200 pages. Only real misses map to 404,
+      // and no edge keeps one (ttl 0): a cached miss would outlive the deploy
+      // that uploads the file, and the mapping covers the AI tools' function too.
       errorResponses: [
         {
           httpStatus: 404,
           responseHttpStatus: 404,
           responsePagePath: '/404.html',
-          ttl: cdk.Duration.seconds(60),
+          ttl: cdk.Duration.seconds(0),
         },
       ],
     });
 
     // LIST is safe here: defaultRootObject rewrites "/" (the only path that
-    // would map to a bucket listing), CACHING_OPTIMIZED forwards no query
+    // would map to a bucket listing), the cache policy forwards no query
     // strings (so no ?list-type=2), and the authorizer runs first anyway.
     cdk.Annotations.of(this.distribution).acknowledgeWarning(
       '@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
