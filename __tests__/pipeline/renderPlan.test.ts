@@ -107,7 +107,9 @@ describe("with the same build ID, the last next build's files serve again", () =
       fs.copyFileSync(path.join(out, file), path.join(root, '.next/static', file.slice('_next/static/'.length)))
     }
     fs.mkdirSync(path.join(root, '.next/server/pages'), { recursive: true })
-    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), '')
+    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), 'module.exports = page')
+    fs.mkdirSync(path.join(root, '.next/server/chunks'), { recursive: true })
+    fs.writeFileSync(path.join(root, '.next/server/chunks/621.js'), 'exports.modules = {}')
     fs.writeFileSync(path.join(root, '.next/BUILD_ID'), buildId)
     afterRender(root, out, plan, store, props, [])
     return readStore(root).render
@@ -127,6 +129,20 @@ describe("with the same build ID, the last next build's files serve again", () =
     write('login.html', 'sign-in page')
     fs.rmSync(path.join(root, '.next/static/chunks/main-abc.js'))
     expect(whyNotReuse(paths(), 'B1', last)).toBe('.next/static/chunks/main-abc.js is not the file the last build wrote')
+  })
+
+  test('a server bundle file damaged or gone since the last build runs next build, rather than rendering with it', () => {
+    const last = lastBuild('B1', { '/': 'a.json' })
+    expect(Object.keys(last?.serverFiles ?? {})).toEqual(['server/chunks/621.js', 'server/pages/[[...slug]].js'])
+    expect(whyNotReuse(paths(), 'B1', last)).toBeNull()
+    // Cut short, as a full disk leaves a file: the renderer would fail on it with a bare SyntaxError.
+    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), 'module.exports = pa')
+    expect(whyNotReuse(paths(), 'B1', last)).toBe('.next/server/pages/[[...slug]].js is not the file the last build wrote')
+    fs.writeFileSync(path.join(root, '.next/server/pages/[[...slug]].js'), 'module.exports = page')
+    fs.rmSync(path.join(root, '.next/server/chunks/621.js'))
+    expect(whyNotReuse(paths(), 'B1', last)).toBe('.next/server/chunks/621.js is not the file the last build wrote')
+    // A record from before the server bundle was recorded: next build runs once.
+    expect(whyNotReuse(paths(), 'B1', { ...last!, serverFiles: undefined })).toBe('no record of the server bundle')
   })
 
   test("out/ stays in place: Next's files come back from .next/static/, kept pages keep their files, a removed page's files go", async () => {
@@ -152,7 +168,7 @@ describe("with the same build ID, the last next build's files serve again", () =
     expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
     // A kept page is the same file: the deploy's record of it (size, time, inode) still holds.
     expect(fs.statSync(path.join(out, 'index.html')).ino).toBe(kept)
-    expect(readStore(root).render).toEqual({ buildId: 'B1', nextFiles: last!.nextFiles, routes: ['/', '/docs/leads/intro'] })
+    expect(readStore(root).render).toEqual({ buildId: 'B1', nextFiles: last!.nextFiles, serverFiles: last!.serverFiles, routes: ['/', '/docs/leads/intro'] })
   })
 
   test('a last build with no record of its pages is not reused in place', () => {

@@ -20,7 +20,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { listFiles, presentUnder, sha256 } from '../files'
 import { openKeptFiles } from '../steps/keptFiles'
-import { CACHE_PATHS } from '../steps/paths'
+import { CACHE_PATHS, sitePaths } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { PropsIndex } from '../../lib/render/propsFiles'
@@ -77,6 +77,17 @@ export function pageFilesOf(route: string, buildId: string): [html: string, data
 export function nextFilesOf(out: string, buildId: string, routes: readonly string[], publicKeys: ReadonlySet<string> = new Set()): Record<string, string> {
   const pageFiles = new Set(routes.flatMap((route) => pageFilesOf(route, buildId).map((file) => `/${file}`)))
   return Object.fromEntries(listFiles(out).filter((key) => !pageFiles.has(key) && !publicKeys.has(key)).map((key) => [key, sha256(fs.readFileSync(path.join(out, key)))]))
+}
+
+/**
+ * The server bundle `next build` left in `next` (.next/): each file of its server/ folder, by its
+ * path there, with its sha256. The renderer of a rebuild loads them, so one damaged since (a disk
+ * fault, a hand's edit) would fail the build; recorded, it runs `next build` instead (./reuseLastBuild.ts).
+ */
+export function serverFilesOf(next: string): Record<string, string> {
+  const server = path.join(next, 'server')
+  if (!fs.existsSync(server)) return {}
+  return Object.fromEntries(listFiles(server).map((key) => [`server${key}`, sha256(fs.readFileSync(path.join(server, key)))]))
 }
 
 /**
@@ -141,7 +152,7 @@ export function beforeRender(root: string, out: string, plan: Pick<RenderPlan, '
  * checked them), and the pages of `props`. Known before the render ends, so the store can record it meanwhile.
  */
 export function inPlaceBuild(plan: RenderPlan, props: PropsIndex, last: Readonly<RenderedBuild>, audienceFolders?: string): RenderedBuild {
-  return { buildId: plan.buildId, nextFiles: last.nextFiles, routes: Object.keys(props).sort(), audienceFolders }
+  return { buildId: plan.buildId, nextFiles: last.nextFiles, serverFiles: last.serverFiles, routes: Object.keys(props).sort(), audienceFolders }
 }
 
 /**
@@ -170,6 +181,6 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   }
   fs.rmSync(path.join(root, RENDER_ROUTES), { force: true })
   if (recorded) store.endRender()
-  else store.finishRender(props, inPlace ? inPlaceBuild(plan, props, inPlace, audienceFolders) : { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key))), routes, audienceFolders })
+  else store.finishRender(props, inPlace ? inPlaceBuild(plan, props, inPlace, audienceFolders) : { buildId: plan.buildId, nextFiles: nextFilesOf(out, plan.buildId, routes, new Set(publicFiles.map((file) => file.key))), serverFiles: serverFilesOf(sitePaths(root).next), routes, audienceFolders })
   return placed
 }

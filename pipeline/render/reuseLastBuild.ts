@@ -7,8 +7,8 @@
  * edit (its figures at 3,000 and 10,000 pages: docs/benchmarks.md, "Build and dev at scale").
  *
  * Each of `next build`'s files is checked against the digest recorded when it was written: the
- * client's files and route manifests against .next/static/ (the build's later steps rewrite the
- * manifests in out/), the other pages against the last out/. Any difference, or no server bundle
+ * server bundle in .next/server/, the client's files and route manifests against .next/static/ (the
+ * build's later steps rewrite the manifests in out/), the other pages against the last out/. Any difference, or no server bundle
  * of this build ID, and the step runs `next build` instead.
  */
 import fs from 'node:fs'
@@ -34,8 +34,12 @@ export function whyNotReuse(paths: SitePaths, buildId: string, last: RenderedBui
   const nextId = path.join(paths.next, 'BUILD_ID')
   if (!fs.existsSync(nextId) || fs.readFileSync(nextId, 'utf8').trim() !== buildId) return `.next/ holds another build than ${buildId}`
   if (!fs.existsSync(path.join(paths.next, DOCS_SERVER_PAGE))) return `.next/ has no ${DOCS_SERVER_PAGE}`
-  for (const [key, digest] of Object.entries(last.nextFiles)) {
-    const file = sourceOf(paths, paths.out, key)
+  if (!last.serverFiles) return 'no record of the server bundle'
+  const recorded = [
+    ...Object.entries(last.serverFiles).map(([key, digest]) => [path.join(paths.next, key), digest]),
+    ...Object.entries(last.nextFiles).map(([key, digest]) => [sourceOf(paths, paths.out, key), digest]),
+  ]
+  for (const [file, digest] of recorded) {
     if (!fs.existsSync(file) || sha256(fs.readFileSync(file)) !== digest) return `${path.relative(paths.root, file)} is not the file the last build wrote`
   }
   return null

@@ -66,6 +66,8 @@ export interface RenderedBuild {
   buildId: string
   /** Every file `next build` wrote in out/ but the docs pages (client files, other pages), by key, with its sha256. */
   nextFiles: Record<string, string>
+  /** Its server bundle's files in .next/ (server/…), with their sha256: what the renderer of a rebuild loads. */
+  serverFiles?: Record<string, string>
   /** The docs pages' routes out/ holds: a rebuild in place removes the files of those the site no longer has. */
   routes?: string[]
   /** The audiences' own folders out/ holds (../render/renderPlan.ts audienceFoldersOf). */
