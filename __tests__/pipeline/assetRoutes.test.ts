@@ -1,6 +1,7 @@
 /** @jest-environment node */
 import shipped from '../../access.config'
 import { compileAccess, decideAccess, type AccessConfig } from '../../lib/access'
+import { governingRoute } from '../../lib/access/governingRoute'
 import { assetRoutesOf } from './helpers/assetRoutes'
 
 /** A chunk the leads and internal pages share, mapped under a set of rules. */
@@ -29,4 +30,19 @@ test("the site's chrome at the root of public/ is anyone's; a writer's file besi
   expect(routes['/internal-org-chart.png']).toBeUndefined()
   expect(decideAccess(access, '/internal-org-chart.png', null)).toBe('login')
   expect(decideAccess(access, '/internal-org-chart.png', { username: 'leads1' })).toBe('deny')
+})
+
+test("an earlier build's code, kept for tabs open on its pages, reaches the readers of those tabs; its page chunk keeps its page's rule, its route manifest and anything else unknown the default", () => {
+  const access = compileAccess(shipped, {})
+  const routes = assetRoutesOf(access, { pages: { '/docs/leads/intro': ['static/chunks/69-0123456789abcdef.js'], '/docs/internal/intro': ['static/chunks/69-0123456789abcdef.js'] } })
+  const decide = (key: string, reader: { username: string } | null) => decideAccess(access, governingRoute(key, routes)!, reader)
+  for (const earlier of ['/_next/static/chunks/115.deadbeefdeadbeef.js', '/_next/static/css/deadbeefdeadbeef.css', '/_next/static/media/font.deadbeef.woff2']) {
+    for (const username of ['leads1', 'internal1', 'support1']) expect([earlier, username, decide(earlier, { username })]).toEqual([earlier, username, 'allow'])
+    expect([earlier, decide(earlier, null)]).toEqual([earlier, 'login'])
+  }
+  // A page's own chunk of an earlier build: its page's rule, here the sign-in page's.
+  expect(decide('/_next/static/chunks/pages/login-deadbeefdeadbeef.js', null)).toBe('allow')
+  // Route manifests go with their build (uploadOrder.ts): today's rule for their path, the default.
+  expect(decide('/_next/static/OLDBUILD/_buildManifest.js', { username: 'leads1' })).toBe('deny')
+  expect(decide('/_next/data/OLDBUILD/docs/internal/intro.json', { username: 'leads1' })).toBe('deny')
 })

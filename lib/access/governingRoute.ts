@@ -5,8 +5,9 @@ import { BUILD_FILE_FOLDERS, pathOfMarkdownKey } from '../pathFormats'
 /**
  * Which route's rule governs a file of the static export. Build output that belongs to a page
  * (its JavaScript chunk, shared chunks, CSS, the files the sign-in page needs) is mapped to a
- * route at build time (pipeline/steps/assetRoutes.ts, run by routesStep.ts); everything else is governed by its
- * own path, so unknown files fall to the default rule (full access). Default deny.
+ * route at build time (pipeline/steps/assetRoutes.ts, run by routesStep.ts), and so are the folders
+ * of build code (an earlier build's, kept for open tabs); everything else is governed by its own
+ * path, so unknown files fall to the default rule (full access). Default deny.
  *
  * A key ending in `/` is a folder: it governs every file below it that no key names exactly, the
  * deepest such folder winning. Files whose names change with the pages they hold (the hashed
@@ -77,13 +78,14 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
   const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
-  const folder = folderRoute(objectKey, assetRoutes)
-  if (folder !== undefined) return folder
-  // A page's own chunk, data or Markdown is governed by that page even if the map missed it. Its
-  // data (which Next's router fetches to move to the page in the browser) is the page itself as
-  // JSON, its Markdown (`<route>.md`) the page as text: a folder's index page's lies outside the
-  // folder a prefix rule governs, and no baked entry, which the rules' fingerprint leaves out, is needed for it.
+  // A page's own chunk, data or Markdown is governed by that page even if the map missed it (an
+  // earlier build's chunk, below the folder of build code). Its data (which Next's router fetches
+  // to move to the page in the browser) is the page itself as JSON, its Markdown (`<route>.md`)
+  // the page as text: a folder's index page's lies outside the folder a prefix rule governs, and
+  // no baked entry, which the rules' fingerprint leaves out, is needed for it.
   const chunk = PAGE_CHUNK.exec(objectKey)?.[1]
   if (chunk !== undefined) return routeOfPageName(chunk)
+  const folder = folderRoute(objectKey, assetRoutes)
+  if (folder !== undefined) return folder
   return routeOfDataFile(objectKey) ?? normalisePath(pathOfMarkdownKey(objectKey))
 }

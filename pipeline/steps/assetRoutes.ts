@@ -61,8 +61,8 @@ export interface AssetRouteInputs {
 }
 
 /**
- * Maps each build file that is not a page to the route whose rule governs it. Files that no
- * page is known to use stay unmapped and fall to the default rule (full access).
+ * Maps each build file that is not a page to the route whose rule governs it, and the folders of
+ * build code to shared code's route (an earlier build's files, which no key names).
  */
 export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, string> {
   const { access, manifest, files, publicRoute } = inputs
@@ -115,5 +115,13 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
       routes[key] = leastRestrictiveRoute(access, [publicRoute, ...(routes[key] ? [routes[key]] : [])], shared) as string
     }
   }
+  // An earlier build's code, which the deploy keeps for tabs still open on its pages
+  // (scripts/deploy/uploadOrder.ts keptForOpenTabs), is named by no key of this build: its folders
+  // give it the rule of shared code, so those tabs' readers can load it. It is code, as this
+  // build's is; a file a key names keeps that key's route, and a page's own chunk its page's.
+  for (const folder of EARLIER_BUILD_CODE) routes[folder] = shared
   return routes
 }
+
+/** The folders of content-hashed build code, which an earlier build's pages may still load. */
+export const EARLIER_BUILD_CODE = [BUILD_FILE_FOLDERS.chunks, BUILD_FILE_FOLDERS.css, BUILD_FILE_FOLDERS.media] as const
