@@ -198,9 +198,12 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('a group entry with no name', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee, group:' } })).toThrow(/list "leadsUsers" has "group:" with no group name/)
   })
-  test('a groups claim that is not one claim name', () => {
-    expect(() => compileAccess({ ...base, groupsClaim: 'custom groups' })).toThrow(/groupsClaim "custom groups" must name one token claim/)
-    expect(() => compileAccess({ ...base, groupsClaim: 'cognito:groups' })).toThrow(/other than cognito:groups/)
+  test("a groups claim other than the one the pool fills from a provider's groups, which a reader could write (locale) to join any group", () => {
+    for (const claim of ['locale', 'custom groups', 'cognito:groups', 'custom:team', 'email', 'Custom:groups', 7]) {
+      expect(() => compileAccess({ ...base, groupsClaim: claim as string })).toThrow(`groupsClaim ${JSON.stringify(claim)} must be "custom:groups", or be left out`)
+    }
+    expect(compileAccess({ ...base, groupsClaim: 'custom:groups' }).groupsClaim).toBe('custom:groups')
+    expect(compileAccess({ ...base, groupsClaim: undefined }).groupsClaim).toBeNull()
   })
   test('a rule path that is not canonical', () => {
     expect(() => compileAccess({ ...base, rules: [{ path: '/Docs/Leads/', match: 'prefix', require: 'leadsUsers' }] })).toThrow(

@@ -2,11 +2,12 @@ import * as cdk from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { TOKEN_MINUTES } from '../../lib/auth/authSettings';
+import { GROUPS_CLAIM } from '../../lib/access/types';
 import { GROUPS_ATTRIBUTE, hostedDomainOf, type FederationConfig } from './federation';
 import { GroupsClaimGuard } from './groups-claim-guard';
 
 /** The ID-token claim that carries a federated provider's groups (access.config.ts `groupsClaim`). */
-export const GROUPS_CLAIM = `custom:${GROUPS_ATTRIBUTE}`;
+export { GROUPS_CLAIM };
 
 /**
  * What a reader who signs in with a username may write about themselves with their own access

@@ -1,3 +1,4 @@
+import { GROUPS_CLAIM } from '../../lib/access/types';
 import type { SettingReader } from './config';
 
 /**
@@ -25,8 +26,8 @@ interface FederationCommon {
 /** The pool's hosted domain for a provider: the site build's DOCS_COGNITO_DOMAIN. */
 export const hostedDomainOf = (federation: Pick<FederationConfig, 'domainPrefix'>, region: string) => `${federation.domainPrefix}.auth.${region}.amazoncognito.com`;
 
-/** The pool attribute (custom:groups in tokens) that carries the provider's groups. */
-export const GROUPS_ATTRIBUTE = 'groups';
+/** The pool attribute (GROUPS_CLAIM, custom:groups, in tokens) that carries the provider's groups. */
+export const GROUPS_ATTRIBUTE = GROUPS_CLAIM.slice('custom:'.length);
 
 export class FederationConfigError extends Error {
   constructor(message: string) {

@@ -4,7 +4,7 @@ import { normalisePath } from './normalisePath'
 import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
 import { inSection, isReservedSegment, sectionPrefix } from './sectionPaths'
-import { FULL_ACCESS_LIST, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
+import { FULL_ACCESS_LIST, GROUPS_CLAIM, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
 
 /** Who a list admits: users by exact username, and readers whose verified token carries a group. */
 export interface ListMembers {
@@ -121,8 +121,8 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     members[name] = { users: new Set([...parsed[name].users, ...full.users]), groups: new Set([...parsed[name].groups, ...full.groups]) }
   }
   const groupsClaim = config.groupsClaim ?? null
-  if (groupsClaim !== null && (typeof groupsClaim !== 'string' || !/^[\w:.-]+$/.test(groupsClaim) || groupsClaim === 'cognito:groups')) {
-    throw new AccessConfigError(`groupsClaim "${String(groupsClaim)}" must name one token claim other than cognito:groups, like "custom:groups"`)
+  if (groupsClaim !== null && groupsClaim !== GROUPS_CLAIM) {
+    throw new AccessConfigError(`groupsClaim ${JSON.stringify(groupsClaim)} must be "${GROUPS_CLAIM}", or be left out: that is the one claim the user pool fills from a provider's groups and no reader can write (any other, such as "locale", a reader could set to join any group), and cognito:groups is always read`)
   }
 
   const protectDocs = env[PROTECT_ENV_VAR] === undefined ? config.protectDocs : env[PROTECT_ENV_VAR] !== 'false'

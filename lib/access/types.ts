@@ -33,6 +33,13 @@ export interface PathRule {
 }
 
 /** The admin-facing configuration: data only, no logic. */
+/**
+ * The one claim a federated provider's groups arrive in: the user pool fills it from the provider's
+ * attribute mapping alone, and its guard drops it from any other token (infra/lib/auth-stack.ts).
+ * Any other claim (a standard attribute such as `locale`) a reader could write about themselves.
+ */
+export const GROUPS_CLAIM = 'custom:groups'
+
 export interface AccessConfig {
   /** When false, any signed-in user may read everything. */
   protectDocs: boolean
@@ -45,8 +52,9 @@ export interface AccessConfig {
   /** The docs sections, in navbar order. Each adds the rule `/docs/<id>` (prefix) → its readers. */
   sections: SectionDeclaration[]
   /**
-   * A token claim that carries groups from a federated identity provider (for example
-   * `custom:groups`, mapped from an OIDC or SAML groups attribute); `cognito:groups` is always read.
+   * The token claim that carries groups from a federated identity provider: `custom:groups`
+   * (GROUPS_CLAIM), which the user pool maps from an OIDC or SAML groups attribute and no reader can
+   * write; `cognito:groups` is always read.
    */
   groupsClaim?: string
   /** Rules for paths outside the sections (the home page); evaluated first, in order. */
