@@ -45,7 +45,9 @@ export function registrationProblem(metadata: Record<string, unknown>): string |
 
   for (const field of ['redirect_uris', ...URI_LIST_FIELDS]) {
     const uris = metadata[field]
-    if (!Array.isArray(uris)) continue
+    if (uris === undefined) continue
+    // Checked here, before the redirect policy reads the list (a string would fail it as a server error).
+    if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== 'string')) return `${field} must be an array of URI strings`
     if (uris.length > LIMITS.redirectUris) return `${field} must have at most ${LIMITS.redirectUris} entries (it has ${uris.length})`
     for (const uri of uris) if (typeof uri === 'string' && uri.length > LIMITS.uriChars) return entryTooLong(field, LIMITS.uriChars)
   }

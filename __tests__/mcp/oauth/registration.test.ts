@@ -68,6 +68,9 @@ test.each([
   ['contacts (count)', { contacts: Array.from({ length: LIMITS.contacts + 1 }, (_, i) => `a${i}@tool.example`) }, `contacts must have at most ${LIMITS.contacts} entries`],
   ['scope (length)', { scope: Array(30).fill('docs:read').join(' ') }, `scope must be at most ${LIMITS.textChars} characters`],
   ['sector_identifier_uri', { sector_identifier_uri: 'https://tool.example/sector.json' }, 'sector_identifier_uri is not accepted'],
+  ['redirect_uris (a string, not a list)', { redirect_uris: 'http://127.0.0.1:5555/cb' }, 'redirect_uris must be an array of URI strings'],
+  ['redirect_uris (an object)', { redirect_uris: { length: 1 } }, 'redirect_uris must be an array of URI strings'],
+  ['redirect_uris (a number in the list)', { redirect_uris: [7] }, 'redirect_uris must be an array of URI strings'],
 ])('a registration past the limit of %s is refused with invalid_client_metadata naming the field and the limit', async (_field, extra, description) => {
   const { status, body } = await register(harness, toolMetadata(extra))
   // RFC 7591's error for a redirect URI problem is invalid_redirect_uri (the library picks it from the field).
