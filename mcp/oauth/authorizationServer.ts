@@ -370,6 +370,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     log({ user: token.accountId ?? 'anonymous', decision: 'allow', outcome: 'oauth', event: 'revocation', client: client?.clientId, detail: `a grant (${grantId.slice(0, 6)}…) revoked by its client` })
   })
   const callback = provider.callback()
+  const siteHost = new URL(options.siteUrl).host
 
   const json = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
@@ -465,6 +466,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     handles: isSignInPath,
     async handle(request, response) {
       const url = new URL(request.url ?? '/', options.siteUrl)
+      // The library builds its URLs (endpoints in the metadata, redirects) from the request's host:
+      // reached directly, that is whatever the client sent, so it is the site's own.
+      if (!options.behindProxy) request.headers.host = siteHost
+      keptByNoCache(response)
       try {
         if (url.pathname.startsWith(INTERACTION_PATH)) {
           const [uid, action = ''] = url.pathname.slice(INTERACTION_PATH.length).split('/')
@@ -515,4 +520,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   }
 }
 
-
+/**
+ * Every answer of the sign-in service says `no-store` unless it says otherwise: the library's own
+ * (its metadata, keys, revocations and 404s) say nothing, and a shared cache would keep them.
+ */
+function keptByNoCache(response: ServerResponse): void {
+  const writeHead = response.writeHead
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!this.hasHeader('cache-control')) this.setHeader('cache-control', 'no-store')
+    return writeHead.apply(this, args)
+  } as ServerResponse['writeHead']
+}

@@ -131,7 +131,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         const answer = await mcp.handle(await toWebRequest(request, siteUrl, MAX_BODY_BYTES))
         if (answer) return await sendWebResponse(response, answer, headers)
       }
-      if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, { allow: 'GET, HEAD' }, 'Method Not Allowed')
+      if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, { allow: 'GET, HEAD', 'cache-control': CACHE_CONTROL.never }, 'Method Not Allowed')
       const raw = request.url ?? '/'
       const at = raw.indexOf('?')
       const requestPath = (at < 0 ? raw : raw.slice(0, at)).split('#', 1)[0]

@@ -5,6 +5,8 @@
  * how often one address may register. Against the real authorization server (a harness process).
  */
 import { CLIENT_METADATA_LIMITS as LIMITS, REGISTRATION_RATE, UNGRANTED_CLIENT_SECONDS } from '../../../lib/aiTools/registrationLimits'
+import http from 'node:http'
+import { AUTHORIZATION_SERVER_METADATA_PATH } from '../../../lib/aiTools/oauthPaths'
 import { authorize, READER_COOKIE, register, registeredClient, startHarness, toolMetadata, type Harness } from './harness'
 
 // Generous: each harness is a Node process that loads oidc-provider, slow on a busy machine.
@@ -27,6 +29,30 @@ test('discovery advertises only what is accepted: the code response type, public
   expect(harness.metadata.token_endpoint_auth_methods_supported).toEqual(['none'])
   expect(harness.metadata.grant_types_supported).toEqual(['authorization_code', 'refresh_token'])
   expect(harness.metadata.code_challenge_methods_supported).toEqual(['S256'])
+})
+
+/** A GET with the Host header a client chooses (fetch sends the URL's own), its status, cache header and JSON body. */
+function getWithHost(url: string, host: string): Promise<{ status: number; cacheControl: string | undefined; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { host } }, (response) => {
+      let text = ''
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, cacheControl: response.headers['cache-control'], body: text.startsWith('{') ? JSON.parse(text) : {} }))
+    }).on('error', reject)
+  })
+}
+
+test("discovery names the site's own URLs whatever Host a client sends, and no answer of the sign-in service may be kept by a cache", async () => {
+  const { status, cacheControl, body } = await getWithHost(harness.url + AUTHORIZATION_SERVER_METADATA_PATH, 'evil.example')
+  expect([status, cacheControl]).toEqual([200, 'no-store'])
+  for (const endpoint of ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri', 'revocation_endpoint']) {
+    expect([endpoint, String(body[endpoint]).startsWith(`${harness.url}/`)]).toEqual([endpoint, true])
+  }
+  // The library's own answers: its keys, and its 404s.
+  for (const at of [String(body.jwks_uri), `${harness.url}/oauth/nonexistent`, `${harness.url}/oauth/reg`]) {
+    const answer = await fetch(at)
+    expect([at, answer.headers.get('cache-control')]).toEqual([at, 'no-store'])
+  }
 })
 
 test('a tool registers as the MCP SDK, Claude Code and VS Code do', async () => {
