@@ -34,7 +34,7 @@ test('a folder at the top of content/ other than docs/ fails, naming where its p
   expect(rest).toEqual([])
   expect(problem).toBeInstanceOf(StrayContentFolderError)
   expect(problem.message).toBe(
-    "content/leads/: the top of content/ holds the home page and content/docs/ only. Pages in this folder would be served at /leads/… to full-access readers only, with no tab or sidebar. Move them into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
+    "content/leads/: the top of content/ holds the home page and content/docs/ only. Pages in this folder would be served at /leads/… to the fallback rule's readers only (`fallback` in access.config.ts), with no tab or sidebar. Move them into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
   )
 })
 
@@ -44,7 +44,7 @@ test("a page at the top of content/ other than the home page fails: it would rep
   expect(problems.map((problem) => problem.path)).toEqual(['content/docs.mdx', 'content/handbook.mdx', 'content/login.mdx', 'content/unauthorized.md'])
   for (const problem of problems) expect(problem).toBeInstanceOf(StrayContentPageError)
   expect(problems[2].message).toBe(
-    "content/login.mdx: the top of content/ holds the home page (index.mdx) and content/docs/ only. This page would be served at /login, in place of a page of the site's own (sign-in, no access, /docs) or to full-access readers only, with no tab. Move it into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
+    "content/login.mdx: the top of content/ holds the home page (index.mdx) and content/docs/ only. This page would be served at /login, in place of a page of the site's own (sign-in, no access, /docs) or to the fallback rule's readers only (`fallback` in access.config.ts), with no tab. Move it into a section's folder (content/docs/leads/, content/docs/internal/, content/docs/support-twilio/)."
   )
 })
 
@@ -56,7 +56,7 @@ test('a folder no section declares fails, naming the folder and how to declare i
   expect(problem.path).toBe('content/docs/sales/')
   expect(problem.message).toBe(
     [
-      'content/docs/sales/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab.',
+      'content/docs/sales/: no section in access.config.ts declares this folder, so its pages would be readable by the fallback rule\'s readers only (`fallback` in access.config.ts), with no tab.',
       '  To make it a section, declare it in `sections` of access.config.ts, with a list of its readers in `lists` (docs/access.md, "Add a section"):',
       "    lists: { …, salesUsers: 'user1, group:sales' },",
       "    sections: [ …, { id: 'sales', title: 'Sales', description: '…', entry: '/docs/sales/intro', readers: 'salesUsers' } ],",

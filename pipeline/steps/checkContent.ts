@@ -4,7 +4,7 @@
  *
  * - an entry directly under content/docs/ that is not a declared section's folder, `_meta.*` or the
  *   /docs index page. Its pages would belong to no section: the fallback rule would show them to
- *   full-access readers only, with no tab, and nothing else would say so;
+ *   its readers only, with no tab, and nothing else would say so;
  * - a page or folder whose name is not a slug (lowercase letters, digits, hyphens, underscores;
  *   no dot but a page's extension). `NewPage.mdx` would be served at `/docs/leads/NewPage`, a
  *   route the rules, the link check and the edge all know only as `/docs/leads/newpage`;
@@ -62,7 +62,7 @@ export class StrayContentFolderError extends ContentError {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
     super(
       entry,
-      `${entry}/: the top of ${CONTENT_DIR}/ holds the home page and ${DOCS_DIR}/ only. Pages in this folder would be served at /${path.posix.basename(entry)}/… to full-access readers only, with no tab or sidebar. Move them into a section's folder (${folders}).`
+      `${entry}/: the top of ${CONTENT_DIR}/ holds the home page and ${DOCS_DIR}/ only. Pages in this folder would be served at /${path.posix.basename(entry)}/… to the fallback rule's readers only (\`fallback\` in access.config.ts), with no tab or sidebar. Move them into a section's folder (${folders}).`
     )
     this.name = 'StrayContentFolderError'
   }
@@ -77,7 +77,7 @@ export class StrayContentPageError extends ContentError {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
     super(
       entry,
-      `${entry}: the top of ${CONTENT_DIR}/ holds the home page (index.mdx) and ${DOCS_DIR}/ only. This page would be served at /${path.posix.basename(entry).replace(PAGE, '')}, in place of a page of the site's own (sign-in, no access, /docs) or to full-access readers only, with no tab. Move it into a section's folder (${folders}).`
+      `${entry}: the top of ${CONTENT_DIR}/ holds the home page (index.mdx) and ${DOCS_DIR}/ only. This page would be served at /${path.posix.basename(entry).replace(PAGE, '')}, in place of a page of the site's own (sign-in, no access, /docs) or to the fallback rule's readers only (\`fallback\` in access.config.ts), with no tab. Move it into a section's folder (${folders}).`
     )
     this.name = 'StrayContentPageError'
   }
@@ -101,7 +101,7 @@ export class UndeclaredSectionError extends ContentError {
     const lines =
       kind === 'folder'
         ? [
-            `${entry}/: no section in access.config.ts declares this folder, so its pages would be readable by full-access readers only (the fallback rule), with no tab.`,
+            `${entry}/: no section in access.config.ts declares this folder, so its pages would be readable by the fallback rule's readers only (\`fallback\` in access.config.ts), with no tab.`,
             ...declare,
             `  or move its pages into a declared section's folder (${folders}).`,
           ]
