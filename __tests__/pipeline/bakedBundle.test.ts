@@ -3,8 +3,10 @@
  * The AWS bundles are made again only when something they are made from changed: their sources,
  * their options or the configuration they bake. A writer's edit changes none, so a rebuild keeps them.
  */
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { copyProject } from '../../scripts/audit/copyProject'
 import type { BakedEdgeConfig } from '../../edge/bakedConfig'
 import { BAKED_CONFIG_MODULE, bundleWithConfig } from '../../pipeline/steps/bakedBundle'
 import { tempSite } from '../fixtures/tempSite'
@@ -55,4 +57,14 @@ test("a source rewritten with the same size inside the clock's tick after the bu
   fs.utimesSync(greet, justNow, justNow)
   expect(await bundleWithConfig(options)).toMatchObject({ kept: false })
   expect(fs.readFileSync(path.join(root, 'dist/index.js'), 'utf8')).toContain('howdy')
+})
+
+test('`npm run build` with a misspelt list override fails as it starts, naming the variable, not after the render when the bundles bake it', () => {
+  const dir = tempSite('baked-settings-')
+  copyProject(path.resolve(__dirname, '../..'), dir)
+  const build = spawnSync(process.execPath, ['pipeline/steps/build.cjs'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCS_LEAD_USERS: 'outsider', NEXT_TELEMETRY_DISABLED: '1' } })
+  expect(build.status).toBe(1)
+  expect(build.stderr).toContain('DOCS_LEAD_USERS is set, but overrides no list')
+  expect(build.stdout).not.toContain('build: content')
+  expect(fs.existsSync(path.join(dir, '.next'))).toBe(false)
 })

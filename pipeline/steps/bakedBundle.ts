@@ -26,6 +26,22 @@ export interface BakeOptions {
   scriptHashes?: readonly string[]
   assetRoutes?: Record<string, string>
   audiences?: AudienceSummary[]
+  /** The settings the build checked as it started (bakedSettings). */
+  settings?: BakedSettings
+}
+
+/** What both bundles bake that no step of the build makes: the auth settings, the pool's keys and the list overrides. */
+export type BakedSettings = Pick<BakedEdgeConfig, 'auth' | 'jwks' | 'accessEnv'>
+
+/**
+ * The bundles' settings from the environment. The site build reads them as it starts, so a bad
+ * one (a misspelt list override, a production key file that is not the pool's) fails it at once,
+ * named, and not after the render, when the bundles are made.
+ */
+export async function bakedSettings(): Promise<BakedSettings> {
+  const auth = readAuthSettings(process.env as AuthEnv)
+  const accessEnv = accessEnvFor(Object.keys(accessConfig.lists), process.env)
+  return { auth, jwks: await jwksFor(auth), accessEnv }
 }
 
 /** The module name a bundle imports its baked configuration by (edge/baked-config.d.ts). */
@@ -39,7 +55,6 @@ export const BAKED_CONFIG_MODULE = 'edge-baked-config'
 export async function bakeConfig(options: BakeOptions = {}): Promise<BakedEdgeConfig> {
   const paths = options.paths ?? sitePaths()
   const access = compileAccess(accessConfig)
-  const auth = readAuthSettings(process.env as AuthEnv)
   const lastBuild = <T>(given: T | undefined, file: string, read: (file: string) => T): T => {
     if (given) return given
     if (!fs.existsSync(file)) throw new Error(`${file} is missing; run the site build first (npm run build)`)
@@ -50,14 +65,7 @@ export async function bakeConfig(options: BakeOptions = {}): Promise<BakedEdgeCo
   const assetRoutes = lastBuild(options.assetRoutes, paths.assetRoutes, (file) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>)
   // Alone, only over a build made with these path rules (pipeline/steps/audiencesFile.ts says why).
   const audiences = options.audiences ?? readAudiencesFile(paths.audiences, access)
-  return {
-    auth,
-    jwks: await jwksFor(auth),
-    assetRoutes,
-    audiences,
-    accessEnv: accessEnvFor(Object.keys(accessConfig.lists), process.env),
-    scriptHashes,
-  }
+  return { ...(options.settings ?? (await bakedSettings())), assetRoutes, audiences, scriptHashes }
 }
 
 export interface Bundle {

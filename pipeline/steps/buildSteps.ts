@@ -50,6 +50,7 @@ import { audienceSummaries, type AggregatePlan } from '../../lib/access/planAggr
 import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle, setEdgeRecordsAside } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
+import { bakedSettings } from './bakedBundle'
 import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
@@ -230,8 +231,9 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
 
 /** `lastBuildFinished`: the last build left its record of out/ (it did not stop half way). */
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
-  // The AI tools' sign-in settings ship in the server's bundle: a bad one fails here, named.
+  // What the bundles bake from the environment and the AI tools' sign-in settings: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
+  const settings = await bakedSettings()
   // The record of out/ set aside is as large as out/: it is read once the Markdown step is done,
   // while this thread waits on search and the render, not on the path to the page props and the render.
   let lastRecord: LastOutRecord | undefined
@@ -321,7 +323,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     },
     describeInlineScripts
   )
-  const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences }
+  const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences, settings }
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
