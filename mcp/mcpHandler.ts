@@ -14,6 +14,7 @@ import {
   OAuthErrorCode,
   bearerAuthChallengeResponse,
   createMcpHandler,
+  originValidationResponse,
   verifyBearerToken,
   type AuthInfo,
 } from '@modelcontextprotocol/server'
@@ -68,6 +69,7 @@ function noStore(response: Response): Response {
 export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
   const { site } = options
   const resource = new URL(MCP_PATH, site.siteUrl).href
+  const siteHostnames = [new URL(site.siteUrl).hostname]
   const resourceMetadataUrl = new URL(RESOURCE_METADATA_PATH, site.siteUrl).href
   const metadata = {
     resource,
@@ -117,6 +119,10 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
         return json(metadata, 200, { 'access-control-allow-origin': '*' })
       }
       if (pathname !== MCP_PATH) return null
+      // A page of another site, in a reader's browser, is refused (the MCP transport's rule against
+      // DNS rebinding); AI tools send no Origin, and this site's own pages are its origin.
+      const foreignOrigin = originValidationResponse(request, siteHostnames)
+      if (foreignOrigin) return noStore(foreignOrigin)
       let authInfo: AuthInfo
       try {
         authInfo = await verifyBearerToken(request.headers.get('authorization'), { verifier, resourceMetadataUrl })

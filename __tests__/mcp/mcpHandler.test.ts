@@ -192,6 +192,22 @@ test('search offers only pages get_page reads: not the home page, which the sear
   await client.close()
 })
 
+test("a request from another site's page (its Origin) is refused before its token is read; the site's own origin and none (an AI tool) pass", async () => {
+  const token = signJwt(idClaims('leads1'), key)
+  const post = (origin?: string) =>
+    serve(`${SITE}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+  for (const origin of ['https://evil.example', 'http://docs.example.com.evil.example', 'null']) {
+    const refused = await post(origin)
+    expect([origin, refused.status, refused.headers.get('cache-control')]).toEqual([origin, 403, 'no-store'])
+  }
+  expect((await post(SITE)).status).toBe(200)
+  expect((await post()).status).toBe(200)
+})
+
 test('a body over the limit is refused before it is read', async () => {
   const token = signJwt(idClaims('leads1'), key)
   const response = await serve(`${SITE}${MCP_PATH}`, {
