@@ -16,6 +16,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { isFolderKey, type AssetRoutes } from '../lib/access/governingRoute'
+import { BUILD_CODE_FOLDERS } from '../lib/pathFormats'
 
 export const RULES_FINGERPRINT_FILE = 'rules-fingerprint.txt'
 
@@ -39,7 +40,9 @@ export function pathRulesFacts(access: CompiledAccess) {
 }
 
 export function rulesFingerprint(access: CompiledAccess, assetRoutes: AssetRoutes): string {
-  const folders = Object.keys(assetRoutes).filter(isFolderKey).sort().map((key) => [key, assetRoutes[key]])
+  // The build code's folders take a route the rules alone decide (BUILD_CODE_FOLDERS), so they add
+  // nothing; left out, a deploy from before them is not taken for a change of rules.
+  const folders = Object.keys(assetRoutes).filter((key) => isFolderKey(key) && !BUILD_CODE_FOLDERS.includes(key)).sort().map((key) => [key, assetRoutes[key]])
   return crypto.createHash('sha256').update(JSON.stringify({ ...pathRulesFacts(access), folders })).digest('hex')
 }
 

@@ -22,6 +22,13 @@ export const BUILD_FILE_FOLDERS = {
 } as const
 
 /**
+ * The folders of content-hashed build code, which an earlier build's pages may still load: the
+ * asset-route map gives each the rule of shared code (pipeline/steps/assetRoutes.ts), a route the
+ * rules alone decide.
+ */
+export const BUILD_CODE_FOLDERS: readonly string[] = [BUILD_FILE_FOLDERS.chunks, BUILD_FILE_FOLDERS.css, BUILD_FILE_FOLDERS.media]
+
+/**
  * The site's own files at the root of public/: the chrome the sign-in page shows, so anyone may
  * fetch them. Any other file there follows its own path's rule, as a writer's image anywhere does.
  */

@@ -32,7 +32,7 @@ test("the site's chrome at the root of public/ is anyone's; a writer's file besi
   expect(decideAccess(access, '/internal-org-chart.png', { username: 'leads1' })).toBe('deny')
 })
 
-test("an earlier build's code, kept for tabs open on its pages, reaches the readers of those tabs; its page chunk keeps its page's rule, its route manifest and anything else unknown the default", () => {
+test("an earlier build's code, kept for tabs open on its pages, reaches the readers of those tabs; its page chunk keeps its page's rule, its route manifests and anything else unknown the fallback", () => {
   const access = compileAccess(shipped, {})
   const routes = assetRoutesOf(access, { pages: { '/docs/leads/intro': ['static/chunks/69-0123456789abcdef.js'], '/docs/internal/intro': ['static/chunks/69-0123456789abcdef.js'] } })
   const decide = (key: string, reader: { username: string } | null) => decideAccess(access, governingRoute(key, routes)!, reader)
@@ -42,7 +42,19 @@ test("an earlier build's code, kept for tabs open on its pages, reaches the read
   }
   // A page's own chunk of an earlier build: its page's rule, here the sign-in page's.
   expect(decide('/_next/static/chunks/pages/login-deadbeefdeadbeef.js', null)).toBe('allow')
-  // Route manifests go with their build (uploadOrder.ts): today's rule for their path, the default.
+  // The docs route's and Next's own page code, which every page loads: shared code's rule.
+  for (const shared of ['/_next/static/chunks/pages/[[...slug]]-deadbeefdeadbeef.js', '/_next/static/chunks/pages/_app-deadbeefdeadbeef.js', '/_next/static/chunks/pages/_error-deadbeefdeadbeef.js']) {
+    expect([shared, decide(shared, { username: 'support1' }), decide(shared, null)]).toEqual([shared, 'allow', 'login'])
+  }
+  // Its build manifest, which an open tab loaded with its page, and an audience's route manifest
+  // (gone at once, uploadOrder.ts): today's rule for their path, the fallback.
   expect(decide('/_next/static/OLDBUILD/_buildManifest.js', { username: 'leads1' })).toBe('deny')
+  expect(decide('/_next/static/OLDBUILD/_routes/a495082fa19.js', { username: 'leads1' })).toBe('deny')
   expect(decide('/_next/data/OLDBUILD/docs/internal/intro.json', { username: 'leads1' })).toBe('deny')
+})
+
+test("the polyfills a browser without ES modules loads before any page's code are the sign-in page's, as the framework is", () => {
+  const access = compileAccess(shipped, {})
+  const routes = assetRoutesOf(access, { polyfillFiles: ['static/chunks/polyfills-42372ed130431b0a.js'] })
+  expect(decideAccess(access, routes['/_next/static/chunks/polyfills-42372ed130431b0a.js'], null)).toBe('allow')
 })

@@ -7,7 +7,7 @@ import { BUILD_FILE_FOLDERS, pathOfMarkdownKey } from '../pathFormats'
  * (its JavaScript chunk, shared chunks, CSS, the files the sign-in page needs) is mapped to a
  * route at build time (pipeline/steps/assetRoutes.ts, run by routesStep.ts), and so are the folders
  * of build code (an earlier build's, kept for open tabs); everything else is governed by its own
- * path, so unknown files fall to the default rule (full access). Default deny.
+ * path, so unknown files fall to the fallback rule (access.config.ts). Default deny.
  *
  * A key ending in `/` is a folder: it governs every file below it that no key names exactly, the
  * deepest such folder winning. Files whose names change with the pages they hold (the hashed
@@ -16,6 +16,8 @@ import { BUILD_FILE_FOLDERS, pathOfMarkdownKey } from '../pathFormats'
  */
 export type AssetRoutes = Readonly<Record<string, string>>
 
+/** A page chunk's name that is no page's own: a dynamic route's, or Next's `_app` and `_error`. */
+const SHARED_PAGE_CODE = /\[|\/_/
 const PAGE_CHUNK = new RegExp(`^${BUILD_FILE_FOLDERS.pageChunks.slice(0, -1)}(/.*?)-[0-9a-f]{8,}\\.js$`)
 
 /**
@@ -83,8 +85,10 @@ export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): str
   // to move to the page in the browser) is the page itself as JSON, its Markdown (`<route>.md`)
   // the page as text: a folder's index page's lies outside the folder a prefix rule governs, and
   // no baked entry, which the rules' fingerprint leaves out, is needed for it.
+  // A page of its own only: the docs route (`[[...slug]]`) and Next's `_app` and `_error` are code
+  // every page loads, which the map gives shared code's rule, and so does the folder's key.
   const chunk = PAGE_CHUNK.exec(objectKey)?.[1]
-  if (chunk !== undefined) return routeOfPageName(chunk)
+  if (chunk !== undefined && !SHARED_PAGE_CODE.test(chunk)) return routeOfPageName(chunk)
   const folder = folderRoute(objectKey, assetRoutes)
   if (folder !== undefined) return folder
   return routeOfDataFile(objectKey) ?? normalisePath(pathOfMarkdownKey(objectKey))

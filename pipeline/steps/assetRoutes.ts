@@ -1,11 +1,13 @@
 import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, SITE_CHROME_FILES } from '../../lib/pathFormats'
+import { BUILD_CODE_FOLDERS, BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, SITE_CHROME_FILES } from '../../lib/pathFormats'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
   pages: Record<string, string[]>
   lowPriorityFiles?: string[]
+  /** What a browser without ES modules loads before any page's code (a `nomodule` script). */
+  polyfillFiles?: string[]
 }
 
 /** Next's build and SSG manifests, under the build's own folder of the build files. */
@@ -79,7 +81,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     if (route === null) continue
     for (const file of pageFiles) use(`/_next/${file}`, route)
   }
-  for (const file of manifest.lowPriorityFiles ?? []) use(`/_next/${file}`, publicRoute)
+  for (const file of [...(manifest.lowPriorityFiles ?? []), ...(manifest.polyfillFiles ?? [])]) use(`/_next/${file}`, publicRoute)
   for (const key of files) {
     if (BUILD_MANIFEST.test(key)) use(key, publicRoute)
   }
@@ -119,9 +121,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
   // (scripts/deploy/uploadOrder.ts keptForOpenTabs), is named by no key of this build: its folders
   // give it the rule of shared code, so those tabs' readers can load it. It is code, as this
   // build's is; a file a key names keeps that key's route, and a page's own chunk its page's.
-  for (const folder of EARLIER_BUILD_CODE) routes[folder] = shared
+  // A writer's file never lies there (public/_next/ is refused), and no page's text is bundled.
+  for (const folder of BUILD_CODE_FOLDERS) routes[folder] = shared
   return routes
 }
-
-/** The folders of content-hashed build code, which an earlier build's pages may still load. */
-export const EARLIER_BUILD_CODE = [BUILD_FILE_FOLDERS.chunks, BUILD_FILE_FOLDERS.css, BUILD_FILE_FOLDERS.media] as const
