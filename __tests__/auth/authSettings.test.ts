@@ -59,6 +59,13 @@ describe('the keys a production edge bundle trusts', () => {
     const [local] = localCognitoJwks().keys
     const file = write({ keys: [realKey, { ...local, kid: 'prodkey1' }] })
     await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: file })).rejects.toThrow(`the production JWKS contains cognito-local's public key (kid "prodkey1"); refusing to trust it`)
+    // The same modulus spelt with a leading zero byte: another text, the same key to a verifier.
+    const padded = Buffer.concat([Buffer.from([0]), Buffer.from(local.n as string, 'base64url')]).toString('base64url')
+    const respelt = write({ keys: [realKey, { ...local, kid: 'prodkey2', n: padded }] })
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: respelt })).rejects.toThrow(`the production JWKS contains cognito-local's public key (kid "prodkey2")`)
+    // Or in plain base64: not a JWK's spelling at all.
+    const plain = write({ keys: [realKey, { ...local, n: Buffer.from(local.n as string, 'base64url').toString('base64') }] })
+    await expect(jwksFor(settings, { DOCS_COGNITO_JWKS_FILE: plain })).rejects.toThrow(`the production JWKS's key 2 has "n" that is not base64url`)
   })
   test.each([
     [{ kid: 'x' }, 'has kty undefined, not "RSA"'],

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Jwks } from 'aws-jwt-verify/jwk'
@@ -20,14 +21,20 @@ export async function jwksFor(settings: AuthSettings, env: { DOCS_COGNITO_JWKS_F
   if (settings.mode === 'local') return localCognitoJwks()
   const jwks = env.DOCS_COGNITO_JWKS_FILE ? readJwksFile(env.DOCS_COGNITO_JWKS_FILE) : await fetchJwks(`${issuerFor(settings)}/.well-known/jwks.json`)
   if (!jwks || typeof jwks !== 'object' || !Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new Error('the production JWKS has no keys')
-  const local = localCognitoJwks().keys[0]
+  const local = publicKeyBytes(localCognitoJwks().keys[0])
   jwks.keys.forEach((key, i) => {
     const problem = keyProblem(key)
     if (problem) throw new Error(`the production JWKS's key ${i + 1} ${problem}: Cognito signs ID tokens with RS256 keys, each with "kid", "n" and "e"`)
-    if (key.n === local.n) throw new Error(`the production JWKS contains cognito-local's public key (kid "${key.kid}"); refusing to trust it`)
+    // Compared as keys, not as text: the same numbers spelt otherwise (a leading zero) verify alike.
+    if (publicKeyBytes(key).equals(local)) throw new Error(`the production JWKS contains cognito-local's public key (kid "${key.kid}"); refusing to trust it`)
   })
   return jwks
 }
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+
+/** A public key as its DER bytes (SubjectPublicKeyInfo): one key, however its JWK spells its numbers. */
+const publicKeyBytes = (key: object): Buffer => crypto.createPublicKey({ key: { kty: 'RSA', n: (key as { n: string }).n, e: (key as { e: string }).e }, format: 'jwk' }).export({ type: 'spki', format: 'der' })
 
 /** What is wrong with one key of a JWKS for verifying Cognito's ID tokens; null when nothing. */
 function keyProblem(key: unknown): string | null {
@@ -35,6 +42,12 @@ function keyProblem(key: unknown): string | null {
   const { kty, kid, n, e, alg, use } = key as Record<string, unknown>
   if (kty !== 'RSA') return `has kty ${JSON.stringify(kty)}, not "RSA"`
   for (const [name, value] of Object.entries({ kid, n, e })) if (typeof value !== 'string' || value === '') return `has no "${name}"`
+  for (const [name, value] of Object.entries({ n, e })) if (!BASE64URL.test(value as string)) return `has "${name}" that is not base64url`
+  try {
+    publicKeyBytes({ n, e })
+  } catch {
+    return 'is not an RSA public key'
+  }
   if (alg !== undefined && alg !== 'RS256') return `has alg ${JSON.stringify(alg)}, not "RS256"`
   if (use !== undefined && use !== 'sig') return `has use ${JSON.stringify(use)}, not "sig"`
   return null
