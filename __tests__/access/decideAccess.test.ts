@@ -200,7 +200,7 @@ describe('bad configuration fails with a message that names the problem', () => 
   })
   test("a groups claim other than the one the pool fills from a provider's groups, which a reader could write (locale) to join any group", () => {
     for (const claim of ['locale', 'custom groups', 'cognito:groups', 'custom:team', 'email', 'Custom:groups', 7]) {
-      expect(() => compileAccess({ ...base, groupsClaim: claim as string })).toThrow(`groupsClaim ${JSON.stringify(claim)} must be "custom:groups", or be left out`)
+      expect(() => compileAccess({ ...base, groupsClaim: claim as never })).toThrow(`groupsClaim ${JSON.stringify(claim)} must be "custom:groups", or be left out`)
     }
     expect(compileAccess({ ...base, groupsClaim: 'custom:groups' }).groupsClaim).toBe('custom:groups')
     expect(compileAccess({ ...base, groupsClaim: undefined }).groupsClaim).toBeNull()

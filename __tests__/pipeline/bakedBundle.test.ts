@@ -62,7 +62,7 @@ test("a source rewritten with the same size inside the clock's tick after the bu
 test('`npm run build` with a misspelt list override fails as it starts, naming the variable, not after the render when the bundles bake it', () => {
   const dir = tempSite('baked-settings-')
   copyProject(path.resolve(__dirname, '../..'), dir)
-  const build = spawnSync(process.execPath, ['pipeline/steps/build.cjs'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCS_LEAD_USERS: 'outsider', NEXT_TELEMETRY_DISABLED: '1' } })
+  const build = spawnSync(process.execPath, ['pipeline/steps/build.cjs'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCS_LEAD_USERS: 'outsider', NEXT_TELEMETRY_DISABLED: '1' }, timeout: 120_000 })
   expect(build.status).toBe(1)
   expect(build.stderr).toContain('DOCS_LEAD_USERS is set, but overrides no list')
   expect(build.stdout).not.toContain('build: content')

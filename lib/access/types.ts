@@ -32,14 +32,15 @@ export interface PathRule {
   require: Requirement
 }
 
-/** The admin-facing configuration: data only, no logic. */
 /**
  * The one claim a federated provider's groups arrive in: the user pool fills it from the provider's
- * attribute mapping alone, and its guard drops it from any other token (infra/lib/auth-stack.ts).
- * Any other claim (a standard attribute such as `locale`) a reader could write about themselves.
+ * attribute mapping alone (infra/lib/auth-stack.ts), and its guard drops it from any other token
+ * (infra/lib/groups-claim-guard.ts). Any other claim (a standard attribute such as `locale`) a
+ * reader could write about themselves.
  */
 export const GROUPS_CLAIM = 'custom:groups'
 
+/** The admin-facing configuration: data only, no logic. */
 export interface AccessConfig {
   /** When false, any signed-in user may read everything. */
   protectDocs: boolean
@@ -56,7 +57,7 @@ export interface AccessConfig {
    * (GROUPS_CLAIM), which the user pool maps from an OIDC or SAML groups attribute and no reader can
    * write; `cognito:groups` is always read.
    */
-  groupsClaim?: string
+  groupsClaim?: typeof GROUPS_CLAIM
   /** Rules for paths outside the sections (the home page); evaluated first, in order. */
   rules: PathRule[]
   /** What every path that no rule matches requires. */

@@ -45,11 +45,11 @@ export function registrationProblem(metadata: Record<string, unknown>): string |
 
   for (const field of ['redirect_uris', ...URI_LIST_FIELDS]) {
     const uris = metadata[field]
-    if (uris === undefined) continue
+    if (uris === undefined || uris === null) continue
     // Checked here, before the redirect policy reads the list (a string would fail it as a server error).
     if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== 'string')) return `${field} must be an array of URI strings`
     if (uris.length > LIMITS.redirectUris) return `${field} must have at most ${LIMITS.redirectUris} entries (it has ${uris.length})`
-    for (const uri of uris) if (typeof uri === 'string' && uri.length > LIMITS.uriChars) return entryTooLong(field, LIMITS.uriChars)
+    for (const uri of uris) if (uri.length > LIMITS.uriChars) return entryTooLong(field, LIMITS.uriChars)
   }
   for (const field of URI_FIELDS) {
     const uri = metadata[field]
