@@ -243,6 +243,11 @@ describe('bad configuration fails with a message that names the problem', () => 
     expect(accessEnvFor(Object.keys(base.lists), { DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true', DOCS_AUTH_MODE: 'local' })).toEqual({ DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true' })
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leads_users: 'lee' } })).toThrow('access.config.ts: lists "leadsUsers" and "leads_users" would both be overridden by DOCS_LEADS_USERS; rename one of them')
   })
+  test('DOCS_PROTECT other than "true" or "false" fails, naming its value: "0" or "no" would have left protection on, with no word', () => {
+    for (const value of ['0', 'no', 'False', '']) expect(() => compileAccess(base, { DOCS_PROTECT: value })).toThrow(`access.config.ts: DOCS_PROTECT is ${JSON.stringify(value)}; set it to "true" or "false", or leave it unset`)
+    expect(compileAccess(base, { DOCS_PROTECT: 'false' }).protectDocs).toBe(false)
+    expect(compileAccess({ ...base, protectDocs: false }, { DOCS_PROTECT: 'true' }).protectDocs).toBe(true)
+  })
   test('a section named index fails, naming the id: /docs/index is the /docs page', () => {
     const section: SectionDeclaration = { id: 'index', title: 'Index', description: 'x', entry: '/docs/index/intro', readers: 'leadsUsers' }
     expect(() => compileAccess({ ...base, sections: [section] })).toThrow('access.config.ts: section 1 (index): id "index" names the /docs page, not a folder; choose another id')

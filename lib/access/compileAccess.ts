@@ -125,7 +125,10 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     throw new AccessConfigError(`groupsClaim ${JSON.stringify(groupsClaim)} must be "${GROUPS_CLAIM}", or be left out: that is the one claim the user pool fills from a provider's groups and no reader can write (any other, such as "locale", a reader could set to join any group), and cognito:groups is always read`)
   }
 
-  const protectDocs = env[PROTECT_ENV_VAR] === undefined ? config.protectDocs : env[PROTECT_ENV_VAR] !== 'false'
+  const protect = env[PROTECT_ENV_VAR]
+  // Only the two words: another value (`0`, `no`) would leave protection as it is, with no word.
+  if (protect !== undefined && protect !== 'true' && protect !== 'false') throw new AccessConfigError(`${PROTECT_ENV_VAR} is ${JSON.stringify(protect)}; set it to "true" or "false", or leave it unset`)
+  const protectDocs = protect === undefined ? config.protectDocs : protect === 'true'
   if (protectDocs) {
     const required = new Set<Requirement>([fallback, ...rules.map((rule) => rule.require)])
     for (const requirement of required) {
