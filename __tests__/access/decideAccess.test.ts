@@ -243,6 +243,14 @@ describe('bad configuration fails with a message that names the problem', () => 
     expect(accessEnvFor(Object.keys(base.lists), { DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true', DOCS_AUTH_MODE: 'local' })).toEqual({ DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true' })
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leads_users: 'lee' } })).toThrow('access.config.ts: lists "leadsUsers" and "leads_users" would both be overridden by DOCS_LEADS_USERS; rename one of them')
   })
+  test('a rule or a section with a field it does not have fails, naming it: an admin\'s `except` or `Require` would be read as absent', () => {
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/leads/x', match: 'prefix', require: 'leadsUsers', except: '/docs/leads/x/open' } as never] })).toThrow(
+      'access.config.ts: rule 1 (/docs/leads/x): unknown field "except"; the fields are path, match, require'
+    )
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/leads/x', match: 'prefix', require: 'leadsUsers', Require: 'internalUsers' } as never] })).toThrow('rule 1 (/docs/leads/x): unknown field "Require" (did you mean "require"?)')
+    const section = { id: 'sales', title: 'Sales', description: 'Deals.', entry: '/docs/sales/intro', reader: 'leadsUsers' }
+    expect(() => compileAccess({ ...base, sections: [section as never] })).toThrow('section 1 (sales): unknown field "reader"; the fields are id, title, description, entry, readers')
+  })
   test('DOCS_PROTECT other than "true" or "false" fails, naming its value: "0" or "no" would have left protection on, with no word', () => {
     for (const value of ['0', 'no', 'False', '']) expect(() => compileAccess(base, { DOCS_PROTECT: value })).toThrow(`access.config.ts: DOCS_PROTECT is ${JSON.stringify(value)}; set it to "true" or "false", or leave it unset`)
     expect(compileAccess(base, { DOCS_PROTECT: 'false' }).protectDocs).toBe(false)

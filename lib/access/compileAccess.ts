@@ -176,11 +176,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 function checkShape(config: unknown): asserts config is AccessConfig {
   if (!isRecord(config)) throw new AccessConfigError('the default export must be one object ({ protectDocs, lists, sections, rules, fallback, publicPaths, … })')
-  for (const field of Object.keys(config)) {
-    if ((CONFIG_FIELDS as readonly string[]).includes(field)) continue
-    const meant = CONFIG_FIELDS.find((known) => known.toLowerCase() === field.toLowerCase())
-    throw new AccessConfigError(`unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${CONFIG_FIELDS.join(', ')}`)
-  }
+  assertKnownFields(config, CONFIG_FIELDS, '')
   if (typeof config.protectDocs !== 'boolean') {
     throw new AccessConfigError(`protectDocs must be true or false, not ${JSON.stringify(config.protectDocs) ?? 'missing'}: true applies the lists and rules; false lets every signed-in reader read everything`)
   }
@@ -191,5 +187,21 @@ function checkShape(config: unknown): asserts config is AccessConfig {
   for (const path of config.publicPaths as unknown[]) if (typeof path !== 'string') throw new AccessConfigError(`publicPaths holds ${JSON.stringify(path)}, which is not a path`)
   for (const [index, rule] of (config.rules as unknown[]).entries()) {
     if (!isRecord(rule) || typeof rule.path !== 'string') throw new AccessConfigError(`rule ${index + 1} must be { path, match, require }, with path a string like "/docs/leads/pricing"`)
+    assertKnownFields(rule, RULE_FIELDS, `rule ${index + 1} (${rule.path}): `)
+  }
+  if (Array.isArray(config.sections)) {
+    for (const [index, section] of (config.sections as unknown[]).entries()) if (isRecord(section)) assertKnownFields(section, SECTION_FIELDS, `section ${index + 1} (${String(section.id)}): `)
+  }
+}
+
+const RULE_FIELDS: readonly (keyof PathRule)[] = ['path', 'match', 'require']
+const SECTION_FIELDS: readonly (keyof SectionDeclaration)[] = ['id', 'title', 'description', 'entry', 'readers']
+
+/** Refuses a field `record` may not have: a misspelt or invented one would be read as absent, with no word. */
+function assertKnownFields(record: Record<string, unknown>, fields: readonly string[], where: string): void {
+  for (const field of Object.keys(record)) {
+    if (fields.includes(field)) continue
+    const meant = fields.find((known) => known.toLowerCase() === field.toLowerCase())
+    throw new AccessConfigError(`${where}unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${fields.join(', ')}`)
   }
 }
