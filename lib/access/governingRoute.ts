@@ -80,16 +80,16 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
   const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
-  // A page's own chunk, data or Markdown is governed by that page even if the map missed it (an
-  // earlier build's chunk, below the folder of build code). Its data (which Next's router fetches
-  // to move to the page in the browser) is the page itself as JSON, its Markdown (`<route>.md`)
-  // the page as text: a folder's index page's lies outside the folder a prefix rule governs, and
-  // no baked entry, which the rules' fingerprint leaves out, is needed for it.
-  // A page of its own only: the docs route (`[[...slug]]`) and Next's `_app` and `_error` are code
-  // every page loads, which the map gives shared code's rule, and so does the folder's key.
+  // A page's own chunk is governed by that page even if the map missed it (an earlier build's, below
+  // the folder of build code). The docs route's (`[[...slug]]`) and Next's `_app` and `_error` are
+  // code every page loads, which the map, and the folder's key, give shared code's rule.
   const chunk = PAGE_CHUNK.exec(objectKey)?.[1]
   if (chunk !== undefined && !SHARED_PAGE_CODE.test(chunk)) return routeOfPageName(chunk)
   const folder = folderRoute(objectKey, assetRoutes)
   if (folder !== undefined) return folder
+  // So are its data (which Next's router fetches to move to the page in the browser), the page
+  // itself as JSON, and its Markdown (`<route>.md`), the page as text: a folder's index page's lies
+  // outside the folder a prefix rule governs, and no baked entry, which the rules' fingerprint
+  // leaves out, is needed for it.
   return routeOfDataFile(objectKey) ?? normalisePath(pathOfMarkdownKey(objectKey))
 }
