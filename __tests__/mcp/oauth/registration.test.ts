@@ -34,7 +34,7 @@ test('discovery advertises only what is accepted: the code response type, public
 /** A GET with the Host header a client chooses (fetch sends the URL's own), its status, cache header and JSON body. */
 function getWithHost(url: string, host: string): Promise<{ status: number; cacheControl: string | undefined; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { host } }, (response) => {
+    http.get(url, { headers: { host }, agent: false }, (response) => {
       let text = ''
       response.on('data', (chunk) => (text += chunk))
       response.on('end', () => resolve({ status: response.statusCode ?? 0, cacheControl: response.headers['cache-control'], body: text.startsWith('{') ? JSON.parse(text) : {} }))
