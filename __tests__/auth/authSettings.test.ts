@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { LOCAL_COGNITO, issuerFor, readAuthSettings, sessionClientIds } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, isLoopbackUrl, issuerFor, readAuthSettings, sessionClientIds } from '../../lib/auth/authSettings'
 import { jwksFor, localCognitoJwks } from '../../pipeline/steps/jwksFor'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -125,4 +125,11 @@ test('the sessions the site accepts: the web client\'s, and with a provider the 
   expect(sessionClientIds(readAuthSettings(production))).toEqual(['webclient0000000000000000'])
   expect(sessionClientIds(readAuthSettings({ ...production, ...federation }))).toEqual(['webclient0000000000000000', 'federatedclient00000000000'])
   expect(() => readAuthSettings({ ...production, ...federation, DOCS_FEDERATED_CLIENT_ID: 'webclient0000000000000000' })).toThrow('not the web client')
+})
+
+test("a loopback address is this machine's by its host as a URL reads it: a name before `@` or a host that only starts like one is elsewhere", () => {
+  for (const url of ['http://127.0.0.1:9229', 'localhost:9229', 'http://[::1]:3000', 'http://0.0.0.0:1']) expect([url, isLoopbackUrl(url)]).toEqual([url, true])
+  for (const url of ['http://localhost:x@s3.eu-west-2.amazonaws.com', 'http://127.0.0.1@evil.example', 'http://127.0.0.1.evil.example', 'http://localhost.evil.example', 'https://s3.eu-west-2.amazonaws.com', 'not a url']) {
+    expect([url, isLoopbackUrl(url)]).toEqual([url, false])
+  }
 })

@@ -93,10 +93,19 @@ function readFederation(env: AuthEnv): Federation | undefined {
   return { provider, domain, clientId }
 }
 
-const LOOPBACK = /^(https?:\/\/)?(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(:|\/|$)/i
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i
 
-/** Whether `url` names this machine: where a site built for the local Cognito may go (a test's bucket). */
-export const isLoopbackUrl = (url: string): boolean => LOOPBACK.test(url)
+/**
+ * Whether `url` names this machine: where a site built for the local Cognito may go (a test's
+ * bucket). Its host as a URL parser reads it, so `http://localhost:x@elsewhere` is elsewhere.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return LOOPBACK_HOST.test(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname)
+  } catch {
+    return false
+  }
+}
 
 /**
  * Reads the auth settings from the environment. Local mode is the default so that a fresh
