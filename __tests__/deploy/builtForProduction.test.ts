@@ -60,6 +60,14 @@ test('npm run deploy takes a local build to a bucket on this machine (a test\'s)
   expect(deploy()).toMatchObject({ status: 1, stderr: expect.stringMatching(/rules-fingerprint\.txt/) })
 })
 
+test('npm run deploy:access refuses an option it does not have, before anything: a `--dry-run` would have deployed', () => {
+  for (const args of [['--dry-run'], ['--no-deploy', '--bogus'], ['extra']]) {
+    const refused = run('scripts/deploy/deployAccess.ts', args)
+    expect([args, refused.status]).toEqual([args, 1])
+    expect(refused.stderr).toMatch(/^deploy:access: (Unknown option|Unexpected argument)/m)
+  }
+})
+
 test('npm run deploy:access refuses to deploy an authorizer for the local Cognito, or to rebuild one for another pool', () => {
   const refused = run('scripts/deploy/deployAccess.ts', [])
   expect(refused.status).toBe(1)

@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { parseArgs } from 'node:util'
 import accessConfig from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { buildEdge } from '../../pipeline/steps/buildEdge'
@@ -26,7 +27,9 @@ import { assertBuiltForProduction, readBuiltFor } from '../../lib/auth/builtFor'
 
 async function main() {
   const started = Date.now()
-  const deploy = !process.argv.includes('--no-deploy')
+  // Its one option; another (a misspelt `--no-deploy`, a `--dry-run`) would deploy, with no word.
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { 'no-deploy': { type: 'boolean' } }, strict: true, allowPositionals: false })
+  const deploy = !values['no-deploy']
   const access = compileAccess(accessConfig)
   const { assetRoutes, audiences, scriptHashes, edgeDist, mcpDist } = sitePaths()
   const auth = readAuthSettings(process.env as AuthEnv)
