@@ -14,7 +14,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3'
 import type { LocalFile } from '../../scripts/deploy/deployPlan'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { inParallel } from '../../scripts/deploy/inParallel'
-import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { OutChangedError, s3SiteBucket } from '../../scripts/deploy/s3Bucket'
 import { BACKOFF_CAP_MS, backoffDelayMs, S3_ATTEMPTS, S3RequestError } from '../../scripts/deploy/s3Retry'
 
 jest.setTimeout(60_000)
@@ -51,6 +51,20 @@ test('an upload refused twice with InternalError is sent a third time and the bu
   const object = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: key }))
   expect(Buffer.from(await object.Body!.transformToByteArray()).equals(bytes)).toBe(true)
   expect(object.ContentType).toBe('text/html; charset=utf-8')
+})
+
+test('a file of out/ removed or edited since the build recorded it stops the upload before any request, naming the file and the build to run', async () => {
+  const gone = localFile('docs/gone.md')
+  fs.rmSync(gone.file)
+  const edited = localFile('docs/edited.md')
+  fs.appendFileSync(edited.file, 'a line more')
+  await s3.settled()
+  const from = s3.requests.length
+  const bucket = s3SiteBucket(s3.client, 'site')
+  await expect(bucket.upload(gone)).rejects.toThrow(new OutChangedError(gone.file, 'missing'))
+  await expect(bucket.upload(edited)).rejects.toThrow(`${edited.file} is ${bytes.length + 11} bytes, not the ${bytes.length} the build recorded: out/ changed since the build recorded it; build again (npm run build:prod), then deploy`)
+  await s3.settled()
+  expect(s3.requests.length).toBe(from)
 })
 
 test('an upload whose connection is cut before any answer (an idle connection the server closed) is sent again and stored', async () => {

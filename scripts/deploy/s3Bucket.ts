@@ -93,6 +93,10 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     },
     listObjects: () => list(),
     async upload(file) {
+      // Named here, as out/ differs from the build's record of it: a stream of a file gone fails
+      // with an 'error' event nothing listens to yet, which ends the process with the lease held.
+      const found = fs.statSync(file.file, { throwIfNoEntry: false })
+      if (!found?.isFile() || found.size !== file.bytes) throw new OutChangedError(file.file, found?.isFile() ? `${found.size} bytes, not the ${file.bytes} the build recorded` : 'missing')
       // A fresh stream per attempt: a stream a failed attempt has read from cannot be sent again.
       await withS3Retries(`upload of s3://${bucket}/${file.key}`, async () => {
         const body = fs.createReadStream(file.file)
@@ -136,5 +140,13 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
         throw error
       }
     },
+  }
+}
+
+/** A file of out/ is not as the build recorded it (removed or edited since): the deploy stops before sending it. */
+export class OutChangedError extends Error {
+  constructor(file: string, how: string) {
+    super(`${file} is ${how}: out/ changed since the build recorded it; build again (npm run build:prod), then deploy`)
+    this.name = 'OutChangedError'
   }
 }
