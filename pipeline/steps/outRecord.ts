@@ -185,6 +185,8 @@ export interface OutRecordSummary {
   /** Files hashed because their stat was not the one recorded (written by this build, or racy). */
   hashed: number
   buildId: string
+  /** The record's digest (what the authorizer built with it names, edge/siteRecord.ts). */
+  digest: string
 }
 
 type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
@@ -344,7 +346,7 @@ export class OutReading {
       fs.rmSync(partial, { force: true })
     }
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
-    return { files: this.out.stamps.size, hashed: this.hashed, buildId }
+    return { files: this.out.stamps.size, hashed: this.hashed, buildId, digest }
   }
 }
 

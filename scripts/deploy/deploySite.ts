@@ -18,7 +18,8 @@
  * out/ records the pool it was built for (edge/dist/user-pool.json), and one built for the local
  * Cognito goes only to a bucket at a loopback --endpoint.
  *
- * The rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
+ * out/ and the authorizer folder must come from one finished build (edge/siteRecord.ts). The
+ * rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
  * are checked against the bucket's record of them: when they changed, the upload is refused until
  * `--withdraw` has deleted every file the new build changes and `cdk deploy` has shipped the new
  * edge (scripts/deploy/withdraw.ts, scripts/deploy/rulesRecord.ts).
@@ -26,6 +27,8 @@
 import { parseDeployArgs } from './deployArgs'
 import { cloudFrontInvalidator, invalidationWaiter, loadCloudFront } from './cloudFrontInvalidation'
 import { readRulesFingerprint } from '../../edge/rulesFingerprint'
+import { assertBuiltTogether } from '../../edge/siteRecord'
+import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
 import { runWithdraw } from './withdraw'
@@ -49,6 +52,7 @@ async function main() {
   if (targets === null) return console.log(`deploy --withdraw: no ${SITE_STACK_NAME} yet, so no bucket: nothing to withdraw`)
   const distribution = args.distribution ?? targets.distribution
   const rules = readRulesFingerprint(args.edgeDir)
+  assertBuiltTogether(args.edgeDir, args.outDir, readOutRecordHeader(args.outDir)?.digest ?? null)
   const cloudFront = distribution ? await loadCloudFront() : null
   const invalidate = cloudFront && distribution ? cloudFrontInvalidator(cloudFront, distribution) : undefined
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
