@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { DeployLeaseError, LEASE_HOURS, LEASE_KEY } from '../../scripts/deploy/deployLease'
 import { runWithdraw } from '../../scripts/deploy/withdraw'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
@@ -90,6 +91,23 @@ test("a lease another machine holds is refused, naming it and what to do, and no
     await s3.refuse(null)
   }
   expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+})
+
+test("a lease dated further ahead than a stopped run's is behind is taken over; a damaged one is named with the one thing to do", async () => {
+  const bucket = await newBucket()
+  const ahead = new Date(Date.now() + (LEASE_HOURS + 1) * 3_600_000).toISOString()
+  await bucket.writeRecord(LEASE_KEY, JSON.stringify({ host: 'ci-runner-7', pid: 4242, since: ahead, token: 'future' }))
+  await deploy(bucket, tempSite('lease-g-', pages({ 'docs/leads/ahead.html': '<p>ahead</p>' })))
+  expect(await siteKeys(bucket)).toContain('docs/leads/ahead.html')
+
+  // Gzip's magic and then nothing: not a record any deploy wrote.
+  await s3.client.send(new PutObjectCommand({ Bucket: bucket.name, Key: LEASE_KEY, Body: Buffer.from([0x1f, 0x8b, 0x08, 0x00]) }))
+  await expect(deploy(bucket, tempSite('lease-h-', pages({ 'docs/leads/more.html': '<p>more</p>' })))).rejects.toThrow(
+    `deploy: s3://${bucket.name}/${LEASE_KEY} is damaged (not as a deploy wrote it); if no deploy or withdraw is writing the bucket, delete it and run this again`
+  )
+  await bucket.deleteKeys([LEASE_KEY])
+  await deploy(bucket, tempSite('lease-i-', pages({ 'docs/leads/more.html': '<p>more</p>' })))
+  expect(await siteKeys(bucket)).toContain('docs/leads/more.html')
 })
 
 test('two runs that find the same stopped lease: one takes it over, the other is refused', async () => {

@@ -198,3 +198,21 @@ test('--list does not trust the seal, and a seal that is not one is not trusted 
   expect(checked.requests.filter((request) => !request.startsWith('GET'))).toEqual([`PUT ${LEASE_KEY}`, `PUT ${SEAL_KEY}`, 'POST '])
   expect((await site.deploy()).result.plan).toBeNull()
 })
+
+test("a damaged seal only spares no work: the deploy compares every file and seals the bucket anew; a damaged rules record is named with what to do", async () => {
+  const site = await builtSite()
+  await site.deploy()
+  const damaged = Buffer.from([0x1f, 0x8b, 0x08, 0x00])
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: SEAL_KEY, Body: damaged }))
+  const compared = await site.deploy()
+  expect(compared.result).toMatchObject({ uploaded: 0, deleted: 0 })
+  expect(compared.result.plan).not.toBeNull()
+  expect((await site.deploy()).result.plan).toBeNull()
+
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: '_deploy/rules', Body: damaged }))
+  await expect(site.deploy()).rejects.toThrow(
+    `s3://${site.name}/_deploy/rules is damaged (not as a deploy wrote it): restore its previous version (the bucket keeps them 30 days), or delete it and run npm run deploy -- --withdraw, then npm run deploy`
+  )
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: '_deploy/rules', Body: '{"version": 99}' }))
+  await expect(site.deploy()).rejects.toThrow(`s3://${site.name}/_deploy/rules is not a rules record (or one of a later version of this tool): restore its previous version`)
+})

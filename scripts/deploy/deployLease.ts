@@ -16,6 +16,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { isRunning } from '../../pipeline/mainProcess'
+import { DeployManifestError } from './deployManifest'
 import type { SiteBucket } from './s3Bucket'
 
 export const LEASE_KEY = `${DEPLOY_RECORD_PREFIX}lease`
@@ -60,7 +61,18 @@ function stopped(lease: Lease | null, now: Date): boolean {
   if (lease === null) return true
   if (lease.host === os.hostname() && (lease.namespace ?? null) === processNamespace() && !isRunning(lease.pid)) return true
   const since = Date.parse(lease.since)
-  return !Number.isFinite(since) || now.getTime() - since > LEASE_HOURS * 3_600_000
+  // Dated as far ahead as a stopped run's is behind: a clock no run keeps, which would hold the lease for ever.
+  return !Number.isFinite(since) || Math.abs(now.getTime() - since) > LEASE_HOURS * 3_600_000
+}
+
+/** The bucket's lease record; a damaged one (not as a deploy wrote it) is named, with what to do. */
+async function readLease(bucket: SiteBucket, what: string): Promise<{ text: string; etag: string } | null> {
+  try {
+    return await bucket.readTaggedRecord(LEASE_KEY)
+  } catch (error) {
+    if (!(error instanceof DeployManifestError)) throw error
+    throw new DeployLeaseError(`${what}: s3://${bucket.name}/${LEASE_KEY} is damaged (not as a deploy wrote it); if no deploy or withdraw is writing the bucket, delete it and run this again`)
+  }
 }
 
 const heldBy = (lease: Lease) => `process ${lease.pid} on ${lease.host}, since ${lease.since}`
@@ -69,7 +81,7 @@ const heldBy = (lease: Lease) => `process ${lease.pid} on ${lease.host}, since $
 async function take(bucket: SiteBucket, what: string, lease: Lease, now: Date): Promise<void> {
   const text = JSON.stringify(lease)
   if (!(await bucket.createRecord(LEASE_KEY, text))) {
-    const held = await bucket.readTaggedRecord(LEASE_KEY)
+    const held = await readLease(bucket, what)
     const holder = parseLease(held?.text)
     if (held !== null && !stopped(holder, now)) {
       throw new DeployLeaseError(
@@ -79,13 +91,15 @@ async function take(bucket: SiteBucket, what: string, lease: Lease, now: Date): 
     // A stopped run's: replaced only as it was read (or created, if it went meanwhile).
     if (!(await bucket.createRecord(LEASE_KEY, text, held?.etag))) throw new DeployLeaseError(`${what}: another deploy or withdraw took over s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
   }
-  const readBack = parseLease((await bucket.readTaggedRecord(LEASE_KEY))?.text)
+  const readBack = parseLease((await readLease(bucket, what))?.text)
   if (readBack?.token !== lease.token) throw new DeployLeaseError(`${what}: another deploy or withdraw took s3://${bucket.name}/${LEASE_KEY} as this one did (the S3 API may not honour conditional writes); run this once it has ended`)
 }
 
 /** Lets the lease go if it is still `token`'s: one that took over a lease it thought stopped keeps its own. */
 async function release(bucket: SiteBucket, token: string): Promise<void> {
-  if (parseLease((await bucket.readTaggedRecord(LEASE_KEY))?.text)?.token === token) await bucket.deleteKeys([LEASE_KEY])
+  // Damaged since it was taken: not this run's to delete, and no error of the run's to hide.
+  const held = await bucket.readTaggedRecord(LEASE_KEY).catch((error) => (error instanceof DeployManifestError ? null : Promise.reject(error)))
+  if (parseLease(held?.text)?.token === token) await bucket.deleteKeys([LEASE_KEY])
 }
 
 /**

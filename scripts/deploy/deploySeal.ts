@@ -18,7 +18,7 @@
  */
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
-import type { DeployManifest } from './deployManifest'
+import { DeployManifestError, type DeployManifest } from './deployManifest'
 import type { RecordState } from './deployRecord'
 import type { RulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
@@ -44,13 +44,14 @@ const sealSchema = z.object({
 
 /** The bucket's seal; null when there is none, or it is not one (it only spares work: without it the deploy compares every file). */
 export async function readSeal(bucket: SiteBucket): Promise<DeploySeal | null> {
-  const text = await bucket.readRecord(SEAL_KEY)
-  if (text === null) return null
   try {
-    const parsed = sealSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
+    const text = await bucket.readRecord(SEAL_KEY)
+    const parsed = text === null ? null : sealSchema.safeParse(JSON.parse(text))
+    return parsed?.success ? parsed.data : null
+  } catch (error) {
+    // Damaged (its gzip) or not JSON: no seal, as the comment above says; a failed request is still one.
+    if (error instanceof DeployManifestError || error instanceof SyntaxError) return null
+    throw error
   }
 }
 

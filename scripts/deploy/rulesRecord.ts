@@ -44,16 +44,25 @@ export class RulesChangedError extends Error {
 }
 
 export async function readRulesRecord(bucket: SiteBucket): Promise<RulesRecord | null> {
-  const text = await bucket.readRecord(RULES_RECORD_KEY)
+  const where = `s3://${bucket.name}/${RULES_RECORD_KEY}`
+  // Without it, the bucket's files are taken as of unknown rules: one withdraw, then the upload.
+  const fix = `restore its previous version (the bucket keeps them 30 days), or delete it and run npm run deploy -- --withdraw, then npm run deploy`
+  let text: string | null
+  try {
+    text = await bucket.readRecord(RULES_RECORD_KEY)
+  } catch (error) {
+    if (error instanceof DeployManifestError) throw new DeployManifestError(`${where} is damaged (not as a deploy wrote it): ${fix}`)
+    throw error
+  }
   if (text === null) return null
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    throw new DeployManifestError(`s3://${bucket.name}/${RULES_RECORD_KEY} is not JSON`)
+    throw new DeployManifestError(`${where} is not JSON: ${fix}`)
   }
   const parsed = recordSchema.safeParse(json)
-  if (!parsed.success) throw new DeployManifestError(`s3://${bucket.name}/${RULES_RECORD_KEY} is not a rules record`)
+  if (!parsed.success) throw new DeployManifestError(`${where} is not a rules record (or one of a later version of this tool): ${fix}`)
   return parsed.data
 }
 
