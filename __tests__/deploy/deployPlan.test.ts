@@ -164,6 +164,8 @@ describe('inputs', () => {
     expect(() => parseDeployArgs(['--endpoint', 'localhost:4569'])).toThrow(/--endpoint must be an http\(s\) URL/)
     expect(() => parseDeployArgs(['--bucket', 'Not_A_Bucket'])).toThrow(/--bucket must be an S3 bucket name/)
     expect(() => parseDeployArgs(['--bukcet', 'x'])).toThrow(/Unknown option '--bukcet'/)
+    expect(() => parseDeployArgs(['--withdraw', '--list'])).toThrow('--list is for the upload, not --withdraw; run the withdraw without it')
+    expect(() => parseDeployArgs(['--withdraw', '--grace-hours', '2'])).toThrow('--grace-hours is for the upload, not --withdraw')
     expect(parseDeployArgs(['--bucket', 'site', '--grace-hours', '0'])).toMatchObject({ bucket: 'site', graceHours: 0, distribution: null })
     // An unset variable in a pipeline's `--grace-hours "$HOURS"` is no value, not 0 hours or no distribution.
     for (const option of ['bucket', 'distribution', 'endpoint', 'grace-hours', 'out', 'edge']) {

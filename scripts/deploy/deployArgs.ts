@@ -51,6 +51,8 @@ export function parseDeployArgs(argv: readonly string[]): DeployArgs {
   for (const [option, value] of Object.entries(values)) {
     if (typeof value === 'string' && value.trim() === '') throw new DeployArgsError(`--${option} is empty; give it a value or leave it out`)
   }
+  // What a withdraw does not do: taken without a word, they would seem to have been done.
+  if (values.withdraw) for (const option of ['list', 'grace-hours'] as const) if (values[option] !== undefined) throw new DeployArgsError(`--${option} is for the upload, not --withdraw; run the withdraw without it`)
   const graceHours = values['grace-hours'] === undefined ? DEFAULT_GRACE_HOURS : Number(values['grace-hours'])
   if (!Number.isFinite(graceHours) || graceHours < 0) throw new DeployArgsError(`--grace-hours must be a number of hours, 0 or more; got "${values['grace-hours']}"`)
   if (values.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(values.endpoint)) throw new DeployArgsError(`--endpoint must be an http(s) URL; got "${values.endpoint}"`)
