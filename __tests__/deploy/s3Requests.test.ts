@@ -67,6 +67,19 @@ test('a file of out/ removed or edited since the build recorded it stops the upl
   expect(s3.requests.length).toBe(from)
 })
 
+test("the deploy's other requests are named when S3 fails them, and sent again while it fails for a while", async () => {
+  const bucket = s3SiteBucket(s3.client, 'site')
+  await bucket.writeRecord('_deploy/seal', '{}')
+  await s3.refuse({ method: 'GET', path: '/site/_deploy/seal', times: 2 })
+  expect(await bucket.readRecord('_deploy/seal')).toBe('{}')
+  await s3.refuse({ method: 'PUT', path: '/site/_deploy/change-000002', times: 2 })
+  await bucket.writeRecord('_deploy/change-000002', '{"written": true}')
+  expect(await bucket.readRecord('_deploy/change-000002')).toBe('{"written": true}')
+  expect(await bucket.readRecord('_deploy/missing')).toBeNull()
+  await s3.refuse({ method: 'GET', path: '/site/_deploy/seal' })
+  await expect(bucket.readRecord('_deploy/seal')).rejects.toThrow(`read of s3://site/_deploy/seal failed ${S3_ATTEMPTS} times: InternalError`)
+})
+
 test('an upload whose connection is cut before any answer (an idle connection the server closed) is sent again and stored', async () => {
   // Under jest, Node's socket errors are of another realm; the deploy's client still has to tell them.
   const key = 'docs/cut-once.html'

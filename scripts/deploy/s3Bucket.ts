@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { packRecord, unpackRecord } from './deployManifest'
 import type { LocalFile } from './deployPlan'
-import { withErrorsOfThisRealm, withS3Retries } from './s3Retry'
+import { S3RequestError, withErrorsOfThisRealm, withS3Retries } from './s3Retry'
 
 export interface SiteBucket {
   /** The bucket's name, for messages. */
@@ -65,24 +65,28 @@ export function s3ClientFor(options: { endpoint?: string; region?: string; crede
 }
 
 export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
+  // Each request is named in its error and sent again when S3 fails it for a while, as uploads are.
   const list = async (prefix?: string) => {
     const objects = new Map<string, ListedObject>()
     let token: string | undefined
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, Prefix: prefix }))
+      const page = await withS3Retries(`listing of s3://${bucket}/${prefix ?? ''}`, () => client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, Prefix: prefix })))
       for (const object of page.Contents ?? []) if (object.Key !== undefined) objects.set(object.Key, { size: object.Size ?? -1, etag: (object.ETag ?? '').replace(/"/g, '') })
       token = page.IsTruncated ? page.NextContinuationToken : undefined
     } while (token)
     return objects
   }
   const readTaggedRecord = async (key: string) => {
-    try {
-      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
-      return { text: unpackRecord(await object.Body!.transformToByteArray(), `s3://${bucket}/${key}`), etag: object.ETag ?? '' }
-    } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
-      throw error
-    }
+    const read = await withS3Retries(`read of s3://${bucket}/${key}`, async () => {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+        return { bytes: await object.Body!.transformToByteArray(), etag: object.ETag ?? '' }
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+        throw error
+      }
+    })
+    return read && { text: unpackRecord(read.bytes, `s3://${bucket}/${key}`), etag: read.etag }
   }
   return {
     name: bucket,
@@ -121,13 +125,14 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
     async deleteKeys(keys) {
       for (let start = 0; start < keys.length; start += DELETE_BATCH) {
         const batch = keys.slice(start, start + DELETE_BATCH)
-        const result = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }))
+        const result = await withS3Retries(`deletion of ${batch.length} objects of s3://${bucket}, e.g. ${batch[0]}`, () => client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })))
         const failed = result.Errors ?? []
         if (failed.length > 0) throw new Error(`s3://${bucket}: ${failed.length} objects could not be deleted, e.g. ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`)
       }
     },
     async writeRecord(key, text) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: packRecord(text), ContentType: 'application/gzip', CacheControl: 'no-store' }))
+      const body = packRecord(text)
+      await withS3Retries(`write of s3://${bucket}/${key}`, () => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/gzip', CacheControl: 'no-store' })))
     },
     async createRecord(key, text, replacing) {
       const condition = replacing === undefined ? { IfNoneMatch: '*' } : { IfMatch: replacing }
@@ -137,7 +142,8 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       } catch (error) {
         const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } }
         if (name === 'PreconditionFailed' || name === 'ConditionalRequestConflict' || $metadata?.httpStatusCode === 412 || $metadata?.httpStatusCode === 409) return false
-        throw error
+        // Named, not sent again: a write that took effect with its answer lost would then be refused as another's.
+        throw new S3RequestError(`conditional write of s3://${bucket}/${key}`, 1, error)
       }
     },
   }
