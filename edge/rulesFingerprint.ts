@@ -62,3 +62,15 @@ export function readRulesFingerprint(edgeDist: string): string {
   if (!FINGERPRINT.test(text)) throw new RulesFingerprintError(`${file} does not hold a rules fingerprint (64 hex digits); build again`)
   return text
 }
+
+/**
+ * Throws RulesFingerprintError unless out/ (`outDir`, whose record names `outRules`, null for none)
+ * was built under the rules of the authorizer in `edgeDist` (`rules`): out/ of another build (a page
+ * those rules narrowed, still whole in an audience's llms file) must not go out beside it. The
+ * fingerprint, not the build, is compared: a writer's edit keeps the rules, and the authorizer.
+ */
+export function assertOutBuiltUnder(outDir: string, outRules: string | null, edgeDist: string, rules: string): void {
+  const fix = 'deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)'
+  if (outRules === null) throw new RulesFingerprintError(`${outDir} has no record of a finished build that names its rules: ${fix}`)
+  if (outRules !== rules) throw new RulesFingerprintError(`${outDir} was built under other rules than the authorizer in ${edgeDist}: ${fix}`)
+}

@@ -101,7 +101,7 @@ test('after a one-file edit and rebuild, the record changes for that file only, 
   const before = readOutRecord(site.outDir)!.files
   const summary = rebuild(site, { 'docs/intro.html': '<html>intro, edited and longer</html>' })
   // The rebuild hashed the one file it rewrote; the others kept their stat and their recorded hash.
-  expect(summary).toEqual({ files: KEYS.length, hashed: 1, buildId: 'b1', digest: readOutRecord(site.outDir)!.digest })
+  expect(summary).toEqual({ files: KEYS.length, hashed: 1, buildId: 'b1' })
   const after = readOutRecord(site.outDir)!.files
   expect(KEYS.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))).toEqual(['docs/intro.html'])
   expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.html'], uploaded: ['docs/intro.html'] })
@@ -183,7 +183,7 @@ test("a record whose first line is not this build's header (another version, a d
   const whole = fs.readFileSync(file, 'utf8')
   const newline = whole.indexOf('\n')
   const header = JSON.parse(whole.slice(0, newline)) as Record<string, unknown>
-  expect(readOutRecordHeader(site.outDir)).toEqual({ buildId: 'b1', digest: header.digest })
+  expect(readOutRecordHeader(site.outDir)).toEqual({ buildId: 'b1', digest: header.digest, rules: null })
   const { buildId: _dropped, ...noBuildId } = header
   for (const changed of [{ ...header, version: 1 }, { ...header, digest: 'f'.repeat(63) }, { ...header, digest: 42 }, noBuildId, null]) {
     fs.writeFileSync(file, `${JSON.stringify(changed)}${whole.slice(newline)}`)
@@ -221,7 +221,7 @@ test("a rebuild in place stats and reads only what its steps wrote; a file added
   try {
     // What the steps said they wrote: a page's HTML, and a folder its data file is in.
     const summary = readOut(site.outDir, undefined, undefined, undefined, [{ files: ['docs/intro.html'] }, { files: [], folders: ['_next/data/'] }]).write('b1')
-    expect(summary).toMatchObject({ files: KEYS.length, hashed: 3, buildId: 'b1' })
+    expect(summary).toEqual({ files: KEYS.length, hashed: 3, buildId: 'b1' })
   } finally {
     spy.mockRestore()
   }

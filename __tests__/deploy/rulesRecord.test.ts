@@ -1,6 +1,6 @@
 /** @jest-environment node */
 import shipped from '../../access.config'
-import { readRulesFingerprint, rulesFingerprint, RulesFingerprintError, writeRulesFingerprint } from '../../edge/rulesFingerprint'
+import { assertOutBuiltUnder, readRulesFingerprint, rulesFingerprint, RulesFingerprintError, writeRulesFingerprint } from '../../edge/rulesFingerprint'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { tempSite } from '../fixtures/tempSite'
 import { invalidationWaiter, InvalidationTimeoutError } from '../../scripts/deploy/cloudFrontInvalidation'
@@ -82,4 +82,13 @@ test("the rules fingerprint changes with a rule or an audience's folder, not wit
 test("before the stack exists, CloudFormation's answer reads as no stack (the withdraw then has nothing to do); other errors do not", () => {
   expect(isNoSuchStack(Object.assign(new Error('Stack with id DocsSiteStack does not exist'), { name: 'ValidationError' }))).toBe(true)
   expect(isNoSuchStack(new Error('The security token included in the request is expired'))).toBe(false)
+})
+
+test("out/ goes out only beside an authorizer of the rules its record names: another build's, or a record that names none, is refused", () => {
+  const rules = 'a'.repeat(64)
+  expect(() => assertOutBuiltUnder('/site/out', rules, '/site/edge/dist', rules)).not.toThrow()
+  expect(() => assertOutBuiltUnder('/site/out', 'b'.repeat(64), '/site/edge/dist', rules)).toThrow(
+    new RulesFingerprintError('/site/out was built under other rules than the authorizer in /site/edge/dist: deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)')
+  )
+  expect(() => assertOutBuiltUnder('/site/out', null, '/site/edge/dist', rules)).toThrow('/site/out has no record of a finished build that names its rules')
 })

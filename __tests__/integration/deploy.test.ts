@@ -123,14 +123,14 @@ test('the first deploy uploads every file of out/, each with the Content-Type an
   expect(held[chunk]).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
 })
 
-test("the deploy refuses out/ beside an authorizer another build made, whose rules may differ, before it touches the bucket", async () => {
-  const link = path.join(dir, 'edge/dist/site-record.txt')
+test("the deploy refuses out/ beside an authorizer of other rules (another build's), before it touches the bucket", async () => {
+  const link = path.join(dir, 'edge/dist/rules-fingerprint.txt')
   const own = fs.readFileSync(link, 'utf8')
   fs.writeFileSync(link, `${'0'.repeat(64)}\n`)
   try {
     const from = await s3.requestsSoFar()
-    await expect(deploy('site')).rejects.toThrow(`the authorizer in ${path.join(dir, 'edge/dist')} was built with another out/ than ${outDir} (another build, whose rules may differ): deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)`)
-    await expect(deploy('site', ['--withdraw'])).rejects.toThrow('was built with another out/')
+    await expect(deploy('site')).rejects.toThrow(`${outDir} was built under other rules than the authorizer in ${path.join(dir, 'edge/dist')}: deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)`)
+    await expect(deploy('site', ['--withdraw'])).rejects.toThrow('was built under other rules than the authorizer')
     expect(s3.requests.slice(from)).toEqual([])
   } finally {
     fs.writeFileSync(link, own)

@@ -10,7 +10,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import accessConfig from '../../access.config'
 import { RULES_FINGERPRINT_FILE, rulesFingerprint, writeRulesFingerprint } from '../../edge/rulesFingerprint'
-import { SITE_RECORD_FILE } from '../../edge/siteRecord'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { assertFitsViewerRequest, VIEWER_REQUEST_ZIPPED_LIMIT } from '../../edge/packageLimit'
@@ -44,7 +43,7 @@ export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> 
  * fingerprint or pool a deploy would take for its own (a deploy refuses, naming the build to run).
  */
 export function setEdgeRecordsAside(edgeDist: string): void {
-  for (const file of [RULES_FINGERPRINT_FILE, BUILT_FOR_FILE, SITE_RECORD_FILE]) fs.rmSync(path.join(edgeDist, file), { force: true })
+  for (const file of [RULES_FINGERPRINT_FILE, BUILT_FOR_FILE]) fs.rmSync(path.join(edgeDist, file), { force: true })
 }
 
 export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>

@@ -51,7 +51,7 @@ import { writeAudiencesFile } from './audiencesFile'
 import { buildEdge, describeEdgeBundle, setEdgeRecordsAside } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { bakedSettings } from './bakedBundle'
-import { writeSiteRecord } from '../../edge/siteRecord'
+import { readRulesFingerprint } from '../../edge/rulesFingerprint'
 import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
@@ -328,14 +328,6 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
-  await step(
-    'record',
-    () => {
-      const summary = out!.write(next.buildId)
-      // Last: the authorizer names the out/ it goes out with, which a deploy checks.
-      writeSiteRecord(paths.edgeDist, summary.digest)
-      return summary
-    },
-    ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`
-  )
+  // The record names the rules out/ was built under, as the edge step wrote them: a deploy takes out/ only beside an authorizer of those rules.
+  await step('record', () => out!.write(next.buildId, readRulesFingerprint(paths.edgeDist)), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }

@@ -47,6 +47,8 @@ export interface OutRecordHeader {
   buildId: string
   /** sha256 of the record's content: the same digest, the same files with the same bytes. */
   digest: string
+  /** The fingerprint of the rules out/ was built under (edge/rulesFingerprint.ts); null in a record from before it was kept. */
+  rules: string | null
 }
 export interface OutRecord extends OutRecordHeader {
   /** By object key, sorted. */
@@ -100,9 +102,9 @@ function entryOfLine(line: string): OutRecordEntry | null {
 
 function parseHeader(line: string, outDir: string): OutRecordHeader | null {
   // Checked by hand: a schema library costs the build more to load than this line takes to read.
-  const header = JSON.parse(line) as Partial<Record<'version' | 'out' | 'buildId' | 'digest', unknown>> | null
+  const header = JSON.parse(line) as Partial<Record<'version' | 'out' | 'buildId' | 'digest' | 'rules', unknown>> | null
   if (header?.version !== VERSION || typeof header.out !== 'string' || typeof header.buildId !== 'string' || typeof header.digest !== 'string' || !/^[0-9a-f]{64}$/.test(header.digest)) return null
-  return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest } : null
+  return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest, rules: typeof header.rules === 'string' ? header.rules : null } : null
 }
 
 /** A whole record: its header, each file's line by key, and the text of its script readings. */
@@ -140,7 +142,7 @@ export function readOutRecord(outDir: string): OutRecord | null {
     if (!entry) return null
     files[key] = entry
   }
-  return { buildId: record.buildId, digest: record.digest, files }
+  return { buildId: record.buildId, digest: record.digest, rules: record.rules, files }
 }
 
 /** The longest header a record has: a build id and a folder name beside a digest. */
@@ -185,8 +187,6 @@ export interface OutRecordSummary {
   /** Files hashed because their stat was not the one recorded (written by this build, or racy). */
   hashed: number
   buildId: string
-  /** The record's digest (what the authorizer built with it names, edge/siteRecord.ts). */
-  digest: string
 }
 
 type Reading = Omit<OutRecordEntry, 'scripts'> & { scripts?: HashedScripts }
@@ -332,12 +332,12 @@ export class OutReading {
   }
 
   /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
-  write(buildId: string): OutRecordSummary {
+  write(buildId: string, rules?: string): OutRecordSummary {
     // Made anew, the readings are numbered as first named, so that record always is.
     const { lines, sets, changes } = this.numbered(true) ?? this.numbered(false)!
     lines.push(JSON.stringify(sets))
     const file = outRecordFileFor(this.out.dir)
-    const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest }), lines)
+    const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest, ...(rules && { rules }) }), lines)
     try {
       // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
       writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
@@ -346,7 +346,7 @@ export class OutReading {
       fs.rmSync(partial, { force: true })
     }
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
-    return { files: this.out.stamps.size, hashed: this.hashed, buildId, digest }
+    return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
 }
 

@@ -18,7 +18,7 @@
  * out/ records the pool it was built for (edge/dist/user-pool.json), and one built for the local
  * Cognito goes only to a bucket at a loopback --endpoint.
  *
- * out/ and the authorizer folder must come from one finished build (edge/siteRecord.ts). The
+ * out/ must have been built under the rules of the authorizer folder (its record names them). The
  * rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
  * are checked against the bucket's record of them: when they changed, the upload is refused until
  * `--withdraw` has deleted every file the new build changes and `cdk deploy` has shipped the new
@@ -26,8 +26,7 @@
  */
 import { parseDeployArgs } from './deployArgs'
 import { cloudFrontInvalidator, invalidationWaiter, loadCloudFront } from './cloudFrontInvalidation'
-import { readRulesFingerprint } from '../../edge/rulesFingerprint'
-import { assertBuiltTogether } from '../../edge/siteRecord'
+import { assertOutBuiltUnder, readRulesFingerprint } from '../../edge/rulesFingerprint'
 import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
@@ -52,7 +51,7 @@ async function main() {
   if (targets === null) return console.log(`deploy --withdraw: no ${SITE_STACK_NAME} yet, so no bucket: nothing to withdraw`)
   const distribution = args.distribution ?? targets.distribution
   const rules = readRulesFingerprint(args.edgeDir)
-  assertBuiltTogether(args.edgeDir, args.outDir, readOutRecordHeader(args.outDir)?.digest ?? null)
+  assertOutBuiltUnder(args.outDir, readOutRecordHeader(args.outDir)?.rules ?? null, args.edgeDir, rules)
   const cloudFront = distribution ? await loadCloudFront() : null
   const invalidate = cloudFront && distribution ? cloudFrontInvalidator(cloudFront, distribution) : undefined
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
