@@ -6,6 +6,7 @@ import { BadContentError, BadSlugError, checkAndCompile, checkContent, Duplicate
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 import { PageSettingsError } from '../../pipeline/content/pageSettings'
+import { MAX_NESTING } from '../../pipeline/content/nesting'
 import { tempSite, writeFiles } from '../fixtures/tempSite'
 
 // One test compiles pages in worker threads, which start Nextra's compiler: seconds on a busy machine.
@@ -318,6 +319,13 @@ test('a _meta file that does not compile, exports no plain data, or is JSON fail
   ])
 })
 
+test('the home page written twice (index.md beside index.mdx) fails, naming both: one would silently replace the other', () => {
+  const root = siteWith({ 'content/index.mdx': page('title: Home'), 'content/index.md': page('title: Home from md') })
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => problem.message)).toEqual([
+    'content/index.mdx: content/index.md is served at the same route, /, and only one of them can be; merge the two pages, or rename one (and the links and the _meta.ts key that name it).',
+  ])
+})
+
 test('two pages of one route fail, naming both', () => {
   const root = siteWith({
     'content/docs/leads/environments.md': page('title: Environments'),
@@ -395,4 +403,27 @@ test('a title, sidebar title or description that is not text fails at its line, 
     'content/docs/leads/nested.mdx:3: the front matter',
   ])
   expect(messages(root).find((message) => message.startsWith('content/docs/leads/listed.mdx'))).toContain('`title` is a list, and the page shows it as text; quote it')
+})
+
+test("a page that nests past what the compiler can walk is refused at its line before it is compiled (1,400 elements hung the build); code blocks and autolinks are no nesting", () => {
+  const page = (body: string) => `---\ntitle: Deep\n---\n\n# Deep\n\n${body}\n`
+  const messages = (body: string) => checkContent(scanContent(siteWith({ 'content/docs/leads/deep.mdx': page(body) })), SECTIONS).map((problem) => problem.message)
+  expect(messages(`${'<div>'.repeat(1400)}x${'</div>'.repeat(1400)}`)).toEqual([
+    `content/docs/leads/deep.mdx:7: elements nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`,
+  ])
+  expect(messages(`${'> '.repeat(3000)}quoted`)).toEqual([`content/docs/leads/deep.mdx:7: quotes nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`])
+  const list = Array.from({ length: 150 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n')
+  expect(messages(list)).toEqual([`content/docs/leads/deep.mdx:${7 + MAX_NESTING + 1}: lists or indented blocks nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`])
+  // As deep as allowed, or deep only inside code, or many links: nothing to say.
+  expect(messages(`${'<div>'.repeat(MAX_NESTING)}x${'</div>'.repeat(MAX_NESTING)}`)).toEqual([])
+  expect(messages(`\`\`\`html\n${'<div>'.repeat(500)}\n\`\`\`\n\n\`${'<b>'.repeat(200)}\``)).toEqual([])
+  expect(messages(Array.from({ length: 200 }, (_, i) => `<https://example.com/${i}> and <Callout>x</Callout>`).join('\n'))).toEqual([])
+})
+
+test('a _meta value nested past what its parser can read is named with its file, not a bare stack overflow', () => {
+  const deep = `${'{ a: '.repeat(3000)}1${' }'.repeat(3000)}`
+  const root = siteWith({ 'content/docs/leads/_meta.ts': `export default {\n  intro: 'Intro',\n  deep: { type: 'separator', title: 'Deep', x: ${deep} },\n}\n` })
+  const messages = checkContent(scanContent(root), SECTIONS).map((problem) => problem.message)
+  expect(messages).toHaveLength(1)
+  expect(messages[0]).toMatch(/^content\/docs\/leads\/_meta\.ts: this _meta file nests its values too deep to read \(Maximum call stack size exceeded\); a sidebar entry needs a few levels at most$/)
 })

@@ -411,6 +411,8 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
       data = parseMetaFile(file, text)
     } catch (error) {
       if (error instanceof MetaSyntaxError) throw new BadMetaFileError(file, error.problem, error.line, error.column)
+      // The parser's stack ran out: a value nested past any a sidebar needs.
+      if (error instanceof RangeError) throw new BadMetaFileError(file, `this _meta file nests its values too deep to read (${error.message}); a sidebar entry needs a few levels at most`)
       throw error
     }
     fs.mkdirSync(path.dirname(cached), { recursive: true })

@@ -26,6 +26,7 @@ import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentEntry, type Cont
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
+import { nestingProblem } from '../content/nesting'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { isReservedSegment } from '../../lib/access/sectionPaths'
@@ -181,6 +182,8 @@ function checkPage(source: ContentSource, file: string, problems: ContentError[]
     // The home page's and /docs's `display` overrides the top _meta's hidden (Nextra's extendMeta): a navbar entry of every reader's.
     const { display } = page.frontMatter
     if (top && display !== undefined) problems.push(new NavbarEntryError(file, 'display', undefined, undefined, 'front matter'))
+    const nesting = nestingProblem(file, page.text)
+    if (nesting) problems.push(nesting)
   } catch (error) {
     if (!(error instanceof ContentError)) throw error
     problems.push(error)
@@ -254,8 +257,11 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       continue
     }
     if (PAGE.test(entry.name)) {
-      if (INDEX_PAGE.test(entry.name)) checkPage(source, entry.path, problems, unchecked, true)
-      else problems.push(new StrayContentPageError(entry.path, sections))
+      if (INDEX_PAGE.test(entry.name)) {
+        // Compared with the other pages of its route: index.md beside index.mdx would replace the home page.
+        pages.push(entry.path)
+        checkPage(source, entry.path, problems, unchecked, true)
+      } else problems.push(new StrayContentPageError(entry.path, sections))
     } else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
   }
   return [...problems, ...duplicatePages(source, pages)]

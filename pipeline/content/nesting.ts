@@ -1,0 +1,51 @@
+/**
+ * How deep a page nests: elements in elements, quotes in quotes, lists in lists. The compiler and
+ * the renderer walk a page's tree by recursion, and a page a thousand levels deep hung the build's
+ * compile, with no file named. No page a writer means nests anywhere near MAX_NESTING, so a deeper
+ * one is refused, at its line, before it is compiled. Code blocks are text, not nesting.
+ */
+import { ContentError, locate } from './contentError'
+
+/** More levels than any page a writer means, and far fewer than the compiler's stack holds. */
+export const MAX_NESTING = 100
+
+export class NestingError extends ContentError {
+  constructor(file: string, line: number, what: string) {
+    super(file, `${locate(file, line)}${what} nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`)
+    this.name = 'NestingError'
+  }
+}
+
+const FENCE = /^\s*(```|~~~)/
+const QUOTES = /^(\s*>)+/
+/** An element's start or end tag (not one that closes itself), outside inline code. */
+const TAG = /<(\/?)([A-Za-z][\w.:-]*)\b[^<>]*?(\/?)>/g
+
+/** The first place `text` (a page's MDX, front matter included) nests past MAX_NESTING; null when it does not. */
+export function nestingProblem(file: string, text: string): NestingError | null {
+  const lines = text.split('\n')
+  let start = 0
+  // The front matter is YAML, whose `>` and indentation are no nesting of the page.
+  if (lines[0] === '---') {
+    const end = lines.indexOf('---', 1)
+    if (end > 0) start = end + 1
+  }
+  let depth = 0
+  let fenced = false
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i]
+    if (FENCE.test(line)) fenced = !fenced
+    if (fenced) continue
+    const quotes = QUOTES.exec(line)?.[0].split('>').length ?? 1
+    if (quotes - 1 > MAX_NESTING) return new NestingError(file, i + 1, 'quotes')
+    // A list item's indent is its level's, at least 2 columns a level.
+    if (/^\s*/.exec(line)![0].length > 2 * MAX_NESTING) return new NestingError(file, i + 1, 'lists or indented blocks')
+    for (const [tag, closing, , selfClosing] of line.replace(/`[^`]*`/g, '').matchAll(TAG)) {
+      // An autolink (<https://…>, <name@host>) is a link, not an element.
+      if (selfClosing || tag.includes('://') || tag.includes('@')) continue
+      depth += closing ? -1 : 1
+      if (depth > MAX_NESTING) return new NestingError(file, i + 1, 'elements')
+    }
+  }
+  return null
+}
