@@ -57,6 +57,17 @@ test("a _meta link ships in every page of its section's JavaScript, so it may on
   ])
 })
 
+test("a _meta link without a scheme (//host) fails as a page's does: the sidebar went out with it as a broken site path", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('x'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  away: { title: 'Away', href: '//evil.example/x' },\n  back: { title: 'Back', href: '/\\\\evil.example' },\n}\n",
+  })
+  expect(checkLinks(scanContent(root)).map(({ target, kind, problem }) => [target, kind, problem])).toEqual([
+    ['//evil.example/x', 'broken', 'leaves the site without a scheme: write the full https:// address'],
+    ['/\\evil.example', 'broken', 'leaves the site without a scheme: write the full https:// address'],
+  ])
+})
+
 test("an image its page's readers may not fetch fails, naming where it belongs: a restricted folder's page cannot use its section's images", () => {
   const finance = '/docs/internal/to-be-refined/finance'
   const rules = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: finance, match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})

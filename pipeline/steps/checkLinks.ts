@@ -71,7 +71,12 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
     for (const [at, [line, target]] of [...page.links, ...page.compiledLinks].entries()) {
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
       // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
-      if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target) || target.startsWith('//')) continue
+      if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target)) continue
+      // As the page check says of a page's (pipeline/compile/pageSanitizer.mjs); a _meta's went out as a broken site path.
+      if (/^[\\/]{2}/.test(target)) {
+        report('broken', 'leaves the site without a scheme: write the full https:// address')
+        continue
+      }
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]
       if (scheme) {
         report('broken', `a \`${scheme}:\` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses`)
