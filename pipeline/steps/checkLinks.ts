@@ -8,6 +8,7 @@ import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
+import { urlScheme } from '../../lib/render/pageRules'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 
@@ -73,7 +74,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
       // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
       if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target)) continue
       // As the page check says of a page's (pipeline/compile/pageSanitizer.mjs); a _meta's went out as a broken site path.
-      if (/^[\\/]{2}/.test(target)) {
+      if (urlScheme(target) === '//') {
         report('broken', 'leaves the site without a scheme: write the full https:// address')
         continue
       }
