@@ -411,11 +411,16 @@ test("a page that nests past what the compiler can walk is refused at its line b
   expect(messages(`${'<div>'.repeat(1400)}x${'</div>'.repeat(1400)}`)).toEqual([
     `content/docs/leads/deep.mdx:7: elements nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`,
   ])
+  // A tag whose attributes run over lines is an element all the same (1,400 of them hung the compile).
+  expect(messages(`${'<div\n  className="x"\n>\n'.repeat(1400)}x\n${'</div>\n'.repeat(1400)}`)).toEqual([
+    `content/docs/leads/deep.mdx:${7 + 3 * MAX_NESTING}: elements nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`,
+  ])
   expect(messages(`${'> '.repeat(3000)}quoted`)).toEqual([`content/docs/leads/deep.mdx:7: quotes nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`])
   const list = Array.from({ length: 150 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n')
   expect(messages(list)).toEqual([`content/docs/leads/deep.mdx:${7 + MAX_NESTING + 1}: lists or indented blocks nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`])
   // As deep as allowed, or deep only inside code, or many links: nothing to say.
   expect(messages(`${'<div>'.repeat(MAX_NESTING)}x${'</div>'.repeat(MAX_NESTING)}`)).toEqual([])
+  expect(messages(`${'<div\n>\n'.repeat(MAX_NESTING)}x\n${'</div>\n'.repeat(MAX_NESTING)}`)).toEqual([])
   expect(messages(`\`\`\`html\n${'<div>'.repeat(500)}\n\`\`\`\n\n\`${'<b>'.repeat(200)}\``)).toEqual([])
   expect(messages(Array.from({ length: 200 }, (_, i) => `<https://example.com/${i}> and <Callout>x</Callout>`).join('\n'))).toEqual([])
 })

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { CACHE_DIR, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
+import { CACHE_DIR, CompileWorkerError, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
 import { CompileWorkers, highlighterModule } from '../../pipeline/compile/compileWorkers'
 import { compilerPackages, INSTALL_RECORD, installedCompilerPackages } from '../../pipeline/compile/fingerprint'
 import { readCompiledPage } from '../../pipeline/compile/readDocuments'
@@ -368,4 +368,23 @@ test('a page written after the scan took it from the store, before the compile r
   expect((thrown as Error).message).toBe(`${changed}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
   const entries = fs.existsSync(path.join(root, CACHE_DIR)) ? fs.readdirSync(path.join(root, CACHE_DIR)).map((name) => fs.readFileSync(path.join(root, CACHE_DIR, name), 'utf8')) : []
   expect(entries.filter((entry) => entry.includes('Written while the build ran'))).toEqual([])
+})
+
+test('a page whose compiled tree nests too deep to be read back (1,400 elements over lines) fails, named, instead of holding the run for ever', async () => {
+  // The content check refuses this page first (pipeline/content/nesting.ts); this is the compile's own answer to it.
+  const root = site({ 'content/docs/leads/deep.mdx': page('Deep', `${'<div\n>\n'.repeat(1400)}x\n${'</div>\n'.repeat(1400)}`) })
+  const report = await compilePages(scanContent(root), undefined, { workers: 1 })
+  expect(report.problems.map((problem) => problem.message)).toEqual([
+    expect.stringMatching(/^content\/docs\/leads\/deep\.mdx: its compiled page could not be read back from the compile worker \(.+\); a page nested this deep cannot be rendered: flatten it$/),
+  ])
+  // Not the page's own answer (the worker's stack, not its text): compiled again next time.
+  expect(await compilePages(scanContent(root), undefined, { workers: 1 })).toMatchObject({ compiled: 1 })
+})
+
+test('a page that holds its compile past the limit fails the run, naming it', async () => {
+  const root = site(VALID)
+  const thrown = await compilePages(scanContent(root), undefined, { workers: 1, pageTimeoutMs: 20 }).catch((error: unknown) => error)
+  expect(thrown).toBeInstanceOf(CompileWorkerError)
+  // The first page posted: a worker takes longer than that to load the compiler.
+  expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/index.mdx did not finish compiling in 0.02 s: the compiler may loop on something in it; take parts out to find what')
 })

@@ -53,6 +53,12 @@ export class MdxCompileError extends ContentError {
 export const MDX_FIX_HINT =
   'fix the MDX at each place named: close every JSX tag (<Callout>…</Callout>, or <br />), close every { expression }, or write a literal {, } or < as \\{, \\} or \\<; docs/writing.md, "When a page does not compile"'
 
+/**
+ * How long one page's compile may take, from its post to its answer (a worker still loading
+ * included). A large page takes well under a second; this is for a page the compiler never ends.
+ */
+export const PAGE_TIMEOUT_MS = 60_000
+
 /** A worker that stopped: not the page's fault, so nothing is cached and the run fails. */
 export class CompileWorkerError extends Error {
   constructor(reason: string) {
@@ -91,7 +97,7 @@ interface Job {
  * that stops fails the run, and the others stop with it: none goes on writing to the cache after
  * the caller was told the compile failed. With `kept`, a run takes its kept worker and leaves one.
  */
-async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWorkers): Promise<void> {
+async function runPool(root: string, jobs: Job[], size: number, kept: CompileWorkers | undefined, pageTimeoutMs: number): Promise<void> {
   const queue = [...jobs]
   const workers: Worker[] = []
   const stopAll = () => {
@@ -104,7 +110,9 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
     return new Promise<void>((resolve, reject) => {
       workers.push(worker)
       let current: Job | undefined
+      let watchdog: NodeJS.Timeout | undefined
       const next = () => {
+        clearTimeout(watchdog)
         current = queue.shift()
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         try {
@@ -113,21 +121,38 @@ async function runPool(root: string, jobs: Job[], size: number, kept?: CompileWo
           // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
           current = undefined
           stopAll()
-          reject(error)
+          return reject(error)
         }
+        // A page that holds its worker this long would hold the build for ever: the run fails, naming it.
+        const file = current.page.file
+        watchdog = setTimeout(() => {
+          stopAll()
+          reject(new CompileWorkerError(`${file} did not finish compiling in ${pageTimeoutMs / 1000} s: the compiler may loop on something in it; take parts out to find what`))
+        }, pageTimeoutMs)
+        // The worker keeps the process up while it runs; this alone must not after the run stops.
+        watchdog.unref()
+      }
+      const answer = (entry: CacheEntry) => {
+        current!.resolve(entry)
+        next()
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; highlights?: Record<string, string>; error?: CompileFailure }) => {
         // Its first page was posted with it: a worker that has loaded says so, and takes it then.
         if (message.ready) return
-        const job = current!
-        job.resolve(message.ok ? { ok: true, output: message.output!, highlights: message.highlights } : { ok: false, error: message.error! })
-        next()
+        answer(message.ok ? { ok: true, output: message.output!, highlights: message.highlights } : { ok: false, error: message.error! })
+      })
+      // The answer could not be read on this thread: a page nested deeper than its stack (it would
+      // not render either). Dropped without this, the run waited for it for ever.
+      worker.on('messageerror', (error) => {
+        answer({ ok: false, error: { reason: `its compiled page could not be read back from the compile worker (${error.message}); a page nested this deep cannot be rendered: flatten it`, deterministic: false } })
       })
       worker.on('error', (error) => {
+        clearTimeout(watchdog)
         stopAll()
         reject(new CompileWorkerError(error instanceof Error ? error.message : String(error)))
       })
       worker.on('exit', (code) => {
+        clearTimeout(watchdog)
         if (current && code !== 0) {
           stopAll()
           reject(new CompileWorkerError(`exit code ${code} while compiling ${current.page.file}`))
@@ -146,6 +171,8 @@ export interface CompileOptions {
   workers?: number
   /** Workers to take from and leave for the next run (npm run dev, and the build's warmed one); each run starts its own by default. */
   kept?: CompileWorkers
+  /** How long one page may take before the run fails, naming it; PAGE_TIMEOUT_MS by default. */
+  pageTimeoutMs?: number
   /** Told once the store has been read: how many pages are to compile and how many come from the cache. */
   onStart?: (counts: { pages: number; toCompile: number; fromCache: number }) => void
 }
@@ -212,7 +239,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
   options.onStart?.({ pages: pages.length, toCompile: jobs.length, fromCache })
   if (jobs.length > 0) {
     const size = Math.max(1, Math.min(options.workers ?? os.availableParallelism(), jobs.length))
-    await runPool(root, jobs, size, options.kept)
+    await runPool(root, jobs, size, options.kept, options.pageTimeoutMs ?? PAGE_TIMEOUT_MS)
   }
   store.recordCompile(Object.fromEntries(pages.flatMap((page) => (records[page.route] ? [[page.route, records[page.route]]] : []))))
   const used = new Set(Object.values(store.pages).map((record) => record.entry))

@@ -18,7 +18,7 @@ export class NestingError extends ContentError {
 
 const FENCE = /^\s*(```|~~~)/
 const QUOTES = /^(\s*>)+/
-/** An element's start or end tag (not one that closes itself), outside inline code. */
+/** An element's start or end tag (not one that closes itself); its attributes may run over lines. */
 const TAG = /<(\/?)([A-Za-z][\w.:-]*)\b[^<>]*?(\/?)>/g
 
 /** The first place `text` (a page's MDX, front matter included) nests past MAX_NESTING; null when it does not. */
@@ -30,22 +30,30 @@ export function nestingProblem(file: string, text: string): NestingError | null 
     const end = lines.indexOf('---', 1)
     if (end > 0) start = end + 1
   }
-  let depth = 0
+  // The page's lines without code, each kept (empty when in a code block) so a tag's line is its place.
+  const prose: string[] = lines.slice(0, start).map(() => '')
   let fenced = false
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]
     if (FENCE.test(line)) fenced = !fenced
-    if (fenced) continue
+    if (fenced) {
+      prose.push('')
+      continue
+    }
     const quotes = QUOTES.exec(line)?.[0].split('>').length ?? 1
     if (quotes - 1 > MAX_NESTING) return new NestingError(file, i + 1, 'quotes')
     // A list item's indent is its level's, at least 2 columns a level.
     if (/^\s*/.exec(line)![0].length > 2 * MAX_NESTING) return new NestingError(file, i + 1, 'lists or indented blocks')
-    for (const [tag, closing, , selfClosing] of line.replace(/`[^`]*`/g, '').matchAll(TAG)) {
-      // An autolink (<https://…>, <name@host>) is a link, not an element.
-      if (selfClosing || tag.includes('://') || tag.includes('@')) continue
-      depth += closing ? -1 : 1
-      if (depth > MAX_NESTING) return new NestingError(file, i + 1, 'elements')
-    }
+    prose.push(line.replace(/`[^`]*`/g, ''))
+  }
+  const joined = prose.join('\n')
+  let depth = 0
+  for (const match of joined.matchAll(TAG)) {
+    const [tag, closing, , selfClosing] = match
+    // An autolink (<https://…>, <name@host>) is a link, not an element.
+    if (selfClosing || tag.includes('://') || tag.includes('@')) continue
+    depth += closing ? -1 : 1
+    if (depth > MAX_NESTING) return new NestingError(file, joined.slice(0, match.index).split('\n').length, 'elements')
   }
   return null
 }
