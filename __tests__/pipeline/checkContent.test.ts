@@ -118,10 +118,12 @@ test('dots, spaces and capitals fail in pages and folders at any depth; undersco
   expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, problem.path, (problem as BadSlugError).suggestion])).toEqual([
     ['BadSlugError', 'content/docs/internal/a/b/Release Notes v2.1.md', 'content/docs/internal/a/b/release-notes-v2-1.md'],
     ['BadSlugError', 'content/docs/internal/release.notes.mdx', 'content/docs/internal/release-notes.mdx'],
+    // No page: the rule for files that are none (NotContentFileError), not a slug's.
+    ['NotContentFileError', 'content/docs/leads/images/Flow.svg', undefined],
     ['BadSlugError', 'content/docs/support-twilio/SQL Queries/', 'content/docs/support-twilio/sql-queries/'],
     ['BadSlugError', 'content/docs/support-twilio/v1.2/', 'content/docs/support-twilio/v1-2/'],
   ])
-  expect(messages(root)[2]).toBe(
+  expect(messages(root)[3]).toBe(
     'content/docs/support-twilio/SQL Queries/: "SQL Queries" is not a valid folder name (slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension); rename it to content/docs/support-twilio/sql-queries/, and change the links and the _meta.ts key that name it.'
   )
 })
@@ -234,7 +236,7 @@ test('a _meta entry may be a page (not the folder\'s index), a folder with pages
   const root = siteWith({
     'content/docs/leads/index.mdx': page('title: Leads'),
     'content/docs/leads/endpoints/create-quote.mdx': page('title: Create quote'),
-    'content/docs/leads/empty/notes.txt': 'not a page',
+    'content/docs/leads/empty/.gitkeep': '',
     'content/docs/leads/_meta.ts': meta,
   })
   expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, (problem as UnknownMetaKeyError).key, problem.message.split(':').slice(0, 3).join(':')])).toEqual([
@@ -431,4 +433,27 @@ test('a _meta value nested past what its parser can read is named with its file,
   const messages = checkContent(scanContent(root), SECTIONS).map((problem) => problem.message)
   expect(messages).toHaveLength(1)
   expect(messages[0]).toMatch(/^content\/docs\/leads\/_meta\.ts: this _meta file nests its values too deep to read \(Maximum call stack size exceeded\); a sidebar entry needs a few levels at most$/)
+})
+
+test('a file under content/ that is no page and no _meta file fails, naming it and where it belongs: nothing reads it, and it went missing with nothing said', () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/Setup.MDX': page('title: Setup'),
+    'content/docs/leads/flows/quote-flow.png': 'PNG',
+    'content/docs/leads/notes.docx': 'doc',
+    'content/docs/leads/_meta.yaml': 'intro: Intro\n',
+    'content/docs/_meta.yml': 'leads: Leads\n',
+    'content/notes.txt': 'notes',
+    // An editor's or the system's, not a writer's.
+    'content/docs/leads/.DS_Store': '',
+    'content/.gitkeep': '',
+  })
+  expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, problem.message])).toEqual([
+    ['NotContentFileError', 'content/docs/_meta.yml: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; a _meta file is _meta.ts (or .tsx, .js, .jsx, .mjs): rename it.'],
+    ['NotContentFileError', 'content/docs/leads/_meta.yaml: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; a _meta file is _meta.ts (or .tsx, .js, .jsx, .mjs): rename it.'],
+    ['NotContentFileError', 'content/docs/leads/flows/quote-flow.png: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; images and downloads live under public/: move it to public/docs/leads/flows/quote-flow.png and link it as /docs/leads/flows/quote-flow.png.'],
+    ['NotContentFileError', 'content/docs/leads/notes.docx: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; move it out of content/, or delete it.'],
+    ['NotContentFileError', 'content/docs/leads/Setup.MDX: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; a page\'s name is a lowercase slug: rename it to content/docs/leads/setup.mdx.'],
+    ['NotContentFileError', 'content/notes.txt: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; images and downloads live under public/: move it to public/notes.txt and link it as /notes.txt.'],
+  ])
 })

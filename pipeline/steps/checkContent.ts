@@ -22,7 +22,7 @@
  */
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
+import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, PUBLIC_FILE_TYPES, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
@@ -88,6 +88,28 @@ export class StrayContentPageError extends ContentError {
  * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
  * to the fallback rule), a page (it belongs to no section) or any other file.
  */
+/**
+ * A file under content/ that is no page and no `_meta` file: nothing reads it, so a page meant by
+ * it (`Intro.MDX`), an image beside its page or a `_meta.yaml` would be missing from the site with
+ * nothing said. Hidden files (`.DS_Store`, `.gitkeep`) are an editor's or the system's, not a writer's.
+ */
+export class NotContentFileError extends ContentError {
+  constructor(file: string) {
+    const name = path.posix.basename(file)
+    const extension = path.posix.extname(name).toLowerCase()
+    const inPublic = `${PUBLIC_DIR}/${file.slice(CONTENT_DIR.length + 1)}`
+    const fix = META.test(name)
+      ? 'a _meta file is _meta.ts (or .tsx, .js, .jsx, .mjs): rename it'
+      : extension === '.md' || extension === '.mdx'
+        ? `a page's name is a lowercase slug: rename it to ${path.posix.dirname(file)}/${slugFor(name.slice(0, -extension.length))}${extension}`
+        : (PUBLIC_FILE_TYPES as readonly string[]).includes(extension)
+          ? `images and downloads live under ${PUBLIC_DIR}/: move it to ${inPublic} and link it as /${inPublic.slice(PUBLIC_DIR.length + 1)}`
+          : `move it out of ${CONTENT_DIR}/, or delete it`
+    super(file, `${file}: ${CONTENT_DIR}/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; ${fix}.`)
+    this.name = 'NotContentFileError'
+  }
+}
+
 export class UndeclaredSectionError extends ContentError {
   constructor(entry: string, kind: 'folder' | 'page' | 'file', declared: readonly string[], entryPage = 'intro') {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
@@ -225,7 +247,7 @@ function checkFolder(source: ContentSource, folder: string, problems: ContentErr
       }
     } else if (isMetaFile(entry.name)) {
       problems.push(...checkMetaFile(source, relative))
-    }
+    } else if (!isHiddenFile(entry)) problems.push(new NotContentFileError(relative))
   }
 }
 
@@ -246,9 +268,8 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
       checkPage(source, relative, problems, unchecked, true)
     } else if (isMetaFile(entry.name)) {
       problems.push(...checkMetaFile(source, relative))
-    } else if (!META.test(entry.name) && !isHiddenFile(entry)) {
-      problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
-    }
+    } else if (META.test(entry.name)) problems.push(new NotContentFileError(relative))
+    else if (!isHiddenFile(entry)) problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
   }
   // The top of content/ (the home page and its `_meta`) is read like a section's folder, not checked for sections.
   for (const entry of source.list(CONTENT_DIR)) {
@@ -263,6 +284,7 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
         checkPage(source, entry.path, problems, unchecked, true)
       } else problems.push(new StrayContentPageError(entry.path, sections))
     } else if (isMetaFile(entry.name)) problems.push(...checkMetaFile(source, entry.path))
+    else if (!isHiddenFile(entry)) problems.push(new NotContentFileError(entry.path))
   }
   return [...problems, ...duplicatePages(source, pages)]
 }
