@@ -457,3 +457,15 @@ test('a file under content/ that is no page and no _meta file fails, naming it a
     ['NotContentFileError', 'content/notes.txt: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; images and downloads live under public/: move it to public/notes.txt and link it as /notes.txt.'],
   ])
 })
+
+test("content/docs/_meta.ts naming a section fails at its key: the section's tab, title and place are access.config.ts's, and the entry changed nothing", () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/internal/intro.mdx': page('title: Internal'),
+    'content/docs/_meta.ts': "export default {\n  leads: 'Leads renamed',\n  internal: { title: 'Internal renamed', display: 'hidden' },\n}\n",
+  })
+  expect(messages(root)).toEqual([
+    'content/docs/_meta.ts:2:3: the key "leads" names a section, whose tab, title and place are its entry in access.config.ts (`sections`, an admin\'s); this entry changes nothing: remove it.',
+    'content/docs/_meta.ts:3:3: the key "internal" names a section, whose tab, title and place are its entry in access.config.ts (`sections`, an admin\'s); this entry changes nothing: remove it.',
+  ])
+})

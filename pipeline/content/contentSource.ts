@@ -38,6 +38,8 @@ import { checkSvg, SvgContentError } from './svgCheck'
 
 /** Where the pages are, relative to the project. */
 export const CONTENT_DIR = 'content'
+/** The folder of the sections' folders, the /docs page and its `_meta`. */
+export const DOCS_DIR = `${CONTENT_DIR}/docs`
 /** Where the files served as they are (images, the logo) are, relative to the project. */
 export const PUBLIC_DIR = 'public'
 /**

@@ -22,7 +22,7 @@
  */
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, PUBLIC_FILE_TYPES, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
+import { CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, PUBLIC_FILE_TYPES, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
@@ -32,7 +32,6 @@ import { slugTitle } from '../../lib/navigation/slugTitle'
 import { isReservedSegment } from '../../lib/access/sectionPaths'
 
 
-export const DOCS_DIR = 'content/docs'
 
 /** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not a reserved one (`_meta`'s, and the site's own). */
 const isSlug = (name: string) => /^[a-z0-9_-]+$/.test(name) && !isReservedSegment(name)

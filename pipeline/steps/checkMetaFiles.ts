@@ -9,7 +9,7 @@
  * valid (each reader's page map drops it).
  */
 import path from 'node:path'
-import { BadMetaFileError, CONTENT_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
+import { BadMetaFileError, CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
 import { valueKind } from '../content/frontMatter'
@@ -38,6 +38,17 @@ export class IndexMetaKeyError extends ContentError {
       `${locate(file, line, column)}the key "index" titles ${folder}/index, which the sidebar shows as the folder itself, titled by the folder's entry in the _meta above it or by the page's own front matter (title:): remove this key.`
     )
     this.name = 'IndexMetaKeyError'
+  }
+}
+
+/**
+ * An entry of content/docs/_meta for a section: the navbar's tabs are the sections each reader may
+ * open, titled and ordered by access.config.ts, so the entry would change nothing, and say nothing.
+ */
+export class SectionMetaKeyError extends ContentError {
+  constructor(file: string, readonly key: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}the key "${key}" names a section, whose tab, title and place are its entry in access.config.ts (\`sections\`, an admin's); this entry changes nothing: remove it.`)
+    this.name = 'SectionMetaKeyError'
   }
 }
 
@@ -186,6 +197,11 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
       continue
     }
     if (key === '*') continue
+    if (folder === DOCS_DIR && key !== 'index' && items.names.has(key)) {
+      const { line, column } = keyPosition(lines(), key)
+      problems.push(new SectionMetaKeyError(file, key, line, column))
+      continue
+    }
     // The home page's `index` at the top of content/ is a page of its own; a folder's is the folder.
     if (key === 'index' && folder !== CONTENT_DIR) {
       const { line, column } = keyPosition(lines(), key)
