@@ -149,6 +149,28 @@ test("a _meta file's links are read from its data: a quoted `href` key and a men
   ])
 })
 
+test("a _meta link is named at its own line however its value is spelt: with escapes, empty, or the same as an earlier one", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('x'),
+    'content/docs/leads/_meta.ts': [
+      'export default {',
+      "  intro: 'Intro',",
+      "  first: { title: 'First', href: '/docs/leads/gone' },",
+      "  escaped: { title: 'Escaped', href: '\\t//evil.example' },",
+      "  empty: { title: 'Empty', href: '' },",
+      "  again: { title: 'Again', href: '/docs/leads/gone' },",
+      '}',
+      '',
+    ].join('\n'),
+  })
+  expect(checkLinks(scanContent(root)).map(({ line, target }) => [line, target])).toEqual([
+    [3, '/docs/leads/gone'],
+    [4, '\t//evil.example'],
+    [5, ''],
+    [6, '/docs/leads/gone'],
+  ])
+})
+
 test('an http(s) URL without its // is refused: a browser reads it as a path of this site, past the check of another site\'s links', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('See [the plan](https:/docs/internal/intro) and [ours](https://example.com/docs/internal/intro).') })
   expect(checkLinks(scanContent(root))).toEqual([

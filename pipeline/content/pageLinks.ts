@@ -52,19 +52,27 @@ function fenceOf(line: string): Fence | null {
 /** Whether `fence` closes the block `open` opened: the same character, at least as long, nothing after. */
 const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
 
+/** An `href` key of a `_meta` file's text, quoted or not. */
+const HREF_KEY = /(?<![\w$])(['"`]?)href\1\s*:/g
+
 /**
  * The links of a `_meta` file: every `href` of its data, at any depth (a menu's items), however
- * its key is written; each at the line of the text where its value is first written (line 1 when
- * the text does not spell it as the data holds it).
+ * its key is written; each at the line of the text's next `href` key, in the order the data holds
+ * them (the text's, for keys that are not numbers), so a value spelt with escapes, empty or twice is
+ * placed at its own line (line 1 when the text has no more such keys).
  */
 export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   const found: FoundLink[] = []
+  const keys = text.matchAll(HREF_KEY)
   const visit = (value: unknown) => {
     if (Array.isArray(value)) value.forEach(visit)
     else if (value !== null && typeof value === 'object') {
       for (const [key, entry] of Object.entries(value)) {
-        if (key === 'href' && typeof entry === 'string') found.push([lineOf(text, entry), entry])
-        else visit(entry)
+        if (key !== 'href' || typeof entry !== 'string') visit(entry)
+        else {
+          const at = keys.next().value?.index
+          found.push([at === undefined ? 1 : text.slice(0, at).split('\n').length, entry])
+        }
       }
     }
   }
