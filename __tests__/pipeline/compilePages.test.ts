@@ -382,9 +382,10 @@ test('a page whose compiled tree nests too deep to be read back (1,400 elements 
 })
 
 test('a page that holds its compile past the limit fails the run, naming it', async () => {
-  const root = site(VALID)
-  const thrown = await compilePages(scanContent(root), undefined, { workers: 1, pageTimeoutMs: 20 }).catch((error: unknown) => error)
+  // 400 code blocks to colour: far longer than 0.05 s (the worker's loading is not counted).
+  const blocks = Array.from({ length: 400 }, (_, i) => `\`\`\`ts\nconst value${i}: number = ${i} // ${i}\n\`\`\``).join('\n\n')
+  const root = site({ 'content/docs/leads/long.mdx': page('Long', blocks) })
+  const thrown = await compilePages(scanContent(root), undefined, { skip: new Set(['content/docs/index.mdx']), workers: 1, pageTimeoutMs: 50 }).catch((error: unknown) => error)
   expect(thrown).toBeInstanceOf(CompileWorkerError)
-  // The first page posted: a worker takes longer than that to load the compiler.
-  expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/index.mdx did not finish compiling in 0.02 s: the compiler may loop on something in it; take parts out to find what')
+  expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/leads/long.mdx did not finish compiling in 0.05 s: the compiler may loop on something in it; take parts out to find what')
 })

@@ -21,7 +21,7 @@ import { documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
-import { CompileWorkers, highlighterModule, startWorker } from './compileWorkers'
+import { CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
 import { PageStore, type PageRecord } from '../store/pageStore'
@@ -54,8 +54,8 @@ export const MDX_FIX_HINT =
   'fix the MDX at each place named: close every JSX tag (<Callout>…</Callout>, or <br />), close every { expression }, or write a literal {, } or < as \\{, \\} or \\<; docs/writing.md, "When a page does not compile"'
 
 /**
- * How long one page's compile may take, from its post to its answer (a worker still loading
- * included). A large page takes well under a second; this is for a page the compiler never ends.
+ * How long one page's compile may take, from its post to a loaded worker (or the worker's `ready`)
+ * to its answer. A large page takes well under a second; this is for a page the compiler never ends.
  */
 export const PAGE_TIMEOUT_MS = 60_000
 
@@ -123,7 +123,12 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
           stopAll()
           return reject(error)
         }
-        // A page that holds its worker this long would hold the build for ever: the run fails, naming it.
+        arm()
+      }
+      // A page that holds a loaded worker this long would hold the build for ever: the run fails, naming it.
+      const arm = () => {
+        clearTimeout(watchdog)
+        if (!current || !loadedWorkers.has(worker)) return
         const file = current.page.file
         watchdog = setTimeout(() => {
           stopAll()
@@ -138,7 +143,10 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
       }
       worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; highlights?: Record<string, string>; error?: CompileFailure }) => {
         // Its first page was posted with it: a worker that has loaded says so, and takes it then.
-        if (message.ready) return
+        if (message.ready) {
+          loadedWorkers.add(worker)
+          return arm()
+        }
         answer(message.ok ? { ok: true, output: message.output!, highlights: message.highlights } : { ok: false, error: message.error! })
       })
       // The answer could not be read on this thread: a page nested deeper than its stack (it would

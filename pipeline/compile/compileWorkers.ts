@@ -36,6 +36,9 @@ export function compileWorkerData(highlighter: string, background = false) {
   return { highlighter: pathToFileURL(highlighter).href, compiler: { dir: path.join(COMPILER_ROOT, CACHE_PATHS.compiler), key: compilerFingerprint().slice(0, 16), root: COMPILER_ROOT }, background }
 }
 
+/** Workers that have said `ready` (loaded the compiler): a page's time limit counts from its post to one (./compilePages.ts). */
+export const loadedWorkers = new WeakSet<Worker>()
+
 /**
  * A compile worker: it loads the compiler once and says `ready`, then compiles one page a message.
  * A `background` one runs at the lowest priority (./compileWorker.mjs).
@@ -53,6 +56,8 @@ export function startWorker(highlighter: string, background = false): Worker {
   })
   worker.stdout.resume()
   worker.stderr.resume()
+  // Its first message is `ready`; a run that takes it still loading hears that itself.
+  worker.once('message', () => loadedWorkers.add(worker))
   return worker
 }
 
