@@ -31,8 +31,6 @@ import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type 
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { isReservedSegment } from '../../lib/access/sectionPaths'
 
-
-
 /** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not a reserved one (`_meta`'s, and the site's own). */
 const isSlug = (name: string) => /^[a-z0-9_-]+$/.test(name) && !isReservedSegment(name)
 const META = /^_meta\./
@@ -84,10 +82,6 @@ export class StrayContentPageError extends ContentError {
 }
 
 /**
- * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
- * to the fallback rule), a page (it belongs to no section) or any other file.
- */
-/**
  * A file under content/ that is no page and no `_meta` file: nothing reads it, so a page meant by
  * it (`Intro.MDX`), an image beside its page or a `_meta.yaml` would be missing from the site with
  * nothing said. Hidden files (`.DS_Store`, `.gitkeep`) are an editor's or the system's, not a writer's.
@@ -109,6 +103,10 @@ export class NotContentFileError extends ContentError {
   }
 }
 
+/**
+ * An entry directly under content/docs/ that no section declares: a folder (its pages would fall
+ * to the fallback rule), a page (it belongs to no section) or any other file.
+ */
 export class UndeclaredSectionError extends ContentError {
   constructor(entry: string, kind: 'folder' | 'page' | 'file', declared: readonly string[], entryPage = 'intro') {
     const folders = declared.map((id) => `${DOCS_DIR}/${id}/`).join(', ')
