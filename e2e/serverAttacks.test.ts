@@ -210,3 +210,49 @@ describe('oversized cookies: a page that says so, never a bare 431 and never a s
     expect(response.body).toContain('CognitoIdentityServiceProvider.')
   })
 })
+
+/** A request to `url` with exactly `headers` (Host included: fetch would send the URL's own), its status, headers and body. */
+async function sent(url: string, method: string, headers: Record<string, string>, body = ''): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const http = await import('node:http')
+  const { hostname, port, pathname } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, path: pathname, method, headers }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }))
+    })
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+describe("this machine's servers answer its own pages and tools only: not a host name pointed at it (DNS rebinding), nor another site's page", () => {
+  const own = new URL(siteUrl).host
+
+  test('the site refuses a signed-in reader reached through another host name, or a page of another site, before deciding anything', async () => {
+    for (const host of ['evil.example', `evil.example:${new URL(siteUrl).port}`, '127.0.0.1.evil.example']) {
+      const refused = await raw('/docs/leads/intro', leads, { host })
+      expect([host, refused.status, refused.cacheControl, refused.body]).toEqual([host, 403, 'no-store', `This server answers pages and tools of this machine only: its Host (${host}) is not this machine.\n`])
+    }
+    expect((await raw('/docs/leads/intro', leads, { host: own, origin: 'https://evil.example' })).status).toBe(403)
+    expect((await raw('/mcp', undefined, { host: own, origin: 'https://evil.example' })).status).toBe(403)
+    // Its own names pass, as before.
+    for (const host of [own, own.replace('127.0.0.1', 'localhost')]) expect([host, (await raw('/docs/leads/intro', leads, { host })).status]).toEqual([host, 200])
+  })
+
+  test("the local Cognito refuses another site's page (its users, groups and sign-in), and a host name pointed at it", async () => {
+    const listUsers = (headers: Record<string, string>) =>
+      sent(cognitoUrl + '/', 'POST', { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.ListUsers', ...headers }, JSON.stringify({ UserPoolId: 'eu-west-2_LocalDocs' }))
+    const cognitoHost = new URL(cognitoUrl).host
+    for (const headers of [{ host: cognitoHost, origin: 'https://evil.example' }, { host: 'evil.example' }] as Record<string, string>[]) {
+      const refused = await listUsers(headers)
+      expect([refused.status, refused.headers['access-control-allow-origin'], refused.body.includes('leads1')]).toEqual([403, undefined, false])
+    }
+    const preflight = await sent(cognitoUrl + '/', 'OPTIONS', { host: cognitoHost, origin: 'https://evil.example', 'access-control-request-method': 'POST' })
+    expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([403, undefined])
+    // The site's sign-in page, on this machine, still signs in.
+    const allowed = await sent(cognitoUrl + '/', 'OPTIONS', { host: cognitoHost, origin: siteUrl, 'access-control-request-method': 'POST' })
+    expect([allowed.status, allowed.headers['access-control-allow-origin']]).toEqual([204, siteUrl])
+  })
+})

@@ -14,6 +14,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -23,6 +24,7 @@ import { freePort } from '../../scripts/audit/buildAuditSite'
 import { copyProject } from '../../scripts/audit/copyProject'
 import { decideForView, READER_VIEW_PATH, type ReaderView } from '../../lib/access/readerView'
 import { DYNAMIC_CSS_MANIFEST_FILE } from '../../patches/next'
+import { DEV_PROPS_EVENTS_PATH } from '../../lib/render/devPropsEvents'
 
 jest.setTimeout(300_000)
 
@@ -66,6 +68,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * group of its own so that the whole tree (Next's dev server and its workers too) can be stopped at once,
  * with NODE_ENV as in a developer's shell (Jest's is "test").
  */
+/** What the dev server answers a request to `path` with exactly `headers` (Host included); for an upgrade, 101 when it switched. */
+function statusWith(port: number, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, path, headers }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on('upgrade', (response, socket) => {
+      socket.destroy()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/** A WebSocket's opening request, as a browser sends one. */
+const WEBSOCKET = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' }
+
 function startDev(env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['scripts/server/startDev.mjs'], {
     cwd: dir,
@@ -214,6 +235,16 @@ test('a page that does not compile is named in the terminal with its line and co
       expect(await first.text()).toContain(HEADING)
       await waitForOutput(new RegExp(`GET ${ROUTE} 200`), dev, opened)
       expect(output.slice(opened)).not.toMatch(NEXT_COMPILED)
+      // It serves every section to anyone, so only this machine's pages and tools: not through a
+      // host name pointed at 127.0.0.1 (DNS rebinding), and not to another site's page, whose
+      // WebSocket would hear each page opened (Next's updates name them).
+      const own = `127.0.0.1:${sitePort}`
+      expect(await statusWith(sitePort, ROUTE, { host: `evil.example:${sitePort}` })).toBe(403)
+      expect(await statusWith(sitePort, ROUTE, { host: own, origin: 'https://evil.example' })).toBe(403)
+      expect(await statusWith(sitePort, DEV_PROPS_EVENTS_PATH, { host: own, origin: 'https://evil.example' })).toBe(403)
+      expect(await statusWith(sitePort, '/_next/webpack-hmr', { ...WEBSOCKET, host: own, origin: 'https://evil.example' })).toBe(403)
+      expect(await statusWith(sitePort, '/_next/webpack-hmr', { ...WEBSOCKET, host: `evil.example:${sitePort}`, origin: `http://evil.example:${sitePort}` })).toBe(403)
+      expect(await statusWith(sitePort, '/_next/webpack-hmr', { ...WEBSOCKET, host: own, origin: `http://${own}` })).toBe(101)
       const broken = path.join(dir, 'content/docs/leads/broken.mdx')
       const mark = output.length
       fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nNever closed.\n')

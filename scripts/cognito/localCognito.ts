@@ -38,6 +38,7 @@ import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.js
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor, localCognitoEndpoint } from '../../lib/auth/authSettings'
 import { isRunning } from '../../pipeline/mainProcess'
 import { SEEDED_GROUPS, SEEDED_PASSWORD, SEEDED_USERS } from './seed'
+import { refuseForeign } from '../server/thisMachineOnly.cjs'
 
 export interface LocalCognitoOptions {
   /** Public port; 0 picks a free one. Default 9229. */
@@ -151,6 +152,13 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
     const cognitoLocal = createCognitoLocalServer(lazyRouter(services), logger, config.ServerConfig, services)
     internal = (await cognitoLocal.start()) as http.Server
     const internalPort = (internal.address() as AddressInfo).port
+    // It answers any origin, and its admin calls need no credentials: this machine's pages and tools
+    // only (../server/thisMachineOnly.cjs), here and at the proxy below, which calls it.
+    const answer = internal.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]
+    internal.removeAllListeners('request')
+    internal.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (!refuseForeign(req, res)) for (const listener of answer) listener.call(internal, req, res)
+    })
 
     let publicUrl = ''
     const upstream = (method: string, urlPath: string, headers: http.OutgoingHttpHeaders, body: Buffer) =>
@@ -261,6 +269,7 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
     })
 
     proxy = http.createServer((req, res) => {
+      if (refuseForeign(req, res)) return
       handle(req, res).catch((err: unknown) => {
         logger.error({ err }, 'local cognito proxy failed')
         if (!res.headersSent) {

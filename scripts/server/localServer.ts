@@ -38,6 +38,7 @@ import type { SiteObjects } from './siteObjects'
 import { SITE_NAME } from '../../lib/siteName'
 import { SIGN_IN_PAGE } from '../../lib/pathFormats'
 import { SITE_PORT } from './ports'
+import { refuseForeign } from './thisMachineOnly.cjs'
 
 /** CloudFront refuses a request whose headers exceed this (its documented quota). */
 export const CLOUDFRONT_MAX_REQUEST_HEADER_BYTES = 20480
@@ -124,6 +125,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       response.writeHead(status, { ...headers, ...extra })
       response.end(request.method === 'HEAD' ? undefined : body)
     }
+    // This machine's site: a page of another site, or one reached through a host name pointed here, is refused (./thisMachineOnly.cjs).
+    if (refuseForeign(request, response)) return
     try {
       const pathname = (request.url ?? '/').split('?', 1)[0]
       if (oauth?.handles(pathname)) return await oauth.handle(request, response)

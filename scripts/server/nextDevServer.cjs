@@ -13,9 +13,11 @@
  * `{ env, hostname, port }` (the environment holds the URLs next.config.ts reads).
  */
 'use strict'
+const { EventEmitter } = require('node:events')
 const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
+const { refuseForeign, refuseForeignUpgrade } = require('./thisMachineOnly.cjs')
 
 // A dev server is one, whatever the shell says (`next dev` would keep a "production" it was given).
 process.env.NODE_ENV = 'development'
@@ -31,7 +33,14 @@ function serve({ env, hostname, port }) {
   Object.assign(process.env, env)
   const dir = process.cwd()
   const server = http.createServer()
-  const app = next({ dev: true, dir, hostname, port, httpServer: server })
+  // Next takes its WebSockets (its updates, which name each page opened) from the upgrades this
+  // passes on: one from another site's page, or through a host name that is not this machine's, is
+  // refused first, as every request is below (./thisMachineOnly.cjs).
+  const upgrades = new EventEmitter()
+  server.on('upgrade', (request, socket, head) => {
+    if (!refuseForeignUpgrade(request, socket)) upgrades.emit('upgrade', request, socket, head)
+  })
+  const app = next({ dev: true, dir, hostname, port, httpServer: upgrades })
   let closing
   const close = () => (closing ??= Promise.race([app.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_MS))]).finally(() => process.exit(0)))
   process.once('SIGINT', close)
@@ -53,6 +62,7 @@ function serve({ env, hostname, port }) {
     process.exit(1)
   })
   server.on('request', (request, response) =>
+    refuseForeign(request, response) ||
     handler
       .then((handle) => handle(request, response))
       .catch((error) => {

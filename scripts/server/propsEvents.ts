@@ -15,6 +15,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { propsEvent } from '../../lib/render/devPropsEvents'
+import { refuseForeign } from './thisMachineOnly.cjs'
 
 /**
  * A comment line this often keeps a quiet stream open: Next's rewrite proxy ends a request whose
@@ -35,7 +36,9 @@ export async function startPropsEvents(): Promise<PropsEvents> {
   const open = new Set<http.ServerResponse>()
   // A page that connects is told the last write as one for every page.
   const send = (response: http.ServerResponse, data = propsEvent(written)) => response.write(`data: ${data}\n\n`)
-  const server = http.createServer((_request, response) => {
+  const server = http.createServer((request, response) => {
+    // Which pages changed is the open pages' to hear, not another site's (./thisMachineOnly.cjs).
+    if (refuseForeign(request, response)) return
     response.writeHead(200, {
       'Content-Type': 'text/event-stream',
       // no-transform: Next's dev server gzips what it proxies unless told not to, and gzip holds the events back.
