@@ -171,6 +171,19 @@ test("a _meta link is named at its own line however its value is spelt: with esc
   ])
 })
 
+test("a link to the reader's own machine (a preview's address) is refused, in a page or a _meta: it named a route to every reader and went nowhere", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('See [the plan](http://127.0.0.1:3000/docs/internal/intro), [mine](http://localhost/docs/leads/intro) and [theirs](https://127.0.0.1.example.com/docs).'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  plan: { title: 'Plan', href: 'HTTP://[::1]:3100/docs/internal/intro' },\n}\n",
+  })
+  const problem = "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)"
+  expect(checkLinks(scanContent(root)).map(({ file, target, kind, problem: what }) => [file, target, kind, what])).toEqual([
+    ['content/docs/leads/intro.mdx', 'http://127.0.0.1:3000/docs/internal/intro', 'broken', problem],
+    ['content/docs/leads/intro.mdx', 'http://localhost/docs/leads/intro', 'broken', problem],
+    ['content/docs/leads/_meta.ts', 'HTTP://[::1]:3100/docs/internal/intro', 'broken', problem],
+  ])
+})
+
 test('an http(s) URL without its // is refused: a browser reads it as a path of this site, past the check of another site\'s links', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('See [the plan](https:/docs/internal/intro) and [ours](https://example.com/docs/internal/intro).') })
   expect(checkLinks(scanContent(root))).toEqual([

@@ -29,6 +29,9 @@ export class UnservablePathError extends Error {
   }
 }
 
+/** An http(s) URL of this machine: 127.0.0.1, localhost (or a name under it), [::1]. */
+const LOOPBACK_URL = /^https?:\/\/(?:[^/?#@]*@)?(?:127\.0\.0\.1|localhost|[\w.-]+\.localhost|\[::1\])\.?(?::\d*)?(?:[/?#]|$)/i
+
 /**
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
  * every page of the folder's section, so they obey the same rule as links in page text.
@@ -71,6 +74,12 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
     const scanned = page.links.length
     for (const [at, [line, target]] of [...page.links, ...page.compiledLinks].entries()) {
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
+      // A reader's own machine is no page of the site: a link copied from the preview (npm run dev)
+      // would name its route to every reader, whether or not they may open it, and go nowhere.
+      if (LOOPBACK_URL.test(target)) {
+        report('broken', "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)")
+        continue
+      }
       // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
       if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target)) continue
       // As the page check says of a page's (pipeline/compile/pageSanitizer.mjs); a _meta's went out as a broken site path.
