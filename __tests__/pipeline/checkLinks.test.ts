@@ -149,12 +149,13 @@ test("a _meta file's links are read from its data: a quoted `href` key and a men
   ])
 })
 
-test("a _meta link is named at its own line however its value is spelt: with escapes, empty, or the same as an earlier one", () => {
+test("a _meta link is named at its own line however its value is spelt: with escapes, empty, or the same as an earlier one, past a comment that names a link", () => {
   const root = site({
     'content/docs/leads/intro.mdx': page('x'),
     'content/docs/leads/_meta.ts': [
       'export default {',
       "  intro: 'Intro',",
+      "  // href: '/docs/leads/old', before it moved",
       "  first: { title: 'First', href: '/docs/leads/gone' },",
       "  escaped: { title: 'Escaped', href: '\\t//evil.example' },",
       "  empty: { title: 'Empty', href: '' },",
@@ -164,16 +165,16 @@ test("a _meta link is named at its own line however its value is spelt: with esc
     ].join('\n'),
   })
   expect(checkLinks(scanContent(root)).map(({ line, target }) => [line, target])).toEqual([
-    [3, '/docs/leads/gone'],
-    [4, '\t//evil.example'],
-    [5, ''],
-    [6, '/docs/leads/gone'],
+    [4, '/docs/leads/gone'],
+    [5, '\t//evil.example'],
+    [6, ''],
+    [7, '/docs/leads/gone'],
   ])
 })
 
-test("a link to the reader's own machine (a preview's address) is refused, in a page or a _meta: it named a route to every reader and went nowhere", () => {
+test("a link to a docs page on the reader's own machine (a preview's address) is refused, in a page or a _meta: it named a route to every reader and went nowhere; another local address is a service's", () => {
   const root = site({
-    'content/docs/leads/intro.mdx': page('See [the plan](http://127.0.0.1:3000/docs/internal/intro), [mine](http://localhost/docs/leads/intro) and [theirs](https://127.0.0.1.example.com/docs).'),
+    'content/docs/leads/intro.mdx': page('See [the plan](http://127.0.0.1:3000/docs/internal/intro), [mine](http://localhost/docs/leads/intro) and [theirs](https://127.0.0.1.example.com/docs). A local service is text: open http://localhost:8080/health or [the console](http://127.0.0.1:9000/).'),
     'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  plan: { title: 'Plan', href: 'HTTP://[::1]:3100/docs/internal/intro' },\n}\n",
   })
   const problem = "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)"

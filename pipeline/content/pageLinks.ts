@@ -57,22 +57,29 @@ const HREF_KEY = /(?<![\w$])(['"`]?)href\1\s*:/g
 
 /**
  * The links of a `_meta` file: every `href` of its data, at any depth (a menu's items), however
- * its key is written; each at the line of the text's next `href` key, in the order the data holds
- * them (the text's, for keys that are not numbers), so a value spelt with escapes, empty or twice is
- * placed at its own line (line 1 when the text has no more such keys).
+ * its key is written. Each is placed where the text spells its value as written, after the last
+ * one placed; a value spelt otherwise (with escapes) or empty is placed at the next `href` key
+ * (line 1 when the text has none left).
  */
 export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   const found: FoundLink[] = []
-  const keys = text.matchAll(HREF_KEY)
+  let from = 0
+  const place = (value: string): number => {
+    let at = value === '' ? -1 : text.indexOf(value, from)
+    if (at < 0) {
+      HREF_KEY.lastIndex = from
+      at = HREF_KEY.exec(text)?.index ?? -1
+    }
+    if (at < 0) return 1
+    from = at + Math.max(1, value.length)
+    return text.slice(0, at).split('\n').length
+  }
   const visit = (value: unknown) => {
     if (Array.isArray(value)) value.forEach(visit)
     else if (value !== null && typeof value === 'object') {
       for (const [key, entry] of Object.entries(value)) {
-        if (key !== 'href' || typeof entry !== 'string') visit(entry)
-        else {
-          const at = keys.next().value?.index
-          found.push([at === undefined ? 1 : text.slice(0, at).split('\n').length, entry])
-        }
+        if (key === 'href' && typeof entry === 'string') found.push([place(entry), entry])
+        else visit(entry)
       }
     }
   }

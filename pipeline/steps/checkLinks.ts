@@ -29,8 +29,11 @@ export class UnservablePathError extends Error {
   }
 }
 
-/** An http(s) URL of this machine: 127.0.0.1, localhost (or a name under it), [::1]. */
-const LOOPBACK_URL = /^https?:\/\/(?:[^/?#@]*@)?(?:127\.0\.0\.1|localhost|[\w.-]+\.localhost|\[::1\])\.?(?::\d*)?(?:[/?#]|$)/i
+/**
+ * An http(s) URL of a docs page on this machine (127.0.0.1, localhost or a name under it, [::1]):
+ * a preview's address. Other local addresses (a service's `http://localhost:8080/health`) are text.
+ */
+const PREVIEW_DOCS_URL = /^https?:\/\/(?:[^/?#@]*@)?(?:127\.0\.0\.1|localhost|[\w.-]+\.localhost|\[::1\])\.?(?::\d*)?\/docs(?:[/?#]|$)/i
 
 /**
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
@@ -76,7 +79,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
       // A reader's own machine is no page of the site: a link copied from the preview (npm run dev)
       // would name its route to every reader, whether or not they may open it, and go nowhere.
-      if (LOOPBACK_URL.test(target)) {
+      if (PREVIEW_DOCS_URL.test(target)) {
         report('broken', "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)")
         continue
       }
