@@ -425,6 +425,12 @@ test("a page that nests past what the compiler can walk is refused at its line b
   expect(messages(`${'<div\n>\n'.repeat(MAX_NESTING)}x\n${'</div>\n'.repeat(MAX_NESTING)}`)).toEqual([])
   expect(messages(`\`\`\`html\n${'<div>'.repeat(500)}\n\`\`\`\n\n\`${'<b>'.repeat(200)}\``)).toEqual([])
   expect(messages(Array.from({ length: 200 }, (_, i) => `<https://example.com/${i}> and <Callout>x</Callout>`).join('\n'))).toEqual([])
+  // An escaped \< opens nothing, however far the next > is.
+  expect(messages(Array.from({ length: 120 }, (_, i) => `A \\<T${i} type.\n\n> a quote`).join('\n\n'))).toEqual([])
+  // An element whose attribute holds a URL or an address is an element, not an autolink, and stray end tags hide nothing.
+  expect(messages(`${'</div>'.repeat(50)}\n${'<Card\n  href="https://example.com/a@b"\n>\n'.repeat(150)}x`)).toEqual([
+    `content/docs/leads/deep.mdx:${8 + 3 * MAX_NESTING}: elements nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`,
+  ])
 })
 
 test('a _meta value nested past what its parser can read is named with its file, not a bare stack overflow', () => {
@@ -447,6 +453,10 @@ test('a file under content/ that is no page and no _meta file fails, naming it a
     // An editor's or the system's, not a writer's.
     'content/docs/leads/.DS_Store': '',
     'content/.gitkeep': '',
+    'content/docs/leads/intro.mdx~': '',
+    'content/docs/leads/#intro.mdx#': '',
+    'content/docs/leads/4913': '',
+    'content/docs/leads/Thumbs.db': '',
   })
   expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, problem.message])).toEqual([
     ['NotContentFileError', 'content/docs/_meta.yml: content/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; a _meta file is _meta.ts (or .tsx, .js, .jsx, .mjs): rename it.'],

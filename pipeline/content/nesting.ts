@@ -18,8 +18,10 @@ export class NestingError extends ContentError {
 
 const FENCE = /^\s*(```|~~~)/
 const QUOTES = /^(\s*>)+/
-/** An element's start or end tag (not one that closes itself); its attributes may run over lines. */
-const TAG = /<(\/?)([A-Za-z][\w.:-]*)\b[^<>]*?(\/?)>/g
+/** An element's start or end tag, not escaped (`\<`); its attributes may run over lines. */
+const TAG = /(?<!\\)<(\/?)([A-Za-z][\w.:-]*)\b[^<>]*?(\/?)>/g
+/** An autolink (<https://…>, <name@host>): a link, not an element; it holds no space. */
+const AUTOLINK = /^<[^\s<>]*(?::\/\/|@)[^\s<>]*>$/
 
 /** The first place `text` (a page's MDX, front matter included) nests past MAX_NESTING; null when it does not. */
 export function nestingProblem(file: string, text: string): NestingError | null {
@@ -50,9 +52,9 @@ export function nestingProblem(file: string, text: string): NestingError | null 
   let depth = 0
   for (const match of joined.matchAll(TAG)) {
     const [tag, closing, , selfClosing] = match
-    // An autolink (<https://…>, <name@host>) is a link, not an element.
-    if (selfClosing || tag.includes('://') || tag.includes('@')) continue
-    depth += closing ? -1 : 1
+    if (selfClosing || AUTOLINK.test(tag)) continue
+    // A stray end tag (MDX refuses it anyway) hides no depth that follows.
+    depth = Math.max(0, depth + (closing ? -1 : 1))
     if (depth > MAX_NESTING) return new NestingError(file, joined.slice(0, match.index).split('\n').length, 'elements')
   }
   return null
