@@ -38,7 +38,10 @@ function serve({ env, hostname, port }) {
   // refused first, as every request is below (./thisMachineOnly.cjs).
   const upgrades = new EventEmitter()
   server.on('upgrade', (request, socket, head) => {
-    if (!refuseForeignUpgrade(request, socket)) upgrades.emit('upgrade', request, socket, head)
+    if (refuseForeignUpgrade(request, socket)) return
+    // Next listens for them from its first request on; before that, one is closed (its page retries), not left open.
+    if (upgrades.listenerCount('upgrade') === 0) return socket.destroy()
+    upgrades.emit('upgrade', request, socket, head)
   })
   const app = next({ dev: true, dir, hostname, port, httpServer: upgrades })
   let closing
