@@ -21,7 +21,7 @@ import { documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
-import { CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
+import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
 import { PageStore, type PageRecord } from '../store/pageStore'
@@ -58,6 +58,8 @@ export const MDX_FIX_HINT =
  * to its answer. A large page takes well under a second; this is for a page the compiler never ends.
  */
 export const PAGE_TIMEOUT_MS = 60_000
+/** How many times that a worker at the lowest priority (`npm run dev`'s) gets. */
+const BACKGROUND_SLACK = 10
 
 /** A worker that stopped: not the page's fault, so nothing is cached and the run fails. */
 export class CompileWorkerError extends Error {
@@ -128,12 +130,17 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
       // A page that holds a loaded worker this long would hold the build for ever: the run fails, naming it.
       const arm = () => {
         clearTimeout(watchdog)
-        if (!current || !loadedWorkers.has(worker)) return
-        const file = current.page.file
+        const job = current
+        if (!job || !loadedWorkers.has(worker)) return
+        const limit = backgroundWorkers.has(worker) ? pageTimeoutMs * BACKGROUND_SLACK : pageTimeoutMs
         watchdog = setTimeout(() => {
-          stopAll()
-          reject(new CompileWorkerError(`${file} did not finish compiling in ${pageTimeoutMs / 1000} s: the compiler may loop on something in it; take parts out to find what`))
-        }, pageTimeoutMs)
+          // An answer that came while this thread was busy is read first: timers run before it.
+          setImmediate(() => {
+            if (current !== job) return
+            stopAll()
+            reject(new CompileWorkerError(`${job.page.file} did not finish compiling in ${limit / 1000} s: the compiler may loop on something in it; take parts out to find what`))
+          })
+        }, limit)
         // The worker keeps the process up while it runs; this alone must not after the run stops.
         watchdog.unref()
       }

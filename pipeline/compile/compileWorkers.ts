@@ -38,6 +38,8 @@ export function compileWorkerData(highlighter: string, background = false) {
 
 /** Workers that have said `ready` (loaded the compiler): a page's time limit counts from its post to one (./compilePages.ts). */
 export const loadedWorkers = new WeakSet<Worker>()
+/** Workers at the lowest priority (`npm run dev`'s): any busier process slows them many times over, so their limit is longer. */
+export const backgroundWorkers = new WeakSet<Worker>()
 
 /**
  * A compile worker: it loads the compiler once and says `ready`, then compiles one page a message.
@@ -58,6 +60,7 @@ export function startWorker(highlighter: string, background = false): Worker {
   worker.stderr.resume()
   // Its first message is `ready`; a run that takes it still loading hears that itself.
   worker.once('message', () => loadedWorkers.add(worker))
+  if (background) backgroundWorkers.add(worker)
   return worker
 }
 
