@@ -178,7 +178,6 @@ export class BadContentError extends Error {
   }
 }
 
-/** Editors' and operating systems' own files (.DS_Store, .gitkeep): never pages, never served. */
 /** An editor's or the system's file, not a writer's: hidden (`.DS_Store`, `.gitkeep`), a backup (`intro.mdx~`, `#intro.mdx#`), vim's probe (`4913`), Windows' `Thumbs.db`. */
 const isHiddenFile = (entry: ContentEntry) =>
   !entry.isDirectory && ((entry.name.startsWith('.') && !PAGE.test(entry.name)) || /~$|^#.*#$|^\d+$|^(?:thumbs\.db|desktop\.ini)$/i.test(entry.name))
