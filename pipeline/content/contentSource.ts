@@ -58,6 +58,8 @@ export const META_FILE = /^_meta\.(?:[jt]sx?|mjs)$/
  * script, a style sheet, JSON) would be served from the site's origin as the writer wrote it.
  */
 export const PUBLIC_FILE_TYPES = ['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.pdf', '.woff', '.woff2', '.txt'] as const
+/** Whether a file of `extension` (lowercase, with its dot) is one public/ serves. */
+export const isPublicFileType = (extension: string): boolean => (PUBLIC_FILE_TYPES as readonly string[]).includes(extension)
 
 /** A symbolic link, or anything else that is not a plain file or folder, under content/ or public/. */
 export class NotAFileError extends ContentError {
@@ -476,7 +478,7 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   if (kept?.stamp && stamp && sameStamp(kept.stamp, stamp)) return kept as PublicFile & { stamp: FileStamp }
   const checkedAt = Date.now()
   const extension = path.posix.extname(file).toLowerCase()
-  if (!(PUBLIC_FILE_TYPES as readonly string[]).includes(extension)) return new PublicFileTypeError(file)
+  if (!isPublicFileType(extension)) return new PublicFileTypeError(file)
   const segments = file.split('/').slice(1)
   // An llms name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
   if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isLlmsFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)

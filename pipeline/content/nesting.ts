@@ -5,6 +5,7 @@
  * one is refused, at its line, before it is compiled. Code blocks are text, not nesting.
  */
 import { ContentError, locate } from './contentError'
+import { lineAt } from './pageLinks'
 
 /** More levels than any page a writer means, and far fewer than the compiler's stack holds. */
 export const MAX_NESTING = 100
@@ -55,7 +56,7 @@ export function nestingProblem(file: string, text: string): NestingError | null 
     if (selfClosing || AUTOLINK.test(tag)) continue
     // A stray end tag (MDX refuses it anyway) hides no depth that follows.
     depth = Math.max(0, depth + (closing ? -1 : 1))
-    if (depth > MAX_NESTING) return new NestingError(file, joined.slice(0, match.index).split('\n').length, 'elements')
+    if (depth > MAX_NESTING) return new NestingError(file, lineAt(joined, match.index), 'elements')
   }
   return null
 }

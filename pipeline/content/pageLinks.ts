@@ -72,7 +72,7 @@ export function metaLinksIn(data: unknown, text: string): FoundLink[] {
     }
     if (at < 0) return 1
     from = at + Math.max(1, value.length)
-    return text.slice(0, at).split('\n').length
+    return lineAt(text, at)
   }
   const visit = (value: unknown) => {
     if (Array.isArray(value)) value.forEach(visit)
@@ -87,10 +87,13 @@ export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   return found
 }
 
+/** The line (from 1) of `text` that its character at `index` is on. */
+export const lineAt = (text: string, index: number): number => text.slice(0, index).split('\n').length
+
 /** The line (from 1) of `text` where `written` first appears; 1 when it does not. */
 export function lineOf(text: string, written: string): number {
   const at = text.indexOf(written)
-  return at < 0 ? 1 : text.slice(0, at).split('\n').length
+  return at < 0 ? 1 : lineAt(text, at)
 }
 
 /** A language name as Shiki names one (`ts`, `c++`, `objective-c`, `f#`): anything else is not one. */

@@ -22,7 +22,7 @@
  */
 import path from 'node:path'
 import { access } from '../../lib/access'
-import { CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, PUBLIC_FILE_TYPES, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
+import { CONTENT_DIR, DOCS_DIR, isPublicFileType, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
@@ -95,7 +95,7 @@ export class NotContentFileError extends ContentError {
       ? 'a _meta file is _meta.ts (or .tsx, .js, .jsx, .mjs): rename it'
       : extension === '.md' || extension === '.mdx'
         ? `a page's name is a lowercase slug: rename it to ${path.posix.dirname(file)}/${slugFor(name.slice(0, -extension.length))}${extension}`
-        : (PUBLIC_FILE_TYPES as readonly string[]).includes(extension)
+        : isPublicFileType(extension)
           ? `images and downloads live under ${PUBLIC_DIR}/: move it to ${inPublic} and link it as /${inPublic.slice(PUBLIC_DIR.length + 1)}`
           : `move it out of ${CONTENT_DIR}/, or delete it`
     super(file, `${file}: ${CONTENT_DIR}/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; ${fix}.`)
