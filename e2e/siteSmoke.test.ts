@@ -75,6 +75,18 @@ test('every page of the content and the status pages are in out/ as HTML', async
   expect(routes.length).toBeGreaterThan(100)
 })
 
+test("the build's scripts hold nothing of npm run dev's: neither its events' path nor its problems' box", async () => {
+  const fs = await import('node:fs')
+  const path = await import('node:path')
+  const { DEV_PROPS_EVENTS_PATH } = await import('../lib/render/devPropsEvents')
+  const { outDir } = siteEnv()
+  const scripts = (fs.readdirSync(path.join(outDir, '_next/static'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'))
+  expect(scripts.length).toBeGreaterThan(10)
+  const holding = scripts.filter((file) => /_dev\/props-events|did not pass the content check|dev-problems/.test(fs.readFileSync(path.join(outDir, '_next/static', file), 'utf8')))
+  expect(holding).toEqual([])
+  expect(DEV_PROPS_EVENTS_PATH).toBe('/_dev/props-events')
+})
+
 test('a docs page downloads no sign-in code while the session is fresh', async () => {
   // Amplify and the sign-in code load only when a session must be renewed or the reader signs
   // out; a bundler's chunking that shares them with every page costs each page ~140 kB.

@@ -12,13 +12,14 @@ import type { NextraThemeLayoutProps } from 'nextra'
 import { useMDXComponents } from 'nextra/mdx'
 import { useConfig } from 'nextra-theme-docs'
 import { useMemo, type ReactNode } from 'react'
+import { DevProblems } from '../components/DevProblems'
 import { PageBody, tocOf } from '../lib/render/renderTree'
 import { DOCS_FALLBACK, docsPageProps, docsPaths, type DocsPageProps } from '../lib/render/docsPages'
 import { unpackPageMap } from '../lib/navigation/packedPageMap'
 import { unpackDocument } from '../lib/render/packedDocument'
 import { hasProps, type DocsRouteProps } from '../lib/render/propsOnce'
 import { firstPageProps } from '../lib/render/firstPageProps'
-import { useDevPropsRefresh } from '../lib/render/useDevPropsRefresh'
+import { useDevServerEvents } from '../lib/render/useDevServerEvents'
 import { useUnprefixedHash } from '../lib/render/useUnprefixedHash'
 import Layout from '../theme'
 import themeConfig from '../theme.config'
@@ -50,11 +51,11 @@ function PageMain({ children }: { children: ReactNode }) {
  * the browser); the first page's HTML names only its route (lib/render/propsOnce.ts).
  */
 export default function DocsPage(props: DocsRouteProps) {
-  useDevPropsRefresh()
   // A link to a heading without the ids' prefix (#intro) reaches it (user-content-intro).
   useUnprefixedHash()
   const { doc: packedDoc, pageMap: packedMap, timestamp } = hasProps(props) ? props : firstPageProps(props.route)
   const doc = useMemo(() => unpackDocument(packedDoc), [packedDoc])
+  const devProblems = useDevServerEvents(doc.filePath)
   const pageMap = useMemo(() => unpackPageMap(packedMap), [packedMap])
   const pageOpts = {
     filePath: doc.filePath,
@@ -65,12 +66,15 @@ export default function DocsPage(props: DocsRouteProps) {
     ...(timestamp === null ? {} : { timestamp }),
   } as unknown as NextraThemeLayoutProps['pageOpts']
   return (
-    <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
-      <ContentWrapper toc={tocOf(doc)}>
-        <PageMain>
-          <PageBody tree={doc.tree} />
-        </PageMain>
-      </ContentWrapper>
-    </Layout>
+    <>
+      <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
+        <ContentWrapper toc={tocOf(doc)}>
+          <PageMain>
+            <PageBody tree={doc.tree} />
+          </PageMain>
+        </ContentWrapper>
+      </Layout>
+      <DevProblems problems={devProblems} />
+    </>
   )
 }

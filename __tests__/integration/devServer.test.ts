@@ -5,7 +5,7 @@
  * Cognito and Next's dev server on free ports; Chromium signs in as leads1 through the login form and
  * opens a docs page; then the page's MDX is edited and the open page must show the edit without
  * the test reloading it, and without Next compiling anything: the dev server tells the page that
- * props changed and the page fetches its own again (lib/render/useDevPropsRefresh.ts).
+ * props changed and the page fetches its own again (lib/render/useDevServerEvents.ts).
  *
  * It also runs the build's content check at start and on each edit: a page that does not compile
  * is named in its terminal as the build names it, and the server keeps running. And it follows
@@ -31,6 +31,8 @@ jest.setTimeout(300_000)
 const ROUTE = '/docs/leads/intro'
 const SOURCE = 'content/docs/leads/intro.mdx'
 const HEADING = 'Leads API introduction'
+/** Another page of the section, open beside ROUTE while ROUTE's file does not pass. */
+const OTHER_LEADS_ROUTE = '/docs/leads/environments'
 /** A sentence of the page that the edit replaces. */
 const SENTENCE = 'The Leads API lets our lead-source partners send us a prospective conveyancing client'
 /** Next's dev server compiles each page on its first request: up to a minute on a 2-core machine. */
@@ -334,6 +336,30 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     await page.waitForFunction((title) => document.title.startsWith(title), retitled, { timeout: HOT_RELOAD_MS })
     expect(output.slice(beforeRetitle)).toMatch(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems; ([2-9]|\d{2,}) pages' props written/)
     expect(output.slice(beforeRetitle)).not.toMatch(NEXT_COMPILED)
+
+    // An edit that does not pass: the open page keeps its last version and says why, with its own
+    // file's message as the terminal prints it; another open page says only that another file has one.
+    // Signed in as the same reader: the first page's cookies and storage.
+    const otherContext = await browser.newContext({ storageState: await page.context().storageState() })
+    const other = await otherContext.newPage()
+    await other.goto(`${siteUrl}${OTHER_LEADS_ROUTE}`)
+    await other.getByRole('heading', { level: 1 }).waitFor()
+    const good = fs.readFileSync(source, 'utf8')
+    fs.writeFileSync(source, `${good}\n<Callout type="info">\n\nNever closed.\n`)
+    const own = page.getByRole('alert').filter({ hasText: 'This page did not pass the content check' })
+    await own.waitFor({ timeout: HOT_RELOAD_MS })
+    expect(await own.textContent()).toMatch(/content\/docs\/leads\/intro\.mdx:\d+:1: Expected a closing tag for `<Callout>`/)
+    expect(await page.getByRole('heading', { level: 1, name: HEADING }).isVisible()).toBe(true)
+    // Next's route announcer is an alert too.
+    const elsewhere = other.getByRole('alert').filter({ hasText: 'content check' })
+    await elsewhere.waitFor({ timeout: HOT_RELOAD_MS })
+    expect(await elsewhere.textContent()).toContain('The content check found a problem in other files')
+    expect(await elsewhere.textContent()).not.toContain('intro')
+    // Fixed: both say nothing more.
+    fs.writeFileSync(source, good)
+    await own.waitFor({ state: 'detached', timeout: HOT_RELOAD_MS })
+    await elsewhere.waitFor({ state: 'detached', timeout: HOT_RELOAD_MS })
+    await otherContext.close()
     expect(errors).toEqual([])
     signedIn = { page, dev, siteUrl }
   }))

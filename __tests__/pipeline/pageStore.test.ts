@@ -126,7 +126,8 @@ test("`npm run dev`'s check reports a page written while it ran (after the scan 
   fs.writeFileSync(path.join(dev, EDITED), text.replace(/[a-z](?=[^a-z]*$)/, (letter) => letter.toUpperCase()))
   fs.utimesSync(path.join(dev, EDITED), past, past)
   const result = await checkContentOnce(dev, access)
-  expect(result).toEqual({ ok: false, message: `${EDITED}: changed during the build (it no longer holds the text the build scanned); run the build again.` })
+  const message = `${EDITED}: changed during the build (it no longer holds the text the build scanned); run the build again.`
+  expect(result).toEqual({ ok: false, message, problems: [{ file: EDITED, message }] })
 })
 
 test("`npm run dev`'s watcher saves each check's store, and a commit made while it runs reaches the page's date", async () => {

@@ -22,7 +22,7 @@ const ROOT = process.cwd()
 
 /**
  * Why the index may be missing. In `npm run dev` the page, shown before anything was written,
- * cannot hear of the first write (lib/render/useDevPropsRefresh.ts runs in a page that rendered).
+ * cannot hear of the first write (lib/render/useDevServerEvents.ts runs in a page that rendered).
  */
 const MISSING_INDEX =
   process.env.NODE_ENV === 'development'
@@ -34,7 +34,7 @@ let cached: { mtimeMs: number; index: PropsIndex } | null = null
 /**
  * The index, read again only when the page step has written a new one: in `npm run dev`, where
  * getStaticProps runs on every request, after each content check, so a page's next request has
- * its new props (lib/render/useDevPropsRefresh.ts asks for them).
+ * its new props (lib/render/useDevServerEvents.ts asks for them).
  */
 function readIndex(): PropsIndex {
   const file = path.join(ROOT, PROPS_INDEX)

@@ -130,11 +130,12 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   return problems
 }
 
+/** A link problem's line, as the build prints it. */
+export const describeLinkProblem = ({ file, line, target, problem }: LinkProblem) => `${file}:${line}: ${target}: ${problem}`
+
 export class BrokenLinksError extends Error {
   constructor(readonly problems: LinkProblem[]) {
-    super(
-      [...problems.map(({ file, line, target, problem }) => `${file}:${line}: ${target}: ${problem}`), `checkLinks: ${problems.length} problem(s); fix them before building`].join('\n')
-    )
+    super([...problems.map(describeLinkProblem), `checkLinks: ${problems.length} problem(s); fix them before building`].join('\n'))
     this.name = 'BrokenLinksError'
   }
 }

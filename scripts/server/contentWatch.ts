@@ -24,7 +24,7 @@ import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
 import { PageChangedError } from '../../pipeline/content/contentSource'
-import { BrokenLinksError, UnservablePathError } from '../../pipeline/steps/checkLinks'
+import { BrokenLinksError, describeLinkProblem, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { watchTree } from './treeWatch'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
@@ -32,9 +32,10 @@ import { readLastUpdated, type LastUpdated } from '../../pipeline/lastUpdated'
 import { readStore } from '../../pipeline/store/pageStore'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
+import type { CheckProblem } from './propsEvents'
 
 /** A check's outcome; `rulesApplied` when the check applied an edit of access.config.ts. */
-export type ContentCheckResult = { ok: true; report: CompileReport; props: PagePropsReport; rulesApplied?: boolean } | { ok: false; message: string }
+export type ContentCheckResult = { ok: true; report: CompileReport; props: PagePropsReport; rulesApplied?: boolean } | { ok: false; message: string; problems: readonly CheckProblem[] }
 
 /** Said after a configuration's error: what the dev server does meanwhile. */
 export const RULES_KEPT = `npm run dev: keeps the access rules of the last ${ACCESS_CONFIG_FILE} that passed until this one does`
@@ -93,9 +94,19 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
     return { ok: true, report: run.compile, props: run.props }
   } catch (error) {
     // A page saved again while the check ran is a result too: the watcher sees that save and checks again.
-    if (error instanceof BadContentError || error instanceof BrokenLinksError || error instanceof UnservablePathError || error instanceof RuleCoverageError || error instanceof PageChangedError) return { ok: false, message: error.message }
+    const problems = problemsOf(error)
+    if (problems) return { ok: false, message: (error as Error).message, problems }
     throw error
   }
+}
+
+/** A check's problems, each in its file, as the open pages are told them; null for an error that is not a result. */
+function problemsOf(error: unknown): CheckProblem[] | null {
+  if (error instanceof BadContentError) return error.problems.map(({ path: file, message }) => ({ file, message }))
+  if (error instanceof BrokenLinksError) return error.problems.map((problem) => ({ file: problem.file, message: describeLinkProblem(problem) }))
+  if (error instanceof UnservablePathError || error instanceof PageChangedError) return [{ file: error.file, message: error.message }]
+  if (error instanceof RuleCoverageError) return [{ file: ACCESS_CONFIG_FILE, message: error.message }]
+  return null
 }
 
 const sameDates = (a: LastUpdated, b: LastUpdated) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([file, time]) => b[file] === time)
@@ -181,7 +192,8 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
       } catch (error) {
         // The file as it is now does not pass: a configuration loaded before it and not yet applied is dropped too.
         wanted = served
-        const refused: ContentCheckResult = { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n${RULES_KEPT}` }
+        const message = `${error instanceof Error ? error.message : String(error)}\n${RULES_KEPT}`
+        const refused: ContentCheckResult = { ok: false, message, problems: [{ file: ACCESS_CONFIG_FILE, message }] }
         if (!content) return refused
         report(refused)
       }
@@ -189,7 +201,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     if (wanted === served) return checkContentOnce(root, served.access, kept, true)
     // New rules change page maps anywhere, so the props of every page they reach are written again.
     const result = await checkContentOnce(root, wanted.access, kept, true)
-    if (!result.ok) return { ok: false, message: `${result.message}\n${RULES_KEPT}` }
+    if (!result.ok) return { ...result, message: `${result.message}\n${RULES_KEPT}` }
     const applying = wanted
     await rules.apply(applying)
     served = applying

@@ -209,8 +209,14 @@ async function main(nextServers: NextDevServers) {
         // Only a check that changed some page's props (or the rules) makes open pages fetch theirs:
         // those pages (every one, for new rules); one that did not pass kept the last ones.
         if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed(result.rulesApplied ? undefined : [...result.props.changed, ...result.props.removed])
+        // The open pages show what the terminal does (components/DevProblems.tsx), or nothing once it passes.
+        propsEvents.problems(result.ok ? [] : result.problems)
       },
-      (error) => console.error(`npm run dev: the content check failed: ${error.message}`),
+      (error) => {
+        const message = `npm run dev: the content check failed: ${error.message}`
+        console.error(message)
+        propsEvents.problems([{ file: null, message }])
+      },
       compiler
     )
   }

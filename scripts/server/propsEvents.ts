@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: tells the open docs pages that the pages' props were written again, so that they
- * fetch theirs anew (lib/render/useDevPropsRefresh.ts) and Next compiles nothing for a content
+ * fetch theirs anew (lib/render/useDevServerEvents.ts) and Next compiles nothing for a content
  * edit. Server-Sent Events on 127.0.0.1; next.config.ts rewrites DEV_PROPS_EVENTS_PATH here, so
  * the browser asks its own origin.
  *
@@ -11,10 +11,14 @@
  * a page whose props are older than that, because the write came while it loaded or while its
  * connection was lost, refreshes then. The server and the browser share a clock: the dev server
  * listens on 127.0.0.1.
+ *
+ * It also tells them what the last content check found (PROBLEMS_EVENT): how many problems, and
+ * the tokens of their files. A page whose file has one asks for its messages (`?problems=<token>`),
+ * so a page shows its own file's messages, and of others only how many there are.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { propsEvent } from '../../lib/render/devPropsEvents'
+import { nameToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsEvent, propsEvent } from '../../lib/render/devPropsEvents'
 import { refuseForeign } from './thisMachineOnly.cjs'
 
 /**
@@ -23,22 +27,38 @@ import { refuseForeign } from './thisMachineOnly.cjs'
  */
 const KEEP_OPEN_MS = 15_000
 
+/** A problem the content check found, in a file of the project (null: none, as for an error of the check itself). */
+export interface CheckProblem {
+  file: string | null
+  message: string
+}
+
 export interface PropsEvents {
   /** Where it listens, without a path: it answers every path with the stream. */
   url: string
   /** Tells the open pages that props were written, just now: those of `routes`, or every page's. */
   changed: (routes?: readonly string[]) => void
+  /** Tells the open pages what the last check found (none: it passed). */
+  problems: (problems: readonly CheckProblem[]) => void
   stop: () => Promise<void>
 }
 
 export async function startPropsEvents(): Promise<PropsEvents> {
   let written = 0
+  let found: readonly CheckProblem[] = []
   const open = new Set<http.ServerResponse>()
   // A page that connects is told the last write as one for every page.
   const send = (response: http.ServerResponse, data = propsEvent(written)) => response.write(`data: ${data}\n\n`)
+  const sendProblems = (response: http.ServerResponse) => response.write(`event: ${PROBLEMS_EVENT}\ndata: ${problemsEvent(found.map(({ file }) => file))}\n\n`)
   const server = http.createServer((request, response) => {
     // Which pages changed is the open pages' to hear, not another site's (./thisMachineOnly.cjs).
     if (refuseForeign(request, response)) return
+    const asked = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get(PROBLEMS_QUERY)
+    if (asked !== null) {
+      const messages = found.filter(({ file }) => file !== null && nameToken(file) === asked).map(({ message }) => message)
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+      return void response.end(JSON.stringify(messages))
+    }
     response.writeHead(200, {
       'Content-Type': 'text/event-stream',
       // no-transform: Next's dev server gzips what it proxies unless told not to, and gzip holds the events back.
@@ -46,6 +66,7 @@ export async function startPropsEvents(): Promise<PropsEvents> {
       Connection: 'keep-alive',
     })
     send(response)
+    sendProblems(response)
     open.add(response)
     // A browser that left is written to no more; an error on its way out is its leaving, not the server's.
     response.on('close', () => open.delete(response))
@@ -62,6 +83,12 @@ export async function startPropsEvents(): Promise<PropsEvents> {
       written = Date.now()
       const data = propsEvent(written, routes)
       open.forEach((response) => send(response, data))
+    },
+    problems: (problems) => {
+      // A check that passed after one that passed says nothing new.
+      if (problems.length === 0 && found.length === 0) return
+      found = problems
+      open.forEach(sendProblems)
     },
     stop: () => {
       clearInterval(keepOpen)

@@ -6,15 +6,26 @@
  * route's getStaticProps runs on every request in dev and reads the props the content check wrote
  * (./docsPages.ts).
  *
+ * It also hears what the content check found: a page that did not pass keeps its last props, so
+ * the page says why (components/DevProblems.tsx), with the messages of its own file.
+ *
  * Nothing of it is in a build: the condition is false when the bundle is made, so the minifier
  * drops the hook and the path.
  */
 import Router from 'next/router'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { normalisePath } from '../access/normalisePath'
-import { DEV_PROPS_EVENTS_PATH, refreshFor } from './devPropsEvents'
+import { DEV_PROPS_EVENTS_PATH, nameToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsFor, refreshFor } from './devPropsEvents'
 
-function useRefreshOnPropsEvents(): void {
+/** What the last content check found, as an open page shows it: how many problems, and its own file's messages (none when none is in it). */
+export interface DevProblems {
+  count: number
+  messages: readonly string[]
+}
+
+function useDevServerEventsNow(filePath: string): DevProblems | null {
+  const [problems, setProblems] = useState<string | null>(null)
+  const [view, setView] = useState<DevProblems | null>(null)
   useEffect(() => {
     const events = new EventSource(DEV_PROPS_EVENTS_PATH)
     // When the props shown were read: after this document's request began, or at the last refresh.
@@ -31,8 +42,23 @@ function useRefreshOnPropsEvents(): void {
       // reader's own move cancelled is not one.
       Router.replace(path, undefined, { scroll: false }).catch((error: { cancelled?: boolean }) => error?.cancelled || location.reload())
     }
+    events.addEventListener(PROBLEMS_EVENT, (event) => setProblems((event as MessageEvent<string>).data))
     return () => events.close()
   }, [])
+  // Again after a move to another page: the problems are the same, the file is another.
+  useEffect(() => {
+    const found = problems === null ? { count: 0, here: false } : problemsFor(problems, filePath)
+    if (!found.here) return setView(found.count ? { count: found.count, messages: [] } : null)
+    let current = true
+    fetch(`${DEV_PROPS_EVENTS_PATH}?${PROBLEMS_QUERY}=${nameToken(filePath)}`)
+      .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
+      .catch(() => [])
+      .then((messages) => current && setView({ count: found.count, messages }))
+    return () => {
+      current = false
+    }
+  }, [problems, filePath])
+  return view
 }
 
-export const useDevPropsRefresh: () => void = process.env.NODE_ENV === 'development' ? useRefreshOnPropsEvents : () => {}
+export const useDevServerEvents: (filePath: string) => DevProblems | null = process.env.NODE_ENV === 'development' ? useDevServerEventsNow : () => null

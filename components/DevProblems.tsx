@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react'
+import type { DevProblems as Problems } from '../lib/render/useDevServerEvents'
+
+/**
+ * `npm run dev` only: what the last content check found, over the open page, since the page keeps
+ * its last version that passed and would otherwise look as if the edit were lost. The messages of
+ * the page's own file in full, as the terminal prints them; of other files only how many, as the
+ * page names no other file. Gone once a check passes; the reader may hide it until the next check.
+ */
+function DevProblemsNow({ problems }: { problems: Problems | null }) {
+  const [hidden, setHidden] = useState<Problems | null>(null)
+  // A new check's problems show again, even after the last ones were hidden.
+  useEffect(() => setHidden(null), [problems])
+  if (!problems || hidden === problems) return null
+  const own = problems.messages.length > 0
+  // The count is the event's, the messages asked for after it: another check may have come between.
+  const others = Math.max(0, problems.count - problems.messages.length)
+  return (
+    <div role="alert" className="dev-problems">
+      <p className="dev-problems-title">
+        {own ? 'This page did not pass the content check' : `The content check found ${others === 1 ? 'a problem' : `${others} problems`} in other files`}
+      </p>
+      {own ? <pre>{problems.messages.join('\n')}</pre> : null}
+      <p>
+        {own && others > 0 ? `${others} more in other files. ` : ''}
+        {own ? 'It shows its last version that passed' : 'Pages show their last version that passed'}, until the check passes; the terminal running npm run dev names every problem.
+      </p>
+      <button type="button" onClick={() => setHidden(problems)}>
+        Hide
+      </button>
+    </div>
+  )
+}
+
+export const DevProblems: (props: { problems: Problems | null }) => JSX.Element | null = process.env.NODE_ENV === 'development' ? DevProblemsNow : () => null
