@@ -3,9 +3,9 @@ import type { DevProblems as Problems } from '../lib/render/useDevServerEvents'
 
 /**
  * `npm run dev` only: what the last content check found, over the open page, since the page keeps
- * its last version that passed and would otherwise look as if the edit were lost. The messages of
- * the page's own file in full, as the terminal prints them; of other files only how many, as the
- * page names no other file. Gone once a check passes; the reader may hide it until the next check.
+ * its last version that passed (a new page is not found) and would otherwise look as if the edit
+ * were lost. The page's own problems in full, as the terminal prints them; of others only how
+ * many, as a page names no other. Gone once a check passes; the reader may hide it until the next.
  */
 function DevProblemsNow({ problems }: { problems: Problems | null }) {
   const [hidden, setHidden] = useState<Problems | null>(null)
@@ -18,12 +18,12 @@ function DevProblemsNow({ problems }: { problems: Problems | null }) {
   return (
     <div role="alert" className="dev-problems">
       <p className="dev-problems-title">
-        {own ? 'This page did not pass the content check' : `The content check found ${others === 1 ? 'a problem' : `${others} problems`} in other files`}
+        {own ? 'This page did not pass the content check' : `The content check found ${others === 1 ? 'a problem' : `${others} problems`} elsewhere`}
       </p>
       {own ? <pre>{problems.messages.join('\n')}</pre> : null}
       <p>
-        {own && others > 0 ? `${others} more in other files. ` : ''}
-        {own ? 'It shows its last version that passed' : 'Pages show their last version that passed'}, until the check passes; the terminal running npm run dev names every problem.
+        {own && others > 0 ? `${others} more elsewhere. ` : ''}
+        Until the check passes, each page shows its last version that passed (a new page is not found); the terminal running npm run dev names every problem.
       </p>
       <button type="button" onClick={() => setHidden(problems)}>
         Hide

@@ -3,8 +3,12 @@ import { SiteChrome } from '../components/SiteChrome'
 import themeConfig from '../theme.config'
 import { PageLink } from '../components/PageLink'
 import { SITE_NAME } from '../lib/siteName'
+import { DevProblems } from '../components/DevProblems'
+import { useDevServerEvents } from '../lib/render/useDevServerEvents'
 
 export default function NotFoundPage() {
+  // `npm run dev`: a new page that did not pass the content check is not found; this says why.
+  const devProblems = useDevServerEvents()
   return (
     <>
       <Head>
@@ -19,6 +23,7 @@ export default function NotFoundPage() {
           </p>
         </main>
       </SiteChrome>
+      <DevProblems problems={devProblems} />
     </>
   )
 }

@@ -55,7 +55,7 @@ export default function DocsPage(props: DocsRouteProps) {
   useUnprefixedHash()
   const { doc: packedDoc, pageMap: packedMap, timestamp } = hasProps(props) ? props : firstPageProps(props.route)
   const doc = useMemo(() => unpackDocument(packedDoc), [packedDoc])
-  const devProblems = useDevServerEvents(doc.filePath)
+  const devProblems = useDevServerEvents()
   const pageMap = useMemo(() => unpackPageMap(packedMap), [packedMap])
   const pageOpts = {
     filePath: doc.filePath,

@@ -1,6 +1,6 @@
 /**
- * `npm run dev`: the content check's problems over the open page. Its own file's messages in full,
- * of other files only how many (the page names no other file); hidden until the next check; and
+ * `npm run dev`: the content check's problems over the open page. Its own messages in full, of
+ * others only how many (a page names no other page or file); hidden until the next check; and
  * nothing of it in a build.
  */
 import { act, fireEvent, render, screen } from '@testing-library/react'
@@ -36,15 +36,15 @@ test("the page's own problems in full, and how many others there are", () => {
   const alert = screen.getByRole('alert')
   expect(alert).toHaveTextContent('This page did not pass the content check')
   expect(alert).toHaveTextContent(MESSAGE)
-  expect(alert).toHaveTextContent('2 more in other files.')
-  expect(alert).toHaveTextContent('It shows its last version that passed')
+  expect(alert).toHaveTextContent('2 more elsewhere.')
+  expect(alert).toHaveTextContent('Until the check passes, each page shows its last version that passed (a new page is not found)')
 })
 
-test('problems only in other files: how many, and no file named', () => {
+test('problems only elsewhere: how many, and no page or file named', () => {
   const DevProblems = componentIn('development')
   render(<DevProblems problems={{ count: 1, messages: [] }} />)
   const alert = screen.getByRole('alert')
-  expect(alert).toHaveTextContent('The content check found a problem in other files')
+  expect(alert).toHaveTextContent('The content check found a problem elsewhere')
   expect(alert.textContent).not.toMatch(/content\/|\.mdx/)
 })
 
@@ -56,7 +56,7 @@ test('none: nothing shown; hidden by the reader until the next check finds probl
   act(() => fireEvent.click(screen.getByRole('button', { name: 'Hide' })))
   expect(screen.queryByRole('alert')).toBeNull()
   rerender(<DevProblems problems={{ count: 2, messages: [] }} />)
-  expect(screen.getByRole('alert')).toHaveTextContent('2 problems in other files')
+  expect(screen.getByRole('alert')).toHaveTextContent('The content check found 2 problems elsewhere')
 })
 
 test('a build draws none of it', () => {

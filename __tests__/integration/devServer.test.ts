@@ -353,12 +353,24 @@ test('an edit to a page’s MDX shows in the open page without the test reloadin
     // Next's route announcer is an alert too.
     const elsewhere = other.getByRole('alert').filter({ hasText: 'content check' })
     await elsewhere.waitFor({ timeout: HOT_RELOAD_MS })
-    expect(await elsewhere.textContent()).toContain('The content check found a problem in other files')
+    expect(await elsewhere.textContent()).toContain('The content check found a problem elsewhere')
     expect(await elsewhere.textContent()).not.toContain('intro')
     // Fixed: both say nothing more.
     fs.writeFileSync(source, good)
     await own.waitFor({ state: 'detached', timeout: HOT_RELOAD_MS })
     await elsewhere.waitFor({ state: 'detached', timeout: HOT_RELOAD_MS })
+    // A new page that does not pass is not found, and its not-found page says why; fixed, it opens in place.
+    const fresh = path.join(dir, 'content/docs/leads/new-page-probe.mdx')
+    fs.writeFileSync(fresh, '---\ntitle: New page probe\n---\n\n# New page probe\n\n<Callout type="info">\n\nNever closed.\n')
+    await other.goto(`${siteUrl}/docs/leads/new-page-probe`)
+    await other.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor()
+    const whyNotFound = other.getByRole('alert').filter({ hasText: 'This page did not pass the content check' })
+    await whyNotFound.waitFor({ timeout: HOT_RELOAD_MS })
+    expect(await whyNotFound.textContent()).toContain('content/docs/leads/new-page-probe.mdx:7:1: Expected a closing tag for `<Callout>`')
+    fs.writeFileSync(fresh, '---\ntitle: New page probe\n---\n\n# New page probe\n\n<Callout type="info">\n\nClosed now.\n\n</Callout>\n')
+    await other.getByRole('heading', { level: 1, name: 'New page probe' }).waitFor({ timeout: HOT_RELOAD_MS })
+    await whyNotFound.waitFor({ state: 'detached', timeout: HOT_RELOAD_MS })
+    fs.rmSync(fresh)
     await otherContext.close()
     expect(errors).toEqual([])
     signedIn = { page, dev, siteUrl }

@@ -127,7 +127,7 @@ test("`npm run dev`'s check reports a page written while it ran (after the scan 
   fs.utimesSync(path.join(dev, EDITED), past, past)
   const result = await checkContentOnce(dev, access)
   const message = `${EDITED}: changed during the build (it no longer holds the text the build scanned); run the build again.`
-  expect(result).toEqual({ ok: false, message, problems: [{ file: EDITED, message }] })
+  expect(result).toEqual({ ok: false, message, problems: [{ route: '/docs/leads/intro', message }] })
 })
 
 test("`npm run dev`'s watcher saves each check's store, and a commit made while it runs reaches the page's date", async () => {

@@ -4,11 +4,10 @@
  * The stream that tells open docs pages in `npm run dev` that props were written: a page that
  * (re)connects learns when the last write was, so a write it missed while loading or offline is
  * not lost; an edit's event names its pages by token, and only those refresh; the content check's
- * problems reach the open pages by count and file token, and a page asks for its own file's
- * messages; and stopping it ends open streams rather than waiting for the browsers to leave.
+ * problems reach the open pages by count and page token, and a page asks for its own messages; and stopping it ends open streams rather than waiting for the browsers to leave.
  */
 import { startPropsEvents, type PropsEvents } from '../../scripts/server/propsEvents'
-import { nameToken, PROBLEMS_QUERY, problemsFor, refreshFor } from '../../lib/render/devPropsEvents'
+import { routeToken, PROBLEMS_QUERY, problemsFor, refreshFor } from '../../lib/render/devPropsEvents'
 
 /** Reads a stream's events of one name (the unnamed ones by default) as their data lines, in order. */
 function eventsOf(response: Response, name?: string): () => Promise<string> {
@@ -81,7 +80,7 @@ test("an edit's event names the routes it wrote by token, not by name, and only 
   const data = await next()
   expect(data).not.toContain('/docs')
   const [time, ...tokens] = data.split(' ')
-  expect(tokens).toEqual([nameToken('/docs/leads/intro'), nameToken('/docs/leads/setup')])
+  expect(tokens).toEqual([routeToken('/docs/leads/intro'), routeToken('/docs/leads/setup')])
   const loaded = Number(time) - 1000
   expect(refreshFor(data, '/docs/leads/intro', loaded)).toBe(Number(time))
   expect(refreshFor(data, '/docs/internal/guide', loaded)).toBeNull()
@@ -100,42 +99,42 @@ test("an edit's event names the routes it wrote by token, not by name, and only 
   expect(many).toMatch(/^\d+$/)
 })
 
-test("the content check's problems reach every open page as a count and their files' tokens; a page asks for its own file's messages; a check that passes clears them", async () => {
+test("the content check's problems reach every open page as a count and their pages' tokens; a page asks for its own messages; a check that passes clears them", async () => {
   events = await startPropsEvents()
   const problems = eventsOf(await fetch(events.url), 'problems')
   expect(await problems()).toBe('0')
-  const broken = 'content/docs/internal/secret-plans.mdx'
-  const message = `${broken}:7:1: Expected a closing tag for \`<Callout>\` (7:1-7:22)`
+  const broken = '/docs/internal/secret-plans'
+  const message = `content/docs/internal/secret-plans.mdx:7:1: Expected a closing tag for \`<Callout>\` (7:1-7:22)`
   events.problems([
-    { file: broken, message },
-    { file: 'access.config.ts', message: 'access.config.ts: rule 2 names an unknown list' },
-    { file: null, message: 'npm run dev: the content check failed: out of memory' },
+    { route: broken, message },
+    { route: null, message: 'access.config.ts: rule 2 names an unknown list' },
+    { route: null, message: 'npm run dev: the content check failed: out of memory' },
   ])
   const data = await problems()
-  // The stream names no file: what a page of another section hears is that there are problems.
-  expect(data).not.toMatch(/secret|content|access/)
+  // The stream names no page: what a page of another section hears is that there are problems.
+  expect(data).not.toMatch(/secret|docs|access/)
   expect(problemsFor(data, broken)).toEqual({ count: 3, here: true })
-  expect(problemsFor(data, 'content/docs/leads/intro.mdx')).toEqual({ count: 3, here: false })
+  expect(problemsFor(data, '/docs/leads/intro')).toEqual({ count: 3, here: false })
   // A page that connects now hears them at once.
   expect(problemsFor(await eventsOf(await fetch(events.url), 'problems')(), broken).here).toBe(true)
 
-  const asked = async (file: string) => {
-    const response = await fetch(`${events!.url}/_dev/props-events?${PROBLEMS_QUERY}=${nameToken(file)}`)
+  const asked = async (route: string) => {
+    const response = await fetch(`${events!.url}/_dev/props-events?${PROBLEMS_QUERY}=${routeToken(route)}`)
     expect(response.headers.get('cache-control')).toBe('no-store')
     return response.json()
   }
   expect(await asked(broken)).toEqual([message])
-  expect(await asked('content/docs/leads/intro.mdx')).toEqual([])
+  expect(await asked('/docs/leads/intro')).toEqual([])
 
   events.problems([])
   expect(problemsFor(await problems(), broken)).toEqual({ count: 0, here: false })
   expect(await asked(broken)).toEqual([])
 })
 
-test("another site's page cannot ask for a file's problems", async () => {
+test("another site's page cannot ask for a page's problems", async () => {
   events = await startPropsEvents()
-  events.problems([{ file: 'content/docs/internal/a.mdx', message: 'content/docs/internal/a.mdx:1:1: broken' }])
-  const response = await fetch(`${events.url}/?${PROBLEMS_QUERY}=${nameToken('content/docs/internal/a.mdx')}`, { headers: { origin: 'https://attacker.example' } })
+  events.problems([{ route: '/docs/internal/a', message: 'content/docs/internal/a.mdx:1:1: broken' }])
+  const response = await fetch(`${events.url}/?${PROBLEMS_QUERY}=${routeToken('/docs/internal/a')}`, { headers: { origin: 'https://attacker.example' } })
   expect(response.status).toBe(403)
   expect(await response.text()).not.toContain('broken')
 })

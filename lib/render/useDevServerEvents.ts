@@ -6,24 +6,31 @@
  * route's getStaticProps runs on every request in dev and reads the props the content check wrote
  * (./docsPages.ts).
  *
- * It also hears what the content check found: a page that did not pass keeps its last props, so
- * the page says why (components/DevProblems.tsx), with the messages of its own file.
+ * It also hears what the content check found: a page that did not pass keeps its last props (a
+ * new one is not found), so the page says why (components/DevProblems.tsx), with its own messages.
  *
  * Nothing of it is in a build: the condition is false when the bundle is made, so the minifier
  * drops the hook and the path.
  */
-import Router from 'next/router'
+import Router, { useRouter } from 'next/router'
 import { useEffect, useState } from 'react'
 import { normalisePath } from '../access/normalisePath'
-import { DEV_PROPS_EVENTS_PATH, nameToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsFor, refreshFor } from './devPropsEvents'
+import { DEV_PROPS_EVENTS_PATH, routeToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsFor, refreshFor } from './devPropsEvents'
 
-/** What the last content check found, as an open page shows it: how many problems, and its own file's messages (none when none is in it). */
+/** What the last content check found, as an open page shows it: how many problems, and its own messages (none when none is in it). */
 export interface DevProblems {
   count: number
   messages: readonly string[]
 }
 
-function useDevServerEventsNow(filePath: string): DevProblems | null {
+/** The open page's route as the content check names it (canonical, without its query or #fragment). */
+function routeOf(asPath: string): string {
+  const path = asPath.split('#')[0]
+  return normalisePath(path.split('?')[0]) ?? path
+}
+
+function useDevServerEventsNow(): DevProblems | null {
+  const route = routeOf(useRouter().asPath)
   const [problems, setProblems] = useState<string | null>(null)
   const [view, setView] = useState<DevProblems | null>(null)
   useEffect(() => {
@@ -35,7 +42,7 @@ function useDevServerEventsNow(filePath: string): DevProblems | null {
       const path = Router.asPath.split('#')[0]
       // An event for other pages only is not this one's (its route read as the content check names
       // it, canonical): each open page fetches its own props alone.
-      const written = refreshFor(data, normalisePath(path) ?? path, shown)
+      const written = refreshFor(data, routeOf(path), shown)
       if (written === null) return
       shown = written
       // A failed refresh reloads the page, so that Next shows its error for it; a refresh that the
@@ -45,20 +52,20 @@ function useDevServerEventsNow(filePath: string): DevProblems | null {
     events.addEventListener(PROBLEMS_EVENT, (event) => setProblems((event as MessageEvent<string>).data))
     return () => events.close()
   }, [])
-  // Again after a move to another page: the problems are the same, the file is another.
+  // Again after a move to another page: the problems are the same, the page is another.
   useEffect(() => {
-    const found = problems === null ? { count: 0, here: false } : problemsFor(problems, filePath)
+    const found = problems === null ? { count: 0, here: false } : problemsFor(problems, route)
     if (!found.here) return setView(found.count ? { count: found.count, messages: [] } : null)
     let current = true
-    fetch(`${DEV_PROPS_EVENTS_PATH}?${PROBLEMS_QUERY}=${nameToken(filePath)}`)
+    fetch(`${DEV_PROPS_EVENTS_PATH}?${PROBLEMS_QUERY}=${routeToken(route)}`)
       .then((response) => (response.ok ? (response.json() as Promise<string[]>) : []))
       .catch(() => [])
       .then((messages) => current && setView({ count: found.count, messages }))
     return () => {
       current = false
     }
-  }, [problems, filePath])
+  }, [problems, route])
   return view
 }
 
-export const useDevServerEvents: (filePath: string) => DevProblems | null = process.env.NODE_ENV === 'development' ? useDevServerEventsNow : () => null
+export const useDevServerEvents: () => DevProblems | null = process.env.NODE_ENV === 'development' ? useDevServerEventsNow : () => null

@@ -23,7 +23,7 @@ import { describeCompile, type CompileReport } from '../../pipeline/compile/comp
 import { CompileWorkers } from '../../pipeline/compile/compileWorkers'
 import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
-import { PageChangedError } from '../../pipeline/content/contentSource'
+import { CONTENT_DIR, PAGE_FILE, PageChangedError, routeOfContentFile } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, describeLinkProblem, UnservablePathError } from '../../pipeline/steps/checkLinks'
 import { RuleCoverageError } from '../../pipeline/steps/checkRules'
 import { watchTree } from './treeWatch'
@@ -100,12 +100,16 @@ export async function checkContentOnce(root: string, access: CompiledAccess, kep
   }
 }
 
-/** A check's problems, each in its file, as the open pages are told them; null for an error that is not a result. */
+/** The route of the page a problem is in: a new page's too, so that its not-found page says why. */
+const routeOfProblem = (file: string) => (file.startsWith(`${CONTENT_DIR}/`) && PAGE_FILE.test(file) ? routeOfContentFile(file) : null)
+
+/** A check's problems, each with its page's route, as the open pages are told them; null for an error that is not a result. */
 function problemsOf(error: unknown): CheckProblem[] | null {
-  if (error instanceof BadContentError) return error.problems.map(({ path: file, message }) => ({ file, message }))
-  if (error instanceof BrokenLinksError) return error.problems.map((problem) => ({ file: problem.file, message: describeLinkProblem(problem) }))
-  if (error instanceof UnservablePathError || error instanceof PageChangedError) return [{ file: error.file, message: error.message }]
-  if (error instanceof RuleCoverageError) return [{ file: ACCESS_CONFIG_FILE, message: error.message }]
+  const inFile = (file: string, message: string) => ({ route: routeOfProblem(file), message })
+  if (error instanceof BadContentError) return error.problems.map(({ path: file, message }) => inFile(file, message))
+  if (error instanceof BrokenLinksError) return error.problems.map((problem) => inFile(problem.file, describeLinkProblem(problem)))
+  if (error instanceof UnservablePathError || error instanceof PageChangedError) return [inFile(error.file, error.message)]
+  if (error instanceof RuleCoverageError) return [{ route: null, message: error.message }]
   return null
 }
 
@@ -193,7 +197,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
         // The file as it is now does not pass: a configuration loaded before it and not yet applied is dropped too.
         wanted = served
         const message = `${error instanceof Error ? error.message : String(error)}\n${RULES_KEPT}`
-        const refused: ContentCheckResult = { ok: false, message, problems: [{ file: ACCESS_CONFIG_FILE, message }] }
+        const refused: ContentCheckResult = { ok: false, message, problems: [{ route: null, message }] }
         if (!content) return refused
         report(refused)
       }

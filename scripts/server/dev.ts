@@ -215,7 +215,7 @@ async function main(nextServers: NextDevServers) {
       (error) => {
         const message = `npm run dev: the content check failed: ${error.message}`
         console.error(message)
-        propsEvents.problems([{ file: null, message }])
+        propsEvents.problems([{ route: null, message }])
       },
       compiler
     )

@@ -13,12 +13,12 @@
  * listens on 127.0.0.1.
  *
  * It also tells them what the last content check found (PROBLEMS_EVENT): how many problems, and
- * the tokens of their files. A page whose file has one asks for its messages (`?problems=<token>`),
- * so a page shows its own file's messages, and of others only how many there are.
+ * the tokens of the pages they are in. A page that has one asks for its messages
+ * (`?problems=<token>`), so a page shows its own messages, and of others only how many there are.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { nameToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsEvent, propsEvent } from '../../lib/render/devPropsEvents'
+import { routeToken, PROBLEMS_EVENT, PROBLEMS_QUERY, problemsEvent, propsEvent } from '../../lib/render/devPropsEvents'
 import { refuseForeign } from './thisMachineOnly.cjs'
 
 /**
@@ -27,9 +27,9 @@ import { refuseForeign } from './thisMachineOnly.cjs'
  */
 const KEEP_OPEN_MS = 15_000
 
-/** A problem the content check found, in a file of the project (null: none, as for an error of the check itself). */
+/** A problem the content check found, with the route of the page it is in (null: not in a page, as in a `_meta` file or access.config.ts). */
 export interface CheckProblem {
-  file: string | null
+  route: string | null
   message: string
 }
 
@@ -49,13 +49,13 @@ export async function startPropsEvents(): Promise<PropsEvents> {
   const open = new Set<http.ServerResponse>()
   // A page that connects is told the last write as one for every page.
   const send = (response: http.ServerResponse, data = propsEvent(written)) => response.write(`data: ${data}\n\n`)
-  const sendProblems = (response: http.ServerResponse) => response.write(`event: ${PROBLEMS_EVENT}\ndata: ${problemsEvent(found.map(({ file }) => file))}\n\n`)
+  const sendProblems = (response: http.ServerResponse) => response.write(`event: ${PROBLEMS_EVENT}\ndata: ${problemsEvent(found.map(({ route }) => route))}\n\n`)
   const server = http.createServer((request, response) => {
     // Which pages changed is the open pages' to hear, not another site's (./thisMachineOnly.cjs).
     if (refuseForeign(request, response)) return
     const asked = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get(PROBLEMS_QUERY)
     if (asked !== null) {
-      const messages = found.filter(({ file }) => file !== null && nameToken(file) === asked).map(({ message }) => message)
+      const messages = found.filter(({ route }) => route !== null && routeToken(route) === asked).map(({ message }) => message)
       response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       return void response.end(JSON.stringify(messages))
     }
