@@ -34,7 +34,7 @@ export interface CheckProblem {
 }
 
 export interface PropsEvents {
-  /** Where it listens, without a path: it answers every path with the stream. */
+  /** Where it listens, without a path: it answers every path with the stream, or with a page's problems when asked for them (PROBLEMS_QUERY). */
   url: string
   /** Tells the open pages that props were written, just now: those of `routes`, or every page's. */
   changed: (routes?: readonly string[]) => void
