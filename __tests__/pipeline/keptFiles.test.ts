@@ -75,3 +75,21 @@ test('a file a step wrote before it stopped half way (its record not saved) is r
   expect(listFiles(out)).toEqual(['/docs/leads/intro.md'])
   expect(listFiles(path.join(root, CACHE_PATHS.markdownFiles))).toEqual(['/docs/leads/intro.md'])
 })
+
+test("a kept file where out/ now has a file in place of its folder (a public folder named like a page's Markdown, in a last build) is gone, not an error", () => {
+  const root = tempSite('kept-not-a-folder-')
+  const out = path.join(root, 'out')
+  const first = openKeptFiles(root, out, CACHE_PATHS.publicFiles)
+  first.write('/docs/leads/intro.md/x.svg', Buffer.from('<svg/>'))
+  first.prune()
+  // The Markdown step's file in its folder's place.
+  fs.rmSync(path.join(out, 'docs/leads/intro.md'), { recursive: true })
+  fs.writeFileSync(path.join(out, 'docs/leads/intro.md'), '# Intro')
+  for (const withRecord of [true, false]) {
+    if (!withRecord) fs.rmSync(path.join(root, CACHE_PATHS.publicFiles), { recursive: true, force: true })
+    // The folder is gone from public/ (the content check refuses it): the step writes it no more.
+    const next = openKeptFiles(root, out, CACHE_PATHS.publicFiles)
+    expect(() => next.prune()).not.toThrow()
+  }
+  expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro')
+})

@@ -141,13 +141,27 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
   })
 
   test('a file at a path the site makes its own files at fails naming it: the build would write over it, or serve its own in its place', () => {
-    const files = ['public/llms.txt', 'public/docs/leads/llms.txt', 'public/docs/leads/llms-full-2.txt', 'public/docs/internal/llms-full.txt/a.png', 'public/docs/support-twilio/LLMS.txt', 'public/_audiences/x/notes.txt', 'public/docs/leads/_pagefind/a.txt', 'public/_next/static/x.png']
-    const { root } = site(Object.fromEntries([...files, 'public/docs/leads/llms-notes.txt', 'public/docs/leads/images/_shot.png'].map((file) => [file, 'x'])))
+    const files = [
+      'public/llms.txt',
+      'public/docs/leads/llms.txt',
+      'public/docs/leads/llms-full-2.txt',
+      'public/docs/internal/llms-full.txt/a.png',
+      'public/docs/support-twilio/LLMS.txt',
+      'public/_audiences/x/notes.txt',
+      'public/docs/leads/_pagefind/a.txt',
+      'public/_next/static/x.png',
+      // Folders named like a file the build makes beside a page: its Markdown and HTML, an audience's catalog.
+      'public/docs/leads/intro.md/x.png',
+      'public/docs/leads/intro.HTML/x.png',
+      'public/docs/pages.json/x.png',
+    ]
+    const allowed = ['public/docs/leads/llms-notes.txt', 'public/docs/leads/images/_shot.png', 'public/docs/leads/md/x.png', 'public/docs/leads/notes.markdown/x.png', 'public/docs/leads/pages/x.png']
+    const { root } = site(Object.fromEntries([...files, ...allowed].map((file) => [file, 'x'])))
     const problems = problemsOf(root)
     expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual(files.sort().map((file) => ['ReservedPublicPathError', file]))
     expect(problems[0]).toBeInstanceOf(ReservedPublicPathError)
     expect(problems.find((problem) => problem.path === 'public/llms.txt')?.message).toBe(
-      'public/llms.txt: the site writes its own files at this path (folders whose name starts with _, and llms.txt and llms-full*.txt, which the build makes for each audience); this file would be overwritten or never served. Rename it.'
+      "public/llms.txt: the site writes its own files at this path (folders whose name starts with _; names of the files the build makes in a folder: a page's HTML and Markdown, *.html and *.md, and each audience's pages.json, llms.txt and llms-full*.txt); this file would be overwritten or never served. Rename it."
     )
   })
 

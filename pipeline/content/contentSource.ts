@@ -24,7 +24,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { isReservedSegment } from '../../lib/access/sectionPaths'
-import { isLlmsFileName } from '../../lib/pathFormats'
+import { CATALOG_FILE, isLlmsFileName, pathOfMarkdownKey } from '../../lib/pathFormats'
+import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, sha256, stampOf, type FileStamp } from '../files'
@@ -100,7 +101,10 @@ export class PublicFileTypeError extends ContentError {
  */
 export class ReservedPublicPathError extends ContentError {
   constructor(file: string) {
-    super(file, `${file}: the site writes its own files at this path (folders whose name starts with _, and llms.txt and llms-full*.txt, which the build makes for each audience); this file would be overwritten or never served. Rename it.`)
+    super(
+      file,
+      `${file}: the site writes its own files at this path (folders whose name starts with _; names of the files the build makes in a folder: a page's HTML and Markdown, *.html and *.md, and each audience's ${CATALOG_FILE}, llms.txt and llms-full*.txt); this file would be overwritten or never served. Rename it.`
+    )
     this.name = 'ReservedPublicPathError'
   }
 }
@@ -470,6 +474,9 @@ function contentMeta(root: string, file: string, folderRoute: string, recorded?:
   return meta
 }
 
+/** A name the build gives a file it makes in a folder of out/: a page's HTML or Markdown (`intro.html`, `intro.md`), an audience's catalog or llms files. */
+const isBuiltFileName = (name: string) => routeOfHtmlFile(`/${name}`) !== null || pathOfMarkdownKey(name) !== name || name === CATALOG_FILE || isLlmsFileName(name)
+
 /** The checked public file, or the problem that refuses it. */
 function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: FileStamp | null }): (PublicFile & { stamp: FileStamp | null }) | ContentError {
   const absolute = path.join(root, file)
@@ -480,8 +487,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const extension = path.posix.extname(file).toLowerCase()
   if (!isPublicFileType(extension)) return new PublicFileTypeError(file)
   const segments = file.split('/').slice(1)
-  // An llms name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
-  if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isLlmsFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)
+  // A built file's name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
+  if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isBuiltFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)
   if (extension === '.svg') {
     try {
       checkSvg(readPlainFile(absolute).toString('utf8'))

@@ -88,7 +88,15 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
   let inOut: ((key: string) => boolean) | undefined
   const linked = new Set<string>()
   const save = () => writeAtomically(recordFile, JSON.stringify({ version, files: next } satisfies KeptRecord))
-  const statOf = (file: string) => fs.statSync(file, { throwIfNoEntry: false })
+  const statOf = (file: string) => {
+    try {
+      return fs.statSync(file, { throwIfNoEntry: false })
+    } catch (error) {
+      // A file where the path has a folder (a public folder named like a page's file, which the content check now refuses, in a last build's record): not there.
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined
+      throw error
+    }
+  }
   /** Links the kept copy at `key` into out/, unless out/ has it there already. */
   const link = (key: string, kept: string, keptStat: fs.Stats) => {
     const target = path.join(out, key)
