@@ -2,7 +2,7 @@
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { BadContentError, BadSlugError, checkAndCompile, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, StrayContentPageError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
+import { BadContentError, BadSlugError, checkAndCompile, MAX_SLUG_LENGTH, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, StrayContentPageError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
 import { PageSettingsError } from '../../pipeline/content/pageSettings'
@@ -94,6 +94,18 @@ test('a page whose name is not a slug fails, naming the file and what to call it
   expect(problem.message).toBe(
     'content/docs/leads/NewPage.mdx: "NewPage.mdx" is not a valid page name (slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension); rename it to content/docs/leads/new-page.mdx, and change the links and the _meta.ts key that name it.'
   )
+})
+
+test('a page or folder name longer than the build can name its files after fails, naming its length and a shorter name; one at the limit passes', () => {
+  const long = 'n'.repeat(MAX_SLUG_LENGTH + 51)
+  const atLimit = 'm'.repeat(MAX_SLUG_LENGTH)
+  const root = site([`content/docs/leads/${long}.mdx`, `content/docs/leads/${long}/page.mdx`, `content/docs/leads/${atLimit}.mdx`, `content/docs/leads/${atLimit}/page.mdx`])
+  const problems = checkContent(scanContent(root), SECTIONS)
+  expect(problems.map((problem) => [problem.constructor.name, (problem as BadSlugError).suggestion])).toEqual([
+    ['BadSlugError', `content/docs/leads/${'n'.repeat(MAX_SLUG_LENGTH)}/`],
+    ['BadSlugError', `content/docs/leads/${'n'.repeat(MAX_SLUG_LENGTH)}.mdx`],
+  ])
+  expect(problems[1].message).toContain(`is not a valid page name (it is ${MAX_SLUG_LENGTH + 51} characters long, and names are at most ${MAX_SLUG_LENGTH}: the build names files after it`)
 })
 
 test("a page or folder whose name starts with an underscore fails: its route would be one no rule may name, where a folder's own words are decided", () => {

@@ -31,8 +31,14 @@ import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type 
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { isReservedSegment } from '../../lib/access/sectionPaths'
 
-/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not a reserved one (`_meta`'s, and the site's own). */
-const isSlug = (name: string) => /^[a-z0-9_-]+$/.test(name) && !isReservedSegment(name)
+/**
+ * The longest name of a page or folder: the build names files after it with a suffix
+ * (`<name>.html`, `<name>.md`, its props' `<name>.json`), and a file name holds at most 255 bytes.
+ */
+export const MAX_SLUG_LENGTH = 200
+
+/** A page's or folder's name segment: lowercase letters, digits, hyphens or underscores, not a reserved one (`_meta`'s, and the site's own), and not too long. */
+const isSlug = (name: string) => /^[a-z0-9_-]+$/.test(name) && !isReservedSegment(name) && name.length <= MAX_SLUG_LENGTH
 const META = /^_meta\./
 const INDEX_PAGE = /^index\.mdx?$/
 
@@ -144,9 +150,13 @@ export class BadSlugError extends ContentError {
   constructor(entry: string, kind: 'folder' | 'page') {
     const name = path.posix.basename(entry)
     const extension = kind === 'page' ? (name.match(PAGE)?.[0] ?? '') : ''
-    const slug = slugFor(name.slice(0, name.length - extension.length))
+    const base = name.slice(0, name.length - extension.length)
+    const slug = slugFor(base).slice(0, MAX_SLUG_LENGTH).replace(/[-_]+$/, '')
     const renamed = slug ? path.posix.join(path.posix.dirname(entry), slug + extension) : null
-    const rule = 'slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension'
+    const rule =
+      slugFor(base) === base && base.length > MAX_SLUG_LENGTH
+        ? `it is ${base.length} characters long, and names are at most ${MAX_SLUG_LENGTH}: the build names files after it, and a file name holds at most 255 bytes`
+        : 'slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension'
     const fix = renamed
       ? `rename it to ${renamed}${kind === 'folder' ? '/' : ''}, and change the links and the _meta.ts key that name it`
       : 'give it a name of lowercase letters, digits, hyphens or underscores'
