@@ -419,6 +419,21 @@ test('a title, sidebar title or description that is not text fails at its line, 
   expect(messages(root).find((message) => message.startsWith('content/docs/leads/listed.mdx'))).toContain('`title` is a list, and the page shows it as text; quote it')
 })
 
+test('a title, sidebar title, description or _meta title holding a direction control (U+202E and its kin) fails at its line: it would show other than its characters read', () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/spoofed.mdx': page('title: Spoofed\nsidebarTitle: "\\u202egnihtemos"'),
+    'content/docs/leads/described.mdx': page('title: Described\ndescription: "invoice\\u2066fdp.exe\\u2069"'),
+    'content/docs/leads/arabic.mdx': page('title: "مرحبا Hello"'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: '\\u202dIntro',\n  spoofed: { title: 'Fine' },\n}\n",
+  })
+  expect(messages(root).sort()).toEqual([
+    'content/docs/leads/_meta.ts:2:3: the title of "intro" holds U+202D, a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them).',
+    expect.stringMatching(/^content\/docs\/leads\/described\.mdx:3: the front matter is not valid: `description` holds U\+2066, a control that reorders/),
+    expect.stringMatching(/^content\/docs\/leads\/spoofed\.mdx:3: the front matter is not valid: `sidebarTitle` holds U\+202E, a control that reorders/),
+  ])
+})
+
 test("a page that nests past what the compiler can walk is refused at its line before it is compiled (1,400 elements hung the build); code blocks and autolinks are no nesting", () => {
   const page = (body: string) => `---\ntitle: Deep\n---\n\n# Deep\n\n${body}\n`
   const messages = (body: string) => checkContent(scanContent(siteWith({ 'content/docs/leads/deep.mdx': page(body) })), SECTIONS).map((problem) => problem.message)

@@ -147,8 +147,28 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   if (settings) throw new PageSettingsError(file, settings.problem, lineOf(settings.field))
   const notText = TEXT_FIELDS.find((field) => fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string')
   if (notText) throw new BadFrontMatterError(file, `\`${notText}\` is ${valueKind(fields[notText])}, and the page shows it as text; quote it (${notText}: "…")`, lineOf(notText))
+  for (const field of TEXT_FIELDS) {
+    const control = directionControlIn(fields[field])
+    if (control) throw new BadFrontMatterError(file, `\`${field}\` holds ${control}, ${DIRECTION_CONTROL_FIX}`, lineOf(field))
+  }
   return { data: fields, body: block.body.replace(/^\s*\n/, '') }
 }
+
+/**
+ * The bidirectional controls (U+202A to U+202E, U+2066 to U+2069): each reorders the text after it,
+ * so a title holding one shows other than its characters read (in the sidebar, the tab, search).
+ */
+const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
+
+/** The first direction control in `value`, as its code point (`U+202E`); null when a string holds none, or it is no string. */
+export function directionControlIn(value: unknown): string | null {
+  const found = typeof value === 'string' ? DIRECTION_CONTROL.exec(value) : null
+  return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase()}` : null
+}
+
+/** What a title with a direction control is told, after the control. */
+export const DIRECTION_CONTROL_FIX =
+  'a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them)'
 
 /** What a parsed value is, in a writer's words: a list, a mapping, null, a number… */
 export const valueKind = (value: unknown) => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`)

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { BadMetaFileError, CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
-import { valueKind } from '../content/frontMatter'
+import { DIRECTION_CONTROL_FIX, directionControlIn, valueKind } from '../content/frontMatter'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -135,8 +135,10 @@ const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separ
 function titleProblem(key: string, value: unknown): string | null {
   if (typeof value !== 'string' && !isObject(value)) return `the entry "${key}" is ${valueKind(value)}: an entry is its title ('Title') or its settings ({ title: 'Title', … }).`
   const titled = isObject(value) ? [[key, value.title], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, isObject(entry) ? entry.title : entry]) : [])] : []
-  for (const [where, title] of titled) {
+  for (const [where, title] of typeof value === 'string' ? [[key, value]] : titled) {
     if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${valueKind(title)}, and it is shown as text: write it in quotes.`
+    const control = directionControlIn(title)
+    if (control) return `the title of "${where}" holds ${control}, ${DIRECTION_CONTROL_FIX}.`
   }
   return null
 }
