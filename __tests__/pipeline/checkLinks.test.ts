@@ -204,3 +204,37 @@ test('a link written twice is named at each line, so one build names every line 
     [8, '/docs/leads/nope'],
   ])
 })
+
+test("a file's path is read with its dot segments resolved, as a browser resolves them: an existing file passes, another section's is that section's", () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>'
+  const root = site({
+    'content/docs/leads/intro.mdx': page('![same](/docs/leads/images/sub/../flow.svg) ![dotted](/docs/leads/images/./flow.svg) ![theirs](/docs/leads/../internal/images/dlq.svg) ![encoded](/docs/leads/%2e%2e/internal/images/dlq.svg)'),
+    'public/docs/leads/images/flow.svg': svg,
+    'public/docs/internal/images/dlq.svg': svg,
+  })
+  expect(checkLinks(scanContent(root)).map(({ target, kind }) => [target, kind])).toEqual([
+    ['/docs/leads/../internal/images/dlq.svg', 'forbidden'],
+    ['/docs/leads/%2e%2e/internal/images/dlq.svg', 'forbidden'],
+  ])
+})
+
+test("every spelling of this machine a browser reads as 127.0.0.1 is the reader's own machine: 127.1, 0x7f000001, localhost.", () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('[a](http://127.1:3000/docs/internal/intro) [b](http://0x7f000001:3000/docs/internal/intro) [c](https://localhost./docs/leads/intro) [d](http://docs.localhost/docs) [e](http://127.1:9000/health)') })
+  expect(checkLinks(scanContent(root)).map(({ target, kind }) => [target, kind])).toEqual([
+    ['http://127.1:3000/docs/internal/intro', 'broken'],
+    ['http://0x7f000001:3000/docs/internal/intro', 'broken'],
+    ['https://localhost./docs/leads/intro', 'broken'],
+    ['http://docs.localhost/docs', 'broken'],
+  ])
+})
+
+test("the compiled document's copy of a link the scan read, however it spells it, is not named a second time", () => {
+  const root = site({ 'content/docs/leads/intro.mdx': page('[a](https:evil.example) [b](http://127.0.0.1:3000/docs/leads/intro) [c](\\\\evil.example/x)') })
+  const source = scanContent(root)
+  const compiled = { '/docs/leads/intro': { links: [[1, 'https:evil.example'], [1, 'http://127.0.0.1:3000/docs/leads/intro'], [1, '%5C%5Cevil.example/x']] as [number, string][] } }
+  expect(checkLinks(source, undefined, compiled).map(({ line, target }) => [line, target])).toEqual([
+    [6, 'https:evil.example'],
+    [6, 'http://127.0.0.1:3000/docs/leads/intro'],
+    [6, '\\\\evil.example/x'],
+  ])
+})

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../loopbackHost'
+
 /** Where the site's sign-in goes: the embedded local Cognito, or a real user pool. */
 export interface AuthSettings {
   mode: 'local' | 'production'
@@ -93,15 +95,13 @@ function readFederation(env: AuthEnv): Federation | undefined {
   return { provider, domain, clientId }
 }
 
-const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i
-
 /**
  * Whether `url` names this machine: where a site built for the local Cognito may go (a test's
  * bucket). Its host as a URL parser reads it, so `http://localhost:x@elsewhere` is elsewhere.
  */
 export function isLoopbackUrl(url: string): boolean {
   try {
-    return LOOPBACK_HOST.test(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname)
+    return isLoopbackHost(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname)
   } catch {
     return false
   }

@@ -9,6 +9,7 @@ import { access, governingRuleOf, readersOfMayOpen, requirementFor, type Compile
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
 import { urlScheme } from '../../lib/render/pageRules'
+import { isLoopbackHost } from '../../lib/loopbackHost'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 
@@ -30,10 +31,19 @@ export class UnservablePathError extends Error {
 }
 
 /**
- * An http(s) URL of a docs page on this machine (127.0.0.1, localhost or a name under it, [::1]):
- * a preview's address. Other local addresses (a service's `http://localhost:8080/health`) are text.
+ * An http(s) URL of a docs page on this machine, by its host as a browser reads it (`127.1`,
+ * `0x7f000001`, `localhost.`): a preview's address. Other local addresses (a service's
+ * `http://localhost:8080/health`) are text.
  */
-const PREVIEW_DOCS_URL = /^https?:\/\/(?:[^/?#@]*@)?(?:127\.0\.0\.1|localhost|[\w.-]+\.localhost|\[::1\])\.?(?::\d*)?\/docs(?:[/?#]|$)/i
+function isPreviewDocsUrl(target: string): boolean {
+  if (!/^https?:/i.test(target)) return false
+  try {
+    const url = new URL(target)
+    return isLoopbackHost(url.hostname) && /^\/docs(?:\/|$)/i.test(url.pathname)
+  } catch {
+    return false
+  }
+}
 
 /**
  * A folder's `_meta` file with the route of its folder. Its `href` links ship in the JavaScript of
@@ -74,12 +84,17 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   for (const page of sources) {
     // Each link the scan read is judged at its line; one the compile found too, only there.
     const judged = new Set<string>()
+    const read = new Set<string>()
     const scanned = page.links.length
     for (const [at, [line, target]] of [...page.links, ...page.compiledLinks].entries()) {
+      // The compile's copy of a link the scan read (perhaps %-encoded) is judged at the scan's line only.
+      const spelt = safelyDecoded(target)
+      if (at >= scanned && (read.has(target) || read.has(spelt))) continue
+      read.add(target).add(spelt)
       const report = (kind: LinkProblem['kind'], problem: string) => problems.push({ file: page.file, line, target, kind, problem })
       // A reader's own machine is no page of the site: a link copied from the preview (npm run dev)
       // would name its route to every reader, whether or not they may open it, and go nowhere.
-      if (PREVIEW_DOCS_URL.test(target)) {
+      if (isPreviewDocsUrl(target)) {
         report('broken', "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)")
         continue
       }
@@ -96,7 +111,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         continue
       }
       const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
-      const pathOnly = absolute.split(/[?#]/, 1)[0]
+      const pathOnly = withoutDotSegments(absolute.split(/[?#]/, 1)[0])
       let decoded: string
       try {
         decoded = decodeURIComponent(pathOnly)
@@ -128,6 +143,26 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
     }
   }
   return problems
+}
+
+/** `text` %-decoded, or as it is where a % starts no escape. */
+function safelyDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** A site path with its `.` and `..` segments resolved as a browser resolves them (`%2e` is a dot there too). */
+function withoutDotSegments(pathname: string): string {
+  const segments: string[] = []
+  for (const segment of pathname.split('/').slice(1)) {
+    const dots = segment.replace(/%2e/gi, '.')
+    if (dots === '..') segments.pop()
+    else if (dots !== '.') segments.push(segment)
+  }
+  return `/${segments.join('/')}`
 }
 
 /** A link problem's line, as the build prints it. */
