@@ -387,5 +387,5 @@ test('a page that holds its compile past the limit fails the run, naming it', as
   const root = site({ 'content/docs/leads/long.mdx': page('Long', blocks) })
   const thrown = await compilePages(scanContent(root), undefined, { skip: new Set(['content/docs/index.mdx']), workers: 1, pageTimeoutMs: 50 }).catch((error: unknown) => error)
   expect(thrown).toBeInstanceOf(CompileWorkerError)
-  expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/leads/long.mdx did not finish compiling in 0.05 s: the compiler may loop on something in it; take parts out to find what')
+  expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/leads/long.mdx did not finish compiling in 0.05 s: a page this slow is too large (a code block of tens of thousands of lines takes minutes), or the compiler loops on something in it; split it into pages, or take parts out to find what')
 })

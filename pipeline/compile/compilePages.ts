@@ -138,7 +138,11 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
           setImmediate(() => {
             if (current !== job) return
             stopAll()
-            reject(new CompileWorkerError(`${job.page.file} did not finish compiling in ${limit / 1000} s: the compiler may loop on something in it; take parts out to find what`))
+            reject(
+              new CompileWorkerError(
+                `${job.page.file} did not finish compiling in ${limit / 1000} s: a page this slow is too large (a code block of tens of thousands of lines takes minutes), or the compiler loops on something in it; split it into pages, or take parts out to find what`
+              )
+            )
           })
         }, limit)
         // The worker keeps the process up while it runs; this alone must not after the run stops.
