@@ -20,7 +20,8 @@ async function idVerifierUser(token: string) {
   const verify = createIdTokenVerifier({ userPoolId, clientId: userPoolClientId, jwks, fetchUnknownKeys: false, groupsClaim: access.access.groupsClaim })
   return verify(token)
 }
-import { SEEDED_PASSWORD, SEEDED_USERS } from '../../scripts/cognito/seed'
+import { demoUsers, SEEDED_PASSWORD, SEEDED_USERS } from '../../scripts/cognito/seed'
+import shippedConfig from '../../access.config'
 
 const { userPoolId, userPoolClientId } = LOCAL_COGNITO
 const ISSUER = issuerFor(LOCAL_COGNITO)
@@ -233,4 +234,29 @@ test('a seeded group member carries the group in the ID token; removed from the 
   expect(decodePayload(renewed)['cognito:groups']).toBeUndefined()
   expect(await access.decide('/docs/support-twilio/intro', await idVerifierUser(renewed))).toBe('deny')
   await callCognito('AdminAddUserToGroup', { UserPoolId: userPoolId, Username: 'supportlead', GroupName: 'support-team' })
+})
+
+test("a reader an admin lists (a new section's) is a demo user too, so they can sign in to the preview; a group entry is no user", async () => {
+  const config = {
+    ...shippedConfig,
+    lists: { ...shippedConfig.lists, billingUsers: ' billing1 , group:finance' },
+    sections: [...shippedConfig.sections, { id: 'billing', title: 'Billing', description: 'Invoices.', entry: '/docs/billing/intro', readers: 'billingUsers' }],
+  }
+  const users = demoUsers(access.compileAccess(config, {}).members)
+  expect(users).toEqual([...SEEDED_USERS, 'billing1'])
+  const billing = await startLocalCognito({ port: 0, quiet: true, users })
+  try {
+    const signInAs = (username: string) =>
+      fetch(billing.url, {
+        method: 'POST',
+        headers: { 'content-type': AMZ_JSON, 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+        body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: userPoolClientId, AuthParameters: { USERNAME: username, PASSWORD: SEEDED_PASSWORD } }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { AuthenticationResult?: { IdToken?: string } } }))
+    const signedIn = await signInAs('billing1')
+    expect(signedIn.status).toBe(200)
+    expect(decodePayload(signedIn.body.AuthenticationResult!.IdToken!)['cognito:username']).toBe('billing1')
+    expect((await signInAs('group:finance')).status).toBe(400)
+  } finally {
+    await billing.stop()
+  }
 })

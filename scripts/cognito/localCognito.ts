@@ -37,7 +37,8 @@ import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolS
 import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.json'
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor, localCognitoEndpoint } from '../../lib/auth/authSettings'
 import { isRunning } from '../../pipeline/mainProcess'
-import { SEEDED_GROUPS, SEEDED_PASSWORD, SEEDED_USERS } from './seed'
+import { demoUsers, SEEDED_GROUPS, SEEDED_PASSWORD } from './seed'
+import { access } from '../../lib/access'
 import { refuseForeign } from '../server/thisMachineOnly.cjs'
 
 export interface LocalCognitoOptions {
@@ -47,6 +48,8 @@ export interface LocalCognitoOptions {
   host?: string
   /** Silence cognito-local's log. */
   quiet?: boolean
+  /** The pool's users; by default the demo users of access.config.ts as loaded (./seed.ts demoUsers). */
+  users?: readonly string[]
 }
 
 export interface LocalCognito {
@@ -123,7 +126,7 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
 
   try {
     const dataDir = path.join(dir, 'db')
-    await seedDataDirectory(dir, dataDir)
+    await seedDataDirectory(dir, dataDir, opts.users ?? demoUsers(access.members))
 
     const logger = createLogger(opts.quiet ?? false)
     const ctx = { logger }
@@ -379,7 +382,7 @@ function lazyRouter(services: Services): Router {
 }
 
 /** Writes config.json and the db files (app client + pool with its users) cognito-local loads on start. */
-async function seedDataDirectory(configDir: string, dataDir: string): Promise<void> {
+async function seedDataDirectory(configDir: string, dataDir: string, usernames: readonly string[]): Promise<void> {
   await mkdir(dataDir, { recursive: true })
   const now = new Date().toISOString()
   const config = {
@@ -409,7 +412,7 @@ async function seedDataDirectory(configDir: string, dataDir: string): Promise<vo
     },
   }
   const users = Object.fromEntries(
-    SEEDED_USERS.map((username) => [
+    usernames.map((username) => [
       username,
       {
         Username: username,

@@ -1,6 +1,9 @@
+import type { CompiledAccess } from '../../lib/access/compileAccess'
+
 /**
- * The identities the embedded local Cognito starts with. Every start is a fresh pool holding
- * exactly these users (all CONFIRMED, same password), matching the lists in access.config.ts.
+ * The demo identities the embedded local Cognito starts with, whatever the lists say (the README's
+ * table, and the tests' readers). Every start is a fresh pool holding these and every username the
+ * lists of access.config.ts name (demoUsers), all CONFIRMED, with one password.
  */
 export const SEEDED_USERS = [
   'admin',
@@ -21,6 +24,12 @@ export type SeededUser = (typeof SEEDED_USERS)[number]
 export const SEEDED_GROUPS: Readonly<Record<string, readonly SeededUser[]>> = {
   'support-team': ['supportlead'],
 }
+
+/**
+ * Every demo user of a start: the seeded ones, then each username the lists name, in their order,
+ * so that a reader an admin adds (a new section's) can sign in to the preview as the docs say.
+ */
+export const demoUsers = (members: CompiledAccess['members']): string[] => [...new Set([...SEEDED_USERS, ...Object.values(members).flatMap((list) => [...list.users])])]
 
 /** The groups a seeded user's tokens carry. */
 export const seededGroupsOf = (username: string): string[] =>

@@ -4,7 +4,8 @@
  */
 import { LOCAL_COGNITO, issuerFor } from '../../lib/auth/authSettings'
 import { startLocalCognito } from './localCognito'
-import { SEEDED_PASSWORD, SEEDED_USERS } from './seed'
+import { demoUsers, SEEDED_PASSWORD } from './seed'
+import { access } from '../../lib/access'
 
 async function main(): Promise<void> {
   const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: LOCAL_COGNITO.port })
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
       `  user pool  ${LOCAL_COGNITO.userPoolId}  (issuer ${issuerFor(LOCAL_COGNITO)})`,
       `  app client ${LOCAL_COGNITO.userPoolClientId}`,
       `  JWKS       ${cognito.jwksUrl}`,
-      `  users      ${SEEDED_USERS.join(', ')}`,
+      `  users      ${demoUsers(access.members).join(', ')}`,
       `  password   ${SEEDED_PASSWORD}  (same for every user)`,
       'Press Ctrl-C to stop.',
     ].join('\n')

@@ -110,7 +110,7 @@ async function startAuthority(root: string, auth: AuthSettings, jwks: Jwks, rule
  * anything is ready, so the worker loads at once (`compileNow`).
  */
 async function startBesideNext(root: string, cognitoUrl: string, authorityPort: number, compileNow: boolean) {
-  const [{ loadAccessRules }, { startLocalCognito }, { SEEDED_PASSWORD, SEEDED_USERS }, { formatContentCheck, warmCompiler, watchContent }] = await Promise.all([
+  const [{ loadAccessRules }, { startLocalCognito }, { SEEDED_PASSWORD, demoUsers }, { formatContentCheck, warmCompiler, watchContent }] = await Promise.all([
     import('./accessRules'),
     import('../cognito/localCognito'),
     import('../cognito/seed'),
@@ -118,10 +118,12 @@ async function startBesideNext(root: string, cognitoUrl: string, authorityPort: 
   ])
   const compiler = compileNow ? warmCompiler(root) : undefined
   const rules = loadAccessRules(root)
-  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: Number(new URL(cognitoUrl).port), quiet: true })
+  // The lists' readers as they are at start: one an edit adds signs in after a restart.
+  const users = demoUsers(rules.access.members)
+  const cognito = await startLocalCognito({ host: LOCAL_COGNITO.host, port: Number(new URL(cognitoUrl).port), quiet: true, users })
   try {
     if (cognito.url !== cognitoUrl) throw new Error(`the local Cognito listens at ${cognito.url}, not at ${cognitoUrl} as Next was told`)
-    console.log(`Local Cognito at ${cognito.url}; demo users ${SEEDED_USERS.join(', ')} (password ${SEEDED_PASSWORD})`)
+    console.log(`Local Cognito at ${cognito.url}; demo users ${users.join(', ')} (password ${SEEDED_PASSWORD})`)
     const auth = readAuthSettings({ DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: cognito.url })
     const jwks = (await fetch(cognito.jwksUrl).then((response) => response.json())) as Jwks
     const authority = await startAuthority(root, auth, jwks, rules, authorityPort)

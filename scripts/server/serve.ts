@@ -1,8 +1,8 @@
 /** `npm start`'s last step: runs the local Cognito and the site until Ctrl-C. */
-import { decide } from '../../lib/access'
+import { access, decide } from '../../lib/access'
 import { SECTIONS } from '../../lib/navigation/siteNavigation'
 import { sectionPrefix } from '../../lib/access/sectionPaths'
-import { SEEDED_PASSWORD, SEEDED_USERS, seededGroupsOf } from '../cognito/seed'
+import { demoUsers, SEEDED_PASSWORD, seededGroupsOf } from '../cognito/seed'
 import { startLocalStack } from './startStack'
 import { ACCESS_LOG_ENV } from './accessLogFile'
 import { claudeCodeCommand, mcpUrlOf } from '../../lib/aiTools/connectLinks'
@@ -18,7 +18,7 @@ async function main() {
   }
   console.log(`\nThe docs site is running at ${stack.siteUrl}  (local Cognito at ${stack.cognitoUrl})\n`)
   console.log(`Demo logins (password for all: ${SEEDED_PASSWORD}):`)
-  for (const username of SEEDED_USERS) {
+  for (const username of demoUsers(access.members)) {
     const groups = seededGroupsOf(username)
     console.log(`  ${username.padEnd(11)} sees ${sees(username)}${groups.length ? ` (through the group ${groups.join(', ')})` : ''}`)
   }
