@@ -42,6 +42,19 @@ test("a section whose entry is no page fails the build, naming the section: its 
   expect(() => assertRulesDecide(compileAccess(shipped, {}), routes)).not.toThrow()
 })
 
+test("a section whose entry a finer rule keeps from some of its readers fails the build, naming the rule: their tab and home card would open another page; one opened wider, or to signed-in readers, passes", () => {
+  const leadsIntro = (require: string) => withRules([{ path: '/docs/leads/intro', match: 'exact', require }])
+  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(
+    'access.config.ts: section "leads": its entry /docs/leads/intro needs "financeUsers" (exact /docs/leads/intro -> financeUsers), which not every reader of the section ("leadsUsers") has, so their tab and home card would open another page. Set entry to a page all of them may open, or let them open this one.'
+  )
+  expect(() => assertRulesDecide(leadsIntro('fullAccessUsers'), routes)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(leadsIntro('signedIn'), routes)).not.toThrow()
+  expect(() => assertRulesDecide(leadsIntro('leadsUsers'), routes)).not.toThrow()
+  // A prefix rule over the whole section is the section's readers.
+  expect(() => assertRulesDecide(withRules([{ path: '/docs/leads', match: 'prefix', require: 'financeUsers' }]), routes)).not.toThrow()
+})
+
 test("a rule on one of the site's public pages decides nothing, and says so", () => {
   expect(ruleProblems(withRules([{ path: '/login', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([
     'rule "exact /login -> leadsUsers" decides nothing: /login is in publicPaths (the site\'s own pages, which anyone may read). Remove the rule, or the path from publicPaths.',

@@ -6,7 +6,8 @@
  */
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
-import { describeRule, governingRuleOf, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
+import { describeRule, governingRuleOf, readersOfMayOpen, requirementFor, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
+import { folderWordsPath, sectionPrefix } from '../../lib/access/sectionPaths'
 import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
 import { UnservablePathError } from './checkLinks'
@@ -91,7 +92,7 @@ export function siteRoutes(source: Pick<ContentSource, 'pages' | 'publicFiles'>)
   return [...source.pages.map((page) => page.route), ...publicFileRoutes(source)]
 }
 
-/** A section whose entry page (the page its tab and home card open) is no page of the site. */
+/** A section whose entry page (the page its tab and home card open) is no page of the site, or one not every reader of the section may open. */
 export class SectionEntryError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`access.config.ts: ${problems.join('\n')}`)
@@ -99,12 +100,24 @@ export class SectionEntryError extends Error {
   }
 }
 
-/** What is wrong with each section's entry page, in the sections' order: one that is no page of `routes`. */
+/**
+ * What is wrong with each section's entry page, in the sections' order: one that is no page of
+ * `routes`, or one a finer rule keeps from some of the section's readers (their tab and home card
+ * would open another page, without the section's description).
+ */
 export function sectionEntryProblems(access: CompiledAccess, routes: readonly string[]): string[] {
   const pages = new Set(routes)
-  return access.sections
-    .filter((section) => !pages.has(section.entry))
-    .map((section) => `section "${section.id}": its entry ${section.entry} is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/${section.id}/).`)
+  return access.sections.flatMap((section) => {
+    if (!pages.has(section.entry)) {
+      return [`section "${section.id}": its entry ${section.entry} is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/${section.id}/).`]
+    }
+    // Decided by the section's own rule alone: its folder's words, which no finer rule of a page takes.
+    const readers = folderWordsPath(sectionPrefix(section.id))
+    if (readersOfMayOpen(access, readers, section.entry)) return []
+    return [
+      `section "${section.id}": its entry ${section.entry} needs "${requirementFor(access, section.entry)}" (${describeRule(governingRuleOf(access, section.entry))}), which not every reader of the section ("${requirementFor(access, readers)}") has, so their tab and home card would open another page. Set entry to a page all of them may open, or let them open this one.`,
+    ]
+  })
 }
 
 /** Fails with every section whose entry is no page, then every rule that would restrict nothing. */
