@@ -269,6 +269,7 @@ describe('bad configuration fails with a message that names the problem', () => 
     ['an entry outside the section', { entry: '/docs/leads/intro' }, /entry "\/docs\/leads\/intro" must be a canonical page path under \/docs\/sales\//],
     ['a missing title', { title: ' ' }, /section 1 \(sales\): title is missing/],
     ['readers that name no list', { readers: 'salesUsers' }, /section 1 \(sales\) names an unknown list "salesUsers"/],
+    ['readers "signedIn", which is no list', { readers: 'signedIn' }, /section 1 \(sales\): a section's readers are a list or one group, not "signedIn"\. To open the section to every signed-in reader, keep a list of its readers here and add a rule: \{ path: '\/docs\/<id>', match: 'prefix', require: 'signedIn' \}/],
   ])('a section with %s', (_case, change, message) => {
     const section: SectionDeclaration = { id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'leadsUsers', ...change }
     expect(() => compileAccess({ ...base, sections: [section] })).toThrow(message)

@@ -92,6 +92,11 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   // the full-access entries merged in like any list's.
   const checkRequirement = (requirement: unknown, where: string, signedIn = true): Requirement => {
     if ((signedIn && requirement === 'signedIn') || listNames.includes(requirement as string)) return requirement as Requirement
+    if (requirement === 'signedIn') {
+      throw new AccessConfigError(
+        `${where}: a section's readers are a list or one group, not "signedIn". To open the section to every signed-in reader, keep a list of its readers here and add a rule: { path: '/docs/<id>', match: 'prefix', require: 'signedIn' }`
+      )
+    }
     if (typeof requirement === 'string' && requirement.startsWith(GROUP_PREFIX)) {
       if (!/^group:[^\s,]+$/.test(requirement)) {
         throw new AccessConfigError(`${where} requires "${shownEntry(requirement)}"; one group is written "group:<name>", with no spaces or commas (several entries make a list in \`lists\`)`)
