@@ -10,7 +10,11 @@ import type { AccessUser } from '../lib/access/types'
 import { SITE_NAME } from '../lib/siteName'
 
 export function rootLlmsTxt(held: readonly AudienceSummary[], user: AccessUser): string {
-  const lines = held.flatMap((audience) => (audience.llms ? [`- [${audience.title}](${audience.llms}): its pages, each linked to its Markdown, and its full text in parts`] : []))
+  const listed = held.filter((audience) => audience.llms)
+  // Parts of one section (pages finer rules gave the reader) share its title: each is told apart by a page of its own, which the reader may open.
+  const shared = new Set(listed.map((audience) => audience.title).filter((title, index, titles) => titles.indexOf(title) !== index))
+  const label = (audience: AudienceSummary) => (shared.has(audience.title) ? `${audience.title} (${audience.governedBy})` : audience.title)
+  const lines = listed.map((audience) => `- [${label(audience)}](${audience.llms}): its pages, each linked to its Markdown, and its full text in parts`)
   const summary =
     user === null
       ? '> Internal engineering and support documentation. Sign in at /login to read it; AI tools connect at /mcp.'
