@@ -22,9 +22,11 @@ import { normalisePath } from '../lib/access/normalisePath'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { passes } from '../lib/access/decideAccess'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
+import { access as shippedAccess } from '../lib/access'
+import { FULL_ACCESS_LIST } from '../lib/access/types'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
-import { MARKED_IMAGES, MARKED_PAGES, MARKED_ROOT_FILE, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import { MARKED_ROOT_FILE, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
 import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
@@ -43,8 +45,9 @@ const PER_READER = [READER_VIEW_PATH, ROOT_LLMS_PATH, CONNECTIONS_PATH]
 const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH]
 
 // supportlead is in the support-team group, so rules that require a group are audited too.
-export const ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
-export type Role = (typeof ROLES)[number]
+const BASE_ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
+/** A reader, or null for an anonymous visitor: the base roles, and a reader of each section none of them reads (SECTION_READERS). */
+export type Role = string | null
 
 
 interface RoleReport extends RoleFindings {
@@ -88,13 +91,25 @@ const emptyReport = (role: Role): RoleReport => ({
   finerSeen: new Set(),
   ownTitlesSeen: new Set(),
 })
-const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS]
-
 const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
 /** Whether a role may read a section's marked page. */
-export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(MARKED_PAGES[section]))
+export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(env.marked[section].page))
+/**
+ * For each section none of the base roles but admin reads (one an admin added to access.config.ts),
+ * the first user its list names: a demo user of the audit's Cognito (scripts/cognito/seed.ts
+ * demoUsers), so the section is audited from its own reader's side too.
+ */
+const SECTION_READERS = env.access.sections.flatMap((section) => {
+  if (BASE_ROLES.some((role) => role !== null && role !== 'admin' && mayRead(role, section.id))) return []
+  // Full-access users are merged into every list: the section's own reader is one of the rest.
+  const full = shippedAccess.members[FULL_ACCESS_LIST]?.users ?? new Set<string>()
+  const reader = [...(shippedAccess.members[section.readers]?.users ?? [])].find((username) => !full.has(username))
+  return reader ? [reader] : []
+})
+export const ROLES: readonly Role[] = [...BASE_ROLES, ...SECTION_READERS]
+const usernames = [...Object.values(env.markers.usernames), ...SEEDED_USERS, ...SECTION_READERS]
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
-const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(MARKED_IMAGES[section].slice('public/'.length)))
+const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(env.marked[section].image.slice('public/'.length)))
 /** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
 // A folder's own words are for readers of what it holds: the first prefix rule over it, else the
 // fallback. Stated here from the rules themselves, apart from the code it checks (lib/access/sectionPaths.ts folderWordsPath).

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
-import { MARKED_PAGES, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
+import type { FinerMark, MarkedSection } from '../scripts/audit/markers'
 import { audienceIdOf } from '../lib/access/planAggregates'
 import { SHARD_LIST_FILE, shardBasePaths } from '../lib/search/searchShards'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
@@ -20,7 +20,7 @@ let page: Page
 let requests: string[]
 let failed: string[]
 let errors: string[]
-const { siteUrl, outDir, markers, audiences, homeIndex, access, decide, finerMarked, routeOfFile, sectionOf, searchShardPages } = siteEnv()
+const { siteUrl, outDir, markers, audiences, homeIndex, access, decide, finerMarked, marked, routeOfFile, sectionOf, searchShardPages } = siteEnv()
 
 const RECONCILIATION_PAGE = '/docs/internal/data-lake/integration-sources/hoowla/case-enrichements'
 
@@ -169,7 +169,7 @@ test('each built index holds its own audience\'s marked text and no other\'s (de
   // the finer rules' pages are audiences of their own, apart from their sections'.
   const expected: Record<string, string[]> = Object.fromEntries(audiences.map((audience) => [audience.id, []]))
   const place = (file: string, name: string) => expected[audienceIdOf(access, routeOfFile(file)) as string].push(`body:${name}`, `title:${name}`)
-  for (const section of sections) place(MARKED_PAGES[section], section)
+  for (const section of sections) place(marked[section].page, section)
   for (const mark of finer) place(finerMarked[mark], mark)
   for (const mark of finer) expect(audienceIdOf(access, routeOfFile(finerMarked[mark]))).not.toBe(sectionOf(routeOfFile(finerMarked[mark])).id)
   expect(found).toEqual(expected)

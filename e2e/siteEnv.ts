@@ -39,6 +39,8 @@ export function siteEnv() {
     searchShardPages: site.searchShardPages,
     /** The content files that hold the finer rules' markers. */
     finerMarked: site.finerMarked,
+    /** The files that hold each declared section's markers: its page, image and `_meta`. */
+    marked: site.marked,
     /** The audit build's pages, each with its content file. */
     pages,
     /** The route of a content file of the audit build. */

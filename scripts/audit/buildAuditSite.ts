@@ -17,7 +17,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
-import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_IMAGES, MARKED_METAS, MARKED_PAGES, MARKED_ROOT_FILE, auditAccessConfig, newMarkers, type AuditProfileName, type FinerMark, type MarkedSection, type Markers } from './markers'
+import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_ROOT_FILE, auditAccessConfig, markedFilesOf, newMarkers, type AuditProfileName, type FinerMark, type MarkedFiles, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -44,6 +44,8 @@ export interface AuditSite {
   accessConfig: AccessConfig
   /** The content files that hold the finer rules' markers. */
   finerMarked: Record<FinerMark, string>
+  /** The files that hold each declared section's markers (./markers.ts markedFilesOf). */
+  marked: Record<MarkedSection, MarkedFiles>
   /** Pages per search shard the build was given, or null for the shipped size (AuditProfile.searchShardPages). */
   searchShardPages: number | null
 }
@@ -101,11 +103,21 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
 
   const config = auditAccessConfig(profile)
   const finerMarked = AUDIT_PROFILES[profile].marked
-  const markers = newMarkers(config)
-  for (const section of Object.keys(MARKED_PAGES) as MarkedSection[]) {
-    markPage(dest, MARKED_PAGES[section], { title: markers.title[section], body: markers.body[section] })
-    fs.appendFileSync(path.join(dest, MARKED_IMAGES[section]), `\n<!-- ${markers.image[section]} -->\n`)
-    markMeta(dest, MARKED_METAS[section], markers.meta[section])
+  // Every section the configuration declares, one an admin added too.
+  const marked = markedFilesOf(compileAccess(config, { ...process.env }).sections, scanContent(dest))
+  const markers = newMarkers(config, Object.keys(marked))
+  for (const [section, files] of Object.entries(marked)) {
+    markPage(dest, files.page, { title: markers.title[section], body: markers.body[section] })
+    // A section without an SVG image or a `_meta` of its own is given one to mark.
+    const image = path.join(dest, files.image)
+    if (!fs.existsSync(image)) {
+      fs.mkdirSync(path.dirname(image), { recursive: true })
+      fs.writeFileSync(image, '<svg xmlns="http://www.w3.org/2000/svg"/>\n')
+    }
+    fs.appendFileSync(image, `\n<!-- ${markers.image[section]} -->\n`)
+    const meta = path.join(dest, files.meta)
+    if (!fs.existsSync(meta)) fs.writeFileSync(meta, 'export default {\n}\n')
+    markMeta(dest, files.meta, markers.meta[section])
   }
   for (const mark of Object.keys(finerMarked) as FinerMark[]) markPage(dest, finerMarked[mark], markers.finer[mark])
   fs.writeFileSync(path.join(dest, MARKED_ROOT_FILE), `${markers.rootFile}\n`)
@@ -114,7 +126,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   const accessEnv = auditAccessEnv(config, markers)
   applyAccessConfig(dest, config, accessEnv)
   const { searchShardPages } = AUDIT_PROFILES[profile]
-  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked, searchShardPages } satisfies AuditSite))
+  fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked, marked, searchShardPages } satisfies AuditSite))
   buildCopy(dest, cognitoPort, accessEnv, 'inherit', searchShardPages)
 }
 

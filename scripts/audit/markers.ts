@@ -81,7 +81,7 @@ export function auditAccessConfig(name: AuditProfileName): AccessConfig {
   return { ...shipped, lists: { ...shipped.lists, ...profile.lists }, rules: [...profile.rules, ...shipped.rules] }
 }
 
-/** Where the audit build plants its markers: one page of each section, chosen to cover a nested page and two category index pages. */
+/** Where the audit build plants the shipped sections' markers: one page of each, chosen to cover a nested page and two category index pages. */
 export const MARKED_PAGES = {
   leads: 'content/docs/leads/endpoints/create-quote.mdx',
   internal: 'content/docs/internal/data-lake/index.mdx',
@@ -95,7 +95,8 @@ export const MARKED_IMAGES = {
   'support-twilio': 'public/docs/support-twilio/images/call-flow.svg',
 } as const
 
-export type MarkedSection = keyof typeof MARKED_PAGES
+/** A declared section's id: the audit marks every section access.config.ts declares, an added one too (markedFilesOf). */
+export type MarkedSection = string
 
 /**
  * Each section's own `_meta` gets a separator titled with a marker: words of the folder's own,
@@ -106,7 +107,40 @@ export const MARKED_METAS = {
   leads: 'content/docs/leads/_meta.ts',
   internal: 'content/docs/internal/_meta.ts',
   'support-twilio': 'content/docs/support-twilio/_meta.ts',
-} as const satisfies Record<MarkedSection, string>
+} as const satisfies Record<keyof typeof MARKED_PAGES, string>
+
+/** The files the audit marks in one section: a page (its title and body), an image and the section's own `_meta`. */
+export interface MarkedFiles {
+  page: string
+  image: string
+  meta: string
+}
+
+/** What the audit adds to a section that has no SVG image or no `_meta` of its own, to mark them. */
+export const ADDED_IMAGE = 'images/audit-marker.svg'
+export const ADDED_META = '_meta.ts'
+
+/**
+ * The files the audit marks in each declared section, in the sections' order: the chosen ones for
+ * the shipped sections; for another (a section an admin added), its entry page, its first SVG
+ * image, and its `_meta` file, or where the audit adds an image or a `_meta` it lacks (ADDED_IMAGE,
+ * ADDED_META). So a new section is audited with no change here.
+ */
+export function markedFilesOf(sections: readonly { id: string; entry: string }[], files: { pages: readonly { file: string; route: string }[]; publicFiles: readonly { file: string }[] }): Record<MarkedSection, MarkedFiles> {
+  const chosen = (id: string): MarkedFiles | null =>
+    id in MARKED_PAGES ? { page: MARKED_PAGES[id as keyof typeof MARKED_PAGES], image: MARKED_IMAGES[id as keyof typeof MARKED_IMAGES], meta: MARKED_METAS[id as keyof typeof MARKED_METAS] } : null
+  return Object.fromEntries(
+    sections.map(({ id, entry }) => {
+      const folder = `content/docs/${id}/`
+      const shipped = chosen(id)
+      if (shipped && files.pages.some((page) => page.file === shipped.page)) return [id, shipped]
+      const page = files.pages.find((candidate) => candidate.route === entry) ?? files.pages.find((candidate) => candidate.file.startsWith(folder))
+      if (!page) throw new Error(`the audit finds no page of section "${id}" to mark (none under ${folder})`)
+      const image = files.publicFiles.find(({ file }) => file.startsWith(`public/docs/${id}/`) && file.endsWith('.svg'))?.file ?? `public/docs/${id}/${ADDED_IMAGE}`
+      return [id, { page: page.file, image, meta: `${folder}${ADDED_META}` }]
+    })
+  )
+}
 
 /**
  * A writer's file at the root of public/, beside the site's logo and favicon: no rule names it, so
@@ -131,11 +165,10 @@ export interface Markers {
   rootFile: string
 }
 
-export function newMarkers(config: AccessConfig): Markers {
+export function newMarkers(config: AccessConfig, sections: readonly MarkedSection[]): Markers {
   const token = () => crypto.randomBytes(6).toString('hex')
-  const sections = Object.keys(MARKED_PAGES) as MarkedSection[]
   const make = (kind: string) =>
-    Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace('-', '')}${token()}`])) as Record<MarkedSection, string>
+    Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace(/-/g, '')}${token()}`])) as Record<MarkedSection, string>
   const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
   return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames, rootFile: `leakrootfile${token()}` }
