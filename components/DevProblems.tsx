@@ -4,7 +4,7 @@ import type { DevProblems as Problems } from '../lib/render/useDevServerEvents'
 /**
  * `npm run dev` only: what the last content check found, over the open page, since the page keeps
  * its last version that passed (a new page is not found) and would otherwise look as if the edit
- * were lost. The page's own problems in full, as the terminal prints them; of others only how
+ * were lost. The page's own problems in full, each as the terminal's line for it; of others only how
  * many, as a page names no other. Gone once a check passes; the reader may hide it until the next.
  */
 function DevProblemsNow({ problems }: { problems: Problems | null }) {

@@ -11,7 +11,7 @@ import { SITE_NAME } from '../lib/siteName'
 
 export function rootLlmsTxt(held: readonly AudienceSummary[], user: AccessUser): string {
   const listed = held.filter((audience) => audience.llms)
-  // Parts of one section (pages finer rules gave the reader) share its title: each is told apart by a page of its own, which the reader may open.
+  // Parts of one section (pages finer rules gave the reader) share its title: each is told apart by the path its rule governs, which the reader may open.
   const shared = new Set(listed.map((audience) => audience.title).filter((title, index, titles) => titles.indexOf(title) !== index))
   const label = (audience: AudienceSummary) => (shared.has(audience.title) ? `${audience.title} (${audience.governedBy})` : audience.title)
   const lines = listed.map((audience) => `- [${label(audience)}](${audience.llms}): its pages, each linked to its Markdown, and its full text in parts`)

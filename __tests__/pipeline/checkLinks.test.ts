@@ -205,26 +205,31 @@ test('a link written twice is named at each line, so one build names every line 
   ])
 })
 
-test("a file's path is read with its dot segments resolved, as a browser resolves them: an existing file passes, another section's is that section's", () => {
+test("a path that names a folder and climbs back out of it is refused (it would ship the name); dot segments that name nothing resolve as a browser resolves them, and a query's are no path", () => {
   const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>'
+  const climbs = 'climbs back out of a folder it names (…/name/..): the page would ship that name; write the path without it'
   const root = site({
-    'content/docs/leads/intro.mdx': page('![same](/docs/leads/images/sub/../flow.svg) ![dotted](/docs/leads/images/./flow.svg) ![theirs](/docs/leads/../internal/images/dlq.svg) ![encoded](/docs/leads/%2e%2e/internal/images/dlq.svg)'),
+    'content/docs/leads/intro.mdx': page(
+      '![dotted](/docs/leads/images/./flow.svg) ![up](../leads/images/flow.svg) [q](intro?next=../../internal/intro) ![sub](/docs/leads/images/sub/../flow.svg) [theirs](/docs/internal/secret-plan/../../leads/intro) ![encoded](/docs/leads/%2e%2e/internal/images/dlq.svg)'
+    ),
     'public/docs/leads/images/flow.svg': svg,
     'public/docs/internal/images/dlq.svg': svg,
   })
-  expect(checkLinks(scanContent(root)).map(({ target, kind }) => [target, kind])).toEqual([
-    ['/docs/leads/../internal/images/dlq.svg', 'forbidden'],
-    ['/docs/leads/%2e%2e/internal/images/dlq.svg', 'forbidden'],
+  expect(checkLinks(scanContent(root)).map(({ target, problem }) => [target, problem])).toEqual([
+    ['/docs/leads/images/sub/../flow.svg', climbs],
+    ['/docs/internal/secret-plan/../../leads/intro', climbs],
+    ['/docs/leads/%2e%2e/internal/images/dlq.svg', climbs],
   ])
 })
 
 test("every spelling of this machine a browser reads as 127.0.0.1 is the reader's own machine: 127.1, 0x7f000001, localhost.", () => {
-  const root = site({ 'content/docs/leads/intro.mdx': page('[a](http://127.1:3000/docs/internal/intro) [b](http://0x7f000001:3000/docs/internal/intro) [c](https://localhost./docs/leads/intro) [d](http://docs.localhost/docs) [e](http://127.1:9000/health)') })
+  const root = site({ 'content/docs/leads/intro.mdx': page('[a](http://127.1:3000/docs/internal/intro) [b](http://0x7f000001:3000/docs/internal/intro) [c](https://localhost./docs/leads/intro) [d](http://docs.localhost/docs) [e](http://127.1:9000/health) [f](http://[::ffff:127.0.0.1]:3000/docs/internal)') })
   expect(checkLinks(scanContent(root)).map(({ target, kind }) => [target, kind])).toEqual([
     ['http://127.1:3000/docs/internal/intro', 'broken'],
     ['http://0x7f000001:3000/docs/internal/intro', 'broken'],
     ['https://localhost./docs/leads/intro', 'broken'],
     ['http://docs.localhost/docs', 'broken'],
+    ['http://[::ffff:127.0.0.1]:3000/docs/internal', 'broken'],
   ])
 })
 

@@ -46,7 +46,7 @@ test("a section whose entry a finer rule keeps from some of its readers fails th
   const leadsIntro = (require: string) => withRules([{ path: '/docs/leads/intro', match: 'exact', require }])
   expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(SectionEntryError)
   expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(
-    'access.config.ts: section "leads": its entry /docs/leads/intro needs "financeUsers" (exact /docs/leads/intro -> financeUsers), which not every reader of the section ("leadsUsers") has, so their tab and home card would open another page. Set entry to a page all of them may open, or let them open this one.'
+    'access.config.ts: section "leads": its entry /docs/leads/intro needs "financeUsers" (exact /docs/leads/intro -> financeUsers), and the rules do not give it to every reader of the section ("leadsUsers"; the check reads the rules, not today\'s lists, which change without a build), so a reader\'s tab and home card could open another page. Set entry to a page all of them may open, or let them open this one.'
   )
   expect(() => assertRulesDecide(leadsIntro('fullAccessUsers'), routes)).toThrow(SectionEntryError)
   expect(() => assertRulesDecide(leadsIntro('signedIn'), routes)).not.toThrow()

@@ -1,5 +1,3 @@
-import { isLoopbackHost } from '../loopbackHost'
-
 /** Where the site's sign-in goes: the embedded local Cognito, or a real user pool. */
 export interface AuthSettings {
   mode: 'local' | 'production'
@@ -96,12 +94,18 @@ function readFederation(env: AuthEnv): Federation | undefined {
 }
 
 /**
+ * The host names that are this machine without asking DNS, as Node resolves them (a browser takes
+ * `*.localhost` to be this machine too; Node asks DNS for it, and a search domain may answer).
+ */
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i
+
+/**
  * Whether `url` names this machine: where a site built for the local Cognito may go (a test's
  * bucket). Its host as a URL parser reads it, so `http://localhost:x@elsewhere` is elsewhere.
  */
 export function isLoopbackUrl(url: string): boolean {
   try {
-    return isLoopbackHost(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname)
+    return LOOPBACK_HOST.test(new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`).hostname)
   } catch {
     return false
   }

@@ -31,7 +31,8 @@ function routeOf(asPath: string): string {
 
 function useDevServerEventsNow(): DevProblems | null {
   const route = routeOf(useRouter().asPath)
-  const [problems, setProblems] = useState<string | null>(null)
+  // Each event a new object: a check that fails again with the same count and pages asks for its messages again.
+  const [problems, setProblems] = useState<{ data: string } | null>(null)
   const [view, setView] = useState<DevProblems | null>(null)
   useEffect(() => {
     const events = new EventSource(DEV_PROPS_EVENTS_PATH)
@@ -49,12 +50,12 @@ function useDevServerEventsNow(): DevProblems | null {
       // reader's own move cancelled is not one.
       Router.replace(path, undefined, { scroll: false }).catch((error: { cancelled?: boolean }) => error?.cancelled || location.reload())
     }
-    events.addEventListener(PROBLEMS_EVENT, (event) => setProblems((event as MessageEvent<string>).data))
+    events.addEventListener(PROBLEMS_EVENT, (event) => setProblems({ data: (event as MessageEvent<string>).data }))
     return () => events.close()
   }, [])
   // Again after a move to another page: the problems are the same, the page is another.
   useEffect(() => {
-    const found = problems === null ? { count: 0, here: false } : problemsFor(problems, route)
+    const found = problems === null ? { count: 0, here: false } : problemsFor(problems.data, route)
     if (!found.here) return setView(found.count ? { count: found.count, messages: [] } : null)
     let current = true
     fetch(`${DEV_PROPS_EVENTS_PATH}?${PROBLEMS_QUERY}=${routeToken(route)}`)

@@ -9,7 +9,6 @@ import { access, governingRuleOf, readersOfMayOpen, requirementFor, type Compile
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
 import { urlScheme } from '../../lib/render/pageRules'
-import { isLoopbackHost } from '../../lib/loopbackHost'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 
@@ -35,11 +34,14 @@ export class UnservablePathError extends Error {
  * `0x7f000001`, `localhost.`): a preview's address. Other local addresses (a service's
  * `http://localhost:8080/health`) are text.
  */
+/** A host name a browser takes to be this machine, as `new URL` spells it: *.localhost too, and an IPv4-mapped 127.x. */
+const THIS_MACHINE = /^(?:127\.\d+\.\d+\.\d+|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]|0\.0\.0\.0|localhost|.+\.localhost)\.?$/i
+
 function isPreviewDocsUrl(target: string): boolean {
   if (!/^https?:/i.test(target)) return false
   try {
     const url = new URL(target)
-    return isLoopbackHost(url.hostname) && /^\/docs(?:\/|$)/i.test(url.pathname)
+    return THIS_MACHINE.test(url.hostname) && /^\/docs(?:\/|$)/i.test(url.pathname)
   } catch {
     return false
   }
@@ -110,8 +112,13 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', `a \`${scheme}:\` URL: links are site paths (/docs/…), https://, http://, mailto: or tel: addresses`)
         continue
       }
-      const absolute = target.startsWith('/') ? target : path.posix.join(page.route, '..', target)
-      const pathOnly = withoutDotSegments(absolute.split(/[?#]/, 1)[0])
+      const written = target.split(/[?#]/, 1)[0]
+      // `internal/secret-plan/../..` would ship the names it climbs out of to every reader of the page.
+      if (climbsOut(written)) {
+        report('broken', 'climbs back out of a folder it names (…/name/..): the page would ship that name; write the path without it')
+        continue
+      }
+      const pathOnly = withoutDotSegments(written.startsWith('/') ? written : path.posix.join(page.route, '..', written))
       let decoded: string
       try {
         decoded = decodeURIComponent(pathOnly)
@@ -154,15 +161,29 @@ function safelyDecoded(text: string): string {
   }
 }
 
-/** A site path with its `.` and `..` segments resolved as a browser resolves them (`%2e` is a dot there too). */
+/** A path segment as a browser reads its dots (`%2e` is a dot there too). */
+const dotsOf = (segment: string) => segment.replace(/%2e/gi, '.')
+
+/** A site path with its `.` and `..` segments resolved as a browser resolves them. */
 function withoutDotSegments(pathname: string): string {
   const segments: string[] = []
   for (const segment of pathname.split('/').slice(1)) {
-    const dots = segment.replace(/%2e/gi, '.')
+    const dots = dotsOf(segment)
     if (dots === '..') segments.pop()
     else if (dots !== '.') segments.push(segment)
   }
   return `/${segments.join('/')}`
+}
+
+/** Whether a written path names a folder and then climbs out of it (`a/../b`); a relative path's leading `../` names none. */
+function climbsOut(written: string): boolean {
+  let named = false
+  for (const segment of written.split('/')) {
+    const dots = dotsOf(segment)
+    if (dots === '..' && named) return true
+    if (segment !== '' && dots !== '.' && dots !== '..') named = true
+  }
+  return false
 }
 
 /** A link problem's line, as the build prints it. */

@@ -115,7 +115,7 @@ export function sectionEntryProblems(access: CompiledAccess, routes: readonly st
     const readers = folderWordsPath(sectionPrefix(section.id))
     if (readersOfMayOpen(access, readers, section.entry)) return []
     return [
-      `section "${section.id}": its entry ${section.entry} needs "${requirementFor(access, section.entry)}" (${describeRule(governingRuleOf(access, section.entry))}), which not every reader of the section ("${requirementFor(access, readers)}") has, so their tab and home card would open another page. Set entry to a page all of them may open, or let them open this one.`,
+      `section "${section.id}": its entry ${section.entry} needs "${requirementFor(access, section.entry)}" (${describeRule(governingRuleOf(access, section.entry))}), and the rules do not give it to every reader of the section ("${requirementFor(access, readers)}"; the check reads the rules, not today's lists, which change without a build), so a reader's tab and home card could open another page. Set entry to a page all of them may open, or let them open this one.`,
     ]
   })
 }

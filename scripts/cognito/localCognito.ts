@@ -38,7 +38,6 @@ import cognitoLocalPublicKey from 'cognito-local/lib/keys/cognitoLocal.public.js
 import { LOCAL_COGNITO, TOKEN_MINUTES, issuerFor, localCognitoEndpoint } from '../../lib/auth/authSettings'
 import { isRunning } from '../../pipeline/mainProcess'
 import { demoUsers, SEEDED_GROUPS, SEEDED_PASSWORD } from './seed'
-import { access } from '../../lib/access'
 import { refuseForeign } from '../server/thisMachineOnly.cjs'
 
 export interface LocalCognitoOptions {
@@ -126,7 +125,8 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
 
   try {
     const dataDir = path.join(dir, 'db')
-    await seedDataDirectory(dir, dataDir, opts.users ?? demoUsers(access.members))
+    // access.config.ts read only when no caller names the users (dev reads it itself, with its own message for a broken one).
+    await seedDataDirectory(dir, dataDir, opts.users ?? demoUsers((await import('../../lib/access')).access.members))
 
     const logger = createLogger(opts.quiet ?? false)
     const ctx = { logger }

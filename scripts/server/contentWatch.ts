@@ -25,7 +25,7 @@ import { BadContentError } from '../../pipeline/steps/checkContent'
 import type { PagePropsReport } from '../../pipeline/render/pageProps'
 import { CONTENT_DIR, PAGE_FILE, PageChangedError, routeOfContentFile } from '../../pipeline/content/contentSource'
 import { BrokenLinksError, describeLinkProblem, UnservablePathError } from '../../pipeline/steps/checkLinks'
-import { RuleCoverageError } from '../../pipeline/steps/checkRules'
+import { RuleCoverageError, SectionEntryError } from '../../pipeline/steps/checkRules'
 import { watchTree } from './treeWatch'
 import { runContentSteps, type LastRun } from '../../pipeline/steps/contentSteps'
 import { readLastUpdated, type LastUpdated } from '../../pipeline/lastUpdated'
@@ -34,8 +34,14 @@ import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ACCESS_CONFIG_FILE, loadAccessRules, type AccessRules } from './accessRules'
 import type { CheckProblem } from './propsEvents'
 
-/** A check's outcome; `rulesApplied` when the check applied an edit of access.config.ts. */
-export type ContentCheckResult = { ok: true; report: CompileReport; props: PagePropsReport; rulesApplied?: boolean } | { ok: false; message: string; problems: readonly CheckProblem[] }
+/**
+ * A check's outcome; `rulesApplied` when the check applied an edit of access.config.ts. `problems`
+ * are what the open pages are told: a content check that passed still carries the error of an
+ * access.config.ts that does not load, until it does.
+ */
+export type ContentCheckResult =
+  | { ok: true; report: CompileReport; props: PagePropsReport; rulesApplied?: boolean; problems?: readonly CheckProblem[] }
+  | { ok: false; message: string; problems: readonly CheckProblem[] }
 
 /** Said after a configuration's error: what the dev server does meanwhile. */
 export const RULES_KEPT = `npm run dev: keeps the access rules of the last ${ACCESS_CONFIG_FILE} that passed until this one does`
@@ -109,7 +115,7 @@ function problemsOf(error: unknown): CheckProblem[] | null {
   if (error instanceof BadContentError) return error.problems.map(({ path: file, message }) => inFile(file, message))
   if (error instanceof BrokenLinksError) return error.problems.map((problem) => inFile(problem.file, describeLinkProblem(problem)))
   if (error instanceof UnservablePathError || error instanceof PageChangedError) return [inFile(error.file, error.message)]
-  if (error instanceof RuleCoverageError) return [{ route: null, message: error.message }]
+  if (error instanceof RuleCoverageError || error instanceof SectionEntryError) return [{ route: null, message: error.message }]
   return null
 }
 
@@ -182,6 +188,10 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
   let timer: NodeJS.Timeout | undefined
   let contentChanged = true
   let configChanged = false
+  // The error of an access.config.ts that does not load: told the open pages with every check until it loads.
+  let refusedConfig: CheckProblem | null = null
+  const withRefusedConfig = (result: ContentCheckResult): ContentCheckResult =>
+    refusedConfig === null || result.problems?.includes(refusedConfig) ? result : { ...result, problems: [...(result.problems ?? []), refusedConfig] }
   // A compiler loaded and waiting (`kept`, warmed by the caller or here): an edit's compile starts
   // at once, not after a second of loading, with the site's code languages loaded. The first
   // check takes it if it compiles.
@@ -193,11 +203,13 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     if (config) {
       try {
         wanted = load()
+        refusedConfig = null
       } catch (error) {
         // The file as it is now does not pass: a configuration loaded before it and not yet applied is dropped too.
         wanted = served
         const message = `${error instanceof Error ? error.message : String(error)}\n${RULES_KEPT}`
-        const refused: ContentCheckResult = { ok: false, message, problems: [{ route: null, message }] }
+        refusedConfig = { route: null, message }
+        const refused: ContentCheckResult = { ok: false, message, problems: [refusedConfig] }
         if (!content) return refused
         report(refused)
       }
@@ -216,7 +228,7 @@ export function watchContent(root: string, rules: WatchRules, report: (result: C
     running = check
       .then(async (result) => {
         try {
-          report(result)
+          report(withRefusedConfig(result))
         } finally {
           // What the report wrote to the open pages leaves at the end of this turn (Node corks a
           // response's writes until then): the store's save and git wait for the next.

@@ -212,7 +212,7 @@ async function main(nextServers: NextDevServers) {
         // those pages (every one, for new rules); one that did not pass kept the last ones.
         if (result.ok && (result.props.changed.length > 0 || result.props.removed.length > 0 || result.rulesApplied)) propsEvents.changed(result.rulesApplied ? undefined : [...result.props.changed, ...result.props.removed])
         // The open pages show what the terminal does (components/DevProblems.tsx), or nothing once it passes.
-        propsEvents.problems(result.ok ? [] : result.problems)
+        propsEvents.problems(result.problems ?? [])
       },
       (error) => {
         const message = `npm run dev: the content check failed: ${error.message}`
