@@ -259,10 +259,19 @@ test('a page that does not compile is named in the terminal with its line and co
       // Only the edited page is compiled again.
       await waitForOutput(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems/, dev, fixed)
       expect(exited(dev)).toBe(false)
-      // A page added after Next listed the docs route's paths (the dev server's first request) opens at once, not as a 404.
-      const added = await fetch(`http://127.0.0.1:${sitePort}/docs/leads/broken`)
+      // A page added after Next listed the docs route's paths (the dev server's first request) opens, not as a 404.
+      // Asked again until it holds the text: a check may have read the file between the write's
+      // truncation and its bytes (an empty page, which passes), and the next check has the text.
+      const deadline = Date.now() + HOT_RELOAD_MS
+      let added = await fetch(`http://127.0.0.1:${sitePort}/docs/leads/broken`)
+      let html = await added.text()
+      while (added.status === 200 && !html.includes('Closed now.') && Date.now() < deadline) {
+        await sleep(250)
+        added = await fetch(`http://127.0.0.1:${sitePort}/docs/leads/broken`)
+        html = await added.text()
+      }
       expect(added.status).toBe(200)
-      expect(await added.text()).toContain('Closed now.')
+      expect(html).toContain('Closed now.')
       fs.rmSync(broken)
     } finally {
       await stopTree(dev)
