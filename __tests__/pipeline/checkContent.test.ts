@@ -108,6 +108,19 @@ test('a page or folder name longer than the build can name its files after fails
   expect(problems[1].message).toContain(`is not a valid page name (it is ${MAX_SLUG_LENGTH + 51} characters long, and names are at most ${MAX_SLUG_LENGTH}: the build names files after it`)
 })
 
+test('a name whose slug another page already has is not suggested: the message says it exists', () => {
+  const root = site(['content/docs/leads/a-b.mdx', 'content/docs/leads/A b.mdx'])
+  const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)
+  expect(rest).toEqual([])
+  expect(problem).toMatchObject({ path: 'content/docs/leads/A b.mdx', suggestion: '' })
+  expect(problem.message).toContain('give it a name of lowercase letters, digits, hyphens or underscores (not content/docs/leads/a-b.mdx, which exists).')
+})
+
+test('a description written as YAML binary is named as such, not as a mapping', () => {
+  const root = siteWith({ 'content/docs/leads/intro.mdx': page('title: Intro\ndescription: !!binary aGVsbG8=') })
+  expect(messages(root).join('\n')).toContain('`description` is binary data (!!binary), and the page shows it as text')
+})
+
 test("a page or folder whose name starts with an underscore fails: its route would be one no rule may name, where a folder's own words are decided", () => {
   const root = site(['content/docs/leads/_draft.mdx', 'content/docs/leads/_wip/page.mdx'])
   expect(checkContent(scanContent(root), SECTIONS).map((problem) => [problem.constructor.name, (problem as BadSlugError).suggestion])).toEqual([

@@ -171,7 +171,8 @@ export const DIRECTION_CONTROL_FIX =
   'a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them)'
 
 /** What a parsed value is, in a writer's words: a list, a mapping, null, a number… */
-export const valueKind = (value: unknown) => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`)
+export const valueKind = (value: unknown) =>
+  Array.isArray(value) ? 'a list' : value === null ? 'null' : value instanceof Uint8Array ? 'binary data (!!binary)' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
 
 /** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */
 const TEXT_FIELDS = ['title', 'sidebarTitle', 'description'] as const

@@ -147,19 +147,21 @@ export class BadSlugError extends ContentError {
   /** The path it should have, relative to the project. */
   readonly suggestion: string
 
-  constructor(entry: string, kind: 'folder' | 'page') {
+  /** `exists`: whether a path is already taken, so the name it suggests is none another page or folder has. */
+  constructor(entry: string, kind: 'folder' | 'page', exists: (path: string) => boolean = () => false) {
     const name = path.posix.basename(entry)
     const extension = kind === 'page' ? (name.match(PAGE)?.[0] ?? '') : ''
     const base = name.slice(0, name.length - extension.length)
     const slug = slugFor(base).slice(0, MAX_SLUG_LENGTH).replace(/[-_]+$/, '')
-    const renamed = slug ? path.posix.join(path.posix.dirname(entry), slug + extension) : null
+    const suggested = slug ? path.posix.join(path.posix.dirname(entry), slug + extension) : null
+    const renamed = suggested && !exists(suggested) ? suggested : null
     const rule =
       slugFor(base) === base && base.length > MAX_SLUG_LENGTH
         ? `it is ${base.length} characters long, and names are at most ${MAX_SLUG_LENGTH}: the build names files after it, and a file name holds at most 255 bytes`
         : 'slugs are lowercase letters, digits, hyphens and underscores, not starting with an underscore, with no dot but the extension'
     const fix = renamed
       ? `rename it to ${renamed}${kind === 'folder' ? '/' : ''}, and change the links and the _meta.ts key that name it`
-      : 'give it a name of lowercase letters, digits, hyphens or underscores'
+      : `give it a name of lowercase letters, digits, hyphens or underscores${suggested ? ` (not ${suggested}${kind === 'folder' ? '/' : ''}, which exists)` : ''}`
     const shown = kind === 'folder' ? `${entry}/` : entry
     super(shown, `${shown}: "${name}" is not a valid ${kind === 'folder' ? 'folder' : 'page'} name (${rule}); ${fix}.`)
     this.name = 'BadSlugError'
@@ -242,13 +244,15 @@ function duplicatePages(source: ContentSource, pages: readonly string[]): Conten
  * matter, every `_meta`. `pages` gathers the pages whose names pass.
  */
 function checkFolder(source: ContentSource, folder: string, problems: ContentError[], pages: string[], unchecked: Unchecked): void {
-  for (const entry of source.list(folder)) {
+  const entries = source.list(folder)
+  const exists = (suggested: string) => entries.some((entry) => entry.path === suggested)
+  for (const entry of entries) {
     const relative = entry.path
     if (entry.isDirectory) {
-      if (!isSlug(entry.name)) problems.push(new BadSlugError(relative, 'folder'))
+      if (!isSlug(entry.name)) problems.push(new BadSlugError(relative, 'folder', exists))
       else checkFolder(source, relative, problems, pages, unchecked)
     } else if (PAGE.test(entry.name)) {
-      if (!isSlug(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page'))
+      if (!isSlug(entry.name.replace(PAGE, ''))) problems.push(new BadSlugError(relative, 'page', exists))
       else {
         pages.push(relative)
         checkPage(source, relative, problems, unchecked)
