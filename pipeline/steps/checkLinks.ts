@@ -29,14 +29,14 @@ export class UnservablePathError extends Error {
   }
 }
 
+/** A host name a browser takes to be this machine, as `new URL` spells it: *.localhost too, and an IPv4-mapped 127.x. */
+const THIS_MACHINE = /^(?:127\.\d+\.\d+\.\d+|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]|0\.0\.0\.0|localhost|.+\.localhost)\.?$/i
+
 /**
  * An http(s) URL of a docs page on this machine, by its host as a browser reads it (`127.1`,
  * `0x7f000001`, `localhost.`): a preview's address. Other local addresses (a service's
  * `http://localhost:8080/health`) are text.
  */
-/** A host name a browser takes to be this machine, as `new URL` spells it: *.localhost too, and an IPv4-mapped 127.x. */
-const THIS_MACHINE = /^(?:127\.\d+\.\d+\.\d+|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]|0\.0\.0\.0|localhost|.+\.localhost)\.?$/i
-
 function isPreviewDocsUrl(target: string): boolean {
   if (!/^https?:/i.test(target)) return false
   try {
