@@ -19,6 +19,11 @@
  * - Keys are spaced by hashes of the entries' names and start at an offset and scale hashed from
  *   the first class's names, so neither gaps nor values count or place anything: a reader who holds
  *   one key of a folder cannot tell where in the folder's range it lies.
+ * - Names alone would let a reader test guesses, though: a class keyed between the keys of one its
+ *   readers do not see could recompute those keys from a guessed list of the hidden names, and a
+ *   match would confirm the list. So such a class's hashes (the one keyed first, and any other some
+ *   later class's readers do not see) also take a secret: the digest of the text of one of its pages
+ *   (secretPage), which those readers may not open. Its keys change when that page's text does.
  */
 import crypto from 'node:crypto'
 import type { CompiledAccess } from '../lib/access/compileAccess'
@@ -27,6 +32,7 @@ import { normalisePath } from '../lib/access/normalisePath'
 import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { isFolder, isMetaData, pageRoutes, type RawItem } from '../lib/navigation/shapePageMap'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
+import { sha256 } from './files'
 
 export class OrderKeyError extends Error {
   constructor(message: string) {
@@ -43,6 +49,8 @@ function unit(...parts: string[]): number {
 
 interface Entry {
   key: string
+  /** The pages at or under it, in the writer's order (canonical routes). */
+  routes: string[]
   /** Its place in the folder's `_meta` (never shipped). */
   at: number
   /** The audiences of its pages, sorted; a key that names no page (a separator, a link) has the folder's. */
@@ -52,11 +60,14 @@ interface Entry {
 /** Whether every reader of `lower` may see an entry of `upper`'s audiences (the rules decide; no list is read). */
 type SeenBy = (lower: readonly string[], upper: readonly string[]) => boolean
 
+/** A page's secret by its route: the digest of its text (ContentPage.digest), which only its readers could compute. */
+export type PageSecret = (route: string) => string | undefined
+
 /**
  * The keys of one folder's `_meta` entries (in the writer's order), made as the module comment
  * says. `folderAudience` is the audience of the folder's own route.
  */
-function folderKeys(folderRoute: string, entries: readonly Entry[], seenBy: SeenBy, folderAudience: string): Map<string, number> {
+function folderKeys(folderRoute: string, entries: readonly Entry[], seenBy: SeenBy, folderAudience: string, secretOf: PageSecret): Map<string, number> {
   // Classes: entries whose audiences are the same, or whose readers see each other's entries.
   const signatures = [...new Map(entries.map((entry) => [entry.audiences.join(' '), entry.audiences])).values()]
   const classes: string[][][] = []
@@ -68,33 +79,56 @@ function folderKeys(folderRoute: string, entries: readonly Entry[], seenBy: Seen
   const below = (a: string[][], b: string[][]) => seenBy(a[0], b[0]) && !seenBy(b[0], a[0])
   const ownsFolder = (group: string[][]) => group.some((signature) => signature.includes(folderAudience))
   const name = (group: string[][]) => group.map((signature) => signature.join(' ')).sort()[0]
-  const keys = new Map<string, number>()
+  // The order the classes are keyed in: each next, of those no remaining class's readers are hidden from, the folder's own first, then by name.
+  const ordered: string[][][] = []
   const remaining = [...classes]
-  let range: { lo: number; hi: number } | null = null
   while (remaining.length > 0) {
-    // The classes no remaining class's readers are hidden from: the folder's own first, then by name.
     const maximal = remaining.filter((group) => !remaining.some((other) => other !== group && below(group, other)))
     const ready = maximal.length > 0 ? maximal : [...remaining]
     ready.sort((a, b) => Number(ownsFolder(b)) - Number(ownsFolder(a)) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0))
-    const group = ready[0]
-    remaining.splice(remaining.indexOf(group), 1)
+    ordered.push(ready[0])
+    remaining.splice(remaining.indexOf(ready[0]), 1)
+  }
+  const keys = new Map<string, number>()
+  let range: { lo: number; hi: number } | null = null
+  ordered.forEach((group, at) => {
     const members = new Set(group.map((signature) => signature.join(' ')))
     const own = entries.filter((entry) => members.has(entry.audiences.join(' ')))
+    const hidden = ordered.slice(at + 1).some((later) => !seenBy(later[0], group[0]))
+    const keyPage = hidden ? secretPage(own.flatMap((entry) => entry.routes)) : undefined
+    const secret = keyPage === undefined ? [] : [secretOf(keyPage) ?? missingSecret(keyPage)]
     if (range === null) {
       const names = own.map((entry) => entry.key).join('\u0000')
-      const lo = Math.floor(unit(folderRoute, 'offset', names) * 2 ** 30)
-      range = { lo, hi: lo + Math.floor(2 ** 20 * (1 + unit(folderRoute, 'scale', names))) }
+      const lo = Math.floor(unit(folderRoute, 'offset', names, ...secret) * 2 ** 30)
+      range = { lo, hi: lo + Math.floor(2 ** 20 * (1 + unit(folderRoute, 'scale', names, ...secret))) }
     }
-    placeBetween(folderRoute, own, entries, keys, range)
-  }
+    placeBetween(folderRoute, own, entries, keys, range, secret)
+  })
   return keys
+}
+
+/**
+ * The page whose text keys a class's order: the one whose route hashes lowest, not the first (often
+ * the section's intro, edited most), so that an edit seldom changes the keys.
+ */
+function secretPage(routes: readonly string[]): string | undefined {
+  let chosen: { route: string; hash: string } | undefined
+  for (const route of routes) {
+    const hash = sha256(route)
+    if (!chosen || hash < chosen.hash) chosen = { route, hash }
+  }
+  return chosen?.route
+}
+
+function missingSecret(route: string): never {
+  throw new OrderKeyError(`no text is known of ${route}, whose digest keys its folder's order; the page map and the content source disagree`)
 }
 
 /**
  * Gives `own` keys between the keys the folder's entries already have, each run of them between
  * two keyed neighbours (or the range's ends) spaced by hashes of their names.
  */
-function placeBetween(folderRoute: string, own: readonly Entry[], entries: readonly Entry[], keys: Map<string, number>, range: { lo: number; hi: number }): void {
+function placeBetween(folderRoute: string, own: readonly Entry[], entries: readonly Entry[], keys: Map<string, number>, range: { lo: number; hi: number }, secret: readonly string[]): void {
   const keyedAround = (at: number, step: -1 | 1): number => {
     for (let index = at + step; index >= 0 && index < entries.length; index += step) {
       const key = keys.get(entries[index].key)
@@ -110,7 +144,7 @@ function placeBetween(folderRoute: string, own: readonly Entry[], entries: reado
     let end = start + 1
     while (end < own.length && keyedAround(own[end].at, -1) === lo) end++
     const run = own.slice(start, end)
-    const weights = [...run.map((entry) => entry.key), `${run[run.length - 1].key}\u0000end`].map((part) => 0.25 + unit(folderRoute, 'gap', part))
+    const weights = [...run.map((entry) => entry.key), `${run[run.length - 1].key}\u0000end`].map((part) => 0.25 + unit(folderRoute, 'gap', part, ...secret))
     const total = weights.reduce((sum, weight) => sum + weight, 0)
     let sum = 0
     let previous = lo
@@ -136,18 +170,17 @@ function shortest(value: number, above: number, below: number): number {
   return value
 }
 
-/** The audiences of the pages at or under a `_meta` key's items (a folder and the page of the same name alike). */
-function entryAudiences(items: readonly RawItem[], key: string, access: CompiledAccess): string[] {
+/** The pages at or under a `_meta` key's items (a folder and the page of the same name alike), in the writer's order. */
+function entryRoutes(items: readonly RawItem[], key: string): string[] {
   const named = items.filter((item) => 'name' in item && item.name === key)
-  const routes = pageRoutes(named).flatMap((route) => normalisePath(route) ?? [])
-  return [...new Set(routes.map((route) => audienceIdOf(access, route)))].sort()
+  return pageRoutes(named).flatMap((route) => normalisePath(route) ?? [])
 }
 
 /**
  * The order keys of every folder of `shaped` (the whole page map, with its whole `_meta` on each
  * level), by folder route (`/` at the top), as the module comment says.
  */
-export function navigationOrder(shaped: readonly RawItem[], plan: AggregatePlan, access: CompiledAccess): PageMapFragment['order'] {
+export function navigationOrder(shaped: readonly RawItem[], plan: AggregatePlan, access: CompiledAccess, secretOf: PageSecret): PageMapFragment['order'] {
   const governedBy = new Map(plan.audiences.map((audience) => [audience.id, audience.governedBy]))
   const sees = new Map<string, boolean>()
   // Every reader of audience `from` may open a page of audience `to`.
@@ -168,12 +201,13 @@ export function navigationOrder(shaped: readonly RawItem[], plan: AggregatePlan,
       if (isMetaData(item)) {
         const all = [...new Set(pageRoutes(items).flatMap((route) => normalisePath(route) ?? []).map((route) => audienceIdOf(access, route)))].sort()
         const entries = Object.keys(item.data).map((key, at): Entry => {
-          const audiences = entryAudiences(items, key, access)
-          return { key, at, audiences: audiences.length > 0 ? audiences : all }
+          const routes = entryRoutes(items, key)
+          const audiences = [...new Set(routes.map((route) => audienceIdOf(access, route)))].sort()
+          return { key, routes, at, audiences: audiences.length > 0 ? audiences : all }
         })
         const folder = normalisePath(folderRoute)
         const folderAudience = folder === null ? '' : audienceIdOf(access, folder)
-        order[folderRoute] = Object.fromEntries(folderKeys(folderRoute, entries, seenBy, folderAudience))
+        order[folderRoute] = Object.fromEntries(folderKeys(folderRoute, entries, seenBy, folderAudience, secretOf))
       } else if (isFolder(item)) visit(item.children, item.route)
     }
   }

@@ -1,9 +1,10 @@
 /**
  * The navigation of one run: each audience's page map (what its pages' props carry) and each
  * audience's fragment (./pageMaps.ts), made when first asked for. Both follow from the page map,
- * the `_meta` data, the plan's audiences, the rules and the code alone, never from a page's text.
- * So a build keeps what it made in .cache/, under a digest of those inputs, and the next build
- * whose inputs are the same (an edit of a page's text) takes the fragments and the maps' hashes
+ * the `_meta` data, the plan's audiences, the rules and the code alone, and from the text of the few
+ * pages whose digests key a folder's order (./navigationOrder.ts). So a build keeps what it made in
+ * .cache/, under a digest of those inputs and with those pages' digests, and the next build whose
+ * inputs are the same (an edit of another page's text) takes the fragments and the maps' hashes
  * from there, instead of walking the whole page map once per audience. A map itself is made again
  * only for an audience whose pages' props are made again.
  */
@@ -22,6 +23,8 @@ interface Kept {
   /** Each audience's page map's hash, by audience id. */
   maps: Record<string, string>
   fragments: [string, PageMapFragment][]
+  /** The pages whose digests keyed the fragments' order (./navigationOrder.ts), with those digests. */
+  secrets: [string, string][]
 }
 
 /** The project this module is part of: its code, not the site it builds. */
@@ -42,11 +45,13 @@ export interface Navigation {
 }
 
 /** The navigation of `raw` under `plan` and `inputs`, for the project at `root`, made by `code`. */
-export function openNavigation(root: string, source: Pick<ContentSource, 'metas' | 'metaOf'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs, code = navigationCode()): Navigation {
+export function openNavigation(root: string, source: Pick<ContentSource, 'metas' | 'metaOf' | 'byRoute'>, raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs, code = navigationCode()): Navigation {
   const file = path.join(root, CACHE_PATHS.navigation)
   const metas = source.metas.map((meta) => [meta.folderRoute, source.metaOf(meta.folderRoute)])
   const digest = sha256(JSON.stringify([code, builtRulesDigest(inputs.access), inputs.sections, inputs.topMeta, metas, plan.audiences, raw]))
-  const kept = keptUnder<Kept>(file, digest)
+  const secretOf = (route: string) => source.byRoute(route)?.digest
+  const found = keptUnder<Kept>(file, digest)
+  const kept = found && Array.isArray(found.secrets) && found.secrets.every(([route, secret]) => secretOf(route) === secret) ? found : null
   const maps = new Map<string, { map: RawItem[]; hash: string }>()
   const audienceMap = (id: string) => {
     let made = maps.get(id)
@@ -62,9 +67,14 @@ export function openNavigation(root: string, source: Pick<ContentSource, 'metas'
     audienceHash: (id) => kept?.maps[id] ?? audienceMap(id).hash,
     fragments() {
       if (fragments) return fragments
-      fragments = pageMapFragments(raw, plan, inputs)
+      const secrets = new Map<string, string>()
+      fragments = pageMapFragments(raw, plan, inputs, (route) => {
+        const secret = secretOf(route)
+        if (secret !== undefined) secrets.set(route, secret)
+        return secret
+      })
       const hashes = Object.fromEntries(plan.audiences.map((audience) => [audience.id, audienceMap(audience.id).hash]))
-      keepUnder(file, digest, { maps: hashes, fragments: [...fragments] } satisfies Kept)
+      keepUnder(file, digest, { maps: hashes, fragments: [...fragments], secrets: [...secrets] } satisfies Kept)
       return fragments
     },
   }

@@ -14,7 +14,7 @@ import { audienceTree, navigationTree, readersMayOpen, type AudienceTreeInputs }
 import { isFolder, isMetaData, type RawItem } from '../lib/navigation/shapePageMap'
 import { sectionLinks } from '../lib/navigation/siteNavigation'
 import type { ContentSource } from './content/contentSource'
-import { navigationOrder } from './navigationOrder'
+import { navigationOrder, type PageSecret } from './navigationOrder'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 
 /** The rules, their sections, the top `_meta` and each folder's `_meta` data (the content source's). */
@@ -47,12 +47,12 @@ function metaOrder(items: readonly RawItem[], whole: PageMapFragment['order'], f
  * pages only, and an order key for each (pipeline/navigationOrder.ts: keys that place the entries
  * among the whole folder's without counting or placing the entries the fragment leaves out).
  */
-export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs): Map<string, PageMapFragment> {
+export function pageMapFragments(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInputs, secretOf: PageSecret): Map<string, PageMapFragment> {
   // The writer's order of everything, with a tab for every section at the top, as the reader's
   // merged page map will have them.
   const tabs = Object.fromEntries(inputs.sections.map((section) => [section.id, null]))
   const everything = navigationTree(raw, { loadMeta: inputs.loadMeta, mayOpen: () => true, top: { meta: { ...tabs, ...inputs.topMeta } } })
-  const whole = navigationOrder(everything, plan, inputs.access)
+  const whole = navigationOrder(everything, plan, inputs.access, secretOf)
   const fragments = new Map<string, PageMapFragment>()
   for (const audience of plan.audiences) {
     const readers = readersMayOpen(inputs.access, audience)

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const store = new PageStore(null)
   await compilePages(source, store)
   const index = store.pages
-  const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(source, access))
+  const pageMaps = pageMapFragments(source.pageMap(), plan, pageMapInputs(source, access), (route) => source.byRoute(route)?.digest)
   stored = markdownFileMap(source, index, plan, { pageMaps, lastUpdated: {} })
 }, 180_000)
 

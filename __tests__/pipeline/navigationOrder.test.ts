@@ -3,7 +3,7 @@
  * The order keys of the page-map fragments (pipeline/navigationOrder.ts). A reader who holds some
  * of the audiences merges their fragments into the writer's order; and a fragment says nothing of
  * what it leaves out: the pages its readers may not open can be added, moved or retitled and the
- * fragment stays the same, byte for byte. Two rules finer than a section: a page of the internal
+ * fragment stays the same, byte for byte, nor lets its reader test a guess of it. Two rules finer than a section: a page of the internal
  * guidelines given to full-access readers alone (its readers see its siblings), and a folder given
  * to a list of its own (whose reader sees nothing else of the section).
  */
@@ -70,7 +70,10 @@ function rawPageMap(site: Site): RawItem[] {
   ]
 }
 
-function fragmentsOf(site: Site) {
+/** Each page's digest, as the content source gives it: the text behind it is what a reader who may not open the page never has. */
+const digestOf = (route: string) => `the digest of ${route}`
+
+function fragmentsOf(site: Site, secretOf: (route: string) => string = digestOf) {
   const metas: Record<string, Record<string, unknown>> = {
     '/': { index: { title: 'Home', type: 'page', display: 'hidden' }, docs: { title: 'Docs', type: 'page', display: 'hidden' } },
     '/docs/leads': { intro: 'Intro' },
@@ -81,7 +84,7 @@ function fragmentsOf(site: Site) {
   const inputs: PageMapInputs = { access, sections: SECTIONS, topMeta: metas['/'], loadMeta: (route) => metas[route] }
   const raw = rawPageMap(site)
   const plan = planAggregates({ access, routes: pageRoutes(raw) })
-  return { plan, fragments: pageMapFragments(raw, plan, inputs) }
+  return { plan, fragments: pageMapFragments(raw, plan, inputs, secretOf) }
 }
 
 const metaKeys = (items: readonly RawItem[], route: string): string[] | undefined => {
@@ -151,4 +154,19 @@ test.each(Object.keys(HIDDEN_CHANGES))('%s: every fragment some of whose readers
   }
   // The internal section's readers see the siblings of what changed: the case that leaked.
   expect(unchanged).toContain('prefix /docs/internal -> internalUsers')
+})
+
+test("a reader cannot test a guess of the names hidden from them: the finance key among the section's entries follows the text of a page its reader may not open", () => {
+  // The finance reader holds one key of /docs/internal, placed between the keys of entries they may
+  // not open. Keys made from names alone could be made again from a guessed list of those names
+  // (here the true one), and a match would confirm it; with any other text for the pages the reader
+  // cannot open, the same names give other keys.
+  const financeRule = plan.audiences.find((audience) => audience.rule.includes(FINANCE))!.rule
+  const keyOf = (made: ReturnType<typeof fragmentsOf>) => made.fragments.get(financeRule)!.order['/docs/internal'].finance
+  const guessed = fragmentsOf(SITE, (route) => (route.startsWith(FINANCE) ? digestOf(route) : `a guess at the text of ${route}`))
+  expect(keyOf(guessed)).not.toBe(keyOf({ plan, fragments }))
+  // Keys among entries every reader of the folder sees are made from names alone, as before: the
+  // guidelines' readers all see its pages, so no text moves them.
+  const internal = 'prefix /docs/internal -> internalUsers'
+  expect(guessed.fragments.get(internal)!.order[GUIDELINES]).toEqual(fragments.get(internal)!.order[GUIDELINES])
 })

@@ -32,16 +32,18 @@ const retitled = (items: readonly RawItem[], route: string, title: string): RawI
   items.map((item) => (isFolder(item) ? { ...item, children: retitled(item.children, route, title) } : isPage(item) && item.route === route ? { ...item, frontMatter: { ...item.frontMatter, title } } : item))
 
 /** The navigation as a build after `cacheRoot`'s last one sees it, and whether it walked the page map. */
-function navigationOf(cacheRoot: string, options: { code?: string; pageMap?: RawItem[]; access?: CompiledAccess } = {}) {
+function navigationOf(cacheRoot: string, options: { code?: string; pageMap?: RawItem[]; access?: CompiledAccess; digests?: Record<string, string> } = {}) {
   const access = options.access ?? shippedAccess
   const plan = planFor(source.pages, access)
   const inputs = pageMapInputs(source, access)
+  const digests = options.digests ?? {}
+  const edited = { ...source, byRoute: (route: string) => (route in digests ? { ...source.byRoute(route)!, digest: digests[route] } : source.byRoute(route)) }
   made.forEach((mock) => mock.mockClear())
-  const navigation = openNavigation(cacheRoot, source, options.pageMap ?? raw, plan, inputs, options.code)
+  const navigation = openNavigation(cacheRoot, edited, options.pageMap ?? raw, plan, inputs, options.code)
   const fragments = JSON.stringify([...navigation.fragments()])
   const hashes = plan.audiences.map((audience) => navigation.audienceHash(audience.id))
   const walked = made.some((mock) => mock.mock.calls.length > 0)
-  const fresh = JSON.stringify([...freshFragments(options.pageMap ?? raw, plan, inputs)])
+  const fresh = JSON.stringify([...freshFragments(options.pageMap ?? raw, plan, inputs, (route) => edited.byRoute(route)?.digest)])
   return { fragments, fresh, hashes, walked }
 }
 
@@ -74,4 +76,26 @@ test('a new title, new rules or new code make the navigation again: the sidebar 
   navigationOf(cacheRoot)
   expect(navigationOf(cacheRoot, { code: 'other code' }).walked).toBe(true)
   expect(navigationOf(cacheRoot).walked).toBe(true)
+})
+
+test("an edit of a page whose digest keys a folder's order (navigationOrder.ts) makes the navigation again; an edit of another page does not", () => {
+  const cacheRoot = tempSite('navigation-')
+  const finer = compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [{ path: '/docs/internal/to-be-refined/finance', match: 'prefix', require: 'financeUsers' }, ...shipped.rules] }, {})
+  const first = navigationOf(cacheRoot, { access: finer })
+  expect(first.walked).toBe(true)
+  // One page keys each folder's order whose entries are placed among entries some of their readers
+  // do not see: the internal section among the sections, and the pages beside the finance folder.
+  const plan = planFor(source.pages, finer)
+  const inputs = pageMapInputs(source, finer)
+  const changes = (route: string) => JSON.stringify([...freshFragments(raw, plan, inputs, (asked) => (asked === route ? 'edited' : source.byRoute(asked)?.digest))]) !== first.fresh
+  const internal = source.pages.filter((page) => page.route.startsWith('/docs/internal/')).map((page) => page.route)
+  const keyed = internal.filter(changes)
+  expect(keyed).toHaveLength(2)
+  expect(keyed.filter((route) => route.startsWith('/docs/internal/to-be-refined/'))).toHaveLength(1)
+  const other = internal.find((route) => !keyed.includes(route))!
+  expect(navigationOf(cacheRoot, { access: finer, digests: { [other]: 'edited' } }).walked).toBe(false)
+  const again = navigationOf(cacheRoot, { access: finer, digests: { [keyed[0]]: 'edited' } })
+  expect(again.walked).toBe(true)
+  expect(again.fragments).toBe(again.fresh)
+  expect(again.fragments).not.toBe(first.fragments)
 })

@@ -39,6 +39,8 @@ function sourceRoutes(raw: readonly RawItem[]): { folders: Set<string>; pages: S
   return { folders, pages: new Set(pageRoutes(raw)) }
 }
 
+/** A page's digest, as the content source gives it. */
+const textOf = (route: string) => `the digest of ${route}`
 const titleOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as { title?: unknown }).title : value)
 const isLink = (value: unknown) => typeof value === 'object' && value !== null && ('href' in value || ['separator', 'menu'].includes((value as { type?: unknown }).type as string))
 
@@ -107,7 +109,7 @@ function expectPromises(raw: RawItem[], plan: AggregatePlan, inputs: PageMapInpu
     checked++
   }
   for (const audience of plan.audiences) {
-    const fragment = pageMapFragments(raw, plan, inputs).get(audience.rule)!
+    const fragment = pageMapFragments(raw, plan, inputs, textOf).get(audience.rule)!
     for (const route of pageRoutes(fragment.items)) expect(audienceIdOf(inputs.access, route)).toBe(audience.id)
   }
   return checked

@@ -61,6 +61,8 @@ const METAS: Record<string, Record<string, unknown>> = {
   [FINANCE]: { 'quill-crm-api': 'Quill CRM API' },
 }
 const inputs: PageMapInputs = { access, sections: SECTIONS, topMeta: METAS['/'], loadMeta: (route) => METAS[route] }
+/** A page's digest, as the content source gives it (it keys the order where a fragment's readers may not open their folder's other pages). */
+const textOf = (route: string) => `the digest of ${route}`
 const plan = planAggregates({ access, routes: pageRoutes(rawPageMap()) })
 const financeId = plan.audiences.find((audience) => audience.pages.includes(FINANCE))!.id
 
@@ -92,13 +94,13 @@ test("the finance audience's page map is its section's tab with just the folder,
 })
 
 test("a reader of the whole section, on a finance page, gets the folder's own title back from the section's fragment", () => {
-  const fragments = [...pageMapFragments(rawPageMap(), plan, inputs).values()]
+  const fragments = [...pageMapFragments(rawPageMap(), plan, inputs, textOf).values()]
   const merged = mergePageMaps(audiencePageMap(rawPageMap(), financeId, inputs, plan), fragments)
   expect(metaOf(folder(merged, 'internal'))).toMatchObject({ 'to-be-refined': 'To be refined' })
 })
 
 test("each audience's fragment holds its own pages only; merged, a reader of both sees both in the writer's order", () => {
-  const fragments = pageMapFragments(rawPageMap(), plan, inputs)
+  const fragments = pageMapFragments(rawPageMap(), plan, inputs, textOf)
   const financeFragment = fragments.get(plan.audiences.find((audience) => audience.id === financeId)!.rule)!
   const internalFragment = fragments.get('prefix /docs/internal -> internalUsers')!
   expect(routesIn(financeFragment.items)).toEqual([FINANCE, `${FINANCE}/quill-crm-api`])
@@ -115,7 +117,7 @@ test("each audience's fragment holds its own pages only; merged, a reader of bot
 })
 
 test("the AI tools' page tree (mcp/pageTree.ts): a finance reader's holds the finance folder alone under slug-titled folders; a reader of both gets the writer's titles and order", () => {
-  const fragments = pageMapFragments(rawPageMap(), plan, inputs)
+  const fragments = pageMapFragments(rawPageMap(), plan, inputs, textOf)
   const finance = fragments.get(plan.audiences.find((audience) => audience.id === financeId)!.rule)!
   const internal = fragments.get('prefix /docs/internal -> internalUsers')!
   const flat = (nodes: PageTreeNode[], depth = 0): string[] => nodes.flatMap((node) => [`${'  '.repeat(depth)}${node.title} ${node.route}`, ...flat(node.children ?? [], depth + 1)])
