@@ -4,11 +4,13 @@
  * section) and restricts the secrets-management page to full access (scripts/audit/markers.ts
  * AUDIT_PROFILES). The leak audit and search tests hold for every profile; these name its pages.
  */
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, signInThroughForm, watchErrors } from './browser'
 import { siteEnv } from './siteEnv'
 
-const { siteUrl, profile } = siteEnv()
+const { siteUrl, profile, outDir } = siteEnv()
 if (profile !== 'finance') throw new Error(`e2e/finerRules.test.ts walks the finance audit profile's pages; this build is of the "${profile}" profile`)
 const FINANCE = '/docs/internal/to-be-refined/finance'
 let browser: Browser
@@ -76,16 +78,27 @@ test('a full-access reader on an internal page finds the finance folder and the 
   await page.context().close()
 })
 
-test('an internal reader sees neither the finance folder nor the full-access page, and is refused both', async () => {
+test('an internal reader sees neither the finance folder nor the full-access page, and is answered for each as for a path that is not there', async () => {
   const { page, errors } = await readerPage('internal1', '/docs/internal/to-be-refined')
   await expandSidebar(page)
   const links = await sidebarLinks(page)
   expect(links).toContain('/docs/internal/to-be-refined/active-directory')
   expect(links.filter((link) => link.startsWith(FINANCE) || link.endsWith('/secrets-management'))).toEqual([])
-  for (const path of [`${FINANCE}/quill-crm-api`, '/docs/internal/guidelines/secrets-management', `${FINANCE}/llms.txt`, '/docs/internal/guidelines/secrets-management.md']) {
-    const response = await page.request.get(siteUrl + path, { maxRedirects: 0 })
-    expect([path, response.status()]).toEqual([path, path.endsWith('.txt') || path.endsWith('.md') ? 403 : 302])
+  // What a made-up path beside each gets: "no access" there would confirm what the reader is not shown.
+  const answer = async (key: string) => {
+    const response = await page.request.get(siteUrl + key, { maxRedirects: 0 })
+    return [response.status(), response.headers()['content-type'], response.headers()['cache-control'], await response.text()]
   }
+  const madeUp = await answer('/docs/internal/to-be-refined/no-such-page')
+  const dataFolder = `/_next/data/${fs.readdirSync(path.join(outDir, '_next/data'))[0]}`
+  expect(madeUp[0]).toBe(404)
+  for (const path of [`${FINANCE}/quill-crm-api`, FINANCE, '/docs/internal/guidelines/secrets-management', `${FINANCE}/llms.txt`, '/docs/internal/guidelines/secrets-management.md', `${dataFolder}${FINANCE}/quill-crm-api.json`]) {
+    expect([path, await answer(path)]).toEqual([path, madeUp])
+  }
+  // A reader of neither the folder nor anything around it is told they may not open it.
+  const leads = await readerPage('leads1', '/docs/leads/intro')
+  expect((await leads.page.request.get(siteUrl + `${FINANCE}/quill-crm-api`, { maxRedirects: 0 })).headers().location).toMatch(/^\/unauthorized/)
+  await leads.page.context().close()
   expect(errors).toEqual([])
   await page.context().close()
 })

@@ -1,4 +1,4 @@
-import { decideAccess } from '../lib/access/decideAccess'
+import { decideAccess, refusedOutOfSight } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
@@ -10,7 +10,7 @@ import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
 import { isNavigation, type FetchMetadata } from './navigation'
-import { noAccessUrl, OVERSIZED_COOKIES_PAGE, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
+import { ABSENT_OBJECT_KEY, noAccessUrl, OVERSIZED_COOKIES_PAGE, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =
@@ -58,7 +58,8 @@ export interface ViewerRequest {
  * The authorizer's whole logic, free of CloudFront and of Node's HTTP types: find the file the
  * path serves, find whose rule governs it, verify the reader, decide, and say what to answer.
  * A refused navigation is redirected to a page that says why (sign in, no access); any other
- * refused request gets a bare 401 or 403 (edge/navigation.ts).
+ * refused request gets a bare 401 or 403 (edge/navigation.ts). A reader refused by a rule finer than
+ * what they may open around the path gets what a path that is not there gets (refusedOutOfSight).
  *
  * With `log`, each page request and each refusal also yields one access-log record
  * (edge/accessLog.ts), handed to `log`; the adapter writes it. The reader view is never logged.
@@ -91,6 +92,11 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
   const user = await readerOf(request, deps)
   const decision = decideAccess(deps.access, route, user)
   if (decision === 'allow') return logged(log, deps, request, route, { kind: 'serve', objectKey }, decision, user)
+  if (decision === 'deny' && refusedOutOfSight(deps.access, route, user)) {
+    // Refused by a rule finer than what the reader may open around it: answered as not there, logged as refused.
+    logged(log, deps, request, route, { kind: 'forbidden' }, decision, user)
+    return { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }
+  }
 
   if (!navigation) return logged(log, deps, request, route, { kind: decision === 'login' ? 'unauthorized' : 'forbidden' }, decision, user)
   const original = request.path + (request.query ? `?${request.query}` : '')

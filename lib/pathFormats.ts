@@ -83,6 +83,13 @@ export const NO_ACCESS_PAGE = '/unauthorized'
 /** Where a reader whose cookies are too large for the edge goes: it explains, and clears the stale sign-in cookies. */
 export const OVERSIZED_COOKIES_PAGE = '/session-too-large'
 
+/**
+ * A key no build writes (it lies under a file of out/, which no deploy can upload): a request the
+ * authorizer answers as not found is sent there, so the origin answers exactly as for any path
+ * that is not there (CloudFront's 404 page, or the local server's).
+ */
+export const ABSENT_OBJECT_KEY = '/404.html/absent'
+
 /** The no-access URL for a refused path `from`. */
 export const noAccessUrl = (from: string) => `${NO_ACCESS_PAGE}?from=${encodeURIComponent(from)}`
 

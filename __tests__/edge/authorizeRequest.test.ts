@@ -6,7 +6,8 @@ import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
-import { OVERSIZED_COOKIES_PAGE } from '../../lib/pathFormats'
+import { ABSENT_OBJECT_KEY, OVERSIZED_COOKIES_PAGE } from '../../lib/pathFormats'
+import type { AccessLogRecord } from '../../edge/accessLog'
 import { createIdTokenVerifier, groupsOf } from '../../edge/tokenVerifier'
 import { MAX_COOKIE_HEADER_BYTES, readRefreshToken } from '../../edge/readIdToken'
 import { CLIENT, POOL, cognitoLocalKeyPair, cookiesFor, idClaims, newKeyPair, signJwt, unsignedJwt } from './tokens'
@@ -241,9 +242,40 @@ describe('a file the build put under another rule than its own path keeps that r
   const page = '/docs/internal/guidelines/secrets-management'
   const restricted = compileAccess({ ...shipped, rules: [{ path: page, match: 'exact', require: 'fullAccessUsers' }, ...shipped.rules] }, {})
   const restrictedDeps: AuthorizerDeps = { ...deps, access: restricted, assetRoutes: { [`${page}.md`]: page } }
-  test.each([`${page}.md`, `${page.toUpperCase()}.MD`, '/docs/internal/guidelines/Secrets-Management.md'])('internal1 is refused %s', async (spelling) => {
+  test.each([`${page}.md`, `${page.toUpperCase()}.MD`, '/docs/internal/guidelines/Secrets-Management.md'])('internal1 is refused %s (as a path that is not there), leads1 too (as refused)', async (spelling) => {
     const outcome = await authorizeRequest({ path: spelling, query: '', cookieHeaders: [cookiesFor('internal1', tokenFor('internal1'))] }, restrictedDeps)
-    expect(outcome).toEqual({ kind: 'forbidden' })
+    expect(outcome).toEqual({ kind: 'serve', objectKey: ABSENT_OBJECT_KEY })
+    expect(await authorizeRequest({ path: spelling, query: '', cookieHeaders: [cookiesFor('leads1', tokenFor('leads1'))] }, restrictedDeps)).toEqual({ kind: 'forbidden' })
+  })
+})
+
+describe('a reader refused by a rule finer than what they may open around it learns nothing of it: the answer is that of a path that is not there', () => {
+  const folder = '/docs/internal/data-lake'
+  const page = `${folder}/data-sources`
+  // The folder opened to every signed-in reader, one page of it narrowed to full access; the internal section as shipped.
+  const nested = compileAccess({ ...shipped, rules: [{ path: page, match: 'exact', require: 'fullAccessUsers' }, { path: folder, match: 'prefix', require: 'signedIn' }, ...shipped.rules] }, {})
+  const nestedDeps: AuthorizerDeps = { ...deps, access: nested }
+  const navigate = { mode: 'navigate', dest: 'document' }
+  const ask = (path: string, user: string, log?: (record: AccessLogRecord) => void) =>
+    authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(user, tokenFor(user))], fetchMetadata: navigate }, nestedDeps, log)
+
+  test('the narrowed page and its Markdown: not there, for a reader the folder lets in (leads1) and one the section does (internal1)', async () => {
+    for (const user of ['leads1', 'internal1']) {
+      for (const path of [page, `${page}.md`]) expect([user, path, await ask(path, user)]).toEqual([user, path, { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }])
+      // A made-up page beside it is the reader's to open, and so not there either, at the origin.
+      expect(await ask(`${folder}/made-up`, user)).toEqual({ kind: 'serve', objectKey: `${folder}/made-up.html` })
+    }
+    expect(await ask(page, 'admin')).toEqual({ kind: 'serve', objectKey: `${page}.html` })
+  })
+
+  test('a reader nothing around the path lets in is still sent to /unauthorized; the access log says refused either way', async () => {
+    const records: AccessLogRecord[] = []
+    expect(await ask('/docs/internal/intro', 'leads1', (record) => records.push(record))).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
+    await ask(page, 'leads1', (record) => records.push(record))
+    expect(records.map(({ path, decision, outcome }) => [path, decision, outcome])).toEqual([
+      ['/docs/internal/intro', 'deny', 'redirect'],
+      [page, 'deny', 'forbidden'],
+    ])
   })
 })
 

@@ -58,6 +58,20 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
   return passes(access, requirement, user) ? 'allow' : 'deny'
 }
 
+/**
+ * Whether a signed-in reader refused `path` would be let in by a later rule that also matches it (a
+ * wider folder's, the section's, the fallback): the rules that refuse them are finer than what they
+ * may open around it. "No access" there would confirm a page or folder that nothing else shows them
+ * (a made-up path beside it is not found), so the adapters answer as for a path that is not there.
+ */
+export function refusedOutOfSight(access: CompiledAccess, path: string, user: AccessUser): boolean {
+  const route = normalisePath(path)
+  if (route === null || user === null || access.publicPaths.has(route)) return false
+  const matching = access.rules.filter((rule) => ruleMatches(rule, route))
+  if (matching.length === 0 || passes(access, matching[0].require, user)) return false
+  return matching.slice(1).some((rule) => passes(access, rule.require, user)) || passes(access, access.fallback, user)
+}
+
 /** Whether a signed-in reader meets a requirement: the one membership test every decision uses. */
 export function passes(access: CompiledAccess, requirement: Requirement, user: NonNullable<AccessUser>): boolean {
   if (!access.protectDocs || requirement === 'signedIn') return true
