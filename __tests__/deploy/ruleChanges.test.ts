@@ -96,7 +96,8 @@ async function forbiddenReads(bucketName: string, builds: readonly SmallBuild[],
     for (const edge of edges) {
       for (const reader of READERS) {
         const outcome = await authorizeRequest({ path: `/${objectKey}`, query: '', cookieHeaders: reader === null ? [] : [cookies[reader]] }, edgeOf(edge))
-        if (outcome.kind !== 'serve') continue
+        // Served as itself (a reader refused out of sight is sent to a key no deploy writes).
+    if (outcome.kind !== 'serve' || outcome.objectKey !== `/${objectKey}`) continue
         for (const marker of held) {
           if (!ofBuilds.some((build) => allows(build, marker, reader) && allows(edge, marker, reader))) found.push(`${reader} reads ${marker} in ${objectKey} through the ${edge.name} edge`)
         }
@@ -112,7 +113,8 @@ async function reads(bucketName: string, edge: SmallBuild, reader: Reader, marke
   for (const { Key: objectKey } of listed.Contents ?? []) {
     if (!objectKey || objectKey.startsWith(DEPLOY_RECORD_PREFIX)) continue
     const outcome = await authorizeRequest({ path: `/${objectKey}`, query: '', cookieHeaders: reader === null ? [] : [cookies[reader]] }, edgeOf(edge))
-    if (outcome.kind !== 'serve') continue
+    // Served as itself (a reader refused out of sight is sent to a key no deploy writes).
+    if (outcome.kind !== 'serve' || outcome.objectKey !== `/${objectKey}`) continue
     const body = await (await s3.client.send(new GetObjectCommand({ Bucket: bucketName, Key: objectKey }))).Body!.transformToString()
     if (body.includes(marker)) return true
   }

@@ -26,6 +26,10 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadCompiler } from './compilerBundle.mjs'
 import { withClobberPrefix } from './pageSanitizer.mjs'
 import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
+import { withSitePaths } from './sitePaths.mjs'
+
+/** The attributes of a tag that hold a URL (lib/render/codeInPages.json). */
+const URL_ATTRIBUTES = new Set(JSON.parse(readFileSync(new URL('../../lib/render/codeInPages.json', import.meta.url), 'utf8')).urlAttributes)
 
 // A worker warmed ahead for `npm run dev` (./compileWorkers.ts) takes only the CPU the rest leaves:
 // it loads while Next starts and the first page opens, and compiles the writer's edits after.
@@ -232,8 +236,8 @@ async function compilePage(file, filePath, route, source, frontMatter) {
     title: compiled.title ?? '',
     frontMatter: compiled.frontMatter ?? {},
     ...(compiled.hasJsxInH1 && { hasJsxInH1: true }),
-    tree: page.tree,
-    toc: page.toc,
+    tree: withSitePaths(page.tree, route, URL_ATTRIBUTES),
+    toc: page.toc.map((entry) => ({ ...entry, value: withSitePaths(entry.value, route, URL_ATTRIBUTES) })),
     ...(compiled.structurizedData && { structurizedData: searchDataWithIds(compiled.structurizedData) }),
   }
   // Front matter is YAML: a date becomes its ISO text here, as JSON makes of it.

@@ -4,13 +4,13 @@
  * The site build's step after the content step (pipeline/steps/buildSteps.ts), which has checked
  * where pages are and what they are called (./checkContent.ts).
  */
-import path from 'node:path'
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
 import { urlScheme } from '../../lib/render/pageRules'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
+import { climbsOut, sitePathOf } from '../compile/sitePaths.mjs'
 
 export interface LinkProblem {
   file: string
@@ -118,7 +118,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', 'climbs back out of a folder it names (…/name/..): the page would ship that name; write the path without it')
         continue
       }
-      const pathOnly = withoutDotSegments(written.startsWith('/') ? written : path.posix.join(page.route, '..', written))
+      const pathOnly = sitePathOf(page.route, written)
       let decoded: string
       try {
         decoded = decodeURIComponent(pathOnly)
@@ -159,31 +159,6 @@ function safelyDecoded(text: string): string {
   } catch {
     return text
   }
-}
-
-/** A path segment as a browser reads its dots (`%2e` is a dot there too). */
-const dotsOf = (segment: string) => segment.replace(/%2e/gi, '.')
-
-/** A site path with its `.` and `..` segments resolved as a browser resolves them. */
-function withoutDotSegments(pathname: string): string {
-  const segments: string[] = []
-  for (const segment of pathname.split('/').slice(1)) {
-    const dots = dotsOf(segment)
-    if (dots === '..') segments.pop()
-    else if (dots !== '.') segments.push(segment)
-  }
-  return `/${segments.join('/')}`
-}
-
-/** Whether a written path names a folder and then climbs out of it (`a/../b`); a relative path's leading `../` names none. */
-function climbsOut(written: string): boolean {
-  let named = false
-  for (const segment of written.split('/')) {
-    const dots = dotsOf(segment)
-    if (dots === '..' && named) return true
-    if (segment !== '' && dots !== '.' && dots !== '..') named = true
-  }
-  return false
 }
 
 /** A link problem's line, as the build prints it. */
