@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+
 /**
  * Runs a command's work as its process's one task. An error ends the process with code 1 and its
  * message (after the command's name, with `prefixErrors`). So does running out of work before the task settles (a promise that nothing left
@@ -24,12 +26,27 @@ export function runAsMain(name: string, work: () => Promise<unknown>, options: {
   )
 }
 
-/** Whether the process `pid` runs (a lock's or a folder's owner): EPERM means it runs, as another user. */
+/**
+ * Whether the process `pid` runs (a lock's or a folder's owner): EPERM means it runs, as another
+ * user. A zombie (ended, not yet reaped by its parent: a build killed a moment ago) runs nothing,
+ * though a signal still finds it; Linux says so in /proc.
+ */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
+  return !isZombie(pid)
+}
+
+function isZombie(pid: number): boolean {
+  let stat: string
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return false
+  }
+  // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last `)`.
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
 }

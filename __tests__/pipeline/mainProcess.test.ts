@@ -3,8 +3,10 @@
  * A build whose process runs out of work before its last step (a promise nothing left running can
  * settle) fails with a message, instead of exiting with code 0 as if it had finished.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
+import { isRunning } from '../../pipeline/mainProcess'
 
 const MODULE = JSON.stringify(path.join(__dirname, '../../pipeline/mainProcess.ts'))
 
@@ -31,4 +33,20 @@ test('a task that fails ends with code 1 and its message; one that finishes, wit
   expect(finished.status).toBe(0)
   expect(finished.stdout.trim()).toBe('done')
   expect(finished.stderr).toBe('')
+})
+
+test('a process that has ended but is not yet reaped (a zombie: a build killed a moment ago) is not running, so its lock does not refuse the next build', async () => {
+  // The shell starts a short child and becomes `sleep 5`, which never reaps it.
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
+    for (let waited = 0; !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); waited += 20) {
+      if (waited > 5000) throw new Error(`process ${pid} did not end`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(isRunning(pid)).toBe(false)
+    expect(isRunning(parent.pid!)).toBe(true)
+  } finally {
+    parent.kill('SIGKILL')
+  }
 })
