@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { readLastOutRecord, outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { writtenBy } from '../../pipeline/steps/outFiles'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { NoBuildError } from '../../scripts/deploy/localFiles'
@@ -275,4 +275,22 @@ test("a step's folder covers every file under it, at any depth, and no folder wh
   const written = writtenBy([{ files: ['docs/intro.html'] }, { files: [], folders: ['docs/_pagefind/1/'] }])
   expect(['docs/intro.html', 'docs/_pagefind/1/pagefind-entry.json', 'docs/_pagefind/1/fragment/en_1.pf_fragment'].every(written)).toBe(true)
   expect(['docs/intro.md', 'docs/_pagefind/10/pagefind-entry.json', 'docs/_pagefind/shards.json', 'docs/_pagefind/1'].some(written)).toBe(false)
+})
+
+test('a rebuild in place removes from out/ a file that neither its steps wrote nor the last build recorded (put there by hand), so the record and the deploy never take it', async () => {
+  const site = await builtSite()
+  await deploy(site)
+  setOutRecordAside(site.outDir)
+  fs.writeFileSync(site.file('docs/intro.html'), '<html>intro, written by the render</html>')
+  fs.writeFileSync(site.file('docs/stray.html'), '<html>dropped into out/ by hand</html>')
+  const log = jest.spyOn(console, 'log').mockImplementation(() => {})
+  try {
+    readOut(site.outDir, undefined, readLastOutRecord(site.outDir), undefined, [{ files: ['docs/intro.html'] }]).write('b1')
+    expect(log.mock.calls.flat().join('\n')).toContain('removed 1 file(s) from out/ that no build wrote (docs/stray.html)')
+  } finally {
+    log.mockRestore()
+  }
+  expect(fs.existsSync(site.file('docs/stray.html'))).toBe(false)
+  expect(Object.keys(readOutRecord(site.outDir)!.files).sort()).toEqual([...KEYS].sort())
+  expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.html'], uploaded: ['docs/intro.html'] })
 })

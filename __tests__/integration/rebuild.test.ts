@@ -199,10 +199,11 @@ describe('an incremental build writes exactly what a clean build of the same sou
   // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
   const cases: Array<[string, () => void, number | 'all']> = [
     // out/ stays in place between builds: what was removed from it by hand is put back as the build makes it.
-    ['two edited pages, and two Markdown files of out/ removed by hand', () => {
+    ['two edited pages, two Markdown files of out/ removed by hand, and a file put there by hand', () => {
       for (const file of [intro, home]) fs.appendFileSync(file, '\nEdited for the incremental build.\n')
       fs.rmSync(path.join(dir, 'out/docs/leads/environments.md'))
       fs.rmSync(path.join(dir, 'out/docs/support-twilio/diagram.md'))
+      fs.writeFileSync(path.join(dir, 'out/docs/leads/stray.html'), '<html>put into out/ by hand</html>')
     }, 2],
     ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
     ['a renamed title', () => fs.writeFileSync(added, '---\ntitle: Renamed for incremental\n---\n\n# Renamed for incremental\n\nA new page.\n'), 10],

@@ -388,6 +388,22 @@ function writeLines(file: string, head: (digest: string) => string, lines: reado
 }
 
 /**
+ * `listing` without the files that neither this build's steps wrote nor the last build's record
+ * names (`last`, when out/ stayed in place since that finished build), which are removed from out/:
+ * something else put them there (a file copied in by hand, a `.DS_Store`), a clean build would not
+ * have them, and the record would give them to the deploy.
+ */
+function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutFiles {
+  if (!last || last.digest === null) return listing
+  const strays = [...listing.stamps].flatMap(([key, stamp]) => (stamp === null && !last.lines.has(key) ? [key] : []))
+  if (strays.length === 0) return listing
+  for (const key of strays) fs.rmSync(path.join(listing.dir, key), { force: true })
+  console.log(`build: removed ${strays.length} file(s) from out/ that no build wrote (${strays.slice(0, 3).join(', ')}${strays.length > 3 ? ', …' : ''}): only what the build makes is deployed`)
+  const gone = new Set(strays)
+  return { dir: listing.dir, stamps: new Map([...listing.stamps].filter(([key]) => !gone.has(key))) }
+}
+
+/**
  * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
  * started (`last`, if read already); `listed`: its keys, from the last step that wrote into it
  * (./outFiles.ts listOutFiles). `mend`: proves a step's files by the listing (./keptFiles.ts
@@ -396,7 +412,7 @@ function writeLines(file: string, head: (digest: string) => string, lines: reado
  * only those files are stat'ed (none: every file is).
  */
 export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
-  const listing = listOutFiles(outDir, listed, writes && writtenBy(writes))
+  const listing = withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last)
   const mended = mend?.(listing) ?? []
   if (mended.length === 0) return new OutReading(listing, last)
   // Listed again, with what the mend wrote among what was written.
