@@ -243,3 +243,18 @@ test("the compiled document's copy of a link the scan read, however it spells it
     [6, '\\\\evil.example/x'],
   ])
 })
+
+test("a link to a heading that is not there (renamed) is a broken link, on another page and on its own; one to a heading that is, with or without the ids' prefix, passes", async () => {
+  const root = site({
+    'next.config.ts': 'export default {}\n',
+    'content/docs/leads/intro.mdx': page(['See [the part](/docs/leads/other#the-part), [renamed](/docs/leads/other#the-old-part), [relative](other#the-part).', '', 'And [here](#own-heading), [gone](#gone-heading), [top](#top).', '', '## Own heading', '', 'Text.'].join('\n')),
+    'content/docs/leads/other.mdx': page('## The part\n\nText.'),
+  })
+  const source = scanContent(root)
+  const store = new PageStore(null)
+  expect(await compilePages(source, store, { workers: 1 })).toMatchObject({ problems: [] })
+  expect(checkLinks(source, undefined, store.pages).map(({ line, target, problem }) => [line, target, problem])).toEqual([
+    [6, '/docs/leads/other#the-old-part', 'broken link: /docs/leads/other has no heading or element with the id "the-old-part" (a heading renamed?)'],
+    [8, '#gone-heading', 'broken link: /docs/leads/intro has no heading or element with the id "gone-heading" (a heading renamed?)'],
+  ])
+})

@@ -17,7 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
-import { documentLinks } from './documentLinks'
+import { documentAnchors, documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
 import { sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
@@ -206,7 +206,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
   const base = { file: page.file, digest: page.digest, entry: entryFile }
   if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column, ...(entry.error.refused ? { refused: true } : {}) }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
-  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text) }
+  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text), anchors: documentAnchors(entry.output.tree) }
 }
 
 /**

@@ -40,3 +40,21 @@ export function documentLinks(tree: readonly TreeNode[], text: string): FoundLin
   visit(tree)
   return [...found].map((url) => [lineOf(text, url), url])
 }
+
+/**
+ * The ids a link's `#fragment` can name on the page: each HTML element's `id` and `name`, as the
+ * document holds them (with the clobber prefix the compile writes, ./toPageDocument.mjs rehypePrefixIds).
+ */
+export function documentAnchors(tree: readonly TreeNode[]): string[] {
+  const found = new Set<string>()
+  const visit = (nodes: readonly TreeNode[]) => {
+    for (const node of nodes) {
+      if (node.type !== 'element') continue
+      if (!/^[A-Z]/.test(node.tagName)) for (const name of ['id', 'name']) if (typeof node.properties[name] === 'string') found.add(node.properties[name] as string)
+      for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
+      visit(node.children)
+    }
+  }
+  visit(tree)
+  return [...found]
+}

@@ -7,7 +7,7 @@
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
-import { urlScheme } from '../../lib/render/pageRules'
+import { CLOBBER_PREFIX, urlScheme } from '../../lib/render/pageRules'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 import { climbsOut, sitePathOf } from '../compile/sitePaths.mjs'
@@ -67,8 +67,20 @@ function filesHint(rules: CompiledAccess, route: string): string {
   return 'move it under a folder whose rule admits every reader of the page'
 }
 
-/** The links the compiled documents hold, by route (the page store's records, ../compile/documentLinks.ts). */
-export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly FoundLink[] }>>
+/** The links the compiled documents hold, and the ids a `#fragment` can name, by route (the page store's records, ../compile/documentLinks.ts). */
+export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly FoundLink[]; readonly anchors?: readonly string[] }>>
+
+/**
+ * Why `fragment` (%-decoded) names nothing on the page at `route`, or null when it names one of its
+ * ids (as written, or without the prefix the compile gives every id, which the page maps) or when
+ * the page's ids are not known (a record made before they were kept, a page that is code).
+ */
+function fragmentProblem(compiled: CompiledLinks | undefined, route: string, fragment: string): string | null {
+  const anchors = compiled?.[route]?.anchors
+  if (!anchors || fragment === '' || fragment.toLowerCase() === 'top') return null
+  if (anchors.includes(fragment) || anchors.includes(CLOBBER_PREFIX + fragment)) return null
+  return `broken link: ${route} has no heading or element with the id "${fragment}" (a heading renamed?)`
+}
 
 /**
  * Every problem of the pages' and `_meta` files' links: those the scan read in the text, and, given
@@ -80,8 +92,8 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
   const routes = new Set([...source.pages.map((page) => page.route), ...rules.publicPaths])
   const problems: LinkProblem[] = []
   const sources = [
-    ...source.pages.map((page) => ({ file: page.file, route: page.route, readersOf: page.route, links: page.links, compiledLinks: compiled?.[page.route]?.links ?? [] })),
-    ...metaSources(source).map((meta) => ({ ...meta, compiledLinks: [] })),
+    ...source.pages.map((page) => ({ file: page.file, route: page.route, readersOf: page.route, links: page.links, compiledLinks: compiled?.[page.route]?.links ?? [], isPage: true })),
+    ...metaSources(source).map((meta) => ({ ...meta, compiledLinks: [], isPage: false })),
   ]
   for (const page of sources) {
     // Each link the scan read is judged at its line; one the compile found too, only there.
@@ -100,8 +112,15 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', "points at the reader's own machine (copied from a preview?): link a page as a site path (/docs/…)")
         continue
       }
+      // A heading of this page: one a rename left behind is a broken link.
+      if (target.startsWith('#')) {
+        const problem = page.isPage ? fragmentProblem(compiled, page.route, safelyDecoded(target.slice(1))) : null
+        if (problem && !judged.has(target)) report('broken', problem)
+        judged.add(target)
+        continue
+      }
       // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
-      if (/^(https?:\/\/|mailto:|tel:|#)/i.test(target)) continue
+      if (/^(https?:\/\/|mailto:|tel:)/i.test(target)) continue
       // As the page check says of a page's (pipeline/compile/pageSanitizer.mjs); a _meta's went out as a broken site path.
       if (urlScheme(target) === '//') {
         report('broken', 'leaves the site without a scheme: write the full https:// address')
@@ -143,6 +162,9 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', 'broken link: no page has this route')
         continue
       }
+      const hash = target.indexOf('#')
+      const fragment = hash < 0 ? null : fragmentProblem(compiled, route, safelyDecoded(target.slice(hash + 1)))
+      if (fragment) report('broken', fragment)
       if (!readersOfMayOpen(rules, page.readersOf, route)) {
         const [from, to] = [requirementFor(rules, page.readersOf), requirementFor(rules, route)]
         report('forbidden', `links from a page that needs "${from}" to one that needs "${to}"; its readers may not open it`)
