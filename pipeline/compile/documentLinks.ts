@@ -7,7 +7,8 @@
  */
 import CODE from '../../lib/render/codeInPages.json'
 import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
-import { srcsetUrls } from '../../lib/render/pageRules'
+import { CLOBBER_PREFIX, srcsetUrls } from '../../lib/render/pageRules'
+import { sha256 } from '../files'
 import { lineOf, type FoundLink } from '../content/pageLinks'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
@@ -41,20 +42,23 @@ export function documentLinks(tree: readonly TreeNode[], text: string): FoundLin
   return [...found].map((url) => [lineOf(text, url), url])
 }
 
+/** An id as a `#fragment` names it, without the prefix the compile gives every id (which the page maps), hashed short: what the page store keeps of it. */
+export const anchorKey = (id: string): string => sha256(id.startsWith(CLOBBER_PREFIX) ? id.slice(CLOBBER_PREFIX.length) : id).slice(0, 8)
+
 /**
- * The ids a link's `#fragment` can name on the page: each HTML element's `id` and `name`, as the
- * document holds them (with the clobber prefix the compile writes, ./toPageDocument.mjs rehypePrefixIds).
+ * The ids a link's `#fragment` can name on the page (each HTML element's `id` and `name`, as
+ * anchorKey keeps them), space-separated: a few bytes a page in the store, which every build reads.
  */
-export function documentAnchors(tree: readonly TreeNode[]): string[] {
+export function documentAnchors(tree: readonly TreeNode[]): string {
   const found = new Set<string>()
   const visit = (nodes: readonly TreeNode[]) => {
     for (const node of nodes) {
       if (node.type !== 'element') continue
-      if (!/^[A-Z]/.test(node.tagName)) for (const name of ['id', 'name']) if (typeof node.properties[name] === 'string') found.add(node.properties[name] as string)
+      if (!/^[A-Z]/.test(node.tagName)) for (const name of ['id', 'name']) if (typeof node.properties[name] === 'string') found.add(anchorKey(node.properties[name] as string))
       for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
       visit(node.children)
     }
   }
   visit(tree)
-  return [...found]
+  return [...found].join(' ')
 }

@@ -7,7 +7,8 @@
 import { access, governingRuleOf, readersOfMayOpen, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { folderWordsPath } from '../../lib/access/sectionPaths'
-import { CLOBBER_PREFIX, urlScheme } from '../../lib/render/pageRules'
+import { urlScheme } from '../../lib/render/pageRules'
+import { anchorKey } from '../compile/documentLinks'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 import { climbsOut, sitePathOf } from '../compile/sitePaths.mjs'
@@ -68,7 +69,7 @@ function filesHint(rules: CompiledAccess, route: string): string {
 }
 
 /** The links the compiled documents hold, and the ids a `#fragment` can name, by route (the page store's records, ../compile/documentLinks.ts). */
-export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly FoundLink[]; readonly anchors?: readonly string[] }>>
+export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly FoundLink[]; readonly anchors?: string }>>
 
 /**
  * Why `fragment` (%-decoded) names nothing on the page at `route`, or null when it names one of its
@@ -77,8 +78,8 @@ export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly 
  */
 function fragmentProblem(compiled: CompiledLinks | undefined, route: string, fragment: string): string | null {
   const anchors = compiled?.[route]?.anchors
-  if (!anchors || fragment === '' || fragment.toLowerCase() === 'top') return null
-  if (anchors.includes(fragment) || anchors.includes(CLOBBER_PREFIX + fragment)) return null
+  if (anchors === undefined || fragment === '' || fragment.toLowerCase() === 'top') return null
+  if (anchors.split(' ').includes(anchorKey(fragment))) return null
   return `broken link: ${route} has no heading or element with the id "${fragment}" (a heading renamed?)`
 }
 

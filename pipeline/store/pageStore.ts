@@ -50,8 +50,8 @@ export interface PageRecord {
   rendered?: string
   /** The links and images its compiled document holds (../compile/documentLinks.ts); absent in a record made before the store kept them. */
   links?: readonly FoundLink[]
-  /** The ids its links' `#fragment`s can name (../compile/documentLinks.ts documentAnchors); absent in a record made before the store kept them. */
-  anchors?: readonly string[]
+  /** The ids its links' `#fragment`s can name, hashed (../compile/documentLinks.ts documentAnchors); absent in a record made before the store kept them. */
+  anchors?: string
 }
 
 /** What the store holds: one record per page (by route), and the build whose out/ holds them. */
