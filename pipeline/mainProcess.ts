@@ -35,7 +35,7 @@ export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
   return !isZombie(pid)
 }

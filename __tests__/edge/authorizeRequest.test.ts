@@ -6,6 +6,7 @@ import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
+import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ABSENT_OBJECT_KEY, OVERSIZED_COOKIES_PAGE } from '../../lib/pathFormats'
 import type { AccessLogRecord } from '../../edge/accessLog'
 import { createIdTokenVerifier, groupsOf } from '../../edge/tokenVerifier'
@@ -266,6 +267,14 @@ describe('a reader refused by a rule finer than what they may open around it lea
       expect(await ask(`${folder}/made-up`, user)).toEqual({ kind: 'serve', objectKey: `${folder}/made-up.html` })
     }
     expect(await ask(page, 'admin')).toEqual({ kind: 'serve', objectKey: `${page}.html` })
+  })
+
+  test('the fallback is around no path a rule matches, and a section rule an earlier rule shadows whole decides nothing: a reader refused a section is sent to /unauthorized', async () => {
+    const asUser = (access: CompiledAccess, path: string, user: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(user, tokenFor(user))], fetchMetadata: navigate }, { ...deps, access })
+    const openElsewhere = compileAccess({ ...shipped, fallback: 'signedIn' }, {})
+    expect(await asUser(openElsewhere, '/docs/internal/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
+    const shadowed = compileAccess({ ...shipped, lists: { ...shipped.lists, partnerUsers: 'internal1' }, rules: [{ path: '/docs/leads', match: 'prefix', require: 'partnerUsers' }, ...shipped.rules] }, {})
+    expect(await asUser(shadowed, '/docs/leads/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
   })
 
   test('a reader nothing around the path lets in is still sent to /unauthorized; the access log says refused either way', async () => {

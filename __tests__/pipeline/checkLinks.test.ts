@@ -247,7 +247,7 @@ test("the compiled document's copy of a link the scan read, however it spells it
 test("a link to a heading that is not there (renamed) is a broken link, on another page and on its own; one to a heading that is, with or without the ids' prefix, passes", async () => {
   const root = site({
     'next.config.ts': 'export default {}\n',
-    'content/docs/leads/intro.mdx': page(['See [the part](/docs/leads/other#the-part), [renamed](/docs/leads/other#the-old-part), [relative](other#the-part).', '', 'And [here](#own-heading), [gone](#gone-heading), [top](#top).', '', '## Own heading', '', 'Text.'].join('\n')),
+    'content/docs/leads/intro.mdx': page(['See [the part](/docs/leads/other#the-part), [renamed](/docs/leads/other#the-old-part), [relative](other#the-part).', '', 'And [here](#own-heading), [gone](#gone-heading), [top](#top), [a phrase](#:~:text=some%20text), [in a part](/docs/leads/other#the-part:~:text=Text).', '', '## Own heading', '', 'Text.'].join('\n')),
     'content/docs/leads/other.mdx': page('## The part\n\nText.'),
   })
   const source = scanContent(root)
@@ -256,5 +256,19 @@ test("a link to a heading that is not there (renamed) is a broken link, on anoth
   expect(checkLinks(source, undefined, store.pages).map(({ line, target, problem }) => [line, target, problem])).toEqual([
     [6, '/docs/leads/other#the-old-part', 'broken link: /docs/leads/other has no heading or element with the id "the-old-part" (a heading renamed?)'],
     [8, '#gone-heading', 'broken link: /docs/leads/intro has no heading or element with the id "gone-heading" (a heading renamed?)'],
+  ])
+})
+
+test('a relative link only the compile finds (a reference, link text over two lines) is named as the writer spelt it, at its line, though the page holds its site path', async () => {
+  const root = site({
+    'next.config.ts': 'export default {}\n',
+    'content/docs/leads/a/intro.mdx': page(['See [gone][r] and [multi', 'line](../nope3).', '', '[r]: ../nope'].join('\n')),
+  })
+  const source = scanContent(root)
+  const store = new PageStore(null)
+  expect(await compilePages(source, store, { workers: 1 })).toMatchObject({ problems: [] })
+  expect(checkLinks(source, undefined, store.pages).map(({ line, target }) => [line, target])).toEqual([
+    [9, '../nope'],
+    [7, '../nope3'],
   ])
 })

@@ -206,7 +206,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
   const base = { file: page.file, digest: page.digest, entry: entryFile }
   if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column, ...(entry.error.refused ? { refused: true } : {}) }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
-  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text), anchors: documentAnchors(entry.output.tree) }
+  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text, page.route), anchors: documentAnchors(entry.output.tree) }
 }
 
 /**

@@ -9,7 +9,8 @@ import CODE from '../../lib/render/codeInPages.json'
 import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
 import { CLOBBER_PREFIX, srcsetUrls } from '../../lib/render/pageRules'
 import { sha256 } from '../files'
-import { lineOf, type FoundLink } from '../content/pageLinks'
+import { lineAt, lineOf, type FoundLink } from '../content/pageLinks'
+import { absoluteUrl } from './sitePaths.mjs'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
 
@@ -19,11 +20,16 @@ function urlsOf(name: string, value: TreeValue): string[] {
   return name === 'srcset' ? srcsetUrls(value).filter(Boolean) : [value]
 }
 
+/** A URL as a page's text may spell it: after `](`, a reference's `]:`, or `=` and a quote or `{`. */
+const SPELT_URL = /(?:\]\(\s*<?|^\s*\[[^\]\n]+\]:\s*<?|=\s*\{?\s*["'`])([^\s)"'`<>}]+)/gm
+
 /**
  * Each URL of `tree`, once, with the line of the page's `text` where it is first written (a
- * reference link's, its definition's); line 1 when the text does not spell it as the page holds it.
+ * reference link's, its definition's). A relative URL the compile wrote as its site path
+ * (./sitePaths.mjs) is named as the text spells it, at its line; line 1 when the text does not
+ * spell it as the page holds it.
  */
-export function documentLinks(tree: readonly TreeNode[], text: string): FoundLink[] {
+export function documentLinks(tree: readonly TreeNode[], text: string, route?: string): FoundLink[] {
   const found = new Set<string>()
   const visit = (nodes: readonly TreeNode[]) => {
     for (const node of nodes) {
@@ -39,7 +45,13 @@ export function documentLinks(tree: readonly TreeNode[], text: string): FoundLin
     }
   }
   visit(tree)
-  return [...found].map((url) => [lineOf(text, url), url])
+  let written: Map<string, FoundLink> | undefined
+  const spelling = (url: string): FoundLink => {
+    if (route === undefined || text.includes(url)) return [lineOf(text, url), url]
+    written ??= new Map([...text.matchAll(SPELT_URL)].reverse().map((match): [string, FoundLink] => [absoluteUrl(route, match[1]), [lineAt(text, match.index + match[0].length - match[1].length), match[1]]]))
+    return written.get(url) ?? [1, url]
+  }
+  return [...found].map(spelling)
 }
 
 /** An id as a `#fragment` names it, without the prefix the compile gives every id (which the page maps), hashed short: what the page store keeps of it. */

@@ -78,9 +78,11 @@ export type CompiledLinks = Readonly<Record<string, { readonly links?: readonly 
  */
 function fragmentProblem(compiled: CompiledLinks | undefined, route: string, fragment: string): string | null {
   const anchors = compiled?.[route]?.anchors
-  if (anchors === undefined || fragment === '' || fragment.toLowerCase() === 'top') return null
-  if (anchors.split(' ').includes(anchorKey(fragment))) return null
-  return `broken link: ${route} has no heading or element with the id "${fragment}" (a heading renamed?)`
+  // A text fragment (`#:~:text=…`, after an id or alone) is the browser's, not the page's.
+  const id = fragment.split(':~:', 1)[0]
+  if (anchors === undefined || id === '' || id.toLowerCase() === 'top') return null
+  if (anchors.split(' ').includes(anchorKey(id))) return null
+  return `broken link: ${route} has no heading or element with the id "${id}" (a heading renamed?)`
 }
 
 /**
