@@ -48,5 +48,5 @@ function isZombie(pid: number): boolean {
     return false
   }
   // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last `)`.
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z'
 }

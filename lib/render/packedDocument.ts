@@ -11,7 +11,7 @@
  * The build packs (pipeline/render/pageProps.ts); the docs route unpacks before rendering. No Node
  * or browser imports: both sides use it.
  */
-import type { PageDocument, TocEntry, TreeElement, TreeNode, TreeValue } from './pageDocument'
+import { elementsOf, type PageDocument, type TocEntry, type TreeElement, type TreeNode, type TreeValue } from './pageDocument'
 
 interface PackedFlags {
   raw?: 1
@@ -45,16 +45,6 @@ export class PackedDocumentError extends Error {
   constructor(what: string) {
     super(`page props: ${what} is not a packed document node (lib/render/packedDocument.ts)`)
     this.name = 'PackedDocumentError'
-  }
-}
-
-/** Each element of `nodes` and of their component props, deepest last. */
-function* elementsOf(nodes: readonly TreeNode[]): Generator<TreeElement> {
-  for (const node of nodes) {
-    if (node.type !== 'element') continue
-    yield node
-    for (const element of Object.values(node.componentProps ?? {})) yield* elementsOf([element])
-    yield* elementsOf(node.children)
   }
 }
 

@@ -67,3 +67,13 @@ export interface PageDocument {
   /** Nextra's search data: the page's text by heading (`id#heading` → text); absent when `searchable: false`. */
   structurizedData?: Record<string, string>
 }
+
+/** Each element of `nodes` and of their component props, deepest last. */
+export function* elementsOf(nodes: readonly TreeNode[]): Generator<TreeElement> {
+  for (const node of nodes) {
+    if (node.type !== 'element') continue
+    yield node
+    for (const element of Object.values(node.componentProps ?? {})) yield* elementsOf([element])
+    yield* elementsOf(node.children)
+  }
+}

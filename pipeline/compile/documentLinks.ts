@@ -6,11 +6,11 @@
  * The link check judges both (../steps/checkLinks.ts), so what ships is what was checked.
  */
 import CODE from '../../lib/render/codeInPages.json'
-import type { TreeNode, TreeValue } from '../../lib/render/pageDocument'
+import { elementsOf, type TreeNode, type TreeValue } from '../../lib/render/pageDocument'
 import { CLOBBER_PREFIX, srcsetUrls } from '../../lib/render/pageRules'
 import { sha256 } from '../files'
 import { lineAt, lineOf, type FoundLink } from '../content/pageLinks'
-import { absoluteUrl } from './sitePaths.mjs'
+import { absoluteUrl, isUrlProperty } from './sitePaths.mjs'
 
 const URL_ATTRIBUTES = new Set(CODE.urlAttributes)
 
@@ -31,20 +31,9 @@ const SPELT_URL = /(?:\]\(\s*<?|^\s*\[[^\]\n]+\]:\s*<?|=\s*\{?\s*["'`])([^\s)"'`
  */
 export function documentLinks(tree: readonly TreeNode[], text: string, route?: string): FoundLink[] {
   const found = new Set<string>()
-  const visit = (nodes: readonly TreeNode[]) => {
-    for (const node of nodes) {
-      if (node.type !== 'element') continue
-      // A component's URL is its `href` (a card's `icon` is a picture, not an address); a tag's, any URL attribute.
-      const isComponent = /^[A-Z]/.test(node.tagName)
-      for (const [name, value] of Object.entries(node.properties)) {
-        const lower = name.toLowerCase()
-        if (isComponent ? lower === 'href' : URL_ATTRIBUTES.has(lower)) for (const url of urlsOf(lower, value)) found.add(url)
-      }
-      for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
-      visit(node.children)
-    }
+  for (const { properties, tagName } of elementsOf(tree)) {
+    for (const [name, value] of Object.entries(properties)) if (isUrlProperty(tagName, name, URL_ATTRIBUTES)) for (const url of urlsOf(name.toLowerCase(), value)) found.add(url)
   }
-  visit(tree)
   let written: Map<string, FoundLink> | undefined
   const spelling = (url: string): FoundLink => {
     if (route === undefined || text.includes(url)) return [lineOf(text, url), url]
@@ -63,14 +52,8 @@ export const anchorKey = (id: string): string => sha256(id.startsWith(CLOBBER_PR
  */
 export function documentAnchors(tree: readonly TreeNode[]): string {
   const found = new Set<string>()
-  const visit = (nodes: readonly TreeNode[]) => {
-    for (const node of nodes) {
-      if (node.type !== 'element') continue
-      if (!/^[A-Z]/.test(node.tagName)) for (const name of ['id', 'name']) if (typeof node.properties[name] === 'string') found.add(anchorKey(node.properties[name] as string))
-      for (const drawn of Object.values(node.componentProps ?? {})) visit([drawn])
-      visit(node.children)
-    }
+  for (const { properties, tagName } of elementsOf(tree)) {
+    if (!/^[A-Z]/.test(tagName)) for (const name of ['id', 'name']) if (typeof properties[name] === 'string') found.add(anchorKey(properties[name] as string))
   }
-  visit(tree)
   return [...found].join(' ')
 }

@@ -5,3 +5,4 @@ export function climbsOut(written: string): boolean
 export function sitePathOf(route: string, written: string): string
 export function absoluteUrl(route: string, url: string): string
 export function withSitePaths(tree: TreeNode[], route: string, urlAttributes: ReadonlySet<string>): TreeNode[]
+export function isUrlProperty(tagName: string, name: string, urlAttributes: ReadonlySet<string>): boolean

@@ -74,14 +74,24 @@ export function absoluteUrl(route, url) {
 export function withSitePaths(tree, route, urlAttributes) {
   for (const node of tree) {
     if (node.type !== 'element') continue
-    const isComponent = /^[A-Z]/.test(node.tagName)
     for (const [name, value] of Object.entries(node.properties)) {
-      const lower = name.toLowerCase()
-      if (typeof value !== 'string' || !(isComponent ? lower === 'href' : urlAttributes.has(lower))) continue
-      node.properties[name] = lower === 'srcset' ? value.replace(/(^|,)([\t\n\f\r ]*)([^\t\n\f\r ,]+)/g, (_, comma, space, url) => comma + space + absoluteUrl(route, url)) : absoluteUrl(route, value)
+      if (typeof value !== 'string' || !isUrlProperty(node.tagName, name, urlAttributes)) continue
+      node.properties[name] = name.toLowerCase() === 'srcset' ? value.replace(/(^|,)([\t\n\f\r ]*)([^\t\n\f\r ,]+)/g, (_, comma, space, url) => comma + space + absoluteUrl(route, url)) : absoluteUrl(route, value)
     }
     for (const drawn of Object.values(node.componentProps ?? {})) withSitePaths([drawn], route, urlAttributes)
     withSitePaths(node.children, route, urlAttributes)
   }
   return tree
+}
+
+/**
+ * Whether an element's property holds a URL: a component's `href` (a card's `icon` is a picture,
+ * not an address); a tag's, any URL attribute (`urlAttributes`, lowercase).
+ * @param {string} tagName
+ * @param {string} name
+ * @param {ReadonlySet<string>} urlAttributes
+ */
+export function isUrlProperty(tagName, name, urlAttributes) {
+  const lower = name.toLowerCase()
+  return /^[A-Z]/.test(tagName) ? lower === 'href' : urlAttributes.has(lower)
 }
