@@ -171,3 +171,23 @@ export function listFiles(dir: string): string[] {
   walk(dir, '')
   return keys.sort()
 }
+
+/**
+ * Removes the folders under `root` that the removal of `keys` (paths under it) left empty, nearest
+ * first, so a page or image moved away leaves no empty folder a clean build would not have. A folder
+ * still holding something stays, and so do the ones above it.
+ */
+export function removeEmptyFolders(root: string, keys: Iterable<string>): void {
+  const tried = new Set<string>()
+  for (const key of keys) {
+    for (let folder = path.posix.dirname(key); folder !== '.' && folder !== '/' && !tried.has(folder); folder = path.posix.dirname(folder)) {
+      tried.add(folder)
+      try {
+        fs.rmdirSync(path.join(root, folder))
+      } catch (error) {
+        // Gone already: the one above may be empty now. Not empty (or not a folder): it and those above stay.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') break
+      }
+    }
+  }
+}

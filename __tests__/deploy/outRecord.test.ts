@@ -294,3 +294,31 @@ test('a rebuild in place removes from out/ a file that neither its steps wrote n
   expect(Object.keys(readOutRecord(site.outDir)!.files).sort()).toEqual([...KEYS].sort())
   expect(await deploy(site)).toEqual({ fromBuild: 'b1', touched: ['docs/intro.html'], uploaded: ['docs/intro.html'] })
 })
+
+test('a rebuild in place that removes the last files of a folder leaves no empty folder in out/, as a clean build would not; a folder still holding a file stays', () => {
+  const root = tempSite('out-record-folders-', {
+    'out/index.html': '<html>home</html>',
+    'out/docs/moved/deep/page.html': '<html>moved away</html>',
+    'out/docs/moved/deep/page.md': '# Moved away\n',
+    'out/docs/kept/page.html': '<html>kept</html>',
+    'out/docs/kept/old.html': '<html>removed</html>',
+  })
+  const outDir = path.join(root, 'out')
+  setOutRecordAside(outDir)
+  readOut(outDir).write('b1')
+  setOutRecordAside(outDir)
+  for (const key of ['docs/moved/deep/page.html', 'docs/moved/deep/page.md', 'docs/kept/old.html']) fs.rmSync(path.join(outDir, key))
+  // A file dropped by hand into a folder of its own goes with its folder.
+  fs.mkdirSync(path.join(outDir, 'docs/by-hand'))
+  fs.writeFileSync(path.join(outDir, 'docs/by-hand/stray.html'), '<html>stray</html>')
+  const log = jest.spyOn(console, 'log').mockImplementation(() => {})
+  try {
+    readOut(outDir, undefined, readLastOutRecord(outDir), undefined, [{ files: [] }]).write('b2')
+  } finally {
+    log.mockRestore()
+  }
+  expect(fs.existsSync(path.join(outDir, 'docs/moved'))).toBe(false)
+  expect(fs.existsSync(path.join(outDir, 'docs/by-hand'))).toBe(false)
+  expect(fs.readdirSync(path.join(outDir, 'docs')).sort()).toEqual(['kept'])
+  expect(fs.readdirSync(path.join(outDir, 'docs/kept'))).toEqual(['page.html'])
+})

@@ -24,7 +24,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
+import { fileStampOf, removeEmptyFolders, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
@@ -346,6 +346,7 @@ export class OutReading {
       fs.rmSync(partial, { force: true })
     }
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
+    removeEmptyFolders(this.out.dir, [...this.last.keys()].filter((key) => !this.out.stamps.has(key)))
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
 }
@@ -398,6 +399,7 @@ function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutF
   const strays = [...listing.stamps].flatMap(([key, stamp]) => (stamp === null && !last.lines.has(key) ? [key] : []))
   if (strays.length === 0) return listing
   for (const key of strays) fs.rmSync(path.join(listing.dir, key), { force: true })
+  removeEmptyFolders(listing.dir, strays)
   console.log(`build: removed ${strays.length} file(s) from out/ that no build wrote (${strays.slice(0, 3).join(', ')}${strays.length > 3 ? ', …' : ''}): only what the build makes is deployed`)
   const gone = new Set(strays)
   return { dir: listing.dir, stamps: new Map([...listing.stamps].filter(([key]) => !gone.has(key))) }
