@@ -182,3 +182,33 @@ test("a build's steps, from the content check to the Markdown and search data, r
     spies.forEach((spy) => spy.mockRestore())
   }
 })
+
+test("a `_meta` file's relative hrefs go to the sidebar as the site paths the link check judged, the same from every page of the folder; other links as written", () => {
+  const root = site({
+    'content/index.mdx': '# Home\n',
+    'content/docs/leads/intro.mdx': '# Intro\n',
+    'content/docs/leads/guides/index.mdx': '# Guides\n',
+    'content/docs/leads/guides/setup.mdx': '# Setup\n',
+    'content/docs/leads/guides/deep/step.mdx': '# Step\n',
+    'content/docs/leads/guides/_meta.ts': [
+      'export default {',
+      "  index: 'Guides', setup: 'Setup', deep: 'Deep',",
+      // Resolved as on the folder's own page (/docs/leads/guides): from /docs/leads/.
+      "  back: { title: 'Back', href: 'intro' },",
+      "  here: { title: 'Here', href: './guides/setup#install' },",
+      "  status: { title: 'Status', href: 'https://status.example.com' },",
+      "  menu: { type: 'menu', title: 'More', items: { step: { title: 'Step', href: 'guides/deep/step?tab=1' }, top: { title: 'Top', href: '/docs/leads/intro' } } },",
+      '}',
+    ].join('\n'),
+  })
+  const source = scanContent(root)
+  const pages = assertLinks(source)
+  const data = source.metaOf('/docs/leads/guides') as Record<string, { href?: string; items?: Record<string, { href: string }> }>
+  expect([data.back.href, data.here.href, data.status.href, data.menu.items!.step.href, data.menu.items!.top.href]).toEqual(['/docs/leads/intro', '/docs/leads/guides/setup#install', 'https://status.example.com', '/docs/leads/guides/deep/step?tab=1', '/docs/leads/intro'])
+  // What the leads readers' pages are given: no href left to each page's address to resolve.
+  const plan = planFor(pages)
+  const navigation = openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source))
+  const shipped = JSON.stringify([...navigation.fragments().values()])
+  expect(shipped).toContain('"/docs/leads/guides/setup#install"')
+  expect([...shipped.matchAll(/"href":"([^"]*)"/g)].map(([, href]) => href).filter((href) => !/^(\/|https:)/.test(href))).toEqual([])
+})

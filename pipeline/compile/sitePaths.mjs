@@ -1,5 +1,5 @@
 /**
- * A page's relative URLs as site paths: one rule for the link check (../steps/checkLinks.ts), which
+ * A page's (and a `_meta` file's) relative URLs as site paths: one rule for the link check (../steps/checkLinks.ts), which
  * judges a link by the path it names, and for the compile (./compileWorker.mjs), which writes that
  * path into the page. The page must hold the path that was checked: a relative `href` left as
  * written is resolved by Next's router against its route pattern (`/[[...slug]]`), not the page's
@@ -94,4 +94,23 @@ export function withSitePaths(tree, route, urlAttributes) {
 export function isUrlProperty(tagName, name, urlAttributes) {
   const lower = name.toLowerCase()
   return /^[A-Z]/.test(tagName) ? lower === 'href' : urlAttributes.has(lower)
+}
+
+/**
+ * A `_meta` file's data with each relative `href` (at any depth: a menu's items) as the site path
+ * the link check judged (../steps/checkLinks.ts resolves it from the folder's route): as written,
+ * the sidebar would ship it to every page of the folder, and each page's address would resolve it
+ * elsewhere.
+ * @param {Record<string, unknown>} data
+ * @param {string} folderRoute
+ * @returns {Record<string, unknown>}
+ */
+export function withSiteHrefs(data, folderRoute) {
+  /** @param {unknown} value @returns {unknown} */
+  const visit = (value) => {
+    if (Array.isArray(value)) return value.map(visit)
+    if (value === null || typeof value !== 'object') return value
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === 'href' && typeof entry === 'string' ? absoluteUrl(folderRoute, entry) : visit(entry)]))
+  }
+  return /** @type {Record<string, unknown>} */ (visit(data))
 }

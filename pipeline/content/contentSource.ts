@@ -30,6 +30,7 @@ import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
 import { fileStampOf, sameStamp, settledAt, sha256, stampOf, type FileStamp } from '../files'
 import { codeLanguagesIn, linksIn, metaLinksIn, PAGE_LINK, type FoundLink } from './pageLinks'
+import { withSiteHrefs } from '../compile/sitePaths.mjs'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
 import { ContentError, locate } from './contentError'
@@ -198,7 +199,7 @@ export interface ContentSource {
   unservable: readonly string[]
   /** Every folder's `_meta` file, in path order. */
   metas: readonly ContentMeta[]
-  /** The data of the `_meta` file of a folder route (`/` for content/); throws its BadMetaFileError. */
+  /** The data of the `_meta` file of a folder route (`/` for content/), its relative hrefs as site paths; throws its BadMetaFileError. */
   metaOf: (folderRoute: string) => Record<string, unknown>
   /** Every file under public/ that passed its checks, in path order. */
   publicFiles: readonly PublicFile[]
@@ -577,6 +578,7 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
   const metaByFolder = new Map(metas.map((meta) => [meta.folderRoute, meta]))
   const publicByKey = new Map(publicFiles.map((file) => [file.key, file]))
   let pageMap: RawItem[] | undefined
+  const metaData = new Map<string, Record<string, unknown>>()
   const list = (folder: string) => folders.get(folder) ?? []
   return {
     root,
@@ -584,9 +586,13 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
     unservable,
     metas,
     metaOf: (folderRoute) => {
-      const meta = metaByFolder.get(folderRoute)
-      if (!meta) throw new Error(`no _meta file in the folder of ${folderRoute}, though the page map names one`)
-      return meta.data
+      let data = metaData.get(folderRoute)
+      if (!data) {
+        const meta = metaByFolder.get(folderRoute)
+        if (!meta) throw new Error(`no _meta file in the folder of ${folderRoute}, though the page map names one`)
+        metaData.set(folderRoute, (data = withSiteHrefs(meta.data, folderRoute)))
+      }
+      return data
     },
     publicFiles,
     publicFile: (key) => publicByKey.get(key),
