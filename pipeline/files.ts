@@ -173,21 +173,19 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * Removes the folders under `root` that the removal of `keys` (paths under it) left empty, nearest
- * first, so a page or image moved away leaves no empty folder a clean build would not have. A folder
- * still holding something stays, and so do the ones above it.
+ * Removes the folders under `root` that the removal of `keys` (paths under it) left empty, deepest
+ * first, so a page or image moved away leaves no empty folder a clean build would not have. A
+ * folder still holding something stays (rmdir removes only an empty one).
  */
 export function removeEmptyFolders(root: string, keys: Iterable<string>): void {
-  const tried = new Set<string>()
-  for (const key of keys) {
-    for (let folder = path.posix.dirname(key); folder !== '.' && folder !== '/' && !tried.has(folder); folder = path.posix.dirname(folder)) {
-      tried.add(folder)
-      try {
-        fs.rmdirSync(path.join(root, folder))
-      } catch (error) {
-        // Gone already: the one above may be empty now. Not empty (or not a folder): it and those above stay.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') break
-      }
+  const folders = new Set<string>()
+  for (const key of keys) for (let folder = path.posix.dirname(key); folder !== '.' && folder !== '/' && !folders.has(folder); folder = path.posix.dirname(folder)) folders.add(folder)
+  // Each after every folder inside it: a deeper path has more segments.
+  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    try {
+      fs.rmdirSync(path.join(root, folder))
+    } catch {
+      // Not empty, gone already, or not a folder: it stays as it is.
     }
   }
 }

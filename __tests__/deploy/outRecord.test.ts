@@ -298,6 +298,7 @@ test('a rebuild in place removes from out/ a file that neither its steps wrote n
 test('a rebuild in place that removes the last files of a folder leaves no empty folder in out/, as a clean build would not; a folder still holding a file stays', () => {
   const root = tempSite('out-record-folders-', {
     'out/index.html': '<html>home</html>',
+    'out/docs/moved/a.html': '<html>moved away, beside a folder</html>',
     'out/docs/moved/deep/page.html': '<html>moved away</html>',
     'out/docs/moved/deep/page.md': '# Moved away\n',
     'out/docs/kept/page.html': '<html>kept</html>',
@@ -307,7 +308,7 @@ test('a rebuild in place that removes the last files of a folder leaves no empty
   setOutRecordAside(outDir)
   readOut(outDir).write('b1')
   setOutRecordAside(outDir)
-  for (const key of ['docs/moved/deep/page.html', 'docs/moved/deep/page.md', 'docs/kept/old.html']) fs.rmSync(path.join(outDir, key))
+  for (const key of ['docs/moved/a.html', 'docs/moved/deep/page.html', 'docs/moved/deep/page.md', 'docs/kept/old.html']) fs.rmSync(path.join(outDir, key))
   // A file dropped by hand into a folder of its own goes with its folder.
   fs.mkdirSync(path.join(outDir, 'docs/by-hand'))
   fs.writeFileSync(path.join(outDir, 'docs/by-hand/stray.html'), '<html>stray</html>')

@@ -590,7 +590,8 @@ export function scanContent(root: string, previous?: ContentSource, recorded?: S
       if (!data) {
         const meta = metaByFolder.get(folderRoute)
         if (!meta) throw new Error(`no _meta file in the folder of ${folderRoute}, though the page map names one`)
-        metaData.set(folderRoute, (data = withSiteHrefs(meta.data, folderRoute)))
+        // From the route the link check resolves them from (a folder named `index` is its parent's).
+        metaData.set(folderRoute, (data = withSiteHrefs(meta.data, normalisePath(folderRoute) ?? folderRoute)))
       }
       return data
     },
