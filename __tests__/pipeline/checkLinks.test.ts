@@ -272,3 +272,8 @@ test('a relative link only the compile finds (a reference, link text over two li
     [7, '../nope3'],
   ])
 })
+
+test("a link that is only a query (`?tab=2`, `?tab=2#setup`) leads to its own page, as a browser reads it, not to the page's folder", () => {
+  const root = site({ 'content/docs/leads/guides/setup.mdx': page('[tab](?tab=2) [heading](?tab=2#t)') })
+  expect(checkLinks(scanContent(root))).toEqual([])
+})
