@@ -391,12 +391,12 @@ test('a page that holds its compile past the limit fails the run, naming it', as
   expect((thrown as Error).message).toBe('the MDX compile worker stopped: content/docs/leads/long.mdx did not finish compiling in 0.05 s: a page this slow is too large (a code block of tens of thousands of lines takes minutes), or the compiler loops on something in it; split it into pages, or take parts out to find what')
 })
 
-test("a relative link ships as the site path the link check judged: Next's router would resolve it against its route pattern, and `../intro` went out as `/intro`", async () => {
+test("a relative link ships as the site path the link check judged: Next's router would resolve it against its route pattern, and `../intro` went out as `/intro`; a query alone names the page itself", async () => {
   const rel = '/docs/leads/endpoints/rel'
   const root = site({
     'content/docs/leads/intro.mdx': page('Intro', 'Text.'),
     'content/docs/leads/endpoints/other.mdx': page('Other', '## Part\n\nText.'),
-    'content/docs/leads/endpoints/rel.mdx': page('Rel', 'Go [up](../intro), [beside](other#part), [here](./other?tab=1), [by reference][ref], <a href="../intro">a tag</a>, [away](https://example.com/x), [top](#rel) and [site](/docs/leads/intro).\n\n[ref]: ../endpoints/other'),
+    'content/docs/leads/endpoints/rel.mdx': page('Rel', 'Go [up](../intro), [beside](other#part), [here](./other?tab=1), [by reference][ref], <a href="../intro">a tag</a>, [away](https://example.com/x), [top](#rel), [tab](?tab=2) and [site](/docs/leads/intro).\n\n[ref]: ../endpoints/other'),
   })
   const store = new PageStore(null)
   expect((await compilePages(scanContent(root), store, { workers: 1 })).problems).toEqual([])
@@ -408,5 +408,5 @@ test("a relative link ships as the site path the link check judged: Next's route
     }
   }
   visit(readCompiledPage(root, store.pages, rel).tree)
-  expect(hrefs).toEqual(['/docs/leads/intro', '/docs/leads/endpoints/other#part', '/docs/leads/endpoints/other?tab=1', '/docs/leads/endpoints/other', '/docs/leads/intro', 'https://example.com/x', '#rel', '/docs/leads/intro'])
+  expect(hrefs).toEqual(['/docs/leads/intro', '/docs/leads/endpoints/other#part', '/docs/leads/endpoints/other?tab=1', '/docs/leads/endpoints/other', '/docs/leads/intro', 'https://example.com/x', '#rel', '/docs/leads/endpoints/rel?tab=2', '/docs/leads/intro'])
 })

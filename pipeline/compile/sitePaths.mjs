@@ -52,12 +52,13 @@ export function sitePathOf(route, written) {
 const RELATIVE = /^(?![/#?]|[a-z][a-z0-9+.-]*:)/i
 
 /**
- * `url` as the site path it names from the page at `route`, its query and fragment kept; any other
- * URL as it is.
+ * `url` as the site path it names from the page at `route`, its query and fragment kept (a query
+ * alone names the page itself, as the link check reads it); any other URL as it is.
  * @param {string} route
  * @param {string} url
  */
 export function absoluteUrl(route, url) {
+  if (url.startsWith('?')) return route + url
   if (url === '' || !RELATIVE.test(url)) return url
   const at = url.search(/[?#]/)
   return at < 0 ? sitePathOf(route, url) : sitePathOf(route, url.slice(0, at)) + url.slice(at)
