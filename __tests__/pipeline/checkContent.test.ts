@@ -447,6 +447,20 @@ test('a title, sidebar title, description or _meta title holding a direction con
   ])
 })
 
+test('a title, sidebar title or _meta title over 300 characters, or a description over 2,000, fails at its line (a block pasted into the field); one at the limit passes', () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page(`title: ${'t'.repeat(300)}\ndescription: ${'d'.repeat(2000)}`),
+    'content/docs/leads/pasted.mdx': page(`title: Pasted\nsidebarTitle: ${'w '.repeat(10000)}`),
+    'content/docs/leads/described.mdx': page(`title: Described\ndescription: ${'d'.repeat(2001)}`),
+    'content/docs/leads/_meta.ts': `export default {\n  intro: 'Intro',\n  pasted: { title: '${'x'.repeat(301)}' },\n}\n`,
+  })
+  expect(messages(root).sort()).toEqual([
+    'content/docs/leads/_meta.ts:3:3: the title of "pasted" is 301 characters long; a title holds at most 300: shorten it.',
+    expect.stringMatching(/^content\/docs\/leads\/described\.mdx:3: the front matter is not valid: `description` is 2,001 characters long; a description holds at most 2,000: shorten it/),
+    expect.stringMatching(/^content\/docs\/leads\/pasted\.mdx:3: the front matter is not valid: `sidebarTitle` is 19,999 characters long; a title holds at most 300: shorten it/),
+  ])
+})
+
 test("a page that nests past what the compiler can walk is refused at its line before it is compiled (1,400 elements hung the build); code blocks and autolinks are no nesting", () => {
   const page = (body: string) => `---\ntitle: Deep\n---\n\n# Deep\n\n${body}\n`
   const messages = (body: string) => checkContent(scanContent(siteWith({ 'content/docs/leads/deep.mdx': page(body) })), SECTIONS).map((problem) => problem.message)

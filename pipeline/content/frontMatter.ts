@@ -150,6 +150,8 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   for (const field of TEXT_FIELDS) {
     const control = directionControlIn(fields[field])
     if (control) throw new BadFrontMatterError(file, `\`${field}\` holds ${control}, ${DIRECTION_CONTROL_FIX}`, lineOf(field))
+    const long = tooLong(field, fields[field])
+    if (long) throw new BadFrontMatterError(file, `\`${field}\` ${long}`, lineOf(field))
   }
   return { data: fields, body: block.body.replace(/^\s*\n/, '') }
 }
@@ -173,6 +175,20 @@ export const DIRECTION_CONTROL_FIX =
 /** What a parsed value is, in a writer's words: a list, a mapping, null, a number… */
 export const valueKind = (value: unknown) =>
   Array.isArray(value) ? 'a list' : value === null ? 'null' : value instanceof Uint8Array ? 'binary data (!!binary)' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
+
+/**
+ * The most characters a title (`title`, `sidebarTitle`, a `_meta` entry's) and a description may
+ * hold: more is a slip (a block pasted into the field), and would fill the sidebar, every search
+ * result and each line of the llms files that names the page.
+ */
+const MAX_TITLE_CHARACTERS = 300
+const MAX_DESCRIPTION_CHARACTERS = 2_000
+
+/** Why a text field is too long to show (`is 20,000 characters long; …`), or null. */
+export function tooLong(field: string, value: unknown): string | null {
+  const most = field === 'description' ? MAX_DESCRIPTION_CHARACTERS : MAX_TITLE_CHARACTERS
+  return typeof value === 'string' && value.length > most ? `is ${value.length.toLocaleString('en-US')} characters long; a ${field === 'description' ? 'description' : 'title'} holds at most ${most.toLocaleString('en-US')}: shorten it` : null
+}
 
 /** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */
 const TEXT_FIELDS = ['title', 'sidebarTitle', 'description'] as const

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { BadMetaFileError, CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
-import { DIRECTION_CONTROL_FIX, directionControlIn, valueKind } from '../content/frontMatter'
+import { DIRECTION_CONTROL_FIX, directionControlIn, tooLong, valueKind } from '../content/frontMatter'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -139,6 +139,8 @@ function titleProblem(key: string, value: unknown): string | null {
     if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${valueKind(title)}, and it is shown as text: write it in quotes.`
     const control = directionControlIn(title)
     if (control) return `the title of "${where}" holds ${control}, ${DIRECTION_CONTROL_FIX}.`
+    const long = tooLong('title', title)
+    if (long) return `the title of "${where}" ${long}.`
   }
   return null
 }
