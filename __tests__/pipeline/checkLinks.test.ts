@@ -277,3 +277,14 @@ test("a link that is only a query (`?tab=2`, `?tab=2#setup`) leads to its own pa
   const root = site({ 'content/docs/leads/guides/setup.mdx': page('[tab](?tab=2) [heading](?tab=2#t)') })
   expect(checkLinks(scanContent(root))).toEqual([])
 })
+
+test("a _meta link whose value is also a key of the file (`setup: 'Setup'` above `href: 'setup'`) is named at its href's line, not the key's", () => {
+  const root = site({
+    'content/docs/leads/guides/setup.mdx': page('x'),
+    'content/docs/leads/guides/_meta.ts': ['export default {', "  setup: 'Setup',", "  'back': { title: 'Back', \"href\" : \"setup\" },", "  again: { title: 'Again', href: `setup` },", '}', ''].join('\n'),
+  })
+  expect(checkLinks(scanContent(root)).map(({ line, target }) => [line, target])).toEqual([
+    [3, 'setup'],
+    [4, 'setup'],
+  ])
+})

@@ -90,3 +90,18 @@ test("a kept file where out/ now has a file in place of its folder (a public fol
   expect(() => next.prune()).not.toThrow()
   expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro')
 })
+
+test('a folder whose last file the step no longer writes goes from out/ and from the kept copies; one holding another step\'s file stays', () => {
+  const root = tempSite('kept-folders-')
+  const out = path.join(root, 'out')
+  const first = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  for (const key of ['/docs/leads/intro.md', '/docs/leads/moved/deep/away.md', '/docs/leads/shared/page.md']) first.write(key, Buffer.from(`# ${key}`))
+  first.prune()
+  fs.writeFileSync(path.join(out, 'docs/leads/shared/page.html'), 'a page the render step wrote')
+  const second = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  second.write('/docs/leads/intro.md', Buffer.from('# /docs/leads/intro.md'))
+  second.prune()
+  expect(fs.readdirSync(path.join(out, 'docs/leads')).sort()).toEqual(['intro.md', 'shared'])
+  expect(listFiles(out)).toEqual(['/docs/leads/intro.md', '/docs/leads/shared/page.html'])
+  expect(fs.readdirSync(path.join(root, CACHE_PATHS.markdownFiles, 'docs/leads'))).toEqual(['intro.md'])
+})

@@ -146,9 +146,9 @@ describe("with the same build ID, the last next build's files serve again", () =
   })
 
   test("out/ stays in place: Next's files come back from .next/static/, kept pages keep their files, a removed page's files go", async () => {
-    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json', '/docs/leads/old': 'c.json' }
+    const props = { '/': 'a.json', '/docs/leads/intro': 'b.json', '/docs/leads/old': 'c.json', '/docs/leads/moved/away': 'd.json' }
     const last = lastBuild('B1', props)
-    expect(last?.routes).toEqual(['/', '/docs/leads/intro', '/docs/leads/old'])
+    expect(last?.routes).toEqual(['/', '/docs/leads/intro', '/docs/leads/moved/away', '/docs/leads/old'])
     write('_next/static/B1/_buildManifest.js', 'split by audience')
     write('docs/leads/_pagefind/index.js', 'a later step wrote this')
     const kept = fs.statSync(path.join(out, 'index.html')).ino
@@ -166,6 +166,8 @@ describe("with the same build ID, the last next build's files serve again", () =
       ['/_next/static/B1/_buildManifest.js', '/_next/static/chunks/main-abc.js', '/_next/static/css/site-1.css', '/index.html', '/login.html', '/_next/data/B1/index.json', '/docs/leads/intro.html', '/_next/data/B1/docs/leads/intro.json', '/docs/leads/_pagefind/index.js'].sort()
     )
     expect(fs.readFileSync(path.join(out, '_next/static/B1/_buildManifest.js'), 'utf8')).toBe('as Next wrote it')
+    // A removed page's folders go with its last files, as a clean build would not have them.
+    expect(['docs/leads/moved', '_next/data/B1/docs/leads/moved'].filter((folder) => fs.existsSync(path.join(out, folder)))).toEqual([])
     // A kept page is the same file: the deploy's record of it (size, time, inode) still holds.
     expect(fs.statSync(path.join(out, 'index.html')).ino).toBe(kept)
     expect(readStore(root).render).toEqual({ buildId: 'B1', nextFiles: last!.nextFiles, serverFiles: last!.serverFiles, routes: ['/', '/docs/leads/intro'] })

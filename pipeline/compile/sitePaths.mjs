@@ -98,10 +98,21 @@ export function isUrlProperty(tagName, name, urlAttributes) {
 }
 
 /**
- * A `_meta` file's data with each relative `href` (at any depth: a menu's items) as the site path
- * the link check judged (../steps/checkLinks.ts resolves it from the folder's route): as written,
- * the sidebar would ship it to every page of the folder, and each page's address would resolve it
- * elsewhere.
+ * A site path to a page's file (`/docs/leads/intro.mdx`, or `.md`) as the page's route, as the link
+ * check judges it; any other URL as it is.
+ * @param {string} url
+ */
+function pageUrl(url) {
+  if (!url.startsWith('/') || url.startsWith('//')) return url
+  const at = url.search(/[?#]|$/)
+  return url.slice(0, at).replace(/\.mdx?$/i, '') + url.slice(at)
+}
+
+/**
+ * A `_meta` file's data with each relative `href` (at any depth: a menu's items), and each naming a
+ * page's file (`intro.mdx`), as the site path the link check judged (../steps/checkLinks.ts resolves
+ * it from the folder's route): as written, the sidebar would ship it to every page of the folder,
+ * each page's address would resolve it elsewhere, and no file is served at a page's `.mdx`.
  * @param {Record<string, unknown>} data
  * @param {string} folderRoute
  * @returns {Record<string, unknown>}
@@ -111,7 +122,7 @@ export function withSiteHrefs(data, folderRoute) {
   const visit = (value) => {
     if (Array.isArray(value)) return value.map(visit)
     if (value === null || typeof value !== 'object') return value
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === 'href' && typeof entry === 'string' ? absoluteUrl(folderRoute, entry) : visit(entry)]))
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === 'href' && typeof entry === 'string' ? pageUrl(absoluteUrl(folderRoute, entry)) : visit(entry)]))
   }
   return /** @type {Record<string, unknown>} */ (visit(data))
 }

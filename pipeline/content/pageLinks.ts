@@ -65,7 +65,8 @@ export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   const found: FoundLink[] = []
   let from = 0
   const place = (value: string): number => {
-    let at = value === '' ? -1 : text.indexOf(value, from)
+    let at = value === '' ? -1 : quotedHref(text, value, from)
+    if (at < 0 && value !== '') at = text.indexOf(value, from)
     if (at < 0) {
       HREF_KEY.lastIndex = from
       at = HREF_KEY.exec(text)?.index ?? -1
@@ -85,6 +86,18 @@ export function metaLinksIn(data: unknown, text: string): FoundLink[] {
   }
   visit(data)
   return found
+}
+
+/**
+ * Where `text` spells `href: '<value>'` (any quote, the key quoted or not) from `from` on: the
+ * value's index, or -1. Tried first, so a value that is also a key (`setup: 'Setup'`) is placed
+ * at its href, not at the key.
+ */
+function quotedHref(text: string, value: string, from: number): number {
+  const spelt = new RegExp(`${HREF_KEY.source}\\s*(['"\`])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\2`, 'g')
+  spelt.lastIndex = from
+  const found = spelt.exec(text)
+  return found ? found.index + found[0].length - value.length - 1 : -1
 }
 
 /** The line (from 1) of `text` that its character at `index` is on. */

@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { listFiles, presentUnder, sha256 } from '../files'
+import { listFiles, presentUnder, removeEmptyFolders, sha256 } from '../files'
 import { openKeptFiles } from '../steps/keptFiles'
 import { CACHE_PATHS, sitePaths } from '../steps/paths'
 import { pageDataFile, pageHtmlFile } from '../../lib/access/pageFiles'
@@ -169,7 +169,10 @@ export function afterRender(root: string, out: string, plan: RenderPlan, store: 
   const routes = Object.keys(props).sort()
   if (inPlace) {
     const now = new Set(routes)
-    for (const route of inPlace.routes ?? []) if (!now.has(route)) for (const file of pageFilesOf(route, plan.buildId)) fs.rmSync(path.join(out, file), { force: true })
+    const gone = (inPlace.routes ?? []).filter((route) => !now.has(route)).flatMap((route) => pageFilesOf(route, plan.buildId))
+    for (const file of gone) fs.rmSync(path.join(out, file), { force: true })
+    // Its folders go with a removed page's last file, whichever step removes that (the Markdown step its `.md`).
+    removeEmptyFolders(out, gone)
   } else {
     for (const route of plan.keep) {
       for (const file of pageFilesOf(route, plan.buildId)) {

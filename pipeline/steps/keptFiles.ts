@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { linkOrCopy, presentUnder, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, presentUnder, removeEmptyFolders, takeRecord, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 export interface KeptFiles {
@@ -151,6 +151,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
     },
     prune() {
       // Out/'s link goes when it is the kept copy (or, the copy gone, the file the record names).
+      const removed: string[] = []
       const removeUnwritten = (file: string, key: string, recorded?: KeptEntry) => {
         const keptStat = statOf(file) ?? recorded
         if (!keptStat) return
@@ -158,6 +159,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
         const linked = statOf(target)
         if (linked && sameFile(linked, keptStat)) fs.rmSync(target)
         fs.rmSync(file, { force: true })
+        removed.push(key.slice(1))
       }
       if (last) {
         for (const [key, entry] of Object.entries(last)) if (!(key in next)) removeUnwritten(path.join(keptRoot, key), key, entry)
@@ -169,6 +171,9 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
           if (entry.isFile() && !(key in next)) removeUnwritten(file, key)
         }
       }
+      // A page's folder goes with its last file, whichever step removes that (the render its HTML).
+      removeEmptyFolders(out, removed)
+      removeEmptyFolders(keptRoot, removed)
       save()
     },
     proveLinks(stampOf) {
