@@ -1,7 +1,7 @@
 /**
- * A page's (and a `_meta` file's) relative URLs as site paths: one rule for the link check (../steps/checkLinks.ts), which
- * judges a link by the path it names, and for the compile (./compileWorker.mjs), which writes that
- * path into the page. The page must hold the path that was checked: a relative `href` left as
+ * A page's (and a `_meta` file's) relative URLs as site paths: one rule for the link check
+ * (../steps/checkLinks.ts), which judges a link by the path it names, and for the compile
+ * (./compileWorker.mjs), which writes that path into the page. The page must hold the path that was checked: a relative `href` left as
  * written is resolved by Next's router against its route pattern (`/[[...slug]]`), not the page's
  * address, and `../intro` went out as `/intro`.
  */
