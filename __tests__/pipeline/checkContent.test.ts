@@ -2,6 +2,8 @@
 import { scanContent } from '../../pipeline/content/contentSource'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
+import fs from 'node:fs'
+import { PageStore } from '../../pipeline/store/pageStore'
 import { BadContentError, BadSlugError, checkAndCompile, MAX_SLUG_LENGTH, checkContent, DuplicatePageError, slugFor, StrayContentFolderError, StrayContentPageError, UndeclaredSectionError } from '../../pipeline/steps/checkContent'
 import { BadFrontMatterError } from '../../pipeline/content/frontMatter'
 import { UnknownMetaKeyError } from '../../pipeline/steps/checkMetaFiles'
@@ -454,6 +456,8 @@ test('a title, sidebar title or _meta title over 300 characters, or a descriptio
     'content/docs/leads/described.mdx': page(`title: Described\ndescription: ${'d'.repeat(2001)}`),
     'content/docs/leads/_meta.ts': `export default {\n  intro: 'Intro',\n  pasted: { title: '${'x'.repeat(301)}' },\n}\n`,
   })
+  // Characters as a reader counts them: 300 emoji are 600 UTF-16 units, and pass.
+  fs.writeFileSync(path.join(root, 'content/docs/leads/emoji.mdx'), page(`title: ${'😀'.repeat(300)}`))
   expect(messages(root).sort()).toEqual([
     'content/docs/leads/_meta.ts:3:3: the title of "pasted" is 301 characters long; a title holds at most 300: shorten it.',
     expect.stringMatching(/^content\/docs\/leads\/described\.mdx:3: the front matter is not valid: `description` is 2,001 characters long; a description holds at most 2,000: shorten it/),
@@ -532,4 +536,19 @@ test("content/docs/_meta.ts naming a section fails at its key: the section's tab
     'content/docs/_meta.ts:2:3: the key "leads" names a section, whose tab, title and place are its entry in access.config.ts (`sections`, an admin\'s); this entry changes nothing: remove it.',
     'content/docs/_meta.ts:3:3: the key "internal" names a section, whose tab, title and place are its entry in access.config.ts (`sections`, an admin\'s); this entry changes nothing: remove it.',
   ])
+})
+
+test("after an upgrade of the content rules (the scan's parsers changed), pages the store saw pass are checked again, so a page the new rules refuse is named with the others", async () => {
+  const root = siteWith({ 'content/docs/leads/intro.mdx': page('title: Intro'), 'content/docs/leads/other.mdx': page('title: Other') })
+  const store = new PageStore(null)
+  await checkAndCompile(scanContent(root), store)
+  // The same bytes as a page the store recorded as passing, under rules that now refuse it.
+  fs.writeFileSync(path.join(root, 'content/docs/leads/intro.mdx'), page(`title: ${'t'.repeat(301)}`))
+  const source = scanContent(root)
+  const long = source.byRoute('/docs/leads/intro')!
+  store.recordCompile({ ...store.pages, '/docs/leads/intro': { ...store.pages['/docs/leads/intro'], digest: long.digest } })
+  store.recordScan({ parsers: 'the parsers of an older version', pages: {} })
+  const thrown = await checkAndCompile(source, store).then(() => null, (error: unknown) => error)
+  expect(thrown).toBeInstanceOf(BadContentError)
+  expect((thrown as BadContentError).message).toMatch(/content\/docs\/leads\/intro\.mdx:2: the front matter is not valid: `title` is 301 characters long/)
 })

@@ -198,6 +198,7 @@ test("a `_meta` file's relative hrefs, and those naming a page's .mdx, go to the
       "  here: { title: 'Here', href: './guides/setup#install' },",
       "  status: { title: 'Status', href: 'https://status.example.com' },",
       "  file: { title: 'File', href: 'guides/setup.mdx#install' },",
+      "  self: { title: 'Self', href: '' },",
       "  menu: { type: 'menu', title: 'More', items: { step: { title: 'Step', href: 'guides/deep/step?tab=1' }, top: { title: 'Top', href: '/docs/leads/intro' } } },",
       '}',
     ].join('\n'),
@@ -205,7 +206,7 @@ test("a `_meta` file's relative hrefs, and those naming a page's .mdx, go to the
   const source = scanContent(root)
   const pages = assertLinks(source)
   const data = source.metaOf('/docs/leads/guides') as Record<string, { href?: string; items?: Record<string, { href: string }> }>
-  expect([data.back.href, data.here.href, data.status.href, data.file.href, data.menu.items!.step.href, data.menu.items!.top.href]).toEqual(['/docs/leads/intro', '/docs/leads/guides/setup#install', 'https://status.example.com', '/docs/leads/guides/setup#install', '/docs/leads/guides/deep/step?tab=1', '/docs/leads/intro'])
+  expect([data.back.href, data.here.href, data.status.href, data.file.href, data.self.href, data.menu.items!.step.href, data.menu.items!.top.href]).toEqual(['/docs/leads/intro', '/docs/leads/guides/setup#install', 'https://status.example.com', '/docs/leads/guides/setup#install', '/docs/leads/guides', '/docs/leads/guides/deep/step?tab=1', '/docs/leads/intro'])
   // What the leads readers' pages are given: no href left to each page's address to resolve.
   const plan = planFor(pages)
   const navigation = openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source))

@@ -112,7 +112,8 @@ function pageUrl(url) {
  * A `_meta` file's data with each relative `href` (at any depth: a menu's items), and each naming a
  * page's file (`intro.mdx`), as the site path the link check judged (../steps/checkLinks.ts resolves
  * it from the folder's route): as written, the sidebar would ship it to every page of the folder,
- * each page's address would resolve it elsewhere, and no file is served at a page's `.mdx`.
+ * each page's address would resolve it elsewhere, and no file is served at a page's `.mdx`. An
+ * empty one is the folder's own page, as the check reads it.
  * @param {Record<string, unknown>} data
  * @param {string} folderRoute
  * @returns {Record<string, unknown>}
@@ -122,7 +123,7 @@ export function withSiteHrefs(data, folderRoute) {
   const visit = (value) => {
     if (Array.isArray(value)) return value.map(visit)
     if (value === null || typeof value !== 'object') return value
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === 'href' && typeof entry === 'string' ? pageUrl(absoluteUrl(folderRoute, entry)) : visit(entry)]))
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === 'href' && typeof entry === 'string' ? (entry === '' ? folderRoute : pageUrl(absoluteUrl(folderRoute, entry))) : visit(entry)]))
   }
   return /** @type {Record<string, unknown>} */ (visit(data))
 }

@@ -186,8 +186,11 @@ const MAX_DESCRIPTION_CHARACTERS = 2_000
 
 /** Why a text field is too long to show (`is 20,000 characters long; …`), or null. */
 export function tooLong(field: string, value: unknown): string | null {
+  if (typeof value !== 'string') return null
   const most = field === 'description' ? MAX_DESCRIPTION_CHARACTERS : MAX_TITLE_CHARACTERS
-  return typeof value === 'string' && value.length > most ? `is ${value.length.toLocaleString('en-US')} characters long; a ${field === 'description' ? 'description' : 'title'} holds at most ${most.toLocaleString('en-US')}: shorten it` : null
+  // Characters as a reader counts them (an emoji is one), not UTF-16 units.
+  const count = [...value].length
+  return count > most ? `is ${count.toLocaleString('en-US')} characters long; a ${field === 'description' ? 'description' : 'title'} holds at most ${most.toLocaleString('en-US')}: shorten it` : null
 }
 
 /** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */

@@ -24,6 +24,7 @@ import path from 'node:path'
 import { access } from '../../lib/access'
 import { CONTENT_DIR, DOCS_DIR, isPublicFileType, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
+import { scanParsers } from '../content/scanRecord'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
 import { ContentError } from '../content/contentError'
 import { nestingProblem } from '../content/nesting'
@@ -309,9 +310,11 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
  * check already names is not compiled, so one mistake in front matter is reported once.
  */
 export async function checkAndCompile(source: ContentSource, store: PageStore = readStore(source.root), options: CompileOptions & { sections?: readonly string[] } = {}): Promise<CompileReport> {
+  // Pages read by other parsers than the last run's (an upgrade, a new rule) are all checked again, once.
+  const sameParsers = store.scan?.parsers === scanParsers()
   const unchecked = (page: ContentPage) => {
     const record = store.pages[page.route]
-    return record?.file !== page.file || record.digest !== page.digest
+    return !sameParsers || record?.file !== page.file || record.digest !== page.digest
   }
   const problems = checkContent(source, options.sections, unchecked)
   const report = await compilePages(source, store, { ...options, skip: new Set(problems.map((problem) => problem.path)) })
