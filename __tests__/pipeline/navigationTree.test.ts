@@ -30,6 +30,7 @@ import { slugTitle } from '../../lib/navigation/slugTitle'
 import { scanContent } from '../../pipeline/content/contentSource'
 import { audiencePageMap, pageMapFragments, pageMapInputs, type PageMapInputs } from '../../pipeline/pageMaps'
 import { planFor } from '../../pipeline/steps/contentSteps'
+import { withSiteHrefs } from '../../pipeline/compile/sitePaths.mjs'
 
 /** Every folder route and page route of the source's page map. */
 function sourceRoutes(raw: readonly RawItem[]): { folders: Set<string>; pages: Set<string> } {
@@ -210,6 +211,9 @@ test.each(Array.from({ length: 60 }, (_, seed) => seed + 1))('generated site and
   const plan = planAggregates({ access, routes: pageRoutes(site.raw) })
   const inputs: PageMapInputs = { access, sections: sectionLinks(access.sections), topMeta: site.metas['/'], loadMeta: (route) => site.metas[route] ?? {} }
   expect(expectPromises(site.raw, plan, inputs)).toBeGreaterThan(1)
+  // As the content source gives them (metaOf): each relative href as the site path it names, which the tree shows only to readers who may open it.
+  const shipped: PageMapInputs = { ...inputs, loadMeta: (route) => withSiteHrefs(site.metas[route] ?? {}, route) }
+  expect(expectPromises(site.raw, plan, shipped)).toBeGreaterThan(1)
 })
 
 /** A page of a page map as Nextra's collector makes it, titled by its route. */
