@@ -1,9 +1,9 @@
 /**
  * A page's (and a `_meta` file's) relative URLs as site paths: one rule for the link check
  * (../steps/checkLinks.ts), which judges a link by the path it names, and for the compile
- * (./compileWorker.mjs), which writes that path into the page. The page must hold the path that was checked: a relative `href` left as
- * written is resolved by Next's router against its route pattern (`/[[...slug]]`), not the page's
- * address, and `../intro` went out as `/intro`.
+ * (./compileWorker.mjs), which writes that path into the page. The page must hold the path that
+ * was checked: a relative `href` left as written is resolved by Next's router against its route
+ * pattern (`/[[...slug]]`), not the page's address, and `../intro` went out as `/intro`.
  */
 import path from 'node:path'
 
@@ -40,16 +40,18 @@ export function climbsOut(written) {
 
 /**
  * The site path a link's path (no query or fragment) names on the page at `route`, as a browser at
- * that address resolves it: from the page's folder, the route without its last segment.
+ * that address resolves it: from the page's folder, the route without its last segment; an empty
+ * one (a link that is only a query) names the page itself.
  * @param {string} route
  * @param {string} written
  */
 export function sitePathOf(route, written) {
+  if (written === '') return route
   return withoutDotSegments(written.startsWith('/') ? written : path.posix.join(route, '..', written))
 }
 
-/** A URL that a page writes relative to its own address: not a site path, a fragment, a query, or another site's. */
-const RELATIVE = /^(?![/#?]|[a-z][a-z0-9+.-]*:)/i
+/** A URL that a page writes relative to its own address (a query alone too): not a site path, a fragment, or another site's. */
+const RELATIVE = /^(?![/#]|[a-z][a-z0-9+.-]*:)/i
 
 /**
  * `url` as the site path it names from the page at `route`, its query and fragment kept (a query
@@ -58,7 +60,6 @@ const RELATIVE = /^(?![/#?]|[a-z][a-z0-9+.-]*:)/i
  * @param {string} url
  */
 export function absoluteUrl(route, url) {
-  if (url.startsWith('?')) return route + url
   if (url === '' || !RELATIVE.test(url)) return url
   const at = url.search(/[?#]/)
   return at < 0 ? sitePathOf(route, url) : sitePathOf(route, url.slice(0, at)) + url.slice(at)

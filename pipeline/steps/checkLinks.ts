@@ -140,8 +140,7 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         report('broken', 'climbs back out of a folder it names (…/name/..): the page would ship that name; write the path without it')
         continue
       }
-      // Only a query (`?tab=2`): the page itself, as a browser reads it.
-      const pathOnly = written === '' ? page.route : sitePathOf(page.route, written)
+      const pathOnly = sitePathOf(page.route, written)
       let decoded: string
       try {
         decoded = decodeURIComponent(pathOnly)
