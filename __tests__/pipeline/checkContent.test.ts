@@ -454,10 +454,10 @@ test('a title, sidebar title or _meta title over 300 characters, or a descriptio
     'content/docs/leads/intro.mdx': page(`title: ${'t'.repeat(300)}\ndescription: ${'d'.repeat(2000)}`),
     'content/docs/leads/pasted.mdx': page(`title: Pasted\nsidebarTitle: ${'w '.repeat(10000)}`),
     'content/docs/leads/described.mdx': page(`title: Described\ndescription: ${'d'.repeat(2001)}`),
+    // Characters as a reader counts them: 300 emoji are 600 UTF-16 units, and pass.
+    'content/docs/leads/emoji.mdx': page(`title: ${'😀'.repeat(300)}`),
     'content/docs/leads/_meta.ts': `export default {\n  intro: 'Intro',\n  pasted: { title: '${'x'.repeat(301)}' },\n}\n`,
   })
-  // Characters as a reader counts them: 300 emoji are 600 UTF-16 units, and pass.
-  fs.writeFileSync(path.join(root, 'content/docs/leads/emoji.mdx'), page(`title: ${'😀'.repeat(300)}`))
   expect(messages(root).sort()).toEqual([
     'content/docs/leads/_meta.ts:3:3: the title of "pasted" is 301 characters long; a title holds at most 300: shorten it.',
     expect.stringMatching(/^content\/docs\/leads\/described\.mdx:3: the front matter is not valid: `description` is 2,001 characters long; a description holds at most 2,000: shorten it/),
