@@ -158,17 +158,24 @@ export function keepUnder(file: string, key: string, value: unknown): void {
   writeAtomically(file, JSON.stringify({ key, value }))
 }
 
-/** Every file below `dir`, as sorted `/relative/path` keys. */
-export function listFiles(dir: string): string[] {
+/**
+ * Every file below `dir`, as sorted `/relative/path` keys. `within`: only the files under these
+ * folders (keys without a leading slash; one missing holds none); `without`: none under them.
+ */
+export function listFiles(dir: string, { within, without }: { within?: readonly string[]; without?: readonly string[] } = {}): string[] {
   const keys: string[] = []
+  const skipped = new Set(without?.map((folder) => `/${folder}`))
   // Each key grows with the walk: a path.relative per file was most of a large out/'s listing.
   const walk = (current: string, key: string) => {
     for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(current, entry.name), `${key}/${entry.name}`)
-      else keys.push(`${key}/${entry.name}`)
+      const child = `${key}/${entry.name}`
+      if (!entry.isDirectory()) keys.push(child)
+      else if (!skipped.has(child)) walk(path.join(current, entry.name), child)
     }
   }
-  walk(dir, '')
+  if (!within) walk(dir, '')
+  // A folder under another listed is listed with it.
+  else for (const folder of new Set(within)) if (!within.some((other) => folder.startsWith(`${other}/`)) && fs.existsSync(path.join(dir, folder))) walk(path.join(dir, folder), `/${folder}`)
   return keys.sort()
 }
 

@@ -11,7 +11,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { readLastOutRecord, outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { readLastOutRecord, outRecordFileFor, readOut, readOutFolders, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { listFiles } from '../../pipeline/files'
 import { writtenBy } from '../../pipeline/steps/outFiles'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { NoBuildError } from '../../scripts/deploy/localFiles'
@@ -250,6 +251,41 @@ test("a deploy of another folder beside out/ (--out) does not take out/'s record
   expect(await held(site.bucket, 'docs/staged.html')).toBe('<html>only in staging</html>')
   // out/ itself still deploys from its record.
   expect((await deploy(site)).fromBuild).toBe('b1')
+})
+
+test("out/ read in two parts (the search step's folders listed once that step is done) is recorded as one listing of it is: the same record, the same files read, a stray in either part removed", () => {
+  const search = { 'docs/_pagefind/shards.json': '[0]', 'docs/_pagefind/0/pagefind-entry.json': '{}', 'docs/_pagefind/0/fragment/en_1.pf_fragment': 'x', '_audiences/a1/_pagefind/pagefind.js': 'js' }
+  // Keys on either side of the search folders' names, so the two parts interleave.
+  const root = tempSite('out-record-parts-', Object.fromEntries(Object.entries({ ...FILES, ...search, 'docs/_a.html': '<html>a</html>', 'docs/zz.html': '<html>zz</html>' }).map(([key, text]) => [`out/${key}`, text])))
+  const outDir = path.join(root, 'out')
+  const file = (key: string) => path.join(outDir, key)
+  setOutRecordAside(outDir)
+  readOut(outDir).write('b1')
+  setOutRecordAside(outDir)
+  fs.writeFileSync(file('docs/intro.html'), '<html>intro, written by the render</html>')
+  fs.writeFileSync(file('docs/_pagefind/0/fragment/en_1.pf_fragment'), 'y')
+  fs.writeFileSync(file('docs/_pagefind/0/fragment/en_2.pf_fragment'), 'z')
+  fs.writeFileSync(file('docs/stray.html'), 'by hand')
+  fs.writeFileSync(file('_audiences/a1/_pagefind/stray.json'), 'by hand')
+  const last = readLastOutRecord(outDir)
+  const folders = ['docs/_pagefind', '_audiences/a1/_pagefind']
+  const pageWrites = [{ files: ['docs/intro.html'] }]
+  const searchWrites = [{ files: ['docs/_pagefind/shards.json'], folders: ['docs/_pagefind/0/'] }]
+  const log = jest.spyOn(console, 'log').mockImplementation(() => {})
+  let inParts, whole
+  try {
+    inParts = readOut(outDir, listFiles(outDir, { without: folders }), last, undefined, pageWrites).including(readOutFolders(outDir, folders, last, searchWrites))
+    expect(log.mock.calls.flat().join('\n')).toMatch(/removed 1 file\(s\)[^\n]*docs\/stray\.html[\s\S]*removed 1 file\(s\)[^\n]*_audiences\/a1\/_pagefind\/stray\.json/)
+    whole = readOut(outDir, undefined, last, undefined, [...pageWrites, ...searchWrites])
+  } finally {
+    log.mockRestore()
+  }
+  expect(inParts.pages().map((page) => page.page)).toEqual(whole.pages().map((page) => page.page))
+  const partsSummary = inParts.write('b1')
+  const partsRecord = fs.readFileSync(outRecordFileFor(outDir), 'utf8')
+  expect(whole.write('b1')).toEqual(partsSummary)
+  expect(fs.readFileSync(outRecordFileFor(outDir), 'utf8')).toBe(partsRecord)
+  expect(Object.keys(readOutRecord(outDir)!.files)).toEqual([...KEYS, ...Object.keys(search), 'docs/_a.html', 'docs/zz.html', 'docs/_pagefind/0/fragment/en_2.pf_fragment'].sort())
 })
 
 test('a file of out/ whose name is not ASCII is recorded and read back under its own name', () => {

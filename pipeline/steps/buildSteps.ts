@@ -66,10 +66,10 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
+import { readLastOutRecord, readOut, readOutFolders, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
 import type { OutWrites } from './outFiles'
 import type { SitePaths } from './paths'
-import { postbuild } from './routesStep'
+import { assertNoCaseTwins, postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
 
 export interface NextBuild {
@@ -296,25 +296,25 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       ].join('; '),
     `${pages.length} pages`
   )
-  const search = await searchStep(run)
+  // Search runs on while the steps below list and read the rest of out/ (the thread would only wait
+  // on Pagefind's processes): its folders are listed, and joined to that reading, once it is done.
+  const searchDone = searchStep(run)
   const markdownFiles = await markdownStep(next.buildId, false)
-  // The indexes the search step wrote: an audience whose pages all stay out of search has none.
-  // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
-  const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
+  const searchFolders = plan.search.map((spec) => spec.outDir)
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')) }),
-    ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')), searchFolders }),
+    ({ files, routes: mapped }) => `${files.length} files in out/ besides the search indexes, ${Object.keys(mapped).length} build files mapped to routes`
   )
-  const audiences = audienceSummaries(searched)
-  writeAudiencesFile(paths.audiences, access, audiences)
   // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.
   const docsPages = new Set(pages.flatMap((page) => objectKeyFor(page.route) ?? []))
-  // No step from here on writes into out/ (edge and mcp write their own folders): the routes step's
-  // listing is the last, and the scripts, csp and record steps share it and each reading of a changed file.
+  // No step from here on writes into out/ but search (edge and mcp write their own folders): the
+  // routes step's listing and the search step's make the one the scripts, csp and record steps share,
+  // with each reading of a changed file.
   let out: OutReading | undefined
   // Out/ stayed in place since the last build's record: only what this build's steps wrote is stat'ed.
-  const wrote = lastBuildFinished && next.wrote ? [...next.wrote, search.wrote, markdownFiles.wrote, routes.wrote] : undefined
+  const inPlace = lastBuildFinished && next.wrote !== null
+  const wrote = inPlace ? [...next.wrote!, markdownFiles.wrote, routes.wrote] : undefined
   const scripts = await step(
     'scripts',
     () => {
@@ -324,6 +324,14 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     },
     describeInlineScripts
   )
+  const search = await searchDone
+  out = out!.including(readOutFolders(paths.out, searchFolders, readLastRecord(), inPlace ? [search.wrote] : undefined))
+  assertNoCaseTwins([...out.out.stamps.keys()].map((key) => `/${key}`), routes.routes)
+  // The indexes the search step wrote: an audience whose pages all stay out of search has none.
+  // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
+  const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
+  const audiences = audienceSummaries(searched)
+  writeAudiencesFile(paths.audiences, access, audiences)
   const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences, settings }
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)

@@ -24,7 +24,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, removeEmptyFolders, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
+import { fileStampOf, listFiles, removeEmptyFolders, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
@@ -227,10 +227,31 @@ export class OutReading {
   /** Files read (their stamp was not the one recorded). */
   hashed = 0
 
-  constructor(readonly out: OutFiles, last: LastOutRecord = readLastOutRecord(out.dir)) {
-    this.last = last.lines
-    this.lastDigest = last.digest
-    this.lastScripts = last.scripts
+  constructor(readonly out: OutFiles, private readonly lastRecord: LastOutRecord = readLastOutRecord(out.dir)) {
+    this.last = lastRecord.lines
+    this.lastDigest = lastRecord.digest
+    this.lastScripts = lastRecord.scripts
+  }
+
+  /**
+   * This reading with the files of `more` (listed apart: readOutFolders) among its own, in the
+   * order of one listing, so the record is the one a single listing would make. What it read already is not read again.
+   */
+  including(more: OutFiles): OutReading {
+    const keys = [...this.out.stamps.keys()]
+    const added = [...more.stamps.keys()]
+    const stamps = new Map<string, FileStamp | null>()
+    // Two sorted lists merged: the order listFiles sorts in.
+    for (let i = 0, j = 0; i < keys.length || j < added.length; ) {
+      const own = j >= added.length || (i < keys.length && keys[i] < added[j])
+      const key = own ? keys[i++] : added[j++]
+      if (stamps.has(key)) throw new Error(`outRecord: ${key} was listed twice`)
+      stamps.set(key, (own ? this.out : more).stamps.get(key) as FileStamp | null)
+    }
+    const reading = new OutReading({ dir: this.out.dir, stamps }, this.lastRecord)
+    for (const [key, done] of this.readings) reading.readings.set(key, done)
+    reading.hashed = this.hashed
+    return reading
   }
 
   /** Every page of out/ (its key, as `/path/page.html`) and its inline scripts. */
@@ -413,6 +434,15 @@ function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutF
  * this build's steps wrote, when `last` is the finished build's record of out/ as they found it;
  * only those files are stat'ed (none: every file is).
  */
+/**
+ * The files of out/ under `folders` (keys without a leading slash), listed as readOut lists out/,
+ * for a reading that left them out (OutReading.including): a step still writing there while the
+ * rest was read (the search step) has its files listed once it is done.
+ */
+export function readOutFolders(outDir: string, folders: readonly string[], last?: LastOutRecord, writes?: readonly OutWrites[]): OutFiles {
+  return withoutStrays(listOutFiles(outDir, listFiles(outDir, { within: folders }), writes && writtenBy(writes)), writes && last)
+}
+
 export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
   const listing = withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last)
   const mended = mend?.(listing) ?? []

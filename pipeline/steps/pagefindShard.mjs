@@ -15,7 +15,9 @@ const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^
 /**
  * Adds `documents` ({ url, html }) to a new Pagefind index, as one document per page (so a page's
  * excerpt data is one file that all its sections share), writes it into `dir` and ends it. Every
- * document is sent at once: Pagefind indexes in its own process and takes them in the order sent.
+ * document, and the request to write, is sent at once: Pagefind's process takes its requests one
+ * after another, in the order sent, so it writes once it has every page, without waiting for this
+ * thread to take its answers (the build's thread is busy with other steps meanwhile).
  * @param {{ index?: any, errors: string[] }} made what Pagefind's createIndex answered
  * @param {{ url: string, html: string }[]} documents
  * @param {string} dir
@@ -23,11 +25,12 @@ const UNUSED_BUNDLE_FILES = /^pagefind-(ui|component-ui|modular-ui)\.(js|css)$|^
 export async function writeShardFiles(made, documents, dir) {
   const { index, errors } = made
   if (!index) throw new Error(`pagefind could not create the index of ${dir}: ${errors.join('; ')}`)
-  const added = await Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
+  const adding = Promise.all(documents.map((document) => index.addHTMLFile({ url: document.url, content: document.html })))
+  const writing = index.writeFiles({ outputPath: dir })
+  const [added, written] = await Promise.all([adding, writing])
   added.forEach(({ errors: rejected }, i) => {
     if (rejected.length > 0) throw new Error(`pagefind rejected ${documents[i].url}: ${rejected.join('; ')}`)
   })
-  const written = await index.writeFiles({ outputPath: dir })
   if (written.errors.length > 0) throw new Error(`pagefind could not write ${dir}: ${written.errors.join('; ')}`)
   await index.deleteIndex()
   for (const name of fs.readdirSync(dir)) if (UNUSED_BUNDLE_FILES.test(name)) fs.rmSync(path.join(dir, name))

@@ -1,7 +1,9 @@
 /**
- * After `next build` and the search indexes: moves each audience's routes out of Next's route
- * manifests, and maps every file of out/ to the route whose rule governs it (the asset-routes
- * file), for the edge and the local server.
+ * After `next build`: moves each audience's routes out of Next's route manifests, and maps every
+ * file of out/ to the route whose rule governs it (the asset-routes file), for the edge and the
+ * local server. It runs beside the search step, whose folders it leaves out of its listing: they
+ * are governed by their folders (the plan's routes), whatever Pagefind names their files, and
+ * assertNoCaseTwins takes them once that step is done.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -26,7 +28,7 @@ export class PostbuildError extends Error {
 export interface AssetRoutes {
   /** Each mapped build file's governing route. */
   routes: Record<string, string>
-  /** Every file of out/ after postbuild. */
+  /** Every file of out/ after postbuild, but those under `searchFolders`. */
   files: string[]
   /** The route manifests it wrote into out/ (./outFiles.ts). */
   wrote: OutWrites
@@ -44,6 +46,8 @@ export interface PostbuildInputs {
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
   /** The files at the root of public/, as the content source checked them; those of SITE_CHROME_FILES are the sign-in page's chrome (./assetRoutes.ts). */
   publicRootFiles: readonly string[]
+  /** The search step's folders (keys without a leading slash), which it may be writing meanwhile: not listed. */
+  searchFolders: readonly string[]
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -71,7 +75,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     fs.writeFileSync(path.join(out, part.key), part.source)
   }
 
-  const files = listFiles(out)
+  const files = listFiles(out, { without: inputs.searchFolders })
   const listed = new Set(files)
   // A folder's key governs whatever its audience's steps wrote there, which may be nothing.
   const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !listed.has(key))
@@ -89,15 +93,22 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route
-  const twins = caseTwins(listed, routes)
-  if (twins.length) {
-    throw new PostbuildError(
-      `out/ holds ${twins.map(({ file, twin }) => `${file} (named like ${twin} but for its case)`).join(', ')}; the edge would decide such a file by the rule of the one it resembles, not by its own path's. Rename it (a writer's file is public/ plus that path)`
-    )
-  }
   // By key: Next's manifests list a page's files in the order its bundler's cache left them (a
   // cached rebuild can swap two), and the edge and MCP bundles bake this map in as it is.
   const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   fs.writeFileSync(paths.assetRoutes, JSON.stringify(sorted, null, 1) + '\n')
   return { routes: sorted, files, wrote: { files: [`${manifestFolder}/_buildManifest.js`, `${manifestFolder}/_ssgManifest.js`, ...split.parts.map((part) => part.key.slice(1))] } }
+}
+
+/**
+ * Fails on a file of out/ (`files`, every one, as `/path` keys) named like a key of `routes` but
+ * for its case: the edge would decide it by the rule of the one it resembles, not by its own path's.
+ */
+export function assertNoCaseTwins(files: Iterable<string>, routes: Record<string, string>): void {
+  const twins = caseTwins(new Set(files), routes)
+  if (twins.length) {
+    throw new PostbuildError(
+      `out/ holds ${twins.map(({ file, twin }) => `${file} (named like ${twin} but for its case)`).join(', ')}; the edge would decide such a file by the rule of the one it resembles, not by its own path's. Rename it (a writer's file is public/ plus that path)`
+    )
+  }
 }
