@@ -106,8 +106,7 @@ test("refuses a file named like a mapped one but for its case, which the edge wo
   const paths = builtSite()
   fs.writeFileSync(path.join(paths.out, 'logo.svg'), '<svg/>')
   fs.writeFileSync(path.join(paths.out, 'LOGO.svg'), '<svg><text>protected</text></svg>')
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg', 'LOGO.svg'], searchFolders: [] })
-  const run = () => assertNoCaseTwins(listFiles(paths.out), routes)
+  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg', 'LOGO.svg'], searchFolders: [] })
   expect(run).toThrow(/\/LOGO\.svg \(named like \/logo\.svg but for its case\)[\s\S]*Rename it/)
 })
 
@@ -115,8 +114,7 @@ test('refuses a file inside a mapped folder spelt in another case', () => {
   const paths = builtSite()
   fs.mkdirSync(path.join(paths.out, '_PAGEFIND'), { recursive: true })
   fs.writeFileSync(path.join(paths.out, '_PAGEFIND/x.json'), '{}')
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'], searchFolders: [] })
-  expect(() => assertNoCaseTwins(listFiles(paths.out), routes)).toThrow(/\/_PAGEFIND\/x\.json \(named like \/_pagefind\/ but for its case\)/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'], searchFolders: [] })).toThrow(/\/_PAGEFIND\/x\.json \(named like \/_pagefind\/ but for its case\)/)
 })
 
 test("leaves the search step's folders out of its listing (that step may be writing them meanwhile), and the twin check takes them once listed", () => {
@@ -126,6 +124,6 @@ test("leaves the search step's folders out of its listing (that step may be writ
   const { files, routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/docs/leads/_pagefind/index/': '/docs/leads' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'], searchFolders: ['_pagefind', 'docs/leads/_pagefind'] })
   expect(files.filter((key) => key.includes('_pagefind'))).toEqual([])
   expect(files).toContain('/index.html')
-  expect(() => assertNoCaseTwins(files, routes)).not.toThrow()
-  expect(() => assertNoCaseTwins(listFiles(paths.out), routes)).toThrow(/\/docs\/leads\/_pagefind\/Index\/x\.json \(named like \/docs\/leads\/_pagefind\/index\/ but for its case\)/)
+  // The search step's files, checked once listed: file by file, as the build checks them apart from the rest.
+  expect(() => assertNoCaseTwins(new Set(listFiles(paths.out, { within: ['docs/leads/_pagefind'] })), routes)).toThrow(/\/docs\/leads\/_pagefind\/Index\/x\.json \(named like \/docs\/leads\/_pagefind\/index\/ but for its case\)/)
 })

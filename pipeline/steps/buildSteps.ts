@@ -296,9 +296,12 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       ].join('; '),
     `${pages.length} pages`
   )
-  // Search runs on while the steps below list and read the rest of out/ (the thread would only wait
-  // on Pagefind's processes): its folders are listed, and joined to that reading, once it is done.
+  // When out/ stayed in place, search runs on while the steps below list and read the rest of out/
+  // (the thread would only wait on Pagefind): its folders are listed, and joined to that reading,
+  // once it is done. When out/ was made anew, it indexes every shard, each read and handed over by
+  // this thread: the steps below would slow it more than they gain (docs/benchmarks.md), so they wait.
   const searchDone = searchStep(run)
+  if (next.whyNextBuild !== null) await searchDone
   const markdownFiles = await markdownStep(next.buildId, false)
   const searchFolders = plan.search.map((spec) => spec.outDir)
   const routes = await step(
@@ -325,8 +328,9 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     describeInlineScripts
   )
   const search = await searchDone
-  out = out!.including(readOutFolders(paths.out, searchFolders, readLastRecord(), inPlace ? [search.wrote] : undefined))
-  assertNoCaseTwins([...out.out.stamps.keys()].map((key) => `/${key}`), routes.routes)
+  const searchFiles = readOutFolders(paths.out, searchFolders, readLastRecord(), inPlace ? [search.wrote] : undefined)
+  assertNoCaseTwins(new Set([...searchFiles.stamps.keys()].map((key) => `/${key}`)), routes.routes)
+  out = out!.including(searchFiles)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }

@@ -106,14 +106,13 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const compile = await compiling
   // After the compile: the links its documents hold are checked with those the scan read.
   const pages = await step('links', () => assertLinks(source, access, store.pages), (found) => `${found.length} pages, all internal links and images resolve`)
+  // First what it starts (the build's search step, which sends Pagefind its first shard), then what waits.
+  options.onCompiled?.({ store, plan })
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
-  if (options.onCompiled) {
-    options.onCompiled({ store, plan })
-    // What it started (the build's search step) reads and sends its first shard before the pages step holds the thread.
-    await nextTurn()
-  }
+  // The search step's first shard is sent before the pages step holds the thread.
+  if (options.onCompiled) await nextTurn()
   const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
   if (!options.callerSaves) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }

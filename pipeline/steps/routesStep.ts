@@ -3,7 +3,7 @@
  * file of out/ to the route whose rule governs it (the asset-routes file), for the edge and the
  * local server. It runs beside the search step, whose folders it leaves out of its listing: they
  * are governed by their folders (the plan's routes), whatever Pagefind names their files, and
- * assertNoCaseTwins takes them once that step is done.
+ * their files are checked for case twins (assertNoCaseTwins, file by file) once that step is done.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -93,6 +93,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     plannedRoutes: inputs.plannedRoutes,
   })
   for (const part of split.parts) routes[part.key] = part.route
+  assertNoCaseTwins(listed, routes)
   // By key: Next's manifests list a page's files in the order its bundler's cache left them (a
   // cached rebuild can swap two), and the edge and MCP bundles bake this map in as it is.
   const sorted = Object.fromEntries(Object.entries(routes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
@@ -101,11 +102,11 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
 }
 
 /**
- * Fails on a file of out/ (`files`, every one, as `/path` keys) named like a key of `routes` but
- * for its case: the edge would decide it by the rule of the one it resembles, not by its own path's.
+ * Fails on a file of out/ (of `files`, as `/path` keys) named like a key of `routes` but for its
+ * case: the edge would decide it by the rule of the one it resembles, not by its own path's.
  */
-export function assertNoCaseTwins(files: Iterable<string>, routes: Record<string, string>): void {
-  const twins = caseTwins(new Set(files), routes)
+export function assertNoCaseTwins(files: ReadonlySet<string>, routes: Record<string, string>): void {
+  const twins = caseTwins(files, routes)
   if (twins.length) {
     throw new PostbuildError(
       `out/ holds ${twins.map(({ file, twin }) => `${file} (named like ${twin} but for its case)`).join(', ')}; the edge would decide such a file by the rule of the one it resembles, not by its own path's. Rename it (a writer's file is public/ plus that path)`
