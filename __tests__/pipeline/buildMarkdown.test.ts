@@ -6,7 +6,7 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { withoutModuleCode, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
 import { llmsTxt } from '../../lib/aiTools/llmsFiles'
 import { execFileSync } from 'node:child_process'
 import { markdownFileMap } from './helpers/markdownFiles'
@@ -58,6 +58,57 @@ test("a writer's title or description stays one entry of the index: no line, hea
   expect([...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1])).toEqual(['/docs/leads/probe.md'])
 })
 
+test("an MDX page's Markdown leaves out its import and export statements, as MDX reads them, and keeps the same words in code blocks and in prose", () => {
+  const body = [
+    "import { Callout } from 'nextra/components'",
+    "import {",
+    "  Tabs,",
+    "} from 'nextra/components'",
+    '',
+    '# Title',
+    '',
+    'Text that says',
+    'import is a word here, inside a paragraph.',
+    '',
+    '```ts',
+    "import { Tracer } from '@aws-lambda-powertools/tracer'",
+    '',
+    'export const tracer = new Tracer()',
+    '```',
+    "export const meta = { a: 1 }",
+    '',
+    '~~~~',
+    '```',
+    "import inside { a } from 'longer fence'",
+    '~~~~',
+    '',
+    '<Callout>Kept</Callout>',
+    '',
+  ].join('\n')
+  expect(withoutModuleCode(body)).toBe(
+    [
+      '# Title',
+      '',
+      'Text that says',
+      'import is a word here, inside a paragraph.',
+      '',
+      '```ts',
+      "import { Tracer } from '@aws-lambda-powertools/tracer'",
+      '',
+      'export const tracer = new Tracer()',
+      '```',
+      '~~~~',
+      '```',
+      "import inside { a } from 'longer fence'",
+      '~~~~',
+      '',
+      '<Callout>Kept</Callout>',
+      '',
+    ].join('\n')
+  )
+  expect(withoutModuleCode('importance matters\n')).toBe('importance matters\n')
+})
+
 const root = path.resolve(__dirname, '../..')
 // The pages' titles and descriptions come from their records in the page store, as the build's content step leaves them.
 jest.setTimeout(120_000)
@@ -89,6 +140,10 @@ test("the real content: every section page as Markdown, and each section's llms 
     }
   }
   expect(files.get('/docs/leads/llms-full.txt')).not.toMatch(/^title:/m)
+  // A page's imports are code: its Markdown holds the components it uses, not the lines that import them.
+  expect(files.get('/docs.md')).toContain('<SectionCards')
+  expect([...files.values()].some((text) => /^import /m.test(text.replace(/```[\s\S]*?```/g, '')))).toBe(false)
+  expect(files.get('/docs/internal/deployments-and-infrastructure/aws-xray/overview.md')).toContain("import { Tracer } from '@aws-lambda-powertools/tracer';")
 })
 
 test('the docs root page /docs has its Markdown and is in the llms files of its own audience, and in no section\'s', () => {

@@ -2,7 +2,7 @@
  * After `next build`: each docs page as Markdown, for readers who paste docs into an AI assistant,
  * written where the plan says (lib/access/planAggregates.ts), so that the rule of every page a file
  * holds governs it at the edge:
- * - `<route>.md`: the page's MDX source, front matter removed (mapped to its page's rule where its
+ * - `<route>.md`: the page's MDX source, front matter and import lines removed (mapped to its page's rule where its
  *   own path would fall under another rule, e.g. a page that an exact rule restricts);
  * - `llms.txt`: one audience's pages (the pages one rule governs) with titles, descriptions and
  *   `.md` links, and the parts of its full text; `/docs/<section>/llms.txt` for a section's own rule;
@@ -36,6 +36,44 @@ import { CACHE_PATHS, type SitePaths } from './paths'
 
 /** How long the step holds the thread at a time, in ms. */
 const TURN_MS = 20
+
+/** A fence that opens a code block (up to 3 spaces in): its marker, which a fence of the same character, as long or longer, closes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * An MDX page's body as its Markdown: without its import and export statements, which are code
+ * (the site's components a page uses), not text a reader or a model reads. As MDX reads them: a
+ * block of lines that starts with `import` or `export` at the start of a line, not inside a code
+ * block and not continuing a paragraph, up to the next blank line. A `.md` page has none.
+ */
+export function withoutModuleCode(body: string): string {
+  const kept: string[] = []
+  let fence: string | null = null
+  let inCode = false
+  let afterBlank = true
+  for (const line of body.split('\n')) {
+    const blank = line.trim() === ''
+    if (inCode) {
+      if (blank) inCode = false
+      afterBlank = true
+      continue
+    }
+    const marker = FENCE.exec(line)?.[1]
+    let closed = false
+    if (fence !== null) {
+      closed = marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker
+      if (closed) fence = null
+    } else if (marker) fence = marker
+    else if (afterBlank && /^(import|export)\b/.test(line)) {
+      inCode = true
+      continue
+    }
+    kept.push(line)
+    // A code block's end ends a block too: what follows it starts one.
+    afterBlank = fence === null && (blank || closed)
+  }
+  return kept.join('\n')
+}
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
 export interface MarkdownPage extends CatalogPage {
@@ -96,8 +134,12 @@ export function* markdownFiles(
     named.set(route, page)
     return page
   }
+  const markdownOf = (route: string) => {
+    const content = contentOf(route)
+    return content.file.endsWith('.mdx') ? withoutModuleCode(content.body) : content.body
+  }
   // A getter, so each body is read when its part is made, not when the page list is.
-  const withBody = (route: string) => ({ route, get body() { return contentOf(route).body } })
+  const withBody = (route: string) => ({ route, get body() { return markdownOf(route) } })
   const partsOf = (audience: string) =>
     plan.llms.flatMap((file) => (file.full && file.audience === audience && file.place ? [{ key: file.key, place: file.place, pages: file.pages.length }] : []))
   // A page's body follows from its MDX, so its digest names it (as it is: a file per page, no
@@ -107,7 +149,7 @@ export function* markdownFiles(
   // A text made whole is its own input: hashed as it is, not escaped again inside JSON first.
   const textDigest = (kind: 'llms' | 'catalog', text: string) => sha256(`${kind}\n${text}`)
   const bodyOf = function* (route: string) {
-    yield contentOf(route).body
+    yield markdownOf(route)
   }
   for (const { key, route } of plan.markdown) yield { key, inputs: contentOf(route).digest, pieces: bodyOf(route) }
   for (const file of plan.llms) {
