@@ -434,6 +434,14 @@ function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutF
  * this build's steps wrote, when `last` is the finished build's record of out/ as they found it;
  * only those files are stat'ed (none: every file is).
  */
+export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
+  const listing = withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last)
+  const mended = mend?.(listing) ?? []
+  if (mended.length === 0) return new OutReading(listing, last)
+  // Listed again, with what the mend wrote among what was written.
+  return new OutReading(listOutFiles(outDir, undefined, writes && writtenBy([...writes, { files: mended.map((key) => key.slice(1)) }])), last)
+}
+
 /**
  * The files of out/ under `folders` (keys without a leading slash), listed as readOut lists out/,
  * for a reading that left them out (OutReading.including): a step still writing there while the
@@ -441,12 +449,4 @@ function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutF
  */
 export function readOutFolders(outDir: string, folders: readonly string[], last?: LastOutRecord, writes?: readonly OutWrites[]): OutFiles {
   return withoutStrays(listOutFiles(outDir, listFiles(outDir, { within: folders }), writes && writtenBy(writes)), writes && last)
-}
-
-export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
-  const listing = withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last)
-  const mended = mend?.(listing) ?? []
-  if (mended.length === 0) return new OutReading(listing, last)
-  // Listed again, with what the mend wrote among what was written.
-  return new OutReading(listOutFiles(outDir, undefined, writes && writtenBy([...writes, { files: mended.map((key) => key.slice(1)) }])), last)
 }
