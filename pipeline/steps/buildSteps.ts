@@ -316,8 +316,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   // with each reading of a changed file.
   let out: OutReading | undefined
   // Out/ stayed in place since the last build's record: only what this build's steps wrote is stat'ed.
-  const inPlace = lastBuildFinished && next.wrote !== null
-  const wrote = inPlace ? [...next.wrote!, markdownFiles.wrote, routes.wrote] : undefined
+  const wrote = lastBuildFinished && next.wrote ? [...next.wrote, markdownFiles.wrote, routes.wrote] : undefined
   const scripts = await step(
     'scripts',
     () => {
@@ -328,7 +327,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     describeInlineScripts
   )
   const search = await searchDone
-  const searchFiles = readOutFolders(paths.out, searchFolders, readLastRecord(), inPlace ? [search.wrote] : undefined)
+  const searchFiles = readOutFolders(paths.out, searchFolders, readLastRecord(), wrote && [...wrote, search.wrote])
   assertNoCaseTwins(new Set([...searchFiles.stamps.keys()].map((key) => `/${key}`)), routes.routes)
   out = out!.including(searchFiles)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
