@@ -10,6 +10,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { isRunning } from '../../pipeline/mainProcess'
 
+// The waits below bound each phase (the script's start, then its end); Jest's own 5 s default, shorter
+// than their sum, failed a run on a busy machine while the script was still starting.
+jest.setTimeout(20_000)
+
 test('a script whose starter is killed gets its own SIGTERM, and ends', async () => {
   await endsWith('shell')
 })
