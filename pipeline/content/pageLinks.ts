@@ -18,15 +18,32 @@ export type FoundLink = [line: number, target: string]
 /** Every link of `text` by `pattern`, outside fenced code blocks. */
 export function linksIn(text: string, pattern: RegExp): FoundLink[] {
   const found: FoundLink[] = []
+  let number = 0
+  for (const [line, fenced] of fencedLines(text)) {
+    number++
+    if (!fenced) for (const match of line.matchAll(pattern)) found.push([number, match[1] ?? match[2]])
+  }
+  return found
+}
+
+/** Each line of `text`, and whether it belongs to a fenced code block (its fences included). */
+export function* fencedLines(text: string): Generator<[line: string, fenced: boolean]> {
   let open: Fence | null = null
-  text.split('\n').forEach((line, index) => {
+  for (const line of text.split('\n')) {
     const fence = fenceOf(line)
     if (open === null && fence) open = fence
     else if (open !== null) {
-      if (fence && closes(open, fence)) open = null
-    } else for (const match of line.matchAll(pattern)) found.push([index + 1, match[1] ?? match[2]])
-  })
-  return found
+      if (fence && closes(open, fence)) {
+        open = null
+        yield [line, true]
+        continue
+      }
+    } else {
+      yield [line, false]
+      continue
+    }
+    yield [line, true]
+  }
 }
 
 /** A code fence's line, as CommonMark reads one: its character, its length, and the first word of its info string. */

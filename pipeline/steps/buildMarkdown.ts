@@ -30,15 +30,13 @@ import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
+import { fencedLines } from '../content/pageLinks'
 import { openKeptFiles, type KeptFiles, type KeptFilesOptions } from './keptFiles'
 import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 
 /** How long the step holds the thread at a time, in ms. */
 const TURN_MS = 20
-
-/** A fence that opens a code block (up to 3 spaces in): its marker, which a fence of the same character, as long or longer, closes. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
 /**
  * An MDX page's body as its Markdown: without its import and export statements, which are code
@@ -48,29 +46,15 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/
  */
 export function withoutModuleCode(body: string): string {
   const kept: string[] = []
-  let fence: string | null = null
-  let inCode = false
-  let afterBlank = true
-  for (const line of body.split('\n')) {
+  let inStatement = false
+  // Whether the line starts a block: the first, one after a blank line, or one after a code block.
+  let startsBlock = true
+  for (const [line, fenced] of fencedLines(body)) {
     const blank = line.trim() === ''
-    if (inCode) {
-      if (blank) inCode = false
-      afterBlank = true
-      continue
-    }
-    const marker = FENCE.exec(line)?.[1]
-    let closed = false
-    if (fence !== null) {
-      closed = marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker
-      if (closed) fence = null
-    } else if (marker) fence = marker
-    else if (afterBlank && /^(import|export)\b/.test(line)) {
-      inCode = true
-      continue
-    }
-    kept.push(line)
-    // A code block's end ends a block too: what follows it starts one.
-    afterBlank = fence === null && (blank || closed)
+    if (inStatement) inStatement = !blank
+    else if (!fenced && startsBlock && /^(import|export)\b/.test(line)) inStatement = true
+    else kept.push(line)
+    startsBlock = blank || fenced
   }
   return kept.join('\n')
 }
