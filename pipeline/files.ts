@@ -140,6 +140,44 @@ export function takeRecord(file: string): unknown {
 }
 
 /**
+ * The JSON object in `file`, a step's own record; null when there is none, or the file holds no
+ * object (damaged, or written by hand), so a record read through it is taken as absent, never trusted.
+ */
+export function readJsonObject(file: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(readText(file)) as unknown
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+/** The first line of a file writeChecked wrote; a comment in a JavaScript module as well. */
+const CHECKED_PREFIX = '// sha256 '
+
+/**
+ * Writes `text` to `file` (atomically) under a first line naming its sha256, for readChecked: a
+ * kept file the build trusts by its name (a page's body, a transpiled module) is proved whole when read.
+ */
+export function writeChecked(file: string, text: string): void {
+  writeAtomically(file, `${CHECKED_PREFIX}${sha256(text)}\n${text}`)
+}
+
+/** The text writeChecked kept in `file`; null when there is none, or it is not the text that was written (damaged, changed by hand). */
+export function readChecked(file: string): string | null {
+  let kept: string
+  try {
+    kept = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  const end = kept.indexOf('\n')
+  if (end < 0 || !kept.startsWith(CHECKED_PREFIX)) return null
+  const text = kept.slice(end + 1)
+  return kept.slice(CHECKED_PREFIX.length, end) === sha256(text) ? text : null
+}
+
+/**
  * A value kept in `file` under `key` (what it was made from: a digest, a commit, a stamp), for a
  * later run to take instead of making it again: the value when the file holds that key, else null
  * (none yet, unreadable, made from something else).

@@ -126,13 +126,19 @@ test('released, a page keeps its digest and front matter, its body comes from th
   expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR))).toHaveLength(2)
 })
 
-test("a page taken from the store's record is read again at its release only when its kept body is gone", () => {
+/** Two pages last written a minute ago (so the scan records them), scanned, read and released. */
+function releasedSettledSite() {
   const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\n# Intro\n', 'content/docs/leads/other.mdx': '# Other\n' })
   const past = new Date(Date.now() - 60_000)
   for (const file of ['intro', 'other']) fs.utimesSync(path.join(root, `content/docs/leads/${file}.mdx`), past, past)
   const first = scanContent(root)
   first.pages.forEach((page) => page.text)
   first.releaseTexts()
+  return { root, first }
+}
+
+test("a page taken from the store's record is read again at its release only when its kept body is gone", () => {
+  const { root, first } = releasedSettledSite()
   // Nothing changed and every body is kept: no page is read.
   const second = scanContent(root, undefined, first.scanRecord())
   second.releaseTexts()
@@ -145,6 +151,24 @@ test("a page taken from the store's record is read again at its release only whe
   expect(Object.fromEntries(third.reads)).toEqual({ 'content/docs/leads/intro.mdx': 1, 'content/docs/leads/other.mdx': 1 })
   expect(fs.readdirSync(path.join(root, BODY_CACHE_DIR)).sort()).toEqual(third.pages.map((page) => `${page.digest}.md`).sort())
   expect(third.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other\n'])
+})
+
+test('a kept body damaged (cut short, or the same length) is never taken: the page is read again for it, and its body kept again', () => {
+  const { root, first } = releasedSettledSite()
+  const kept = (page: { digest: string }) => path.join(root, BODY_CACHE_DIR, `${page.digest}.md`)
+  const [intro, other] = first.pages
+  fs.writeFileSync(kept(intro), fs.readFileSync(kept(intro), 'utf8').slice(0, -3))
+  fs.writeFileSync(kept(other), fs.readFileSync(kept(other), 'utf8').replace('Other', 'Whose'))
+  const second = scanContent(root, undefined, first.scanRecord())
+  second.releaseTexts()
+  expect(Object.fromEntries(second.reads)).toEqual({})
+  expect(second.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other\n'])
+  expect(Object.fromEntries(second.reads)).toEqual({ 'content/docs/leads/intro.mdx': 1, 'content/docs/leads/other.mdx': 1 })
+  // Kept again whole: the next reading takes them without reading a page.
+  const third = scanContent(root, undefined, second.scanRecord())
+  third.releaseTexts()
+  expect(third.pages.map((page) => page.body)).toEqual(['# Intro\n', '# Other\n'])
+  expect(Object.fromEntries(third.reads)).toEqual({})
 })
 
 test("a build's steps, from the content check to the Markdown and search data, read each page's MDX once", async () => {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { keepUnder, keptUnder, readText } from '../../pipeline/files'
+import { keepUnder, keptUnder, readChecked, readJsonObject, readText, writeChecked } from '../../pipeline/files'
 import { tempSite } from '../fixtures/tempSite'
 
 test('a kept value is taken under its key only; none, another key, a damaged file or an older format give nothing', () => {
@@ -31,4 +31,32 @@ test('a record reads back the text it was written with, whether it is all ASCII 
   expect(keptUnder(path.join(dir, 'ascii.json'), 'k')).toEqual({ plain: 'ascii only' })
   fs.writeFileSync(path.join(dir, 'page.md'), '\uFEFF# Überblick\n')
   expect(readText(path.join(dir, 'page.md'))).toBe(fs.readFileSync(path.join(dir, 'page.md'), 'utf8'))
+})
+
+test('a checked file reads back only the text it was written with: cut short, changed at the same length, or of another format, it gives nothing', () => {
+  const file = path.join(tempSite('checked-'), '.cache/kept.md')
+  expect(readChecked(file)).toBeNull()
+  writeChecked(file, '# Café\n\nA body.\n')
+  expect(readChecked(file)).toBe('# Café\n\nA body.\n')
+  const whole = fs.readFileSync(file, 'utf8')
+  fs.writeFileSync(file, whole.slice(0, -2))
+  expect(readChecked(file)).toBeNull()
+  fs.writeFileSync(file, whole.replace('body', 'bodz'))
+  expect(readChecked(file)).toBeNull()
+  fs.writeFileSync(file, '# Café\n\nA body.\n')
+  expect(readChecked(file)).toBeNull()
+  // A transpiled module kept this way still imports: its first line is a comment.
+  expect(whole.startsWith('// ')).toBe(true)
+})
+
+test("a step's record is a JSON object or nothing: none, damaged, null, a list or a number give nothing", () => {
+  const dir = tempSite('json-object-')
+  const file = path.join(dir, 'record.json')
+  expect(readJsonObject(file)).toBeNull()
+  for (const text of ['{"a": ', 'null', '[1]', '5', '"text"']) {
+    fs.writeFileSync(file, text)
+    expect(readJsonObject(file)).toBeNull()
+  }
+  fs.writeFileSync(file, '{"a": 1}')
+  expect(readJsonObject(file)).toEqual({ a: 1 })
 })

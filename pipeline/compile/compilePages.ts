@@ -19,7 +19,7 @@ import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
 import { documentAnchors, documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
-import { sha256, writeAtomically } from '../files'
+import { readJsonObject, sha256, writeAtomically } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
@@ -79,12 +79,10 @@ export interface CompileReport {
 }
 
 
-function readEntry(file: string): CacheEntry | null {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as CacheEntry
-  } catch {
-    return null // Absent, or unreadable: compiled again.
-  }
+/** The cache entry in `file`; null when there is none, or it is not one (damaged): the page is compiled again. */
+export function readEntry(file: string): CacheEntry | null {
+  const entry = readJsonObject(file)
+  return entry && typeof entry.ok === 'boolean' && typeof (entry.ok ? entry.output : entry.error) === 'object' ? (entry as unknown as CacheEntry) : null
 }
 
 interface Job {

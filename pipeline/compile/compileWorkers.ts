@@ -9,21 +9,22 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { transformSync as TransformSync } from 'esbuild'
 import { COMPILER_ROOT, compilerFingerprint } from './fingerprint'
-import { sha256, writeAtomically } from '../files'
+import { readChecked, sha256, writeChecked } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 
 /**
  * The site's highlighter as an ES module the workers can import: its TypeScript transpiled, kept
- * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves).
+ * under its own hash in the compiler project's .cache/ (where its bare import, shiki, resolves),
+ * and made again when it is not as it was written (damaged, it would fail every page's code blocks).
  */
 export function highlighterModule(): string {
   const source = fs.readFileSync(path.join(COMPILER_ROOT, 'pipeline/onDemandHighlighter.ts'), 'utf8')
   const file = path.join(COMPILER_ROOT, CACHE_PATHS.compiler, `onDemandHighlighter-${sha256(source).slice(0, 16)}.mjs`)
-  if (fs.existsSync(file)) return file
+  if (readChecked(file) !== null) return file
   // Loaded only to make it, not with this module: esbuild cannot load in the browser-like
   // environment of the components' tests, which import the content check through the link check.
   const transformSync = (require('esbuild') as { transformSync: typeof TransformSync }).transformSync
-  writeAtomically(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
+  writeChecked(file, transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' }).code)
   return file
 }
 

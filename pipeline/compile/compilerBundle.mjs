@@ -62,9 +62,11 @@ export async function loadCompiler(dir, key, root) {
   const file = path.join(dir, `${BUNDLE_PREFIX}${key}.mjs`)
   if (!existsSync(file)) await make(file, root)
   try {
-    return await import(pathToFileURL(file).href)
+    const loaded = await import(pathToFileURL(file).href)
+    if (typeof loaded.compileMdx !== 'function') throw new Error(`${file} has no compileMdx`)
+    return loaded
   } catch {
-    // A bundle that does not load (damaged on disk) is made again, once; a new one that fails says why.
+    // A bundle that does not load or lacks the compiler (damaged on disk) is made again, once; a new one that fails says why.
     await make(file, root)
     return import(`${pathToFileURL(file).href}?made=${Date.now()}`)
   }

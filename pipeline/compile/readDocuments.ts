@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import type { SearchData } from '../../lib/search/searchRecords'
-import type { CacheEntry, PageIndex } from './compilePages'
+import { readEntry, type PageIndex } from './compilePages'
 import { STORE_FILE } from '../store/pageStore'
 
 export class CompiledPageError extends Error {
@@ -21,16 +21,26 @@ export class CompiledPageError extends Error {
 export function readCompiledPage(root: string, index: PageIndex, route: string): PageDocument {
   const indexed = index[route]
   if (!indexed) throw new CompiledPageError(`no page for ${route} in ${STORE_FILE}`)
-  let entry: CacheEntry
-  try {
-    entry = JSON.parse(fs.readFileSync(path.join(root, indexed.entry), 'utf8')) as CacheEntry
-  } catch (error) {
-    // The build's own file, removed or damaged by hand: a build that finds it missing compiles the page again.
-    const what = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing; build again' : `cannot be read (${error instanceof Error ? error.message : String(error)}); remove it and build again`
-    throw new CompiledPageError(`${indexed.file}: its compiled document (${indexed.entry}) ${what}, and the page is compiled again`)
+  const file = path.join(root, indexed.entry)
+  const entry = readEntry(file)
+  if (!entry) {
+    // The build's own file, removed or damaged by hand: gone, the next build compiles the page again.
+    const what = fs.existsSync(file) ? 'was damaged, and is removed' : 'is missing'
+    fs.rmSync(file, { force: true })
+    // The compile takes an entry by its name: every other damaged one goes now too, so one build again mends them all.
+    const others = removeDamagedEntries(root, index).filter((damaged) => damaged !== indexed.entry)
+    const more = others.length > 0 ? `; ${others.length} other damaged document${others.length === 1 ? ' is' : 's are'} removed too` : ''
+    throw new CompiledPageError(`${indexed.file}: its compiled document (${indexed.entry}) ${what}${more}; build again, and the page is compiled again`)
   }
   if (!entry.ok) throw new CompiledPageError(`${indexed.file} does not compile: ${entry.error.reason}`)
   return entry.output
+}
+
+/** Removes each entry `index` names that is there but not a cache entry; returns them. */
+function removeDamagedEntries(root: string, index: PageIndex): string[] {
+  const damaged = Object.values(index).flatMap(({ entry }) => (fs.existsSync(path.join(root, entry)) && !readEntry(path.join(root, entry)) ? [entry] : []))
+  for (const entry of damaged) fs.rmSync(path.join(root, entry), { force: true })
+  return damaged
 }
 
 /**

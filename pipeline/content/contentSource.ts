@@ -28,7 +28,7 @@ import { CATALOG_FILE, isLlmsFileName, pathOfMarkdownKey } from '../../lib/pathF
 import { routeOfHtmlFile } from '../../lib/access/pageFiles'
 import type { RawItem } from '../../lib/navigation/shapePageMap'
 import { slugTitle } from '../../lib/navigation/slugTitle'
-import { fileStampOf, sameStamp, settledAt, sha256, stampOf, type FileStamp } from '../files'
+import { fileStampOf, readChecked, sameStamp, settledAt, sha256, stampOf, writeChecked, type FileStamp } from '../files'
 import { codeLanguagesIn, linksIn, metaLinksIn, PAGE_LINK, type FoundLink } from './pageLinks'
 import { withSiteHrefs } from '../compile/sitePaths.mjs'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
@@ -213,7 +213,7 @@ export interface ContentSource {
   byFile: (file: string) => ContentPage | undefined
   /** The page map of the whole site, as Nextra's page-map collector makes it. */
   pageMap: () => RawItem[]
-  /** How many times each page's file was read: once at most. */
+  /** How many times each page's file was read: once at most, and once more when its kept body was damaged. */
   reads: ReadonlyMap<string, number>
   /**
    * Drops every page's MDX, keeping its digest and front matter, and writes each body under
@@ -318,12 +318,17 @@ class LoadedPage implements ContentPage {
   get body(): string {
     const reading = this.load()
     if (reading.text !== undefined) return (reading.parsed ??= parseFrontMatter(this.file, reading.text)).body
-    try {
-      return fs.readFileSync(bodyFile(this.root, reading.digest), 'utf8')
-    } catch (error) {
-      if (this.released || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      return parseFrontMatter(this.file, this.text).body
-    }
+    const kept = bodyFile(this.root, reading.digest)
+    const body = readChecked(kept)
+    if (body !== null) return body
+    if (!this.released) return parseFrontMatter(this.file, this.text).body
+    // Released, and none kept for this version or not as it was written (damaged): the page is read
+    // again, if it is still this version, without keeping its MDX; its body is kept again.
+    const fresh = this.read()
+    if (fresh.digest !== reading.digest) throw new PageChangedError(this.file)
+    const again = parseFrontMatter(this.file, fresh.text as string).body
+    writeChecked(kept, again)
+    return again
   }
 
   get bodyBytes(): number {
@@ -357,7 +362,7 @@ class LoadedPage implements ContentPage {
     }
     const text = reading.text as string
     const parsed = reading.parsed ?? parseFrontMatter(this.file, text)
-    if (!isKept) fs.writeFileSync(kept, parsed.body)
+    if (!isKept) writeChecked(kept, parsed.body)
     this.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
   }
 
@@ -412,10 +417,10 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
   const known = metaCache.get(digest)
   if (known) return known
   const cached = path.join(root, META_CACHE_DIR, `${digest}.json`)
-  let data: Record<string, unknown>
-  try {
-    data = JSON.parse(fs.readFileSync(cached, 'utf8')) as Record<string, unknown>
-  } catch {
+  // None yet, or not as it was written (damaged): parsed again.
+  const kept = readChecked(cached)
+  let data = kept === null ? null : (JSON.parse(kept) as Record<string, unknown>)
+  if (!data) {
     try {
       data = parseMetaFile(file, text)
     } catch (error) {
@@ -424,9 +429,7 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
       if (error instanceof RangeError) throw new BadMetaFileError(file, `this _meta file nests its values too deep to read (${error.message}); a sidebar entry needs a few levels at most`)
       throw error
     }
-    fs.mkdirSync(path.dirname(cached), { recursive: true })
-    fs.writeFileSync(`${cached}.${process.pid}`, JSON.stringify(data))
-    fs.renameSync(`${cached}.${process.pid}`, cached)
+    writeChecked(cached, JSON.stringify(data))
   }
   metaCache.set(digest, data)
   return data

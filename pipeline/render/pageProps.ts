@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { packPageMap } from '../../lib/navigation/packedPageMap'
 import { trimPageMap } from '../../lib/navigation/trimPageMap'
-import { readText, sha256, writeAtomically } from '../files'
+import { readJsonObject, sha256, writeAtomically } from '../files'
 import { readCompiledPage } from '../compile/readDocuments'
 import type { LastUpdated } from '../lastUpdated'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
@@ -84,12 +84,7 @@ export function writePageProps(root: string, store: PageStore, { audienceOf, nav
   }
   const indexFile = path.join(root, PROPS_INDEX)
   // Only to tell which pages went: an index that cannot be read (damaged by hand) names none.
-  let previous: PropsIndex = {}
-  try {
-    previous = JSON.parse(readText(indexFile)) as PropsIndex
-  } catch {
-    // None, or not JSON.
-  }
+  const previous = (readJsonObject(indexFile) ?? {}) as PropsIndex
   writeAtomically(indexFile, JSON.stringify(next))
   store.recordProps(made)
   const used = new Set(Object.values(next))

@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments, type SearchDocument } from '../../lib/search/searchDocuments'
-import { linkOrCopy, readText, sha256, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, readJsonObject, sha256, takeRecord, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
 import { CACHE_PATHS } from './paths'
@@ -479,11 +479,8 @@ const placedFile = (cacheDir: string) => `${cacheDir}-pages.json`
 
 function readPlaced(cacheDir: string | undefined): PlacedPages {
   if (!cacheDir) return {}
-  try {
-    return JSON.parse(readText(placedFile(cacheDir))) as PlacedPages
-  } catch {
-    return {} // None yet, or unreadable: every page is read.
-  }
+  // None yet, or unreadable: every page is read.
+  return (readJsonObject(placedFile(cacheDir)) ?? {}) as PlacedPages
 }
 
 /**
