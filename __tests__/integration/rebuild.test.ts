@@ -199,11 +199,25 @@ describe('an incremental build writes exactly what a clean build of the same sou
   // the pages whose navigation shows it (its section's, here: 9 pages); a rule change, everything.
   const cases: Array<[string, () => void, number | 'all']> = [
     // out/ stays in place between builds: what was removed from it by hand is put back as the build makes it.
-    ['two edited pages, two Markdown files of out/ removed by hand, and a file put there by hand', () => {
+    // What the build keeps in .cache/ and finds damaged (by hand, or a disk) is made again, never shipped or fatal.
+    ['two edited pages, two Markdown files of out/ removed by hand, a file put there by hand, and kept files of .cache/ damaged', () => {
       for (const file of [intro, home]) fs.appendFileSync(file, '\nEdited for the incremental build.\n')
       fs.rmSync(path.join(dir, 'out/docs/leads/environments.md'))
       fs.rmSync(path.join(dir, 'out/docs/support-twilio/diagram.md'))
       fs.writeFileSync(path.join(dir, 'out/docs/leads/stray.html'), '<html>put into out/ by hand</html>')
+      const damage = (folder: string, how: (text: string) => string) => {
+        const files = fs.readdirSync(path.join(dir, folder)).map((name) => path.join(dir, folder, name))
+        expect(files.length).toBeGreaterThan(0)
+        for (const file of files) fs.writeFileSync(file, how(fs.readFileSync(file, 'utf8')))
+      }
+      // The pages' kept bodies, each the same length (the section's full text is written again from them); the
+      // sidebars' data; the transpiled highlighter (the edited pages are compiled with it); two records, JSON null.
+      damage('.cache/markdown', (text) => 'x'.repeat(text.length))
+      damage('.cache/meta', () => 'null')
+      const highlighters = fs.readdirSync(path.join(dir, '.cache/compiler')).filter((name) => name.startsWith('onDemandHighlighter-'))
+      expect(highlighters).toHaveLength(1)
+      fs.writeFileSync(path.join(dir, '.cache/compiler', highlighters[0]), 'export const')
+      for (const record of ['.cache/props.json', '.cache/search-pages.json']) fs.writeFileSync(path.join(dir, record), 'null')
     }, 2],
     ['an added page', () => fs.writeFileSync(added, '---\ntitle: Added for incremental\n---\n\n# Added for incremental\n\nA new page.\n'), 10],
     ['a renamed title', () => fs.writeFileSync(added, '---\ntitle: Renamed for incremental\n---\n\n# Renamed for incremental\n\nA new page.\n'), 10],
