@@ -362,7 +362,7 @@ class LoadedPage implements ContentPage {
     }
     const text = reading.text as string
     const parsed = reading.parsed ?? parseFrontMatter(this.file, text)
-    if (!isKept) writeChecked(kept, parsed.body)
+    if (!isKept) writeChecked(kept, parsed.body, { inPlace: true })
     this.reading = { digest: reading.digest, stamp: reading.stamp, settled: reading.settled, frontMatter: parsed.data, bodyBytes: Buffer.byteLength(parsed.body), links: reading.links ?? linksIn(text, PAGE_LINK), codeLanguages: reading.codeLanguages ?? codeLanguagesIn(text) }
   }
 
