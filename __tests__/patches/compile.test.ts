@@ -40,7 +40,7 @@ test('bundled, the walker visits the same nodes and names no function after one'
   }
 })
 
-test("the compiler's bundle is made when missing, and made again when it does not load", () => {
+test("the compiler's bundle is made when missing, and made again when it does not load or loads without the compiler", () => {
   // In the project, as .cache/compiler/ is: the packages it leaves out (Shiki) resolve from there.
   fs.mkdirSync(path.join(root, '.cache'), { recursive: true })
   const dir = fs.mkdtempSync(path.join(root, '.cache', 'compiler-bundle-'))
@@ -52,6 +52,10 @@ test("the compiler's bundle is made when missing, and made again when it does no
     fs.writeFileSync(file, 'export const compileMdx = ;')
     expect(esm(load).trim()).toBe('function')
     expect(fs.readdirSync(dir)).toEqual(['nextra-compile-k1.mjs'])
+    // A module still, but not the compiler (damaged to a value that parses).
+    fs.writeFileSync(file, 'null')
+    expect(esm(load).trim()).toBe('function')
+    expect(fs.readFileSync(file, 'utf8')).toContain('compileMdx')
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
