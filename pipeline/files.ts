@@ -187,12 +187,8 @@ export function readChecked(file: string): string | null {
  * (none yet, unreadable, made from something else).
  */
 export function keptUnder<T>(file: string, key: string): T | null {
-  try {
-    const kept = JSON.parse(readText(file)) as { key?: unknown; value?: T }
-    return kept.key === key && kept.value !== undefined ? kept.value : null
-  } catch {
-    return null
-  }
+  const kept = readJsonObject(file)
+  return kept?.key === key && kept.value !== undefined ? (kept.value as T) : null
 }
 
 /** Keeps `value` in `file` under `key`, for keptUnder. */

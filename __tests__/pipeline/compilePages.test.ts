@@ -337,6 +337,7 @@ test.each([
   ['cut short', '{"ok": tr'],
   ['JSON null', 'null'],
   ['an object of another shape', '{"ok": true}'],
+  ['an entry with no document', '{"ok": true, "output": null}'],
 ])("compiled documents damaged by hand (%s) are named and removed at the first read of one, and the next compile makes them again; one removed, the same", async (_name, damaged) => {
   const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\nText.\n', 'content/docs/leads/other.mdx': '# Other\n' })
   const store = new PageStore(null)

@@ -82,7 +82,8 @@ export interface CompileReport {
 /** The cache entry in `file`; null when there is none, or it is not one (damaged): the page is compiled again. */
 export function readEntry(file: string): CacheEntry | null {
   const entry = readJsonObject(file)
-  return entry && typeof entry.ok === 'boolean' && typeof (entry.ok ? entry.output : entry.error) === 'object' ? (entry as unknown as CacheEntry) : null
+  const outcome = entry?.ok ? entry.output : entry?.error
+  return entry && typeof entry.ok === 'boolean' && typeof outcome === 'object' && outcome !== null ? (entry as unknown as CacheEntry) : null
 }
 
 interface Job {

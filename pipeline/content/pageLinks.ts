@@ -31,18 +31,13 @@ export function* fencedLines(text: string): Generator<[line: string, fenced: boo
   let open: Fence | null = null
   for (const line of text.split('\n')) {
     const fence = fenceOf(line)
-    if (open === null && fence) open = fence
-    else if (open !== null) {
-      if (fence && closes(open, fence)) {
-        open = null
-        yield [line, true]
-        continue
-      }
+    if (open === null) {
+      open = fence
+      yield [line, fence !== null]
     } else {
-      yield [line, false]
-      continue
+      if (fence && closes(open, fence)) open = null
+      yield [line, true]
     }
-    yield [line, true]
   }
 }
 
