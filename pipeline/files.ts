@@ -171,7 +171,7 @@ export function writeChecked(file: string, text: string, { inPlace = false } = {
 export function readChecked(file: string): string | null {
   let kept: string
   try {
-    kept = fs.readFileSync(file, 'utf8')
+    kept = readText(file)
   } catch {
     return null
   }
@@ -184,16 +184,23 @@ export function readChecked(file: string): string | null {
 /**
  * A value kept in `file` under `key` (what it was made from: a digest, a commit, a stamp), for a
  * later run to take instead of making it again: the value when the file holds that key, else null
- * (none yet, unreadable, made from something else).
+ * (none yet, unreadable, made from something else, or not as written: checked, as a body is, since
+ * a value that still parses after damage would be shipped).
  */
 export function keptUnder<T>(file: string, key: string): T | null {
-  const kept = readJsonObject(file)
-  return kept?.key === key && kept.value !== undefined ? (kept.value as T) : null
+  const text = readChecked(file)
+  if (text === null) return null
+  try {
+    const kept = JSON.parse(text) as { key?: unknown; value?: unknown } | null
+    return kept?.key === key && kept.value !== undefined ? (kept.value as T) : null
+  } catch {
+    return null
+  }
 }
 
 /** Keeps `value` in `file` under `key`, for keptUnder. */
 export function keepUnder(file: string, key: string, value: unknown): void {
-  writeAtomically(file, JSON.stringify({ key, value }))
+  writeChecked(file, JSON.stringify({ key, value }))
 }
 
 /**

@@ -9,13 +9,20 @@ import path from 'node:path'
 import { keepUnder, keptUnder, readChecked, readJsonObject, readText, writeChecked } from '../../pipeline/files'
 import { tempSite } from '../fixtures/tempSite'
 
-test('a kept value is taken under its key only; none, another key, a damaged file or an older format give nothing', () => {
+test('a kept value is taken under its key only; none, another key, a damaged file (even one that still parses) or an older format give nothing', () => {
   const file = path.join(tempSite('kept-under-'), '.cache/kept.json')
   expect(keptUnder(file, 'k1')).toBeNull()
   keepUnder(file, 'k1', { maps: { a: 'x' } })
   expect(keptUnder(file, 'k1')).toEqual({ maps: { a: 'x' } })
   expect(keptUnder(file, 'k2')).toBeNull()
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').slice(0, -3))
+  const whole = fs.readFileSync(file, 'utf8')
+  fs.writeFileSync(file, whole.slice(0, -3))
+  expect(keptUnder(file, 'k1')).toBeNull()
+  // Damaged so that it still parses, under its own key: not taken either (it would be shipped).
+  fs.writeFileSync(file, whole.replace('"x"', '"y"'))
+  expect(keptUnder(file, 'k1')).toBeNull()
+  // The value alone, as written before records were checked.
+  fs.writeFileSync(file, JSON.stringify({ key: 'k1', value: { maps: { a: 'x' } } }))
   expect(keptUnder(file, 'k1')).toBeNull()
   // The navigation's record before this format: its key under another name.
   fs.writeFileSync(file, JSON.stringify({ inputs: 'k1', maps: {}, fragments: [] }))
