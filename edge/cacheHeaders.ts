@@ -33,7 +33,8 @@ export const CACHE_CONTROL = {
  * route manifests: named by their audience, they change with its pages under the same name.
  */
 
-const DOCUMENT_KEY = /\.(html|md|txt|pdf)$/
+// By extension in any case, as the Content-Type is (scripts/server/contentTypes.ts): public/ may hold a Spec.PDF.
+const DOCUMENT_KEY = /\.(html|md|txt|pdf)$/i
 
 /** Cache-Control of a file served from out/ (`/`-rooted object key). */
 export function cacheControlForObject(objectKey: string): string {

@@ -82,6 +82,8 @@ export function createIdTokenClaimsVerifier(settings: VerifierSettings): VerifyI
       const payload = await verifier.verify(token)
       const username = payload['cognito:username']
       if (typeof username !== 'string' || username.length === 0) return null
+      // aws-jwt-verify checks exp only when the token has one; a session without an end is none.
+      if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) return null
       const reader = { user: { username, groups: groupsOf(payload, settings.groupsClaim) }, expiresAtMs: payload.exp * 1000 }
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string)
       verified.set(token, reader)

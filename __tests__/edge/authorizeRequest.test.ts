@@ -83,6 +83,9 @@ describe('token attacks are treated as no sign-in', () => {
     const past = Math.floor(Date.now() / 1000) - 7200
     expect(await attempt(cookiesFor('admin', tokenFor('admin', { iat: past, auth_time: past, exp: past + 3600 })))).toEqual(loginFor)
   })
+  test('a token without an expiry, or with one that is not a time: Cognito signs none such, and aws-jwt-verify checks exp only when present', async () => {
+    for (const exp of [undefined, '9999999999', null]) expect(await attempt(cookiesFor('admin', tokenFor('admin', { exp })))).toEqual(loginFor)
+  })
   test('a token for another app client', async () => {
     expect(await attempt(cookiesFor('admin', tokenFor('admin', { aud: 'someotherclient00000000000' })))).toEqual(loginFor)
   })

@@ -12,7 +12,7 @@ test("an audience's route manifest, whose name stays while its navigation change
 })
 
 test('what a browser could show again after a sign-out (a page, its data, its Markdown, an llms file, a PDF) is not stored; images and search files are revalidated', () => {
-  for (const key of ['/docs/leads/intro.html', '/index.html', '/_next/data/0123456789abcdef0123/docs/leads/intro.json', '/docs/leads/intro.md', '/docs/leads/llms-full.txt', '/docs/leads/spec.pdf']) {
+  for (const key of ['/docs/leads/intro.html', '/index.html', '/_next/data/0123456789abcdef0123/docs/leads/intro.json', '/docs/leads/intro.md', '/docs/leads/llms-full.txt', '/docs/leads/spec.pdf', '/docs/leads/Spec.PDF', '/docs/leads/notes.TXT']) {
     expect([key, cacheControlForObject(key)]).toEqual([key, CACHE_CONTROL.document])
   }
   expect(cacheControlForObject('/docs/leads/images/flow.png')).toBe(CACHE_CONTROL.revalidate)

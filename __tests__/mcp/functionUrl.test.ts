@@ -13,7 +13,7 @@ import { audienceSummaries, planAggregates } from '../../lib/access/planAggregat
 import { scanContent } from '../../pipeline/content/contentSource'
 import type { AccessLogRecord } from '../../edge/accessLog'
 import type { VerifyIdTokenClaims } from '../../edge/tokenVerifier'
-import { MCP_VIEWER_REQUEST_CODE } from '../../infra/lib/mcp-origin'
+import { MCP_FORWARDED_HEADERS, MCP_VIEWER_REQUEST_CODE } from '../../infra/lib/mcp-origin'
 import { createMcpFunction, FORWARDED_AUTHORIZATION, FORWARDED_HOST, toFunctionUrlResult, toWebRequest, type FunctionUrlEvent } from '../../mcp/functionUrl'
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../../mcp/mcpHandler'
 import type { SearchIndexes } from '../../mcp/searchDocs'
@@ -60,7 +60,8 @@ async function viaCloudFront(request: Request): Promise<FunctionUrlEvent> {
   const viewerHeaders: Record<string, { value: string }> = { host: { value: url.host } }
   request.headers.forEach((value, name) => (viewerHeaders[name] = { value }))
   const { headers } = viewerRequest({ request: { method: request.method, uri: url.pathname, headers: viewerHeaders } })
-  const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'host').map(([name, { value }]) => [name, value]))
+  // The origin request policy forwards its allow-list alone: a header the server needs and the list leaves out never arrives.
+  const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => MCP_FORWARDED_HEADERS.includes(name)).map(([name, { value }]) => [name, value]))
   const body = Buffer.from(await request.arrayBuffer())
   return {
     version: '2.0',
@@ -100,6 +101,14 @@ test('no token: 401 with a challenge naming the resource metadata on the host th
   expect(direct.statusCode).toBe(401)
 })
 
+test("another site's page in a reader's browser is refused behind CloudFront as it is locally: its Origin reaches the server", async () => {
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }
+  const foreign = await mcpPost({ authorization: 'Bearer token-leads1', origin: 'https://evil.example', 'mcp-protocol-version': '2025-11-25' }, call)
+  expect(foreign.status).toBe(403)
+  expect(await foreign.text()).not.toContain('leads1')
+  expect((await mcpPost({ authorization: 'Bearer token-leads1', origin: SITE, 'mcp-protocol-version': '2025-11-25' }, call)).status).toBe(200)
+})
+
 test('the resource metadata answers JSON naming the resource on the host the reader used', async () => {
   const response = await serve(`${SITE}${RESOURCE_METADATA_PATH}`)
   expect(response.status).toBe(200)
@@ -112,8 +121,13 @@ test('the resource metadata answers JSON naming the resource on the host the rea
   await fixed.close()
 })
 
-test('an MCP session through the adapter: initialize, the tool list and whoami, for the reader the token names', async () => {
-  const client = new Client({ name: 'unit', version: '1' })
+test.each([
+  ['the 2025 protocol', undefined],
+  // Its requests name their method and tool in headers (Mcp-Method, Mcp-Name), which the server requires.
+  ['the 2026-07-28 protocol', { mode: { pin: '2026-07-28' } }],
+])('an MCP session through the adapter, on %s: the tool list, whoami and a page, for the reader the token names', async (_protocol, versionNegotiation) => {
+  log.length = 0
+  const client = new Client({ name: 'unit', version: '1' }, versionNegotiation ? { versionNegotiation } : undefined)
   await client.connect(new StreamableHTTPClientTransport(new URL(MCP_PATH, SITE), { fetch: serve, requestInit: { headers: { authorization: 'Bearer token-leads1' } } }))
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_page', 'list_pages', 'search_docs', 'whoami'])
   const whoami = await client.callTool({ name: 'whoami', arguments: {} })

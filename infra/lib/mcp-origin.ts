@@ -114,8 +114,13 @@ exports.handler = async (event) => {
 };
 `;
 
-/** The headers the function needs: the MCP transport's, and the two the viewer-request function sets. */
-export const MCP_FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', FORWARDED_AUTHORIZATION, FORWARDED_HOST];
+/**
+ * The headers the function needs (CloudFront forwards no other; at most 10 in one policy): the MCP
+ * transport's, which a 2026-07-28 request must carry (Mcp-Method, Mcp-Name); Origin, which the
+ * server refuses another site's page by; and the two the viewer-request function sets. None of a
+ * session's: the server is stateless, and answers GET (a stream to resume) with 405.
+ */
+export const MCP_FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'origin', FORWARDED_AUTHORIZATION, FORWARDED_HOST];
 
 /**
  * The headers the AI tools' sign-in needs (/oauth): the two the viewer-request function sets, the
