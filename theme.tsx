@@ -31,10 +31,11 @@ function usePageMapFragments(): PageMapFragment[] {
  * who the reader is, tabs for the reader's other sections appear, and the pages of every audience
  * the reader holds join the navigation as their fragments arrive (lib/navigation/mergePageMaps).
  */
-export default function Layout({ children, themeConfig, pageOpts, pageProps }: NextraThemeLayoutProps) {
+export default function Layout({ children, themeConfig, pageOpts, pageProps, sectionTabs = true }: NextraThemeLayoutProps & {
+  /** False on the sign-in page, whoever is on it (components/SiteChrome): a prop of the site's own code, not a page's front matter, which is the writer's. */
+  sectionTabs?: boolean
+}) {
   const { view } = useAuth()
-  // The sign-in page shows no section tabs, whoever is on it (components/SiteChrome).
-  const sectionTabs = (pageOpts.frontMatter as { sectionTabs?: boolean }).sectionTabs !== false
   const fragments = usePageMapFragments()
   const pageMap = useMemo(() => {
     if (!view) return pageOpts.pageMap

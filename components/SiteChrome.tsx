@@ -22,11 +22,11 @@ export function SiteChrome({ title, themeConfig, sectionTabs = true, children }:
   const pageOpts = {
     pageMap: [{ data: { [name]: { title, type: 'page', display: 'hidden', theme: STATUS_PAGE_THEME } } }, { name, route: pathname, frontMatter: { title } }],
     title,
-    frontMatter: { sectionTabs },
+    frontMatter: {},
     filePath: '',
   } as unknown as NextraThemeLayoutProps['pageOpts']
   return (
-    <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
+    <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}} sectionTabs={sectionTabs}>
       {children}
     </Layout>
   )

@@ -83,6 +83,41 @@ test("a writer's block that the style list lets grow past its page (wide, right 
   await page.reload()
 })
 
+test("a writer's block that the style list lets spill out of a zero height (huge letters, no line height, see-through) draws over neither the breadcrumb above the page's text nor the links to the next pages below it", async () => {
+  // A page in a folder: its breadcrumb has a link (the section), and the links to the pages before and after it.
+  await open('/docs/internal/data-lake/overview')
+  const covered = await page.evaluate(() => {
+    const cover = (id: string) => {
+      const block = document.createElement('div')
+      block.id = id
+      block.setAttribute('style', 'line-height: 0; font-size: 1200px; height: 0; white-space: nowrap; opacity: 0.99; color: green')
+      block.textContent = '\u2588\u2588'
+      return block
+    }
+    // Where the writer's text is: beside its first heading, and after its last block.
+    const heading = document.querySelector('article.nextra-content h1')!
+    heading.before(cover('cover-above'))
+    heading.parentElement!.append(cover('cover-below'))
+    const centre = (element: Element) => {
+      const box = element.getBoundingClientRect()
+      return [box.left + box.width / 2, box.top + box.height / 2]
+    }
+    // The theme's own links around the text: the breadcrumb's, and the previous and next pages' (named by their title).
+    const links = [...new Set([...document.querySelectorAll('.nextra-breadcrumb a'), ...[...document.querySelectorAll('article.nextra-content a[title]')].filter((link) => link.textContent?.trim() === link.getAttribute('title'))])]
+    return {
+      links: links.length,
+      covered: links.filter((link) => {
+        link.scrollIntoView({ block: 'center' })
+        const [x, y] = centre(link)
+        return Boolean(document.elementFromPoint(x, y)?.closest('#cover-above, #cover-below'))
+      }).map((link) => link.textContent),
+    }
+  })
+  expect(covered.links).toBeGreaterThanOrEqual(2)
+  expect(covered.covered).toEqual([])
+  await page.reload()
+})
+
 test('the navbar hides on scroll down and returns on scroll up and near the top', async () => {
   await open('/docs/internal/data-lake/integration-sources/ring-central/telephony-webhooks-api')
   const navHidden = () => page.evaluate(() => document.body.classList.contains('navbar-hidden'))

@@ -70,7 +70,9 @@ export default function DocsPage(props: DocsRouteProps) {
       <Layout themeConfig={themeConfig} pageOpts={pageOpts} pageProps={{}}>
         <ContentWrapper toc={tocOf(doc)}>
           <PageMain>
-            <PageBody tree={doc.tree} />
+            <div className="page-body">
+              <PageBody tree={doc.tree} />
+            </div>
           </PageMain>
         </ContentWrapper>
       </Layout>

@@ -28,11 +28,11 @@ const TOC: Heading[] = [
   { depth: 4, value: 'Token lifetime', id: 'token-lifetime' },
 ]
 
-function renderDocsPage(reader: ReaderName | 'loading', route: string) {
+function renderDocsPage(reader: ReaderName | 'loading', route: string, frontMatter: Record<string, unknown> = {}) {
   resetMockRouter({ pathname: route, asPath: route })
   return renderAs(
     reader === 'loading' ? LOADING : READERS[reader],
-    <SiteLayout themeConfig={themeConfig} pageOpts={{ pageMap: builtPageMap(route), title: 'Page', frontMatter: {}, filePath: `pages${route}.mdx` }} pageProps={{}}>
+    <SiteLayout themeConfig={themeConfig} pageOpts={{ pageMap: builtPageMap(route), title: 'Page', frontMatter, filePath: `pages${route}.mdx` }} pageProps={{}}>
       <PageWrapper toc={TOC}>
         <p>Page body</p>
       </PageWrapper>
@@ -83,6 +83,11 @@ describe.each(cases)('the docs layout as %s on %s', (reader, route, tabs) => {
     ].filter(([, href]) => decide(href, { username: reader }) !== 'allow')
     for (const [title] of forbiddenTitles) expect(screen.queryByText(title)).toBeNull()
   })
+})
+
+test("a page's front matter is the writer's: no key of it (the sign-in page's sectionTabs: false) takes the reader's section tabs away", () => {
+  const { container } = renderDocsPage('admin', '/docs/leads/intro', { title: 'Page', sectionTabs: false })
+  expect(navbarTabs(container)).toEqual([LEADS_TAB, INTERNAL_TAB, SUPPORT_TAB, QUOTE_LINK, STATUS_LINK])
 })
 
 describe('the docs layout before the reader is known (the prerendered HTML)', () => {
