@@ -294,18 +294,21 @@ test("a page lays out its own page, never the site's chrome: front matter or _me
   ])
 })
 
-test("a page or _meta file that is not UTF-8 fails, naming it; a byte-order mark before the front matter is read past", () => {
+test("a page or _meta file that is not UTF-8, or holds a control character, fails, naming it; a byte-order mark before the front matter is read past", () => {
   const root = site([])
   writeFiles(root, {
     'content/docs/leads/latin.mdx': Buffer.from('---\ntitle: Caf\xe9\n---\n# Caf\xe9\n', 'latin1'),
     'content/docs/leads/_meta.ts': Buffer.from("export default { intro: 'Caf\xe9' }\n", 'latin1'),
     'content/docs/leads/bom.mdx': '\ufeff---\ntitle: Bom page\ndescription: With a mark\n---\n# Bom page\n',
+    // A NUL shipped as it is in the page's Markdown and llms-full.txt (a writers' probe); tabs and line breaks are text.
+    'content/docs/leads/nul.mdx': '---\ntitle: Nul\n---\n# Nul\n\nA\tB\r\nC\u0000D\n',
   })
   const source = scanContent(root)
   const problems = checkContent(source, SECTIONS)
   expect(problems.map((problem) => [problem.constructor.name, problem.message])).toEqual([
     ['NotUtf8Error', "content/docs/leads/_meta.ts: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8."],
     ['NotUtf8Error', "content/docs/leads/latin.mdx: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8."],
+    ['ControlCharacterError', 'content/docs/leads/nul.mdx:7:2: the file holds the control character U+0000, which is not text (only tabs and line breaks are); remove it.'],
   ])
   expect(source.byFile('content/docs/leads/bom.mdx')!.frontMatter).toEqual({ title: 'Bom page', description: 'With a mark' })
 })

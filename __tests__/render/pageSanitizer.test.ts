@@ -114,12 +114,18 @@ test("a component's props hold what the component expects: Cards' columns, Tabs'
 test("a component's text and switch props hold text and true or false: an object there failed the render on another page, naming neither file nor line", async () => {
   const found = await verdicts({
     emoji: "<Callout type=\"info\" emoji={{ icon: 'x' }}>Callout body.</Callout>",
+    calloutType: '<Callout type="constructor">Callout body.</Callout>',
+    cardWithoutLink: '<Cards><Cards.Card title="A" /></Cards>',
+    tabsWithoutTitles: '<Tabs><Tabs.Tab>a</Tabs.Tab></Tabs>',
     cardTitle: '<Cards><Cards.Card title={{ t: 1 }} href="/docs/leads/intro" /></Cards>',
     folderName: '<FileTree><FileTree.Folder name={{ n: 1 }} /></FileTree>',
     open: '<FileTree><FileTree.Folder name="a" open="yes" /></FileTree>',
     ok: '<Callout type="info" emoji="!">y</Callout>\n\n<FileTree><FileTree.Folder name="content" defaultOpen><FileTree.File name="index.mdx" active /></FileTree.Folder></FileTree>',
   })
   expect(found.emoji).toBe('7:22: `<Callout emoji>` is text, written in quotes ("…"), or null for none')
+  expect(found.calloutType).toBe('7:10: `<Callout type>` is one of "default", "info", "warning", "error" (another drew a callout of no colour)')
+  expect(found.cardWithoutLink).toBe('7:8: `<Cards.Card>` needs `href`: a link, written in quotes (href="/docs/leads/intro")')
+  expect(found.tabsWithoutTitles).toMatch(/^7:1: `<Tabs>` needs `items`: the tabs' titles/)
   expect(found.cardTitle).toMatch(/`<Cards.Card title>` is text/)
   expect(found.folderName).toMatch(/`<FileTree.Folder name>` is text/)
   expect(found.open).toMatch(/`<FileTree.Folder open>` is true or false/)
@@ -255,7 +261,12 @@ test("a style cannot take content out of its place: no position, z-index, offset
     // React writes a value into the HTML as it is: `;` would start a declaration of the writer's.
     injected: '<div style={{ color: "red;position:fixed;inset:0" }}>x</div>',
     ok: '<div style={{ color: "red", backgroundColor: "#eee", marginTop: "1rem", padding: 8, textAlign: "center" }}>x</div>',
+    // Set as an object's prototype, its styles were dropped without a word (a writers' probe).
+    proto: '<div style={{ color: "red", __proto__: { position: "fixed", top: "0" } }}>x</div>',
+    quotedProto: '<div style={{ "__proto__": { zIndex: "999" } }}>x</div>',
   })
+  expect(found.proto).toMatch(/^7:29: `<div style=\{…\}>` holds the key `__proto__`, which a page cannot compute/)
+  expect(found.quotedProto).toMatch(/`<div style=\{…\}>` holds the key `__proto__`/)
   expect(found.overlay).toMatch(/^7:6: `<div style>`: the style `position` can take content out of its place or is not one pages use; a page's styles are `color`/)
   expect(found.sticky).toMatch(/^7:6: `<div style>`: the style `position` can take content out of its place/)
   expect(found.zIndex).toMatch(/^7:6: `<div style>`: the style `zIndex` can take content out of its place/)

@@ -268,6 +268,15 @@ export function componentProblem(name, attributes) {
   return null
 }
 
+/** Props a component uses unchecked (a card's link, the tabs' titles): without one, the page's render failed, naming neither file nor line. */
+const REQUIRED_PROPS = { 'Cards.Card': ['href'], Tabs: ['items'] }
+
+/** Why a writer component given the props named `given` (all of them) lacks one it cannot do without; null when it lacks none. */
+export function missingPropProblem(name, given) {
+  const missing = REQUIRED_PROPS[name]?.find((prop) => !given.includes(prop))
+  return missing ? `\`<${name}>\` needs \`${missing}\`: ${PROP_VALUES[`${name}.${missing}`].is}` : null
+}
+
 const wholeNumber = (from, to) => (value) => Number.isInteger(value) && value >= from && value <= to
 /** A prop the component draws as text: an object there fails the render (React error #31), on whichever page comes first. */
 const TEXT = { test: (value) => value === null || typeof value === 'string' || typeof value === 'number', is: 'text, written in quotes ("…"), or null for none' }
@@ -287,7 +296,7 @@ const PROP_VALUES = {
   'Tabs.selectedIndex': { test: wholeNumber(0, 99), is: 'the index of a tab, a whole number from 0: selectedIndex={1}' },
   'Tabs.storageKey': { test: (value) => typeof value === 'string' && /^tabs-[a-z0-9-]{1,60}$/.test(value), is: 'the name tabs that change together share, "tabs-" and lowercase letters, digits and hyphens (storageKey="tabs-package-manager"): the site keeps its own settings beside it' },
   'Bleed.full': SWITCH,
-  'Callout.type': TEXT,
+  'Callout.type': { test: (value) => ['default', 'info', 'warning', 'error'].includes(value), is: 'one of "default", "info", "warning", "error" (another drew a callout of no colour)' },
   'Callout.emoji': TEXT,
   'Cards.Card.title': TEXT,
   'Cards.Card.href': { test: (value) => typeof value === 'string', is: 'a link, written in quotes (href="/docs/leads/intro")' },

@@ -24,7 +24,7 @@
  * browser's component map by the tests (__tests__/render/).
  */
 
-import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
+import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
 import { altProblem, headingLevel, headingProblem } from './readerChecks.mjs'
 
 /** The components a page may use, each under the name it is written with. */
@@ -120,6 +120,8 @@ export function plainValue(node) {
         }
         if (property.shorthand) throw new NotPlain(property, `the name \`${property.key.name}\``)
         const key = property.key.type === 'Identifier' ? property.key.name : String(property.key.value)
+        // Assigned, it sets the object's prototype: its styles were dropped without a word.
+        if (key === '__proto__') throw new NotPlain(property, 'the key `__proto__`')
         object[key] = plainValue(property.value)
       }
       return object
@@ -199,6 +201,8 @@ function checkAllowed(file, node, name, component) {
     const attributeProblem = problem([[attribute.name, attributeValue(attribute)]])
     if (attributeProblem) refuse(file, attributeProblem, attributePlace(attribute, node))
   }
+  const missing = component && missingPropProblem(component, node.attributes.map((attribute) => attribute.name))
+  if (missing) refuse(file, missing, node.position.start)
   if (!component) {
     const linkProblem = targetProblem(name, node.attributes.map((attribute) => [attribute.name, attributeValue(attribute)]))
     if (linkProblem) refuse(file, linkProblem, attributePlace(node.attributes.find((attribute) => attribute.name.toLowerCase() === 'target'), node))
@@ -447,7 +451,7 @@ function convertElement(element, state) {
   // the page as written; this sees every element, a plugin's included.
   const attributes = Object.entries(result.properties)
   const isComponent = /^[A-Z]/.test(result.tagName)
-  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : isComponent ? componentProblem(result.tagName, attributes) : attributesProblem(result.tagName, attributes)
+  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : isComponent ? (componentProblem(result.tagName, attributes) ?? missingPropProblem(result.tagName, Object.keys(result.properties))) : attributesProblem(result.tagName, attributes)
   if (problem) fail(state.file, problem, element)
   const linkProblem = isComponent ? null : targetProblem(result.tagName, attributes)
   if (linkProblem) fail(state.file, linkProblem, element)
