@@ -18,7 +18,6 @@
  * one rule, lib/navigation/slugTitle.ts, not Nextra's), a `_meta` file as a reference its folder's
  * data replaces (lib/navigation/navigationTree.ts).
  */
-import { isUtf8 } from 'node:buffer'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -37,6 +36,7 @@ import { ContentError, locate } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
 import { MetaSyntaxError, parseMetaFile } from './metaData'
 import { checkSvg, SvgContentError } from './svgCheck'
+import { textOfFile } from './fileText'
 
 /** Where the pages are, relative to the project. */
 export const CONTENT_DIR = 'content'
@@ -70,37 +70,6 @@ export class NotAFileError extends ContentError {
     super(entry, `${entry}: ${what}. The build reads only plain files and folders under ${CONTENT_DIR}/ and ${PUBLIC_DIR}/, so that nothing outside them is published; replace it with a copy of the file.`)
     this.name = 'NotAFileError'
   }
-}
-
-/** A page or `_meta` file that is not UTF-8 text: read as it is, its other bytes would ship as U+FFFD. */
-export class NotUtf8Error extends ContentError {
-  constructor(file: string) {
-    super(file, `${file}: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8.`)
-    this.name = 'NotUtf8Error'
-  }
-}
-
-/** A page or `_meta` file holding a control character (NUL and the like): shipped as it is in the page's Markdown, it is no text. */
-export class ControlCharacterError extends ContentError {
-  constructor(file: string, code: number, line: number, column: number) {
-    super(file, `${locate(file, line, column)}the file holds the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which is not text (only tabs and line breaks are); remove it.`)
-    this.name = 'ControlCharacterError'
-  }
-}
-
-/** C0 controls and DEL but tab, line feed, vertical tab, form feed and carriage return. */
-const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F]/
-
-/** A page's or `_meta` file's text: UTF-8, without the byte-order mark an editor may put first (front matter starts at the first byte). */
-function textOfFile(file: string, bytes: Buffer): string {
-  if (!isUtf8(bytes)) throw new NotUtf8Error(file)
-  const text = bytes.toString('utf8')
-  const control = CONTROL.exec(text)
-  if (control) {
-    const before = text.slice(0, control.index).split('\n')
-    throw new ControlCharacterError(file, text.charCodeAt(control.index), before.length, before[before.length - 1].length + 1)
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 /** A file in public/ of a type the site does not serve. */
