@@ -231,6 +231,23 @@ describe('bad configuration fails with a message that names the problem', () => 
     )
     expect(() => compileAccess({ ...base, publicPaths: ['/unauthorized', '/session-too-large'] })).toThrow(/publicPaths must hold "\/login"/)
   })
+  test('a docs page (the home page among them) in publicPaths fails, naming it: anyone could read it, and its Markdown, search entries and llms files, signed in or not', () => {
+    for (const page of ['/', '/docs', '/docs/internal', '/docs/internal/intro', '/docs/elsewhere/page']) {
+      expect(() => compileAccess({ ...base, publicPaths: [...base.publicPaths, page] })).toThrow(`publicPaths holds "${page}", a page of the docs`)
+    }
+    // The site's own pages, outside the docs, stay public; a path that only starts with the docs' letters is not under them.
+    expect(compileAccess({ ...base, publicPaths: [...base.publicPaths, '/docs-status'] }).publicPaths.has('/docs-status')).toBe(true)
+  })
+  test('an entry that reads as something else matches nobody, and fails, naming it: a group misspelt, a wildcard, a list or requirement by name', () => {
+    for (const entry of ['GROUP:partners', 'Group:support-team', 'groups:support-team']) {
+      expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: `leads1, ${entry}` } })).toThrow(`list "leadsUsers" has the entry "${entry}", which reads as a group but is a username`)
+    }
+    for (const entry of ['*', 'lead*']) expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: entry } })).toThrow(`list "leadsUsers" has the entry "${entry}": entries name users and groups exactly, with no wildcard`)
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'leads1, internalUsers' } })).toThrow('list "leadsUsers" has the entry "internalUsers", which names a list, not a user')
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'signedIn' } })).toThrow('list "leadsUsers" has the entry "signedIn", which names a requirement, not a user')
+    // Through an override variable too.
+    expect(() => compileAccess(base, { DOCS_LEADS_USERS: 'Group:support-team' })).toThrow(/reads as a group but is a username/)
+  })
   test('a requirement of one group is read by the rules of a list entry: no invisible character, no ";"', () => {
     expect(() => compileAccess({ ...base, fallback: 'group:support\u200b-team' })).toThrow('access.config.ts: fallback requires one group, and it is an entry with an invisible or control character: "group:support<U+200B>-team"')
     expect(() => compileAccess({ ...base, rules: [{ path: '/docs/x', match: 'prefix', require: 'group:fin;ance' }] })).toThrow('access.config.ts: rule 1 (/docs/x) requires one group, and it is an entry containing ";": "group:fin;ance"; entries are separated by commas')

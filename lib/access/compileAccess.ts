@@ -1,9 +1,9 @@
 import { AccessConfigError } from './errors'
 import { NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE, SIGN_IN_PAGE } from '../pathFormats'
-import { normalisePath } from './normalisePath'
+import { isUnderPrefix, normalisePath } from './normalisePath'
 import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'
 import { listEnvVar, PROTECT_ENV_VAR, type AccessEnv } from './accessEnv'
-import { inSection, isReservedSegment, sectionPrefix } from './sectionPaths'
+import { DOCS_ROOT, inSection, isReservedSegment, sectionPrefix } from './sectionPaths'
 import { FULL_ACCESS_LIST, GROUPS_CLAIM, type AccessConfig, type ListName, type PathRule, type Requirement, type SectionDeclaration } from './types'
 
 /** Who a list admits: users by exact username, and readers whose verified token carries a group. */
@@ -85,6 +85,13 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
     parsed[name] = parseUserList(name, raw)
   }
+  // A list's or a requirement's name among a list's users matches nobody: lists do not include one another.
+  for (const name of listNames) {
+    const named = parsed[name].users.find((user) => user === 'signedIn' || listNames.includes(user))
+    if (named) {
+      throw new AccessConfigError(`list "${name}" has the entry "${named}", which names ${named === 'signedIn' ? 'a requirement' : 'a list'}, not a user: a list holds usernames and "${GROUP_PREFIX}<name>" entries, and does not include another list; name its users, or give the section or rule the other list`)
+    }
+  }
   const declared = [...listNames]
   checkOverrides(listNames)
   // What a rule, a section or the fallback requires: a declared list, 'signedIn' (not for a
@@ -146,6 +153,13 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   }
 
   const publicPaths = new Set(config.publicPaths.map((path) => canonicalRulePath(path, 'public path')))
+  // The site's own pages are public; the docs, the home page among them, are for signed-in readers.
+  const docsPage = [...publicPaths].find((path) => path === '/' || isUnderPrefix(path, DOCS_ROOT))
+  if (docsPage) {
+    throw new AccessConfigError(
+      `publicPaths holds "${docsPage}", a page of the docs: anyone could read it, signed in or not, with its Markdown, search entries and llms files. Public paths are the site's own pages (sign-in, no access, not found); to open a page to every signed-in reader, add a rule { path: '${docsPage}', match: 'exact', require: 'signedIn' }`
+    )
+  }
   const missing = SITE_REDIRECT_PAGES.filter((page) => !publicPaths.has(page))
   if (missing.length > 0) {
     throw new AccessConfigError(

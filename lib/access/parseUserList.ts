@@ -44,5 +44,8 @@ export function entryProblem(entry: string): string | null {
   if (/\p{C}/u.test(entry)) return `an entry with an invisible or control character: "${shownEntry(entry)}"`
   if (entry.includes(';')) return `an entry containing ";": "${entry}"; entries are separated by commas`
   if (entry === GROUP_PREFIX) return `"${GROUP_PREFIX}" with no group name`
+  // Read as a username, each would match nobody, and the readers the admin meant would lose the pages without a word.
+  if (/^groups?:/i.test(entry) && !entry.startsWith(GROUP_PREFIX)) return `the entry "${entry}", which reads as a group but is a username; a group is written "${GROUP_PREFIX}<name>", in lowercase`
+  if (entry.includes('*')) return `the entry "${entry}": entries name users and groups exactly, with no wildcard (a rule requiring "signedIn" admits every signed-in reader)`
   return null
 }
