@@ -106,6 +106,17 @@ test('a file the build runs that does not compile stops it, named with its line 
   expect(fs.existsSync(path.join(root, BUNDLE_DIR)) ? bundles(root).size : 0).toBe(0)
 })
 
+test('a key written twice in a file the build runs (a list in access.config.ts, whose last would silently win) stops it, named with its line', () => {
+  const root = launcherProject()
+  fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'first'\nexport const lists = {\n  leadsUsers: 'leads1',\n  leadsUsers: 'leads2',\n}\n")
+  const failed = build(root)
+  expect(failed.status).toBe(1)
+  expect(failed.stdout).toBe('')
+  expect(failed.stderr).toMatch(/^build: a file the build runs writes a key twice, and only the last would count/)
+  expect(failed.stderr).toMatch(/Duplicate key "leadsUsers" in object literal/)
+  expect(failed.stderr).toMatch(/access\.config\.ts:4:2:/)
+})
+
 test('`npm run build` stopped with SIGTERM, which ends npm and its shell but not the build, ends the build too', async () => {
   const root = launcherProject()
   // A build that would run on for a minute, and says when it has started.

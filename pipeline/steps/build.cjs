@@ -76,6 +76,9 @@ async function bundle(dir) {
       const messages = error && Array.isArray(error.errors) ? esbuild.formatMessagesSync(error.errors, { kind: 'error', color: false }).join('\n') : String(error)
       throw new Error(`a file the build runs does not compile (access.config.ts is one):\n${messages}`)
     })
+  // A key written twice (a list in access.config.ts) compiles, and the last silently wins; the type-check that refuses it is not the build's.
+  const twice = result.warnings.filter((warning) => warning.id === 'duplicate-object-key')
+  if (twice.length > 0) throw new Error(`a file the build runs writes a key twice, and only the last would count:\n${esbuild.formatMessagesSync(twice, { kind: 'error', color: false }).join('\n')}`)
   const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/')), 'tsconfig.json'].sort()
   const unread = inputs.filter((input) => !read.has(input))
   if (unread.length > 0) throw new Error(`the build imports ${unread.join(', ')}, a kind of file its bundle does not read`)
