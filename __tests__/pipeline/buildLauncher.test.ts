@@ -95,26 +95,18 @@ test('a kept bundle damaged on disk is made again, and the build runs', () => {
   expect([...bundles(root).keys()]).toEqual([name])
 })
 
-test('a file the build runs that does not compile stops it, named with its line and column', () => {
+test.each([
+  ['does not compile', "export const ruleName = 'first'\nexport const broken = {\n", [/^build: a file the build runs does not compile/, /access\.config\.ts:3:0/]],
+  // A list in access.config.ts written twice compiles, and the last would silently win.
+  ['writes a key twice', "export const ruleName = 'first'\nexport const lists = {\n  leadsUsers: 'leads1',\n  leadsUsers: 'leads2',\n}\n", [/^build: a file the build runs writes a key twice, and only the last would count/, /Duplicate key "leadsUsers" in object literal/, /access\.config\.ts:4:2:/]],
+])('a file the build runs that %s stops it, named with its line and column, and keeps no bundle', (_what, config, messages) => {
   const root = launcherProject()
-  fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'first'\nexport const broken = {\n")
+  fs.writeFileSync(path.join(root, 'access.config.ts'), config)
   const failed = build(root)
   expect(failed.status).toBe(1)
   expect(failed.stdout).toBe('')
-  expect(failed.stderr).toMatch(/^build: a file the build runs does not compile/)
-  expect(failed.stderr).toMatch(/access\.config\.ts:3:0/)
+  for (const message of messages) expect(failed.stderr).toMatch(message)
   expect(fs.existsSync(path.join(root, BUNDLE_DIR)) ? bundles(root).size : 0).toBe(0)
-})
-
-test('a key written twice in a file the build runs (a list in access.config.ts, whose last would silently win) stops it, named with its line', () => {
-  const root = launcherProject()
-  fs.writeFileSync(path.join(root, 'access.config.ts'), "export const ruleName = 'first'\nexport const lists = {\n  leadsUsers: 'leads1',\n  leadsUsers: 'leads2',\n}\n")
-  const failed = build(root)
-  expect(failed.status).toBe(1)
-  expect(failed.stdout).toBe('')
-  expect(failed.stderr).toMatch(/^build: a file the build runs writes a key twice, and only the last would count/)
-  expect(failed.stderr).toMatch(/Duplicate key "leadsUsers" in object literal/)
-  expect(failed.stderr).toMatch(/access\.config\.ts:4:2:/)
 })
 
 test('`npm run build` stopped with SIGTERM, which ends npm and its shell but not the build, ends the build too', async () => {
