@@ -2,7 +2,8 @@ import { decideAccess, refusedOutOfSight } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
-import { READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
+import { AUDIENCES_DIR } from '../lib/access/planAggregates'
+import { isRouteManifestKey, READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies } from './readIdToken'
 import { audiencesOf, readerViewFor, viewSourcesOf } from './readerViewFor'
 import { rootLlmsTxt } from './rootLlmsTxt'
@@ -92,8 +93,9 @@ export async function authorizeRequest(request: ViewerRequest, deps: AuthorizerD
   const user = await readerOf(request, deps)
   const decision = decideAccess(deps.access, route, user)
   if (decision === 'allow') return logged(log, deps, request, route, { kind: 'serve', objectKey }, decision, user)
-  if (decision === 'deny' && refusedOutOfSight(deps.access, route, user)) {
-    // Refused by a rule finer than what the reader may open around it: answered as not there, logged as refused.
+  if (decision === 'deny' && (refusedOutOfSight(deps.access, route, user) || isAudienceFile(objectKey))) {
+    // Refused by a rule finer than what the reader may open around it, or an audience's own file (whose
+    // id, a hash of its rule, a reader could compute to ask whether a rule exists): answered as not there, logged as refused.
     logged(log, deps, request, route, { kind: 'forbidden' }, decision, user)
     return { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }
   }
@@ -122,6 +124,15 @@ function logged(
     if (record) log(record)
   }
   return outcome
+}
+
+/**
+ * A route manifest or a file of an audience's folder, in any case (the map reads keys so):
+ * a made-up audience's is refused by the fallback, so a refused real one must look the same.
+ */
+function isAudienceFile(objectKey: string): boolean {
+  const key = objectKey.toLowerCase()
+  return isRouteManifestKey(key) || key.startsWith(AUDIENCES_DIR)
 }
 
 /** The verified reader of a request, or null. */

@@ -4,7 +4,7 @@ import { audienceSummaries, planAggregates } from '../../lib/access/planAggregat
 import { scanContent } from '../../pipeline/content/contentSource'
 import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'
-import { READER_VIEW_PATH, decideForView } from '../../lib/access/readerView'
+import { READER_VIEW_PATH, decideForView, routeManifestKey } from '../../lib/access/readerView'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ABSENT_OBJECT_KEY, OVERSIZED_COOKIES_PAGE } from '../../lib/pathFormats'
@@ -280,6 +280,24 @@ describe('a reader refused by a rule finer than what they may open around it lea
     expect(await asUser(shadowed, '/docs/leads/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
   })
 
+  test("an audience's own files (its route manifest, its folder) that a signed-in reader may not fetch are not there, as a made-up audience's are: its id, a hash of its rule, names no rule that exists", async () => {
+    const build = '0123456789abcdef0123'
+    const audienceDeps: AuthorizerDeps = {
+      ...nestedDeps,
+      assetRoutes: { ...deps.assetRoutes, [routeManifestKey(build, 'a1111111111')]: page, '/_audiences/a1111111111/': page, [routeManifestKey(build, 'internal')]: '/docs/internal/intro' },
+    }
+    const fetch = (key: string, user: string | null) => authorizeRequest({ path: key, query: '', cookieHeaders: user ? [cookiesFor(user, tokenFor(user))] : [] }, audienceDeps)
+    const files = (id: string) => [routeManifestKey(build, id), routeManifestKey(build, id).toUpperCase(), `/_audiences/${id}/pages.json`, `/_AUDIENCES/${id.toUpperCase()}/_pagefind/pagefind-entry.json`]
+    // The narrowed page's audience (a reader the section lets in, one it does not), another section's manifest, and ids no rule has.
+    for (const user of ['internal1', 'leads1']) {
+      for (const key of [...files('a1111111111'), ...files('a2222222222'), routeManifestKey(build, 'nosection')]) expect([user, key, await fetch(key, user)]).toEqual([user, key, { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }])
+    }
+    expect(await fetch(routeManifestKey(build, 'internal'), 'leads1')).toEqual({ kind: 'serve', objectKey: ABSENT_OBJECT_KEY })
+    // Whoever may fetch them is served them; a visitor not signed in is asked to sign in, for the made-up as for the real.
+    expect(await fetch(routeManifestKey(build, 'a1111111111'), 'admin')).toEqual({ kind: 'serve', objectKey: routeManifestKey(build, 'a1111111111') })
+    for (const key of [...files('a1111111111'), ...files('a2222222222')]) expect(await fetch(key, null)).toEqual({ kind: 'unauthorized' })
+  })
+
   test('a reader nothing around the path lets in is still sent to /unauthorized; the access log says refused either way', async () => {
     const records: AccessLogRecord[] = []
     expect(await ask('/docs/internal/intro', 'leads1', (record) => records.push(record))).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
@@ -296,18 +314,20 @@ describe("an audience's folder decides every file under it, whatever the search 
   // the map does not place fall to the fallback (full access only), which would refuse leads1.
   const folderDeps: AuthorizerDeps = { ...deps, assetRoutes: { '/_audiences/a1/': '/docs/leads', '/_audiences/a1/public.txt': '/login', '/_audiences/p/': '/login' } }
   const as = (username: string, path: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(username, tokenFor(username))] }, folderDeps)
+  // Refused as a file that is not there: a made-up audience's answer.
+  const refused = { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }
   test.each(['/_audiences/a1/_pagefind/fragment/en_1a2b3c4.pf_fragment', '/_audiences/a1/_pagefind/pagefind-entry.json', '/_AUDIENCES/A1/_pagefind/index/en_9.pf_index', '/_audiences/a1/llms.txt'])(
     'leads1 may open %s, which internal1 is refused',
     async (file) => {
       expect(await as('leads1', file)).toMatchObject({ kind: 'serve' })
-      expect(await as('internal1', file)).toEqual({ kind: 'forbidden' })
+      expect(await as('internal1', file)).toEqual(refused)
     }
   )
   test('a file the map names keeps its own route; a folder whose name only starts alike is not governed by it', async () => {
     expect(await as('internal1', '/_audiences/a1/public.txt')).toMatchObject({ kind: 'serve' })
     expect(await as('internal1', '/_audiences/p/_pagefind/pagefind.js')).toMatchObject({ kind: 'serve' })
-    expect(await as('internal1', '/_audiences/pq/_pagefind/pagefind.js')).toEqual({ kind: 'forbidden' })
-    expect(await as('leads1', '/_audiences/a12/llms.txt')).toEqual({ kind: 'forbidden' })
+    expect(await as('internal1', '/_audiences/pq/_pagefind/pagefind.js')).toEqual(refused)
+    expect(await as('leads1', '/_audiences/a12/llms.txt')).toEqual(refused)
   })
 })
 
