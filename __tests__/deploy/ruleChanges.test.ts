@@ -14,14 +14,14 @@
  * b. An admin-only folder deleted with its finer rule.
  * c. A rule made finer: a leads folder becomes admin-only.
  */
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3'
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
 import { createIdTokenVerifier } from '../../edge/tokenVerifier'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { decideAccess } from '../../lib/access/decideAccess'
 import type { AccessConfig, PathRule } from '../../lib/access/types'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
-import { RulesChangedError } from '../../scripts/deploy/rulesRecord'
+import { ForeignBucketError, RulesChangedError } from '../../scripts/deploy/rulesRecord'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket, type SiteBucket } from '../../scripts/deploy/s3Bucket'
 import { runWithdraw } from '../../scripts/deploy/withdraw'
@@ -319,4 +319,16 @@ test("a record that cannot be read names how to start it afresh, and doing so le
   const held = await bucket.listKeys()
   expect(Object.keys(edited.files).filter((file) => !held.has(file))).toEqual([])
   expect(await reads(bucket.name, edited, 'leads1', 'MARK-f-intro-edited')).toBe(true)
+})
+
+test('a bucket holding files and no record of a deploy of this site (a mistyped --bucket) is refused by the deploy and by the withdraw its refusal would lead to: nothing of it is deleted', async () => {
+  const build = smallBuild('g-live', configWith([SECRET_RULE]), 'old', { '/docs/leads/intro': 'MARK-g-intro' })
+  const { name, bucket } = await newBucket()
+  const foreign = ['cloudfront/E2ABC.2026-12-01.gz', 'cloudfront/E2ABC.2026-12-02.gz', 'reports/q4.csv']
+  for (const objectKey of foreign) await s3.client.send(new PutObjectCommand({ Bucket: name, Key: objectKey, Body: 'not the site' }))
+  const refusal = `s3://${name} holds 3 objects (cloudfront/E2ABC.2026-12-01.gz, cloudfront/E2ABC.2026-12-02.gz, reports/q4.csv) and no record of a deploy of this site`
+  await expect(runDeploy({ outDir: build.outDir, bucket, graceMs: GRACE_MS, rules: build.rules })).rejects.toThrow(ForeignBucketError)
+  await expect(runDeploy({ outDir: build.outDir, bucket, graceMs: GRACE_MS, rules: build.rules })).rejects.toThrow(refusal)
+  await expect(runWithdraw({ outDir: build.outDir, bucket, rules: build.rules })).rejects.toThrow(refusal)
+  expect([...(await bucket.listKeys())].filter((objectKey) => !objectKey.startsWith(DEPLOY_RECORD_PREFIX)).sort()).toEqual(foreign)
 })

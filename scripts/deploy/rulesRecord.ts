@@ -14,6 +14,7 @@
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { DeployManifestError, RULES_RECORD_KEY } from './deployManifest'
+import { LEASE_KEY } from './deployLease'
 import type { SiteBucket } from './s3Bucket'
 
 export { RULES_RECORD_KEY }
@@ -71,10 +72,31 @@ export const writeRulesRecord = (bucket: SiteBucket, record: RulesRecord) => buc
 /** Whether the bucket holds any file of the site (anything but the deploy's record). */
 export const holdsSite = (keys: ReadonlySet<string>) => [...keys].some((key) => !key.startsWith(DEPLOY_RECORD_PREFIX))
 
+/**
+ * A bucket that holds files and no record of any deploy of this tool: maybe not the site's (a
+ * mistyped --bucket). A withdraw, which a rule change starts with, would delete every file of it.
+ */
+export class ForeignBucketError extends Error {
+  constructor(bucket: string, keys: ReadonlySet<string>) {
+    const some = [...keys].sort().slice(0, 3)
+    super(
+      `s3://${bucket} holds ${keys.size} object${keys.size === 1 ? '' : 's'} (${some.join(', ')}${keys.size > some.length ? ', …' : ''}) and no record of a deploy of this site (${DEPLOY_RECORD_PREFIX}…), so it may be another bucket: nothing was written or deleted. ` +
+        `Check --bucket (the stack's output BucketName). If it is the site's bucket, holding files of an older site, delete them yourself (aws s3 rm s3://${bucket} --recursive), then run npm run deploy`
+    )
+    this.name = 'ForeignBucketError'
+  }
+}
+
+/** Throws ForeignBucketError when the bucket holds files, none of them a record of this tool's deploys (the lease is this run's own). */
+export function assertOwnBucket(keys: ReadonlySet<string>, bucket: string): void {
+  if (holdsSite(keys) && ![...keys].some((key) => key.startsWith(DEPLOY_RECORD_PREFIX) && key !== LEASE_KEY)) throw new ForeignBucketError(bucket, new Set([...keys].filter((key) => key !== LEASE_KEY)))
+}
+
 /** Throws RulesChangedError unless files of `rules` may be uploaded now (see the top of this file). */
 export function checkUpload(record: RulesRecord | null, rules: string, keys: ReadonlySet<string>, bucket: string): void {
   if (record === null) {
     if (!holdsSite(keys)) return
+    assertOwnBucket(keys, bucket)
     throw new RulesChangedError(`s3://${bucket} holds a site but no record of the rules it was built under`)
   }
   if (record.withdrawnFor !== null) {

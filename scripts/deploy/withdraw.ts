@@ -26,7 +26,7 @@ import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
 import { owe, paid, readOwed, withOwed } from './owedInvalidation'
-import { needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
+import { assertOwnBucket, needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 import { isBuildCode } from './uploadOrder'
 
@@ -97,6 +97,7 @@ async function withdraw(options: WithdrawOptions): Promise<{ deleted: string[]; 
     return { deleted: [], invalidationId: await invalidateAndWait(options, owed, log) }
   }
   const [local, keys] = await Promise.all([localFiles(options.outDir, options.concurrency ?? 16), options.bucket.listKeys()])
+  if (previous === null) assertOwnBucket(keys, options.bucket.name)
   // After an upload cut short, objects may differ from the record: none is then taken to be the same.
   const record = await readRecord(options.bucket, keys)
   const deleted = planWithdraw(local.files, keys, previous?.uploading ? null : record.manifest)
