@@ -182,3 +182,20 @@ test('a run stopped by SIGTERM lets its lease go', async () => {
   expect(code).toBe(143)
   expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
 })
+
+test('a lease written but not read back (the S3 API failed on the read) is let go: the run fails, and the next one, from any host, is not refused', async () => {
+  const bucket = await newBucket()
+  const outDir = tempSite('lease-readback-', pages({}))
+  let reads = 0
+  const failing: SiteBucket = {
+    ...bucket,
+    async readTaggedRecord(key) {
+      if (key === LEASE_KEY && ++reads === 1) throw new Error('AccessDenied: the read of the lease failed')
+      return bucket.readTaggedRecord(key)
+    },
+  }
+  await expect(deploy(failing, outDir)).rejects.toThrow('AccessDenied: the read of the lease failed')
+  expect([...(await bucket.listKeys())]).not.toContain(LEASE_KEY)
+  await deploy(bucket, outDir)
+  expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', 'index.html'])
+})

@@ -91,7 +91,14 @@ async function take(bucket: SiteBucket, what: string, lease: Lease, now: Date): 
     // A stopped run's: replaced only as it was read (or created, if it went meanwhile).
     if (!(await bucket.createRecord(LEASE_KEY, text, held?.etag))) throw new DeployLeaseError(`${what}: another deploy or withdraw took over s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
   }
-  const readBack = parseLease((await readLease(bucket, what))?.text)
+  let readBack: Lease | null
+  try {
+    readBack = parseLease((await readLease(bucket, what))?.text)
+  } catch (error) {
+    // Written but not read back: let it go if it is ours, or another runner is refused for LEASE_HOURS.
+    await release(bucket, lease.token).catch(() => {})
+    throw error
+  }
   if (readBack?.token !== lease.token) throw new DeployLeaseError(`${what}: another deploy or withdraw took s3://${bucket.name}/${LEASE_KEY} as this one did (the S3 API may not honour conditional writes); run this once it has ended`)
 }
 
