@@ -216,3 +216,27 @@ test("a damaged seal only spares no work: the deploy compares every file and sea
   await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: '_deploy/rules', Body: '{"version": 99}' }))
   await expect(site.deploy()).rejects.toThrow(`s3://${site.name}/_deploy/rules is not a rules record (or one of a later version of this tool): restore its previous version`)
 })
+
+test("an older seal put back by hand (a restored version) is not trusted: the deploy of that older build compares every file and puts the bucket back as the build has it", async () => {
+  const site = await builtSite()
+  await site.deploy()
+  const sealOfA = await (await s3.client.send(new GetObjectCommand({ Bucket: site.name, Key: SEAL_KEY }))).Body!.transformToByteArray()
+  // Build A's out/ and its record, kept as a pipeline's cache keeps them.
+  const record = outRecordFileFor(site.outDir)
+  fs.cpSync(site.outDir, `${site.outDir}-a`, { recursive: true, preserveTimestamps: true })
+  fs.copyFileSync(record, `${record}-a`)
+  const expected = await site.clean()
+  site.rebuild({ 'docs/intro.html': '<html>intro of build B</html>', 'docs/b-only.html': '<html>only in B</html>' })
+  await site.deploy()
+  // Someone restores the seal of A; then A is deployed again.
+  await s3.client.send(new PutObjectCommand({ Bucket: site.name, Key: SEAL_KEY, Body: sealOfA }))
+  fs.rmSync(site.outDir, { recursive: true })
+  fs.renameSync(`${site.outDir}-a`, site.outDir)
+  fs.renameSync(`${record}-a`, record)
+  const again = await site.deploy()
+  expect(again.result.plan).not.toBeNull()
+  expect(await site.state()).toEqual(expected)
+  expect(await site.holds('docs/b-only.html')).toBe(false)
+  // Sealed anew by this deploy: the next one has nothing to do.
+  expect((await site.deploy()).requests).toHaveLength(2)
+})

@@ -10,7 +10,8 @@
  *
  * A deploy deletes the seal before its first write and writes it after its last, so a seal in the
  * bucket names what a finished deploy left; a deploy that finds nothing to do without one writes
- * it; a withdraw deletes it. The seal names the build's record, not the headers the deploy gives
+ * it; a withdraw deletes it. It names the deploy that wrote it, as the rules record does: an older
+ * seal put back by hand names another, and is not trusted. The seal names the build's record, not the headers the deploy gives
  * each file: a change to those (scripts/server/contentTypes.ts, edge/cacheHeaders.ts) reaches
  * the bucket with the next build, or at once with `--list`, which never trusts the seal.
  *
@@ -26,7 +27,9 @@ import type { SiteBucket } from './s3Bucket'
 export const SEAL_KEY = `${DEPLOY_RECORD_PREFIX}seal`
 
 export interface DeploySeal {
-  version: 2
+  version: 3
+  /** The deploy that wrote it, as the rules record names the last one: an older seal put back by hand names another. */
+  deploy: string
   /** The digest of the build's record of out/ whose files the bucket holds. */
   outRecord: string
   /** The files kept for open tabs: object key → when a deploy found it gone (ISO time), as the deploy's record has them. */
@@ -36,7 +39,8 @@ export interface DeploySeal {
 
 const count = z.number().int().min(0)
 const sealSchema = z.object({
-  version: z.literal(2),
+  version: z.literal(3),
+  deploy: z.string().regex(/^[0-9a-f]{16}$/),
   outRecord: z.string().regex(/^[0-9a-f]{64}$/),
   retired: z.record(z.string(), z.iso.datetime()),
   record: z.object({ sequence: count, changes: count, changedFiles: count, files: count }),
@@ -56,7 +60,7 @@ export async function readSeal(bucket: SiteBucket): Promise<DeploySeal | null> {
 }
 
 /** The seal of a bucket that holds the files of the record `outRecord` (its digest), as `manifest` says, its record at `record`. */
-export const sealOf = (outRecord: string, manifest: Pick<DeployManifest, 'retired'>, record: RecordState): DeploySeal => ({ version: 2, outRecord, retired: manifest.retired, record })
+export const sealOf = (deploy: string, outRecord: string, manifest: Pick<DeployManifest, 'retired'>, record: RecordState): DeploySeal => ({ version: 3, deploy, outRecord, retired: manifest.retired, record })
 
 export const sameSeal = (a: DeploySeal | null, b: DeploySeal) => a !== null && JSON.stringify(a) === JSON.stringify(b)
 
@@ -74,7 +78,7 @@ export interface SealCheck {
 /** Whether the bucket is as the seal says, for these rules: no upload or withdraw under way, and its files of these rules. */
 export function trustedSeal({ seal, rulesRecord, rules }: Pick<SealCheck, 'seal' | 'rulesRecord' | 'rules'>): DeploySeal | null {
   if (seal === null || rulesRecord?.uploading || rulesRecord?.withdrawnFor) return null
-  return rules === undefined || rulesRecord?.rules === rules ? seal : null
+  return rules === undefined || (rulesRecord?.rules === rules && rulesRecord.deploy === seal.deploy) ? seal : null
 }
 
 /**

@@ -30,9 +30,11 @@ export interface RulesRecord {
    * hold other bytes than that record says, so a withdraw trusts no object to be the same in both builds.
    */
   uploading: boolean
+  /** The last deploy that left the bucket whole; its seal names it too (./deploySeal.ts): a seal of another deploy, put back by hand, is not trusted. */
+  deploy?: string
 }
 
-const recordSchema = z.object({ version: z.literal(1), rules: z.string().nullable(), withdrawnFor: z.string().nullable(), uploading: z.boolean() })
+const recordSchema = z.object({ version: z.literal(1), rules: z.string().nullable(), withdrawnFor: z.string().nullable(), uploading: z.boolean(), deploy: z.string().optional() })
 
 /** The order that changes rules safely, for messages. */
 export const RULE_CHANGE_ORDER = 'npm run deploy -- --withdraw, then cdk deploy DocsSiteStack, then npm run deploy'
@@ -114,4 +116,4 @@ export function checkUpload(record: RulesRecord | null, rules: string, keys: Rea
 export const needsWithdraw = (record: RulesRecord | null, rules: string) => !(record !== null && record.withdrawnFor === null && record.rules === rules)
 
 /** The record an upload of `rules` writes before its first write (`uploading`) and after its last. */
-export const uploadRecord = (rules: string, uploading: boolean): RulesRecord => ({ version: 1, rules, withdrawnFor: null, uploading })
+export const uploadRecord = (rules: string, uploading: boolean, deploy?: string): RulesRecord => ({ version: 1, rules, withdrawnFor: null, uploading, ...(deploy === undefined ? {} : { deploy }) })

@@ -6,6 +6,7 @@
  * (deployRecord.ts), invalidate the changed paths, and those an earlier run left owed (owedInvalidation.ts). The record goes last, so a run cut short at any point leaves a
  * site whose every page names files that are there, and the next run finishes the job.
  */
+import crypto from 'node:crypto'
 import type { Invalidate } from './cloudFrontInvalidation'
 import { planDeploy, type DeployPlan } from './deployPlan'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
@@ -175,8 +176,10 @@ async function deployFrom(options: DeployOptions, { header, seal, rulesRecord, o
   }
   await options.bucket.deleteKeys(plan.deleteNow)
   const state = writes ? await planned.writeRecord() : planned.state
-  if (options.rules !== undefined && writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
-  const nextSeal = planned.recordDigest === null ? null : sealOf(planned.recordDigest, plan.manifest, state)
+  // A deploy that wrote, or found a rules record naming no deploy, names itself in both records; the seal is trusted only beside its own.
+  const deploy = writes || !rulesRecord?.deploy ? crypto.randomBytes(8).toString('hex') : rulesRecord.deploy
+  if (options.rules !== undefined && (writes || rulesRecord?.deploy !== deploy)) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false, deploy))
+  const nextSeal = planned.recordDigest === null ? null : sealOf(deploy, planned.recordDigest, plan.manifest, state)
   if (nextSeal && (writes || !sameSeal(seal, nextSeal))) await writeSeal(options.bucket, nextSeal)
 
   const invalidationId = await invalidateOwed(options, invalidatedPaths)
