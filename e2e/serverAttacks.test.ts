@@ -87,7 +87,8 @@ describe('a refused request gets a page only when it is a navigation; any other 
     return found[0]
   }
   const homeScript = governedBy((route) => route === '/', /^\/_next\/static\/.*\.js$/)
-  const internalScript = governedBy((route) => decide(route, { username: 'internal1' }) === 'allow' && decide(route, { username: 'leads1' }) === 'deny' && decide(route, null) === 'login', /^\/_next\/static\/.*\.js$/)
+  // The only scripts a section's readers alone load are its route manifests.
+  const internalScript = governedBy((route) => decide(route, { username: 'internal1' }) === 'allow' && decide(route, { username: 'leads1' }) === 'deny' && decide(route, null) === 'login', /^\/_next\/static\/[^/]+\/_routes\/[^/]+\.js$/)
   const internalImage = `/docs/internal/images/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/images'))[0]}`
   const internalFragment = `/docs/internal/_pagefind/0/fragment/${fs.readdirSync(nodePath.join(outDir, 'docs/internal/_pagefind/0/fragment'))[0]}`
 
@@ -111,8 +112,18 @@ describe('a refused request gets a page only when it is a navigation; any other 
     expect((await raw(`/_next/data/${build}/index.json`, leads, FETCH)).status).toBe(200)
   })
 
+  test("a section's route manifest (the one script only its readers load): 401 for a visitor, and for a signed-in reader it is not for, not there (404), as a made-up audience's is: 403 would name the section", async () => {
+    for (const headers of [SCRIPT, {}]) {
+      expectBare(await raw(internalScript, undefined, headers), 401)
+      const refused = await raw(internalScript, leads, headers)
+      const madeUp = await raw(internalScript.replace(/[^/]+\.js$/, 'a0000000000.js'), leads, headers)
+      expect([refused.status, refused.cacheControl, refused.body]).toEqual([404, 'no-store', madeUp.body])
+      expect(madeUp.status).toBe(404)
+      expect((await raw(internalScript, internal, headers)).status).toBe(200)
+    }
+  })
+
   test.each([
-    ['a script', internalScript, SCRIPT],
     ["a page's data file", `/_next/data/${build}/docs/internal/intro.json`, FETCH],
     ['an image', internalImage, IMAGE],
     ['the search script', '/docs/internal/_pagefind/pagefind.js', MODULE],
@@ -120,7 +131,6 @@ describe('a refused request gets a page only when it is a navigation; any other 
     ['a search fragment', internalFragment, FETCH],
     ['a Markdown file', '/docs/internal/intro.md', FETCH],
     ['a page, fetched', '/docs/internal/intro', FETCH],
-    ['a script, with no Fetch Metadata (curl)', internalScript, {}],
     ['a data file, with no Fetch Metadata (curl)', `/_next/data/${build}/docs/internal/intro.json`, {}],
   ])('%s: 401 when not signed in, 403 when signed in but not allowed, 200 for its reader', async (_what, file, headers) => {
     expectBare(await raw(file, undefined, headers), 401)
