@@ -157,10 +157,7 @@ async function deployFrom(options: DeployOptions, { header, seal, rulesRecord, o
   const invalidatedPaths = withOwed(owed, changedPaths)
   if (changedPaths.length > 0) await owe(options.bucket, invalidatedPaths)
   if (writes && seal !== null) await breakSeal(options.bucket)
-  if (options.rules !== undefined) {
-    if (writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, true))
-    else if (rulesRecord === null || rulesRecord.withdrawnFor !== null) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false))
-  }
+  if (options.rules !== undefined && writes) await writeRulesRecord(options.bucket, uploadRecord(options.rules, true))
   options.progress?.planned(plan)
 
   let uploaded = 0
@@ -176,9 +173,11 @@ async function deployFrom(options: DeployOptions, { header, seal, rulesRecord, o
   }
   await options.bucket.deleteKeys(plan.deleteNow)
   const state = writes ? await planned.writeRecord() : planned.state
-  // A deploy that wrote, or found a rules record naming no deploy, names itself in both records; the seal is trusted only beside its own.
-  const deploy = writes || !rulesRecord?.deploy ? crypto.randomBytes(8).toString('hex') : rulesRecord.deploy
-  if (options.rules !== undefined && (writes || rulesRecord?.deploy !== deploy)) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false, deploy))
+  // The rules record as an upload leaves it, naming the deploy its seal names (the seal is trusted only beside it): kept
+  // when it is so already; else (a deploy that wrote, a record that is none, a withdraw's, one naming no deploy) written anew.
+  const kept = !writes && rulesRecord !== null && rulesRecord.withdrawnFor === null && !rulesRecord.uploading ? (rulesRecord.deploy ?? null) : null
+  const deploy = kept ?? crypto.randomBytes(8).toString('hex')
+  if (options.rules !== undefined && kept === null) await writeRulesRecord(options.bucket, uploadRecord(options.rules, false, deploy))
   const nextSeal = planned.recordDigest === null ? null : sealOf(deploy, planned.recordDigest, plan.manifest, state)
   if (nextSeal && (writes || !sameSeal(seal, nextSeal))) await writeSeal(options.bucket, nextSeal)
 
