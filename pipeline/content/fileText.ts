@@ -4,6 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { ContentError, locate } from './contentError'
+import { lineAt } from './pageLinks'
 
 /** A page or `_meta` file that is not UTF-8 text: read as it is, its other bytes would ship as U+FFFD. */
 export class NotUtf8Error extends ContentError {
@@ -29,9 +30,6 @@ export function textOfFile(file: string, bytes: Buffer): string {
   if (!isUtf8(bytes)) throw new NotUtf8Error(file)
   const text = bytes.toString('utf8')
   const control = CONTROL.exec(text)
-  if (control) {
-    const before = text.slice(0, control.index).split('\n')
-    throw new ControlCharacterError(file, text.charCodeAt(control.index), before.length, before[before.length - 1].length + 1)
-  }
+  if (control) throw new ControlCharacterError(file, text.charCodeAt(control.index), lineAt(text, control.index), control.index - text.lastIndexOf('\n', control.index - 1))
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
