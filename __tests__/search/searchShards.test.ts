@@ -7,12 +7,14 @@
  * of every shard.
  */
 import { execFileSync } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { generatedPlan, generatedSite } from '../../bench/search'
 import { access } from '../../lib/access'
 import { groupSearchRecords } from '../fixtures/searchGroups'
+import { routeHash } from '../../lib/routeBucket'
 import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 import type { IndexStats } from '../../pipeline/steps/buildSearchIndexes'
 import { buildShardPages, SHARD_PAGES, SHARD_PAGES_ENV, shardCount, shardGroup } from '../../pipeline/steps/assignSearchShards'
@@ -40,6 +42,12 @@ test("a page keeps its shard when another page's text changes, or when a page jo
   expect(shardCount(joined.length)).toBe(shardCount(internal.pages.length))
   const after = shardOfPage(shardGroup(joined))
   for (const [route, shard] of before) expect(after.get(route)).toBe(shard)
+})
+
+test("a route's bucket is the first 32 bits of its sha256, on any Node: a deployed site's shards and full-text parts stay where they are across an upgrade", () => {
+  const routes = ['/', '/docs/leads/a', '/docs/internal/Ünïcode page', ...Object.keys(data).slice(0, 50)]
+  for (const route of routes) expect(routeHash(route)).toBe(crypto.createHash('sha256').update(route).digest().readUInt32BE(0))
+  expect(routeHash('/docs/leads/a')).toBe(0x1db5930f)
 })
 
 test('the build cuts shards of SHARD_PAGES pages unless DOCS_SEARCH_SHARD_PAGES says otherwise, and refuses a value that is not a whole number of pages', () => {
