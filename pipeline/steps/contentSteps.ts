@@ -108,11 +108,12 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   const pages = await step('links', () => assertLinks(source, access, store.pages), (found) => `${found.length} pages, all internal links and images resolve`)
   // First what it starts (the build's search step, which sends Pagefind its first shard), then what waits.
   options.onCompiled?.({ store, plan })
+  // The search step's first shard is sent (its documents read, a few promise turns on) before the
+  // steps below hold the thread: Pagefind's work on it is a rebuild's longest path.
+  if (options.onCompiled) await nextTurn()
   // The compile has read the MDX of every page it compiled.
   if (options.releaseTexts) source.releaseTexts()
   store.recordScan(source.scanRecord())
-  // The search step's first shard is sent before the pages step holds the thread.
-  if (options.onCompiled) await nextTurn()
   const props = await step('pages', () => writePageProps(root, store, { audienceOf: plan.audienceOf, navigation, lastUpdated }), describePageProps)
   if (!options.callerSaves) store.save()
   return { source, store, compile, pages, plan, navigation, lastUpdated, props }
