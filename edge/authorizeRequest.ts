@@ -2,7 +2,6 @@ import { decideAccess, refusedOutOfSight } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
 import { objectKeyFor } from '../lib/access/objectKey'
-import { AUDIENCES_DIR } from '../lib/access/planAggregates'
 import { isRouteManifestKey, READER_VIEW_PATH, type AudienceSummary, type ReaderView } from '../lib/access/readerView'
 import { cookieHeaderBytes, MAX_COOKIE_HEADER_BYTES, readerOfCookies } from './readIdToken'
 import { audiencesOf, readerViewFor, viewSourcesOf } from './readerViewFor'
@@ -11,7 +10,7 @@ import type { VerifyIdToken } from './tokenVerifier'
 import type { AccessUser, Decision } from '../lib/access/types'
 import { accessLogRecord, isPageKey, type AccessLogSink, type RefusalReason } from './accessLog'
 import { isNavigation, type FetchMetadata } from './navigation'
-import { ABSENT_OBJECT_KEY, noAccessUrl, OVERSIZED_COOKIES_PAGE, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
+import { ABSENT_OBJECT_KEY, AUDIENCES_DIR, noAccessUrl, OVERSIZED_COOKIES_PAGE, ROOT_LLMS_PATH, signInUrl } from '../lib/pathFormats'
 
 /** What the edge (or the local server) does with one request. */
 export type Outcome =

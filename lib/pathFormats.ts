@@ -62,6 +62,9 @@ export const fullTextFile = (part: number, count: number) => (count === 1 ? 'llm
 /** Whether a file name is one the build gives an audience's llms files (an index, or a part of its full text). */
 export const isLlmsFileName = (name: string) => name === LLMS_INDEX_FILE || /^llms-full(-[1-9][0-9]*)?\.txt$/.test(name)
 
+/** Where aggregates live whose rule governs no folder of its own (an exact rule, the fallback). */
+export const AUDIENCES_DIR = '/_audiences/'
+
 /** The folder of an audience's search index, in the audience's folder (Pagefind's own name for it). */
 export const SEARCH_FOLDER = '_pagefind'
 

@@ -26,7 +26,7 @@ import type { Requirement } from './types'
 import { SHARD_LIST_FILE, shardFolder } from '../search/searchShards'
 import { cutFullText, FULL_TEXT_PART_BYTES } from '../aiTools/fullTextParts'
 import { fullTextEntryBytes, fullTextHeader, type PartPlace } from '../aiTools/llmsFiles'
-import { CATALOG_FILE, fullTextFile, LLMS_INDEX_FILE, markdownKeyOf, SEARCH_ENTRY_FILE, SEARCH_FOLDER } from '../pathFormats'
+import { AUDIENCES_DIR, CATALOG_FILE, fullTextFile, LLMS_INDEX_FILE, markdownKeyOf, SEARCH_ENTRY_FILE, SEARCH_FOLDER } from '../pathFormats'
 
 /**
  * A docs page: the docs' root page or a page of a section. Each has its Markdown, and is in its
@@ -43,9 +43,6 @@ export const isDocsPage = (access: Pick<CompiledAccess, 'sections'>, route: stri
 export function audienceTitle(audience: Pick<Audience, 'sections' | 'pages'>): string {
   return audience.sections.map((section) => section.title).join(' · ') || (audience.pages.includes(DOCS_ROOT) ? 'Documentation' : 'Home')
 }
-
-/** Where aggregates live whose rule governs no folder of its own (an exact rule, the fallback). */
-export const AUDIENCES_DIR = '/_audiences/'
 
 /** A section that an audience holds pages of, and the page a tab or home card opens for its readers. */
 export interface AudienceSection {
