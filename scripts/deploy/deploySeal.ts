@@ -11,9 +11,10 @@
  * A deploy deletes the seal before its first write and writes it after its last, so a seal in the
  * bucket names what a finished deploy left; a deploy that finds nothing to do without one writes
  * it; a withdraw deletes it. It names the deploy that wrote it, as the rules record does: an older
- * seal put back by hand names another, and is not trusted. The seal names the build's record, not the headers the deploy gives
- * each file: a change to those (scripts/server/contentTypes.ts, edge/cacheHeaders.ts) reaches
- * the bucket with the next build, or at once with `--list`, which never trusts the seal.
+ * seal put back by hand names another, and is not trusted. The seal names the build's record, not
+ * the headers the deploy gives each file: a change to those (scripts/server/contentTypes.ts,
+ * edge/cacheHeaders.ts) reaches the bucket with the next build, or at once with `--list`, which
+ * never trusts the seal.
  *
  * Like the manifest, its key has no extension, so no request reaches it (./deployManifest.ts).
  */
