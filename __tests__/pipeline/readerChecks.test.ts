@@ -40,6 +40,19 @@ test('an image without alt text is refused where it is, in Markdown and as <img>
   expect(found[1]).toMatch(/^content\/docs\/leads\/markdown\.mdx:10:1: an image without alt text/)
 })
 
+test('an <img> whose alt is no text (bare, {false}, {null}) is refused: React writes no alt for it; alt={"…"} is text', async () => {
+  const root = site({
+    'content/docs/leads/bare.mdx': page('Bare', '<img src="/docs/a/flow.png" alt />'),
+    'content/docs/leads/empty.mdx': page('Null alt', '<img src="/docs/a/flow.png" alt={null} />'),
+    'content/docs/leads/false.mdx': page('False alt', '<img src="/docs/a/flow.png" alt={false} />'),
+    'content/docs/leads/text.mdx': page('Text', '<img src="/docs/a/flow.png" alt={"A flow"} />\n\n<img src="/docs/a/rule.png" alt={``} />'),
+  })
+  const found = await problems(root)
+  const withoutText = (name: string) => expect.stringMatching(new RegExp(`^content/docs/leads/${name}\\.mdx:8:1: \`<img alt>\` without text: write alt="…"`))
+  // {null} is refused on any attribute, at the attribute (__tests__/render/pageSanitizer.test.ts).
+  expect(found).toEqual([withoutText('bare'), 'content/docs/leads/empty.mdx:8:29: `<img alt={null}>` writes no attribute: leave it out', withoutText('false')])
+})
+
 test('a heading that skips a level is refused at that heading; a page may start at h2', async () => {
   const root = site({
     'content/docs/leads/skip.mdx': page('Skip', '## Setup\n\nText.\n\n#### Details'),

@@ -235,6 +235,16 @@ test("no id or name of a page can be one of the site's: each carries the clobber
   expect(Object.keys(docs.headings.structurizedData ?? {}).filter(Boolean)).toEqual(['user-content-__next#__next', 'user-content-next-data#Intro'])
 })
 
+test('an attribute written {null} is refused: React writes none, and the page would have held an id `user-content-null` its writer never wrote', async () => {
+  const found = await verdicts({ id: '<div id={null}>x</div>', aria: '<span aria-describedby={null}>x</span>', title: '<q title={null}>x</q>', text: '<div id={"intro"}>x</div>' })
+  expect(found).toEqual({
+    id: '7:6: `<div id={null}>` writes no attribute: leave it out',
+    aria: '7:7: `<span aria-describedby={null}>` writes no attribute: leave it out',
+    title: '7:4: `<q title={null}>` writes no attribute: leave it out',
+    text: 'ok',
+  })
+})
+
 test('a link cannot hand the docs tab to the page it opens: rel="opener" is refused, and a target needs rel="noopener noreferrer"', async () => {
   const found = await verdicts({
     opener: '<a href="https://example.com" target="_blank" rel="opener">x</a>',

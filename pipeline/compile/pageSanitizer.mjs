@@ -245,6 +245,8 @@ export function htmlTagProblem(tag, attributes) {
   const kept = sanitize({ type: 'root', children: [{ type: 'element', tagName: tag, properties: {}, children: [] }] }, SITE_SCHEMA).children[0]
   if (kept?.type !== 'element' || kept.tagName !== tag) return `\`<${tag}>\` is not a tag pages can use; use Markdown or one of ${ALLOWED_TAGS.join(', ')}`
   for (const [name, value] of attributes) {
+    // React writes no attribute for null, where the checks below would read the text "null".
+    if (value === null) return `\`<${tag} ${name}={null}>\` writes no attribute: leave it out`
     const problem = anyElementProblem(tag, name, value)
     if (problem) return problem
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && name !== 'style') return `\`<${tag} ${name}={{…}}>\`: only \`style\` takes an object`
@@ -321,6 +323,8 @@ for (const [name, props] of Object.entries(COMPONENT_PROPS)) {
  */
 export function attributesProblem(tag, attributes) {
   for (const [name, value] of attributes) {
+    // React writes no attribute for null, where the checks below would read the text "null".
+    if (value === null) return `\`<${tag} ${name}={null}>\` writes no attribute: leave it out`
     const problem = anyElementProblem(tag, name, value)
     if (problem) return problem
   }
