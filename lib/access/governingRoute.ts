@@ -35,9 +35,21 @@ function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
 /** Whether an asset-route key is a folder's: it governs the files below it (see AssetRoutes). */
 export const isFolderKey = (key: string) => key.endsWith('/')
 
-/** What `found` gives for the deepest folder above `objectKey` (`/a/b/` before `/a/`) it gives anything for. */
-function deepestFolder<T>(objectKey: string, found: (folder: string) => T | undefined): T | undefined {
-  for (let end = objectKey.lastIndexOf('/', objectKey.length - 2); end > 0; end = objectKey.lastIndexOf('/', end - 1)) {
+/** The length of the longest folder key: no folder above a key is longer, whatever the key's depth. */
+const longestFolders = new WeakMap<AssetRoutes, number>()
+function longestFolderKey(assetRoutes: AssetRoutes): number {
+  let longest = longestFolders.get(assetRoutes)
+  if (longest === undefined) longestFolders.set(assetRoutes, (longest = Object.keys(assetRoutes).reduce((most, key) => (isFolderKey(key) ? Math.max(most, key.length) : most), 0)))
+  return longest
+}
+
+/**
+ * What `found` gives for the deepest folder above `objectKey` (`/a/b/` before `/a/`) it gives
+ * anything for, among folders of at most `longest` characters: a path of thousands of segments,
+ * which anyone may ask for, costs a lookup per folder that could be a key, not one per segment.
+ */
+function deepestFolder<T>(objectKey: string, longest: number, found: (folder: string) => T | undefined): T | undefined {
+  for (let end = objectKey.lastIndexOf('/', Math.min(objectKey.length - 2, longest - 1)); end > 0; end = objectKey.lastIndexOf('/', end - 1)) {
     const value = found(objectKey.slice(0, end + 1))
     if (value !== undefined) return value
   }
@@ -46,7 +58,7 @@ function deepestFolder<T>(objectKey: string, found: (folder: string) => T | unde
 
 /** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
 const folderRoute = (objectKey: string, assetRoutes: AssetRoutes): string | undefined =>
-  deepestFolder(objectKey, (folder) => assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase()))
+  deepestFolder(objectKey, longestFolderKey(assetRoutes), (folder) => assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase()))
 
 /**
  * The files of out/ (`files`, object keys) that the map decides by another file's rule: named like
@@ -59,7 +71,7 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
   const byLowercase = new Map(keys.map((key) => [key.toLowerCase(), key]))
   // A key in its own spelling is the file's (or folder's) own: no twin, and nothing above it decides.
   const twinOf = (file: string): string | undefined =>
-    file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
+    file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, longestFolderKey(assetRoutes), (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
   // A twin differs from its key in a capital letter: the file has one, or the key has (few do).
   const CAPITAL = /[A-Z]/
   const candidates = new Set<string>()
