@@ -186,6 +186,14 @@ describe('bad configuration fails with a message that names the problem', () => 
     expect(() => compileAccess(named('signedIn'))).toThrow(/list "signedIn": the name is reserved/)
     expect(() => compileAccess(named('group:finance'))).toThrow(/list "group:finance": the name is reserved/)
   })
+  test('a list named "public", which a decision reads as a public path: its pages would be open to anyone, signed in or not', () => {
+    const lists = { ...base.lists, public: 'pr1' }
+    expect(() => compileAccess({ ...base, lists, rules: [{ path: '/docs/x', match: 'prefix', require: 'public' }] })).toThrow(/list "public": the name is reserved/)
+    expect(() => compileAccess({ ...base, lists, fallback: 'public' })).toThrow(/list "public": the name is reserved/)
+    // Without such a list, a rule or the fallback requiring "public" is named for what it would do.
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/x', match: 'prefix', require: 'public' }] })).toThrow(/rule 1 \(\/docs\/x\) requires "public": no rule makes docs public/)
+    expect(() => compileAccess({ ...base, fallback: 'public' })).toThrow(/fallback requires "public"/)
+  })
   test('a username with whitespace', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, internalUsers: 'ian, jo smith' } })).toThrow(
       /list "internalUsers" has an entry containing whitespace: "jo smith"/

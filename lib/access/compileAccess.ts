@@ -77,9 +77,13 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   const listNames = Object.keys(lists)
   const parsed: Record<ListName, ListEntries> = {}
   for (const name of listNames) {
-    // A requirement names a list, "signedIn" or "group:<name>": a list by either name would be read as the other.
-    if (name === 'signedIn' || name.startsWith(GROUP_PREFIX)) {
-      throw new AccessConfigError(`list "${name}": the name is reserved (a rule requiring "signedIn" admits any signed-in reader, "group:<name>" the members of one group); name the list another way`)
+    // A requirement names a list, "signedIn" or "group:<name>", and a decision reads "public" for a
+    // public path: a list by any of these names would be read as the other (a list "public" let
+    // anyone in, signed in or not, wherever a rule required it).
+    if (name === 'signedIn' || name === 'public' || name.startsWith(GROUP_PREFIX)) {
+      throw new AccessConfigError(
+        `list "${name}": the name is reserved (a rule requiring "signedIn" admits any signed-in reader, "group:<name>" the members of one group, and "public" is what the decision says of the site's own public pages); name the list another way`
+      )
     }
     const raw = env[listEnvVar(name)] ?? lists[name]
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
@@ -99,6 +103,9 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   // the full-access entries merged in like any list's.
   const checkRequirement = (requirement: unknown, where: string, signedIn = true): Requirement => {
     if ((signedIn && requirement === 'signedIn') || listNames.includes(requirement as string)) return requirement as Requirement
+    if (requirement === 'public') {
+      throw new AccessConfigError(`${where} requires "public": no rule makes docs public, as anyone could read them, signed in or not. "signedIn" admits every signed-in reader; the site's own pages (sign-in, no access) are in publicPaths`)
+    }
     if (requirement === 'signedIn') {
       throw new AccessConfigError(
         `${where}: a section's readers are a list or one group, not "signedIn". To open the section to every signed-in reader, keep a list of its readers here and add a rule: { path: '/docs/<id>', match: 'prefix', require: 'signedIn' }`
