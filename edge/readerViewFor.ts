@@ -3,7 +3,7 @@
  * that only the authority holds. Served `private, no-store` (edge/cacheHeaders.ts).
  */
 import type { CompiledAccess } from '../lib/access/compileAccess'
-import { decideAccess, governsOwnPath, passes } from '../lib/access/decideAccess'
+import { decideAccess, decidesPaths, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
 import { folderWordsPath, sectionPrefix } from '../lib/access/sectionPaths'
@@ -69,9 +69,9 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
   return {
     username: user.username,
     publicPaths,
-    // Only rules that govern their own path: one that an earlier rule shadows decides nothing, and
-    // its path may name a page the reader may not open.
-    open: access.rules.filter((rule, index) => passes(access, rule.require, user) && governsOwnPath(access, index)).map(({ path, match }) => ({ path, match })),
+    // Only rules that decide a path: one that an earlier rule shadows whole decides nothing, and its
+    // path may name a page the reader may not open.
+    open: access.rules.filter((rule, index) => passes(access, rule.require, user) && decidesPaths(access, index)).map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
     sections,
     search: audiences.flatMap((audience) => (audience.search ? [{ id: audience.id, basePath: audience.search }] : [])),

@@ -6,6 +6,7 @@ import shipped from '../../access.config'
 import { access, compileAccess, decideAccess } from '../../lib/access'
 import { READER_VIEW_PATH, decideForView, routeManifestKey } from '../../lib/access/readerView'
 import { authorizeRequest, type AuthorizerDeps } from '../../edge/authorizeRequest'
+import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { ABSENT_OBJECT_KEY, OVERSIZED_COOKIES_PAGE } from '../../lib/pathFormats'
 import type { AccessLogRecord } from '../../edge/accessLog'
@@ -270,6 +271,32 @@ describe('a reader refused by a rule finer than what they may open around it lea
       expect(await ask(`${folder}/made-up`, user)).toEqual({ kind: 'serve', objectKey: `${folder}/made-up.html` })
     }
     expect(await ask(page, 'admin')).toEqual({ kind: 'serve', objectKey: `${page}.html` })
+  })
+
+  test("a folder's rule whose index page an exact rule takes still decides the folder's other pages: its readers refused a narrowed page there learn nothing of it, and their view opens the folder", async () => {
+    // The folder's index page given its own rule, as docs/access.md describes; its folder opened to
+    // finance, one page of it narrowed to full access; and the same on the internal section's own index page.
+    const lists = { ...shipped.lists, financeUsers: 'fin1' }
+    const indexed = compileAccess(
+      {
+        ...shipped,
+        lists,
+        rules: [{ path: page, match: 'exact', require: 'fullAccessUsers' }, { path: folder, match: 'exact', require: 'signedIn' }, { path: folder, match: 'prefix', require: 'financeUsers' }, { path: '/docs/internal', match: 'exact', require: 'fullAccessUsers' }, ...shipped.rules],
+      },
+      {}
+    )
+    const asUser = (path: string, user: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(user, tokenFor(user))], fetchMetadata: navigate }, { ...deps, access: indexed })
+    for (const user of ['fin1', 'internal1']) {
+      for (const path of [page, `${page}.md`]) expect([user, path, await asUser(path, user)]).toEqual([user, path, { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }])
+    }
+    // A made-up page beside it: fin1's to open (not there, at the origin); for internal1, whom the
+    // folder's rule refuses and the section's lets in, not there as well.
+    expect(await asUser(`${folder}/made-up`, 'fin1')).toEqual({ kind: 'serve', objectKey: `${folder}/made-up.html` })
+    expect(await asUser(`${folder}/made-up`, 'internal1')).toEqual({ kind: 'serve', objectKey: ABSENT_OBJECT_KEY })
+    // The browser's view agrees with the authority on the folder's pages.
+    const view = readerViewFor(readerViewSources(indexed, {}, []), { username: 'fin1' })
+    expect(decideForView(view, `${folder}/overview`)).toBe(decideAccess(indexed, `${folder}/overview`, { username: 'fin1' }))
+    expect(decideForView(view, `${folder}/overview`)).toBe('allow')
   })
 
   test('the fallback is around no path a rule matches, and a section rule an earlier rule shadows whole decides nothing: a reader refused a section is sent to /unauthorized', async () => {

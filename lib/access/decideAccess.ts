@@ -27,6 +27,18 @@ export function governsOwnPath(access: CompiledAccess, index: number): boolean {
   return governing.kind === 'rule' && governing.index === index
 }
 
+/**
+ * Whether the rule at `index` decides any path. An exact rule decides its own path unless an earlier
+ * rule takes it. A prefix rule decides every path below its own that no earlier rule takes, made-up
+ * ones included, so it decides some unless an earlier prefix rule holds its whole folder; an exact
+ * rule on its folder's index page takes that page and leaves it the rest.
+ */
+export function decidesPaths(access: CompiledAccess, index: number): boolean {
+  const rule = access.rules[index]
+  if (rule.match === 'exact') return governsOwnPath(access, index)
+  return !access.rules.slice(0, index).some((earlier) => earlier.match === 'prefix' && isUnderPrefix(rule.path, earlier.path))
+}
+
 /** What a governing rule requires. */
 export function requirementOf(governing: GoverningRule): Requirement | 'public' {
   if (governing.kind === 'public') return 'public'
@@ -64,14 +76,14 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
  * than what they may open around it. "No access" there would confirm a page or folder that nothing
  * else shows them (a made-up path beside it is not found), so the adapters answer as for a path that
  * is not there. The fallback is around no path a rule matches, and a rule that an earlier one
- * shadows whole decides nothing: neither counts.
+ * shadows whole decides nothing (decidesPaths): neither counts.
  */
 export function refusedOutOfSight(access: CompiledAccess, path: string, user: AccessUser): boolean {
   const route = normalisePath(path)
   if (route === null || user === null || access.publicPaths.has(route)) return false
   const matching = access.rules.flatMap((rule, index) => (ruleMatches(rule, route) ? [index] : []))
   if (matching.length === 0 || passes(access, access.rules[matching[0]].require, user)) return false
-  return matching.slice(1).some((index) => governsOwnPath(access, index) && passes(access, access.rules[index].require, user))
+  return matching.slice(1).some((index) => decidesPaths(access, index) && passes(access, access.rules[index].require, user))
 }
 
 /** Whether a signed-in reader meets a requirement: the one membership test every decision uses. */
