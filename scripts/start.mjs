@@ -1,6 +1,6 @@
 // `npm start`: the one command that installs, builds and runs the site locally with the local
 // Cognito and seeded users. Plain Node with no dependencies, so it runs on a fresh clone.
-import { execSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { endWithParent } from './endWithParent.cjs'
 import { installNeeded } from './installedDependencies.mjs'
@@ -9,30 +9,47 @@ import { refuseProductionMode } from './localCognitoOnly.mjs'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root)
-// Before the install and the build, which can take minutes: npm stopped meanwhile is noticed after them.
 endWithParent()
-/** Runs `command`; when it fails, its own output has said why: this says which step, and ends, with no stack. */
-const run = (command, step) => {
-  try {
-    execSync(command, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
-  } catch {
-    console.error(`npm start: ${step} failed (${command}; its output above says why)`)
-    process.exit(1)
-  }
+
+/** The step running now (the install, the build, then the server): a stop goes to it, and ends this process once it has ended. */
+let child = null
+let stopped = null
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopped = signal
+    if (child) child.kill(signal)
+    else process.exit(1)
+  })
 }
+
+/**
+ * Runs `command` (npm and its arguments) without holding this process's thread, so a stop reaches
+ * it meanwhile (a synchronous run left a build of minutes running after npm start was stopped).
+ * When it fails, its own output has said why: this says which step, and ends, with no stack.
+ */
+const run = (args, step) =>
+  new Promise((resolve) => {
+    child = spawn('npm', args, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_IGNORE_INCORRECT_LOCKFILE: '1' } })
+    child.on('exit', (code, signal) => {
+      child = null
+      if (stopped) process.exit(1)
+      if (code === 0) return resolve()
+      console.error(`npm start: ${step} failed (npm ${args.join(' ')}${signal ? `, ended by ${signal}` : ''}; its output above says why)`)
+      process.exit(1)
+    })
+  })
 
 const install = installNeeded(root)
 if (install) {
   console.log(`npm start: installing dependencies (npm ${install.command}: ${install.why})…`)
-  run(`npm ${install.command} --no-audit --no-fund`, 'the install')
+  await run([install.command, '--no-audit', '--no-fund'], 'the install')
 }
 
 refuseProductionMode('npm start')
 if (needsBuild(root)) {
   console.log('npm start: building the site (npm run build)…')
-  run('npm run build', 'the build')
+  await run(['run', 'build'], 'the build')
 }
 
-const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/serve.ts'], { stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/server/serve.ts'], { stdio: 'inherit' })
 child.on('exit', (code) => process.exit(code ?? 0))
