@@ -67,9 +67,11 @@ export class DocsWebAcl extends Construct {
   constructor(scope: Construct, id: string, props: DocsWebAclProps) {
     super(scope, id);
 
+    // Metrics only: a sampled request keeps every header, the readers' token cookies and the AI
+    // tools' bearer tokens among them, for anyone in the account who may read samples.
     const metrics = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
-      sampledRequestsEnabled: true,
+      sampledRequestsEnabled: false,
       metricName,
     });
 

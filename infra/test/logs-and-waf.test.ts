@@ -110,7 +110,7 @@ const registrationRule = (priority: number) => ({
       },
     },
   },
-  VisibilityConfig: { CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true, MetricName: 'docs-site-ai-tool-registration-rate' },
+  VisibilityConfig: { CloudWatchMetricsEnabled: true, SampledRequestsEnabled: false, MetricName: 'docs-site-ai-tool-registration-rate' },
 });
 
 const commonRuleSet = (priority: number) =>
@@ -138,7 +138,7 @@ describe('AWS WAF: the rate rule on AI-tool registrations (on by default), the m
     site.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'CLOUDFRONT',
       DefaultAction: { Allow: {} },
-      VisibilityConfig: Match.objectLike({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: true }),
+      VisibilityConfig: Match.objectLike({ CloudWatchMetricsEnabled: true, SampledRequestsEnabled: false }),
       Rules: [registrationRule(0)],
       CustomResponseBodies: {
         'registration-rate': {
@@ -162,6 +162,16 @@ describe('AWS WAF: the rate rule on AI-tool registrations (on by default), the m
     expect(COUNTED_COMMON_RULES).toEqual(['SizeRestrictions_Cookie_HEADER']);
     onTheDistribution(withWaf);
   });
+
+  test("no web ACL or rule keeps sampled requests: a sample holds every header, the readers' token cookies and the AI tools' bearer tokens among them", () => {
+    for (const template of [site, Template.fromStack(fixture.synth({ waf: true }).site)]) {
+      const acls = Object.values(template.findResources('AWS::WAFv2::WebACL')) as { Properties: { VisibilityConfig: object; Rules: { VisibilityConfig: object }[] } }[]
+      expect(acls).toHaveLength(1)
+      const configs = acls.flatMap(({ Properties }) => [Properties.VisibilityConfig, ...Properties.Rules.map((rule) => rule.VisibilityConfig)])
+      expect(configs.length).toBeGreaterThan(1)
+      for (const config of configs) expect(config).toMatchObject({ SampledRequestsEnabled: false })
+    }
+  })
 
   test('waf on and the rate rule off: the managed rule set alone', () => {
     const managedOnly = Template.fromStack(fixture.synth({ waf: true, wafRegistrationLimit: false }).site);
