@@ -17,6 +17,7 @@
  * computed from them, so the audit holds for any profile.
  */
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
@@ -27,7 +28,7 @@ import { FULL_ACCESS_LIST } from '../lib/access/types'
 import { SEEDED_USERS, seededGroupsOf } from '../scripts/cognito/seed'
 import { amplifyCookieHeader, signInIdToken } from '../scripts/audit/cognitoSession'
 import { MARKED_ROOT_FILE, type FinerMark, type MarkedSection } from '../scripts/audit/markers'
-import { distinctiveTitles, knownPaths, noFindings, readBody, scanServed, titlesIn, type RoleFindings } from '../scripts/audit/scan'
+import { distinctiveTitles, knownPaths, noFindings, readBody, responseText, scanServed, titlesIn, type RoleFindings } from '../scripts/audit/scan'
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
 import type { McpAnswer } from './mcpSession'
@@ -43,6 +44,25 @@ import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiT
  */
 const PER_READER = [READER_VIEW_PATH, ROOT_LLMS_PATH, CONNECTIONS_PATH]
 const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH]
+/**
+ * `url` as a browser opens it (`Sec-Fetch-Mode: navigate`, which Node's fetch replaces with `cors`):
+ * its status, headers and body, a redirect not followed.
+ */
+function openAsBrowser(url: string, cookie: string | undefined): Promise<{ status: number; headers: [string, string][]; cacheControl: string | null; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () => {
+        const headers = Object.entries(response.headers).flatMap(([name, value]): [string, string][] => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]]))
+        const cacheControl = response.headers['cache-control'] ?? null
+        resolve({ status: response.statusCode ?? 0, headers, cacheControl, body: readBody(Buffer.concat(chunks)) })
+      })
+    })
+    request.on('error', reject)
+  })
+}
 
 // supportlead is in the support-team group, so rules that require a group are audited too.
 const BASE_ROLES = [null, 'admin', 'leads1', 'internal1', 'support1', 'supportlead', 'outsider'] as const
@@ -136,18 +156,27 @@ export async function filesReport(siteUrl: string, keys: readonly string[], role
   const report = emptyReport(role)
   const prose = proseOf(role)
   const context = contextOf(role)
-  for (const key of keys) {
+  // A page is also asked for as a browser opens it (a navigation, which the authority answers with
+  // a redirect where a script's fetch gets a status), so the redirects' addresses are scanned too.
+  const requests = keys.flatMap((key) => (key.endsWith('.html') ? [{ key }, { key: normalisePath(key) ?? key, navigate: true }] : [{ key }]))
+  for (const { key, navigate } of requests) {
+    if (navigate) {
+      // Every header and body is scanned, whatever the status; the counts are the files'.
+      const opened = await openAsBrowser(siteUrl + key, cookie)
+      const text = responseText(key, opened.headers, opened.body)
+      scanServed({ key: `${key} (navigation)`, status: opened.status, cacheControl: opened.cacheControl, body: text, protected: false }, context, report)
+      inspect(`${key} (navigation)`, text, role, prose, context.mayKnowPath, report)
+      continue
+    }
     const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
     const body = readBody(Buffer.from(await response.arrayBuffer()))
     if (role === null && response.status !== 200) protectedKeys.add(key)
     const isProtected = protectedKeys.has(key) || PER_READER.includes(key)
-    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body, protected: isProtected }, context, report)
-    if (response.status !== 200) {
-      report.denied++
-      continue
-    }
-    report.allowed++
-    inspect(key, body, role, prose, context.mayKnowPath, report)
+    const text = responseText(key, response.headers, body)
+    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body: text, protected: isProtected }, context, report)
+    inspect(key, text, role, prose, context.mayKnowPath, report)
+    if (response.status !== 200) report.denied++
+    else report.allowed++
   }
   return report
 }

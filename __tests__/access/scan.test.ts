@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { distinctiveTitles, knownPaths, noFindings, scanServed, sectionPathsIn, titlesIn } from '../../scripts/audit/scan'
+import { distinctiveTitles, knownPaths, noFindings, responseText, scanServed, sectionPathsIn, titlesIn } from '../../scripts/audit/scan'
 
 const FINANCE = '/docs/internal/to-be-refined/finance'
 const PAGES = ['/docs/internal/intro', '/docs/internal/to-be-refined', `${FINANCE}`, `${FINANCE}/quill-crm-api`, '/docs/leads/intro']
@@ -32,6 +32,19 @@ test('a served file that names a page its reader may not open is a route leak, n
   scanServed({ key: '/a.js', status: 200, cacheControl: 'private, no-cache', body: `"${FINANCE}/quill-crm-api" "/docs/internal/intro"`, protected: true }, context, findings)
   expect(findings.routesLeaked).toEqual(['/docs/internal/intro in /a.js'])
   expect([...findings.ownRoutesSeen]).toEqual(['internal'])
+})
+
+test("any response is scanned whole, headers and a refusal's body included; a redirect's next= or from= that echoes the request is the reader's own words", () => {
+  const findings = noFindings()
+  const context = { role: null, usernames: ['lee'], sections: ['internal'], mayKnowPath: financeOnly }
+  const echo = responseText('/docs/internal/intro.html', [['location', '/login?next=%2Fdocs%2Finternal%2Fintro'], ['cache-control', 'no-store']], '')
+  expect(echo).toBe('location: /login\ncache-control: no-store\n\n')
+  scanServed({ key: '/docs/internal/intro', status: 302, cacheControl: 'no-store', body: echo, protected: false }, context, findings)
+  const elsewhere = responseText('/docs/internal/intro', [['location', '/unauthorized?from=%2Fdocs%2Finternal%2Farchitecture'], ['link', '</docs/internal/secret>; rel=preload']], '')
+  scanServed({ key: '/docs/internal/intro', status: 302, cacheControl: 'no-store', body: elsewhere, protected: false }, context, findings)
+  scanServed({ key: '/x', status: 404, cacheControl: 'no-store', body: 'not here; ask lee', protected: false }, context, findings)
+  expect(findings.routesLeaked).toEqual(['/docs/internal/architecture in /docs/internal/intro', '/docs/internal/secret in /docs/internal/intro'])
+  expect(findings.usernamesLeaked).toEqual(['lee in /x'])
 })
 
 test("a distinctive title of a page the reader may not open is a leak, unless the reader's own pages say the same words", () => {

@@ -71,10 +71,29 @@ export interface ServedFile {
   protected: boolean
 }
 
-/** Adds what one response tells its reader that it should not to `findings`. */
+/**
+ * A response as its reader receives it, for the scan: its headers, then its body, whatever its
+ * status (a refusal's page, a redirect's address). A redirect's `next=` or `from=` that names the
+ * requested path itself is the reader's own words sent back and tells them nothing, so it is left
+ * out; any other path a header names is scanned.
+ */
+export function responseText(key: string, headers: Iterable<[string, string]>, body: string): string {
+  const own = normalisePath(key)
+  const lines = [...headers].map(([name, value]) => {
+    if (name.toLowerCase() !== 'location') return `${name}: ${value}`
+    const url = new URL(value, 'http://audit.invalid')
+    for (const param of ['next', 'from']) {
+      const echoed = url.searchParams.get(param)
+      if (echoed !== null && own !== null && normalisePath(echoed.split('?', 1)[0]) === own) url.searchParams.delete(param)
+    }
+    return `${name}: ${url.origin === 'http://audit.invalid' ? '' : url.origin}${url.pathname}${url.search}`
+  })
+  return `${lines.join('\n')}\n\n${body}`
+}
+
+/** Adds what one response tells its reader that it should not to `findings`, whatever its status. */
 export function scanServed(file: ServedFile, context: ScanContext, findings: RoleFindings): void {
   if (file.protected && sharedCacheable(file.cacheControl)) findings.sharedCacheable.push(`${file.key} (${file.status}, ${file.cacheControl})`)
-  if (file.status !== 200) return
   for (const name of context.usernames) {
     if (name !== context.role && usernamePattern(name).test(file.body)) findings.usernamesLeaked.push(`${name} in ${file.key}`)
   }
