@@ -10,7 +10,9 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { writeBuiltFor, type BuiltFor } from '../../lib/auth/builtFor'
+import { assertOutBuiltFor, BuiltForError, poolOf, writeBuiltFor, type BuiltFor } from '../../lib/auth/builtFor'
+import { readOut, readOutRecordHeader } from '../../pipeline/steps/outRecord'
+import { writeRulesFingerprint } from '../../edge/rulesFingerprint'
 
 jest.setTimeout(60_000)
 
@@ -58,6 +60,25 @@ test('npm run deploy takes a local build to a bucket on this machine (a test\'s)
   expect(deploy('--endpoint', 'http://127.0.0.1:9')).toMatchObject({ status: 1, stderr: expect.stringMatching(/rules-fingerprint\.txt/) })
   writeBuiltFor(path.join(work, 'edge/dist'), PRODUCTION)
   expect(deploy()).toMatchObject({ status: 1, stderr: expect.stringMatching(/rules-fingerprint\.txt/) })
+})
+
+test("npm run deploy refuses an out/ whose sign-in was built for another pool than its authorizer (the edge bundle built again alone for production, over a local build's out/)", () => {
+  const edge = path.join(work, 'edge/dist')
+  const outDir = path.join(work, 'out')
+  fs.mkdirSync(outDir)
+  fs.writeFileSync(path.join(outDir, 'index.html'), '<p>home</p>')
+  // The record step names the pool of the edge bundle built beside out/.
+  readOut(outDir).write('b1', 'a'.repeat(64), poolOf(LOCAL))
+  expect(readOutRecordHeader(outDir)?.pool).toBe('local eu-west-2_LocalDocs')
+  writeBuiltFor(edge, PRODUCTION)
+  expect(() => assertOutBuiltFor(outDir, readOutRecordHeader(outDir)?.pool ?? null, edge)).toThrow(
+    new BuiltForError(`${outDir} was built for the user pool "local eu-west-2_LocalDocs" and the authorizer in ${edge} for "production eu-west-2_Real12345": deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)`)
+  )
+  expect(() => assertOutBuiltFor(outDir, null, edge)).toThrow(`${outDir} has no record of the user pool its sign-in was built for`)
+  expect(() => assertOutBuiltFor(outDir, poolOf(PRODUCTION), edge)).not.toThrow()
+  // As an ops person runs it: refused before any bucket is touched.
+  writeRulesFingerprint(edge, 'a'.repeat(64))
+  expect(deploy()).toMatchObject({ status: 1, stderr: expect.stringContaining(`${outDir} was built for the user pool "local eu-west-2_LocalDocs"`) })
 })
 
 test('npm run deploy:access refuses an option it does not have, before anything: a `--dry-run` would have deployed', () => {

@@ -184,7 +184,7 @@ test("a record whose first line is not this build's header (another version, a d
   const whole = fs.readFileSync(file, 'utf8')
   const newline = whole.indexOf('\n')
   const header = JSON.parse(whole.slice(0, newline)) as Record<string, unknown>
-  expect(readOutRecordHeader(site.outDir)).toEqual({ buildId: 'b1', digest: header.digest, rules: null })
+  expect(readOutRecordHeader(site.outDir)).toEqual({ buildId: 'b1', digest: header.digest, rules: null, pool: null })
   const { buildId: _dropped, ...noBuildId } = header
   for (const changed of [{ ...header, version: 1 }, { ...header, digest: 'f'.repeat(63) }, { ...header, digest: 42 }, noBuildId, null]) {
     fs.writeFileSync(file, `${JSON.stringify(changed)}${whole.slice(newline)}`)

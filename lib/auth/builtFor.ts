@@ -67,3 +67,20 @@ export function assertBuiltForProduction(dirs: readonly string[], purpose: strin
   if (other) throw new BuiltForError(`${purpose}: ${first.dir} was built for the pool ${first.builtFor.userPoolId} and ${other.dir} for ${other.builtFor.userPoolId}; build both again with npm run build:prod`)
   return first.builtFor
 }
+
+/** A pool as the build's record of out/ names it (pipeline/steps/outRecord.ts): its mode and id. */
+export const poolOf = (builtFor: BuiltFor) => `${builtFor.mode} ${builtFor.userPoolId}`
+
+/**
+ * Refuses an out/ whose sign-in was built for another pool than the authorizer in `edgeDir` (an
+ * edge bundle built again alone, `npm run build:edge`, for production over an out/ built for the
+ * local Cognito, whose pages would send readers to sign in on this machine). `outPool` is what the
+ * record of out/ names (null: none).
+ */
+export function assertOutBuiltFor(outDir: string, outPool: string | null, edgeDir: string): void {
+  const edge = readBuiltFor(edgeDir)
+  if (edge === null || outPool === poolOf(edge)) return
+  const fix = 'deploy the out/ and the edge/dist of one finished build (npm run build:prod writes both)'
+  if (outPool === null) throw new BuiltForError(`${outDir} has no record of the user pool its sign-in was built for: ${fix}`)
+  throw new BuiltForError(`${outDir} was built for the user pool "${outPool}" and the authorizer in ${edgeDir} for "${poolOf(edge)}": ${fix}`)
+}

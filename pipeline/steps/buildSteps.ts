@@ -52,6 +52,7 @@ import { buildEdge, describeEdgeBundle, setEdgeRecordsAside } from './buildEdge'
 import { buildMcp, describeMcpBundle } from './buildMcp'
 import { bakedSettings } from './bakedBundle'
 import { readRulesFingerprint } from '../../edge/rulesFingerprint'
+import { poolOf, readBuiltFor } from '../../lib/auth/builtFor'
 import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
 import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
@@ -230,6 +231,12 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
   }
 }
 
+/** The pool the edge bundle beside out/ was built for, as the record of out/ names it: the same settings made out/'s sign-in. */
+function recordedPool(edgeDist: string): string | undefined {
+  const builtFor = readBuiltFor(edgeDist)
+  return builtFor ? poolOf(builtFor) : undefined
+}
+
 /** `lastBuildFinished`: the last build left its record of out/ (it did not stop half way). */
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
   // What the bundles bake from the environment and the AI tools' sign-in settings: a bad one fails here, named.
@@ -340,5 +347,5 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
   await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
   // The record names the rules out/ was built under, as the edge step wrote them: a deploy takes out/ only beside an authorizer of those rules.
-  await step('record', () => out!.write(next.buildId, readRulesFingerprint(paths.edgeDist)), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
+  await step('record', () => out!.write(next.buildId, readRulesFingerprint(paths.edgeDist), recordedPool(paths.edgeDist)), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }

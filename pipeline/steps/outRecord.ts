@@ -49,6 +49,8 @@ export interface OutRecordHeader {
   digest: string
   /** The fingerprint of the rules out/ was built under (edge/rulesFingerprint.ts); null in a record from before it was kept. */
   rules: string | null
+  /** The user pool out/'s sign-in was built for, as `<mode> <pool id>` (lib/auth/builtFor.ts poolOf); null in a record from before it was kept. */
+  pool: string | null
 }
 export interface OutRecord extends OutRecordHeader {
   /** By object key, sorted. */
@@ -102,9 +104,10 @@ function entryOfLine(line: string): OutRecordEntry | null {
 
 function parseHeader(line: string, outDir: string): OutRecordHeader | null {
   // Checked by hand: a schema library costs the build more to load than this line takes to read.
-  const header = JSON.parse(line) as Partial<Record<'version' | 'out' | 'buildId' | 'digest' | 'rules', unknown>> | null
+  const header = JSON.parse(line) as Partial<Record<'version' | 'out' | 'buildId' | 'digest' | 'rules' | 'pool', unknown>> | null
   if (header?.version !== VERSION || typeof header.out !== 'string' || typeof header.buildId !== 'string' || typeof header.digest !== 'string' || !/^[0-9a-f]{64}$/.test(header.digest)) return null
-  return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest, rules: typeof header.rules === 'string' ? header.rules : null } : null
+  const text = (value: unknown) => (typeof value === 'string' ? value : null)
+  return header.out === outNameOf(outDir) ? { buildId: header.buildId, digest: header.digest, rules: text(header.rules), pool: text(header.pool) } : null
 }
 
 /** A whole record: its header, each file's line by key, and the text of its script readings. */
@@ -142,7 +145,7 @@ export function readOutRecord(outDir: string): OutRecord | null {
     if (!entry) return null
     files[key] = entry
   }
-  return { buildId: record.buildId, digest: record.digest, rules: record.rules, files }
+  return { buildId: record.buildId, digest: record.digest, rules: record.rules, pool: record.pool, files }
 }
 
 /** The longest header a record has: a build id and a folder name beside a digest. */
@@ -353,12 +356,12 @@ export class OutReading {
   }
 
   /** The `record` step: every file of out/ with its hash (and a page's scripts), written whole; the record set aside goes. */
-  write(buildId: string, rules?: string): OutRecordSummary {
+  write(buildId: string, rules?: string, pool?: string): OutRecordSummary {
     // Made anew, the readings are numbered as first named, so that record always is.
     const { lines, sets, changes } = this.numbered(true) ?? this.numbered(false)!
     lines.push(JSON.stringify(sets))
     const file = outRecordFileFor(this.out.dir)
-    const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest, ...(rules && { rules }) }), lines)
+    const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest, ...(rules && { rules }), ...(pool && { pool }) }), lines)
     try {
       // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
       writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)

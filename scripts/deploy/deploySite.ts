@@ -35,7 +35,7 @@ import { s3ClientFor, s3SiteBucket } from './s3Bucket'
 import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 import { runAsMain } from '../../pipeline/mainProcess'
-import { assertBuiltForProduction } from '../../lib/auth/builtFor'
+import { assertBuiltForProduction, assertOutBuiltFor } from '../../lib/auth/builtFor'
 import { isLoopbackUrl } from '../../lib/auth/authSettings'
 
 async function main() {
@@ -51,7 +51,9 @@ async function main() {
   if (targets === null) return console.log(`deploy --withdraw: no ${SITE_STACK_NAME} yet, so no bucket: nothing to withdraw`)
   const distribution = args.distribution ?? targets.distribution
   const rules = readRulesFingerprint(args.edgeDir)
-  assertOutBuiltUnder(args.outDir, readOutRecordHeader(args.outDir)?.rules ?? null, args.edgeDir, rules)
+  const outHeader = readOutRecordHeader(args.outDir)
+  assertOutBuiltUnder(args.outDir, outHeader?.rules ?? null, args.edgeDir, rules)
+  assertOutBuiltFor(args.outDir, outHeader?.pool ?? null, args.edgeDir)
   const cloudFront = distribution ? await loadCloudFront() : null
   const invalidate = cloudFront && distribution ? cloudFrontInvalidator(cloudFront, distribution) : undefined
   const bucket = s3SiteBucket(s3ClientFor({ endpoint: args.endpoint ?? undefined }), targets.bucket)
