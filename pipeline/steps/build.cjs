@@ -125,6 +125,7 @@ async function loadBuild() {
 if (require.main === module) {
   // `npm run build` stopped with SIGTERM ends npm, not this process: it then ends too, as a stopped build.
   require('../../scripts/endWithParent.cjs').endWithParent()
+  require('../../scripts/envFileSettings.cjs').refuseDocsSettingsInEnvFiles(ROOT, 'build')
   loadBuild()
     .then((build) => build.runBuild())
     .catch((error) => {

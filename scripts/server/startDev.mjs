@@ -11,8 +11,10 @@ import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { endWithParent } from '../endWithParent.cjs'
 import { refuseProductionMode } from '../localCognitoOnly.mjs'
+import { refuseDocsSettingsInEnvFiles } from '../envFileSettings.cjs'
 
 refuseProductionMode('npm run dev')
+refuseDocsSettingsInEnvFiles(fileURLToPath(new URL('../..', import.meta.url)), 'npm run dev')
 
 const server = fileURLToPath(new URL('./nextDevServer.cjs', import.meta.url))
 /*
