@@ -87,6 +87,9 @@ test('npm run deploy:access refuses an option it does not have, before anything:
     expect([args, refused.status]).toEqual([args, 1])
     expect(refused.stderr).toMatch(/^deploy:access: (Unknown option|Unexpected argument)/m)
   }
+  // The stack's settings, as cdk deploy takes them (it deploys the stack again whole): key=value, or refused.
+  expect(run('scripts/deploy/deployAccess.ts', ['-c', 'domainName'])).toMatchObject({ status: 1, stderr: expect.stringContaining('deploy:access: -c domainName: a stack setting is -c key=value') })
+  expect(run('scripts/deploy/deployAccess.ts', ['--no-deploy', '-c', 'waf=on', '--context', 'domainName=docs.example.com']).stderr).not.toMatch(/Unknown option|stack setting/)
 })
 
 test('npm run deploy:access refuses to deploy an authorizer for the local Cognito, or to rebuild one for another pool', () => {

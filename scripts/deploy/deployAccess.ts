@@ -6,6 +6,7 @@
  *
  *   npm run deploy:access                 check the lists, rebuild edge/dist and mcp/dist, cdk deploy DocsSiteStack
  *   npm run deploy:access -- --no-deploy  check and rebuild only (CI, or to look before deploying)
+ *   npm run deploy:access -- -c key=value  each stack setting the stack was deployed with as context
  *
  * It needs the .next/asset-routes.json and .next/script-hashes.json of the build that is deployed
  * (the site's own build leaves them there) and the DOCS_AUTH_MODE=production and DOCS_COGNITO_*
@@ -27,9 +28,14 @@ import { assertBuiltForProduction, readBuiltFor } from '../../lib/auth/builtFor'
 
 async function main() {
   const started = Date.now()
-  // Its one option; another (a misspelt `--no-deploy`, a `--dry-run`) would deploy, with no word.
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { 'no-deploy': { type: 'boolean' } }, strict: true, allowPositionals: false })
+  // Its options; another (a misspelt `--no-deploy`, a `--dry-run`) would deploy, with no word.
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { 'no-deploy': { type: 'boolean' }, context: { type: 'string', short: 'c', multiple: true } }, strict: true, allowPositionals: false })
   const deploy = !values['no-deploy']
+  // The stack's settings given as `cdk deploy -c key=value` (a domain, WAF, a provider): the stack
+  // is deployed again whole, and without them it would drop them, with no word.
+  const context = values.context ?? []
+  const malformed = context.find((setting) => !/^[A-Za-z][A-Za-z0-9]*=./.test(setting))
+  if (malformed !== undefined) throw new Error(`-c ${malformed}: a stack setting is -c key=value, as for cdk deploy (-c domainName=docs.example.com)`)
   const access = compileAccess(accessConfig)
   const { assetRoutes, audiences, scriptHashes, edgeDist, mcpDist } = sitePaths()
   const auth = readAuthSettings(process.env as AuthEnv)
@@ -50,7 +56,7 @@ async function main() {
   console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB, ${path.relative('.', mcp.file)} ${(mcp.bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
   assertBuiltForProduction([edgeDist, mcpDist], 'refused')
-  const cdk = spawnSync('npx', ['cdk', 'deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never'], { cwd: path.resolve('infra'), stdio: 'inherit' })
+  const cdk = spawnSync('npx', ['cdk', 'deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never', ...context.flatMap((setting) => ['-c', setting])], { cwd: path.resolve('infra'), stdio: 'inherit' })
   if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
   console.log(`deploy:access: the new authorizer and AI tools' server are deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)
 }
