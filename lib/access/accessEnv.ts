@@ -16,15 +16,35 @@ export type AccessEnv = Readonly<Record<string, string | undefined>>
 /** An override variable's form: DOCS_ and a list's name in upper snake case. */
 const OVERRIDE_VAR = /^DOCS_[A-Z0-9_]+_USERS$/
 
+/** The edits (a letter added, removed, changed, or two swapped) from `a` to `b`, up to `most` + 1. */
+function editsBetween(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)]
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1)
+    }
+    rows.push(row)
+  }
+  return rows[a.length][b.length]
+}
+
 /**
  * The override variables that are set, for the lists of `lists`: what the edge build bakes in. An
- * override variable that names none of them fails: a misspelt one (DOCS_LEAD_USERS) would leave
- * its list as it is, with no word.
+ * override variable that names none of them fails, and so does a DOCS_ variable within two edits of
+ * one (DOCS_LEADS_USER, DOCS_LEADSUSERS): a misspelt one would leave its list as it is, with no word.
  */
 export function accessEnvFor(lists: readonly ListName[], env: AccessEnv): Record<string, string> {
   const listVariables = lists.map(listEnvVar)
   const names = [PROTECT_ENV_VAR, ...listVariables]
-  const unknown = Object.keys(env).filter((variable) => OVERRIDE_VAR.test(variable) && env[variable] !== undefined && !listVariables.includes(variable))
+  const unknown = Object.keys(env).flatMap((variable) => {
+    if (!variable.startsWith('DOCS_') || env[variable] === undefined || names.includes(variable)) return []
+    const meant = listVariables.find((listVariable) => editsBetween(variable, listVariable, 2) <= 2)
+    if (meant) return [`${variable} (did you mean ${meant}?)`]
+    return OVERRIDE_VAR.test(variable) ? [variable] : []
+  })
   if (unknown.length > 0) throw new AccessConfigError(`${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} set, but override${unknown.length === 1 ? 's' : ''} no list; the lists' variables are ${listVariables.join(', ')}`)
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])))
 }
