@@ -24,8 +24,9 @@ const BUNDLE_DIR = CACHE_PATHS.buildBundle
 function launcherProject(): string {
   const root = tempSite('launcher-', {
     'pipeline/steps/build.cjs': fs.readFileSync(path.join(project, 'pipeline/steps/build.cjs')),
-    // What the launcher loads before the build: it ends with npm (`npm run build` stopped).
+    // What the launcher loads before the build: it ends with npm (`npm run build` stopped), and refuses DOCS_ settings in .env files.
     'scripts/endWithParent.cjs': fs.readFileSync(path.join(project, 'scripts/endWithParent.cjs')),
+    'scripts/envFileSettings.cjs': fs.readFileSync(path.join(project, 'scripts/envFileSettings.cjs')),
     'pipeline/steps/buildSite.ts': "import { ruleName } from '../../access.config'\nimport { besideMe } from '../render/beside'\nexport function runBuild(): void {\n  console.log(`rule ${ruleName}; beside: ${besideMe()}`)\n}\n",
     'pipeline/render/beside.ts': "import fs from 'node:fs'\nimport path from 'node:path'\nexport const besideMe = () => fs.readFileSync(path.join(__dirname, 'beside.txt'), 'utf8').trim()\n",
     'pipeline/render/beside.txt': 'found\n',
