@@ -70,6 +70,7 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
   const { site } = options
   const resource = new URL(MCP_PATH, site.siteUrl).href
   const siteHostnames = [new URL(site.siteUrl).hostname]
+  const siteOrigin = new URL(site.siteUrl).origin
   const resourceMetadataUrl = new URL(RESOURCE_METADATA_PATH, site.siteUrl).href
   const metadata = {
     resource,
@@ -120,8 +121,10 @@ export function createDocsMcpHandler(options: DocsMcpOptions): DocsMcpHandler {
       }
       if (pathname !== MCP_PATH) return null
       // A page of another site, in a reader's browser, is refused (the MCP transport's rule against
-      // DNS rebinding); AI tools send no Origin, and this site's own pages are its origin.
-      const foreignOrigin = originValidationResponse(request, siteHostnames)
+      // DNS rebinding); AI tools send no Origin, and this site's own pages are its origin. The SDK
+      // compares host names only: the same host on another scheme or port is another site, refused too.
+      const origin = request.headers.get('origin')
+      const foreignOrigin = originValidationResponse(request, origin === null || origin === siteOrigin ? siteHostnames : [])
       if (foreignOrigin) return noStore(foreignOrigin)
       let authInfo: AuthInfo
       try {

@@ -192,7 +192,7 @@ test('search offers only pages get_page reads: not the home page, which the sear
   await client.close()
 })
 
-test("a request from another site's page (its Origin) is refused before its token is read; the site's own origin and none (an AI tool) pass", async () => {
+test("a request from another site's page (its Origin, the same host on another scheme or port included) is refused before its token is read; the site's own origin and none (an AI tool) pass", async () => {
   const token = signJwt(idClaims('leads1'), key)
   const post = (origin?: string) =>
     serve(`${SITE}${MCP_PATH}`, {
@@ -200,7 +200,9 @@ test("a request from another site's page (its Origin) is refused before its toke
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     })
-  for (const origin of ['https://evil.example', 'http://docs.example.com.evil.example', 'null']) {
+  const { hostname, port } = new URL(SITE)
+  const sameHostElsewhere = [`${SITE.startsWith('https:') ? 'http' : 'https'}://${hostname}${port ? `:${port}` : ''}`, `${new URL(SITE).protocol}//${hostname}:8443`]
+  for (const origin of ['https://evil.example', 'http://docs.example.com.evil.example', 'null', ...sameHostElsewhere]) {
     const refused = await post(origin)
     expect([origin, refused.status, refused.headers.get('cache-control')]).toEqual([origin, 403, 'no-store'])
   }
