@@ -32,15 +32,11 @@ export function headingProblem(level, previous) {
 
 const ALT_FIX = 'describe what the image shows, as a reader who cannot see it needs it'
 
-/** Whether a JSX attribute's value is text: `"…"`, or `{"…"}` and a template without `${…}`. */
-function isText(value) {
-  if (typeof value === 'string') return true
-  const expression = value?.data?.estree?.body?.[0]?.expression
-  return (expression?.type === 'Literal' && typeof expression.value === 'string') || (expression?.type === 'TemplateLiteral' && expression.expressions.length === 0)
-}
-
-/** Why an image has no text alternative, or null. Markdown images and JSX `<img>`. */
-export function altProblem(node) {
+/**
+ * Why an image has no text alternative, or null. Markdown images and JSX `<img>`; `valueOf` reads
+ * a JSX attribute's value as the page will hold it (./toPageDocument.mjs attributeValue).
+ */
+export function altProblem(node, valueOf) {
   if (node.type === 'element' && node.tagName === 'img') {
     const alt = node.properties?.alt
     return typeof alt === 'string' && alt.trim() !== '' ? null : `an image without alt text (\`![](…)\`): write it as ![text](…); ${ALT_FIX}`
@@ -50,7 +46,7 @@ export function altProblem(node) {
     const alt = node.attributes.find((attribute) => attribute.type === 'mdxJsxAttribute' && attribute.name === 'alt')
     if (!alt) return `\`<img>\` without an alt attribute: add alt="…" (${ALT_FIX}), or alt="" for an image that is only decoration`
     // React writes no alt for `alt`, `alt={null}` or `alt={false}`: only text is an alternative.
-    return isText(alt.value) ? null : `\`<img alt>\` without text: write alt="…" (${ALT_FIX}), or alt="" for an image that is only decoration`
+    return typeof valueOf(alt) === 'string' ? null : `\`<img alt>\` without text: write alt="…" (${ALT_FIX}), or alt="" for an image that is only decoration`
   }
   return null
 }

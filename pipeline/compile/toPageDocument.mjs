@@ -331,7 +331,7 @@ export function rehypeCheckPage() {
         if (problem) refuse(file, problem, node.position.start)
         lastHeading = level
       }
-      const alt = altProblem(node)
+      const alt = altProblem(node, attributeValue)
       if (alt) refuse(file, alt, node.position.start)
     })
     file.data.pageAliases = aliases
