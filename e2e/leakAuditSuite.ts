@@ -44,11 +44,19 @@ import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiT
  */
 const PER_READER = [READER_VIEW_PATH, ROOT_LLMS_PATH, CONNECTIONS_PATH]
 const GENERATED = [...PER_READER, RESOURCE_METADATA_PATH, AUTHORIZATION_SERVER_METADATA_PATH]
+/** A response as the audit reads it. */
+interface Received {
+  status: number
+  headers: [string, string][]
+  cacheControl: string | null
+  body: string
+}
+
 /**
  * `url` as a browser opens it (`Sec-Fetch-Mode: navigate`, which Node's fetch replaces with `cors`):
  * its status, headers and body, a redirect not followed.
  */
-function openAsBrowser(url: string, cookie: string | undefined): Promise<{ status: number; headers: [string, string][]; cacheControl: string | null; body: string }> {
+function openAsBrowser(url: string, cookie: string | undefined): Promise<Received> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html', ...(cookie ? { cookie } : {}) } }, (response) => {
       const chunks: Buffer[] = []
@@ -160,23 +168,21 @@ export async function filesReport(siteUrl: string, keys: readonly string[], role
   // a redirect where a script's fetch gets a status), so the redirects' addresses are scanned too.
   const requests = keys.flatMap((key) => (key.endsWith('.html') ? [{ key }, { key: normalisePath(key) ?? key, navigate: true }] : [{ key }]))
   for (const { key, navigate } of requests) {
-    if (navigate) {
-      // Every header and body is scanned, whatever the status; the counts are the files'.
-      const opened = await openAsBrowser(siteUrl + key, cookie)
-      const text = responseText(key, opened.headers, opened.body)
-      scanServed({ key: `${key} (navigation)`, status: opened.status, cacheControl: opened.cacheControl, body: text, protected: false }, context, report)
-      inspect(`${key} (navigation)`, text, role, prose, context.mayKnowPath, report)
-      continue
+    let received: Received
+    if (navigate) received = await openAsBrowser(siteUrl + key, cookie)
+    else {
+      const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
+      received = { status: response.status, headers: [...response.headers], cacheControl: response.headers.get('cache-control'), body: readBody(Buffer.from(await response.arrayBuffer())) }
+      if (role === null && received.status !== 200) protectedKeys.add(key)
+      // The counts are the files'.
+      if (received.status !== 200) report.denied++
+      else report.allowed++
     }
-    const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
-    const body = readBody(Buffer.from(await response.arrayBuffer()))
-    if (role === null && response.status !== 200) protectedKeys.add(key)
-    const isProtected = protectedKeys.has(key) || PER_READER.includes(key)
-    const text = responseText(key, response.headers, body)
-    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body: text, protected: isProtected }, context, report)
-    inspect(key, text, role, prose, context.mayKnowPath, report)
-    if (response.status !== 200) report.denied++
-    else report.allowed++
+    // Every header and body is scanned, whatever the status.
+    const label = navigate ? `${key} (navigation)` : key
+    const text = responseText(key, received.headers, received.body)
+    scanServed({ key: label, status: received.status, cacheControl: received.cacheControl, body: text, protected: !navigate && (protectedKeys.has(key) || PER_READER.includes(key)) }, context, report)
+    inspect(label, text, role, prose, context.mayKnowPath, report)
   }
   return report
 }
