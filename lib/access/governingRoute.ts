@@ -20,35 +20,39 @@ export type AssetRoutes = Readonly<Record<string, string>>
 const SHARED_PAGE_CODE = /\[|\/_/
 const PAGE_CHUNK = new RegExp(`^${BUILD_FILE_FOLDERS.pageChunks.slice(0, -1)}(/.*?)-[0-9a-f]{8,}\\.js$`)
 
-/**
- * The map by lowercased key. A file the map puts under another rule than its own path's (a page's
- * Markdown under an exact rule) must keep that rule in every spelling: on a case-insensitive file
- * system `/A.MD` serves `/a.md`, while the fallback below would decide on the path's own rule.
- */
-const lowercased = new WeakMap<AssetRoutes, ReadonlyMap<string, string>>()
-function byLowercaseKey(assetRoutes: AssetRoutes): ReadonlyMap<string, string> {
-  let map = lowercased.get(assetRoutes)
-  if (!map) lowercased.set(assetRoutes, (map = new Map(Object.entries(assetRoutes).map(([key, route]) => [key.toLowerCase(), route]))))
-  return map
-}
-
 /** Whether an asset-route key is a folder's: it governs the files below it (see AssetRoutes). */
 export const isFolderKey = (key: string) => key.endsWith('/')
 
-/** The length of the longest folder key: no folder above a key is longer, whatever the key's depth. */
-const longestFolders = new WeakMap<AssetRoutes, number>()
-function longestFolderKey(assetRoutes: AssetRoutes): number {
-  let longest = longestFolders.get(assetRoutes)
-  if (longest === undefined) longestFolders.set(assetRoutes, (longest = Object.keys(assetRoutes).reduce((most, key) => (isFolderKey(key) ? Math.max(most, key.length) : most), 0)))
-  return longest
+/** What the decision reads of a map beyond its keys, made once per map. */
+interface MapIndex {
+  /**
+   * The map by lowercased key. A file the map puts under another rule than its own path's (a
+   * page's Markdown under an exact rule) must keep that rule in every spelling: on a
+   * case-insensitive file system `/A.MD` serves `/a.md`, while the fallback below would decide on
+   * the path's own rule.
+   */
+  byLowercase: ReadonlyMap<string, string>
+  /** The length of the longest folder key: no folder above a key is longer, whatever the key's depth. */
+  longestFolder: number
+}
+const indexes = new WeakMap<AssetRoutes, MapIndex>()
+function indexOf(assetRoutes: AssetRoutes): MapIndex {
+  let index = indexes.get(assetRoutes)
+  if (!index) {
+    const keys = Object.keys(assetRoutes)
+    index = { byLowercase: new Map(keys.map((key) => [key.toLowerCase(), assetRoutes[key]])), longestFolder: keys.reduce((most, key) => (isFolderKey(key) ? Math.max(most, key.length) : most), 0) }
+    indexes.set(assetRoutes, index)
+  }
+  return index
 }
 
 /**
  * What `found` gives for the deepest folder above `objectKey` (`/a/b/` before `/a/`) it gives
- * anything for, among folders of at most `longest` characters: a path of thousands of segments,
- * which anyone may ask for, costs a lookup per folder that could be a key, not one per segment.
+ * anything for, among folders no longer than the map's longest folder key: a path of thousands of
+ * segments, which anyone may ask for, costs a lookup per folder that could be a key, not one per segment.
  */
-function deepestFolder<T>(objectKey: string, longest: number, found: (folder: string) => T | undefined): T | undefined {
+function deepestFolder<T>(objectKey: string, assetRoutes: AssetRoutes, found: (folder: string) => T | undefined): T | undefined {
+  const longest = indexOf(assetRoutes).longestFolder
   for (let end = objectKey.lastIndexOf('/', Math.min(objectKey.length - 2, longest - 1)); end > 0; end = objectKey.lastIndexOf('/', end - 1)) {
     const value = found(objectKey.slice(0, end + 1))
     if (value !== undefined) return value
@@ -58,12 +62,12 @@ function deepestFolder<T>(objectKey: string, longest: number, found: (folder: st
 
 /** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
 const folderRoute = (objectKey: string, assetRoutes: AssetRoutes): string | undefined =>
-  deepestFolder(objectKey, longestFolderKey(assetRoutes), (folder) => assetRoutes[folder] ?? byLowercaseKey(assetRoutes).get(folder.toLowerCase()))
+  deepestFolder(objectKey, assetRoutes, (folder) => assetRoutes[folder] ?? indexOf(assetRoutes).byLowercase.get(folder.toLowerCase()))
 
 /**
  * The files of out/ (`files`, object keys) that the map decides by another file's rule: named like
  * a mapped key, or inside a mapped folder, in another case only. governingRoute gives such a file
- * that key's route (see byLowercaseKey), so a writer's `public/LOGO.svg` would be served by the
+ * that key's route (see MapIndex), so a writer's `public/LOGO.svg` would be served by the
  * sign-in page's rule to anyone: the build refuses them (pipeline/steps/routesStep.ts).
  */
 export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes): { file: string; twin: string }[] {
@@ -71,7 +75,7 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
   const byLowercase = new Map(keys.map((key) => [key.toLowerCase(), key]))
   // A key in its own spelling is the file's (or folder's) own: no twin, and nothing above it decides.
   const twinOf = (file: string): string | undefined =>
-    file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, longestFolderKey(assetRoutes), (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
+    file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, assetRoutes, (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
   // A twin differs from its key in a capital letter: the file has one, or the key has (few do).
   const CAPITAL = /[A-Z]/
   const candidates = new Set<string>()
@@ -90,7 +94,7 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
 }
 
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
-  const mapped = assetRoutes[objectKey] ?? byLowercaseKey(assetRoutes).get(objectKey.toLowerCase())
+  const mapped = assetRoutes[objectKey] ?? indexOf(assetRoutes).byLowercase.get(objectKey.toLowerCase())
   if (mapped !== undefined) return mapped
   // A page's own chunk is governed by that page even if the map missed it (an earlier build's, below
   // the folder of build code). The docs route's (`[[...slug]]`) and Next's `_app` and `_error` are
