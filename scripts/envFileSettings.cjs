@@ -36,4 +36,4 @@ function refuseDocsSettingsInEnvFiles(root, command) {
   process.exit(1)
 }
 
-module.exports = { docsSettingsInEnvFiles, refuseDocsSettingsInEnvFiles, NEXT_ENV_FILES }
+module.exports = { docsSettingsInEnvFiles, refuseDocsSettingsInEnvFiles }
