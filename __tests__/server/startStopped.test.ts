@@ -10,18 +10,11 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { isRunning } from '../../pipeline/mainProcess'
 
 jest.setTimeout(60_000)
 
 const root = path.resolve(__dirname, '../..')
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 const until = async (done: () => boolean, ms: number) => {
   for (const end = Date.now() + ms; Date.now() < end && !done(); ) await new Promise((resolve) => setTimeout(resolve, 50))
   return done()
@@ -58,7 +51,7 @@ test('npm start stopped with SIGTERM during its build ends the build', async () 
   const pidFile = path.join(project, 'build.pid')
   expect(await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 20_000)).toBe(true)
   const build = Number(fs.readFileSync(pidFile, 'utf8'))
-  expect(alive(build)).toBe(true)
+  expect(isRunning(build)).toBe(true)
   process.kill(npm.pid as number, 'SIGTERM')
-  expect(await until(() => !alive(build), 5_000)).toBe(true)
+  expect(await until(() => !isRunning(build), 5_000)).toBe(true)
 })
