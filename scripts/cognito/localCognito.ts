@@ -155,6 +155,9 @@ export async function startLocalCognito(opts: LocalCognitoOptions = {}): Promise
     const cognitoLocal = createCognitoLocalServer(lazyRouter(services), logger, config.ServerConfig, services)
     internal = (await cognitoLocal.start()) as http.Server
     const internalPort = (internal.address() as AddressInfo).port
+    // Only the proxy's keep-alive agent calls it. Node's 5 s idle close raced a request the agent sent
+    // on the closing socket ("socket hang up", once in CI); the agent's owner closes them instead (stop()).
+    internal.keepAliveTimeout = 0
     // It answers any origin, and its admin calls need no credentials: this machine's pages and tools
     // only (../server/thisMachineOnly.cjs), here and at the proxy below, which calls it.
     const answer = internal.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]
