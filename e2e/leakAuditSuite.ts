@@ -96,6 +96,10 @@ interface RoleReport extends RoleFindings {
   finerSeen: Set<FinerMark>
   /** Sections whose distinctive titles this role found in its readable files: proves the title search can find titles at all. */
   ownTitlesSeen: Set<string>
+  /** Sections whose marked title (access.config.ts) this role read, where it may open a page of the section. */
+  sectionTitlesSeen: Set<MarkedSection>
+  /** Sections whose marked description this role read, where it reads the whole section. */
+  sectionDescriptionsSeen: Set<MarkedSection>
 }
 
 const env = siteEnv()
@@ -118,6 +122,8 @@ const emptyReport = (role: Role): RoleReport => ({
   rootFileSeen: false,
   finerSeen: new Set(),
   ownTitlesSeen: new Set(),
+  sectionTitlesSeen: new Set(),
+  sectionDescriptionsSeen: new Set(),
 })
 const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
 /** Whether a role may read a section's marked page. */
@@ -147,6 +153,11 @@ const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_RO
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
 const pageRoutes = pages.map((page) => page.route)
+const sectionPages = (section: MarkedSection) => pageRoutes.filter((route) => route === `/docs/${section}` || route.startsWith(`/docs/${section}/`))
+/** A section's title names it to each reader who may open a page of it (a folder an admin gave them, say). */
+const mayKnowSection = (role: Role, section: MarkedSection) => sectionPages(section).some((route) => mayOpen(role, route))
+/** Its description speaks for the whole section: its folder's readers', or one who may open every page of it. */
+const readsWholeSection = (role: Role, section: MarkedSection) => mayOpenFolder(role, section) || (role !== null && sectionPages(section).every((route) => mayOpen(role, route)))
 /** The source text of the pages a role may open. */
 const proseOf = (role: Role) => [...sources].filter(([route]) => mayOpen(role, route)).map(([, source]) => source).join('\n')
 
@@ -220,6 +231,17 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (mayOpenFolder(role, section)) report.ownMetasSeen.add(section)
     else report.markersLeaked.push(`${section}'s _meta in ${key}`)
   }
+  for (const section of env.markers.sectionWords ? sections : []) {
+    const { title, description } = env.markers.sectionWords![section]
+    if (body.includes(title)) {
+      if (mayKnowSection(role, section)) report.sectionTitlesSeen.add(section)
+      else report.markersLeaked.push(`${section}'s section title in ${key}`)
+    }
+    if (body.includes(description)) {
+      if (readsWholeSection(role, section)) report.sectionDescriptionsSeen.add(section)
+      else report.markersLeaked.push(`${section}'s section description in ${key}`)
+    }
+  }
   if (body.includes(env.markers.rootFile)) {
     if (mayFetchRootFile(role)) report.rootFileSeen = true
     else report.markersLeaked.push(`the writer's file at the root of public/ in ${key}`)
@@ -257,8 +279,9 @@ async function mcpAnswers(siteUrl: string, role: Role): Promise<McpAnswer[]> {
     const markerQueries = [
       ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),
       ...finerMarks.flatMap((mark) => [env.markers.finer[mark].body, env.markers.finer[mark].title]),
+      ...Object.values(env.markers.sectionWords ?? {}).flatMap(({ title, description }) => [title, description]),
     ]
-    const queries = [...markerQueries, ...titles.keys(), ...SECTIONS.map((section) => section.title), ...usernames]
+    const queries = [...markerQueries, ...titles.keys(), ...env.access.sections.map((section) => section.title), ...usernames]
     // What every tool is told before it calls one (its instructions, the tools' descriptions) is an answer too.
     const answers: McpAnswer[] = [await tool.describe(), await tool.call('whoami'), await tool.call('list_pages')]
     for (const section of SECTIONS) answers.push(await tool.call('list_pages', { section: section.id }))
@@ -396,6 +419,15 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
       for (const report of reports) {
         const role = report.role === 'anonymous' ? null : (report.role as Role)
         expect([report.role, [...report.ownMetasSeen].sort()]).toEqual([report.role, sections.filter((section) => mayOpenFolder(role, section)).sort()])
+      }
+    })
+
+    // Where the profile marks the sections' words (not the one whose browser tests read the shipped titles).
+    ;(env.markers.sectionWords ? test : test.skip)("every role receives the marked title of each section it may open a page of, and the marked description of each it reads whole", () => {
+      for (const report of reports) {
+        const role = report.role === 'anonymous' ? null : (report.role as Role)
+        expect([report.role, [...report.sectionTitlesSeen].sort()]).toEqual([report.role, sections.filter((section) => mayKnowSection(role, section)).sort()])
+        expect([report.role, [...report.sectionDescriptionsSeen].sort()]).toEqual([report.role, sections.filter((section) => readsWholeSection(role, section)).sort()])
       }
     })
 

@@ -17,7 +17,7 @@ import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
 import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
-import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_ROOT_FILE, auditAccessConfig, markedFilesOf, newMarkers, type AuditProfileName, type FinerMark, type MarkedFiles, type MarkedSection, type Markers } from './markers'
+import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_ROOT_FILE, auditAccessConfig, markedFilesOf, newMarkers, withSectionWords, type AuditProfileName, type FinerMark, type MarkedFiles, type MarkedSection, type Markers } from './markers'
 
 /** The default local Cognito port the audit build talks to; tests start their own Cognito there. */
 export const AUDIT_COGNITO_PORT = 9329
@@ -101,11 +101,12 @@ function markMeta(dest: string, file: string, marker: string): void {
 export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_COGNITO_PORT, profile: AuditProfileName = 'finance'): void {
   copyProject(root, dest)
 
-  const config = auditAccessConfig(profile)
+  const profileConfig = auditAccessConfig(profile)
   const finerMarked = AUDIT_PROFILES[profile].marked
   // Every section the configuration declares, one an admin added too.
-  const marked = markedFilesOf(compileAccess(config, { ...process.env }).sections, scanContent(dest))
-  const markers = newMarkers(config, Object.keys(marked))
+  const marked = markedFilesOf(compileAccess(profileConfig, { ...process.env }).sections, scanContent(dest))
+  const markers = newMarkers(profileConfig, Object.keys(marked), AUDIT_PROFILES[profile].marksSectionWords)
+  const config = withSectionWords(profileConfig, markers)
   for (const [section, files] of Object.entries(marked)) {
     markPage(dest, files.page, { title: markers.title[section], body: markers.body[section] })
     // A section without an SVG image or a `_meta` of its own is given one to mark.

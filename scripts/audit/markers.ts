@@ -20,6 +20,11 @@ export interface AuditProfile {
    * internal section's 80 pages make several shards, which their leak audit and search tests cross.
    */
   searchShardPages: number | null
+  /**
+   * Whether the build's section titles and descriptions (access.config.ts) carry markers too. Not
+   * in the profile that runs every browser test, whose tests read the shipped titles.
+   */
+  marksSectionWords: boolean
 }
 
 /**
@@ -45,6 +50,7 @@ export const AUDIT_PROFILES = {
       page: 'content/docs/internal/guidelines/secrets-management.mdx',
     },
     searchShardPages: null,
+    marksSectionWords: false,
   },
   'sql-folder': {
     lists: { auditSqlUsers: 'internal1, group:dba', auditQuoteUsers: 'group:support-team' },
@@ -57,6 +63,7 @@ export const AUDIT_PROFILES = {
       page: 'content/docs/leads/endpoints/get-quote-fees.mdx',
     },
     searchShardPages: 30,
+    marksSectionWords: true,
   },
   widened: {
     lists: {},
@@ -69,6 +76,7 @@ export const AUDIT_PROFILES = {
       page: 'content/docs/leads/environments.mdx',
     },
     searchShardPages: 30,
+    marksSectionWords: true,
   },
 } as const satisfies Record<string, AuditProfile>
 
@@ -163,13 +171,25 @@ export interface Markers {
   usernames: Record<ListName, string>
   /** The text of MARKED_ROOT_FILE. */
   rootFile: string
+  /** Appended to each section's title and description in the build's access.config.ts, or null where the profile leaves them (AuditProfile.marksSectionWords). */
+  sectionWords: Record<MarkedSection, { title: string; description: string }> | null
 }
 
-export function newMarkers(config: AccessConfig, sections: readonly MarkedSection[]): Markers {
+export function newMarkers(config: AccessConfig, sections: readonly MarkedSection[], marksSectionWords = false): Markers {
   const token = () => crypto.randomBytes(6).toString('hex')
   const make = (kind: string) =>
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace(/-/g, '')}${token()}`])) as Record<MarkedSection, string>
   const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
-  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames, rootFile: `leakrootfile${token()}` }
+  const sectionWords = marksSectionWords
+    ? Object.fromEntries(sections.map((section) => [section, { title: `leaksectiontitle${section.replace(/-/g, '')}${token()}`, description: `leaksectiondescription${section.replace(/-/g, '')}${token()}` }]))
+    : null
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames, rootFile: `leakrootfile${token()}`, sectionWords }
+}
+
+/** The configuration with each section's title and description marked (Markers.sectionWords), or as it is. */
+export function withSectionWords(config: AccessConfig, markers: Markers): AccessConfig {
+  const words = markers.sectionWords
+  if (words === null) return config
+  return { ...config, sections: config.sections.map((section) => ({ ...section, title: `${section.title} ${words[section.id].title}`, description: `${section.description} ${words[section.id].description}` })) }
 }
