@@ -50,9 +50,9 @@ export interface AuditSite {
   searchShardPages: number | null
 }
 
-/** Every list of the audit's configuration, plus the list's marker username. */
+/** Every list of the audit's configuration, plus the list's marker username and marker group. */
 function auditAccessEnv(config: AccessConfig, markers: Markers): Record<string, string> {
-  return Object.fromEntries(Object.entries(config.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}`]))
+  return Object.fromEntries(Object.entries(config.lists).map(([list, entries]) => [listEnvVar(list), `${entries}, ${markers.usernames[list]}, group:${markers.groups[list]}`]))
 }
 
 /**

@@ -169,6 +169,8 @@ export interface Markers {
   finer: Record<FinerMark, { body: string; title: string }>
   /** A username added to each access list: no browser may ever receive one. */
   usernames: Record<ListName, string>
+  /** A group added to each access list (as `group:<name>`), which no user is in: no browser may ever receive one either. */
+  groups: Record<ListName, string>
   /** The text of MARKED_ROOT_FILE. */
   rootFile: string
   /** Appended to each section's title and description in the build's access.config.ts, or null where the profile leaves them (AuditProfile.marksSectionWords). */
@@ -179,12 +181,12 @@ export function newMarkers(config: AccessConfig, sections: readonly MarkedSectio
   const token = () => crypto.randomBytes(6).toString('hex')
   const make = (kind: string) =>
     Object.fromEntries(sections.map((section) => [section, `${kind}${section.replace(/-/g, '')}${token()}`])) as Record<MarkedSection, string>
-  const usernames = Object.fromEntries(Object.keys(config.lists).map((list) => [list, `audituser${list.toLowerCase()}${token()}`])) as Record<ListName, string>
+  const perList = (kind: string) => Object.fromEntries(Object.keys(config.lists).map((list) => [list, `${kind}${list.toLowerCase()}${token()}`])) as Record<ListName, string>
   const finer = Object.fromEntries((['folder', 'page'] as const).map((mark) => [mark, { body: `leakfinerbody${mark}${token()}`, title: `leakfinertitle${mark}${token()}` }])) as Markers['finer']
   const sectionWords = marksSectionWords
     ? Object.fromEntries(sections.map((section) => [section, { title: `leaksectiontitle${section.replace(/-/g, '')}${token()}`, description: `leaksectiondescription${section.replace(/-/g, '')}${token()}` }]))
     : null
-  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames, rootFile: `leakrootfile${token()}`, sectionWords }
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames: perList('audituser'), groups: perList('auditgroup'), rootFile: `leakrootfile${token()}`, sectionWords }
 }
 
 /** The configuration with each section's title and description marked (Markers.sectionWords), or as it is. */
