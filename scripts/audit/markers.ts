@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import shipped from '../../access.config'
-import type { AccessConfig, ListName, PathRule } from '../../lib/access/types'
+import type { AccessConfig, ListName, PathRule, Requirement } from '../../lib/access/types'
 
 /** The two pages of an audit profile whose rules are finer than a section: one in a folder, one on its own. */
 export type FinerMark = 'folder' | 'page'
@@ -10,6 +10,8 @@ export interface AuditProfile {
   lists: Record<ListName, string>
   /** Rules finer than a section, put before the shipped ones (the first rule that matches decides). */
   rules: PathRule[]
+  /** Who may read what no rule names, where the profile changes the shipped fallback. */
+  fallback?: Requirement
   /** Where the audit plants the finer markers: a page of the restricted folder, and the restricted page. */
   marked: Record<FinerMark, string>
   /**
@@ -36,7 +38,8 @@ export interface AuditProfile {
  * - sql-folder: a folder of the Twilio support section given to an internal reader and a group,
  *   which the section's own readers (support1) lose, and one leads page given to a group alone;
  * - widened: a folder of the internal section opened to every signed-in reader, and one leads page
- *   given to the Twilio section's readers instead of the leads readers.
+ *   given to the Twilio section's readers instead of the leads readers; and what no rule names
+ *   (the docs' index, the writers' files at the root of public/) given to every signed-in reader.
  */
 export const AUDIT_PROFILES = {
   finance: {
@@ -67,6 +70,7 @@ export const AUDIT_PROFILES = {
   },
   widened: {
     lists: {},
+    fallback: 'signedIn',
     rules: [
       { path: '/docs/internal/architecture', match: 'prefix', require: 'signedIn' },
       { path: '/docs/leads/environments', match: 'exact', require: 'twilioSupportUsers' },
@@ -86,7 +90,7 @@ export const AUDIT_PROFILE_NAMES = Object.keys(AUDIT_PROFILES) as AuditProfileNa
 /** An audit build's access configuration: the shipped one with the profile's lists, and its finer rules first. */
 export function auditAccessConfig(name: AuditProfileName): AccessConfig {
   const profile: AuditProfile = AUDIT_PROFILES[name]
-  return { ...shipped, lists: { ...shipped.lists, ...profile.lists }, rules: [...profile.rules, ...shipped.rules] }
+  return { ...shipped, lists: { ...shipped.lists, ...profile.lists }, rules: [...profile.rules, ...shipped.rules], fallback: profile.fallback ?? shipped.fallback }
 }
 
 /** Where the audit build plants the shipped sections' markers: one page of each, chosen to cover a nested page and two category index pages. */
