@@ -32,7 +32,7 @@ import { distinctiveTitles, knownPaths, noFindings, readBody, responseText, scan
 import { publicFileRoute } from '../pipeline/steps/checkRules'
 import { PASSWORD, siteEnv } from './siteEnv'
 import type { McpAnswer } from './mcpSession'
-import { signToolIn, withCookies } from './oauthTool'
+import { signToolIn, withCookies, type SeenResponse } from './oauthTool'
 import { MCP_PATH, RESOURCE_METADATA_PATH } from '../mcp/mcpHandler'
 import { ROOT_LLMS_PATH } from '../lib/pathFormats'
 import { AUTHORIZATION_SERVER_METADATA_PATH, CONNECTIONS_PATH } from '../lib/aiTools/oauthPaths'
@@ -204,12 +204,21 @@ async function toolReport(siteUrl: string, role: Role): Promise<RoleReport> {
   const tool = emptyReport(role)
   const prose = proseOf(role)
   const context = contextOf(role)
-  for (const answer of await mcpAnswers(siteUrl, role)) {
+  const signIn: { url: string; response: Response }[] = []
+  for (const answer of await mcpAnswers(siteUrl, role, (url, response) => signIn.push({ url, response }))) {
     // The client hides HTTP headers; e2e/mcpServer.test.ts checks that every /mcp answer is no-store.
     scanServed({ key: `${MCP_PATH} ${answer.key}`, status: 200, cacheControl: null, body: answer.body, protected: false }, context, tool)
     if (answer.isError) tool.denied++
     else tool.allowed++
     inspect(`${MCP_PATH} ${answer.key}`, answer.body, role, prose, context.mayKnowPath, tool)
+  }
+  // The tool's sign-in pages (the authorization server's redirects, the consent's interaction and
+  // decision) are what the site tells the reader's browser for it: scanned whole, not counted as answers.
+  for (const { url, response } of signIn) {
+    const key = `sign-in ${new URL(url).pathname}`
+    const text = responseText(key, response.headers, readBody(Buffer.from(await response.arrayBuffer())))
+    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body: text, protected: true }, context, tool)
+    inspect(key, text, role, prose, context.mayKnowPath, tool)
   }
   return tool
 }
@@ -264,7 +273,7 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
  * page of the build by route, and searches for every marker, distinctive title and section. An
  * anonymous tool gets the server's refusal.
  */
-async function mcpAnswers(siteUrl: string, role: Role): Promise<McpAnswer[]> {
+async function mcpAnswers(siteUrl: string, role: Role, seen: SeenResponse): Promise<McpAnswer[]> {
   if (role === null) {
     const response = await fetch(siteUrl + MCP_PATH, {
       method: 'POST',
@@ -275,7 +284,7 @@ async function mcpAnswers(siteUrl: string, role: Role): Promise<McpAnswer[]> {
     return [{ key: 'tools/call without a token', isError: true, body: await response.text(), structured: undefined, text: '' }]
   }
   // The tool signs in as its reader through the site's own sign-in and consent (no pasted token).
-  const tool = await signToolIn(withCookies(role), { siteUrl })
+  const tool = await signToolIn(withCookies(role, 'allow', undefined, seen), { siteUrl })
   try {
     const markerQueries = [
       ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),

@@ -100,13 +100,21 @@ export const inBrowser = (page: Page, username: string, button: 'Allow' | 'Deny'
 /** Cookies a response set, as a Cookie header (the few this flow needs; no attributes are honoured). */
 const setCookies = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(';', 1)[0])
 
+/** Each response the site gave the reader's sign-in of a tool, as received (a copy the caller may read). */
+export type SeenResponse = (url: string, response: Response) => void
+
 /**
  * The reader with no browser: the same requests Chromium makes (follow the authorization URL to
  * the interaction, post the decision with the reader's sign-in cookies and the consent header,
  * follow the result to the loopback). The browser test proves the page makes exactly these.
  */
-export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allow', siteCookies?: string): ReaderConsent => async (authorizationUrl) => {
+export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allow', siteCookies?: string, seen?: SeenResponse): ReaderConsent => async (authorizationUrl) => {
   const { cognitoUrl } = siteEnv()
+  const get = async (url: string, init?: RequestInit) => {
+    const response = await fetch(url, init)
+    seen?.(url, response.clone())
+    return response
+  }
   // The whole sign-in, as the browser holds it (the consent keeps its session with the grant), unless the test gives other cookies.
   const site = siteCookies ?? sessionCookieHeader(username, await signInSession(cognitoUrl, username, PASSWORD))
   // The browser holds the site's sign-in throughout: the server sends a visitor without one to sign in first.
@@ -114,15 +122,15 @@ export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allo
   let next = authorizationUrl.href
   // To the interaction: the library answers with redirects and its interaction cookies.
   for (let hops = 0; hops < 5 && !new URL(next).pathname.includes('/interaction/'); hops++) {
-    const response = await fetch(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
+    const response = await get(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
     jar.push(...setCookies(response))
     const location = response.headers.get('location')
     if (!location) throw new Error(`the authorization request answered ${response.status}: ${(await response.text()).slice(0, 300)}`)
     next = new URL(location, next).href
   }
-  const first = await fetch(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
+  const first = await get(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
   jar.push(...setCookies(first))
-  const decided = await fetch(`${next}/decision`, {
+  const decided = await get(`${next}/decision`, {
     method: 'POST',
     headers: { cookie: jar.join('; '), 'content-type': 'application/json', [CONSENT_HEADER]: '1' },
     body: JSON.stringify({ decision }),
@@ -137,7 +145,7 @@ export const withCookies = (username: string, decision: 'allow' | 'deny' = 'allo
       await fetch(next)
       return
     }
-    const response = await fetch(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
+    const response = await get(next, { redirect: 'manual', headers: { cookie: jar.join('; ') } })
     jar.push(...setCookies(response))
     const location = response.headers.get('location')
     if (!location) throw new Error(`resuming the authorization answered ${response.status}: ${(await response.text()).slice(0, 300)}`)
