@@ -27,7 +27,7 @@ export async function refreshSession(): Promise<RenewalOutcome> {
   }
 }
 
-/** Amplify's sign-out (revokes the refresh token where the server supports it). */
+/** Amplify's global sign-out: every refresh token of the reader's, on every device, ends (its own sign-out revokes only this one, and only where the token says it may). */
 export async function amplifySignOut(): Promise<void> {
-  await signOut()
+  await signOut({ global: true })
 }
