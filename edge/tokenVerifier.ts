@@ -1,7 +1,7 @@
 import { CognitoJwtVerifier } from 'aws-jwt-verify'
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk'
 import type { Jwks } from 'aws-jwt-verify/jwk'
-import type { Fetcher } from 'aws-jwt-verify/https'
+import { fetch as fetchOnce, type Fetcher } from 'aws-jwt-verify/https'
 import type { AccessUser } from '../lib/access/types'
 
 export interface VerifierSettings {
@@ -45,6 +45,32 @@ const refuseFetch: Fetcher = {
   },
 }
 
+/** How long one fetch of the pool's JWKS may take: twice that (two app clients' tokens) stays well inside Lambda@Edge's 5 s. */
+export const JWKS_FETCH_MS = 1500
+/** After a fetch of the JWKS failed, no other is tried for this long; an unknown key id is refused at once. */
+export const JWKS_PAUSE_AFTER_FAILURE_MS = 30_000
+
+/**
+ * The pool's JWKS fetched once (no retry) within JWKS_FETCH_MS, and not again for a while after a
+ * failure. Anyone can write a token with a key id the baked keys lack; aws-jwt-verify's own fetcher
+ * waits 3 s and tries twice, and its penalty box counts only a key missing from a fetched set, so a
+ * hanging endpoint held every such request past the viewer-request limit.
+ */
+export function boundedJwksFetcher(now: () => number = Date.now): Fetcher {
+  let failedAt = Number.NEGATIVE_INFINITY
+  return {
+    fetch: async (uri, requestOptions, data) => {
+      if (now() - failedAt < JWKS_PAUSE_AFTER_FAILURE_MS) throw new Error(`JWKS fetch paused after a failure: ${uri}`)
+      try {
+        return await fetchOnce(uri, { timeout: JWKS_FETCH_MS, responseTimeout: JWKS_FETCH_MS, ...requestOptions }, data)
+      } catch (error) {
+        failedAt = now()
+        throw error
+      }
+    },
+  }
+}
+
 /** Verified tokens remembered per warm Lambda instance; a page load sends the same token for every file. */
 export const VERIFIED_CACHE_SIZE = 1000
 
@@ -65,10 +91,10 @@ export function createIdTokenVerifier(settings: VerifierSettings): VerifyIdToken
 export const readerOnly = (verify: VerifyIdTokenClaims): VerifyIdToken => async (token) => (await verify(token))?.user ?? null
 
 export function createIdTokenClaimsVerifier(settings: VerifierSettings): VerifyIdTokenClaims {
-  const jwksCache = settings.fetchUnknownKeys ? undefined : new SimpleJwksCache({ fetcher: refuseFetch })
+  const jwksCache = new SimpleJwksCache({ fetcher: settings.fetchUnknownKeys ? boundedJwksFetcher() : refuseFetch })
   const verifier = CognitoJwtVerifier.create(
     { userPoolId: settings.userPoolId, clientId: typeof settings.clientId === 'string' ? settings.clientId : [...settings.clientId], tokenUse: 'id' },
-    jwksCache ? { jwksCache } : undefined
+    { jwksCache }
   )
   verifier.cacheJwks(settings.jwks)
   // Keyed by the whole token, signature included, so only the exact bytes verified before hit;
