@@ -266,3 +266,8 @@ describe("this machine's servers answer its own pages and tools only: not a host
     expect([allowed.status, allowed.headers['access-control-allow-origin']]).toEqual([204, siteUrl])
   })
 })
+
+test('TRACE, which a Web Request cannot carry, to /mcp gets 405, as on every other path, with nothing of the server in it', async () => {
+  const answer = await sent(siteUrl + '/mcp', 'TRACE', { host: new URL(siteUrl).host })
+  expect([answer.status, answer.headers['cache-control'], /unsupported|error/i.test(answer.body)]).toEqual([405, 'no-store', false])
+})

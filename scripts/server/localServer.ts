@@ -95,6 +95,8 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
+const NOT_FETCHABLE_METHODS = new Set(['CONNECT', 'TRACE'])
+
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const objects = options.objects
   const headers = securityHeaders({
@@ -130,7 +132,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     try {
       const pathname = (request.url ?? '/').split('?', 1)[0]
       if (oauth?.handles(pathname)) return await oauth.handle(request, response)
-      if (mcp && isMcpPath(pathname)) {
+      // A Web Request cannot carry CONNECT or TRACE (CloudFront refuses them before any function): the 405 below.
+      if (mcp && isMcpPath(pathname) && !NOT_FETCHABLE_METHODS.has(request.method ?? '')) {
         const answer = await mcp.handle(await toWebRequest(request, siteUrl, MAX_BODY_BYTES))
         if (answer) return await sendWebResponse(response, answer, headers)
       }
@@ -175,7 +178,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         ...(object.cacheControl === null ? {} : { 'cache-control': object.cacheControl }),
       }, body)
     } catch (error) {
-      send(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, `Internal error: ${error instanceof Error ? error.message : error}`)
+      // The operator reads what failed; the client is told nothing of it (a message may name a file).
+      console.error(`local server: ${request.method} ${request.url}:`, error)
+      send(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': CACHE_CONTROL.never }, 'Internal error: try again.')
     }
   })
 
