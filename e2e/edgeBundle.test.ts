@@ -47,7 +47,8 @@ test('the bundle carries the build\'s asset routes: framework chunks are public'
 test('a list change rebuilds the authorizer alone (npm run deploy:access): the new bundle applies the new list to the same site build', async () => {
   const fs = await import('node:fs')
   const os = await import('node:os')
-  const { execFileSync } = await import('node:child_process')
+  const { execFile } = await import('node:child_process')
+  const { promisify } = await import('node:util')
   const { copyProject } = await import('../scripts/audit/copyProject')
   const root = path.resolve(__dirname, '..')
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-deploy-access-'))
@@ -59,18 +60,19 @@ test('a list change rebuilds the authorizer alone (npm run deploy:access): the n
     fs.copyFileSync(path.join(dir, '.next/script-hashes.json'), path.join(work, '.next/script-hashes.json'))
     fs.copyFileSync(path.join(dir, '.next/audiences.json'), path.join(work, '.next/audiences.json'))
     const site = JSON.parse(fs.readFileSync(path.join(dir, 'audit-site.json'), 'utf8'))
+    // Run without holding this process's thread: a blocked event loop misses the local Cognito
+    // closing an idle connection, and the next sign-in is sent on it (ECONNRESET).
     const deployAccess = () =>
-      execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
+      promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/deploy/deployAccess.ts', '--no-deploy'], {
         cwd: work,
         env: { ...process.env, DOCS_AUTH_MODE: 'local', DOCS_COGNITO_ENDPOINT: `http://127.0.0.1:${site.cognitoPort}`, DOCS_LEADS_USERS: 'leads2' },
-        stdio: 'pipe',
       })
     // With other path rules than the build's (the shipped ones; the audit build adds finer rules),
     // it refuses: the site's search indexes and llms files follow the rules they were built with.
-    expect(deployAccess).toThrow(/path rules in access.config.ts .* differ from those the site in out\/ was built with/)
+    await expect(deployAccess()).rejects.toMatchObject({ stderr: expect.stringMatching(/path rules in access.config.ts .* differ from those the site in out\/ was built with/) })
     // With the build's rules and only a list changed, it rebuilds the authorizer.
     fs.copyFileSync(path.join(dir, 'access.config.ts'), path.join(work, 'access.config.ts'))
-    deployAccess()
+    await deployAccess()
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const rebuilt = require(path.join(work, 'edge/dist/index.js')).handler
     const leads1 = amplifyCookieHeader('leads1', await signInIdToken(cognitoUrl, 'leads1', PASSWORD))
