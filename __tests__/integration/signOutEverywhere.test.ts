@@ -9,7 +9,7 @@
 import { Amplify } from 'aws-amplify'
 import { signIn } from 'aws-amplify/auth'
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito'
-import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
+import { LOCAL_COGNITO, TOKEN_MINUTES } from '../../lib/auth/authSettings'
 import { amplifySignOut } from '../../lib/auth/amplifySession'
 import { startLocalCognito, type LocalCognito } from '../../scripts/cognito/localCognito'
 import { SEEDED_PASSWORD } from '../../scripts/cognito/seed'
@@ -44,4 +44,18 @@ test("the site's sign-out ends the reader's session on their other device, and t
   expect([await renews(other), await renews(mine)]).toEqual([true, true])
   await amplifySignOut()
   expect([await renews(other), await renews(mine)]).toEqual([false, false])
+})
+
+test('signing out after the access token has expired (a page left open past 15 minutes) still signs out everywhere', async () => {
+  const other = await otherDevice('leads2')
+  await signIn({ username: 'leads2', password: SEEDED_PASSWORD, options: { authFlowType: 'USER_PASSWORD_AUTH' } })
+  // Only the clock moves, for Amplify and the local Cognito alike; the servers' timers run as they do.
+  jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] })
+  try {
+    jest.setSystemTime(Date.now() + (TOKEN_MINUTES + 1) * 60_000)
+    await amplifySignOut()
+    expect(await renews(other)).toBe(false)
+  } finally {
+    jest.useRealTimers()
+  }
 })

@@ -27,7 +27,12 @@ export async function refreshSession(): Promise<RenewalOutcome> {
   }
 }
 
-/** Amplify's global sign-out: every refresh token of the reader's, on every device, ends (its own sign-out revokes only this one, and only where the token says it may). */
+/**
+ * Amplify's global sign-out: every refresh token of the reader's, on every device, ends (its own
+ * sign-out revokes only this one, and only where the token says it may). The call needs a live
+ * access token, which a page left open has outlived: the session is renewed first where it must be.
+ */
 export async function amplifySignOut(): Promise<void> {
+  await fetchAuthSession().catch(() => undefined)
   await signOut({ global: true })
 }
