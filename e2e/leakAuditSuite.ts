@@ -6,7 +6,8 @@
  * - the markers of the pages that the audit profile's rules finer than a section govern (a page
  *   of a folder given to a list of its own, a page given to another list), in any file;
  * - distinctive page titles of pages it may not open (Nextra puts titles in page maps);
- * - usernames: a marker username and a marker group added to every list, and every seeded user but the role itself;
+ * - the lists' names, and the names they hold: a marker username and a marker group added to every
+ *   list, and every seeded user but the role itself;
  * - paths of pages it may not open, plain or escaped (manifests, page maps, stubs, search, llms);
  * - protected responses that a shared cache may keep.
  * The same counts are made of everything the AI tools' server (/mcp) answers each role's AI tool,
@@ -141,8 +142,12 @@ const SECTION_READERS = env.access.sections.flatMap((section) => {
   return reader ? [reader] : []
 })
 export const ROLES: readonly Role[] = [...BASE_ROLES, ...SECTION_READERS]
-/** The names the access lists hold: none but the reader's own may reach a reader (the marker groups have no members). */
-const usernames = [...Object.values(env.markers.usernames), ...Object.values(env.markers.groups), ...SEEDED_USERS, ...SECTION_READERS]
+/**
+ * The access lists' names and the names they hold: none may reach a reader but the reader's own
+ * username (the marker groups have no members). The full-access list's name is the product's own,
+ * in its code (lib/access/types.ts), not an admin's.
+ */
+const usernames = [...Object.keys(env.access.members).filter((list) => list !== FULL_ACCESS_LIST), ...Object.values(env.markers.usernames), ...Object.values(env.markers.groups), ...SEEDED_USERS, ...SECTION_READERS]
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(env.marked[section].image.slice('public/'.length)))
 /** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
