@@ -3,7 +3,7 @@
  * the sign-in page imports it directly; docs pages only to refresh or sign out.
  */
 import { fetchAuthSession, signOut } from 'aws-amplify/auth'
-import { configureAmplify } from './configureAmplify'
+import { amplifyClientId, configureAmplify } from './configureAmplify'
 import { isNetworkError, type RenewalOutcome } from './renewalOutcome'
 import { clearTokenCookies } from './signOutEverywhere'
 import { siteAuthSettings } from './siteAuthSettings'
@@ -28,11 +28,16 @@ export async function refreshSession(): Promise<RenewalOutcome> {
 }
 
 /**
- * Amplify's global sign-out: every refresh token of the reader's, on every device, ends (its own
- * sign-out revokes only this one, and only where the token says it may). The call needs a live
- * access token, which a page left open has outlived: the session is renewed first where it must be.
+ * Ends the reader's sessions. Signed in through the username form (the web client): Amplify's global
+ * sign-out, so every refresh token of theirs, on every device, ends (its plain sign-out revokes only
+ * this one, and only where the token says it may); the call needs a live access token, which a page
+ * left open has outlived, so the session is renewed first where it must be. Signed in with the
+ * provider (the federated client, whose tokens never carry the scope a global sign-out needs): this
+ * browser's refresh token is revoked, and the hosted domain's sign-in ended.
  */
 export async function amplifySignOut(): Promise<void> {
-  await fetchAuthSession().catch(() => undefined)
-  await signOut({ global: true })
+  const federatedClient = siteAuthSettings.federation?.clientId
+  const global = federatedClient === undefined || amplifyClientId() !== federatedClient
+  if (global) await fetchAuthSession().catch(() => undefined)
+  await signOut({ global })
 }
