@@ -6,7 +6,7 @@ import type { CompiledAccess } from '../lib/access/compileAccess'
 import { decideAccess, decidesPaths, passes } from '../lib/access/decideAccess'
 import { isRouteManifestKey, type AudienceSummary, type ReaderSection, type ReaderView, anonymousView } from '../lib/access/readerView'
 import type { AssetRoutes } from '../lib/access/governingRoute'
-import { folderWordsPath, sectionPrefix } from '../lib/access/sectionPaths'
+import { folderWordsPath, inSection, sectionPrefix } from '../lib/access/sectionPaths'
 import type { AccessUser } from '../lib/access/types'
 
 /** A home card's line for a section the reader may open only part of. */
@@ -70,8 +70,12 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
     username: user.username,
     publicPaths,
     // Only rules that decide a path: one that an earlier rule shadows whole decides nothing, and its
-    // path may name a page the reader may not open.
-    open: access.rules.filter((rule, index) => passes(access, rule.require, user) && decidesPaths(access, index)).map(({ path, match }) => ({ path, match })),
+    // path may name a page the reader may not open. Nor one inside a section the reader may open no
+    // page of (one on its images, say): its path names the section.
+    open: access.rules
+      .filter((rule, index) => passes(access, rule.require, user) && decidesPaths(access, index))
+      .filter((rule) => access.sections.every(({ id }) => !inSection(rule.path, id) || sections.some((section) => section.id === id)))
+      .map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
     sections,
     search: audiences.flatMap((audience) => (audience.search ? [{ id: audience.id, basePath: audience.search }] : [])),

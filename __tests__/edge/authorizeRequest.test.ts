@@ -18,7 +18,8 @@ const prodKey = newKeyPair('prod-key-1')
 const attackerKey = newKeyPair('prod-key-1') // same kid, different key: a forged signature
 
 /** The shipped site's plan: what the build tells the authority about its audiences. */
-const plan = planAggregates({ access, routes: scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route) })
+const routes = scanContent(path.resolve(__dirname, '../..')).pages.map((page) => page.route)
+const plan = planAggregates({ access, routes })
 const homeIndex = plan.search.find((spec) => spec.pages.includes('/'))!.basePath
 
 const deps: AuthorizerDeps = {
@@ -294,9 +295,19 @@ describe('a reader refused by a rule finer than what they may open around it lea
     expect(await asUser(`${folder}/made-up`, 'fin1')).toEqual({ kind: 'serve', objectKey: `${folder}/made-up.html` })
     expect(await asUser(`${folder}/made-up`, 'internal1')).toEqual({ kind: 'serve', objectKey: ABSENT_OBJECT_KEY })
     // The browser's view agrees with the authority on the folder's pages.
-    const view = readerViewFor(readerViewSources(indexed, {}, []), { username: 'fin1' })
+    const view = readerViewFor(readerViewSources(indexed, {}, audienceSummaries(planAggregates({ access: indexed, routes }))), { username: 'fin1' })
     expect(decideForView(view, `${folder}/overview`)).toBe(decideAccess(indexed, `${folder}/overview`, { username: 'fin1' }))
     expect(decideForView(view, `${folder}/overview`)).toBe('allow')
+  })
+
+  test("a rule that opens a section's images to every signed-in reader: the view of a reader who may open no page of the section names neither its path nor the section", () => {
+    const images = compileAccess({ ...shipped, rules: [{ path: '/docs/internal/images', match: 'prefix', require: 'signedIn' }, ...shipped.rules] }, {})
+    const sources = readerViewSources(images, {}, audienceSummaries(planAggregates({ access: images, routes })))
+    // The images themselves are theirs (they follow their own path's rule); the view is only for pages.
+    expect(decideAccess(images, '/docs/internal/images/data-lake-overview.svg', { username: 'outsider' })).toBe('allow')
+    expect(JSON.stringify(readerViewFor(sources, { username: 'outsider' }))).not.toContain('/docs/internal')
+    // A reader of the section is told of the rule, as of every rule they pass.
+    expect(readerViewFor(sources, { username: 'internal1' }).open).toContainEqual({ path: '/docs/internal/images', match: 'prefix' })
   })
 
   test('the fallback is around no path a rule matches, and a section rule an earlier rule shadows whole decides nothing: a reader refused a section is sent to /unauthorized', async () => {
