@@ -181,6 +181,12 @@ describe('bad configuration fails with a message that names the problem', () => 
     )
     expect(() => compileAccess(base, { DOCS_LEADS_USERS: '' })).toThrow(/list "leadsUsers" is empty after parsing/)
   })
+  test("a list's override variable at fault is named as where the list was written, not the file whose list it replaced", () => {
+    const replaced = /^DOCS_LEADS_USERS \(set in place of list "leadsUsers" of access\.config\.ts\): list "leadsUsers" /
+    for (const value of ['', 'leads1 leads2', 'internalUsers']) expect(() => compileAccess(base, { DOCS_LEADS_USERS: value })).toThrow(replaced)
+    // The file's own list, at fault, is the file's.
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'leads1 leads2' } }, {})).toThrow(/^access\.config\.ts: list "leadsUsers" has an entry containing whitespace/)
+  })
   test('a list named as a requirement that is no list: "signedIn", or a group', () => {
     const named = (name: string) => ({ ...base, lists: { ...base.lists, [name]: 'admin, ian' }, rules: [{ path: '/docs/x', match: 'prefix' as const, require: name }] })
     expect(() => compileAccess(named('signedIn'))).toThrow(/list "signedIn": the name is reserved/)

@@ -75,6 +75,8 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   const lists = config.lists
   if (lists[FULL_ACCESS_LIST] === undefined) throw new AccessConfigError(`list "${FULL_ACCESS_LIST}" is missing`)
   const listNames = Object.keys(lists)
+  /** Where a list was written, for its errors: its override variable, which replaces the file's list, when set. */
+  const sourceOf = (name: ListName) => (env[listEnvVar(name)] === undefined ? undefined : `${listEnvVar(name)} (set in place of list "${name}" of access.config.ts)`)
   const parsed: Record<ListName, ListEntries> = {}
   for (const name of listNames) {
     // A requirement names a list, "signedIn" or "group:<name>", and a decision reads "public" for a
@@ -87,13 +89,13 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     }
     const raw = env[listEnvVar(name)] ?? lists[name]
     if (raw === undefined) throw new AccessConfigError(`list "${name}" is missing`)
-    parsed[name] = parseUserList(name, raw)
+    parsed[name] = parseUserList(name, raw, sourceOf(name))
   }
   // A list's or a requirement's name among a list's users matches nobody: lists do not include one another.
   for (const name of listNames) {
     const named = parsed[name].users.find((user) => user === 'signedIn' || listNames.includes(user))
     if (named) {
-      throw new AccessConfigError(`list "${name}" has the entry "${named}", which names ${named === 'signedIn' ? 'a requirement' : 'a list'}, not a user: a list holds usernames and "${GROUP_PREFIX}<name>" entries, and does not include another list; name its users, or give the section or rule the other list`)
+      throw new AccessConfigError(`list "${name}" has the entry "${named}", which names ${named === 'signedIn' ? 'a requirement' : 'a list'}, not a user: a list holds usernames and "${GROUP_PREFIX}<name>" entries, and does not include another list; name its users, or give the section or rule the other list`, sourceOf(name))
     }
   }
   const declared = [...listNames]
@@ -154,7 +156,7 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
       // Its own entries: the full-access ones, merged into every list, do not make a list that was left empty mean anything.
       if (requirement !== 'signedIn' && parsed[requirement].users.length + parsed[requirement].groups.length === 0) {
         const only = requirement === FULL_ACCESS_LIST ? 'nobody could read those pages' : `only ${FULL_ACCESS_LIST} could read those pages (write "${FULL_ACCESS_LIST}" where that is meant)`
-        throw new AccessConfigError(`list "${requirement}" is empty after parsing, but a rule needs it; ${only}`)
+        throw new AccessConfigError(`list "${requirement}" is empty after parsing, but a rule needs it; ${only}`, sourceOf(requirement))
       }
     }
   }

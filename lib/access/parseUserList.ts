@@ -13,9 +13,9 @@ export interface ListEntries {
  * or `group:<name>`. A name with inner whitespace cannot be matched exactly by anyone, and
  * `group:` with no name by no group, so both are rejected rather than silently never matching.
  */
-export function parseUserList(listName: string, raw: string): ListEntries {
+export function parseUserList(listName: string, raw: string, source?: string): ListEntries {
   if (typeof raw !== 'string') {
-    throw new AccessConfigError(`list "${listName}" must be a comma-separated string, got ${typeof raw}`)
+    throw new AccessConfigError(`list "${listName}" must be a comma-separated string, got ${typeof raw}`, source)
   }
   const entries = raw
     .split(',')
@@ -24,7 +24,7 @@ export function parseUserList(listName: string, raw: string): ListEntries {
   const parsed: ListEntries = { users: [], groups: [] }
   for (const entry of entries) {
     const problem = entryProblem(entry)
-    if (problem) throw new AccessConfigError(`list "${listName}" has ${problem}`)
+    if (problem) throw new AccessConfigError(`list "${listName}" has ${problem}`, source)
     if (entry.startsWith(GROUP_PREFIX)) parsed.groups.push(entry.slice(GROUP_PREFIX.length))
     else parsed.users.push(entry)
   }
