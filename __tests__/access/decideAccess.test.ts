@@ -261,6 +261,17 @@ describe('bad configuration fails with a message that names the problem', () => 
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'signedIn' } })).toThrow('list "leadsUsers" has the entry "signedIn", which names a requirement, not a user')
     // Through an override variable too.
     expect(() => compileAccess(base, { DOCS_LEADS_USERS: 'Group:support-team' })).toThrow(/reads as a group but is a username/)
+    // In another case (the user pool's usernames are not case-sensitive), and the words a decision reads.
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'leads1, internalusers' } })).toThrow('list "leadsUsers" has the entry "internalusers", which names a list ("internalUsers", in another case), not a user')
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'SIGNEDIN' } })).toThrow('which names a requirement ("signedIn", in another case), not a user')
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'leads1, public' } })).toThrow('list "leadsUsers" has the entry "public", which names a requirement, not a user')
+  })
+  test('an entry in quotes (copied from code or a sheet) matches nobody, and fails, naming it', () => {
+    for (const entry of ['"leads1"', "'leads1'", '“leads1”', '`group:support-team`']) {
+      expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: `leads2, ${entry}` } })).toThrow(`list "leadsUsers" has the entry ${entry}, in quotes; write entries bare`)
+    }
+    // A quote inside a name is the name's.
+    expect(compileAccess({ ...base, lists: { ...base.lists, leadsUsers: "o'brien" } }).members.leadsUsers.users.has("o'brien")).toBe(true)
   })
   test('a requirement of one group is read by the rules of a list entry: no invisible character, no ";"', () => {
     expect(() => compileAccess({ ...base, fallback: 'group:support\u200b-team' })).toThrow('access.config.ts: fallback requires one group, and it is an entry with an invisible or control character: "group:support<U+200B>-team"')

@@ -93,9 +93,12 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
   }
   // A list's or a requirement's name among a list's users matches nobody: lists do not include one another.
   for (const name of listNames) {
-    const named = parsed[name].users.find((user) => user === 'signedIn' || listNames.includes(user))
+    // In any case: the user pool's usernames are not case-sensitive, and "internalusers" is a list's name mistyped far more often than a user's.
+    const reserved = new Map(['signedIn', 'public', ...listNames].map((word) => [word.toLowerCase(), word]))
+    const named = parsed[name].users.find((user) => reserved.has(user.toLowerCase()))
     if (named) {
-      throw new AccessConfigError(`list "${name}" has the entry "${named}", which names ${named === 'signedIn' ? 'a requirement' : 'a list'}, not a user: a list holds usernames and "${GROUP_PREFIX}<name>" entries, and does not include another list; name its users, or give the section or rule the other list`, sourceOf(name))
+      const word = reserved.get(named.toLowerCase())!
+      throw new AccessConfigError(`list "${name}" has the entry "${named}", which names ${listNames.includes(word) ? 'a list' : 'a requirement'}${named === word ? '' : ` ("${word}", in another case)`}, not a user: a list holds usernames and "${GROUP_PREFIX}<name>" entries, and does not include another list; name its users, or give the section or rule the other list`, sourceOf(name))
     }
   }
   const declared = [...listNames]

@@ -46,6 +46,8 @@ export function entryProblem(entry: string): string | null {
   if (entry === GROUP_PREFIX) return `"${GROUP_PREFIX}" with no group name`
   // Read as a username, each would match nobody, and the readers the admin meant would lose the pages without a word.
   if (/^groups?:/i.test(entry) && !entry.startsWith(GROUP_PREFIX)) return `the entry "${entry}", which reads as a group but is a username; a group is written "${GROUP_PREFIX}<name>", in lowercase`
+  // Quotes copied from code or a spreadsheet: usernames hold none at their ends, and the entry would match nobody.
+  if (/^["'`‘’“”].*["'`‘’“”]$/su.test(entry) && entry.length > 1) return `the entry ${entry}, in quotes; write entries bare, separated by commas: leads1, group:support-team`
   if (entry.includes('*')) return `the entry "${entry}": entries name users and groups exactly, with no wildcard (a rule requiring "signedIn" admits every signed-in reader)`
   return null
 }
