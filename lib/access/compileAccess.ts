@@ -92,9 +92,9 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
     parsed[name] = parseUserList(name, raw, sourceOf(name))
   }
   // A list's or a requirement's name among a list's users matches nobody: lists do not include one another.
+  // In any case: the user pool's usernames are not case-sensitive, and "internalusers" is a list's name mistyped far more often than a user's.
+  const reserved = new Map(['signedIn', 'public', ...listNames].map((word) => [word.toLowerCase(), word]))
   for (const name of listNames) {
-    // In any case: the user pool's usernames are not case-sensitive, and "internalusers" is a list's name mistyped far more often than a user's.
-    const reserved = new Map(['signedIn', 'public', ...listNames].map((word) => [word.toLowerCase(), word]))
     const named = parsed[name].users.find((user) => reserved.has(user.toLowerCase()))
     if (named) {
       const word = reserved.get(named.toLowerCase())!
