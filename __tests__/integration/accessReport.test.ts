@@ -50,7 +50,7 @@ test('a typo in a list and a disabled user who is still listed are flagged again
 test('a mistake in the configuration is said in one line, naming it, with no stack (exit 1)', async () => {
   const run = await report(['--no-pool'], { DOCS_LEADS_USERS: 'leads1, leads 2' })
   expect(run.status).toBe(1)
-  expect(run.stderr.trim()).toBe('access:report: access.config.ts: list "leadsUsers" has an entry containing whitespace: "leads 2"')
+  expect(run.stderr.trim()).toBe('access:report: DOCS_LEADS_USERS (set in place of list "leadsUsers" of access.config.ts): list "leadsUsers" has an entry containing whitespace: "leads 2"')
 })
 
 test('the table for a terminal, and a clean configuration exits 0', async () => {
