@@ -26,12 +26,12 @@ export const isFolderKey = (key: string) => key.endsWith('/')
 /** What the decision reads of a map beyond its keys, made once per map. */
 interface MapIndex {
   /**
-   * The map by lowercased key. A file the map puts under another rule than its own path's (a
-   * page's Markdown under an exact rule) must keep that rule in every spelling: on a
+   * The map's keys by their lowercased spelling. A file the map puts under another rule than its
+   * own path's (a page's Markdown under an exact rule) must keep that rule in every spelling: on a
    * case-insensitive file system `/A.MD` serves `/a.md`, while the fallback below would decide on
    * the path's own rule.
    */
-  byLowercase: ReadonlyMap<string, string>
+  keyByLowercase: ReadonlyMap<string, string>
   /** The length of the longest folder key: no folder above a key is longer, whatever the key's depth. */
   longestFolder: number
 }
@@ -40,10 +40,16 @@ function indexOf(assetRoutes: AssetRoutes): MapIndex {
   let index = indexes.get(assetRoutes)
   if (!index) {
     const keys = Object.keys(assetRoutes)
-    index = { byLowercase: new Map(keys.map((key) => [key.toLowerCase(), assetRoutes[key]])), longestFolder: keys.reduce((most, key) => (isFolderKey(key) ? Math.max(most, key.length) : most), 0) }
+    index = { keyByLowercase: new Map(keys.map((key) => [key.toLowerCase(), key])), longestFolder: keys.reduce((most, key) => (isFolderKey(key) ? Math.max(most, key.length) : most), 0) }
     indexes.set(assetRoutes, index)
   }
   return index
+}
+
+/** The route of `key` in the map, in its own spelling or another case's. */
+function routeOfKey(key: string, assetRoutes: AssetRoutes): string | undefined {
+  const spelt = assetRoutes[key] === undefined ? indexOf(assetRoutes).keyByLowercase.get(key.toLowerCase()) : key
+  return spelt === undefined ? undefined : assetRoutes[spelt]
 }
 
 /**
@@ -62,7 +68,7 @@ function deepestFolder<T>(objectKey: string, assetRoutes: AssetRoutes, found: (f
 
 /** The route of the deepest folder key above `objectKey`, in any spelling of its case. */
 const folderRoute = (objectKey: string, assetRoutes: AssetRoutes): string | undefined =>
-  deepestFolder(objectKey, assetRoutes, (folder) => assetRoutes[folder] ?? indexOf(assetRoutes).byLowercase.get(folder.toLowerCase()))
+  deepestFolder(objectKey, assetRoutes, (folder) => routeOfKey(folder, assetRoutes))
 
 /**
  * The files of out/ (`files`, object keys) that the map decides by another file's rule: named like
@@ -72,7 +78,7 @@ const folderRoute = (objectKey: string, assetRoutes: AssetRoutes): string | unde
  */
 export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes): { file: string; twin: string }[] {
   const keys = Object.keys(assetRoutes)
-  const byLowercase = new Map(keys.map((key) => [key.toLowerCase(), key]))
+  const byLowercase = indexOf(assetRoutes).keyByLowercase
   // A key in its own spelling is the file's (or folder's) own: no twin, and nothing above it decides.
   const twinOf = (file: string): string | undefined =>
     file in assetRoutes ? undefined : (byLowercase.get(file.toLowerCase()) ?? deepestFolder(file, assetRoutes, (folder) => (folder in assetRoutes ? null : byLowercase.get(folder.toLowerCase()))) ?? undefined)
@@ -94,7 +100,7 @@ export function caseTwins(files: ReadonlySet<string>, assetRoutes: AssetRoutes):
 }
 
 export function governingRoute(objectKey: string, assetRoutes: AssetRoutes): string | null {
-  const mapped = assetRoutes[objectKey] ?? indexOf(assetRoutes).byLowercase.get(objectKey.toLowerCase())
+  const mapped = routeOfKey(objectKey, assetRoutes)
   if (mapped !== undefined) return mapped
   // A page's own chunk is governed by that page even if the map missed it (an earlier build's, below
   // the folder of build code). The docs route's (`[[...slug]]`) and Next's `_app` and `_error` are
