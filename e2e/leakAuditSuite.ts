@@ -21,6 +21,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
+import { inSection } from '../lib/access/sectionPaths'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
 import { passes } from '../lib/access/decideAccess'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
@@ -159,7 +160,7 @@ const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_RO
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
 const pageRoutes = pages.map((page) => page.route)
-const sectionPages = (section: MarkedSection) => pageRoutes.filter((route) => route === `/docs/${section}` || route.startsWith(`/docs/${section}/`))
+const sectionPages = (section: MarkedSection) => pageRoutes.filter((route) => inSection(route, section))
 /** A section's title names it to each reader who may open a page of it (a folder an admin gave them, say). */
 const mayKnowSection = (role: Role, section: MarkedSection) => sectionPages(section).some((route) => mayOpen(role, route))
 /** Its description speaks for the whole section: its folder's readers', or one who may open every page of it. */
@@ -179,8 +180,7 @@ const contextOf = (role: Role) => ({ role, usernames, sections: SECTIONS.map((se
 export async function filesReport(siteUrl: string, keys: readonly string[], role: Role, protectedKeys: Set<string>): Promise<RoleReport> {
   const cookie = await cookieOf(role)
   const report = emptyReport(role)
-  const prose = proseOf(role)
-  const context = contextOf(role)
+  const scan = scannerOf(role, report)
   // A page is also asked for as a browser opens it (a navigation, which the authority answers with
   // a redirect where a script's fetch gets a status), so the redirects' addresses are scanned too.
   const requests = keys.flatMap((key) => (key.endsWith('.html') ? [{ key }, { key: normalisePath(key) ?? key, navigate: true }] : [{ key }]))
@@ -188,42 +188,50 @@ export async function filesReport(siteUrl: string, keys: readonly string[], role
     let received: Received
     if (navigate) received = await openAsBrowser(siteUrl + key, cookie)
     else {
-      const response = await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} })
-      received = { status: response.status, headers: [...response.headers], cacheControl: response.headers.get('cache-control'), body: readBody(Buffer.from(await response.arrayBuffer())) }
+      received = await receivedOf(await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} }))
       if (role === null && received.status !== 200) protectedKeys.add(key)
       // The counts are the files'.
       if (received.status !== 200) report.denied++
       else report.allowed++
     }
     // Every header and body is scanned, whatever the status.
-    const label = navigate ? `${key} (navigation)` : key
-    const text = responseText(key, received.headers, received.body)
-    scanServed({ key: label, status: received.status, cacheControl: received.cacheControl, body: text, protected: !navigate && (protectedKeys.has(key) || PER_READER.includes(key)) }, context, report)
-    inspect(label, text, role, prose, context.mayKnowPath, report)
+    scan(navigate ? `${key} (navigation)` : key, responseText(key, received.headers, received.body), { status: received.status, cacheControl: received.cacheControl, protected: !navigate && (protectedKeys.has(key) || PER_READER.includes(key)) })
   }
   return report
+}
+
+/** A fetch's answer as the audit reads it. */
+async function receivedOf(response: Response): Promise<Received> {
+  return { status: response.status, headers: [...response.headers], cacheControl: response.headers.get('cache-control'), body: readBody(Buffer.from(await response.arrayBuffer())) }
+}
+
+/** Reads one answer `role` received whole, `label` naming it, and adds what it tells them that it should not (or may) to `report`. */
+function scannerOf(role: Role, report: RoleReport) {
+  const prose = proseOf(role)
+  const context = contextOf(role)
+  return (label: string, body: string, served: { status: number; cacheControl: string | null; protected: boolean }) => {
+    scanServed({ key: label, body, ...served }, context, report)
+    inspect(label, body, role, prose, context.mayKnowPath, report)
+  }
 }
 
 /** What `role`'s AI tool can be told by the /mcp of the server at `siteUrl`: every answer, scanned as a served file is. */
 async function toolReport(siteUrl: string, role: Role): Promise<RoleReport> {
   const tool = emptyReport(role)
-  const prose = proseOf(role)
-  const context = contextOf(role)
+  const scan = scannerOf(role, tool)
   const signIn: { url: string; response: Response }[] = []
   for (const answer of await mcpAnswers(siteUrl, role, (url, response) => signIn.push({ url, response }))) {
     // The client hides HTTP headers; e2e/mcpServer.test.ts checks that every /mcp answer is no-store.
-    scanServed({ key: `${MCP_PATH} ${answer.key}`, status: 200, cacheControl: null, body: answer.body, protected: false }, context, tool)
+    scan(`${MCP_PATH} ${answer.key}`, answer.body, { status: 200, cacheControl: null, protected: false })
     if (answer.isError) tool.denied++
     else tool.allowed++
-    inspect(`${MCP_PATH} ${answer.key}`, answer.body, role, prose, context.mayKnowPath, tool)
   }
   // The tool's sign-in pages (the authorization server's redirects, the consent's interaction and
   // decision) are what the site tells the reader's browser for it: scanned whole, not counted as answers.
   for (const { url, response } of signIn) {
     const key = `sign-in ${new URL(url).pathname}`
-    const text = responseText(key, response.headers, readBody(Buffer.from(await response.arrayBuffer())))
-    scanServed({ key, status: response.status, cacheControl: response.headers.get('cache-control'), body: text, protected: true }, context, tool)
-    inspect(key, text, role, prose, context.mayKnowPath, tool)
+    const received = await receivedOf(response)
+    scan(key, responseText(key, received.headers, received.body), { status: received.status, cacheControl: received.cacheControl, protected: true })
   }
   return tool
 }
