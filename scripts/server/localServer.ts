@@ -95,8 +95,6 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-const NOT_FETCHABLE_METHODS = new Set(['CONNECT', 'TRACE'])
-
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const objects = options.objects
   const headers = securityHeaders({
@@ -132,8 +130,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     try {
       const pathname = (request.url ?? '/').split('?', 1)[0]
       if (oauth?.handles(pathname)) return await oauth.handle(request, response)
-      // A Web Request cannot carry CONNECT or TRACE (CloudFront refuses them before any function): the 405 below.
-      if (mcp && isMcpPath(pathname) && !NOT_FETCHABLE_METHODS.has(request.method ?? '')) {
+      // A Web Request cannot carry TRACE (CloudFront refuses it before any function): the 405 below.
+      // (Node hands CONNECT to a 'connect' listener, never here, and does not parse TRACK.)
+      if (mcp && isMcpPath(pathname) && request.method !== 'TRACE') {
         const answer = await mcp.handle(await toWebRequest(request, siteUrl, MAX_BODY_BYTES))
         if (answer) return await sendWebResponse(response, answer, headers)
       }
