@@ -217,6 +217,40 @@ async function waitForOutput(pattern: RegExp, child: ChildProcess, from = 0, ms 
   throw new DevServerError(`the dev stack did not print ${pattern} within ${ms / 1000} s`)
 }
 
+/** How long pages are still asked for after an edit's content check ends: Next lists the route's paths again on the next requests. */
+const ASK_AFTER_MS = 5000
+
+/**
+ * Asks for `routes` all at once, again and again, until stopped; then the answers that were server
+ * errors ("500 /docs/leads/intro"). Refused connections count too: the server must stay up.
+ */
+function askTogether(port: number, routes: string[]): { stop: () => Promise<string[]> } {
+  const failures: string[] = []
+  let stopped = false
+  const rounds = (async () => {
+    while (!stopped) {
+      await Promise.all(
+        routes.map(async (route) => {
+          try {
+            const response = await fetch(`http://127.0.0.1:${port}${route}`)
+            await response.arrayBuffer()
+            if (response.status >= 500) failures.push(`${response.status} ${route}`)
+          } catch (error) {
+            failures.push(`${(error as Error).message} ${route}`)
+          }
+        }),
+      )
+    }
+  })()
+  return {
+    stop: async () => {
+      stopped = true
+      await rounds
+      return failures
+    },
+  }
+}
+
 test('a page that does not compile is named in the terminal with its line and column, as the build names it, and the server keeps running', () =>
   withDevOutput(async () => {
     output = ''
@@ -255,9 +289,18 @@ test('a page that does not compile is named in the terminal with its line and co
       expect(output.slice(mark)).not.toMatch(/^\s+at /m)
 
       const fixed = output.length
+      // Pages are asked for, several at once, as tabs and their prefetches do, while the page is added:
+      // none of them may meet a server error (Next's dev server rewrites a manifest of the route's
+      // paths when they change, and a request that reads it mid-write fails).
+      // The window is microseconds wide, so that manifest is also checked: a page added leaves it unwritten.
+      const prerenderManifest = path.join(dir, '.next/prerender-manifest.json')
+      const manifestWritten = fs.statSync(prerenderManifest).mtimeMs
+      const asking = askTogether(sitePort, [ROUTE, OTHER_LEADS_ROUTE, '/', '/docs/leads/broken'])
       fs.writeFileSync(broken, '---\ntitle: Broken\n---\n\n# Broken\n\n<Callout type="info">\n\nClosed now.\n\n</Callout>\n')
       // Only the edited page is compiled again.
       await waitForOutput(/content check: \d+ pages: 1 compiled, \d+ from cache; no problems/, dev, fixed)
+      await sleep(ASK_AFTER_MS)
+      expect(await asking.stop()).toEqual([])
       expect(exited(dev)).toBe(false)
       // A page added after Next listed the docs route's paths (the dev server's first request) opens, not as a 404.
       // Asked again until it holds the text: a check may have read the file between the write's
@@ -272,7 +315,14 @@ test('a page that does not compile is named in the terminal with its line and co
       }
       expect(added.status).toBe(200)
       expect(html).toContain('Closed now.')
+      expect(fs.statSync(prerenderManifest).mtimeMs).toBe(manifestWritten)
+      // And while it is removed.
+      const removed = output.length
+      const askingAgain = askTogether(sitePort, [ROUTE, OTHER_LEADS_ROUTE, '/', '/docs/leads/broken'])
       fs.rmSync(broken)
+      await waitForOutput(/content check: \d+ pages: \d+ compiled, \d+ from cache; no problems/, dev, removed)
+      await sleep(ASK_AFTER_MS)
+      expect(await askingAgain.stop()).toEqual([])
     } finally {
       await stopTree(dev)
     }

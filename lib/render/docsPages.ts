@@ -56,9 +56,12 @@ export const DOCS_FALLBACK: false | 'blocking' = process.env.NODE_ENV === 'devel
 /**
  * Every page the route renders, as Next's `getStaticPaths` wants them: all of them, or the ones the
  * render-routes variable lists (in the build, none for `next build`, then the pages the renderer
- * renders: pipeline/render/renderPlan.ts).
+ * renders: pipeline/render/renderPlan.ts). In `npm run dev`, none: every path renders on request
+ * (DOCS_FALLBACK), and Next's dev server rewrites its prerender manifest in place whenever the
+ * listed paths change, so a page added would fail any request that read the manifest mid-write.
  */
 export function docsPaths(): Array<{ params: { slug: string[] } }> {
+  if (DOCS_FALLBACK) return []
   const only = process.env[RENDER_ROUTES_ENV]
   const routes = only ? (JSON.parse(fs.readFileSync(only, 'utf8')) as string[]) : Object.keys(readIndex())
   return routes.sort().map((route) => ({ params: { slug: route === '/' ? [] : route.slice(1).split('/') } }))
