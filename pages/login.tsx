@@ -15,6 +15,7 @@ import { amplifyClientId, configureAmplify, prepareFederatedSignIn, switchAmplif
 import { clearAmplifyCookies } from '../lib/auth/amplifyCookies'
 import { loadAuth, signIn, signInWithRedirect } from '../patches/signIn/lazyAuth'
 import { safeNextPath } from '../lib/auth/safeNextPath'
+import { landingFor } from '../lib/access/readerView'
 import { ISSUER_PATH } from '../lib/aiTools/oauthPaths'
 import { siteAuthSettings } from '../lib/auth/siteAuthSettings'
 import { SITE_NAME } from '../lib/siteName'
@@ -73,7 +74,7 @@ function FederatedSignIn({ provider }: { provider: string }) {
 
 export default function LoginPage() {
   const router = useRouter()
-  const { isAuthenticated, recheck, renewal } = useAuth()
+  const { isAuthenticated, recheck, renewal, view } = useAuth()
   const next = safeNextPath(router.query.next)
   const federation = siteAuthSettings.federation
 
@@ -101,8 +102,9 @@ export default function LoginPage() {
     if (!router.isReady || !isAuthenticated) return
     // An AI tool's sign-in (its authorization request) is the authorization server's, not a page of the site's.
     if (next.startsWith(`${ISSUER_PATH}/`)) window.location.replace(next)
-    else router.replace(next)
-  }, [isAuthenticated, next, router])
+    // The home page, asked for or by default, may be closed to this reader by a rule: their first section instead.
+    else router.replace(next === '/' && view ? landingFor(view).href : next)
+  }, [isAuthenticated, next, router, view])
 
   return (
     <>

@@ -8,6 +8,7 @@ import { useAuth } from '../lib/auth/AuthContext'
 import { signOutEverywhere } from '../lib/auth/signOutEverywhere'
 import { safeNextPath } from '../lib/auth/safeNextPath'
 import { normalisePath } from '../lib/access/normalisePath'
+import { landingFor } from '../lib/access/readerView'
 import { SITE_NAME } from '../lib/siteName'
 import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
@@ -23,7 +24,9 @@ function shownRoute(from: unknown): string {
 /** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */
 export default function UnauthorizedPage() {
   const router = useRouter()
-  const { username, isAuthenticated, loading } = useAuth()
+  const { username, isAuthenticated, loading, view } = useAuth()
+  // A reader whom a rule keeps from the home page is offered their first section instead.
+  const landing = view ? landingFor(view) : { href: '/', title: null }
   const [busy, setBusy] = useState(false)
   const from = shownRoute(router.query.from)
   const signOut = async () => {
@@ -50,7 +53,7 @@ export default function UnauthorizedPage() {
             <p>You are not signed in.</p>
           )}
           <p className="status-page-actions">
-            <PageLink href="/">Go to the home page</PageLink>
+            <PageLink href={landing.href}>{landing.title === null ? 'Go to the home page' : `Go to ${landing.title}`}</PageLink>
             {/* Neither until the reader is known: a signed-in reader was briefly offered to sign in. */}
             {loading ? null : isAuthenticated ? (
               <button type="button" onClick={signOut} disabled={busy}>

@@ -10,7 +10,9 @@ import { READER_VIEW_PATH } from '../../lib/access/readerView'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
 import { FEDERATED_REDIRECT_KEY } from '../../lib/auth/sessionClient'
 import { readerViewFor, readerViewSources } from '../../edge/readerViewFor'
-import { LOADING, READERS, SHIPPED_AUDIENCES, renderAs } from './helpers/readers'
+import { LOADING, READERS, SHIPPED_AUDIENCES, renderAs, signedInUnder } from './helpers/readers'
+import shipped from '../../access.config'
+import type { AccessConfig } from '../../lib/access/types'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
 // The site's layout around the page: the real Nextra theme, bundled to CommonJS for Jest.
@@ -116,6 +118,22 @@ describe('login page: a signed-in reader is sent on', () => {
     expect(mockRouter.replace).not.toHaveBeenCalled()
     rerenderAs(READERS.leads1, <LoginPage />)
     expect(mockRouter.replace).toHaveBeenCalledWith('/docs/leads/intro')
+  })
+
+  test('a reader whom a rule keeps from the home page goes to their first section, unless they asked for a page', () => {
+    const homeForLeads = { ...shipped, rules: [{ path: '/', match: 'exact', require: 'leadsUsers' }] } satisfies AccessConfig
+    resetMockRouter({ pathname: '/login', query: {} })
+    renderAs(signedInUnder(homeForLeads, 'internal1'), <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/internal/intro')
+    resetMockRouter({ pathname: '/login', query: { next: '/docs/internal/data-lake' } })
+    renderAs(signedInUnder(homeForLeads, 'internal1'), <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/internal/data-lake')
+    // One who may open it, and one who may open nothing, go home (the latter is then told they have no access).
+    for (const username of ['leads1', 'outsider']) {
+      resetMockRouter({ pathname: '/login', query: {} })
+      renderAs(signedInUnder(homeForLeads, username), <LoginPage />)
+      expect(mockRouter.replace).toHaveBeenCalledWith('/')
+    }
   })
 
   test('no redirect while the reader is still loading', () => {

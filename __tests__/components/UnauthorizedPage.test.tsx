@@ -1,7 +1,9 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import UnauthorizedPage from '../../pages/unauthorized'
 import { resetMockRouter } from './helpers/mockNextRouter'
-import { LOADING, READERS, renderAs } from './helpers/readers'
+import { LOADING, READERS, renderAs, signedInUnder } from './helpers/readers'
+import shipped from '../../access.config'
+import type { AccessConfig } from '../../lib/access/types'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
 // The site's layout around the page: the real Nextra theme, bundled to CommonJS for Jest.
@@ -34,6 +36,14 @@ describe('unauthorized page: shown to a denied reader, with no content', () => {
     expect(page.getByText('internal1')).toBeInTheDocument()
     expect(page.getByText('/docs/leads/intro')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/')
+  })
+
+  test('a reader whom a rule keeps from the home page is offered their first section instead', () => {
+    const homeForLeads = { ...shipped, rules: [{ path: '/', match: 'exact', require: 'leadsUsers' }] } satisfies AccessConfig
+    resetMockRouter({ pathname: '/unauthorized', query: { from: '/' } })
+    renderAs(signedInUnder(homeForLeads, 'internal1'), <UnauthorizedPage />)
+    expect(within(screen.getByRole('main')).queryByRole('link', { name: 'Go to the home page' })).toBeNull()
+    expect(screen.getByRole('link', { name: 'Go to Internal' })).toHaveAttribute('href', '/docs/internal/intro')
   })
 
   test('a signed-in reader may search from it, as from a docs page (the sign-in page has no search)', () => {

@@ -109,6 +109,17 @@ export function decideForView(view: ReaderView, path: string): Decision {
 }
 
 /**
+ * Where a signed-in reader starts when they asked for no page: the home page, or, when a rule keeps
+ * it from them, the first section they may open (`title` names it). Else the home page, which then
+ * says they have no access.
+ */
+export function landingFor(view: ReaderView): { href: string; title: string | null } {
+  if (view.username === null || decideForView(view, '/') === 'allow') return { href: '/', title: null }
+  const section = view.sections.find(({ href }) => decideForView(view, href) === 'allow')
+  return section ? { href: section.href, title: section.title } : { href: '/', title: null }
+}
+
+/**
  * Where postbuild writes the scripts that add each audience's routes to Next's route manifest
  * (`/_next/static/<build>/_routes/<audience id>.js`); the asset-route map says whose rule governs
  * each. Named by the audience, which a rule makes, not by what the script holds, which pages
