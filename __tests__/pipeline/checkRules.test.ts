@@ -4,10 +4,11 @@ import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import type { PathRule } from '../../lib/access/types'
-import { assertRulesDecide, publicFileRoute, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
+import { assertRulesDecide, codePageRoutes, publicFileRoute, PublicPathError, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
 const routes = siteRoutes(scanContent(root))
+const codePages = codePageRoutes(root)
 const withRules = (rules: PathRule[]) =>
   compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
 
@@ -21,13 +22,13 @@ test('a folder rule, a page rule and a rule for a file under public/ each decide
     { path: '/docs/internal/guidelines/secrets-management', match: 'exact', require: 'fullAccessUsers' },
     { path: '/docs/internal/images/data-lake-overview.svg', match: 'exact', require: 'fullAccessUsers' },
   ])
-  expect(() => assertRulesDecide(access, routes)).not.toThrow()
+  expect(() => assertRulesDecide(access, routes, codePages)).not.toThrow()
 })
 
 test('a rule whose path has a typo fails the build, naming the rule and what to check', () => {
   const access = withRules([{ path: '/docs/internal/to-be-refind/finance', match: 'prefix', require: 'financeUsers' }])
-  expect(() => assertRulesDecide(access, routes)).toThrow(RuleCoverageError)
-  expect(() => assertRulesDecide(access, routes)).toThrow(
+  expect(() => assertRulesDecide(access, routes, codePages)).toThrow(RuleCoverageError)
+  expect(() => assertRulesDecide(access, routes, codePages)).toThrow(
     'rule "prefix /docs/internal/to-be-refind/finance -> financeUsers" matches no page or file: none is at or under /docs/internal/to-be-refind/finance'
   )
 })
@@ -35,30 +36,47 @@ test('a rule whose path has a typo fails the build, naming the rule and what to 
 test("a section whose entry is no page fails the build, naming the section: its tab and home card would open a page that does not exist", () => {
   const sections = shipped.sections.map((section) => (section.id === 'leads' ? { ...section, entry: '/docs/leads/nope' } : section))
   const access = compileAccess({ ...shipped, sections }, {})
-  expect(() => assertRulesDecide(access, routes)).toThrow(SectionEntryError)
-  expect(() => assertRulesDecide(access, routes)).toThrow(
+  expect(() => assertRulesDecide(access, routes, codePages)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(access, routes, codePages)).toThrow(
     'access.config.ts: section "leads": its entry /docs/leads/nope is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/leads/).'
   )
-  expect(() => assertRulesDecide(compileAccess(shipped, {}), routes)).not.toThrow()
+  expect(() => assertRulesDecide(compileAccess(shipped, {}), routes, codePages)).not.toThrow()
 })
 
 test("a section whose entry a finer rule keeps from some of its readers fails the build, naming the rule: their tab and home card would open another page; one opened wider, or to signed-in readers, passes", () => {
   const leadsIntro = (require: string) => withRules([{ path: '/docs/leads/intro', match: 'exact', require }])
-  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(SectionEntryError)
-  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes)).toThrow(
+  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes, codePages)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(leadsIntro('financeUsers'), routes, codePages)).toThrow(
     'access.config.ts: section "leads": its entry /docs/leads/intro needs "financeUsers" (exact /docs/leads/intro -> financeUsers), and the rules do not give it to every reader of the section ("leadsUsers"; the check reads the rules, not today\'s lists, which change without a build), so a reader\'s tab and home card could open another page. Set entry to a page all of them may open, or let them open this one.'
   )
-  expect(() => assertRulesDecide(leadsIntro('fullAccessUsers'), routes)).toThrow(SectionEntryError)
-  expect(() => assertRulesDecide(leadsIntro('signedIn'), routes)).not.toThrow()
-  expect(() => assertRulesDecide(leadsIntro('leadsUsers'), routes)).not.toThrow()
+  expect(() => assertRulesDecide(leadsIntro('fullAccessUsers'), routes, codePages)).toThrow(SectionEntryError)
+  expect(() => assertRulesDecide(leadsIntro('signedIn'), routes, codePages)).not.toThrow()
+  expect(() => assertRulesDecide(leadsIntro('leadsUsers'), routes, codePages)).not.toThrow()
   // A prefix rule over the whole section is the section's readers.
-  expect(() => assertRulesDecide(withRules([{ path: '/docs/leads', match: 'prefix', require: 'financeUsers' }]), routes)).not.toThrow()
+  expect(() => assertRulesDecide(withRules([{ path: '/docs/leads', match: 'prefix', require: 'financeUsers' }]), routes, codePages)).not.toThrow()
 })
 
 test("a rule on one of the site's public pages decides nothing, and says so", () => {
   expect(ruleProblems(withRules([{ path: '/login', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([
     'rule "exact /login -> leadsUsers" decides nothing: /login is in publicPaths (the site\'s own pages, which anyone may read). Remove the rule, or the path from publicPaths.',
   ])
+})
+
+test("a rule on the site's logo or icon decides nothing, and says so: the sign-in page shows them to anyone", () => {
+  expect(ruleProblems(withRules([{ path: '/logo.svg', match: 'exact', require: 'fullAccessUsers' }]), routes)).toEqual([
+    'rule "exact /logo.svg -> fullAccessUsers" decides nothing: /logo.svg is the site\'s own logo and icon, which the sign-in page shows to anyone. Remove the rule.',
+  ])
+  expect(ruleProblems(withRules([{ path: '/favicon.svg', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([expect.stringContaining('/favicon.svg is the site\'s own logo and icon')])
+})
+
+test("a public path that names nothing the site serves (a typo) fails the build, naming it and the site's own pages", () => {
+  expect(codePages).toEqual(expect.arrayContaining(['/login', '/unauthorized', '/404', '/session-too-large']))
+  expect(codePages).not.toContain('/_app')
+  const typo = compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/unauthorised'] }, {})
+  expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(PublicPathError)
+  expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(`access.config.ts: publicPaths holds "/unauthorised", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)
+  // A file under public/ may be public.
+  expect(() => assertRulesDecide(compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/logo.svg'] }, {}), routes, codePages)).not.toThrow()
 })
 
 test('an exact rule on a page that does not exist matches nothing', () => {

@@ -4,12 +4,14 @@
  * admin meant to restrict stay readable by whoever the broader rule admits. That is a broken state
  * the build must not ship silently, so it fails, naming the rule and what to change.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { describeRule, governingRuleOf, readersOfMayOpen, requirementFor, requirementOf, ruleMatches } from '../../lib/access/decideAccess'
 import { folderWordsPath, sectionPrefix } from '../../lib/access/sectionPaths'
 import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
+import { SITE_CHROME_FILES } from '../../lib/pathFormats'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
 
@@ -19,6 +21,9 @@ export class RuleCoverageError extends Error {
     this.name = 'RuleCoverageError'
   }
 }
+
+/** The sign-in page's chrome (logo, icon), served to anyone whatever a rule says (./assetRoutes.ts). */
+const CHROME: ReadonlySet<string> = new Set(Object.values(SITE_CHROME_FILES))
 
 /**
  * What is wrong with each rule that would restrict nothing, in the rules' order; empty when there
@@ -33,7 +38,12 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
   const firstSectionRule = access.rules.length - access.sections.length
   access.rules.forEach((rule, index) => {
     const named = `rule "${describeRule({ kind: 'rule', index, rule })}"`
-    const matched = routes.filter((route) => ruleMatches(rule, route))
+    const all = routes.filter((route) => ruleMatches(rule, route))
+    const matched = all.filter((route) => !CHROME.has(route))
+    if (all.length > 0 && matched.length === 0) {
+      problems.push(`${named} decides nothing: ${all.join(', ')} ${all.length === 1 ? 'is' : 'are'} the site's own logo and icon, which the sign-in page shows to anyone. Remove the rule.`)
+      return
+    }
     if (matched.length === 0 && [...access.publicPaths].some((path) => ruleMatches(rule, path))) {
       problems.push(`${named} decides nothing: ${rule.path} is in publicPaths (the site's own pages, which anyone may read). Remove the rule, or the path from publicPaths.`)
       return
@@ -120,10 +130,38 @@ export function sectionEntryProblems(access: CompiledAccess, routes: readonly st
   })
 }
 
-/** Fails with every section whose entry is no page, then every rule that would restrict nothing. */
-export function assertRulesDecide(access: CompiledAccess, routes: readonly string[]): void {
+export class PublicPathError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`access.config.ts: ${problems.join('\n')}`)
+    this.name = 'PublicPathError'
+  }
+}
+
+/** The site's own pages, which are code (pages/: sign-in, no access, not found…), by route. */
+export function codePageRoutes(root: string): string[] {
+  return fs
+    .readdirSync(path.join(root, 'pages'))
+    .filter((name) => /^[a-z0-9-]+\.tsx$/.test(name))
+    .map((name) => `/${name.slice(0, -'.tsx'.length)}`)
+}
+
+/**
+ * Each entry of publicPaths that names nothing the site serves: no page of its own (`codePages`)
+ * and no file of `routes`. A typo (`/unauthorised`) opens nothing and would pass unseen.
+ */
+export function publicPathProblems(access: CompiledAccess, routes: readonly string[], codePages: readonly string[]): string[] {
+  const served = new Set([...codePages, ...routes])
+  return [...access.publicPaths]
+    .filter((path) => !served.has(path))
+    .map((path) => `publicPaths holds "${path}", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)
+}
+
+/** Fails with every section whose entry is no page, then every rule that would restrict nothing, then every public path that names nothing. */
+export function assertRulesDecide(access: CompiledAccess, routes: readonly string[], codePages: readonly string[]): void {
   const entries = sectionEntryProblems(access, routes)
   if (entries.length > 0) throw new SectionEntryError(entries)
   const problems = ruleProblems(access, routes)
   if (problems.length > 0) throw new RuleCoverageError(problems)
+  const publicPaths = publicPathProblems(access, routes, codePages)
+  if (publicPaths.length > 0) throw new PublicPathError(publicPaths)
 }

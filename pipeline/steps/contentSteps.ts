@@ -17,7 +17,7 @@ import { describePageProps, writePageProps, type PagePropsReport } from '../rend
 import { readStore, type PageStore } from '../store/pageStore'
 import { checkAndCompile } from './checkContent'
 import { assertLinks } from './checkLinks'
-import { assertRulesDecide, siteRoutes } from './checkRules'
+import { assertRulesDecide, codePageRoutes, siteRoutes } from './checkRules'
 import { access as shippedAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 
@@ -92,7 +92,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   let meanwhile: Pick<ContentRun, 'plan' | 'lastUpdated' | 'navigation'>
   try {
     const plan = await step('plan', () => {
-      assertRulesDecide(access, siteRoutes(source))
+      assertRulesDecide(access, siteRoutes(source), codePageRoutes(root))
       return planFor(source.pages, access, true)
     }, describePlan)
     const navigation = openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access))

@@ -13,7 +13,7 @@ import type { AccessConfig } from '../../lib/access/types'
 import { aiToolsSettings, type AiToolsSettings } from '../../mcp/oauth/aiToolsSettings'
 import { audienceSummaries, planAggregates } from '../../lib/access/planAggregates'
 import { scanContent } from '../../pipeline/content/contentSource'
-import { assertRulesDecide, siteRoutes } from '../../pipeline/steps/checkRules'
+import { assertRulesDecide, codePageRoutes, siteRoutes } from '../../pipeline/steps/checkRules'
 
 export const ACCESS_CONFIG_FILE = 'access.config.ts'
 
@@ -60,7 +60,7 @@ export function loadAccessRules(root: string, env: NodeJS.ProcessEnv = process.e
     // A configuration of the wrong shape (a field missing) fails inside the compiler with a TypeError.
     throw new AccessConfigLoadError(error instanceof Error ? error.message : String(error))
   }
-  assertRulesDecide(access, siteRoutes(scanContent(root)))
+  assertRulesDecide(access, siteRoutes(scanContent(root)), codePageRoutes(root))
   return { access, aiTools: aiToolsSettings(config.aiTools) }
 }
 
