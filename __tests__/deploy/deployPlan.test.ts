@@ -20,18 +20,31 @@ const site = [file('_next/static/b1/_routes/a1.js'), file('_next/static/chunks/m
 const keysOf = (files: LocalFile[]) => new Set([...files.map((entry) => entry.key), MANIFEST_KEY])
 
 describe('the plan', () => {
-  test('a new bucket gets every file: build files first, then content, search metadata, indexes, the search shard lists that name the indexes, pages, and the route manifests that list the pages', () => {
+  test('a new bucket gets every file: build files first (route manifests, new names, with them), then content, search metadata, indexes, the search shard lists that name the indexes, and pages', () => {
     const plan = planDeploy(site, { manifest: null, keys: new Set() }, now, 48 * HOUR)
     expect(plan.phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
-      ['build files', ['_next/static/chunks/main-1.js']],
+      ['build files', ['_next/static/b1/_routes/a1.js', '_next/static/chunks/main-1.js']],
       ['content', ['_next/data/b1/docs/a.json', 'docs/a.md']],
       ['search metadata', ['docs/_pagefind/0/pagefind.en_1.pf_meta']],
       ['indexes', ['docs/_pagefind/0/pagefind-entry.json', 'docs/pages.json']],
       ['search shard lists', ['docs/_pagefind/shards.json']],
       ['pages', ['docs/a.html', 'index.html']],
-      ['route manifests', ['_next/static/b1/_routes/a1.js']],
     ])
     expect(plan.manifestChanged).toBe(true)
+  })
+
+  test('a route manifest the bucket holds goes up after the pages it lists; one of a new build ID with the build files, before the pages that the reader view, from the edge deployed first, sends to it', () => {
+    const edited = site.map((entry) => (entry.key === 'docs/a.html' || entry.key.includes('/_routes/') ? { ...entry, sha256: 'c'.repeat(64) } : entry))
+    const sameBuild = planDeploy(edited, { manifest: deployed(site), keys: keysOf(site) }, now, 48 * HOUR)
+    expect(sameBuild.phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
+      ['pages', ['docs/a.html']],
+      ['route manifests', ['_next/static/b1/_routes/a1.js']],
+    ])
+    const newBuild = edited.map((entry) => (entry.key.includes('/_routes/') ? { ...entry, key: '_next/static/b2/_routes/a1.js' } : entry))
+    expect(planDeploy(newBuild, { manifest: deployed(site), keys: keysOf(site) }, now, 48 * HOUR).phases.map((phase) => [phase.name, phase.files.map((entry) => entry.key)])).toEqual([
+      ['build files', ['_next/static/b2/_routes/a1.js']],
+      ['pages', ['docs/a.html']],
+    ])
   })
 
   test('what the manifest records and the bucket holds is not uploaded again, and the manifest is not rewritten', () => {

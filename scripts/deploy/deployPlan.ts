@@ -58,7 +58,7 @@ export function planDeploy(local: readonly LocalFile[], remote: RemoteState, now
       unchanged++
       continue
     }
-    byPhase.get(phaseOf(file.key))!.push(file)
+    byPhase.get(phaseOf(file.key, remote.keys.has(file.key)))!.push(file)
     if (remote.keys.has(file.key)) changedKeys.push(file.key)
   }
 

@@ -3,7 +3,9 @@
  * it, so a reader who opens any file mid-deploy gets one whose references are all there (the old
  * ones, or new ones already uploaded): the content-hashed build files first, then what pages and
  * indexes point at, then the indexes, then the pages themselves, then the route manifests that
- * list the pages.
+ * list the pages. A route manifest under a name the bucket does not hold yet (a new build ID, a new
+ * audience) goes up with the build files: only the reader view names it, and the edge that names it
+ * is deployed before the upload (docs/deploy.md), so every page would otherwise load without it.
  */
 import { BUILD_FILES_PREFIX, CATALOG_FILE, LLMS_INDEX_FILE, SEARCH_ENTRY_FILE, SEARCH_FOLDER } from '../../lib/pathFormats'
 import { isRouteManifestKey } from '../../lib/access/readerView'
@@ -13,8 +15,8 @@ import { SHARD_LIST_FILE } from '../../lib/search/searchShards'
 const INDEX_FILES = [SEARCH_ENTRY_FILE, CATALOG_FILE, LLMS_INDEX_FILE]
 
 const PHASES = [
-  // An audience's route manifest keeps its name and lists its pages for client-side navigation:
-  // after the pages, so it never sends a reader to a page not uploaded yet.
+  // An audience's route manifest keeps its name within a build and lists its pages for client-side
+  // navigation: after the pages, so it never sends a reader to a page not uploaded yet.
   { name: 'route manifests', test: (key: string) => isRouteManifestKey(`/${key}`) },
   // Chunks, style sheets, and each build's build manifest (named by the build id): new names,
   // which no page served today asks for.
@@ -34,9 +36,10 @@ const PHASES = [
 export const PHASE_NAMES = ['build files', 'content', 'search metadata', 'indexes', 'search shard lists', 'pages', 'route manifests'] as const
 export type PhaseName = (typeof PHASE_NAMES)[number]
 
-/** The phase of an object key (no leading slash). */
-export function phaseOf(key: string): PhaseName {
-  return PHASES.find((phase) => phase.test(key))?.name ?? 'content'
+/** The phase of an object key (no leading slash); `held`: whether the bucket holds that key already. */
+export function phaseOf(key: string, held: boolean): PhaseName {
+  const phase = PHASES.find(({ test }) => test(key))?.name ?? 'content'
+  return phase === 'route manifests' && !held ? 'build files' : phase
 }
 
 /**
