@@ -199,3 +199,46 @@ test('a lease written but not read back (the S3 API failed on the read) is let g
   await deploy(bucket, outDir)
   expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', 'index.html'])
 })
+
+test("a lease write whose answer was lost, sent again by the SDK and refused, is the run's own: the deploy goes ahead", async () => {
+  const bucket = await newBucket()
+  let lost = 0
+  // The first write takes effect and its answer is lost; the SDK's second send is refused (412): false.
+  const losing: SiteBucket = {
+    ...bucket,
+    async createRecord(key, text, replacing) {
+      const created = await bucket.createRecord(key, text, replacing)
+      return key === LEASE_KEY && created && ++lost === 1 ? false : created
+    },
+  }
+  await deploy(losing, tempSite('lease-lost-', pages({})))
+  expect(lost).toBe(1)
+  expect(await siteKeys(bucket)).toEqual(['docs/leads/intro.html', 'index.html'])
+  expect(await bucket.readRecord(LEASE_KEY)).toBeNull()
+})
+
+test("a run that fails and then cannot let its lease go names its own failure, and says the lease was left", async () => {
+  const bucket = await newBucket()
+  let leaseReads = 0
+  const failing: SiteBucket = {
+    ...bucket,
+    async upload(file) {
+      if (file.key === 'index.html') throw new Error('upload of index.html failed 5 times: ServiceUnavailable')
+      return bucket.upload(file)
+    },
+    async readTaggedRecord(key) {
+      // The take's read back, then the release's read, which fails.
+      if (key === LEASE_KEY && ++leaseReads === 2) throw new Error('read of the lease failed 5 times: ServiceUnavailable')
+      return bucket.readTaggedRecord(key)
+    },
+  }
+  const said = jest.spyOn(console, 'error').mockImplementation(() => {})
+  try {
+    await expect(deploy(failing, tempSite('lease-left-', pages({})))).rejects.toThrow('upload of index.html failed 5 times: ServiceUnavailable')
+    expect(said).toHaveBeenCalledWith(
+      `deploy: s3://${bucket.name}/${LEASE_KEY} was not let go (read of the lease failed 5 times: ServiceUnavailable); the next run on this machine takes it over, or delete it once no run is writing the bucket`
+    )
+  } finally {
+    said.mockRestore()
+  }
+})

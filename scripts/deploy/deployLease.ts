@@ -77,19 +77,26 @@ async function readLease(bucket: SiteBucket, what: string): Promise<{ text: stri
 
 const heldBy = (lease: Lease) => `process ${lease.pid} on ${lease.host}, since ${lease.since}`
 
-/** Takes the bucket's lease as `lease`, or throws DeployLeaseError naming the run that holds it. */
+/**
+ * Takes the bucket's lease as `lease`, or throws DeployLeaseError naming the run that holds it. A
+ * conditional write refused may be this run's own: the SDK sends a write again when its answer was
+ * lost, and the write it lost had taken effect. The lease then holds this run's token.
+ */
 async function take(bucket: SiteBucket, what: string, lease: Lease, now: Date): Promise<void> {
   const text = JSON.stringify(lease)
+  const ours = (held: { text: string } | null) => parseLease(held?.text)?.token === lease.token
   if (!(await bucket.createRecord(LEASE_KEY, text))) {
     const held = await readLease(bucket, what)
     const holder = parseLease(held?.text)
-    if (held !== null && !stopped(holder, now)) {
+    if (!ours(held) && held !== null && !stopped(holder, now)) {
       throw new DeployLeaseError(
         `${what}: another deploy or withdraw is writing s3://${bucket.name} (${heldBy(holder!)}); run this once it has ended. If that run was stopped, delete s3://${bucket.name}/${LEASE_KEY} and run this again.`
       )
     }
     // A stopped run's: replaced only as it was read (or created, if it went meanwhile).
-    if (!(await bucket.createRecord(LEASE_KEY, text, held?.etag))) throw new DeployLeaseError(`${what}: another deploy or withdraw took over s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
+    if (!ours(held) && !(await bucket.createRecord(LEASE_KEY, text, held?.etag)) && !ours(await readLease(bucket, what))) {
+      throw new DeployLeaseError(`${what}: another deploy or withdraw took over s3://${bucket.name}/${LEASE_KEY} as this one did; run this once it has ended`)
+    }
   }
   let readBack: Lease | null
   try {
@@ -123,10 +130,18 @@ export async function withDeployLease<T>(bucket: SiteBucket, what: string, run: 
   }
   const signals: NodeJS.Signals[] = options.stopOnSignals ? ['SIGINT', 'SIGTERM'] : []
   for (const signal of signals) process.once(signal, onSignal)
+  let failed = false
   try {
     return await run()
+  } catch (error) {
+    failed = true
+    throw error
   } finally {
     for (const signal of signals) process.off(signal, onSignal)
-    await release(bucket, lease.token)
+    await release(bucket, lease.token).catch((error: unknown) => {
+      // After the run's own failure, that is the error to name; the lease left is said beside it.
+      if (!failed) throw error
+      console.error(`${what}: s3://${bucket.name}/${LEASE_KEY} was not let go (${error instanceof Error ? error.message : String(error)}); the next run on this machine takes it over, or delete it once no run is writing the bucket`)
+    })
   }
 }

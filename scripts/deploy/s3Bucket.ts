@@ -142,7 +142,8 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       } catch (error) {
         const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } }
         if (name === 'PreconditionFailed' || name === 'ConditionalRequestConflict' || $metadata?.httpStatusCode === 412 || $metadata?.httpStatusCode === 409) return false
-        // Named, not sent again: a write that took effect with its answer lost would then be refused as another's.
+        // Not sent again here. The SDK's own retry may have sent it again already, when an answer was
+        // lost: a write refused after its own took effect, which the caller tells by reading the record (./deployLease.ts).
         throw new S3RequestError(`conditional write of s3://${bucket}/${key}`, 1, error)
       }
     },
