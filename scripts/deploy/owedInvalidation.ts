@@ -12,6 +12,7 @@ import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
 import { DeployManifestError } from './deployManifest'
 import { INVALIDATE_EVERYTHING, MAX_INVALIDATION_PATHS } from './invalidationPaths'
 import type { SiteBucket } from './s3Bucket'
+import type { Invalidate } from './cloudFrontInvalidation'
 
 export const OWED_KEY = `${DEPLOY_RECORD_PREFIX}invalidation`
 
@@ -46,3 +47,23 @@ export const owe = (bucket: SiteBucket, paths: readonly string[]) => bucket.writ
 
 /** CloudFront took them: nothing is owed. */
 export const paid = (bucket: SiteBucket) => bucket.deleteKeys([OWED_KEY])
+
+export class InvalidationFailedError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidationFailedError'
+  }
+}
+
+/**
+ * Has CloudFront invalidate `paths`, owed already; a failure says what it leaves: the bucket
+ * written, the paths still owed, and the command (`again`) whose next run invalidates them.
+ */
+export async function invalidateOwing(invalidate: Invalidate, bucket: SiteBucket, paths: readonly string[], again: string): Promise<string> {
+  try {
+    return await invalidate(paths)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new InvalidationFailedError(`CloudFront's invalidation of ${paths.length} path${paths.length === 1 ? '' : 's'} failed (${reason}). The bucket is written; the paths stay owed (s3://${bucket.name}/${OWED_KEY}), and \`${again}\` run again invalidates them.`)
+  }
+}

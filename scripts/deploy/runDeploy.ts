@@ -18,7 +18,7 @@ import { withDeployLease } from './deployLease'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
 import { alteredKeys, withoutRecords } from './alteredObjects'
-import { owe, paid, readOwed, withOwed } from './owedInvalidation'
+import { invalidateOwing, owe, paid, readOwed, withOwed } from './owedInvalidation'
 import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
 import type { DeployProgress } from './progress'
 import { checkUpload, readRulesRecord, uploadRecord, writeRulesRecord, type RulesRecord } from './rulesRecord'
@@ -114,7 +114,7 @@ async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, 
 /** Invalidates `paths` (none: nothing), then records that nothing is owed; the invalidation's id. */
 async function invalidateOwed(options: DeployOptions, paths: readonly string[]): Promise<string | null> {
   if (paths.length === 0) return null
-  const id = await options.invalidate!(paths)
+  const id = await invalidateOwing(options.invalidate!, options.bucket, paths, 'npm run deploy')
   await paid(options.bucket)
   return id
 }

@@ -25,7 +25,7 @@ import { readRecord, writeRecord } from './deployRecord'
 import { breakSeal } from './deploySeal'
 import { invalidationPaths } from './invalidationPaths'
 import { localFiles } from './localFiles'
-import { owe, paid, readOwed, withOwed } from './owedInvalidation'
+import { invalidateOwing, owe, paid, readOwed, withOwed } from './owedInvalidation'
 import { assertOwnBucket, needsWithdraw, readRulesRecord, writeRulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 import { isBuildCode } from './uploadOrder'
@@ -71,7 +71,7 @@ export class WithdrawError extends Error {
 /** Invalidates `paths` (none: nothing) and waits until CloudFront is done, then records that nothing is owed. */
 async function invalidateAndWait(options: WithdrawOptions, paths: readonly string[], log: (line: string) => void): Promise<string | null> {
   if (paths.length === 0) return null
-  const id = await options.invalidate!(paths)
+  const id = await invalidateOwing(options.invalidate!, options.bucket, paths, 'npm run deploy -- --withdraw')
   log(`deploy --withdraw: waiting for invalidation ${id} of ${paths.length} paths`)
   await options.awaitInvalidation!(id)
   await paid(options.bucket)
