@@ -20,7 +20,9 @@ export function runAsMain(name: string, work: () => Promise<unknown>, options: {
     (error: unknown) => {
       settled = true
       const message = error instanceof Error ? error.message : String(error)
-      console.error(options.prefixErrors ? `${name}: ${message}` : message)
+      // A message that names the command already (`deploy: another deploy…`, `deploy --withdraw: …`) is not named twice.
+      const named = message.startsWith(`${name}:`) || message.startsWith(`${name} `)
+      console.error(options.prefixErrors && !named ? `${name}: ${message}` : message)
       process.exit(1)
     }
   )

@@ -29,6 +29,10 @@ test('a task that fails ends with code 1 and its message; one that finishes, wit
   const named = runMain("Promise.reject(new Error('no bucket'))", '{ prefixErrors: true }')
   expect(named.status).toBe(1)
   expect(named.stderr.trim()).toBe('probe: no bucket')
+  // Named once when the message names the command already.
+  expect(runMain("Promise.reject(new Error('probe: another probe holds the lease'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe: another probe holds the lease')
+  expect(runMain("Promise.reject(new Error('probe --withdraw: nothing'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe --withdraw: nothing')
+  expect(runMain("Promise.reject(new Error('probes: none'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe: probes: none')
   const finished = runMain("new Promise((resolve) => setTimeout(() => { console.log('done'); resolve() }, 50))")
   expect(finished.status).toBe(0)
   expect(finished.stdout.trim()).toBe('done')
