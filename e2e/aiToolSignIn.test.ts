@@ -3,6 +3,7 @@
  * with no pasted token: discovery from /mcp's 401, registration, authorization code with PKCE to a
  * loopback port, then tools that answer only that reader's pages. And every refusal.
  */
+import { inSection } from '../lib/access/sectionPaths'
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import path from 'node:path'
@@ -24,7 +25,7 @@ beforeEach(() => {
 
 const opens = (username: string) => {
   const user = { username, groups: seededGroupsOf(username) }
-  return access.sections.filter((section) => pages.some((p) => p.route.startsWith(`/docs/${section.id}/`) && decide(p.route, user) === 'allow')).map((section) => section.id)
+  return access.sections.filter((section) => pages.some((p) => inSection(p.route, section.id) && decide(p.route, user) === 'allow')).map((section) => section.id)
 }
 
 test.each([...SEEDED_USERS])(

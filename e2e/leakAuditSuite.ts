@@ -130,13 +130,19 @@ const emptyReport = (role: Role): RoleReport => ({
 const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
 /** Whether a role may read a section's marked page. */
 export const mayRead = (role: Role, section: MarkedSection) => mayOpen(role, routeOfFile(env.marked[section].page))
+// A folder's own words are for readers of what it holds: the first prefix rule over it, else the
+// fallback. Stated here from the rules themselves, apart from the code it checks (lib/access/sectionPaths.ts folderWordsPath).
+const folderRequirement = (folder: string) => env.access.rules.find((rule) => rule.match === 'prefix' && (folder === rule.path || folder.startsWith(`${rule.path}/`)))?.require ?? env.access.fallback
+/** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
+const mayOpenFolder = (role: Role, section: MarkedSection) => role !== null && passes(env.access, folderRequirement(`/docs/${section}`), { username: role, groups: seededGroupsOf(role) })
 /**
  * For each section none of the base roles but admin reads (one an admin added to access.config.ts),
  * the first user its list names: a demo user of the audit's Cognito (scripts/cognito/seed.ts
  * demoUsers), so the section is audited from its own reader's side too.
  */
 const SECTION_READERS = env.access.sections.flatMap((section) => {
-  if (BASE_ROLES.some((role) => role !== null && role !== 'admin' && mayRead(role, section.id))) return []
+  // Its folder's readers, not its marked page's, which a rule may open wider.
+  if (BASE_ROLES.some((role) => role !== 'admin' && mayOpenFolder(role, section.id))) return []
   // Full-access users are merged into every list: the section's own reader is one of the rest.
   const full = shippedAccess.members[FULL_ACCESS_LIST]?.users ?? new Set<string>()
   const reader = [...(shippedAccess.members[section.readers]?.users ?? [])].find((username) => !full.has(username))
@@ -151,11 +157,6 @@ export const ROLES: readonly Role[] = [...BASE_ROLES, ...SECTION_READERS]
 const usernames = [...Object.keys(env.access.members).filter((list) => list !== FULL_ACCESS_LIST), ...Object.values(env.markers.usernames), ...Object.values(env.markers.groups), ...SEEDED_USERS, ...SECTION_READERS]
 /** Whether a role may fetch a section's marked image (an image follows its own path's rule). */
 const mayFetchImage = (role: Role, section: MarkedSection) => mayOpen(role, publicFileRoute(env.marked[section].image.slice('public/'.length)))
-/** Whether a role may open a section's folder, whose `_meta` words (its separators, menus and links) are its readers'. */
-// A folder's own words are for readers of what it holds: the first prefix rule over it, else the
-// fallback. Stated here from the rules themselves, apart from the code it checks (lib/access/sectionPaths.ts folderWordsPath).
-const folderRequirement = (folder: string) => env.access.rules.find((rule) => rule.match === 'prefix' && (folder === rule.path || folder.startsWith(`${rule.path}/`)))?.require ?? env.access.fallback
-const mayOpenFolder = (role: Role, section: MarkedSection) => role !== null && passes(env.access, folderRequirement(`/docs/${section}`), { username: role, groups: seededGroupsOf(role) })
 const mayFetchRootFile = (role: Role) => mayOpen(role, publicFileRoute(MARKED_ROOT_FILE.slice('public/'.length)))
 const finerMarks = Object.keys(env.finerMarked) as FinerMark[]
 const mayReadFiner = (role: Role, mark: FinerMark) => mayOpen(role, routeOfFile(env.finerMarked[mark]))
@@ -415,7 +416,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
         expect([report.role, [...report.ownMarkersSeen].sort()]).toEqual([report.role, sections.filter((section) => mayRead(role, section)).sort()])
         const titled = new Set([...titles.values()].flat().filter((route) => mayOpen(role, route)).map((route) => route.split('/')[2]))
         expect([report.role, [...report.ownTitlesSeen].sort()]).toEqual([report.role, [...titled].sort()])
-        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => inSection(route, id) && mayOpen(role, route)))
         expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
       }
     })
@@ -423,7 +424,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
     test('every role finds the routes of every section it may open a page of (so 0 foreign routes means something), and its own name in its view', () => {
       for (const report of reports) {
         const role = report.role === 'anonymous' ? null : (report.role as Role)
-        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => route.startsWith(`/docs/${id}/`) && mayOpen(role, route)))
+        const opens = SECTIONS.map((s) => s.id).filter((id) => pageRoutes.some((route) => inSection(route, id) && mayOpen(role, route)))
         expect([report.role, [...report.ownRoutesSeen].sort()]).toEqual([report.role, opens.sort()])
       }
       expect(protectedKeys.size).toBeGreaterThan(files.length / 2)
