@@ -13,6 +13,7 @@ function memoryBucket() {
     readRecord: async (key) => objects.get(key) ?? null,
     listKeys: async () => new Set(objects.keys()),
     listObjects: async () => new Map([...objects].map(([key, text]) => [key, { size: Buffer.byteLength(text), etag: '' }])),
+    headersOf: async () => null,
     upload: async () => {},
     deleteKeys: async (keys) => keys.forEach((key) => objects.delete(key)),
     writeRecord: async (key, text) => {

@@ -103,7 +103,7 @@ async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, 
   const recorded = rulesRecord?.uploading ? null : record.manifest
   options.progress?.localFiles(local.fromBuild, local.files.length)
   // Asked to list, the objects changed by hand go up again too (./alteredObjects.ts).
-  const altered = listed && recorded ? await alteredKeys(local.files, recorded, listed, concurrency) : []
+  const altered = listed && recorded ? await alteredKeys(local.files, recorded, listed, concurrency, options.bucket.headersOf) : []
   if (listed) options.progress?.altered(altered)
   const manifest = recorded && withoutRecords(recorded, altered)
   const plan = planDeploy(local.files, { manifest, keys }, now, options.graceMs)

@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
@@ -25,6 +26,8 @@ export interface SiteBucket {
   listKeys(prefix?: string): Promise<Set<string>>
   /** Every object of the bucket, with its size and ETag (`--list`, ./alteredObjects.ts). */
   listObjects(): Promise<Map<string, ListedObject>>
+  /** The headers an object is served with (`--list`, ./alteredObjects.ts); null when there is none under `key`. */
+  headersOf(key: string): Promise<ServedHeaders | null>
   upload(file: LocalFile): Promise<void>
   deleteKeys(keys: readonly string[]): Promise<void>
   writeRecord(key: string, text: string): Promise<void>
@@ -35,6 +38,12 @@ export interface SiteBucket {
   createRecord(key: string, text: string, replacing?: string): Promise<boolean>
   /** A record's text and ETag; null when there is none. */
   readTaggedRecord(key: string): Promise<{ text: string; etag: string } | null>
+}
+
+/** What an object is served with, as S3 keeps it (null: none set). */
+export interface ServedHeaders {
+  contentType: string | null
+  cacheControl: string | null
 }
 
 /** An object as a listing names it: its size, and its ETag (unquoted; the MD5 of its bytes for an object put whole, as the deploy puts them). */
@@ -96,6 +105,17 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
       return new Set((await list(prefix)).keys())
     },
     listObjects: () => list(),
+    headersOf: (key) =>
+      withS3Retries(`read of the headers of s3://${bucket}/${key}`, async () => {
+        try {
+          const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))
+          return { contentType: head.ContentType ?? null, cacheControl: head.CacheControl ?? null }
+        } catch (error) {
+          const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } }
+          if (name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404) return null
+          throw error
+        }
+      }),
     async upload(file) {
       // Named here, as out/ differs from the build's record of it: a stream of a file gone fails
       // with an 'error' event nothing listens to yet, which ends the process with the lease held.
