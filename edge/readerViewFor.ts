@@ -77,6 +77,7 @@ export function readerViewFor(sources: ReaderViewSources, user: AccessUser): Rea
       .filter((rule) => access.sections.every(({ id }) => !inSection(rule.path, id) || sections.some((section) => section.id === id)))
       .map(({ path, match }) => ({ path, match })),
     elsewhere: passes(access, access.fallback, user),
+    home: mayOpen('/'),
     sections,
     search: audiences.flatMap((audience) => (audience.search ? [{ id: audience.id, basePath: audience.search }] : [])),
     llms: audiences.flatMap((audience) => (audience.llms ? [audience.llms] : [])),

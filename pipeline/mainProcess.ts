@@ -21,7 +21,7 @@ export function runAsMain(name: string, work: () => Promise<unknown>, options: {
       settled = true
       const message = error instanceof Error ? error.message : String(error)
       // A message that names the command already (`deploy: another deploy…`, `deploy --withdraw: …`) is not named twice.
-      const named = message.startsWith(`${name}:`) || message.startsWith(`${name} `)
+      const named = new RegExp(`^${name}( --[a-z-]+)*:`).test(message)
       console.error(options.prefixErrors && !named ? `${name}: ${message}` : message)
       process.exit(1)
     }

@@ -134,6 +134,10 @@ describe('login page: a signed-in reader is sent on', () => {
       renderAs(signedInUnder(homeForLeads, username), <LoginPage />)
       expect(mockRouter.replace).toHaveBeenCalledWith('/')
     }
+    // Where every other path is open to signed-in readers, the rule they fail is still the authority's to say.
+    resetMockRouter({ pathname: '/login', query: {} })
+    renderAs(signedInUnder({ ...homeForLeads, fallback: 'signedIn' }, 'internal1'), <LoginPage />)
+    expect(mockRouter.replace).toHaveBeenCalledWith('/docs/internal/intro')
   })
 
   test('no redirect while the reader is still loading', () => {

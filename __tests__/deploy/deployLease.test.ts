@@ -236,7 +236,7 @@ test("a run that fails and then cannot let its lease go names its own failure, a
   try {
     await expect(deploy(failing, tempSite('lease-left-', pages({})))).rejects.toThrow('upload of index.html failed 5 times: ServiceUnavailable')
     expect(said).toHaveBeenCalledWith(
-      `deploy: s3://${bucket.name}/${LEASE_KEY} was not let go (read of the lease failed 5 times: ServiceUnavailable); the next run on this machine takes it over, or delete it once no run is writing the bucket`
+      `deploy: s3://${bucket.name}/${LEASE_KEY} was not let go (read of the lease failed 5 times: ServiceUnavailable); a run on this machine takes it over once this process has ended; elsewhere, delete it once no run is writing the bucket`
     )
   } finally {
     said.mockRestore()

@@ -215,7 +215,7 @@ describe('the reader view: what the authority tells a browser about its reader',
   })
 
   test('a visitor with no valid token is told nothing but the public pages', async () => {
-    const expected = { username: null, publicPaths: [...access.publicPaths], open: [], elsewhere: false, sections: [], search: [], llms: [], routeManifests: [] }
+    const expected = { username: null, publicPaths: [...access.publicPaths], open: [], elsewhere: false, home: false, sections: [], search: [], llms: [], routeManifests: [] }
     expect(await viewOf(null)).toEqual(expected)
     const forged = await authorizeRequest({ path: READER_VIEW_PATH, query: '', cookieHeaders: [cookiesFor('admin', signJwt(idClaims('admin'), attackerKey))] }, viewDeps)
     expect(forged).toEqual({ kind: 'view', view: expected })

@@ -1,5 +1,7 @@
 /** @jest-environment node */
 import { scanContent } from '../../pipeline/content/contentSource'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
@@ -8,7 +10,7 @@ import { assertRulesDecide, codePageRoutes, publicFileRoute, PublicPathError, pu
 
 const root = path.resolve(__dirname, '../..')
 const routes = siteRoutes(scanContent(root))
-const codePages = codePageRoutes(root)
+const codePages = codePageRoutes()
 const withRules = (rules: PathRule[]) =>
   compileAccess({ ...shipped, lists: { ...shipped.lists, financeUsers: 'support1' }, rules: [...rules, ...shipped.rules] }, {})
 
@@ -72,6 +74,14 @@ test("a rule on the site's logo or icon decides nothing, and says so: the sign-i
 test("a public path that names nothing the site serves (a typo) fails the build, naming it and the site's own pages", () => {
   expect(codePages).toEqual(expect.arrayContaining(['/login', '/unauthorized', '/404', '/session-too-large']))
   expect(codePages).not.toContain('/_app')
+  // Read as Next routes them: an index page is its folder's route; Next's own files and dynamic routes are no page of the site's own.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'code-pages-'))
+  for (const file of ['index.tsx', 'oauth/callback.tsx', 'oauth/index.tsx', '_app.tsx', '[[...slug]].tsx', 'docs/[id].tsx']) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+    fs.writeFileSync(path.join(dir, file), '')
+  }
+  expect(codePageRoutes(dir)).toEqual(['/', '/oauth', '/oauth/callback'])
+  fs.rmSync(dir, { recursive: true })
   const typo = compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/unauthorised'] }, {})
   expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(PublicPathError)
   expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(`access.config.ts: publicPaths holds "/unauthorised", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)

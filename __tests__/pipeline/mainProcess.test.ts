@@ -33,6 +33,7 @@ test('a task that fails ends with code 1 and its message; one that finishes, wit
   expect(runMain("Promise.reject(new Error('probe: another probe holds the lease'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe: another probe holds the lease')
   expect(runMain("Promise.reject(new Error('probe --withdraw: nothing'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe --withdraw: nothing')
   expect(runMain("Promise.reject(new Error('probes: none'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe: probes: none')
+  expect(runMain("Promise.reject(new Error('probe record: none'))", '{ prefixErrors: true }').stderr.trim()).toBe('probe: probe record: none')
   const finished = runMain("new Promise((resolve) => setTimeout(() => { console.log('done'); resolve() }, 50))")
   expect(finished.status).toBe(0)
   expect(finished.stdout.trim()).toBe('done')

@@ -54,6 +54,8 @@ describe('a path with no page', () => {
   test("in npm run dev the route renders any path asked for, as Next keeps the first list of paths it got: a page added since renders, and a path with no page is Next's 404", () => {
     const route = routeIn('development', withIndex)
     expect(route.DOCS_FALLBACK).toBe('blocking')
+    // None listed: Next's dev server would rewrite its manifest of them in place at each page added.
+    expect(route.docsPaths()).toEqual([])
     expect(route.docsPageProps(['docs', 'leads', 'intro'])).toEqual({ doc: { route: '/docs/leads/intro' } })
     expect(route.docsPageProps(['docs', 'leads', 'nowhere'])).toBeNull()
   })
@@ -61,6 +63,7 @@ describe('a path with no page', () => {
   test('in a build every page is listed and only those render: a path with no page is a bug, named', () => {
     const route = routeIn('production', withIndex)
     expect(route.DOCS_FALLBACK).toBe(false)
+    expect(route.docsPaths()).toEqual([{ params: { slug: ['docs', 'leads', 'intro'] } }])
     expect(() => route.docsPageProps(['docs', 'leads', 'nowhere'])).toThrow('docs route: no page for /docs/leads/nowhere in .cache/props.json')
   })
 })

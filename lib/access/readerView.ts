@@ -8,6 +8,7 @@
  */
 import type { CompiledAccess } from './compileAccess'
 import { decideAccess } from './decideAccess'
+import { normalisePath } from './normalisePath'
 import { FULL_ACCESS_LIST, type Decision, type PathRule } from './types'
 import { BUILD_FILES_PREFIX } from '../pathFormats'
 
@@ -64,6 +65,11 @@ export interface ReaderView {
   open: Array<Pick<PathRule, 'path' | 'match'>>
   /** Whether this reader passes the rule for paths that no rule names. */
   elsewhere: boolean
+  /**
+   * Whether this reader may open the home page: said apart, since `open` leaves out the rules they
+   * fail, and one that keeps the home page from them would read as open under `elsewhere`.
+   */
+  home: boolean
   sections: ReaderSection[]
   search: ReaderSearchIndex[]
   /** The llms.txt files of the pages this reader may open (Markdown for AI tools). */
@@ -74,7 +80,7 @@ export interface ReaderView {
 
 /** The view of a visitor who is not signed in: the public pages and nothing else. */
 export function anonymousView(publicPaths: readonly string[]): ReaderView {
-  return { username: null, publicPaths: [...publicPaths], open: [], elsewhere: false, sections: [], search: [], llms: [], routeManifests: [] }
+  return { username: null, publicPaths: [...publicPaths], open: [], elsewhere: false, home: false, sections: [], search: [], llms: [], routeManifests: [] }
 }
 
 /**
@@ -105,6 +111,7 @@ function accessForView(view: ReaderView): CompiledAccess {
 
 /** The browser's decision for `path`, from the reader's view alone. */
 export function decideForView(view: ReaderView, path: string): Decision {
+  if (view.username !== null && normalisePath(path) === '/') return view.home ? 'allow' : 'deny'
   return decideAccess(accessForView(view), path, view.username === null ? null : { username: view.username })
 }
 
@@ -114,8 +121,8 @@ export function decideForView(view: ReaderView, path: string): Decision {
  * says they have no access.
  */
 export function landingFor(view: ReaderView): { href: string; title: string | null } {
-  if (view.username === null || decideForView(view, '/') === 'allow') return { href: '/', title: null }
-  const section = view.sections.find(({ href }) => decideForView(view, href) === 'allow')
+  // Each section's href is one the authority lets the reader open.
+  const section = view.username !== null && !view.home ? view.sections[0] : undefined
   return section ? { href: section.href, title: section.title } : { href: '/', title: null }
 }
 

@@ -45,10 +45,10 @@ function readIndex(): PropsIndex {
 }
 
 /**
- * In `npm run dev`, Next keeps the paths it was given the first time a page was asked for, and
- * would answer 404 for a page added since (or every page, when that first time came before the
- * first content check wrote them). There the route renders any path asked for, and a path with no
- * page is Next's 404. A build lists every page and renders only those (a static export allows no
+ * In `npm run dev`, Next would keep the paths it was given the first time a page was asked for, and
+ * answer 404 for a page added since (or every page, when that first time came before the first
+ * content check wrote them). There the route lists none and renders any path asked for, and a path
+ * with no page is Next's 404. A build lists every page and renders only those (a static export allows no
  * other way).
  */
 export const DOCS_FALLBACK: false | 'blocking' = process.env.NODE_ENV === 'development' ? 'blocking' : false

@@ -137,12 +137,17 @@ export class PublicPathError extends Error {
   }
 }
 
-/** The site's own pages, which are code (pages/: sign-in, no access, not found…), by route. */
-export function codePageRoutes(root: string): string[] {
+/**
+ * The site's own pages, which are code (pages/ beside this project's code: sign-in, no access, not
+ * found…), by route; not Next's own files (`_app`), nor the docs route (`[[...slug]]`).
+ */
+export function codePageRoutes(pagesDir = path.resolve(__dirname, '../../pages')): string[] {
   return fs
-    .readdirSync(path.join(root, 'pages'))
-    .filter((name) => /^[a-z0-9-]+\.tsx$/.test(name))
-    .map((name) => `/${name.slice(0, -'.tsx'.length)}`)
+    .readdirSync(pagesDir, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split(path.sep).join('/'))
+    .filter((file) => /\.tsx?$/.test(file) && !/(^|\/)[_[]/.test(file))
+    .map((file) => `/${file.replace(/\.tsx?$/, '')}`.replace(/\/index$/, '') || '/')
+    .sort()
 }
 
 /**

@@ -92,7 +92,7 @@ export async function runContentSteps(root: string, options: ContentRunOptions):
   let meanwhile: Pick<ContentRun, 'plan' | 'lastUpdated' | 'navigation'>
   try {
     const plan = await step('plan', () => {
-      assertRulesDecide(access, siteRoutes(source), codePageRoutes(root))
+      assertRulesDecide(access, siteRoutes(source), codePageRoutes())
       return planFor(source.pages, access, true)
     }, describePlan)
     const navigation = openNavigation(root, source, source.pageMap(), plan, pageMapInputs(source, access))

@@ -141,7 +141,7 @@ export async function withDeployLease<T>(bucket: SiteBucket, what: string, run: 
     await release(bucket, lease.token).catch((error: unknown) => {
       // After the run's own failure, that is the error to name; the lease left is said beside it.
       if (!failed) throw error
-      console.error(`${what}: s3://${bucket.name}/${LEASE_KEY} was not let go (${error instanceof Error ? error.message : String(error)}); the next run on this machine takes it over, or delete it once no run is writing the bucket`)
+      console.error(`${what}: s3://${bucket.name}/${LEASE_KEY} was not let go (${error instanceof Error ? error.message : String(error)}); a run on this machine takes it over once this process has ended; elsewhere, delete it once no run is writing the bucket`)
     })
   }
 }

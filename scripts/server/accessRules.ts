@@ -60,7 +60,7 @@ export function loadAccessRules(root: string, env: NodeJS.ProcessEnv = process.e
     // A configuration of the wrong shape (a field missing) fails inside the compiler with a TypeError.
     throw new AccessConfigLoadError(error instanceof Error ? error.message : String(error))
   }
-  assertRulesDecide(access, siteRoutes(scanContent(root)), codePageRoutes(root))
+  assertRulesDecide(access, siteRoutes(scanContent(root)), codePageRoutes())
   return { access, aiTools: aiToolsSettings(config.aiTools) }
 }
 
