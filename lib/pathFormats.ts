@@ -34,6 +34,9 @@ export const BUILD_CODE_FOLDERS: readonly string[] = [BUILD_FILE_FOLDERS.chunks,
  */
 export const SITE_CHROME_FILES = { favicon: '/favicon.svg', logo: '/logo.svg', logoDark: '/logo-dark.svg' } as const
 
+/** Whether a path is one of SITE_CHROME_FILES. */
+export const isSiteChromeFile = (path: string) => (Object.values(SITE_CHROME_FILES) as string[]).includes(path)
+
 /** Where a page's data files live under the site's root, one folder per build (lib/access/pageFiles.ts names each). */
 export const PAGE_DATA_PREFIX = '/_next/data/'
 

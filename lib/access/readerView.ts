@@ -8,7 +8,6 @@
  */
 import type { CompiledAccess } from './compileAccess'
 import { decideAccess } from './decideAccess'
-import { normalisePath } from './normalisePath'
 import { FULL_ACCESS_LIST, type Decision, type PathRule } from './types'
 import { BUILD_FILES_PREFIX } from '../pathFormats'
 
@@ -87,8 +86,9 @@ export function anonymousView(publicPaths: readonly string[]): ReaderView {
  * The reader's view as rules the one decision function can read: every rule they pass requires
  * only being signed in, and every other path needs a list that holds nobody. A rule they fail is
  * left out (its path may name a section they may not know of), so where a rule they pass sits
- * inside one they fail, the browser may offer a link that the authority then refuses. The
- * browser's answer is user interface; the authority's is the protection.
+ * inside one they fail, the browser may offer a link that the authority then refuses. The home
+ * page, which names nothing, is decided first, by the view's own word on it. The browser's answer
+ * is user interface; the authority's is the protection.
  */
 const viewAccessCache = new WeakMap<ReaderView, CompiledAccess>()
 
@@ -100,7 +100,7 @@ function accessForView(view: ReaderView): CompiledAccess {
     protectDocs: true,
     members: { [FULL_ACCESS_LIST]: nobody },
     sections: [],
-    rules: view.open.map((rule) => ({ ...rule, require: 'signedIn' as const })),
+    rules: [{ path: '/', match: 'exact' as const, require: view.home ? 'signedIn' : FULL_ACCESS_LIST }, ...view.open.map((rule) => ({ ...rule, require: 'signedIn' as const }))],
     fallback: view.elsewhere ? 'signedIn' : 'fullAccessUsers',
     publicPaths: new Set(view.publicPaths),
     groupsClaim: null,
@@ -111,7 +111,6 @@ function accessForView(view: ReaderView): CompiledAccess {
 
 /** The browser's decision for `path`, from the reader's view alone. */
 export function decideForView(view: ReaderView, path: string): Decision {
-  if (view.username !== null && normalisePath(path) === '/') return view.home ? 'allow' : 'deny'
   return decideAccess(accessForView(view), path, view.username === null ? null : { username: view.username })
 }
 

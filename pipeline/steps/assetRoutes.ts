@@ -1,6 +1,6 @@
 import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { BUILD_CODE_FOLDERS, BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, SITE_CHROME_FILES } from '../../lib/pathFormats'
+import { BUILD_CODE_FOLDERS, BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, isSiteChromeFile } from '../../lib/pathFormats'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
@@ -86,8 +86,7 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
     if (BUILD_MANIFEST.test(key)) use(key, publicRoute)
   }
   // The site's chrome is the sign-in page's; a writer's file beside it follows its own path's rule.
-  const chrome = new Set<string>(Object.values(SITE_CHROME_FILES))
-  for (const name of inputs.publicRootFiles) if (chrome.has(`/${name}`)) use(`/${name}`, publicRoute)
+  for (const name of inputs.publicRootFiles) if (isSiteChromeFile(`/${name}`)) use(`/${name}`, publicRoute)
   for (const [key, route] of Object.entries(inputs.plannedRoutes)) use(key, route)
 
   const routes: Record<string, string> = {}

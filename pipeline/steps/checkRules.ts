@@ -11,7 +11,7 @@ import { describeRule, governingRuleOf, readersOfMayOpen, requirementFor, requir
 import { folderWordsPath, sectionPrefix } from '../../lib/access/sectionPaths'
 import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
-import { SITE_CHROME_FILES } from '../../lib/pathFormats'
+import { isSiteChromeFile } from '../../lib/pathFormats'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
 
@@ -21,9 +21,6 @@ export class RuleCoverageError extends Error {
     this.name = 'RuleCoverageError'
   }
 }
-
-/** The sign-in page's chrome (logo, icon), served to anyone whatever a rule says (./assetRoutes.ts). */
-const CHROME: ReadonlySet<string> = new Set(Object.values(SITE_CHROME_FILES))
 
 /**
  * What is wrong with each rule that would restrict nothing, in the rules' order; empty when there
@@ -39,7 +36,8 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
   access.rules.forEach((rule, index) => {
     const named = `rule "${describeRule({ kind: 'rule', index, rule })}"`
     const all = routes.filter((route) => ruleMatches(rule, route))
-    const matched = all.filter((route) => !CHROME.has(route))
+    // The sign-in page's chrome (logo, icon) is served to anyone whatever a rule says (./assetRoutes.ts).
+    const matched = all.filter((route) => !isSiteChromeFile(route))
     if (all.length > 0 && matched.length === 0) {
       problems.push(`${named} decides nothing: ${all.join(', ')} ${all.length === 1 ? 'is' : 'are'} the site's own logo and icon, which the sign-in page shows to anyone. Remove the rule.`)
       return
