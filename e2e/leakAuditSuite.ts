@@ -344,7 +344,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
       const table = (title: string, rows: RoleReport[]) =>
         [
           title,
-          'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected',
+          'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected  browser-stored protected',
           ...rows.map((r) =>
             [
               r.role.padEnd(10),
@@ -356,6 +356,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
               String(r.usernamesLeaked.length).padStart(18),
               String(r.routesLeaked.length).padStart(23),
               String(r.sharedCacheable.length).padStart(26),
+              String(r.storedByBrowser.length).padStart(25),
             ].join('  ')
           ),
         ].join('\n')
@@ -408,6 +409,12 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
 
     test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected response that a shared cache may keep', (_name, role) => {
       expect(reportOf('files', role).sharedCacheable).toEqual([])
+    })
+
+    // The next person on a shared computer opens the browser after a sign-out: its cache must hold
+    // nothing of the docs (the site's content-hashed code, the same for every reader, aside).
+    test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected file, but build code, that the browser may keep past a sign-out', (_name, role) => {
+      expect(reportOf('files', role).storedByBrowser).toEqual([])
     })
 
     test('every role\'s AI tool finds the markers, titles and routes of what it may open (so 0 leaks through /mcp means something)', () => {

@@ -1,5 +1,6 @@
 /** Issue flows, as a person would do them: sign in, read, get turned away, sign out. */
 import type { Page } from 'playwright-core'
+import { isHashedBuildFile } from '../edge/cacheHeaders'
 import { freshPagePerTest, signInThroughForm } from './browser'
 import { PASSWORD, siteEnv } from './siteEnv'
 
@@ -53,6 +54,41 @@ test("after signing out, Back asks the edge for the page the reader left, and sh
   await page.waitForURL(/\/login\?next=%2Fdocs%2Fleads%2Fenvironments/)
   // The edge answered: a redirect, not the page from the disk cache (200) or from the back/forward cache (no response).
   expect(shown).toEqual(['302 /docs/leads/environments'])
+})
+
+test("after signing out, the browser's cache gives the next person none of the files the reader fetched (search, navigation, images)", async () => {
+  const fetched = new Set<string>()
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.origin === new URL(siteUrl).origin && response.status() === 200) fetched.add(url.pathname)
+  })
+  await signInThroughForm(page, 'leads1', '/docs/leads/intro')
+  await page.getByRole('heading', { level: 1, name: 'Leads API introduction' }).waitFor()
+  const searchBox = page.locator('.nextra-nav-container').getByRole('combobox', { name: 'Search documentation' })
+  await searchBox.click()
+  await searchBox.fill('quote')
+  await page.locator('.nextra-nav-container .site-search-panel [role="option"]').first().waitFor({ timeout: 20000 })
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.waitForURL(/\/login/)
+  // The route manifest, the search files and the page's image were fetched while signed in.
+  const kinds = (paths: string[]) => ['/_routes/', '/_pagefind/', '/images/'].filter((kind) => paths.some((path) => path.includes(kind)))
+  expect(kinds([...fetched])).toEqual(['/_routes/', '/_pagefind/', '/images/'])
+  // What someone at this browser's console gets from its cache, and what the edge gives them now.
+  const answers = await page.evaluate(
+    (paths) =>
+      Promise.all(
+        paths.map(async (path) => {
+          const cached = await fetch(path, { cache: 'force-cache', redirect: 'manual' })
+          const fresh = await fetch(path, { cache: 'no-store', redirect: 'manual' })
+          return { path, cached: cached.status, fresh: fresh.status }
+        })
+      ),
+    [...fetched]
+  )
+  // A file the edge now refuses (a redirect reads as 0 here) must not come from the cache either,
+  // but the site's content-hashed code, the same for every reader.
+  expect(answers.filter((answer) => answer.fresh !== 200 && answer.cached === 200 && !isHashedBuildFile(decodeURIComponent(answer.path)))).toEqual([])
+  expect(answers.filter((answer) => answer.fresh !== 200).length).toBeGreaterThan(0)
 })
 
 test('outsider sees the home page and nothing else', async () => {

@@ -9,7 +9,7 @@ import { siteTargetsOf } from '../../scripts/deploy/stackOutputs'
 
 const HOUR = 3_600_000
 const now = new Date('2026-05-01T12:00:00Z')
-const file = (key: string, sha = 'a'): LocalFile => ({ key, file: `/out/${key}`, bytes: 10, sha256: sha.repeat(64).slice(0, 64), contentType: 'text/plain', cacheControl: CACHE_CONTROL.revalidate })
+const file = (key: string, sha = 'a'): LocalFile => ({ key, file: `/out/${key}`, bytes: 10, sha256: sha.repeat(64).slice(0, 64), contentType: 'text/plain', cacheControl: CACHE_CONTROL.file })
 const deployed = (files: LocalFile[], retired: Record<string, string> = {}): DeployManifest => ({
   version: 1,
   through: 0,

@@ -30,7 +30,7 @@ function memoryBucket() {
   return { bucket, objects, written, read: async () => readRecord(bucket, await bucket.listKeys()) }
 }
 
-const record = (sha: string) => ({ sha256: sha.repeat(64), contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.revalidate })
+const record = (sha: string) => ({ sha256: sha.repeat(64), contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.file })
 /** A site of `pages` pages, page `edited` with other bytes. */
 const site = (pages: number, edited = -1, retired: Record<string, string> = {}): DeployManifest => ({
   version: 1,

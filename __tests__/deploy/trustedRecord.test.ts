@@ -76,7 +76,7 @@ test('--list also puts back an object changed by hand, of another size or of the
   expect(invalidated.at(-1)).toEqual(['/', '/_next/static/chunks/main-abc.js', '/docs/leads/intro', '/docs/leads/intro.html', '/index.html'])
   for (const [key, text] of [['docs/leads/intro.html', '<p>intro</p>'], ['index.html', '<p>home</p>']]) {
     const object = await s3.client.send(new GetObjectCommand({ Bucket: 'altered', Key: key }))
-    expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.document })
+    expect({ text: await object.Body!.transformToString(), type: object.ContentType, cache: object.CacheControl }).toEqual({ text, type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.file })
   }
   // Put back, nothing differs.
   expect((await deploy(true)).uploaded).toBe(0)
@@ -87,6 +87,6 @@ test('--list also puts back an object changed by hand, of another size or of the
   expect((await deploy()).uploaded).toBe(0)
   expect((await deploy(true)).uploaded).toBe(1)
   const object = await s3.client.send(new GetObjectCommand({ Bucket: 'altered', Key: 'docs/leads/intro.html' }))
-  expect({ type: object.ContentType, cache: object.CacheControl }).toEqual({ type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.document })
+  expect({ type: object.ContentType, cache: object.CacheControl }).toEqual({ type: 'text/html; charset=utf-8', cache: CACHE_CONTROL.file })
   expect((await deploy(true)).uploaded).toBe(0)
 })

@@ -1,20 +1,38 @@
 /** @jest-environment node */
-import { CACHE_CONTROL, cacheControlForObject } from '../../edge/cacheHeaders'
+import { browserStorable, CACHE_CONTROL, cacheControlForObject, sharedCacheable } from '../../edge/cacheHeaders'
 import { routeManifestKey } from '../../lib/access/readerView'
 
-test("an audience's route manifest, whose name stays while its navigation changes, is revalidated; hashed build files are kept", () => {
-  // A retitled page changes what the leads manifest holds, not its name: a browser that kept it would show the old title.
-  expect(cacheControlForObject(routeManifestKey('0123456789abcdef0123', 'leads'))).toBe(CACHE_CONTROL.revalidate)
-  expect(cacheControlForObject(routeManifestKey('0123456789abcdef0123', 'a1b2c3d4e5f'))).toBe(CACHE_CONTROL.revalidate)
+test("content-hashed build code is kept; an audience's route manifest, whose name stays while its pages change and which names them, is not", () => {
   expect(cacheControlForObject('/_next/static/chunks/pages/_app-0123456789abcdef.js')).toBe(CACHE_CONTROL.hashedAsset)
   expect(cacheControlForObject('/_next/static/0123456789abcdef0123/_buildManifest.js')).toBe(CACHE_CONTROL.hashedAsset)
-  expect(cacheControlForObject('/_audiences/a1b2c3d4e5f/_pagefind/pagefind-entry.json')).toBe(CACHE_CONTROL.revalidate)
+  for (const key of [routeManifestKey('0123456789abcdef0123', 'leads'), routeManifestKey('0123456789abcdef0123', 'a1b2c3d4e5f')]) {
+    expect([key, cacheControlForObject(key)]).toEqual([key, CACHE_CONTROL.file])
+  }
 })
 
-test('what a browser could show again after a sign-out (a page, its data, its Markdown, an llms file, a PDF) is not stored; images and search files are revalidated', () => {
-  for (const key of ['/docs/leads/intro.html', '/index.html', '/_next/data/0123456789abcdef0123/docs/leads/intro.json', '/docs/leads/intro.md', '/docs/leads/llms-full.txt', '/docs/leads/spec.pdf', '/docs/leads/Spec.PDF', '/docs/leads/notes.TXT']) {
-    expect([key, cacheControlForObject(key)]).toEqual([key, CACHE_CONTROL.document])
+test('every file that holds docs (a page, its data, its Markdown, an llms file, a PDF, an image, a search file) is kept by no cache, the browser\'s included: nothing is left after a sign-out', () => {
+  const keys = [
+    '/docs/leads/intro.html',
+    '/index.html',
+    '/_next/data/0123456789abcdef0123/docs/leads/intro.json',
+    '/docs/leads/intro.md',
+    '/docs/leads/llms-full.txt',
+    '/docs/leads/spec.pdf',
+    '/docs/leads/Spec.PDF',
+    '/docs/leads/images/flow.png',
+    '/_audiences/a1b2c3d4e5f/_pagefind/pagefind-entry.json',
+    '/_audiences/a1b2c3d4e5f/_pagefind/fragment/en_abc.pf_fragment',
+    '/docs/leads/_pagefind/index/en_abc.pf_index',
+  ]
+  for (const key of keys) {
+    const cacheControl = cacheControlForObject(key)
+    expect([key, sharedCacheable(cacheControl), browserStorable(cacheControl)]).toEqual([key, false, false])
   }
-  expect(cacheControlForObject('/docs/leads/images/flow.png')).toBe(CACHE_CONTROL.revalidate)
-  expect(cacheControlForObject('/_audiences/a1b2c3d4e5f/_pagefind/fragment/en_abc.pf_fragment')).toBe(CACHE_CONTROL.revalidate)
+})
+
+test('a Cache-Control is read by its directives, in any case', () => {
+  expect([sharedCacheable('public, max-age=60'), browserStorable('public, max-age=60')]).toEqual([true, true])
+  expect([sharedCacheable('Private, No-Cache'), browserStorable('Private, No-Cache')]).toEqual([false, true])
+  expect([sharedCacheable('no-store'), browserStorable('NO-STORE')]).toEqual([false, false])
+  expect([sharedCacheable(null), browserStorable(null)]).toEqual([true, true])
 })

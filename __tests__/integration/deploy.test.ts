@@ -118,7 +118,7 @@ test('the first deploy uploads every file of out/, each with the Content-Type an
   expect(withoutManifest(held)).toEqual(expectedFromOut())
   expect(Object.keys(held)).toContain(MANIFEST_KEY)
   // The headers spelled out, so that a wrong table or rule cannot pass by being used on both sides.
-  expect(held['docs/leads/intro.html']).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.document })
+  expect(held['docs/leads/intro.html']).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.file })
   const chunk = Object.keys(held).find((key) => key.startsWith('_next/static/chunks/') && key.endsWith('.js'))!
   expect(held[chunk]).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
 })

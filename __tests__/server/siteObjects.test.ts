@@ -40,7 +40,7 @@ afterAll(async () => {
 
 test('out/: each file with the Content-Type of its extension and the Cache-Control of its key; nothing outside out/ or that is not a file', async () => {
   const objects = outDirObjects(outDir)
-  expect(await objects.read('/docs/page.html')).toMatchObject({ body: Buffer.from('<p>page</p>'), contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.document })
+  expect(await objects.read('/docs/page.html')).toMatchObject({ body: Buffer.from('<p>page</p>'), contentType: 'text/html; charset=utf-8', cacheControl: CACHE_CONTROL.file })
   expect(await objects.read('/_next/static/chunks/main-0123abcd.js')).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: CACHE_CONTROL.hashedAsset })
   for (const key of ['/docs/missing.html', '/docs', `/../${path.basename(sibling)}/page.html`, '/../../etc/passwd']) expect([key, await objects.read(key)]).toEqual([key, null])
 })

@@ -207,11 +207,11 @@ export async function auditLive(inputs: LiveAuditInputs): Promise<RoleResult[]> 
 }
 
 export const findingsOf = (result: RoleResult) =>
-  result.servedButRefusedByRules.length + result.refusedButAllowedByRules.length + result.usernamesLeaked.length + result.routesLeaked.length + result.titlesLeaked.length + result.sharedCacheable.length
+  result.servedButRefusedByRules.length + result.refusedButAllowedByRules.length + result.usernamesLeaked.length + result.routesLeaked.length + result.titlesLeaked.length + result.sharedCacheable.length + result.storedByBrowser.length
 
 function printResults(siteUrl: string, results: RoleResult[]) {
-  const columns = ['role', 'served', 'refused', 'served, rules refuse', 'refused, rules allow', 'usernames', 'foreign routes', 'foreign titles', 'shared-cacheable']
-  const rows = results.map((r) => [r.role, r.served, r.refused, r.servedButRefusedByRules.length, r.refusedButAllowedByRules.length, r.usernamesLeaked.length, r.routesLeaked.length, r.titlesLeaked.length, r.sharedCacheable.length].map(String))
+  const columns = ['role', 'served', 'refused', 'served, rules refuse', 'refused, rules allow', 'usernames', 'foreign routes', 'foreign titles', 'shared-cacheable', 'browser-stored']
+  const rows = results.map((r) => [r.role, r.served, r.refused, r.servedButRefusedByRules.length, r.refusedButAllowedByRules.length, r.usernamesLeaked.length, r.routesLeaked.length, r.titlesLeaked.length, r.sharedCacheable.length, r.storedByBrowser.length].map(String))
   const widths = columns.map((column, at) => Math.max(column.length, ...rows.map((row) => row[at].length)))
   console.log(`Live audit of ${siteUrl}`)
   for (const row of [columns, ...rows]) console.log(row.map((cell, at) => (at === 0 ? cell.padEnd(widths[at]) : cell.padStart(widths[at]))).join('  '))
@@ -223,6 +223,7 @@ function printResults(siteUrl: string, results: RoleResult[]) {
       ...result.routesLeaked.map((found) => `foreign route: ${found}`),
       ...result.titlesLeaked.map((found) => `foreign title: ${found}`),
       ...result.sharedCacheable.map((found) => `shared-cacheable: ${found}`),
+      ...result.storedByBrowser.map((found) => `kept by the browser past a sign-out: ${found}`),
     ]
     for (const detail of details.slice(0, 20)) console.log(`  ${result.role}: ${detail}`)
     if (details.length > 20) console.log(`  ${result.role}: … and ${details.length - 20} more`)
