@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { useRouter } from 'next/router'
 import { decideForView } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
+import { loadAfresh } from '../lib/navigation/loadAfresh'
 import { pagePathOf } from '../lib/navigation/pagePath'
 import { noAccessUrl, signInUrl } from '../lib/pathFormats'
 
@@ -13,7 +14,8 @@ import { noAccessUrl, signInUrl } from '../lib/pathFormats'
  * Until the reader is known the page renders as it was built. The edge served this HTML only to
  * a reader who may open it, so the content can be in the static HTML and paint at once, with no
  * "Loading..." screen to shift away. Once the reader is known, one who may not open the page
- * sees "Loading..." while being sent to sign in or to /unauthorized.
+ * sees "Loading..." while being sent to sign in or to /unauthorized, by a full page load: a tab
+ * whose reader signed out elsewhere, or lost the page, keeps none of what it fetched for them.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
@@ -22,8 +24,8 @@ export function RouteGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!router.isReady) return
-    if (decision === 'login') router.replace(signInUrl(router.asPath))
-    else if (decision === 'deny') router.replace(noAccessUrl(router.asPath))
+    if (decision === 'login') loadAfresh(signInUrl(router.asPath))
+    else if (decision === 'deny') loadAfresh(noAccessUrl(router.asPath))
   }, [decision, router])
 
   if (decision === null || decision === 'allow') return <>{children}</>

@@ -38,7 +38,7 @@ function auditLive(url: string): Promise<{ status: number | null; stdout: string
 test('the local stack passes the live audit: every role is served exactly what the rules allow, and nothing leaks', async () => {
   const run = await auditLive(siteUrl)
   expect(run.stdout).toContain('audit:live: no findings')
-  expect(run.stdout).toMatch(/^leads1\s+\d+\s+\d+\s+0\s+0\s+0\s+0\s+0\s+0$/m)
+  expect(run.stdout).toMatch(/^leads1\s+\d+\s+\d+\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/m)
   expect(run.status).toBe(0)
 }, 120_000)
 

@@ -60,7 +60,8 @@ export function freshPagePerTest(viewport = { width: 1280, height: 800 }): () =>
     await browser?.close()
   })
   beforeEach(async () => {
-    page = await browser.newPage({ viewport })
+    // A context of its own, so a test may open a second tab of the same reader in it.
+    page = await (await browser.newContext({ viewport })).newPage()
   })
   afterEach(async () => {
     await page.context().close()

@@ -91,6 +91,30 @@ test("after signing out, the browser's cache gives the next person none of the f
   expect(answers.filter((answer) => answer.fresh !== 200).length).toBeGreaterThan(0)
 })
 
+test('signing out in one tab reloads the other: nothing it fetched for the reader stays in its memory for the next one', async () => {
+  await signInThroughForm(page, 'admin', '/docs/leads/intro')
+  const other = await page.context().newPage()
+  try {
+    await other.goto(siteUrl + '/docs/internal/intro')
+    await other.getByRole('heading', { level: 1 }).first().waitFor()
+    // What the tab holds of the reader's: its navigation fragments, and Next's page data (this page's, and those it prefetched).
+    const held = () =>
+      other.evaluate(() => {
+        const tab = window as unknown as { __docsPageMaps?: unknown[]; next?: { router?: { sdc?: Record<string, unknown> } }; __sameDocument?: boolean }
+        return { sameDocument: tab.__sameDocument === true, internal: /\/docs\/internal/.test(JSON.stringify([tab.__docsPageMaps ?? [], Object.keys(tab.next?.router?.sdc ?? {})])) }
+      })
+    await other.waitForFunction(() => ((window as unknown as { __docsPageMaps?: unknown[] }).__docsPageMaps ?? []).length > 0)
+    await other.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true))
+    expect(await held()).toEqual({ sameDocument: true, internal: true })
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await other.waitForURL(/\/login\?next=%2Fdocs%2Finternal%2Fintro/)
+    await other.getByLabel('Username').waitFor()
+    expect(await held()).toEqual({ sameDocument: false, internal: false })
+  } finally {
+    await other.close()
+  }
+})
+
 test('outsider sees the home page and nothing else', async () => {
   await signInThroughForm(page, 'outsider', '/')
   expect(new URL(page.url()).pathname).toBe('/')

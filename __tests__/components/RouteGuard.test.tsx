@@ -3,8 +3,13 @@ import { RouteGuard } from '../../components/RouteGuard'
 import { mockRouter, resetMockRouter, updateMockRouter } from './helpers/mockNextRouter'
 import { LOADING, READERS, renderAs, type ReaderName } from './helpers/readers'
 import type { AuthState } from '../../lib/auth/AuthContext'
+import { loadAfresh } from '../../lib/navigation/loadAfresh'
+
+const leftFor = loadAfresh as jest.Mock
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+// The guard leaves with a full page load (lib/navigation/loadAfresh.ts), which jsdom cannot make.
+jest.mock('../../lib/navigation/loadAfresh', () => ({ loadAfresh: jest.fn() }))
 // AuthContext imports Amplify; these tests give the reader directly and must never reach it.
 jest.mock('aws-amplify/auth', () => ({ getCurrentUser: jest.fn(() => Promise.reject(new Error('no network in tests'))) }))
 
@@ -21,7 +26,12 @@ function renderGuard(auth: AuthState) {
 }
 const content = () => screen.queryByText('Secret page content')
 
-beforeEach(() => resetMockRouter())
+beforeEach(() => {
+  resetMockRouter()
+  leftFor.mockClear()
+})
+// Never through the router, which would keep what the tab fetched for a reader who is gone.
+afterEach(() => expect(mockRouter.replace).not.toHaveBeenCalled())
 
 describe('RouteGuard: the access flow', () => {
   test('while the reader is loading the page renders as built (the edge served it), with no redirect', () => {
@@ -29,7 +39,7 @@ describe('RouteGuard: the access flow', () => {
     renderGuard(LOADING)
     expect(content()).toBeInTheDocument()
     expect(screen.queryByText('Loading...')).toBeNull()
-    expect(mockRouter.replace).not.toHaveBeenCalled()
+    expect(leftFor).not.toHaveBeenCalled()
   })
 
   test('once the reader turns out not to be allowed, the page goes and "Loading..." shows while redirecting', () => {
@@ -38,28 +48,28 @@ describe('RouteGuard: the access flow', () => {
     rerenderAs(READERS.internal1)
     expect(content()).toBeNull()
     expect(screen.getByRole('status')).toHaveTextContent('Loading...')
-    expect(mockRouter.replace).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
+    expect(leftFor).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
   })
 
   test('an anonymous reader is sent to the login page with the page to come back to', () => {
     resetMockRouter({ pathname: '/docs/leads/intro' })
     renderGuard(READERS.anonymous)
-    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
-    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
+    expect(leftFor).toHaveBeenCalledTimes(1)
+    expect(leftFor).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
     expect(content()).toBeNull()
   })
 
   test('the login URL keeps the query and hash of the page, encoded', () => {
     resetMockRouter({ pathname: '/docs/leads/intro', asPath: '/docs/leads/intro?tab=curl#auth' })
     renderGuard(READERS.anonymous)
-    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
+    expect(leftFor).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro%3Ftab%3Dcurl%23auth')
   })
 
   test('a signed-in reader without the section is sent to /unauthorized, saying where from', () => {
     resetMockRouter({ pathname: '/docs/leads/intro' })
     renderGuard(READERS.internal1)
-    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
-    expect(mockRouter.replace).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
+    expect(leftFor).toHaveBeenCalledTimes(1)
+    expect(leftFor).toHaveBeenCalledWith('/unauthorized?from=%2Fdocs%2Fleads%2Fintro')
     expect(content()).toBeNull()
   })
 
@@ -68,18 +78,18 @@ describe('RouteGuard: the access flow', () => {
     renderGuard(READERS.leads1)
     expect(content()).toBeInTheDocument()
     expect(screen.queryByText('Loading...')).toBeNull()
-    expect(mockRouter.replace).not.toHaveBeenCalled()
+    expect(leftFor).not.toHaveBeenCalled()
   })
 
   test('nothing redirects before the router is ready; once it is, the redirect happens', () => {
     resetMockRouter({ pathname: '/docs/leads/intro', isReady: false })
     const { rerenderAs } = renderGuard(READERS.anonymous)
-    expect(mockRouter.replace).not.toHaveBeenCalled()
+    expect(leftFor).not.toHaveBeenCalled()
     expect(content()).toBeNull()
     updateMockRouter({ isReady: true })
     rerenderAs(READERS.anonymous)
-    expect(mockRouter.replace).toHaveBeenCalledTimes(1)
-    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
+    expect(leftFor).toHaveBeenCalledTimes(1)
+    expect(leftFor).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro')
   })
 
   test('the guard follows a sign-out: the page goes and the reader is sent to sign in', () => {
@@ -88,7 +98,7 @@ describe('RouteGuard: the access flow', () => {
     expect(content()).toBeInTheDocument()
     rerenderAs(READERS.anonymous)
     expect(content()).toBeNull()
-    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Finternal%2Fintro')
+    expect(leftFor).toHaveBeenCalledWith('/login?next=%2Fdocs%2Finternal%2Fintro')
   })
 
   describe.each(['/login', '/unauthorized', '/404'])('public route %s', (pathname) => {
@@ -97,7 +107,7 @@ describe('RouteGuard: the access flow', () => {
       renderGuard(reader === 'loading' ? LOADING : READERS[reader])
       expect(content()).toBeInTheDocument()
       expect(screen.queryByText('Loading...')).toBeNull()
-      expect(mockRouter.replace).not.toHaveBeenCalled()
+      expect(leftFor).not.toHaveBeenCalled()
     })
   })
 
@@ -105,13 +115,13 @@ describe('RouteGuard: the access flow', () => {
     resetMockRouter({ pathname: '/' })
     renderGuard(READERS.outsider)
     expect(content()).toBeInTheDocument()
-    expect(mockRouter.replace).not.toHaveBeenCalled()
+    expect(leftFor).not.toHaveBeenCalled()
   })
 
   test('an anonymous reader of the home page is sent to sign in', () => {
     resetMockRouter({ pathname: '/' })
     renderGuard(READERS.anonymous)
-    expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2F')
+    expect(leftFor).toHaveBeenCalledWith('/login?next=%2F')
     expect(content()).toBeNull()
   })
 
@@ -128,10 +138,10 @@ describe('RouteGuard: the access flow', () => {
     renderGuard(READERS[reader])
     if (expected === 'allow') {
       expect(content()).toBeInTheDocument()
-      expect(mockRouter.replace).not.toHaveBeenCalled()
+      expect(leftFor).not.toHaveBeenCalled()
     } else {
       expect(content()).toBeNull()
-      expect(mockRouter.replace).toHaveBeenCalledWith(`/unauthorized?from=${encodeURIComponent(pathname)}`)
+      expect(leftFor).toHaveBeenCalledWith(`/unauthorized?from=${encodeURIComponent(pathname)}`)
     }
   })
 })

@@ -14,10 +14,12 @@ import { AuthProvider } from '../../lib/auth/AuthContext'
 import { readSessionCookies } from '../../lib/auth/readSessionCookies'
 import { SESSION_CHANNEL } from '../../lib/auth/sessionChannel'
 import { siteAuthSettings } from '../../lib/auth/siteAuthSettings'
+import { loadAfresh } from '../../lib/navigation/loadAfresh'
 import { SHIPPED_AUDIENCES } from './helpers/readers'
 import { mockRouter, resetMockRouter } from './helpers/mockNextRouter'
 
 jest.mock('next/router', () => require('./helpers/mockNextRouter'))
+jest.mock('../../lib/navigation/loadAfresh', () => ({ loadAfresh: jest.fn() }))
 jest.mock('../../lib/auth/amplifySession', () => ({ refreshSession: jest.fn(), amplifySignOut: jest.fn(async () => {}) }))
 jest.mock('../../lib/aiTools/oauthRequests', () => ({ ...jest.requireActual('../../lib/aiTools/oauthRequests'), revokeConnections: jest.fn(async () => {}) }))
 
@@ -54,18 +56,19 @@ const page = () =>
     </AuthProvider>
   )
 
-test("signing out in another tab sends this one, still showing a page, to the sign-in page", async () => {
+test("signing out in another tab sends this one, still showing a page, to the sign-in page by a full page load (nothing it fetched stays in memory)", async () => {
   const thisTab = page()
   await waitFor(() => expect(global.fetch).toHaveBeenCalledTimes(1))
   expect(screen.getByText('Leads API introduction')).toBeInTheDocument()
-  expect(mockRouter.replace).not.toHaveBeenCalled()
+  expect(loadAfresh).not.toHaveBeenCalled()
 
   // The other tab signed out: the cookies every tab shares are gone, and it says so.
   for (const pair of document.cookie.split(';')) document.cookie = `${pair.split('=')[0].trim()}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
   const otherTab = new NodeBroadcastChannel(SESSION_CHANNEL)
   otherTab.postMessage({ type: 'signed-out', tab: 'another tab' })
   otherTab.close()
-  await waitFor(() => expect(mockRouter.replace).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro'))
+  await waitFor(() => expect(loadAfresh).toHaveBeenCalledWith('/login?next=%2Fdocs%2Fleads%2Fintro'))
+  expect(mockRouter.replace).not.toHaveBeenCalled()
   expect(global.fetch).toHaveBeenCalledTimes(2)
   expect(screen.queryByText('Leads API introduction')).toBeNull()
   thisTab.unmount()
