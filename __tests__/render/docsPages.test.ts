@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { propsFileName } from '../../lib/render/propsFiles'
 
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-'))
 afterAll(() => fs.rmSync(empty, { recursive: true, force: true }))
@@ -45,9 +46,10 @@ test('in a build, next build run alone is told to run the build instead', () => 
 describe('a path with no page', () => {
   const withIndex = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-index-'))
   beforeAll(() => {
+    const json = JSON.stringify({ doc: { route: '/docs/leads/intro' } })
     fs.mkdirSync(path.join(withIndex, '.cache/props'), { recursive: true })
-    fs.writeFileSync(path.join(withIndex, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': 'intro.json' }))
-    fs.writeFileSync(path.join(withIndex, '.cache/props/intro.json'), JSON.stringify({ doc: { route: '/docs/leads/intro' } }))
+    fs.writeFileSync(path.join(withIndex, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': propsFileName(json) }))
+    fs.writeFileSync(path.join(withIndex, '.cache/props', propsFileName(json)), json)
   })
   afterAll(() => fs.rmSync(withIndex, { recursive: true, force: true }))
 
@@ -68,14 +70,28 @@ describe('a path with no page', () => {
   })
 })
 
-test("a page's props file damaged by hand is named, with what to do", () => {
+test.each([
+  ['cut short', (json: string) => json.slice(0, 12)],
+  ['changed where it still reads as props', (json: string) => json.replace('Five', 'Nine')],
+])("a page's props file %s (by hand, or by a disk) is refused, never rendered, and named with what to do", (_how, damage) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-pages-damaged-'))
   try {
+    const json = JSON.stringify({ doc: { route: '/docs/leads/intro', text: 'Five lead-source companies' } })
+    const name = propsFileName(json)
     fs.mkdirSync(path.join(root, '.cache/props'), { recursive: true })
-    fs.writeFileSync(path.join(root, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': 'intro.json' }))
-    fs.writeFileSync(path.join(root, '.cache/props/intro.json'), '{"doc": {"rou')
+    fs.writeFileSync(path.join(root, '.cache/props.json'), JSON.stringify({ '/docs/leads/intro': name }))
+    fs.writeFileSync(path.join(root, '.cache/props', name), damage(json))
     const route = routeIn('production', root)
-    expect(() => route.docsPageProps(['docs', 'leads', 'intro'])).toThrow(/^docs route: \.cache\/props\/intro\.json, the props of \/docs\/leads\/intro, cannot be read \(.*JSON.*\); remove it and build again$/)
+    const message = (() => {
+      try {
+        route.docsPageProps(['docs', 'leads', 'intro'])
+        return 'rendered'
+      } catch (error) {
+        return (error as Error).message
+      }
+    })()
+    expect(message).toMatch(new RegExp(`^docs route: \\.cache/props/${name.replace('.', '\\.')}, the props of /docs/leads/intro, cannot be read \\(.*\\); remove it and build again$`))
+    expect(message).toContain('(its bytes are not those the page step wrote under that name)')
   } finally {
     fs.rmSync(root, { recursive: true, force: true })
   }

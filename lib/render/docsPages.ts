@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { PROPS_DIR, PROPS_INDEX, type DocsPageProps, type PropsIndex } from './propsFiles'
+import { PROPS_DIR, PROPS_INDEX, propsFileName, type DocsPageProps, type PropsIndex } from './propsFiles'
 import { RENDER_ROUTES_ENV } from '../pathFormats'
 
 export type { DocsPageProps } from './propsFiles'
@@ -75,7 +75,9 @@ export function docsPageProps(slug: readonly string[] | undefined): DocsPageProp
   if (!name) throw new DocsPageError(`no page for ${route} in ${PROPS_INDEX}`)
   const file = path.join(PROPS_DIR, name)
   try {
-    return JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as DocsPageProps
+    const json = fs.readFileSync(path.join(ROOT, file), 'utf8')
+    if (propsFileName(json) !== name) throw new Error('its bytes are not those the page step wrote under that name')
+    return JSON.parse(json) as DocsPageProps
   } catch (error) {
     // The build's own file, damaged or removed by hand: the next build writes a missing one again.
     throw new DocsPageError(`${file}, the props of ${route}, cannot be read (${error instanceof Error ? error.message : String(error)}); remove it and build again`)

@@ -3,6 +3,7 @@
  * (./docsPages.ts), and what they hold: one module both read, with no side effects, so the build's
  * and the dev server's processes can name them without loading the route's code.
  */
+import { createHash } from 'node:crypto'
 import type { PackedPageMapItem } from '../navigation/packedPageMap'
 import type { PackedDocument } from './packedDocument'
 
@@ -34,3 +35,9 @@ export const PROPS_INDEX = '.cache/props.json'
  * from a build before a change of their shape are made again. Raise it with any such change.
  */
 export const PROPS_FORMAT = 2
+
+/**
+ * A props file's name: the hash of its bytes, so that the route, reading it, knows it is as the
+ * page step wrote it (a file changed since, by hand or by a disk, is refused, never rendered).
+ */
+export const propsFileName = (json: string): string => `${createHash('sha256').update(json).digest('hex').slice(0, 32)}.json`

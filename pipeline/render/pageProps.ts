@@ -20,7 +20,7 @@ import { readCompiledPage } from '../compile/readDocuments'
 import type { LastUpdated } from '../lastUpdated'
 import type { AggregatePlan } from '../../lib/access/planAggregates'
 import type { Navigation } from '../navigationRecord'
-import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
+import { PROPS_DIR, PROPS_FORMAT, PROPS_INDEX, propsFileName, type DocsPageProps, type PropsIndex } from '../../lib/render/propsFiles'
 import { packDocument } from '../../lib/render/packedDocument'
 import type { PageRecord, PageStore } from '../store/pageStore'
 
@@ -38,7 +38,7 @@ export interface PagePropsReport {
 function storeProps(root: string, props: DocsPageProps): string {
   // JSON, as Next requires of props: no `undefined` anywhere.
   const json = JSON.stringify(props)
-  const name = `${sha256(json).slice(0, 32)}.json`
+  const name = propsFileName(json)
   const file = path.join(root, PROPS_DIR, name)
   if (!fs.existsSync(file)) writeAtomically(file, json)
   return name
