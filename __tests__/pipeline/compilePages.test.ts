@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { CACHE_DIR, CompileWorkerError, compilePages, MDX_FIX_HINT, MdxCompileError } from '../../pipeline/compile/compilePages'
+import { CACHE_DIR, CompileWorkerError, compilePages, MDX_FIX_HINT, MdxCompileError, readEntry } from '../../pipeline/compile/compilePages'
+import { writeChecked } from '../../pipeline/files'
 import { CompileWorkers, highlighterModule } from '../../pipeline/compile/compileWorkers'
 import { compilerPackages, INSTALL_RECORD, installedCompilerPackages } from '../../pipeline/compile/fingerprint'
 import { CompiledPageError, readCompiledPage } from '../../pipeline/compile/readDocuments'
@@ -96,7 +97,7 @@ test('a valid site passes; a second run compiles nothing, and a changed page or 
   expect(first).toMatchObject({ pages: 3, compiled: 3, fromCache: 0 })
   expect(first.problems).toEqual([])
   // Each success is kept as the page's data (lib/render/pageDocument.ts), not as a JS module.
-  const entries = fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json')).map((name) => JSON.parse(fs.readFileSync(path.join(root, '.cache/mdx', name), 'utf8')))
+  const entries = fs.readdirSync(path.join(root, '.cache/mdx')).filter((name) => name.endsWith('.json')).map((name) => readEntry(path.join(root, '.cache/mdx', name)) as { output: { filePath: string; tree: unknown } })
   expect(entries.map((entry) => entry.output.filePath).sort()).toEqual(['content/docs/index.mdx', 'content/docs/leads/intro.mdx', 'content/docs/leads/setup.mdx'])
   for (const entry of entries) {
     expect(entry.output).not.toHaveProperty('result')
@@ -121,7 +122,7 @@ test("an edit of a page's text colours none of its code blocks again: its new ca
   const store = readStore(root)
   const entry = () => {
     const name = store.pages['/docs/leads/intro'].entry
-    return { name, data: JSON.parse(fs.readFileSync(path.join(root, name), 'utf8')) }
+    return { name, data: readEntry(path.join(root, name)) as unknown as { highlights: Record<string, string>; output: { tree: unknown } } }
   }
   await checkAndCompile(scanContent(root), store)
   const first = entry()
@@ -130,7 +131,7 @@ test("an edit of a page's text colours none of its code blocks again: its new ca
   expect(first.data.highlights[keys[0]]).toContain('quote')
   // What the block's colouring gave, marked: a compile that takes the block from the entry shows the mark.
   const marked = first.data.highlights[keys[0]].replace('quote', 'kept')
-  fs.writeFileSync(path.join(root, first.name), JSON.stringify({ ...first.data, highlights: { [keys[0]]: marked } }))
+  writeChecked(path.join(root, first.name), JSON.stringify({ ...first.data, highlights: { [keys[0]]: marked } }))
 
   fs.appendFileSync(file, '\nOne more line.\n')
   expect(await checkAndCompile(scanContent(root), store)).toMatchObject({ compiled: 1 })
@@ -338,13 +339,15 @@ test.each([
   ['JSON null', 'null'],
   ['an object of another shape', '{"ok": true}'],
   ['an entry with no document', '{"ok": true, "output": null}'],
-])("compiled documents damaged by hand (%s) are named and removed at the first read of one, and the next compile makes them again; one removed, the same", async (_name, damaged) => {
+  ['changed where it still parses as a document', (kept: string) => kept.replace('Intro', 'Changed').replace('Other', 'Changed')],
+])("compiled documents damaged by hand (%s) are named and removed at the first read of one, and the next compile makes them again; one removed, the same", async (_name, damage) => {
+  const damaged = (file: string) => (typeof damage === 'string' ? damage : damage(fs.readFileSync(file, 'utf8')))
   const root = site({ 'content/docs/leads/intro.mdx': '---\ntitle: Intro\n---\n\nText.\n', 'content/docs/leads/other.mdx': '# Other\n' })
   const store = new PageStore(null)
   expect((await compilePages(scanContent(root), store, { workers: 1 })).problems).toEqual([])
   const entry = store.pages['/docs/leads/intro'].entry
   const other = store.pages['/docs/leads/other'].entry
-  for (const file of [entry, other]) fs.writeFileSync(path.join(root, file), damaged)
+  for (const file of [entry, other]) fs.writeFileSync(path.join(root, file), damaged(path.join(root, file)))
   expect(() => readCompiledPage(root, store.pages, '/docs/leads/intro')).toThrow(
     new CompiledPageError(`content/docs/leads/intro.mdx: its compiled document (${entry}) was damaged, and is removed; 1 other damaged document is removed too; build again, and the page is compiled again`)
   )
@@ -354,7 +357,7 @@ test.each([
   expect(readCompiledPage(root, store.pages, '/docs/leads/intro').title).toBe('Intro')
   expect(readCompiledPage(root, store.pages, '/docs/leads/other').title).toBe('Other')
   // Damaged where the compile reads it (its record is not of this version): compiled again, not taken.
-  fs.writeFileSync(path.join(root, entry), damaged)
+  fs.writeFileSync(path.join(root, entry), damaged(path.join(root, entry)))
   const fresh = new PageStore(null)
   expect(await compilePages(scanContent(root), fresh, { workers: 1 })).toMatchObject({ compiled: 1, problems: [] })
   expect(readCompiledPage(root, fresh.pages, '/docs/leads/intro').title).toBe('Intro')

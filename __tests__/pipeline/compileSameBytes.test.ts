@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { CACHE_DIR, compilePages, type CacheEntry } from '../../pipeline/compile/compilePages'
+import { readChecked } from '../../pipeline/files'
 
 jest.setTimeout(120_000)
 
@@ -66,7 +67,8 @@ function documents(root: string): Map<string, string> {
   const dir = path.join(root, CACHE_DIR)
   return new Map(
     fs.readdirSync(dir).map((name) => {
-      const text = fs.readFileSync(path.join(dir, name), 'utf8')
+      // Checked as written (pipeline/files.ts writeChecked): the comparison is of the document itself.
+      const text = readChecked(path.join(dir, name)) ?? ''
       return [(JSON.parse(text) as { output?: { filePath: string } }).output?.filePath ?? name, text]
     })
   )

@@ -44,10 +44,11 @@ async function buildSteps(root: string) {
 
 const edit = (root: string, text: string) => fs.appendFileSync(path.join(root, EDITED), `\n${text}\n`)
 
-test("after a one-page edit, the content, page and Markdown steps open that page's compiled document alone", async () => {
+test("after a one-page edit, the content, page and Markdown steps open that page's compiled documents alone (its last, for its coloured code blocks, and its new one)", async () => {
   const root = site()
   const first = await buildSteps(root)
   expect(first.report.pages).toBeGreaterThan(50)
+  const last = readStore(root).pages['/docs/leads/intro'].entry
   edit(root, 'One more sentence, for the store.')
 
   const opened: string[] = []
@@ -66,7 +67,7 @@ test("after a one-page edit, the content, page and Markdown steps open that page
   expect(second.report).toMatchObject({ pages: first.report.pages, compiled: 1, fromCache: first.report.pages - 1 })
   expect(second.props.changed).toEqual(['/docs/leads/intro'])
   const record = readStore(root).pages['/docs/leads/intro']
-  expect(opened).toEqual([path.basename(record.entry)])
+  expect(opened).toEqual([path.basename(last), path.basename(record.entry)])
   expect(record).toMatchObject({ file: EDITED, problem: null, title: 'Leads API introduction' })
   // The llms file names the page by the title and description its record keeps.
   expect(second.markdown.get('/docs/leads/llms.txt')).toContain(`- [Leads API introduction](/docs/leads/intro.md): ${record.description}`)

@@ -19,7 +19,7 @@ import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
 import { documentAnchors, documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
-import { readJsonObject, sha256, writeAtomically } from '../files'
+import { readChecked, sha256, writeChecked } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
@@ -79,11 +79,27 @@ export interface CompileReport {
 }
 
 
-/** The cache entry in `file`; null when there is none, or it is not one (damaged): the page is compiled again. */
+/**
+ * The cache entry in `file`; null when there is none, or it is not one (damaged, or changed since
+ * it was written, even where it still parses: writeChecked): the page is compiled again.
+ */
 export function readEntry(file: string): CacheEntry | null {
-  const entry = readJsonObject(file)
+  const text = readChecked(file)
+  let entry: Record<string, unknown> | null = null
+  try {
+    const parsed = text === null ? null : (JSON.parse(text) as unknown)
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) entry = parsed as Record<string, unknown>
+  } catch {
+    return null
+  }
   const outcome = entry?.ok ? entry.output : entry?.error
   return entry && typeof entry.ok === 'boolean' && typeof outcome === 'object' && outcome !== null ? (entry as unknown as CacheEntry) : null
+}
+
+/** The coloured code blocks a page's last cache entry kept, read as the entry is (checked); none when it has none. */
+function lastHighlightsOf(entryFile: string | undefined): Record<string, string> {
+  const entry = entryFile ? readEntry(entryFile) : null
+  return (entry?.ok && entry.highlights) || {}
 }
 
 interface Job {
@@ -117,7 +133,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
         current = queue.shift()
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         try {
-          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastEntry: current.lastEntry })
+          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastHighlights: lastHighlightsOf(current.lastEntry) })
         } catch (error) {
           // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
           current = undefined
@@ -248,7 +264,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
       lastEntry: last && last.entry === entryOf(fingerprint, last) && cached.has(last.entry) ? path.join(root, last.entry) : undefined,
       resolve: (compiled) => {
         if (compiled.ok || compiled.error.deterministic) {
-          writeAtomically(path.join(root, entryFile), JSON.stringify(compiled))
+          writeChecked(path.join(root, entryFile), JSON.stringify(compiled))
           records[page.route] = { ...recordOf(page, entryFile, compiled), props: last?.props, rendered: last?.rendered }
         } else problems.set(page.file, compiled.error)
       },

@@ -15,7 +15,7 @@
  * rehype plugin). Everything else (heading slugs, highlighting, copy buttons, title, front matter,
  * search data) is Nextra's own.
  *
- * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it) }. Out: { id, ok: true, output } or
+ * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it), lastHighlights (the coloured code blocks of the page's last cache entry) }. Out: { id, ok: true, output, highlights } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
@@ -211,16 +211,6 @@ const pageBlocks = {
   },
 }
 
-/** The blocks a page's last cache entry kept; none when it has no entry, or it cannot be read. */
-function lastBlocks(entry) {
-  if (!entry) return {}
-  try {
-    return JSON.parse(readFileSync(entry, 'utf8')).highlights ?? {}
-  } catch {
-    return {}
-  }
-}
-
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
 async function compilePage(file, filePath, route, source, frontMatter) {
   captured.delete(file)
@@ -244,8 +234,9 @@ async function compilePage(file, filePath, route, source, frontMatter) {
   return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }
 }
 
-parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, lastEntry, withModule }) => {
-  pageBlocks.last = new Map(Object.entries(lastBlocks(lastEntry)))
+parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, lastHighlights, withModule }) => {
+  // The blocks the page's last cache entry kept, as the build's thread read and checked it.
+  pageBlocks.last = new Map(Object.entries(lastHighlights ?? {}))
   pageBlocks.made = {}
   try {
     const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source, frontMatter)

@@ -90,9 +90,15 @@ export function installedCompilerPackages(root: string): string[] {
   return packages
 }
 
+/**
+ * The shape of a cache entry's file (./compilePages.ts writes it): raised with any change of it, so
+ * that entries kept from before are compiled again rather than found damaged.
+ */
+const CACHE_ENTRY_FORMAT = 2
+
 /** The fingerprint of everything but the page that a page's compiled output depends on. */
 export function compilerFingerprint(): string {
   const hashOf = (file: string) => (fs.existsSync(file) ? sha256(fs.readFileSync(file)) : 'none')
   const files = COMPILER_FILES.map((file) => `${file} ${hashOf(path.join(COMPILER_ROOT, file))}`)
-  return sha256(JSON.stringify({ mode: 'production', packages: installedCompilerPackages(COMPILER_ROOT), files }))
+  return sha256(JSON.stringify({ mode: 'production', format: CACHE_ENTRY_FORMAT, packages: installedCompilerPackages(COMPILER_ROOT), files }))
 }
