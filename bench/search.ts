@@ -36,6 +36,7 @@
  * The search box is safe from this: merged indexes reuse the first instance's engine, and every
  * session imports its own copy of pagefind.js (lib/search/pagefindScript.ts).
  */
+import { cacheControlForObject } from '../edge/cacheHeaders'
 import { build as esbuild } from 'esbuild'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -176,8 +177,9 @@ async function startStaticServer(root: string, extra: Record<string, { type: str
     counter.bytes[kind] += body.length
     counter.raw += contents.length
     counter.requests[kind]++
-    // Like the site: index files may be cached by the browser, so warm queries measure the engine.
-    response.writeHead(200, { 'content-type': type, 'content-length': body.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}), vary: 'accept-encoding', 'cache-control': 'private, max-age=3600' })
+    // As the site answers each file (edge/cacheHeaders.ts): index files are kept by no cache, so a
+    // query takes what Pagefind already holds in memory, or fetches it again.
+    response.writeHead(200, { 'content-type': type, 'content-length': body.length, ...(gzip ? { 'content-encoding': 'gzip' } : {}), vary: 'accept-encoding', 'cache-control': cacheControlForObject(urlPath) })
     response.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

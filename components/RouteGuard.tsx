@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { useRouter } from 'next/router'
 import { decideForView } from '../lib/access/readerView'
 import { useAuth } from '../lib/auth/AuthContext'
@@ -15,12 +15,21 @@ import { noAccessUrl, signInUrl } from '../lib/pathFormats'
  * a reader who may open it, so the content can be in the static HTML and paint at once, with no
  * "Loading..." screen to shift away. Once the reader is known, one who may not open the page
  * sees "Loading..." while being sent to sign in or to /unauthorized, by a full page load: a tab
- * whose reader signed out elsewhere, or lost the page, keeps none of what it fetched for them.
+ * whose reader signed out elsewhere, or lost the page, keeps none of what it fetched for them. So
+ * does a tab whose reader turns out to be another one (signed out, and another signed in, in
+ * another tab): the page reloads for the new reader.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
   const { view } = useAuth()
   const decision = view ? decideForView(view, pagePathOf(router)) : null
+  const reader = useRef<string | null>(null)
+
+  useEffect(() => {
+    const before = reader.current
+    if (view) reader.current = view.username
+    if (before !== null && view?.username && view.username !== before) loadAfresh(router.asPath)
+  }, [view, router])
 
   useEffect(() => {
     if (!router.isReady) return

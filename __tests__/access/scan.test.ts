@@ -64,7 +64,7 @@ test("a distinctive title of a page the reader may not open is a leak, unless th
   expect(titlesIn(body, titles, { ...context, prose: 'as the Internal engineering documentation says' }).leaked).toEqual([])
 })
 
-test("a protected file the browser may keep past a sign-out is a finding, named with its header; the site's content-hashed code is not", () => {
+test("a protected file the browser may keep past a sign-out is a finding, named with its header; the site's own code (content-hashed, Pagefind's engine) is not", () => {
   const findings = noFindings()
   const context = { role: 'support1', usernames: [], sections: [], mayKnowPath: financeOnly }
   const served = (key: string, cacheControl: string | null, isProtected = true) => scanServed({ key, status: 200, cacheControl, body: '', protected: isProtected }, context, findings)
@@ -72,6 +72,7 @@ test("a protected file the browser may keep past a sign-out is a finding, named 
   served('/_next/static/0123456789abcdef0123/_routes/internal.js', 'private, max-age=60')
   served('/docs/internal/images/flow.png', 'private, no-store')
   served('/_next/static/chunks/pages/_app-0123456789abcdef.js', 'private, max-age=31536000, immutable')
+  served('/docs/internal/_pagefind/0/wasm.en.pagefind', 'private, no-cache')
   served('/logo.svg', 'private, no-cache', false)
   served('/docs/internal/intro.html', 'public, max-age=60')
   expect(findings.storedByBrowser).toEqual(['/docs/internal/_pagefind/fragment/en_a.pf_fragment (200, private, no-cache)', '/_next/static/0123456789abcdef0123/_routes/internal.js (200, private, max-age=60)'])

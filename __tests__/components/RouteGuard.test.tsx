@@ -101,6 +101,17 @@ describe('RouteGuard: the access flow', () => {
     expect(leftFor).toHaveBeenCalledWith('/login?next=%2Fdocs%2Finternal%2Fintro')
   })
 
+  test('a tab whose reader turns out to be another reader (one signed out, another signed in elsewhere) loads the page afresh; the first reader known, or the same one again, does not', () => {
+    resetMockRouter({ pathname: '/', asPath: '/?tab=1' })
+    const { rerenderAs } = renderGuard(LOADING)
+    rerenderAs(READERS.leads1)
+    rerenderAs(READERS.leads1)
+    expect(leftFor).not.toHaveBeenCalled()
+    rerenderAs(READERS.admin)
+    expect(leftFor).toHaveBeenCalledTimes(1)
+    expect(leftFor).toHaveBeenCalledWith('/?tab=1')
+  })
+
   describe.each(['/login', '/unauthorized', '/404'])('public route %s', (pathname) => {
     test.each<ReaderName | 'loading'>(['loading', 'anonymous', 'outsider', 'leads1'])('shows the page to a %s reader without redirecting', (reader) => {
       resetMockRouter({ pathname, asPath: pathname === '/404' ? '/no/such/page' : pathname })

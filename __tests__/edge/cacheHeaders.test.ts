@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { browserStorable, CACHE_CONTROL, cacheControlForObject, sharedCacheable } from '../../edge/cacheHeaders'
+import { browserStorable, CACHE_CONTROL, cacheControlForObject, isSiteCode, sharedCacheable } from '../../edge/cacheHeaders'
 import { routeManifestKey } from '../../lib/access/readerView'
 
 test("content-hashed build code is kept; an audience's route manifest, whose name stays while its pages change and which names them, is not", () => {
@@ -26,8 +26,19 @@ test('every file that holds docs (a page, its data, its Markdown, an llms file, 
   ]
   for (const key of keys) {
     const cacheControl = cacheControlForObject(key)
-    expect([key, sharedCacheable(cacheControl), browserStorable(cacheControl)]).toEqual([key, false, false])
+    expect([key, isSiteCode(key), sharedCacheable(cacheControl), browserStorable(cacheControl)]).toEqual([key, false, false, false])
   }
+})
+
+test("Pagefind's own script and engine in a search folder hold no docs (the same bytes in every folder): the browser keeps them and asks again each time", () => {
+  for (const key of ['/docs/leads/_pagefind/pagefind.js', '/_audiences/a1b2c3d4e5f/_pagefind/pagefind.js', '/docs/leads/_pagefind/0/wasm.en.pagefind', '/docs/leads/_pagefind/wasm.unknown.pagefind']) {
+    expect([key, isSiteCode(key), cacheControlForObject(key)]).toEqual([key, true, CACHE_CONTROL.searchEngine])
+  }
+  // A writer's file of the same name elsewhere is a file like any other.
+  for (const key of ['/docs/leads/pagefind.js', '/docs/leads/_pagefind/0/pagefind-entry.json', '/docs/leads/_pagefind/0/fragment/wasm.en.pagefind']) {
+    expect([key, isSiteCode(key), cacheControlForObject(key)]).toEqual([key, false, CACHE_CONTROL.file])
+  }
+  expect([sharedCacheable(CACHE_CONTROL.searchEngine), browserStorable(CACHE_CONTROL.searchEngine)]).toEqual([false, true])
 })
 
 test('a Cache-Control is read by its directives, in any case', () => {

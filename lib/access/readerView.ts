@@ -129,7 +129,7 @@ export function landingFor(view: ReaderView): { href: string; title: string | nu
  * Where postbuild writes the scripts that add each audience's routes to Next's route manifest
  * (`/_next/static/<build>/_routes/<audience id>.js`); the asset-route map says whose rule governs
  * each. Named by the audience, which a rule makes, not by what the script holds, which pages
- * make: so these names, unlike the rest of `/_next/static/`, are revalidated (edge/cacheHeaders.ts).
+ * make: so these files, unlike the rest of `/_next/static/`, are kept by no cache (edge/cacheHeaders.ts).
  */
 export const ROUTE_MANIFEST_DIR = '_routes'
 export const routeManifestKey = (buildId: string, audienceId: string) => `${BUILD_FILES_PREFIX}${buildId}/${ROUTE_MANIFEST_DIR}/${audienceId}.js`

@@ -4,8 +4,9 @@
  * A page's HTML used to hold its whole section's sidebar, so in a section of a thousand pages
  * every page carried a thousand links, its HTML growing with its section (docs/benchmarks.md, figures behind choices in the code),
  * and a title change rewrote every page of the section. The whole navigation now reaches the browser once per
- * audience, in the audience's route manifest (lib/navigation/mergePageMaps.ts), which the browser
- * caches across pages. The page keeps:
+ * audience, in the audience's route manifest (lib/navigation/mergePageMaps.ts), which a page load
+ * fetches once and the router keeps across the pages it moves to (no cache keeps it past the tab:
+ * edge/cacheHeaders.ts). The page keeps:
  * - every folder on the way to it (breadcrumb, the open folders of the sidebar);
  * - on each of those levels, the `window` entries either side of the one on the way, in the
  *   writer's order (the sidebar around the page, and its previous and next pages);

@@ -13,7 +13,8 @@
  *   file, the site's highlighter and the compile's patch (patches/compile/). The site's
  *   next.config.ts is not one: the compile reads none of it (the options live in
  *   ./nextraPageOptions.json), so an edit of it compiles nothing again;
- * - the mode: pages are compiled as `next build` compiles them, for production.
+ * - the mode: pages are compiled as `next build` compiles them, for production;
+ * - the format of the entry's file (CACHE_ENTRY_FORMAT).
  */
 import { keepUnder, keptUnder, settledAt, sha256, stampOf } from '../files'
 import { CACHE_PATHS } from '../steps/paths'

@@ -13,8 +13,9 @@
  * It requests every file as an anonymous visitor and as each test user and reports, per role:
  * files served that the rules refuse, files refused that the rules allow, usernames, foreign
  * section routes or the distinctive titles of pages the role may not open in served files (a
- * title the role's own pages also say in their Markdown excused), and protected files served
- * shared-cacheable. Exits 1 on any finding.
+ * title the role's own pages also say in their Markdown excused), protected files served
+ * shared-cacheable, and protected files but the site's code that a browser may keep past a sign-out.
+ * Exits 1 on any finding.
  */
 import fs from 'node:fs'
 import path from 'node:path'

@@ -181,6 +181,9 @@ export interface Markers {
   sectionWords: Record<MarkedSection, { title: string; description: string }> | null
 }
 
+/** Any marker newMarkers plants in the docs (`leak`, its kind and section, and a random token), and no word of the shipped site's. */
+export const PLANTED_MARKER = /leak[a-z0-9]{12,}/
+
 export function newMarkers(config: AccessConfig, sections: readonly MarkedSection[], marksSectionWords = false): Markers {
   const token = () => crypto.randomBytes(6).toString('hex')
   const make = (kind: string) =>

@@ -1,13 +1,13 @@
 /**
  * What a served file tells its reader that it should not: other people's usernames, routes and
  * distinctive titles of pages the reader may not open (rules can be finer than a section), and
- * (for a protected file) a Cache-Control that lets a shared cache keep it, or, but for the
- * content-hashed build code every reader gets, the browser's own cache (which would hand it to
- * whoever uses the browser after a sign-out). The leak audit of
+ * (for a protected file) a Cache-Control that lets a shared cache keep it, or, but for the site's
+ * own code (content-hashed build files, Pagefind's engine), the browser's own cache (which would
+ * hand it to whoever uses the browser after a sign-out). The leak audit of
  * `npm test` and `npm run audit:live` both scan with this.
  */
 import zlib from 'node:zlib'
-import { browserStorable, isHashedBuildFile, sharedCacheable } from '../../edge/cacheHeaders'
+import { browserStorable, isSiteCode, sharedCacheable } from '../../edge/cacheHeaders'
 import { routeOfDataFile } from '../../lib/access/pageFiles'
 import { PAGE_DATA_PREFIX } from '../../lib/pathFormats'
 import { normalisePath } from '../../lib/access/normalisePath'
@@ -58,7 +58,7 @@ export interface RoleFindings {
   usernamesLeaked: string[]
   routesLeaked: string[]
   sharedCacheable: string[]
-  /** Protected files, not build code, that the browser's cache may keep past a sign-out. */
+  /** Protected files, not the site's code, that the browser's cache may keep past a sign-out. */
   storedByBrowser: string[]
   /** Sections whose routes the role found where it may: proves the route search finds routes at all. */
   ownRoutesSeen: Set<string>
@@ -98,7 +98,7 @@ export function responseText(key: string, headers: Iterable<[string, string]>, b
 /** Adds what one response tells its reader that it should not to `findings`, whatever its status. */
 export function scanServed(file: ServedFile, context: ScanContext, findings: RoleFindings): void {
   if (file.protected && sharedCacheable(file.cacheControl)) findings.sharedCacheable.push(`${file.key} (${file.status}, ${file.cacheControl})`)
-  else if (file.protected && browserStorable(file.cacheControl) && !isHashedBuildFile(file.key)) findings.storedByBrowser.push(`${file.key} (${file.status}, ${file.cacheControl})`)
+  else if (file.protected && browserStorable(file.cacheControl) && !isSiteCode(file.key)) findings.storedByBrowser.push(`${file.key} (${file.status}, ${file.cacheControl})`)
   for (const name of context.usernames) {
     if (name !== context.role && usernamePattern(name).test(file.body)) findings.usernamesLeaked.push(`${name} in ${file.key}`)
   }
