@@ -145,7 +145,17 @@ export function takeRecord(file: string): unknown {
  */
 export function readJsonObject(file: string): Record<string, unknown> | null {
   try {
-    const value = JSON.parse(readText(file)) as unknown
+    return jsonObjectOf(readText(file))
+  } catch {
+    return null
+  }
+}
+
+/** The JSON object `text` holds; null when there is no text, or it holds no object. */
+export function jsonObjectOf(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null
+  try {
+    const value = JSON.parse(text) as unknown
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null
   } catch {
     return null

@@ -19,7 +19,7 @@ import type { Worker } from 'node:worker_threads'
 import { ContentError, locate } from '../content/contentError'
 import { documentAnchors, documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
-import { readChecked, sha256, writeChecked } from '../files'
+import { jsonObjectOf, readChecked, sha256, writeChecked } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
@@ -84,14 +84,7 @@ export interface CompileReport {
  * it was written, even where it still parses: writeChecked): the page is compiled again.
  */
 export function readEntry(file: string): CacheEntry | null {
-  const text = readChecked(file)
-  let entry: Record<string, unknown> | null = null
-  try {
-    const parsed = text === null ? null : (JSON.parse(text) as unknown)
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) entry = parsed as Record<string, unknown>
-  } catch {
-    return null
-  }
+  const entry = jsonObjectOf(readChecked(file))
   const outcome = entry?.ok ? entry.output : entry?.error
   return entry && typeof entry.ok === 'boolean' && typeof outcome === 'object' && outcome !== null ? (entry as unknown as CacheEntry) : null
 }
