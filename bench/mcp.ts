@@ -40,7 +40,8 @@ const SITE = 'https://docs.example.com'
 async function writeSite(dir: string): Promise<{ plan: AggregatePlan; routes: string[]; queries: string[] }> {
   const { data } = generatedSite(PAGES)
   const plan = generatedPlan(data)
-  const { stats: written } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: dir, access, plan })
+  const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-bench-search-cache-'))
+  const { stats: written } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: dir, access, plan, cacheDir: path.join(cacheRoot, 'search') }).finally(() => fs.rmSync(cacheRoot, { recursive: true, force: true }))
   const write = (key: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, key)), { recursive: true })
     fs.writeFileSync(path.join(dir, key), text)

@@ -275,7 +275,8 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
   try {
     const started = Date.now()
     const plan = generatedPlan(data)
-    const { stats, skipped } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: root, access: shippedAccess, plan })
+    const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-bench-search-cache-'))
+    const { stats, skipped } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: root, access: shippedAccess, plan, cacheDir: path.join(cacheRoot, 'search') }).finally(() => fs.rmSync(cacheRoot, { recursive: true, force: true }))
     process.stderr.write(`bench search: ${site}: ${stats.reduce((n, s) => n + s.records, 0)} records indexed in ${Date.now() - started} ms\n`)
     const dataBytes = Object.fromEntries(stats.map((s) => [s.id, indexDataBytes(path.join(root, s.dir))]))
     const server = await startStaticServer(root, {

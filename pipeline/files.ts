@@ -122,9 +122,9 @@ export const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ?
 
 /**
  * A step's record of what it left, taken: read and removed, so a step that stops half way leaves
- * none and the next one does everything again. Null when there is none, or it is not JSON.
+ * none and the next one does everything again. Null when there is none, or it holds no JSON object.
  */
-export function takeRecord(file: string): unknown {
+export function takeRecord(file: string): Record<string, unknown> | null {
   let text: string
   try {
     text = readText(file)
@@ -132,11 +132,7 @@ export function takeRecord(file: string): unknown {
     return null
   }
   fs.rmSync(file, { force: true })
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return null
-  }
+  return jsonObjectOf(text)
 }
 
 /**
@@ -198,14 +194,8 @@ export function readChecked(file: string): string | null {
  * a value that still parses after damage would be shipped).
  */
 export function keptUnder<T>(file: string, key: string): T | null {
-  const text = readChecked(file)
-  if (text === null) return null
-  try {
-    const kept = JSON.parse(text) as { key?: unknown; value?: unknown } | null
-    return kept?.key === key && kept.value !== undefined ? (kept.value as T) : null
-  } catch {
-    return null
-  }
+  const kept = jsonObjectOf(readChecked(file))
+  return kept?.key === key && kept.value !== undefined ? (kept.value as T) : null
 }
 
 /** Keeps `value` in `file` under `key`, for keptUnder. */
@@ -213,24 +203,18 @@ export function keepUnder(file: string, key: string, value: unknown): void {
   writeChecked(file, JSON.stringify({ key, value }))
 }
 
-/**
- * Every file below `dir`, as sorted `/relative/path` keys. `within`: only the files under these
- * folders (keys without a leading slash; one missing holds none); `without`: none under them.
- */
-export function listFiles(dir: string, { within, without }: { within?: readonly string[]; without?: readonly string[] } = {}): string[] {
+/** Every file below `dir`, as sorted `/relative/path` keys. */
+export function listFiles(dir: string): string[] {
   const keys: string[] = []
-  const skipped = new Set(without?.map((folder) => `/${folder}`))
   // Each key grows with the walk: a path.relative per file was most of a large out/'s listing.
   const walk = (current: string, key: string) => {
     for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
       const child = `${key}/${entry.name}`
       if (!entry.isDirectory()) keys.push(child)
-      else if (!skipped.has(child)) walk(path.join(current, entry.name), child)
+      else walk(path.join(current, entry.name), child)
     }
   }
-  if (!within) walk(dir, '')
-  // A folder under another listed is listed with it.
-  else for (const folder of new Set(within)) if (!within.some((other) => folder.startsWith(`${other}/`)) && fs.existsSync(path.join(dir, folder))) walk(path.join(dir, folder), `/${folder}`)
+  walk(dir, '')
   return keys.sort()
 }
 

@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { readLastOutRecord, outRecordFileFor, readOut, readOutFolders, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
+import { readLastOutRecord, outRecordFileFor, readOut, readOutRecord, readOutRecordHeader, setOutRecordAside } from '../../pipeline/steps/outRecord'
 import { listFiles } from '../../pipeline/files'
 import { writtenBy } from '../../pipeline/steps/outFiles'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
@@ -221,7 +221,7 @@ test("a rebuild in place stats and reads only what its steps wrote; a file added
   }) as never)
   try {
     // What the steps said they wrote: a page's HTML, and a folder its data file is in.
-    const summary = readOut(site.outDir, undefined, undefined, undefined, [{ files: ['docs/intro.html'] }, { files: [], folders: ['_next/data/'] }]).write('b1')
+    const summary = readOut(site.outDir, undefined, undefined, [{ files: ['docs/intro.html'] }, { files: [], folders: ['_next/data/'] }]).write('b1')
     expect(summary).toEqual({ files: KEYS.length, hashed: 3, buildId: 'b1' })
   } finally {
     spy.mockRestore()
@@ -251,41 +251,6 @@ test("a deploy of another folder beside out/ (--out) does not take out/'s record
   expect(await held(site.bucket, 'docs/staged.html')).toBe('<html>only in staging</html>')
   // out/ itself still deploys from its record.
   expect((await deploy(site)).fromBuild).toBe('b1')
-})
-
-test("out/ read in two parts (the search step's folders listed once that step is done) is recorded as one listing of it is: the same record, the same files read, a stray in either part removed", () => {
-  const search = { 'docs/_pagefind/shards.json': '[0]', 'docs/_pagefind/0/pagefind-entry.json': '{}', 'docs/_pagefind/0/fragment/en_1.pf_fragment': 'x', '_audiences/a1/_pagefind/pagefind.js': 'js' }
-  // Keys on either side of the search folders' names, so the two parts interleave.
-  const root = tempSite('out-record-parts-', Object.fromEntries(Object.entries({ ...FILES, ...search, 'docs/_a.html': '<html>a</html>', 'docs/zz.html': '<html>zz</html>' }).map(([key, text]) => [`out/${key}`, text])))
-  const outDir = path.join(root, 'out')
-  const file = (key: string) => path.join(outDir, key)
-  setOutRecordAside(outDir)
-  readOut(outDir).write('b1')
-  setOutRecordAside(outDir)
-  fs.writeFileSync(file('docs/intro.html'), '<html>intro, written by the render</html>')
-  fs.writeFileSync(file('docs/_pagefind/0/fragment/en_1.pf_fragment'), 'y')
-  fs.writeFileSync(file('docs/_pagefind/0/fragment/en_2.pf_fragment'), 'z')
-  fs.writeFileSync(file('docs/stray.html'), 'by hand')
-  fs.writeFileSync(file('_audiences/a1/_pagefind/stray.json'), 'by hand')
-  const last = readLastOutRecord(outDir)
-  const folders = ['docs/_pagefind', '_audiences/a1/_pagefind']
-  const pageWrites = [{ files: ['docs/intro.html'] }]
-  const searchWrites = [{ files: ['docs/_pagefind/shards.json'], folders: ['docs/_pagefind/0/'] }]
-  const log = jest.spyOn(console, 'log').mockImplementation(() => {})
-  let inParts, whole
-  try {
-    inParts = readOut(outDir, listFiles(outDir, { without: folders }), last, undefined, pageWrites).including(readOutFolders(outDir, folders, last, searchWrites))
-    expect(log.mock.calls.flat().join('\n')).toMatch(/removed 1 file\(s\)[^\n]*docs\/stray\.html[\s\S]*removed 1 file\(s\)[^\n]*_audiences\/a1\/_pagefind\/stray\.json/)
-    whole = readOut(outDir, undefined, last, undefined, [...pageWrites, ...searchWrites])
-  } finally {
-    log.mockRestore()
-  }
-  expect(inParts.pages().map((page) => page.page)).toEqual(whole.pages().map((page) => page.page))
-  const partsSummary = inParts.write('b1')
-  const partsRecord = fs.readFileSync(outRecordFileFor(outDir), 'utf8')
-  expect(whole.write('b1')).toEqual(partsSummary)
-  expect(fs.readFileSync(outRecordFileFor(outDir), 'utf8')).toBe(partsRecord)
-  expect(Object.keys(readOutRecord(outDir)!.files)).toEqual([...KEYS, ...Object.keys(search), 'docs/_a.html', 'docs/zz.html', 'docs/_pagefind/0/fragment/en_2.pf_fragment'].sort())
 })
 
 test('a file of out/ whose name is not ASCII is recorded and read back under its own name', () => {
@@ -321,7 +286,7 @@ test('a rebuild in place removes from out/ a file that neither its steps wrote n
   fs.writeFileSync(site.file('docs/stray.html'), '<html>dropped into out/ by hand</html>')
   const log = jest.spyOn(console, 'log').mockImplementation(() => {})
   try {
-    readOut(site.outDir, undefined, readLastOutRecord(site.outDir), undefined, [{ files: ['docs/intro.html'] }]).write('b1')
+    readOut(site.outDir, undefined, readLastOutRecord(site.outDir), [{ files: ['docs/intro.html'] }]).write('b1')
     expect(log.mock.calls.flat().join('\n')).toContain('removed 1 file(s) from out/ that no build wrote (docs/stray.html)')
   } finally {
     log.mockRestore()
@@ -350,7 +315,7 @@ test('a rebuild in place that removes the last files of a folder leaves no empty
   fs.writeFileSync(path.join(outDir, 'docs/by-hand/stray.html'), '<html>stray</html>')
   const log = jest.spyOn(console, 'log').mockImplementation(() => {})
   try {
-    readOut(outDir, undefined, readLastOutRecord(outDir), undefined, [{ files: [] }]).write('b2')
+    readOut(outDir, undefined, readLastOutRecord(outDir), [{ files: [] }]).write('b2')
   } finally {
     log.mockRestore()
   }

@@ -278,8 +278,7 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     const before = filesIn(out)
 
     const reads: string[] = []
-    const result = await writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), { version: 'build-1', outInPlace: true })
-    expect(result.proveLinks((key) => fs.statSync(path.join(out, key)))).toEqual([])
+    const result = await writeMarkdown({ root: site, out }, sourceWith(reads, edited), index, plan, catalogInputs(), { version: 'build-1' })
     const after = filesIn(out)
     // Its part is made again from its pages' bodies; no page of another part, of any audience, is read.
     expect(reads).toContain(edited)
@@ -307,45 +306,7 @@ describe('a one-page edit with out/ kept in place, then out/ emptied (as `next b
     expect(texts(filesIn(out))).toEqual(texts(after))
   })
 
-  test("in place, a file out/ still names is taken as linked until out/'s listing proves it: one changed by hand gets its own bytes back, one removed comes back at once, one whose kept copy is gone too is made again", async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-prove-'))
-    const dir = path.join(root, 'out')
-    fs.mkdirSync(dir)
-    try {
-      const plan = planOf()
-      await writeMarkdown({ root, out: dir }, sourceWith([]), index, plan, catalogInputs(), { version: 'build-1' })
-      const built = filesIn(dir)
-      const [changed, removed, lost] = plan.markdown.slice(0, 3).map((file) => file.key)
-      // By hand: another file at one key (a new inode), none at another, and the third's kept copy gone as well.
-      for (const key of [changed, lost]) {
-        fs.rmSync(path.join(dir, key))
-        fs.writeFileSync(path.join(dir, key), 'changed by hand')
-      }
-      fs.rmSync(path.join(dir, removed))
-      fs.rmSync(path.join(root, '.cache/markdown-files', lost))
 
-      const reads: string[] = []
-      const result = await writeMarkdown({ root, out: dir }, sourceWith(reads), index, plan, catalogInputs(), { version: 'build-1', outInPlace: true })
-      expect(result.rewritten).toBe(0)
-      expect(reads).toEqual([])
-      expect(fs.readFileSync(path.join(dir, removed), 'utf8')).toBe(built.get(removed)!.text)
-      // Unproved as yet: the step made no system call for the file out/ still names.
-      expect(fs.readFileSync(path.join(dir, changed), 'utf8')).toBe('changed by hand')
-
-      const listed = listFiles(dir)
-      expect(result.proveLinks((key) => (listed.includes(key) ? fs.lstatSync(path.join(dir, key)) : undefined)).sort()).toEqual([changed, lost].sort())
-      expect(reads).toEqual([plan.markdown[2].route])
-      const proved = filesIn(dir)
-      expect(new Map([...proved].map(([key, { text }]) => [key, text]))).toEqual(new Map([...built].map(([key, { text }]) => [key, text])))
-      // Proved once: a second listing finds nothing to mend, and the next build takes each file from its record.
-      expect(result.proveLinks((key) => fs.lstatSync(path.join(dir, key)))).toEqual([])
-      const again = await writeMarkdown({ root, out: dir }, sourceWith(reads), index, plan, catalogInputs(), { version: 'build-1' })
-      expect(again.rewritten).toBe(0)
-      expect(filesIn(dir)).toEqual(proved)
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true })
-    }
-  })
 
   test('the step gives up the thread as it writes: what waits on a reply meanwhile (the search step, on Pagefind) does not wait for the step to end', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'markdown-turns-'))

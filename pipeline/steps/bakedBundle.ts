@@ -17,7 +17,7 @@ import type { AudienceSummary } from '../../lib/access/readerView'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import { readAudiencesFile } from './audiencesFile'
 import { jwksFor } from './jwksFor'
-import { sameStamp, settledAt, sha256, stampOf, writeAtomically, type FileStamp } from '../files'
+import { readJsonObject, sameStamp, settledAt, sha256, stampOf, writeAtomically, type FileStamp } from '../files'
 import { CACHE_PATHS, sitePaths, type SitePaths } from './paths'
 
 /** The site build hands its results over; alone, a step reads them from the last build's files. */
@@ -68,6 +68,10 @@ export async function bakeConfig(options: BakeOptions = {}): Promise<BakedEdgeCo
   return { ...(options.settings ?? (await bakedSettings())), assetRoutes, audiences, scriptHashes }
 }
 
+/** A bundle's line in the build's output: its size, and the limit it ships under. */
+export const describeBundle = (limit: string) => ({ file, bytes, gzipBytes, kept }: Bundle) =>
+  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; ${limit})`
+
 export interface Bundle {
   file: string
   bytes: number
@@ -110,12 +114,8 @@ export async function bundleWithConfig(options: { root: string; entry: string; o
   const file = path.join(options.outDir, 'index.js')
   const recordFile = path.join(options.root, CACHE_PATHS.bundles, `${sha256(path.relative(options.root, options.outDir)).slice(0, 16)}.json`)
   const key = sha256(JSON.stringify([options.entry, options.external ?? [], options.keepNames ?? false, options.baked]))
-  let record: BundleRecord | null = null
-  try {
-    record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as BundleRecord
-  } catch {
-    // None yet, or unreadable: bundled again.
-  }
+  // None yet, or unreadable: bundled again.
+  const record = readJsonObject(recordFile) as BundleRecord | null
   if (record && unchanged(record, key, file, options.root)) return { file, bytes: record.bytes, gzipBytes: record.gzipBytes, kept: true }
   fs.rmSync(recordFile, { force: true })
   fs.rmSync(options.outDir, { recursive: true, force: true })

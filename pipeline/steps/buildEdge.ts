@@ -15,17 +15,15 @@ import { writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { assertFitsViewerRequest, VIEWER_REQUEST_ZIPPED_LIMIT } from '../../edge/packageLimit'
 import { BUILT_FOR_FILE, writeBuiltFor } from '../../lib/auth/builtFor'
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
-import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
+import { bakeConfig, bundleWithConfig, describeBundle, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
 import { runAsMain } from '../mainProcess'
-
-export type EdgeBundle = Bundle
 
 /**
  * The authorizer with this build's asset routes and audiences: the site build hands them over;
  * alone (after a change of lists, npm run deploy:access) they are read from the last build's files.
  */
-export async function buildEdge(options: BakeOptions = {}): Promise<EdgeBundle> {
+export async function buildEdge(options: BakeOptions = {}): Promise<Bundle> {
   const paths = options.paths ?? sitePaths()
   const baked = await bakeConfig({ ...options, paths })
   const bundle = await bundleWithConfig({ root: paths.root, entry: path.join(paths.root, 'edge/lambda.ts'), outDir: paths.edgeDist, baked })
@@ -46,7 +44,6 @@ export function setEdgeRecordsAside(edgeDist: string): void {
   for (const file of [RULES_FINGERPRINT_FILE, BUILT_FOR_FILE]) fs.rmSync(path.join(edgeDist, file), { force: true })
 }
 
-export const describeEdgeBundle = ({ file, bytes, gzipBytes, kept }: EdgeBundle) =>
-  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda@Edge viewer-request limit ${VIEWER_REQUEST_ZIPPED_LIMIT / 1024 / 1024} MB zipped)`
+export const describeEdgeBundle = describeBundle(`Lambda@Edge viewer-request limit ${VIEWER_REQUEST_ZIPPED_LIMIT / 1024 / 1024} MB zipped`)
 
 if (require.main === module) runAsMain('buildEdge', () => buildEdge().then((bundle) => console.log(`buildEdge: ${describeEdgeBundle(bundle)}`)), { prefixErrors: true })

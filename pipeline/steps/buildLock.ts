@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { readJsonObject } from '../files'
 import { isRunning } from '../mainProcess'
 import { CACHE_PATHS } from './paths'
 
@@ -29,12 +30,8 @@ interface LockHolder {
 const WRITING_MS = 5_000
 
 function holderOf(file: string): LockHolder | null {
-  try {
-    const holder = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockHolder>
-    return typeof holder.pid === 'number' && typeof holder.started === 'string' ? { pid: holder.pid, started: holder.started } : null
-  } catch {
-    return null
-  }
+  const holder = readJsonObject(file)
+  return typeof holder?.pid === 'number' && typeof holder.started === 'string' ? { pid: holder.pid, started: holder.started } : null
 }
 
 /** Takes the project's build lock until this process exits; BuildBusyError while another build holds it. */

@@ -15,9 +15,8 @@
  * A file whose bytes are those of the last build's is left as it was (./keptFiles.ts): an edit
  * rewrites its page's files, not its audience's whole text. A file whose inputs are the last
  * build's (a page's digest; a part's title, place and pages' digests; an index's or catalog's own
- * text), under the same code, is not even made, so an edit reads its own page's body and no other;
- * when out/ stayed in place, such a file costs no system call (its link is proved by the build's
- * listing of out/, `proveLinks`).
+ * text), under the same code, is not even made, so an edit reads its own page's body and no other:
+ * such a file costs a stat.
  */
 import fs from 'node:fs'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -31,7 +30,7 @@ import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
 import { fencedLines } from '../content/pageLinks'
-import { openKeptFiles, type KeptFiles, type KeptFilesOptions } from './keptFiles'
+import { openKeptFiles, type KeptFilesOptions } from './keptFiles'
 import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 
@@ -168,10 +167,10 @@ export async function writeMarkdown(
   plan: AggregatePlan,
   catalogInputs: CatalogInputs,
   /** The build ID: the code that formats the files; and whether out/ stayed in place since the last build (./keptFiles.ts). */
-  { version = '', outInPlace = false }: KeptFilesOptions = {}
+  { version = '' }: KeptFilesOptions = {}
 ): Promise<MarkdownReport> {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)
-  const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles, { version, outInPlace })
+  const kept = openKeptFiles(paths.root, paths.out, CACHE_PATHS.markdownFiles, { version })
   let files = 0
   let rewritten = 0
   let turn = Date.now()
@@ -185,7 +184,7 @@ export async function writeMarkdown(
     }
   }
   kept.prune()
-  return { pages: plan.markdown.length, files, rewritten, wrote: { files: kept.written() }, proveLinks: kept.proveLinks }
+  return { pages: plan.markdown.length, files, rewritten, wrote: { files: kept.written() } }
 }
 
 export interface MarkdownReport {
@@ -194,6 +193,4 @@ export interface MarkdownReport {
   rewritten: number
   /** What it put into out/ (../steps/outFiles.ts). */
   wrote: OutWrites
-  /** Proves the links the step took unchecked against out/'s listing (./keptFiles.ts); the keys it wrote again. */
-  proveLinks: KeptFiles['proveLinks']
 }

@@ -9,14 +9,12 @@
  * The AI tools' sign-in (oidc-provider) is in it, loaded on first use (mcp/oauth/lambdaSignIn.ts).
  */
 import path from 'node:path'
-import { bakeConfig, bundleWithConfig, type BakeOptions, type Bundle } from './bakedBundle'
+import { bakeConfig, bundleWithConfig, describeBundle, type BakeOptions, type Bundle } from './bakedBundle'
 import { sitePaths } from './paths'
 import { writeBuiltFor } from '../../lib/auth/builtFor'
 import { runAsMain } from '../mainProcess'
 
-export type McpBundle = Bundle
-
-export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
+export async function buildMcp(options: BakeOptions = {}): Promise<Bundle> {
   const paths = options.paths ?? sitePaths()
   const baked = await bakeConfig({ ...options, paths })
   // keepNames: oidc-provider names each stored model by its class's name (the store's keys, mcp/oauth/store/).
@@ -26,7 +24,6 @@ export async function buildMcp(options: BakeOptions = {}): Promise<McpBundle> {
   return bundle
 }
 
-export const describeMcpBundle = ({ file, bytes, gzipBytes, kept }: McpBundle) =>
-  `${kept ? 'kept, nothing it is made from changed: ' : ''}${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB (${(gzipBytes / 1024).toFixed(1)} kB gzip; Lambda limit 50 MB zipped)`
+export const describeMcpBundle = describeBundle('Lambda limit 50 MB zipped')
 
 if (require.main === module) runAsMain('buildMcp', () => buildMcp().then((bundle) => console.log(`buildMcp: ${describeMcpBundle(bundle)}`)), { prefixErrors: true })

@@ -18,10 +18,9 @@ import os from 'node:os'
 import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import { searchDocuments, type SearchDocument } from '../../lib/search/searchDocuments'
-import { linkOrCopy, readJsonObject, sha256, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, listFiles, readJsonObject, sha256, takeRecord, writeAtomically } from '../files'
 import type { AggregatePlan, SearchIndexSpec } from '../../lib/access/planAggregates'
 import { assertGrouping, pageRecords, placeSearchPages, sectionTitleOf, type SearchData, type SearchRecord, type SkippedPage } from '../../lib/search/searchRecords'
-import { CACHE_PATHS } from './paths'
 import { PAGEFIND_SCRIPT, SHARD_LIST_FILE, shardFolder } from '../../lib/search/searchShards'
 import type { OutWrites } from './outFiles'
 import { buildShardPages, shardGroup, type Shard } from './assignSearchShards'
@@ -40,21 +39,8 @@ export interface IndexStats {
 }
 
 function dirStats(dir: string): { files: number; bytes: number } {
-  let files = 0
-  let bytes = 0
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    files++
-    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size
-  }
-  return { files, bytes }
-}
-
-/** How many files `dir` holds, at any depth: names only, no file's stat. */
-function fileCount(dir: string): number {
-  let files = 0
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) files++
-  return files
+  const keys = listFiles(dir)
+  return { files: keys.length, bytes: keys.reduce((sum, key) => sum + fs.statSync(path.join(dir, key)).size, 0) }
 }
 
 /** A shard folder of out/ as the search step left it: the cache entry it was placed from (bundleKey), and its files' count and bytes. */
@@ -78,8 +64,7 @@ interface OutShards {
 
 const outShardsFile = (cacheDir: string) => `${cacheDir}-out.json`
 
-function takeOutShards(cacheDir: string | undefined, outRoot: string): Record<string, OutShard> {
-  if (!cacheDir) return {}
+function takeOutShards(cacheDir: string, outRoot: string): Record<string, OutShard> {
   // None yet, or unreadable: every shard is placed again.
   const recorded = takeRecord(outShardsFile(cacheDir)) as Partial<OutShards> | null
   return recorded?.outRoot === path.resolve(outRoot) && recorded.shards ? recorded.shards : {}
@@ -95,13 +80,6 @@ function takeOutShards(cacheDir: string | undefined, outRoot: string): Record<st
  */
 export const INDEX_CHUNK_BYTES = 10_000
 
-/**
- * Where a build keeps each shard it wrote (pipeline/steps/assignSearchShards.ts), by the hash of what
- * went into it (its place, its pages' records by their digests, the Pagefind version and the chunk
- * size): a shard whose pages' text did not change gets the same bundle again by linking it
- * (linkTree), not by indexing again.
- */
-export const SEARCH_CACHE_DIR = CACHE_PATHS.search
 
 let installedPagefind: { dir: string; json: { version: string; exports?: { '.'?: { import?: string } } } } | undefined
 
@@ -160,14 +138,8 @@ const INDEX_CONFIG = { forceLanguage: 'en' } as const
  * then) with Pagefind's index chunk size set, and the environment as it was afterwards.
  */
 function withChunkSize<T>(start: () => T): T {
-  const previous = process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
   process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)
-  try {
-    return start()
-  } finally {
-    if (previous === undefined) delete process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE
-    else process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = previous
-  }
+  return start()
 }
 
 /** Pagefind, loaded and with a first index made, before the search step (startPagefindAhead). */
@@ -236,7 +208,7 @@ function writeIfDifferent(file: string, text: string): void {
 interface ShardJob {
   shard: Shard
   dir: string
-  cached: string | null
+  cached: string
 }
 
 /** At most this many shards are indexed at once, each by a Pagefind process of its own. */
@@ -327,22 +299,22 @@ async function indexShards(jobs: readonly ShardJob[], lanes: number, newIndex: (
 
 /**
  * Writes each index under `outRoot`, cut into shards of about `shardPages` pages with their list
- * (lib/search/searchShards.ts), and returns its size. With `cacheDir`, a shard of the same records
- * is linked from there instead of indexed again, and the shards no index of this build has are
- * removed from it, so it holds one build's; a shard folder out/ still holds from the last build
- * with the same records is left as it is (OutShards), and only the others are replaced. Without
- * `cacheDir`, every index is written anew. With the sizes, what it wrote into `outRoot` (./outFiles.ts).
+ * (lib/search/searchShards.ts), and returns its size. A shard of the same records is linked from
+ * `cacheDir` instead of indexed again, and the shards no index of this build has are removed from
+ * it, so it holds one build's; a shard folder out/ still holds from the last build with the same
+ * records is left as it is (OutShards), and only the others are replaced. With the sizes, what it
+ * wrote into `outRoot` (./outFiles.ts).
  */
-async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string | undefined, shardPages: number, lanes: number): Promise<{ stats: IndexStats[]; wrote: OutWrites }> {
+async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: RecordsOf, outRoot: string, cacheDir: string, shardPages: number, lanes: number): Promise<{ stats: IndexStats[]; wrote: OutWrites }> {
   // An audience whose pages all stay out of search (`searchable: false`) gets no index: one
   // without records has no language, and merging it would break every reader's search.
   const planned = indexes.map((index) => ({
     index,
-    shards: index.records === 0 ? [] : shardGroup(index.pages, shardPages).map((shard) => ({ shard, key: cacheDir ? bundleKey(index, shard) : null })),
+    shards: index.records === 0 ? [] : shardGroup(index.pages, shardPages).map((shard) => ({ shard, key: bundleKey(index, shard) })),
   }))
-  const cachedOf = (key: string | null) => (cacheDir && key ? path.join(cacheDir, key) : null)
-  if (cacheDir && fs.existsSync(cacheDir)) {
-    const used = new Set(planned.flatMap(({ shards }) => shards.map(({ key }) => key as string)))
+  const cachedOf = (key: string) => path.join(cacheDir, key)
+  if (fs.existsSync(cacheDir)) {
+    const used = new Set(planned.flatMap(({ shards }) => shards.map(({ key }) => key)))
     for (const name of fs.readdirSync(cacheDir)) if (!used.has(name)) fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true })
   }
   const lastOut = takeOutShards(cacheDir, outRoot)
@@ -350,7 +322,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   // The cache entry too: the index's pagefind.js comes from it. A folder that lost a file since
   // (its count is what the last step placed) is placed again: kept, its record would drop the file.
   const kept = (rel: string, key: string | null) =>
-    key !== null && lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key) as string) && fileCount(path.join(outRoot, rel)) === lastOut[rel].files
+    lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key)) && listFiles(path.join(outRoot, rel)).length === lastOut[rel].files
   const started = ahead
   ahead = null
   let pagefind: Pagefind | null = null
@@ -363,8 +335,10 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     const keptRels = new Set<string>()
     for (const { index, shards } of planned) {
       const root = path.join(outRoot, index.spec.outDir)
-      if (shards.length === 0 || !cacheDir) fs.rmSync(root, { recursive: true, force: true })
-      if (shards.length === 0) continue
+      if (shards.length === 0) {
+        fs.rmSync(root, { recursive: true, force: true })
+        continue
+      }
       // What the index folder holds besides this build's shards (a shard no longer planned) goes.
       const names = new Set([...shards.map(({ shard }) => shardFolder(shard.shard)), PAGEFIND_SCRIPT, SHARD_LIST_FILE])
       if (fs.existsSync(root)) for (const name of fs.readdirSync(root)) if (!names.has(name)) fs.rmSync(path.join(root, name), { recursive: true, force: true })
@@ -377,7 +351,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         const dir = path.join(outRoot, rel)
         const cached = cachedOf(key)
         fs.rmSync(dir, { recursive: true, force: true })
-        if (!(cached && fs.existsSync(cached))) jobs.push({ shard, dir, cached })
+        if (!fs.existsSync(cached)) jobs.push({ shard, dir, cached })
       }
     }
     // Pagefind only when a shard is to be indexed; one started ahead for nothing ends below.
@@ -391,14 +365,12 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     const indexedDirs = new Set<string>()
     await indexShards(jobs, lanes, newIndex, recordsOf, ({ dir, cached }) => {
       indexedDirs.add(dir)
-      if (cached) {
-        // Under its name once whole: a step stopped half way through the copy leaves no entry a later step takes as whole.
-        const partial = `${cached}.partial`
-        fs.rmSync(partial, { recursive: true, force: true })
-        linkTree(dir, partial)
-        fs.rmSync(cached, { recursive: true, force: true })
-        fs.renameSync(partial, cached)
-      }
+      // Under its name once whole: a step stopped half way through the copy leaves no entry a later step takes as whole.
+      const partial = `${cached}.partial`
+      fs.rmSync(partial, { recursive: true, force: true })
+      linkTree(dir, partial)
+      fs.rmSync(cached, { recursive: true, force: true })
+      fs.renameSync(partial, cached)
     })
     for (const { index, shards } of planned) {
       const { spec, records, pages } = index
@@ -408,7 +380,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
       let files = 0
       let bytes = 0
       /** Where this index's pagefind.js comes from: any bundle's (they are the same file). */
-      let script: string | null = null
+      const script = path.join(cachedOf(shards[0].key), PAGEFIND_SCRIPT)
       for (const { shard, key } of shards) {
         const rel = path.join(spec.outDir, shardFolder(shard.shard))
         const dir = path.join(outRoot, rel)
@@ -418,33 +390,19 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         } else {
           wrote.folders.push(`${rel}/`)
           if (indexedDirs.has(dir)) indexed++
-          else linkTree(cached as string, dir, new Set([PAGEFIND_SCRIPT]))
-          const fresh = path.join(dir, PAGEFIND_SCRIPT)
-          if (!cached && fs.existsSync(fresh)) {
-            // No cache: the first bundle's script is the index's; every other copy goes.
-            if (script === null) {
-              script = path.join(dir, `${PAGEFIND_SCRIPT}.index`)
-              fs.renameSync(fresh, script)
-            } else fs.rmSync(fresh)
-          } else fs.rmSync(fresh, { force: true })
-          placedOut[rel] = { key: key ?? '', ...dirStats(dir) }
-          if (script !== null && path.dirname(script) === dir) {
-            placedOut[rel].files--
-            placedOut[rel].bytes -= fs.statSync(script).size
-          }
+          else linkTree(cached, dir, new Set([PAGEFIND_SCRIPT]))
+          fs.rmSync(path.join(dir, PAGEFIND_SCRIPT), { force: true })
+          placedOut[rel] = { key, ...dirStats(dir) }
         }
-        script ??= cached && path.join(cached, PAGEFIND_SCRIPT)
         files += placedOut[rel].files
         bytes += placedOut[rel].bytes
       }
       // Every bundle's pagefind.js is the same file; the search box imports it once, from the index's own folder.
       const rootScript = path.join(root, PAGEFIND_SCRIPT)
-      if (script === null) throw new Error(`search: no bundle of ${spec.outDir} has ${PAGEFIND_SCRIPT}`)
       if (!sameBytes(script, rootScript)) {
         fs.rmSync(rootScript, { force: true })
-        if (cacheDir) linkOrCopy(script, rootScript)
-        else fs.renameSync(script, rootScript)
-      } else if (!cacheDir) fs.rmSync(script)
+        linkOrCopy(script, rootScript)
+      }
       const list = JSON.stringify(shards.map(({ shard }) => shard.shard))
       writeIfDifferent(path.join(root, SHARD_LIST_FILE), list)
       wrote.files.push(`${spec.outDir}/${PAGEFIND_SCRIPT}`, `${spec.outDir}/${SHARD_LIST_FILE}`)
@@ -457,7 +415,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
     const module = pagefind ?? (started ? await started.pagefind.catch(() => null) : null)
     await module?.close()
   }
-  if (cacheDir) writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
+  writeAtomically(outShardsFile(cacheDir), JSON.stringify({ outRoot: path.resolve(outRoot), shards: placedOut } satisfies OutShards))
   return { stats, wrote }
 }
 
@@ -477,8 +435,7 @@ type PlacedPages = Record<string, { version: string; section: string; spec: stri
 
 const placedFile = (cacheDir: string) => `${cacheDir}-pages.json`
 
-function readPlaced(cacheDir: string | undefined): PlacedPages {
-  if (!cacheDir) return {}
+function readPlaced(cacheDir: string): PlacedPages {
   // None yet, or unreadable: every page is read.
   return (readJsonObject(placedFile(cacheDir)) ?? {}) as PlacedPages
 }
@@ -492,7 +449,7 @@ function readPlaced(cacheDir: string | undefined): PlacedPages {
  * (and the pages of the shard it lands in, to index them). Its place is still the plan's and still
  * passes the build's check, on a record of its route.
  */
-export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir?: string; shardPages?: number; lanes?: number }): Promise<BuildResult> {
+export async function buildSearchIndexes(options: { data: SearchData; outRoot: string; access: CompiledAccess; plan: AggregatePlan; cacheDir: string; shardPages?: number; lanes?: number }): Promise<BuildResult> {
   const { data, access, plan } = options
   const indexes = new Map(plan.search.map((spec): [string, IndexPlan] => [spec.id, { spec, pages: [], digests: new Map(), records: 0 }]))
   const last = readPlaced(options.cacheDir)
@@ -547,7 +504,7 @@ export async function buildSearchIndexes(options: { data: SearchData; outRoot: s
     return pageRecords(route, page, sectionTitleOf(access, route))
   }
   const { stats, wrote } = await writeSearchIndexes([...indexes.values()], recordsOf, options.outRoot, options.cacheDir, options.shardPages ?? buildShardPages(), options.lanes ?? searchLanes())
-  if (options.cacheDir && versionOf) writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
+  if (versionOf) writeAtomically(placedFile(options.cacheDir), JSON.stringify(placed))
   return { stats, skipped, wrote }
 }
 

@@ -54,7 +54,7 @@ import { bakedSettings } from './bakedBundle'
 import { readRulesFingerprint } from '../../edge/rulesFingerprint'
 import { poolOf, readBuiltFor } from '../../lib/auth/builtFor'
 import { writeMarkdown, type MarkdownReport } from './buildMarkdown'
-import { buildSearchIndexes, formatStats, SEARCH_CACHE_DIR, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
+import { buildSearchIndexes, formatStats, startPagefindAhead, type BuildResult as SearchResult } from './buildSearchIndexes'
 import { searchDataOf } from '../compile/readDocuments'
 import type { CompileWorkers } from '../compile/compileWorkers'
 import type { PropsIndex } from '../../lib/render/propsFiles'
@@ -66,11 +66,11 @@ import type { PageStore } from '../store/pageStore'
 import { siteBuildId } from '../buildId'
 import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
-import { assertShippedPolicyAllowsPages, describeInlineScripts, writeInlineScriptHashes } from './inlineScriptHashes'
-import { readLastOutRecord, readOut, readOutFolders, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
+import { assertPoliciesAllowPages, describeInlineScripts, shippedPolicies, writeInlineScriptHashes } from './inlineScriptHashes'
+import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
 import type { OutWrites } from './outFiles'
-import type { SitePaths } from './paths'
-import { assertNoCaseTwins, postbuild } from './routesStep'
+import { CACHE_PATHS, type SitePaths } from './paths'
+import { postbuild } from './routesStep'
 import { RENDER_ROUTES_ENV } from '../../lib/pathFormats'
 
 export interface NextBuild {
@@ -222,6 +222,7 @@ type Step = <T>(name: string, run: () => T | Promise<T>, describe: (result: T) =
 
 async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers, renderer }: Warming): Promise<void> {
   const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
+  // Whether the last build left its record of out/ (it did not stop half way).
   const lastBuildFinished = setOutRecordAside(paths.out)
   setEdgeRecordsAside(paths.edgeDist)
   try {
@@ -231,13 +232,6 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
   }
 }
 
-/** The pool the edge bundle beside out/ was built for, as the record of out/ names it: the same settings made out/'s sign-in. */
-function recordedPool(edgeDist: string): string | undefined {
-  const builtFor = readBuiltFor(edgeDist)
-  return builtFor ? poolOf(builtFor) : undefined
-}
-
-/** `lastBuildFinished`: the last build left its record of out/ (it did not stop half way). */
 async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
   // What the bundles bake from the environment and the AI tools' sign-in settings: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
@@ -254,7 +248,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const searchStep = ({ store, plan }: Pick<ContentRun, 'store' | 'plan'>) => {
     searching ??= step(
       'search',
-      () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, SEARCH_CACHE_DIR) }),
+      () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, CACHE_PATHS.search) }),
       ({ stats, skipped }) => [`${stats.length} indexes`, formatStats(stats), ...skipped.map((page) => `not indexed: ${page.route} (${page.reason})`)].join('\n')
     )
     // Awaited below, after the render: a failure meanwhile must not end the process unhandled.
@@ -280,10 +274,10 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const { source, store, pages, plan, lastUpdated, props } = run
   const pageMaps = run.navigation.fragments()
   let markdown: Promise<MarkdownReport> | undefined
-  const markdownStep = (buildId: string, outInPlace: boolean) => {
+  const markdownStep = (buildId: string) => {
     markdown ??= step(
       'markdown',
-      () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, { version: buildId, outInPlace }),
+      () => writeMarkdown(paths, source, store.pages, plan, { pageMaps, lastUpdated }, { version: buildId }),
       ({ pages: count, files, rewritten }) => `${count} pages as Markdown, ${files - count} llms and catalog files; ${rewritten} of ${files} changed since the last build`
     )
     markdown.then(() => setImmediate(readLastRecord)).catch(() => {})
@@ -294,7 +288,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     () =>
       nextBuild(paths, store, props.index, source.publicFiles, plan, renderer, course, (buildId) => {
         void searchStep(run)
-        void markdownStep(buildId, true)
+        void markdownStep(buildId)
       }),
     (built) =>
       [
@@ -303,40 +297,28 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
       ].join('; '),
     `${pages.length} pages`
   )
-  // When out/ stayed in place, search runs on while the steps below list and read the rest of out/
-  // (the thread would only wait on Pagefind): its folders are listed, and joined to that reading,
-  // once it is done. When out/ was made anew, it indexes every shard, each read and handed over by
-  // this thread: the steps below would slow it more than they gain (docs/benchmarks.md), so they wait.
-  const searchDone = searchStep(run)
-  if (next.whyNextBuild !== null) await searchDone
-  const markdownFiles = await markdownStep(next.buildId, false)
-  const searchFolders = plan.search.map((spec) => spec.outDir)
+  // The routes step maps the search step's files too, so it waits for them.
+  const search = await searchStep(run)
+  const markdownFiles = await markdownStep(next.buildId)
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')), searchFolders }),
-    ({ files, routes: mapped }) => `${files.length} files in out/ besides the search indexes, ${Object.keys(mapped).length} build files mapped to routes`
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')) }),
+    ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
   // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.
   const docsPages = new Set(pages.flatMap((page) => objectKeyFor(page.route) ?? []))
-  // No step from here on writes into out/ but search (edge and mcp write their own folders): the
-  // routes step's listing and the search step's make the one the scripts, csp and record steps share,
-  // with each reading of a changed file.
-  let out: OutReading | undefined
   // Out/ stayed in place since the last build's record: only what this build's steps wrote is stat'ed.
-  const wrote = lastBuildFinished && next.wrote ? [...next.wrote, markdownFiles.wrote, routes.wrote] : undefined
+  const wrote = lastBuildFinished && next.wrote ? [...next.wrote, markdownFiles.wrote, routes.wrote, search.wrote] : undefined
+  // No step from here on writes into out/ (edge and mcp write their own folders): the scripts, csp and record steps share one listing.
+  let out!: OutReading
   const scripts = await step(
     'scripts',
     () => {
-      // The Markdown files a rebuild in place took as linked are proved by this listing.
-      out = readOut(paths.out, routes.files, readLastRecord(), (listing) => markdownFiles.proveLinks((key) => listing.stamps.get(key.slice(1))), wrote)
+      out = readOut(paths.out, routes.files, readLastRecord(), wrote)
       return writeInlineScriptHashes(paths, docsPages, out.pages())
     },
     describeInlineScripts
   )
-  const search = await searchDone
-  const searchFiles = readOutFolders(paths.out, searchFolders, readLastRecord(), wrote && [...wrote, search.wrote])
-  assertNoCaseTwins(new Set([...searchFiles.stamps.keys()].map((key) => `/${key}`)), routes.routes)
-  out = out!.including(searchFiles)
   // The indexes the search step wrote: an audience whose pages all stay out of search has none.
   // Their files, whatever Pagefind names them, are decided by their audience's folder (plan.routes).
   const searched: AggregatePlan = { ...plan, search: plan.search.filter((spec) => search.stats.some((stats) => stats.id === spec.id)) }
@@ -345,7 +327,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const baked = { paths, scriptHashes: scripts.hashes, assetRoutes: routes.routes, audiences, settings }
   await step('edge', () => buildEdge(baked), describeEdgeBundle)
   await step('mcp', () => buildMcp(baked), describeMcpBundle)
-  await step('csp', () => assertShippedPolicyAllowsPages(paths, out!.pages()), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
+  await step('csp', async () => assertPoliciesAllowPages(out.pages(), await shippedPolicies(paths)), ({ pages, policies }) => `${pages} pages: every inline script allowed by hash, by the ${policies} policies that ship`)
   // The record names the rules out/ was built under, as the edge step wrote them: a deploy takes out/ only beside an authorizer of those rules.
-  await step('record', () => out!.write(next.buildId, readRulesFingerprint(paths.edgeDist), recordedPool(paths.edgeDist)), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
+  await step('record', () => out.write(next.buildId, readRulesFingerprint(paths.edgeDist), poolOf(readBuiltFor(paths.edgeDist)!)), ({ files, hashed, buildId }) => `${files} files of out/ recorded for build ${buildId}, ${hashed} of them hashed (the others unchanged since the last record)`)
 }

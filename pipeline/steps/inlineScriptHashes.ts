@@ -340,8 +340,3 @@ export async function shippedPolicies(paths: SitePaths): Promise<ShippedPolicy[]
     },
   ]
 }
-
-/** The `csp` step, the build's last: out/ as it ships against the policies as they ship. */
-export async function assertShippedPolicyAllowsPages(paths: SitePaths, pages: readonly PageReading[]): Promise<{ pages: number; policies: number }> {
-  return assertPoliciesAllowPages(pages, await shippedPolicies(paths))
-}

@@ -10,15 +10,12 @@
  * A step that can name what a file is made from (writeFrom) does not even make it when those
  * inputs are the kept copy's: the record beside the folder keeps each kept file's inputs and
  * inode, so a file out/ still links at its key costs a stat, and one out/ lost (`next build`
- * emptied it) is linked again from its kept copy, unmade. When out/ stayed in place since the
- * record was saved, not even the stat: a listing of the file's folder finds it there, and the
- * build's listing of out/ with each file's stamp, which it makes anyway for its record
- * (./outFiles.ts), proves it is still the kept copy afterwards (`proveLinks`), mending one that is
- * not; a rebuild in place stats only what its steps wrote (`written`), and takes the others as they are.
+ * emptied it) is linked again from its kept copy, unmade. The build's record of out/ then stats
+ * only what the steps wrote (`written`), and takes the others as they are.
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { linkOrCopy, presentUnder, removeEmptyFolders, takeRecord, writeAtomically } from '../files'
+import { linkOrCopy, listFiles, removeEmptyFolders, takeRecord, writeAtomically } from '../files'
 import { CACHE_PATHS } from './paths'
 
 export interface KeptFiles {
@@ -35,13 +32,6 @@ export interface KeptFiles {
    * be the last build's, ../render/renderPlan.ts), and saves the record for the next build.
    */
   prune(): void
-  /**
-   * With `outInPlace`: takes out/'s stamps as listed after the step (`stampOf`, by key) and links
-   * again each file writeFrom left unchecked that out/ no longer holds as its kept copy (made again
-   * when the kept copy is gone too); a stamp of null is a file out/ holds as the step left it
-   * (../steps/outFiles.ts). The keys it wrote.
-   */
-  proveLinks(stampOf: (key: string) => Pick<fs.Stats, 'ino' | 'dev'> | null | undefined): string[]
   /** The keys put into out/ since opening (linked or written; not those out/ held as they were), without their leading slash. */
   written(): string[]
 }
@@ -49,11 +39,6 @@ export interface KeptFiles {
 export interface KeptFilesOptions {
   /** What every file's bytes also follow from (the site's code): a record of another version holds no file's inputs. */
   version?: string
-  /**
-   * out/ is the one the record was saved beside, untouched by the build since (a rebuild in place):
-   * writeFrom takes a file of the same inputs that out/ holds as its kept copy, unchecked until proveLinks.
-   */
-  outInPlace?: boolean
 }
 
 /** What the record keeps of a kept file: its inputs (null for a file written by its bytes) and its inode. */
@@ -74,7 +59,7 @@ interface KeptRecord {
 const RECORDS = { [CACHE_PATHS.markdownFiles]: CACHE_PATHS.markdownFilesRecord, [CACHE_PATHS.publicFiles]: CACHE_PATHS.publicFilesRecord } as const
 
 /** The kept files of one step, in `dir` (one of CACHE_PATHS) under the project `root`. */
-export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles'], { version = '', outInPlace = false }: KeptFilesOptions = {}): KeptFiles {
+export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATHS)['markdownFiles' | 'publicFiles'], { version = '' }: KeptFilesOptions = {}): KeptFiles {
   const keptRoot = path.join(root, dir)
   const recordFile = path.join(root, RECORDS[dir])
   // Taken as the step opens (../files.ts takeRecord): without one, the step compares every file by its bytes and walks the folder to prune.
@@ -83,9 +68,6 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
   // Inputs count only under the version they were made by; the entries still name what to prune.
   const lastInputs = taken?.version === version ? last : null
   const next: Record<string, KeptEntry> = {}
-  // Files taken as linked without a stat (outInPlace), and how each is made.
-  const unchecked = new Map<string, () => Buffer>()
-  let inOut: ((key: string) => boolean) | undefined
   const linked = new Set<string>()
   const save = () => writeAtomically(recordFile, JSON.stringify({ version, files: next } satisfies KeptRecord))
   const statOf = (file: string) => {
@@ -128,12 +110,6 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
     writeFrom(key, inputs, make) {
       const entry = lastInputs?.[key]
       if (entry && entry.inputs === inputs) {
-        // out/'s folder listed once names the file: whether it is still the kept copy is proved later.
-        if (outInPlace && (inOut ??= presentUnder(out))(key.slice(1))) {
-          next[key] = entry
-          unchecked.set(key, make)
-          return false
-        }
         const present = statOf(path.join(out, key))
         if (present && sameFile(present, entry)) {
           next[key] = entry
@@ -165,32 +141,12 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
         for (const [key, entry] of Object.entries(last)) if (!(key in next)) removeUnwritten(path.join(keptRoot, key), key, entry)
       } else if (fs.existsSync(keptRoot)) {
         // No record (the first build, or one that stopped half way): what the folder holds is the truth.
-        for (const entry of fs.readdirSync(keptRoot, { recursive: true, withFileTypes: true })) {
-          const file = path.join(entry.parentPath, entry.name)
-          const key = `/${path.relative(keptRoot, file).split(path.sep).join('/')}`
-          if (entry.isFile() && !(key in next)) removeUnwritten(file, key)
-        }
+        for (const key of listFiles(keptRoot)) if (!(key in next)) removeUnwritten(path.join(keptRoot, key), key)
       }
       // A page's folder goes with its last file, whichever step removes that (the render its HTML).
       removeEmptyFolders(out, removed)
       removeEmptyFolders(keptRoot, removed)
       save()
-    },
-    proveLinks(stampOf) {
-      const written: string[] = []
-      for (const [key, make] of unchecked) {
-        const entry = next[key]
-        const stamp = stampOf(key)
-        if (stamp === null || (stamp && sameFile(stamp, entry))) continue
-        const kept = path.join(keptRoot, key)
-        const keptStat = statOf(kept)
-        if (keptStat && sameFile(keptStat, entry)) link(key, kept, keptStat)
-        else write(key, make(), entry.inputs)
-        written.push(key)
-      }
-      unchecked.clear()
-      if (written.length > 0) save()
-      return written
     },
     written: () => [...linked],
   }

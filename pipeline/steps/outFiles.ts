@@ -1,7 +1,6 @@
 /**
  * out/ as the build's last steps find it: every file with its `lstat` stamp, as the routes step
- * listed it, with the search folders listed once the search step, which may still be writing them
- * then, is done (./outRecord.ts readOutFolders; the edge and mcp steps write only their own folders).
+ * listed it (the edge and mcp steps write only their own folders).
  * The scripts, csp and record steps all take this one listing (./outRecord.ts reads what changed),
  * so out/ is walked and stat'ed once per build, not once per step.
  *

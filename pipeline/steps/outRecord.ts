@@ -24,7 +24,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileStampOf, listFiles, removeEmptyFolders, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
+import { fileStampOf, removeEmptyFolders, settledAt, sha256, textOf, writeFully, type FileStamp } from '../files'
 import { hashedScripts, pageScripts, type HashedScripts, type PageReading } from './inlineScriptHashes'
 import { isLargeChange, writeOutDelta, type DeltaEntry, type OutDelta } from './outDelta'
 import { listOutFiles, writtenBy, type OutFiles, type OutWrites } from './outFiles'
@@ -208,13 +208,8 @@ export interface LastOutRecord {
  */
 export function readLastOutRecord(outDir: string): LastOutRecord {
   const last = parse(previousFileFor(outDir), outDir)
-  let sets: unknown = []
-  try {
-    sets = last ? JSON.parse(last.scriptSets) : []
-  } catch {
-    // A record without readings of scripts: its pages are read again.
-  }
-  return { lines: last?.lines ?? new Map(), digest: last?.digest ?? null, scripts: Array.isArray(sets) ? (sets as HashedScripts[]) : [] }
+  // The digest proved the line whole as the record step wrote it.
+  return { lines: last?.lines ?? new Map(), digest: last?.digest ?? null, scripts: last ? (JSON.parse(last.scriptSets) as HashedScripts[]) : [] }
 }
 
 /**
@@ -223,39 +218,11 @@ export function readLastOutRecord(outDir: string): LastOutRecord {
  */
 export class OutReading {
   private readonly readings = new Map<string, Reading>()
-  private readonly last: ReadonlyMap<string, string>
-  private readonly lastDigest: string | null
-  private readonly lastScripts: HashedScripts[]
   private pageReadings: PageReading[] | undefined
   /** Files read (their stamp was not the one recorded). */
   hashed = 0
 
-  constructor(readonly out: OutFiles, private readonly lastRecord: LastOutRecord = readLastOutRecord(out.dir)) {
-    this.last = lastRecord.lines
-    this.lastDigest = lastRecord.digest
-    this.lastScripts = lastRecord.scripts
-  }
-
-  /**
-   * This reading with the files of `more` (listed apart: readOutFolders) among its own, in the
-   * order of one listing, so the record is the one a single listing would make. What it read already is not read again.
-   */
-  including(more: OutFiles): OutReading {
-    const keys = [...this.out.stamps.keys()]
-    const added = [...more.stamps.keys()]
-    const stamps = new Map<string, FileStamp | null>()
-    // Two sorted lists merged: the order listFiles sorts in.
-    for (let i = 0, j = 0; i < keys.length || j < added.length; ) {
-      const own = j >= added.length || (i < keys.length && keys[i] < added[j])
-      const key = own ? keys[i++] : added[j++]
-      if (stamps.has(key)) throw new Error(`outRecord: ${key} was listed twice`)
-      stamps.set(key, (own ? this.out : more).stamps.get(key) as FileStamp | null)
-    }
-    const reading = new OutReading({ dir: this.out.dir, stamps }, this.lastRecord)
-    for (const [key, done] of this.readings) reading.readings.set(key, done)
-    reading.hashed = this.hashed
-    return reading
-  }
+  constructor(readonly out: OutFiles, private readonly last: LastOutRecord = readLastOutRecord(out.dir)) {}
 
   /** Every page of out/ (its key, as `/path/page.html`) and its inline scripts. */
   pages(): PageReading[] {
@@ -269,14 +236,14 @@ export class OutReading {
    * not parsed: the record step asks this of every file of out/, each page twice.
    */
   private kept(key: string): { line: string; scripts: number | undefined } | undefined {
-    const line = this.last.get(key)
+    const line = this.last.lines.get(key)
     const stamp = this.out.stamps.get(key)
     // After the key and the sha256 (64 hex digits): the size, then the stamp's fields (empty when
     // none was recorded). A file no step wrote (null) is the one recorded.
     if (line === undefined || (stamp !== null && !line.startsWith(stampFields(stamp!), line.indexOf('\t') + 65))) return undefined
     const last = line.slice(line.lastIndexOf('\t') + 1)
     const scripts = last === '' ? undefined : Number(last)
-    return !key.endsWith('.html') || (scripts !== undefined && this.lastScripts[scripts] !== undefined) ? { line, scripts } : undefined
+    return !key.endsWith('.html') || (scripts !== undefined && this.last.scripts[scripts] !== undefined) ? { line, scripts } : undefined
   }
 
   private reading(key: string): Reading {
@@ -286,7 +253,7 @@ export class OutReading {
     const known = kept && entryOfLine(kept.line)
     let reading: Reading
     if (known) {
-      reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.lastScripts[known.scripts] }
+      reading = { sha256: known.sha256, size: known.size, stat: known.stat, scripts: known.scripts === undefined ? undefined : this.last.scripts[known.scripts] }
     } else {
       const file = path.join(this.out.dir, key)
       const stamp = this.out.stamps.get(key) ?? fileStampOf(fs.lstatSync(file))
@@ -310,7 +277,7 @@ export class OutReading {
    * (outDelta.ts): null when that is a large change.
    */
   private numbered(fromLast: boolean): { lines: string[]; sets: HashedScripts[]; changes: OutDelta['files'] | null } | undefined {
-    const sets = fromLast ? [...this.lastScripts] : []
+    const sets = fromLast ? [...this.last.scripts] : []
     const byText = new Map(sets.map((scripts, index) => [JSON.stringify(scripts), index]))
     const byObject = new Map<HashedScripts, number>()
     const indexOf = (scripts: HashedScripts) => {
@@ -343,7 +310,7 @@ export class OutReading {
         lines.push(entryLine(key, scripts === undefined ? entry : { ...entry, scripts }))
         // A file kept as recorded has the recorded bytes; any other is compared with them.
         if (!kept) {
-          const last = this.last.get(key)
+          const last = this.last.lines.get(key)
           if (last === undefined || digestOfLine(last) !== entry.sha256) change(key, { sha256: entry.sha256, size: entry.size, added: last === undefined })
         }
       }
@@ -351,7 +318,7 @@ export class OutReading {
       if (scripts > named) return undefined
       named++
     }
-    for (const key of this.last.keys()) if (!this.out.stamps.has(key)) change(key, null)
+    for (const key of this.last.lines.keys()) if (!this.out.stamps.has(key)) change(key, null)
     return named < sets.length ? undefined : { lines, sets, changes }
   }
 
@@ -364,13 +331,13 @@ export class OutReading {
     const { digest, partial } = writeLines(file, (digest) => JSON.stringify({ version: VERSION, out: outNameOf(this.out.dir), buildId, digest, ...(rules && { rules }), ...(pool && { pool }) }), lines)
     try {
       // Before the record: a build stopped between the two leaves a delta to no record, which nothing takes.
-      writeOutDelta(this.out.dir, this.lastDigest, digest, changes, this.out.stamps.size)
+      writeOutDelta(this.out.dir, this.last.digest, digest, changes, this.out.stamps.size)
       fs.renameSync(partial, file)
     } finally {
       fs.rmSync(partial, { force: true })
     }
     fs.rmSync(previousFileFor(this.out.dir), { force: true })
-    removeEmptyFolders(this.out.dir, [...this.last.keys()].filter((key) => !this.out.stamps.has(key)))
+    removeEmptyFolders(this.out.dir, [...this.last.lines.keys()].filter((key) => !this.out.stamps.has(key)))
     return { files: this.out.stamps.size, hashed: this.hashed, buildId }
   }
 }
@@ -432,24 +399,9 @@ function withoutStrays(listing: OutFiles, last: LastOutRecord | undefined): OutF
 /**
  * out/ as it is now, listed once (./outFiles.ts), against the record set aside when the build
  * started (`last`, if read already); `listed`: its keys, from the last step that wrote into it
- * (./outFiles.ts listOutFiles). `mend`: proves a step's files by the listing (./keptFiles.ts
- * proveLinks) and returns those it wrote again, after which out/ is listed again. `writes`: what
- * this build's steps wrote, when `last` is the finished build's record of out/ as they found it;
- * only those files are stat'ed (none: every file is).
+ * (./outFiles.ts listOutFiles). `writes`: what this build's steps wrote, when `last` is the
+ * finished build's record of out/ as they found it; only those files are stat'ed (none: every file is).
  */
-export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, mend?: (listing: OutFiles) => readonly string[], writes?: readonly OutWrites[]): OutReading {
-  const listing = withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last)
-  const mended = mend?.(listing) ?? []
-  if (mended.length === 0) return new OutReading(listing, last)
-  // Listed again, with what the mend wrote among what was written.
-  return new OutReading(listOutFiles(outDir, undefined, writes && writtenBy([...writes, { files: mended.map((key) => key.slice(1)) }])), last)
-}
-
-/**
- * The files of out/ under `folders` (keys without a leading slash), listed as readOut lists out/,
- * for a reading that left them out (OutReading.including): a step still writing there while the
- * rest was read (the search step) has its files listed once it is done.
- */
-export function readOutFolders(outDir: string, folders: readonly string[], last?: LastOutRecord, writes?: readonly OutWrites[]): OutFiles {
-  return withoutStrays(listOutFiles(outDir, listFiles(outDir, { within: folders }), writes && writtenBy(writes)), writes && last)
+export function readOut(outDir: string, listed?: readonly string[], last?: LastOutRecord, writes?: readonly OutWrites[]): OutReading {
+  return new OutReading(withoutStrays(listOutFiles(outDir, listed, writes && writtenBy(writes)), writes && last), last)
 }

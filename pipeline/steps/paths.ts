@@ -5,7 +5,6 @@
  * root.
  */
 import path from 'node:path'
-import { PROPS_DIR, PROPS_INDEX } from '../../lib/render/propsFiles'
 
 const { BUNDLE_DIR: BUILD_BUNDLE_DIR } = require('./build.cjs') as { BUNDLE_DIR: string }
 
@@ -38,9 +37,6 @@ export const CACHE_PATHS = {
   publicFilesRecord: '.cache/public-files.json',
   /** Each `_meta` file's data, by the digest of its text. */
   meta: '.cache/meta',
-  /** Each page's props, and the index the docs route reads. */
-  props: PROPS_DIR,
-  propsIndex: PROPS_INDEX,
   /** The routes the render step renders, while it runs (../render/renderPlan.ts). */
   renderRoutes: '.cache/render-routes.json',
   /** The last out/, set aside while the render step makes a new one. */
@@ -81,8 +77,6 @@ export interface SitePaths {
   edgeDist: string
   /** The bundled AI tools' server, a Lambda function behind a function URL (mcp/lambda.ts). */
   mcpDist: string
-  /** Files served as they are (images under public/docs/<section>/, logos). */
-  public: string
 }
 
 export function sitePaths(root = process.cwd()): SitePaths {
@@ -96,6 +90,5 @@ export function sitePaths(root = process.cwd()): SitePaths {
     scriptHashes: path.join(absolute, '.next/script-hashes.json'),
     edgeDist: path.join(absolute, 'edge/dist'),
     mcpDist: path.join(absolute, 'mcp/dist'),
-    public: path.join(absolute, 'public'),
   }
 }

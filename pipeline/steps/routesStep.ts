@@ -1,9 +1,9 @@
 /**
  * After `next build`: moves each audience's routes out of Next's route manifests, and maps every
  * file of out/ to the route whose rule governs it (the asset-routes file), for the edge and the
- * local server. It runs beside the search step, whose folders it leaves out of its listing: they
- * are governed by their folders (the plan's routes), whatever Pagefind names their files, and
- * their files are checked for case twins (assertNoCaseTwins, file by file) once that step is done.
+ * local server. It runs after the search step: the search folders are governed by their folders
+ * (the plan's routes), whatever Pagefind names their files, and are checked for case twins with
+ * the rest.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -28,7 +28,7 @@ export class PostbuildError extends Error {
 export interface AssetRoutes {
   /** Each mapped build file's governing route. */
   routes: Record<string, string>
-  /** Every file of out/ after postbuild, but those under `searchFolders`. */
+  /** Every file of out/ after postbuild. */
   files: string[]
   /** The route manifests it wrote into out/ (./outFiles.ts). */
   wrote: OutWrites
@@ -46,8 +46,6 @@ export interface PostbuildInputs {
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
   /** The files at the root of public/, as the content source checked them; those of SITE_CHROME_FILES are the sign-in page's chrome (./assetRoutes.ts). */
   publicRootFiles: readonly string[]
-  /** The search step's folders (keys without a leading slash), which it may be writing meanwhile: not listed. */
-  searchFolders: readonly string[]
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -75,7 +73,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     fs.writeFileSync(path.join(out, part.key), part.source)
   }
 
-  const files = listFiles(out, { without: inputs.searchFolders })
+  const files = listFiles(out)
   const listed = new Set(files)
   // A folder's key governs whatever its audience's steps wrote there, which may be nothing.
   const missing = Object.keys(inputs.plannedRoutes).filter((key) => !isFolderKey(key) && !listed.has(key))
@@ -105,7 +103,7 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
  * Fails on a file of out/ (of `files`, as `/path` keys) named like a key of `routes` but for its
  * case: the edge would decide it by the rule of the one it resembles, not by its own path's.
  */
-export function assertNoCaseTwins(files: ReadonlySet<string>, routes: Record<string, string>): void {
+function assertNoCaseTwins(files: ReadonlySet<string>, routes: Record<string, string>): void {
   const twins = caseTwins(files, routes)
   if (twins.length) {
     throw new PostbuildError(
