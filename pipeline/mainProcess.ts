@@ -39,16 +39,11 @@ export function isRunning(pid: number): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
-  return !isZombie(pid)
-}
-
-function isZombie(pid: number): boolean {
-  let stat: string
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last `)`.
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z'
   } catch {
-    return false
+    return true
   }
-  // `pid (command) state …`: the command may hold spaces and parentheses, so the state follows the last `)`.
-  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z'
 }

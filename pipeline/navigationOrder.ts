@@ -33,11 +33,11 @@ import type { PageMapFragment } from '../lib/navigation/mergePageMaps'
 import { isFolder, isMetaData, pageRoutes, type RawItem } from '../lib/navigation/shapePageMap'
 import { audienceIdOf, type AggregatePlan } from '../lib/access/planAggregates'
 import { sha256 } from './files'
+import { NamedError } from './content/contentError'
 
-export class OrderKeyError extends Error {
+export class OrderKeyError extends NamedError {
   constructor(message: string) {
     super(`navigation order: ${message}`)
-    this.name = 'OrderKeyError'
   }
 }
 

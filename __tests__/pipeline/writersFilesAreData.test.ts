@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { NotAFileError, PublicFileTypeError, ReservedPublicPathError, scanContent, UnsafeSvgError } from '../../pipeline/content/contentSource'
+import { NotAFileError, PublicFileTypeError, ReservedPublicPathError, scanContent } from '../../pipeline/content/contentSource'
 import { BadFrontMatterError, FrontMatterLanguageError } from '../../pipeline/content/frontMatter'
-import { MetaSyntaxError, parseMetaFile } from '../../pipeline/content/metaData'
-import { checkSvg, SvgContentError } from '../../pipeline/content/svgCheck'
+import { BadMetaFileError, parseMetaFile } from '../../pipeline/content/metaData'
+import { checkSvg, UnsafeSvgError } from '../../pipeline/content/svgCheck'
 import { pageMapInputs } from '../../pipeline/pageMaps'
 import { checkContent } from '../../pipeline/steps/checkContent'
 import { siteRoutes } from '../../pipeline/steps/checkRules'
@@ -63,10 +63,10 @@ describe('a _meta file is parsed, never run', () => {
   })
 
   test('a key that would change what every object is, a repeated key, or no default export is refused', () => {
-    expect(() => parseMetaFile('_meta.ts', "export default { __proto__: { polluted: 'yes' } }")).toThrow(MetaSyntaxError)
+    expect(() => parseMetaFile('_meta.ts', "export default { __proto__: { polluted: 'yes' } }")).toThrow(BadMetaFileError)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(() => parseMetaFile('_meta.ts', "export default { a: 'A', a: 'B' }")).toThrow(/written twice/)
-    expect(() => parseMetaFile('_meta.ts', "const meta = { a: 'A' }\n")).toThrow(MetaSyntaxError)
+    expect(() => parseMetaFile('_meta.ts', "const meta = { a: 'A' }\n")).toThrow(BadMetaFileError)
     expect(() => parseMetaFile('_meta.ts', '// nothing\n')).toThrow(/no `export default/)
   })
 
@@ -185,8 +185,8 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     ['an HTML element by namespace', `<svg ${SVG}><h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script></svg>`, /not an SVG element/],
     ['broken XML', `<svg ${SVG}><rect></svg>`, /not well-formed/],
   ])('an SVG with %s is refused', (_name, text, why) => {
-    expect(() => checkSvg(text)).toThrow(SvgContentError)
-    expect(() => checkSvg(text)).toThrow(why)
+    expect(() => checkSvg('flow.svg', text)).toThrow(UnsafeSvgError)
+    expect(() => checkSvg('flow.svg', text)).toThrow(why)
     const { root } = site({ 'public/docs/leads/images/flow.svg': text })
     const problems = problemsOf(root)
     expect(problems.map((problem) => problem.constructor.name)).toEqual(['UnsafeSvgError'])
@@ -199,13 +199,13 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     const source = scanContent(root)
     expect(source.problems).toEqual([])
     expect(source.publicFiles.filter((file) => file.key.endsWith('.svg')).length).toBeGreaterThan(0)
-    expect(() => checkSvg(`<svg ${SVG}><defs><marker id="a"><path d="M0 0"/></marker></defs><line marker-end="url(#a)" style="fill:#fff"/></svg>`)).not.toThrow()
+    expect(() => checkSvg('flow.svg', `<svg ${SVG}><defs><marker id="a"><path d="M0 0"/></marker></defs><line marker-end="url(#a)" style="fill:#fff"/></svg>`)).not.toThrow()
     // Text that is no style may say "image (1)".
-    expect(() => checkSvg(`<svg ${SVG} aria-label="image (1)"><title>Figure: image (1)</title></svg>`)).not.toThrow()
+    expect(() => checkSvg('flow.svg', `<svg ${SVG} aria-label="image (1)"><title>Figure: image (1)</title></svg>`)).not.toThrow()
     // Names an editor writes, which no browser reads as CSS: an id, a layer's data-name, a link's title.
-    expect(() => checkSvg(`<svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink" xml:lang="en"><g id="Image (2)" data-name="Element (3)" class="a b"><use xlink:href="#a" xlink:title="C:\\path"/></g></svg>`)).not.toThrow()
+    expect(() => checkSvg('flow.svg', `<svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink" xml:lang="en"><g id="Image (2)" data-name="Element (3)" class="a b"><use xlink:href="#a" xlink:title="C:\\path"/></g></svg>`)).not.toThrow()
     // What a browser does read as CSS is checked, whatever its attribute.
-    expect(() => checkSvg(`<svg ${SVG}><g font-family="\\75 rl(x)"/></svg>`)).toThrow(/escape that could spell it/)
+    expect(() => checkSvg('flow.svg', `<svg ${SVG}><g font-family="\\75 rl(x)"/></svg>`)).toThrow(/escape that could spell it/)
   })
 })
 

@@ -16,14 +16,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Worker } from 'node:worker_threads'
-import { ContentError, locate } from '../content/contentError'
+import { ContentError, locate, NamedError } from '../content/contentError'
 import { documentAnchors, documentLinks } from './documentLinks'
 import { compilerFingerprint } from './fingerprint'
 import { jsonObjectOf, readChecked, sha256, writeChecked } from '../files'
 import { CACHE_PATHS } from '../steps/paths'
 import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
-import { pageTitle, type ContentPage, type ContentSource } from '../content/contentSource'
+import type { ContentPage, ContentSource } from '../content/contentSource'
 import { PageStore, type PageRecord } from '../store/pageStore'
 
 export const CACHE_DIR = CACHE_PATHS.mdx
@@ -45,7 +45,6 @@ export type CacheEntry = { ok: true; output: PageDocument; highlights?: Record<s
 export class MdxCompileError extends ContentError {
   constructor(file: string, readonly reason: string, readonly line?: number, readonly column?: number, readonly refused = false) {
     super(file, `${locate(file, line, column)}${reason}`)
-    this.name = 'MdxCompileError'
   }
 }
 
@@ -62,10 +61,9 @@ export const PAGE_TIMEOUT_MS = 60_000
 const BACKGROUND_SLACK = 10
 
 /** A worker that stopped: not the page's fault, so nothing is cached and the run fails. */
-export class CompileWorkerError extends Error {
+export class CompileWorkerError extends NamedError {
   constructor(reason: string) {
     super(`the MDX compile worker stopped: ${reason}`)
-    this.name = 'CompileWorkerError'
   }
 }
 
@@ -74,8 +72,6 @@ export interface CompileReport {
   compiled: number
   fromCache: number
   problems: MdxCompileError[]
-  /** Wall time, ms. */
-  ms: number
 }
 
 
@@ -87,12 +83,6 @@ export function readEntry(file: string): CacheEntry | null {
   const entry = jsonObjectOf(readChecked(file))
   const outcome = entry?.ok ? entry.output : entry?.error
   return entry && typeof entry.ok === 'boolean' && typeof outcome === 'object' && outcome !== null ? (entry as unknown as CacheEntry) : null
-}
-
-/** The coloured code blocks a page's last cache entry kept, read as the entry is (checked); none when it has none. */
-function lastHighlightsOf(entryFile: string | undefined): Record<string, string> {
-  const entry = entryFile ? readEntry(entryFile) : null
-  return (entry?.ok && entry.highlights) || {}
 }
 
 interface Job {
@@ -126,7 +116,8 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
         current = queue.shift()
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         try {
-          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastHighlights: lastHighlightsOf(current.lastEntry) })
+          const last = current.lastEntry ? readEntry(current.lastEntry) : null
+          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastHighlights: (last?.ok && last.highlights) || {} })
         } catch (error) {
           // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
           current = undefined
@@ -214,7 +205,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
   const base = { file: page.file, digest: page.digest, entry: entryFile }
   if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column, ...(entry.error.refused ? { refused: true } : {}) }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
-  return { ...base, problem: null, title: pageTitle(entry.output, page.route), description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text, page.route), anchors: documentAnchors(entry.output.tree) }
+  return { ...base, problem: null, title: entry.output.title || page.route, description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text, page.route), anchors: documentAnchors(entry.output.tree) }
 }
 
 /**
@@ -225,7 +216,6 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
  * page uses any more (older versions of pages, another compiler's) are removed.
  */
 export async function compilePages(source: ContentSource, store: PageStore = new PageStore(null), options: CompileOptions = {}): Promise<CompileReport> {
-  const started = Date.now()
   const root = source.root
   const cacheDir = path.join(root, CACHE_DIR)
   fs.mkdirSync(cacheDir, { recursive: true })
@@ -275,7 +265,7 @@ export async function compilePages(source: ContentSource, store: PageStore = new
     const problem = records[page.route]?.problem ?? problems.get(page.file)
     return problem ? [new MdxCompileError(page.file, problem.reason, problem.line, problem.column, problem.refused)] : []
   })
-  return { pages: pages.length, compiled: jobs.length, fromCache, problems: failures, ms: Date.now() - started }
+  return { pages: pages.length, compiled: jobs.length, fromCache, problems: failures }
 }
 
 /** Route → source file and cache entry: what the later steps read documents by (the store's records are such an index). */

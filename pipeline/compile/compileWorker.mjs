@@ -21,7 +21,6 @@
  */
 import { readFileSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
-import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { loadCompiler } from './compilerBundle.mjs'
 import { withClobberPrefix } from './pageSanitizer.mjs'
@@ -239,7 +238,7 @@ parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter
   pageBlocks.last = new Map(Object.entries(lastHighlights ?? {}))
   pageBlocks.made = {}
   try {
-    const { doc, module } = await compilePage(file, filePath ?? path.relative(process.cwd(), file).split(path.sep).join('/'), route, source, frontMatter)
+    const { doc, module } = await compilePage(file, filePath, route, source, frontMatter)
     parentPort.postMessage({ id, ok: true, output: doc, highlights: pageBlocks.made, ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })

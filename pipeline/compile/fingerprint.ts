@@ -17,6 +17,7 @@
  * - the format of the entry's file (CACHE_ENTRY_FORMAT).
  */
 import { keepUnder, keptUnder, settledAt, sha256, stampOf } from '../files'
+import { NamedError } from '../content/contentError'
 import { CACHE_PATHS } from '../steps/paths'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -34,10 +35,9 @@ export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/c
 /** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
 const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki', 'hast-util-sanitize'] as const
 
-export class MissingCompilerPackageError extends Error {
+export class MissingCompilerPackageError extends NamedError {
   constructor(name: string, from: string) {
     super(`the MDX compile needs the package "${name}", which is not installed (looked up from ${from}); run npm ci`)
-    this.name = 'MissingCompilerPackageError'
   }
 }
 

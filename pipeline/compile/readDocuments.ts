@@ -9,13 +9,9 @@ import type { PageDocument } from '../../lib/render/pageDocument'
 import type { SearchData } from '../../lib/search/searchRecords'
 import { readEntry, type PageIndex } from './compilePages'
 import { STORE_FILE } from '../store/pageStore'
+import { NamedError } from '../content/contentError'
 
-export class CompiledPageError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'CompiledPageError'
-  }
-}
+export class CompiledPageError extends NamedError {}
 
 /** The compiled document of `route`; CompiledPageError when it is missing or the page does not compile. */
 export function readCompiledPage(root: string, index: PageIndex, route: string): PageDocument {

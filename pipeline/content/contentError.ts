@@ -1,8 +1,13 @@
+/** An error whose `name` is its class's, in each class that extends it. */
+export class NamedError extends Error {
+  name = this.constructor.name
+}
+
 /**
  * The base of every content problem the build's first step reports (./checkContent.ts): it names
  * the file or folder, relative to the project, and its message says what to do.
  */
-export abstract class ContentError extends Error {
+export abstract class ContentError extends NamedError {
   constructor(readonly path: string, message: string) {
     super(message)
   }

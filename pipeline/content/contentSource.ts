@@ -32,10 +32,10 @@ import { codeLanguagesIn, linksIn, metaLinksIn, PAGE_LINK, type FoundLink } from
 import { withSiteHrefs } from '../compile/sitePaths.mjs'
 import { scanParsers, type ScannedMeta, type ScannedPage, type ScanRecord } from './scanRecord'
 import { CACHE_PATHS } from '../steps/paths'
-import { ContentError, locate } from './contentError'
+import { ContentError, NamedError } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
-import { MetaSyntaxError, parseMetaFile } from './metaData'
-import { checkSvg, SvgContentError } from './svgCheck'
+import { BadMetaFileError, parseMetaFile } from './metaData'
+import { checkSvg, UnsafeSvgError } from './svgCheck'
 import { textOfFile } from './fileText'
 
 /** Where the pages are, relative to the project. */
@@ -68,7 +68,6 @@ export class NotAFileError extends ContentError {
   constructor(entry: string, kind: 'link' | 'special') {
     const what = kind === 'link' ? 'is a symbolic link' : 'is neither a file nor a folder'
     super(entry, `${entry}: ${what}. The build reads only plain files and folders under ${CONTENT_DIR}/ and ${PUBLIC_DIR}/, so that nothing outside them is published; replace it with a copy of the file.`)
-    this.name = 'NotAFileError'
   }
 }
 
@@ -76,7 +75,6 @@ export class NotAFileError extends ContentError {
 export class PublicFileTypeError extends ContentError {
   constructor(file: string) {
     super(file, `${file}: public/ serves images, PDF, fonts and plain text only (${PUBLIC_FILE_TYPES.join(', ')}); this file's type would be served from the site's own origin as written. Remove it, or convert it to one of those.`)
-    this.name = 'PublicFileTypeError'
   }
 }
 
@@ -91,15 +89,6 @@ export class ReservedPublicPathError extends ContentError {
       file,
       `${file}: the site writes its own files at this path (folders whose name starts with _; names of the files the build makes in a folder: a page's HTML and Markdown, *.html and *.md, and each audience's ${CATALOG_FILE}, llms.txt and llms-full*.txt); this file would be overwritten or never served. Rename it.`
     )
-    this.name = 'ReservedPublicPathError'
-  }
-}
-
-/** An SVG under public/ that holds script, an event handler, an embedded document or an outside reference. */
-export class UnsafeSvgError extends ContentError {
-  constructor(file: string, problem: string, line?: number) {
-    super(file, `${locate(file, line)}this SVG is refused: ${problem}`)
-    this.name = 'UnsafeSvgError'
   }
 }
 
@@ -108,18 +97,9 @@ export class UnsafeSvgError extends ContentError {
  * was written during the build. Its steps would otherwise mix two versions of it (the store's
  * record and links of one, the compiled document of the other), so the build stops.
  */
-export class PageChangedError extends Error {
+export class PageChangedError extends NamedError {
   constructor(readonly file: string) {
     super(`${file}: changed during the build (it no longer holds the text the build scanned); run the build again.`)
-    this.name = 'PageChangedError'
-  }
-}
-
-/** A `_meta` file that is not data. */
-export class BadMetaFileError extends ContentError {
-  constructor(file: string, problem: string, line?: number, column?: number) {
-    super(file, `${locate(file, line, column)}${problem}`)
-    this.name = 'BadMetaFileError'
   }
 }
 
@@ -209,11 +189,6 @@ export interface ContentSource {
   releaseTexts: () => void
   /** What the page store keeps of this scan for the next (./scanRecord.ts): each page read long enough after its last write, by file. */
   scanRecord: () => ScanRecord
-}
-
-/** A page's title as the page shows it: its compiled document's (front matter, else first heading), else its route. */
-export function pageTitle(doc: { title: string }, route: string): string {
-  return doc.title || route
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
@@ -409,7 +384,6 @@ function metaData(root: string, file: string, text: string): Record<string, unkn
     try {
       data = parseMetaFile(file, text)
     } catch (error) {
-      if (error instanceof MetaSyntaxError) throw new BadMetaFileError(file, error.problem, error.line, error.column)
       // The parser's stack ran out: a value nested past any a sidebar needs.
       if (error instanceof RangeError) throw new BadMetaFileError(file, `this _meta file nests its values too deep to read (${error.message}); a sidebar entry needs a few levels at most`)
       throw error
@@ -480,9 +454,9 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isBuiltFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)
   if (extension === '.svg') {
     try {
-      checkSvg(readPlainFile(absolute).toString('utf8'))
+      checkSvg(file, readPlainFile(absolute).toString('utf8'))
     } catch (error) {
-      if (error instanceof SvgContentError) return new UnsafeSvgError(file, error.problem, error.line)
+      if (error instanceof UnsafeSvgError) return error
       throw error
     }
   }

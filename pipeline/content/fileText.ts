@@ -10,7 +10,6 @@ import { lineAt } from './pageLinks'
 export class NotUtf8Error extends ContentError {
   constructor(file: string) {
     super(file, `${file}: the file is not UTF-8 text (it holds bytes of another encoding, such as Latin-1's é); save it as UTF-8.`)
-    this.name = 'NotUtf8Error'
   }
 }
 
@@ -18,7 +17,6 @@ export class NotUtf8Error extends ContentError {
 export class ControlCharacterError extends ContentError {
   constructor(file: string, code: number, line: number, column: number) {
     super(file, `${locate(file, line, column)}the file holds the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which is not text (only tabs and line breaks are); remove it.`)
-    this.name = 'ControlCharacterError'
   }
 }
 

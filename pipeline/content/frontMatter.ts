@@ -43,7 +43,6 @@ const HOW = 'Front matter is `key: value` lines between two `---` lines; quote a
 export class BadFrontMatterError extends ContentError {
   constructor(file: string, problem: string, line?: number, column?: number) {
     super(file, `${locate(file, line, column)}the front matter is not valid: ${problem}. ${HOW}`)
-    this.name = 'BadFrontMatterError'
   }
 }
 
@@ -51,7 +50,6 @@ export class BadFrontMatterError extends ContentError {
 export class FrontMatterLanguageError extends ContentError {
   constructor(file: string, readonly language: string) {
     super(file, `${locate(file, 1, 4)}the front matter is opened with \`---${language}\`: front matter is YAML only, and a page is data the build never runs. Open it with a line of just \`---\`.`)
-    this.name = 'FrontMatterLanguageError'
   }
 }
 

@@ -10,12 +10,12 @@
  * and column.
  */
 import type * as TypeScript from 'typescript'
+import { ContentError, locate } from './contentError'
 
-/** Where and why a `_meta` file is not data; the content check names the file. */
-export class MetaSyntaxError extends Error {
-  constructor(readonly problem: string, readonly line?: number, readonly column?: number) {
-    super(problem)
-    this.name = 'MetaSyntaxError'
+/** A `_meta` file that is not data. */
+export class BadMetaFileError extends ContentError {
+  constructor(file: string, problem: string, line?: number, column?: number) {
+    super(file, `${locate(file, line, column)}${problem}`)
   }
 }
 
@@ -29,19 +29,19 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 let ts: typeof TypeScript | undefined
 const typescript = () => (ts ??= require('typescript') as typeof TypeScript)
 
-/** The `_meta` file `file` (its name picks the syntax) holding `text`, as data; MetaSyntaxError when it is anything else. */
+/** The `_meta` file `file` (its name picks the syntax) holding `text`, as data; BadMetaFileError when it is anything else. */
 export function parseMetaFile(file: string, text: string): Record<string, unknown> {
   const ts = typescript()
   const kind = /\.tsx$/.test(file) ? ts.ScriptKind.TSX : /\.ts$/.test(file) ? ts.ScriptKind.TS : /\.jsx$/.test(file) ? ts.ScriptKind.JSX : ts.ScriptKind.JS
   const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind)
   const refuse = (node: TypeScript.Node, what: string): never => {
     const { line, character } = tree.getLineAndCharacterOfPosition(node.getStart(tree))
-    throw new MetaSyntaxError(`${what}. ${META_ALLOWED}`, line + 1, character + 1)
+    throw new BadMetaFileError(file, `${what}. ${META_ALLOWED}`, line + 1, character + 1)
   }
   const syntax = (tree as unknown as { parseDiagnostics?: TypeScript.DiagnosticWithLocation[] }).parseDiagnostics?.[0]
   if (syntax) {
     const { line, character } = tree.getLineAndCharacterOfPosition(syntax.start)
-    throw new MetaSyntaxError(`this _meta file is not valid syntax: ${ts.flattenDiagnosticMessageText(syntax.messageText, ' ').replace(/\.$/, '')}. It should read \`export default { intro: 'Introduction', … }\`.`, line + 1, character + 1)
+    throw new BadMetaFileError(file, `this _meta file is not valid syntax: ${ts.flattenDiagnosticMessageText(syntax.messageText, ' ').replace(/\.$/, '')}. It should read \`export default { intro: 'Introduction', … }\`.`, line + 1, character + 1)
   }
 
   const value = (node: TypeScript.Expression): unknown => {
@@ -89,6 +89,6 @@ export function parseMetaFile(file: string, text: string): Record<string, unknow
     } else if (ts.isImportDeclaration(statement)) refuse(statement, 'an import loads code')
     else refuse(statement, 'a statement other than `export default { … }`')
   }
-  if (!exported) throw new MetaSyntaxError(`this _meta file has no \`export default { … }\`. ${META_ALLOWED}`, 1)
+  if (!exported) throw new BadMetaFileError(file, `this _meta file has no \`export default { … }\`. ${META_ALLOWED}`, 1)
   return exported
 }

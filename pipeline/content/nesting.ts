@@ -13,7 +13,6 @@ export const MAX_NESTING = 100
 export class NestingError extends ContentError {
   constructor(file: string, line: number, what: string) {
     super(file, `${locate(file, line)}${what} nest more than ${MAX_NESTING} levels deep, past what the site's compiler can walk; flatten them`)
-    this.name = 'NestingError'
   }
 }
 

@@ -10,7 +10,6 @@ import { ContentError, locate } from './contentError'
 export class PageSettingsError extends ContentError {
   constructor(file: string, problem: string, line?: number, column?: number) {
     super(file, `${locate(file, line, column)}${problem} (docs/writing.md, "Page settings").`)
-    this.name = 'PageSettingsError'
   }
 }
 

@@ -6,6 +6,7 @@
  * against an allowlist of SVG elements; anything else is refused at its line.
  */
 import type { SaxesParser as Parser, SaxesTagNS } from 'saxes'
+import { ContentError, locate } from './contentError'
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/'
@@ -37,23 +38,22 @@ const STYLE_CODE = /image-set\s*\(|(?<![\w-])image\s*\(|cross-fade\s*\(|(?<![\w-
 /** Attributes that name, describe or tag an element, which no browser reads as CSS (an editor writes `id="Image (2)"`). */
 const TEXT_ATTRIBUTE = /^(aria-|data-)|^(role|id|class|lang|tabindex|title)$/
 
-/** Where and why an SVG is refused. */
-export class SvgContentError extends Error {
-  constructor(readonly problem: string, readonly line?: number) {
-    super(problem)
-    this.name = 'SvgContentError'
+/** An SVG under public/ that holds script, an event handler, an embedded document or an outside reference. */
+export class UnsafeSvgError extends ContentError {
+  constructor(file: string, problem: string, line?: number) {
+    super(file, `${locate(file, line)}this SVG is refused: ${problem}`)
   }
 }
 
 export const SVG_ALLOWED = 'An SVG may hold shapes, text, gradients, markers, filters and styles, with references only to its own ids (#id); export it from your editor as plain SVG.'
 
-/** Throws an SvgContentError for the first thing in `text` that an SVG of the site may not hold. */
-export function checkSvg(text: string): void {
+/** Throws an UnsafeSvgError for the first thing in `text`, the SVG `file`, that an SVG of the site may not hold. */
+export function checkSvg(file: string, text: string): void {
   // Loaded with the first SVG read, not with the build: a rebuild whose SVGs did not change reads none.
   const { SaxesParser } = require('saxes') as { SaxesParser: typeof Parser }
   const parser = new SaxesParser({ xmlns: true, position: true })
   const refuse = (problem: string): never => {
-    throw new SvgContentError(`${problem}. ${SVG_ALLOWED}`, parser.line)
+    throw new UnsafeSvgError(file, `${problem}. ${SVG_ALLOWED}`, parser.line)
   }
   const checkCss = (css: string, where: string, isText = false) => {
     const code = CSS_CODE.exec(css) ?? (isText ? null : STYLE_CODE.exec(css))

@@ -60,7 +60,7 @@ export class LastBuildRenderer {
 
   private start() {
     const script = path.join(__dirname, 'renderWithNext.cjs')
-    const started = startInProduction(WHAT, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, DOCS_PAGE, '--when-told'], {
+    const started = startInProduction(WHAT, [script, this.paths.next, path.join(this.paths.root, CACHE_PATHS.renderRoutes), this.into, DOCS_PAGE], {
       cwd: this.paths.root,
       // Node's own limit, as Next's export process has (it drops the build's heap setting): it may render there.
       heapMb: null,

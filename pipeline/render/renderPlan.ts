@@ -54,18 +54,14 @@ export interface RenderPlan {
 /** Whether an out/ key is one of the client's files (`_next/static/chunks/…`, `_next/static/css/…`), which every page names. */
 const isClientFile = (key: string) => key.startsWith(BUILD_FILE_FOLDERS.chunks) || key.startsWith(BUILD_FILE_FOLDERS.css)
 
-/** The client's files of out/, which every page names. */
-export function clientFilesOf(out: string): string[] {
-  return fs.existsSync(out) ? listFiles(out).filter(isClientFile) : []
-}
-
 /**
  * Whether the pages kept from the last build name the files this build's client has: the same
  * build ID should give the same files, and when it did not, the kept pages would load scripts
  * that are gone. Then every page must be rendered again.
  */
 export function keptPagesFit(out: string, plan: RenderPlan): boolean {
-  return JSON.stringify(plan.keptClientFiles) === JSON.stringify(clientFilesOf(out))
+  const clientFiles = fs.existsSync(out) ? listFiles(out).filter(isClientFile) : []
+  return JSON.stringify(plan.keptClientFiles) === JSON.stringify(clientFiles)
 }
 
 /** A page's two files under out/: its HTML and its data (what the router fetches to move to it). */

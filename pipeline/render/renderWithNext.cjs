@@ -17,11 +17,11 @@
  * Its own process, as `next build` is: Next sets globals and process handlers for its export and
  * wants NODE_ENV=production, which the build's process must not take on.
  *
- * With `--when-told` it loads Next's export, the last build's config and what a render loads (the
- * export worker and the server pages), then waits to be told on its standard input: a line
- * `render` renders (the routes file is read only then); anything else, or the input's end, exits 0
- * having done nothing. The build starts it so while it scans content/ (./lastBuildRenderer.ts); an
- * error in loading is reported only if it is told to render.
+ * It loads Next's export, the last build's config and what a render loads (the export worker and
+ * the server pages), then waits to be told on its standard input: a line `render` renders (the
+ * routes file is read only then); anything else, or the input's end, exits 0 having done nothing.
+ * The build starts it while it scans content/ (./lastBuildRenderer.ts); an error in loading is
+ * reported only if it is told to render.
  */
 const fs = require('node:fs')
 const os = require('node:os')
@@ -32,19 +32,18 @@ const { loadExport, pagesRenderedHere, preloadRender } = require('./exportInProc
 const SERVER_FILES = 'required-server-files.json'
 
 async function main() {
-  const [nextArg, routesFile, outdir, page, mode] = process.argv.slice(2)
-  if (!nextArg || !routesFile || !outdir || !page?.startsWith('/') || (mode !== undefined && mode !== '--when-told')) throw new Error('usage: renderWithNext.cjs <.next dir> <routes.json> <output dir> <page, as Next names it> [--when-told]')
+  const [nextArg, routesFile, outdir, page] = process.argv.slice(2)
+  if (!nextArg || !routesFile || !outdir || !page?.startsWith('/')) throw new Error('usage: renderWithNext.cjs <.next dir> <routes.json> <output dir> <page, as Next names it>')
   const root = process.cwd()
   const nextDir = path.resolve(nextArg)
-  const warm = mode === '--when-told'
   const loading = Promise.resolve()
     .then(() => {
       const loaded = load(root, nextDir)
-      if (warm) preloadRender(nextDir, page)
+      preloadRender(nextDir, page)
       return { loaded }
     })
     .catch((error) => ({ error }))
-  if (warm && (await toldWhat()) !== 'render') return
+  if ((await toldWhat()) !== 'render') return
   const { loaded, error } = await loading
   if (error) throw error
   const { config, exportApp, trace } = loaded

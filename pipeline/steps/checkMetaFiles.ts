@@ -9,7 +9,8 @@
  * valid (each reader's page map drops it).
  */
 import path from 'node:path'
-import { BadMetaFileError, CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
+import { BadMetaFileError } from '../content/metaData'
+import { CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
 import { DIRECTION_CONTROL_FIX, directionControlIn, tooLong, valueKind } from '../content/frontMatter'

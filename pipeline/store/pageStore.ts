@@ -13,6 +13,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { NamedError } from '../content/contentError'
 import type { FoundLink } from '../content/pageLinks'
 import type { ScanRecord } from '../content/scanRecord'
 import { readText, sameStamp, stampOf, writeAtomically, type FileStamp } from '../files'
@@ -41,7 +42,7 @@ export interface PageRecord {
   entry: string
   /** Null when it compiled; else what the compiler said (a parser's message, cached like a success). */
   problem: CompileProblem | null
-  /** As the page shows them (../content/contentSource.ts pageTitle; its front matter's description, or null). */
+  /** As the page shows them: its compiled document's title (front matter, else first heading) or else its route; its front matter's description, or null. */
   title: string
   description: string | null
   /** What its props were made from (a hash) and their file under .cache/props/ (../render/pageProps.ts). */
@@ -269,12 +270,7 @@ export function readStore(root: string, last?: PageStore): PageStore {
   return new PageStore(file, undefined, rendering)
 }
 
-export class StoredPageError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'StoredPageError'
-  }
-}
+export class StoredPageError extends NamedError {}
 
 /** The title and description `route` shows, from its record: what the llms files and catalogs name it by, with no document read. */
 export function storedPage(pages: PageStore['pages'], route: string): Pick<PageRecord, 'title' | 'description'> {
