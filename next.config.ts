@@ -7,7 +7,7 @@ import { checkSiteLinks } from './lib/siteLinks'
 import { allowedConnectors } from './lib/aiTools/connectLinks'
 import accessConfig from './access.config'
 import { readAuthSettings, type AuthEnv } from './lib/auth/authSettings'
-import { applyPatches, devSourceMaps, skipServerTraces } from './patches'
+import { applyPatches, devSourceMaps } from './patches'
 import { siteBuildId } from './pipeline/buildId'
 
 /**
@@ -60,11 +60,6 @@ inlinedEnv.NEXTRA_SEARCH = 'true'
  */
 for (const name of ['DOCS_COGNITO_ENDPOINT', 'DOCS_SOURCE_URL', 'DOCS_REPORT_URL', 'DOCS_FEDERATED_PROVIDER', 'DOCS_COGNITO_DOMAIN', 'DOCS_FEDERATED_CLIENT_ID', 'NEXTRA_DEFAULT_LOCALE']) inlinedEnv[name] ??= ''
 
-// Next traces its own server's files in `next build`'s main process, which may not be the one that
-// compiles: that patch applies where this file loads (patches/next/noServerTraces.cjs). Next's dev
-// server traces nothing, and would load the tracer for nothing.
-if (process.env.NODE_ENV !== 'development') skipServerTraces()
-
 /**
  * `npm run dev` has no edge; scripts/server/dev.ts runs the authority and names it here, so the
  * browser asks it who the reader is exactly as it asks the edge in production. It also names where
@@ -102,6 +97,11 @@ const nextConfig: NextConfig = {
   // Pages are .tsx only: MDX is compiled by the content step and served by pages/[[...slug]].tsx.
   pageExtensions: ['tsx'],
   images: { unoptimized: true },
+  // After compiling, `next build` traces the files Next's own server needs (.next/*.nft.json), for
+  // standalone and serverless hosting. A static export deploys no server, and the trace walks
+  // Next's whole dist (docs/benchmarks.md). The trace of each page's server files is a plugin this
+  // does not reach (patches/next/index.ts withoutServerTraces).
+  outputFileTracingExcludes: { '*': ['**/*'] },
   // The only Next server this site runs is `npm run dev`'s, on 127.0.0.1: gzipping its
   // development scripts for every page opened took longer than sending them (docs/benchmarks.md).
   // The static export is compressed by CloudFront.

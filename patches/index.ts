@@ -18,15 +18,15 @@
  * where an earlier patch left them.
  */
 import type { BundlerConfig, PatchOptions } from './bundlerConfig'
-import { NEXT_PATCH_FILES, patchNext } from './next'
+import { patchNext } from './next'
 import { patchSignIn, SIGN_IN_PATCH_FILES } from './signIn'
 import { patchTheme, THEME_PATCH_FILES } from './theme'
 
 export type { BundlerConfig, BundlerRule, PatchOptions } from './bundlerConfig'
-export { devSourceMaps, skipServerTraces } from './next'
+export { devSourceMaps } from './next'
 
 /** Each patch's own module, by name. */
-export const PATCH_FILES = { ...NEXT_PATCH_FILES, ...THEME_PATCH_FILES, ...SIGN_IN_PATCH_FILES } as const
+export const PATCH_FILES = { ...THEME_PATCH_FILES, ...SIGN_IN_PATCH_FILES } as const
 
 /** Applies every patch, for either bundler and both compiles. */
 export function applyPatches(config: BundlerConfig, options: PatchOptions): BundlerConfig {

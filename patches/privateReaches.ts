@@ -72,13 +72,6 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   // Next (patches/next/).
   {
     dependency: 'next',
-    files: ['dist/compiled/@vercel/nft/index.js', 'dist/build/collect-build-traces.js'],
-    reliesOn: "that `next build` calls the tracer of its own server through the compiled tracer's exports, when it traces",
-    by: ['patches/next/noServerTraces.cjs'],
-    test: '__tests__/patches/next.test.ts',
-  },
-  {
-    dependency: 'next',
     files: [],
     reliesOn: "the class name of the server compile's page tracer (TraceEntryPointsPlugin, in next/dist/build/webpack/plugins/next-trace-entrypoints-plugin.js)",
     by: ['patches/next/index.ts'],
@@ -131,7 +124,6 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
   {
     dependency: '@aws-amplify/ui-react',
     files: [
-      'dist/esm/components/Authenticator/SetupTotp/SetupTotp.mjs',
       'dist/esm/components/Authenticator/Router/Router.mjs',
       'dist/esm/components/Authenticator/shared/SignInSignUpTabs.mjs',
       'dist/esm/components/Authenticator/Authenticator.mjs',
@@ -140,8 +132,8 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
       'dist/esm/components/ThemeProvider/ThemeContext.mjs',
       'dist/esm/primitives/shared/responsive/utils.mjs',
     ],
-    reliesOn: "the lines of the Authenticator's screens, its QR code and its theme that the patches rewrite, and the names Amplify UI's files import from aws-amplify",
-    by: ['patches/signIn/lazyQrCode.cjs', 'patches/signIn/lazyAuthenticatorScreens.cjs', 'patches/signIn/styleTokens.cjs', 'patches/signIn/lazyAuth.ts', 'patches/signIn/index.ts'],
+    reliesOn: "the lines of the Authenticator's screens and its theme that the patches rewrite, and the names Amplify UI's files import from aws-amplify",
+    by: ['patches/signIn/lazyAuthenticatorScreens.cjs', 'patches/signIn/styleTokens.cjs', 'patches/signIn/lazyAuth.ts', 'patches/signIn/index.ts'],
     test: '__tests__/patches/signIn.test.ts',
   },
   {
@@ -156,13 +148,6 @@ export const PRIVATE_REACHES: readonly PrivateReach[] = [
     files: [],
     reliesOn: 'the names its files import from aws-amplify/auth',
     by: ['patches/signIn/index.ts', 'patches/signIn/lazyAuth.ts'],
-    test: '__tests__/patches/signIn.test.ts',
-  },
-  {
-    dependency: '@xstate/react',
-    files: ['es/useSelector.js'],
-    reliesOn: 'that its files import the use-sync-external-store shim',
-    by: ['patches/signIn/index.ts'],
     test: '__tests__/patches/signIn.test.ts',
   },
   {

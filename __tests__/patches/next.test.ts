@@ -10,30 +10,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { DYNAMIC_CSS_MANIFEST } from 'next/dist/shared/lib/constants'
-import { PATCH_FILES, type BundlerConfig } from '../../patches'
+import type { BundlerConfig } from '../../patches'
 import { DEV_SOURCE_MAP_PLUGIN, DEV_SOURCE_MAPS_ENV, devSourceMaps, DYNAMIC_CSS_MANIFEST_FILE, patchNext, TRACE_PLUGIN, withoutServerTraces } from '../../patches/next'
-
-describe('noServerTraces', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const patch = require(PATCH_FILES.noServerTraces) as { TRACER: string; CALLER_FILE: string }
-
-  test("Next still traces its server through the compiled tracer's exports, at the moment it traces", () => {
-    const caller = fs.readFileSync(path.join(process.cwd(), 'node_modules', patch.CALLER_FILE), 'utf8')
-    expect(caller).toContain('const _nft = require("next/dist/compiled/@vercel/nft");')
-    expect(caller).toContain(`await (0, _nft.${patch.TRACER})(`)
-  })
-
-  test('after the patch, the tracer Next calls finds no files, without reading any', () => {
-    // A process of its own: the patch changes a module for the whole process.
-    const script = `
-      require(${JSON.stringify(PATCH_FILES.noServerTraces)}).skipServerTraces()
-      const nft = require('next/dist/compiled/@vercel/nft')
-      let reads = 0
-      nft.${patch.TRACER}([require.resolve('next/dist/server/next-server.js')], { readFile: async () => (reads++, '') }).then((result) =>
-        process.stdout.write(JSON.stringify({ files: result.fileList.size + result.esmFileList.size, reasons: result.reasons.size, reads })))`
-    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))).toEqual({ files: 0, reasons: 0, reads: 0 })
-  })
-})
 
 describe('withoutServerTraces', () => {
   const TRACE_PLUGIN_FILE = 'next/dist/build/webpack/plugins/next-trace-entrypoints-plugin.js'

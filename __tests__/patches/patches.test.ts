@@ -16,7 +16,7 @@ describe('applyPatches', () => {
     const patched = applyPatches(config(), { bundler, isServer: true, dev: false, context: '/site' })
     expect(patched.resolve.alias!['nextra/components$']).toBe(PATCH_FILES.components)
     const loaders = patched.module.rules.flatMap((rule) => (rule && typeof rule === 'object' && Array.isArray(rule.use) ? rule.use.map((use) => use.loader) : []))
-    for (const file of [PATCH_FILES.presortedPageMap, PATCH_FILES.mobileBreakpoint, PATCH_FILES.lazySidebarFolders, PATCH_FILES.plainImages, PATCH_FILES.lazyQrCode, PATCH_FILES.styleTokens]) expect(loaders).toContain(file)
+    for (const file of [PATCH_FILES.presortedPageMap, PATCH_FILES.mobileBreakpoint, PATCH_FILES.lazySidebarFolders, PATCH_FILES.plainImages, PATCH_FILES.styleTokens]) expect(loaders).toContain(file)
     expect(loaders.some((loader) => /nextra\/loader|pagePath|sectionPageMap/.test(loader))).toBe(false)
   })
 })

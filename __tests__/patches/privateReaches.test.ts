@@ -109,7 +109,7 @@ describe('the list is complete', () => {
     const found = sourceFiles().flatMap(reachesIn)
     // The scan finds the reaches the brief of this list started from.
     // (The compile worker's was Nextra's twoslash renderer, by path: the worker has no twoslash since pages may not run it.)
-    expect(found).toEqual(expect.arrayContaining(['pipeline/content/frontMatter.ts: nextra', 'patches/signIn/lazyQrCode.cjs: @aws-amplify/ui-react', 'patches/next/noServerTraces.cjs: next']))
+    expect(found).toEqual(expect.arrayContaining(['pipeline/content/frontMatter.ts: nextra', 'patches/signIn/lazyAuthenticatorScreens.cjs: @aws-amplify/ui-react', 'pipeline/render/renderWithNext.cjs: next']))
     expect(found.filter((reach) => !listed.has(reach))).toEqual([])
   })
 

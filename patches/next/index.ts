@@ -10,10 +10,6 @@ import path from 'node:path'
 import type { BundlerConfig, PatchOptions } from '../bundlerConfig'
 import { webpackLikeClientChunks } from './clientChunks'
 
-export const NEXT_PATCH_FILES = {
-  noServerTraces: path.join(__dirname, 'noServerTraces.cjs'),
-} as const
-
 /** The plugin of Next's server compile that traces each page's server files (next/dist/build/webpack/plugins/next-trace-entrypoints-plugin.js). */
 export const TRACE_PLUGIN = 'TraceEntryPointsPlugin'
 
@@ -22,6 +18,7 @@ export const TRACE_PLUGIN = 'TraceEntryPointsPlugin'
  * serverless hosting) are never used. Collecting them reads `.next/package.json` once per traced
  * module with unbounded concurrency: at 1,000 pages that exhausted the open-file limit (EMFILE)
  * and the build died while generating pages. Without the plugin there is nothing to trace.
+ * (next.config.ts's outputFileTracingExcludes does not reach it: Next gives it `traceIgnores: []`.)
  * Measured by: the 1,000-page and larger builds of `npm run bench` completing.
  */
 export function withoutServerTraces(config: BundlerConfig): void {
@@ -148,16 +145,6 @@ export function withDevDynamicCssManifest(config: BundlerConfig): void {
       },
     },
   ]
-}
-
-/**
- * Next's trace of its own server's files, which a static export never deploys (noServerTraces.cjs).
- * Called where next.config.ts loads: the trace runs in `next build`'s main process, which may not
- * be the one that compiles.
- */
-export function skipServerTraces(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require(NEXT_PATCH_FILES.noServerTraces).skipServerTraces()
 }
 
 /** The patches to Next's bundler configuration, for either bundler and both compiles. */

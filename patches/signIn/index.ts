@@ -10,22 +10,12 @@ import type { BundlerConfig } from '../bundlerConfig'
 
 const here = (file: string) => path.join(__dirname, file)
 export const SIGN_IN_PATCH_FILES = {
-  lazyQrCode: here('lazyQrCode.cjs'),
   lazyAuthenticatorScreens: here('lazyAuthenticatorScreens.cjs'),
   styleTokens: here('styleTokens.cjs'),
   pickBy: here('pickBy.ts'),
   lazyAuth: here('lazyAuth.ts'),
   amplifyForUi: here('amplifyForUi.ts'),
 } as const
-
-/** The sign-in form's QR code library, loaded only for its TOTP set-up screen (lazyQrCode.cjs). */
-export function lazyQrCode(config: BundlerConfig): void {
-  config.module.rules.push({
-    test: /@aws-amplify[\\/]ui-react[\\/]dist[\\/]esm[\\/]components[\\/]Authenticator[\\/]SetupTotp[\\/]SetupTotp\.mjs$/,
-    enforce: 'pre',
-    use: [{ loader: SIGN_IN_PATCH_FILES.lazyQrCode }],
-  })
-}
 
 /** The Authenticator's screens other than sign-in, loaded when the reader reaches one (lazyAuthenticatorScreens.cjs). */
 export const AUTHENTICATOR_SCREEN_USERS = /@aws-amplify[\\/]ui-react[\\/]dist[\\/]esm[\\/]components[\\/]Authenticator[\\/](Router[\\/]Router|shared[\\/]SignInSignUpTabs|Authenticator|hooks[\\/]useCustomComponents[\\/]defaultComponents)\.mjs$/
@@ -52,16 +42,6 @@ export function lazyAuth(config: BundlerConfig): void {
   config.module.rules.push({ test: AMPLIFY_UI_FILES, resolve: { alias: { 'aws-amplify/auth$': SIGN_IN_PATCH_FILES.lazyAuth, 'aws-amplify$': SIGN_IN_PATCH_FILES.amplifyForUi } } })
 }
 
-/**
- * XState's React bindings use the `use-sync-external-store` shim, for React before 18; React 18
- * has the hook itself, which the package's own non-shim entry uses. Measured by: the sign-in
- * page's first-load JavaScript.
- */
-export const XSTATE_REACT_FILES = /node_modules[\\/]@xstate[\\/]react[\\/]/
-export function noSyncExternalStoreShim(config: BundlerConfig): void {
-  config.module.rules.push({ test: XSTATE_REACT_FILES, resolve: { alias: { 'use-sync-external-store/shim/with-selector$': 'use-sync-external-store/with-selector' } } })
-}
-
 /** The authenticator machine's one lodash `pickBy` call, without lodash's iteratee machinery (pickBy.ts). */
 export const PICK_BY_USER = /@aws-amplify[\\/]ui[\\/]dist[\\/]esm[\\/]machines[\\/]authenticator[\\/]utils\.mjs$/
 export function smallPickBy(config: BundlerConfig): void {
@@ -84,11 +64,9 @@ export function sideEffectFreeSha256(config: BundlerConfig): void {
 
 /** Every patch to Amplify and Amplify UI. */
 export function patchSignIn(config: BundlerConfig): void {
-  lazyQrCode(config)
   lazyAuthenticatorScreens(config)
   styleTokens(config)
   lazyAuth(config)
   sideEffectFreeSha256(config)
-  noSyncExternalStoreShim(config)
   smallPickBy(config)
 }

@@ -8,6 +8,7 @@
 //    that compose their own screens); this site does not, so only `Provider` and `SignIn` stay;
 //  - defaultComponents.mjs listed each screen's default header and footer, which each screen also
 //    takes itself when none is given (`{ Header = ForgotPassword.Header } = useCustomComponents()`).
+// The TOTP set-up screen's QR-code library (qrcode) comes with that screen, as only it imports it.
 // An Amplify UI upgrade that changes these lines fails the build.
 //
 // Measured by: the sign-in page's first-load JavaScript in `npm run bench size` (budget 200 kB).
