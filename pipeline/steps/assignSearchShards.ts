@@ -10,6 +10,7 @@
  * a large folder cannot make one large shard, and no shard is named after anything of the site.
  */
 import { routeBucket } from '../../lib/routeBucket'
+import { NamedError } from '../content/contentError'
 
 /**
  * The most pages a shard holds on average. Indexing costs Pagefind a fixed amount an index plus a
@@ -22,10 +23,9 @@ export const SHARD_PAGES = 500
 export const SHARD_PAGES_ENV = 'DOCS_SEARCH_SHARD_PAGES'
 
 /** Thrown when DOCS_SEARCH_SHARD_PAGES is not a whole number of pages. */
-export class ShardPagesError extends Error {
+export class ShardPagesError extends NamedError {
   constructor(value: string) {
     super(`${SHARD_PAGES_ENV} must be a whole number of pages, at least 1; it is ${JSON.stringify(value)}`)
-    this.name = 'ShardPagesError'
   }
 }
 

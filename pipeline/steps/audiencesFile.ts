@@ -16,14 +16,14 @@ import path from 'node:path'
 import type { CompiledAccess } from '../../lib/access/compileAccess'
 import type { AudienceSummary } from '../../lib/access/readerView'
 import { pathRulesFacts } from '../../edge/rulesFingerprint'
+import { NamedError } from '../content/contentError'
 
-export class RulesChangedError extends Error {
+export class RulesChangedError extends NamedError {
   constructor(file: string) {
     super(
       `the path rules in access.config.ts (rules, sections, public paths, fallback or DOCS_PROTECT) differ from those the site in out/ was built with (${path.relative('.', file)}); ` +
         'files built from several pages follow the rules of their build, so run the whole build again (npm run build:prod) and deploy it'
     )
-    this.name = 'RulesChangedError'
   }
 }
 

@@ -71,7 +71,7 @@ async function bundle(dir) {
   // tsconfig.json chooses how the TypeScript is compiled, so it is an input too, read before esbuild reads it.
   const read = new Map([['tsconfig.json', fs.readFileSync(path.join(ROOT, 'tsconfig.json'))]])
   const result = await esbuild
-    .build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, metafile: true, logLevel: 'silent', plugins: [projectFiles(read)] })
+    .build({ entryPoints: [ENTRY], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', keepNames: true, write: false, metafile: true, logLevel: 'silent', plugins: [projectFiles(read)] })
     .catch((error) => {
       const messages = error && Array.isArray(error.errors) ? esbuild.formatMessagesSync(error.errors, { kind: 'error', color: false }).join('\n') : String(error)
       throw new Error(`a file the build runs does not compile (access.config.ts is one):\n${messages}`)

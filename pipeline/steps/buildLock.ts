@@ -9,15 +9,15 @@ import path from 'node:path'
 import { readJsonObject } from '../files'
 import { isRunning } from '../mainProcess'
 import { CACHE_PATHS } from './paths'
+import { NamedError } from '../content/contentError'
 
 /** Another build of the project runs: named, with what to do. */
-export class BuildBusyError extends Error {
+export class BuildBusyError extends NamedError {
   constructor(holder: LockHolder | null) {
     super(
       `another build is running in this project${holder ? ` (process ${holder.pid}, started ${holder.started})` : ''}: two at once would write the same out/ and .cache/. ` +
         `Wait for it to end, or stop it, then build again. If no build is running, remove ${CACHE_PATHS.buildLock}.`
     )
-    this.name = 'BuildBusyError'
   }
 }
 

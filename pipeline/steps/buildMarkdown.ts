@@ -166,7 +166,7 @@ export async function writeMarkdown(
   pages: PageStore['pages'],
   plan: AggregatePlan,
   catalogInputs: CatalogInputs,
-  /** The build ID: the code that formats the files; and whether out/ stayed in place since the last build (./keptFiles.ts). */
+  /** The build ID: the code that formats the files (./keptFiles.ts). */
   { version = '' }: KeptFilesOptions = {}
 ): Promise<MarkdownReport> {
   if (!fs.existsSync(paths.out)) throw new Error(`buildMarkdown: ${paths.out} does not exist; run \`next build\` first`)

@@ -135,7 +135,7 @@ const INDEX_CONFIG = { forceLanguage: 'en' } as const
 
 /**
  * Runs `start` (which may start Pagefind's indexing process: it takes this process's environment
- * then) with Pagefind's index chunk size set, and the environment as it was afterwards.
+ * then) with Pagefind's index chunk size set; only Pagefind reads it, so it stays set.
  */
 function withChunkSize<T>(start: () => T): T {
   process.env.PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE = String(INDEX_CHUNK_BYTES)

@@ -26,7 +26,7 @@ import { CONTENT_DIR, DOCS_DIR, isPublicFileType, META_FILE, PAGE_FILE as PAGE, 
 import { readStore, type PageStore } from '../store/pageStore'
 import { scanParsers } from '../content/scanRecord'
 import { checkMetaFile, NavbarEntryError } from './checkMetaFiles'
-import { ContentError } from '../content/contentError'
+import { ContentError, NamedError } from '../content/contentError'
 import { nestingProblem } from '../content/nesting'
 import { compilePages, MDX_FIX_HINT, MdxCompileError, type CompileOptions, type CompileReport } from '../compile/compilePages'
 import { slugTitle } from '../../lib/navigation/slugTitle'
@@ -69,7 +69,6 @@ export class StrayContentFolderError extends ContentError {
       entry,
       `${entry}/: the top of ${CONTENT_DIR}/ holds the home page and ${DOCS_DIR}/ only. Pages in this folder would be served at /${path.posix.basename(entry)}/… to the fallback rule's readers only (\`fallback\` in access.config.ts), with no tab or sidebar. Move them into a section's folder (${folders}).`
     )
-    this.name = 'StrayContentFolderError'
   }
 }
 
@@ -84,7 +83,6 @@ export class StrayContentPageError extends ContentError {
       entry,
       `${entry}: the top of ${CONTENT_DIR}/ holds the home page (index.mdx) and ${DOCS_DIR}/ only. This page would be served at /${path.posix.basename(entry).replace(PAGE, '')}, in place of a page of the site's own (sign-in, no access, /docs) or to the fallback rule's readers only (\`fallback\` in access.config.ts), with no tab. Move it into a section's folder (${folders}).`
     )
-    this.name = 'StrayContentPageError'
   }
 }
 
@@ -106,7 +104,6 @@ export class NotContentFileError extends ContentError {
           ? `images and downloads live under ${PUBLIC_DIR}/: move it to ${inPublic} and link it as /${inPublic.slice(PUBLIC_DIR.length + 1)}`
           : `move it out of ${CONTENT_DIR}/, or delete it`
     super(file, `${file}: ${CONTENT_DIR}/ holds pages (.mdx, .md) and _meta files only, and nothing reads this file, so no reader would see it; ${fix}.`)
-    this.name = 'NotContentFileError'
   }
 }
 
@@ -139,7 +136,6 @@ export class UndeclaredSectionError extends ContentError {
             ]
           : [`${entry}: only section folders (${folders}), _meta.ts and index.mdx may be directly under ${DOCS_DIR}/; move this file into a section's folder or delete it.`]
     super(kind === 'folder' ? `${entry}/` : entry, lines.join('\n'))
-    this.name = 'UndeclaredSectionError'
   }
 }
 
@@ -165,7 +161,6 @@ export class BadSlugError extends ContentError {
       : `give it a name of lowercase letters, digits, hyphens or underscores${suggested ? ` (not ${suggested}${kind === 'folder' ? '/' : ''}, which exists)` : ''}`
     const shown = kind === 'folder' ? `${entry}/` : entry
     super(shown, `${shown}: "${name}" is not a valid ${kind === 'folder' ? 'folder' : 'page'} name (${rule}); ${fix}.`)
-    this.name = 'BadSlugError'
     this.suggestion = renamed ? renamed + (kind === 'folder' ? '/' : '') : ''
   }
 }
@@ -174,7 +169,6 @@ export class BadSlugError extends ContentError {
 export class DuplicatePageError extends ContentError {
   constructor(file: string, readonly other: string, route: string) {
     super(file, `${file}: ${other} is served at the same route, ${route}, and only one of them can be; merge the two pages, or rename one (and the links and the _meta.ts key that name it).`)
-    this.name = 'DuplicatePageError'
   }
 }
 
@@ -182,12 +176,11 @@ export class DuplicatePageError extends ContentError {
  * Every content problem, each named; thrown by checkAndCompile, so the build
  * reports them all at once. Pages that do not compile are followed by one line on how to fix MDX.
  */
-export class BadContentError extends Error {
+export class BadContentError extends NamedError {
   constructor(readonly problems: readonly ContentError[]) {
     // How to fix MDX that does not parse; a page refused as data has its fix in its own message.
     const hint = problems.some((problem) => problem instanceof MdxCompileError && !problem.refused) ? [MDX_FIX_HINT] : []
     super([...problems.map((problem) => problem.message), ...hint, `checkContent: ${problems.length} problem(s) under ${DOCS_DIR}/; fix them before building`].join('\n'))
-    this.name = 'BadContentError'
   }
 }
 

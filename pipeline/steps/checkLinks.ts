@@ -12,6 +12,7 @@ import { anchorKey } from '../compile/documentLinks'
 import type { ContentPage, ContentSource } from '../content/contentSource'
 import type { FoundLink } from '../content/pageLinks'
 import { climbsOut, sitePathOf } from '../compile/sitePaths.mjs'
+import { NamedError } from '../content/contentError'
 
 export interface LinkProblem {
   file: string
@@ -23,10 +24,9 @@ export interface LinkProblem {
 }
 
 /** A content or public file whose path no request can reach as itself. */
-export class UnservablePathError extends Error {
+export class UnservablePathError extends NamedError {
   constructor(readonly file: string) {
     super(`${file}: this file's path cannot be served (its name reads as another path, or holds a %, ? or #); rename it`)
-    this.name = 'UnservablePathError'
   }
 }
 
@@ -189,10 +189,9 @@ function safelyDecoded(text: string): string {
 /** A link problem's line, as the build prints it. */
 export const describeLinkProblem = ({ file, line, target, problem }: LinkProblem) => `${file}:${line}: ${target}: ${problem}`
 
-export class BrokenLinksError extends Error {
+export class BrokenLinksError extends NamedError {
   constructor(readonly problems: LinkProblem[]) {
     super([...problems.map(describeLinkProblem), `checkLinks: ${problems.length} problem(s); fix them before building`].join('\n'))
-    this.name = 'BrokenLinksError'
   }
 }
 

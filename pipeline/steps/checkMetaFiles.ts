@@ -26,7 +26,6 @@ export class UnknownMetaKeyError extends ContentError {
       `${locate(file, line, column)}the key "${key}" names no page or folder in ${within} (${listed}). ` +
         "Make the key a page's file name without its extension, or a folder's name, or remove it; an entry that is not a page needs type: 'separator', type: 'menu' or an href."
     )
-    this.name = 'UnknownMetaKeyError'
   }
 }
 
@@ -38,7 +37,6 @@ export class IndexMetaKeyError extends ContentError {
       file,
       `${locate(file, line, column)}the key "index" titles ${folder}/index, which the sidebar shows as the folder itself, titled by the folder's entry in the _meta above it or by the page's own front matter (title:): remove this key.`
     )
-    this.name = 'IndexMetaKeyError'
   }
 }
 
@@ -49,7 +47,6 @@ export class IndexMetaKeyError extends ContentError {
 export class SectionMetaKeyError extends ContentError {
   constructor(file: string, readonly key: string, line?: number, column?: number) {
     super(file, `${locate(file, line, column)}the key "${key}" names a section, whose tab, title and place are its entry in access.config.ts (\`sections\`, an admin's); this entry changes nothing: remove it.`)
-    this.name = 'SectionMetaKeyError'
   }
 }
 
@@ -64,7 +61,6 @@ export class NavbarEntryError extends ContentError {
       `${locate(file, line, column)}${where === 'entry' ? `the entry "${key}"` : `the front matter's ${key}`} would be in every reader's navbar, which is the site's (its tabs are the sections each reader may open): ` +
         "the top _meta names only the home page and docs/, each with display: 'hidden', which their front matter may not change. Put links and menus in a section's _meta."
     )
-    this.name = 'NavbarEntryError'
   }
 }
 
@@ -72,7 +68,6 @@ export class NavbarEntryError extends ContentError {
 export class NestedPageTypeError extends ContentError {
   constructor(file: string, key: string, line?: number, column?: number) {
     super(file, `${locate(file, line, column)}the entry "${key}" has type: 'page', which would leave it out of the sidebar (only the top _meta makes navbar tabs): remove type.`)
-    this.name = 'NestedPageTypeError'
   }
 }
 
@@ -81,7 +76,6 @@ export class MetaJsonError extends ContentError {
   constructor(file: string) {
     const renamed = file.replace(/\.json$/, '.ts')
     super(file, `${file}: Nextra 3 does not read _meta.json; move its entries to ${renamed} as \`export default { … }\`, and delete this file.`)
-    this.name = 'MetaJsonError'
   }
 }
 

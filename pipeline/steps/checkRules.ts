@@ -14,11 +14,11 @@ import { objectKeyFor } from '../../lib/access/objectKey'
 import { isSiteChromeFile } from '../../lib/pathFormats'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
+import { NamedError } from '../content/contentError'
 
-export class RuleCoverageError extends Error {
+export class RuleCoverageError extends NamedError {
   constructor(readonly problems: readonly string[]) {
     super(`access.config.ts: ${problems.length === 1 ? 'a rule decides' : `${problems.length} rules decide`} nothing:\n${problems.map((problem) => `  ${problem}`).join('\n')}`)
-    this.name = 'RuleCoverageError'
   }
 }
 
@@ -101,10 +101,9 @@ export function siteRoutes(source: Pick<ContentSource, 'pages' | 'publicFiles'>)
 }
 
 /** A section whose entry page (the page its tab and home card open) is no page of the site, or one not every reader of the section may open. */
-export class SectionEntryError extends Error {
+export class SectionEntryError extends NamedError {
   constructor(readonly problems: readonly string[]) {
     super(`access.config.ts: ${problems.join('\n')}`)
-    this.name = 'SectionEntryError'
   }
 }
 
@@ -128,10 +127,9 @@ export function sectionEntryProblems(access: CompiledAccess, routes: readonly st
   })
 }
 
-export class PublicPathError extends Error {
+export class PublicPathError extends NamedError {
   constructor(readonly problems: readonly string[]) {
     super(`access.config.ts: ${problems.join('\n')}`)
-    this.name = 'PublicPathError'
   }
 }
 

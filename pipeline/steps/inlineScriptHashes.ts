@@ -29,15 +29,15 @@ import type { CloudFrontRequestEvent, CloudFrontRequestResult } from '../../edge
 import { readScriptHashesFile, writeScriptHashesFile } from '../../edge/scriptHashesFile'
 import { contentSecurityPolicy, directiveSources, SCRIPT_HASHES_FILE } from '../../edge/securityHeaders'
 import type { SitePaths } from './paths'
+import { NamedError } from '../content/contentError'
 
 /** HTML's character references, decoded by the same module as the compile's page check decodes them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { decodeCharacterReferences } = require('../compile/characterReferences.cjs') as { decodeCharacterReferences: (value: string) => string }
 
-export class InlineScriptError extends Error {
+export class InlineScriptError extends NamedError {
   constructor(message: string) {
     super(`inline scripts: ${message}`)
-    this.name = 'InlineScriptError'
   }
 }
 

@@ -27,6 +27,7 @@ import { audienceKey, type Audience } from '../../lib/access/planAggregates'
 import { normalisePath } from '../../lib/access/normalisePath'
 import { READER_VIEW_PATH, routeManifestKey } from '../../lib/access/readerView'
 import { PAGE_MAP_EVENT, type PageMapFragment } from '../../lib/navigation/mergePageMaps'
+import { NamedError } from '../content/contentError'
 
 /** Next's own pages that belong to no route's rule: the app shell and the error page, which every visitor loads. */
 const FRAMEWORK_PAGES = new Set(['/_app', '/_error'])
@@ -46,10 +47,9 @@ export interface SplitManifests {
   parts: RouteManifestPart[]
 }
 
-export class RouteManifestError extends Error {
+export class RouteManifestError extends NamedError {
   constructor(message: string) {
     super(`route manifests: ${message}`)
-    this.name = 'RouteManifestError'
   }
 }
 

@@ -17,11 +17,11 @@ import { splitRouteManifests } from './routeManifests'
 import { listFiles } from '../files'
 import { BUILD_FILES_PREFIX, SIGN_IN_PAGE } from '../../lib/pathFormats'
 import type { OutWrites } from './outFiles'
+import { NamedError } from '../content/contentError'
 
-export class PostbuildError extends Error {
+export class PostbuildError extends NamedError {
   constructor(message: string) {
     super(`postbuild: ${message}`)
-    this.name = 'PostbuildError'
   }
 }
 
