@@ -105,3 +105,34 @@ test('a folder whose last file the step no longer writes goes from out/ and from
   expect(listFiles(out)).toEqual(['/docs/leads/intro.md', '/docs/leads/shared/page.html'])
   expect(fs.readdirSync(path.join(root, CACHE_PATHS.markdownFiles, 'docs/leads'))).toEqual(['intro.md'])
 })
+
+test('a file of the same inputs that a hand replaced in out/ gets its kept bytes back; with its kept copy gone too, it is made again', () => {
+  const root = tempSite('kept-replaced-')
+  const out = path.join(root, 'out')
+  const made: string[] = []
+  const make = (text: string) => () => (made.push(text), Buffer.from(text))
+  const file = path.join(out, 'docs/leads/intro.md')
+  const first = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  first.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))
+  first.prune()
+
+  // Replaced, not edited through the link: the kept copy keeps the step's bytes.
+  fs.rmSync(file)
+  fs.writeFileSync(file, '# Intro, by hand')
+  const second = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(second.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(false)
+  second.prune()
+  expect(fs.readFileSync(file, 'utf8')).toBe('# Intro')
+  expect(second.written()).toEqual(['docs/leads/intro.md'])
+  expect(made).toEqual(['# Intro'])
+
+  fs.rmSync(file)
+  fs.writeFileSync(file, '# Intro, by hand again')
+  fs.rmSync(path.join(root, CACHE_PATHS.markdownFiles, 'docs/leads/intro.md'))
+  const third = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  expect(third.writeFrom('/docs/leads/intro.md', 'inputs-1', make('# Intro'))).toBe(true)
+  third.prune()
+  expect(fs.readFileSync(file, 'utf8')).toBe('# Intro')
+  expect(third.written()).toEqual(['docs/leads/intro.md'])
+  expect(made).toEqual(['# Intro', '# Intro'])
+})

@@ -1,6 +1,6 @@
 /**
  * Renders some pages of one route with the server bundle the last `next build` left in .next/,
- * without compiling anything: `node pipeline/render/renderWithNext.cjs <.next dir> <routes.json> <dir> <page>`
+ * without compiling anything: `echo render | node pipeline/render/renderWithNext.cjs <.next dir> <routes.json> <dir> <page>`
  * (the route's page as Next names it, `/[[...slug]]` for the docs route) writes each route's HTML
  * and data file into <dir>, as `<name>.html` and `<name>.json` (Next's file
  * names: `/` is `index`).
