@@ -20,14 +20,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { access, decide } from '../lib/access'
 import { searchDataIn } from '../lib/search/searchRecords'
 import { audienceSummaries, type AggregatePlan } from '../lib/access/planAggregates'
-import { buildSearchIndexes } from '../pipeline/steps/buildSearchIndexes'
 import type { PageCatalog } from '../lib/aiTools/pageCatalog'
 import { createIdTokenClaimsVerifier } from '../edge/tokenVerifier'
 import { createDocsMcpHandler, MCP_PATH } from '../mcp/mcpHandler'
 import { searchIndexes } from '../mcp/searchDocs'
 import { localSiteFiles } from '../mcp/siteFiles'
 import { CLIENT, POOL, idClaims, newKeyPair, signJwt } from '../__tests__/edge/tokens'
-import { generatedPlan, generatedSite, queriesFor } from './search'
+import { generatedPlan, generatedSite, queriesFor, writeIndexesOnce } from './search'
 import { measureMcpColdStart } from './mcpColdStart'
 import { percentile, type Figure } from './table'
 
@@ -40,8 +39,7 @@ const SITE = 'https://docs.example.com'
 async function writeSite(dir: string): Promise<{ plan: AggregatePlan; routes: string[]; queries: string[] }> {
   const { data } = generatedSite(PAGES)
   const plan = generatedPlan(data)
-  const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-bench-search-cache-'))
-  const { stats: written } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: dir, access, plan, cacheDir: path.join(cacheRoot, 'search') }).finally(() => fs.rmSync(cacheRoot, { recursive: true, force: true }))
+  const { stats: written } = await writeIndexesOnce({ data: searchDataIn(data), outRoot: dir, access, plan })
   const write = (key: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, key)), { recursive: true })
     fs.writeFileSync(path.join(dir, key), text)

@@ -91,6 +91,16 @@ export function generatedPlan(data: NextraSearchData): AggregatePlan {
   return planAggregates({ access: shippedAccess, routes: Object.keys(data) })
 }
 
+/** The search step, once, into `outRoot`: its cache (and the records kept beside it) is made for this run and goes with it. */
+export async function writeIndexesOnce(options: Omit<Parameters<typeof buildSearchIndexes>[0], 'cacheDir'>): ReturnType<typeof buildSearchIndexes> {
+  const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'search-cache-'))
+  try {
+    return await buildSearchIndexes({ ...options, cacheDir: path.join(cacheRoot, 'search') })
+  } finally {
+    fs.rmSync(cacheRoot, { recursive: true, force: true })
+  }
+}
+
 export function generatedSite(pages = 2000, seed = 7): { data: NextraSearchData; vocabulary: string[] } {
   const random = prng(seed)
   const vocab = vocabulary(random, 6000)
@@ -275,8 +285,7 @@ async function benchSite(site: string, data: NextraSearchData, firstQuery: strin
   try {
     const started = Date.now()
     const plan = generatedPlan(data)
-    const cacheRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-bench-search-cache-'))
-    const { stats, skipped } = await buildSearchIndexes({ data: searchDataIn(data), outRoot: root, access: shippedAccess, plan, cacheDir: path.join(cacheRoot, 'search') }).finally(() => fs.rmSync(cacheRoot, { recursive: true, force: true }))
+    const { stats, skipped } = await writeIndexesOnce({ data: searchDataIn(data), outRoot: root, access: shippedAccess, plan })
     process.stderr.write(`bench search: ${site}: ${stats.reduce((n, s) => n + s.records, 0)} records indexed in ${Date.now() - started} ms\n`)
     const dataBytes = Object.fromEntries(stats.map((s) => [s.id, indexDataBytes(path.join(root, s.dir))]))
     const server = await startStaticServer(root, {
