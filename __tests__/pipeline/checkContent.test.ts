@@ -437,6 +437,27 @@ test('a title, sidebar title or description that is not text fails at its line, 
   expect(messages(root).find((message) => message.startsWith('content/docs/leads/listed.mdx'))).toContain('`title` is a list, and the page shows it as text; quote it')
 })
 
+test("a _meta link that is not text, or a newWindow that is not true or false, fails at its line: a list as href would reach the sidebar's link unchecked (a review's probe, javascript: in a list)", () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/_meta.ts': [
+      'export default {',
+      "  intro: 'Intro',",
+      "  support: { title: 'Contact support', href: ['javascript:alert(document.cookie)'], newWindow: true },",
+      "  more: { type: 'menu', title: 'More', items: { a: { title: 'A', href: { url: '/docs/internal/intro' } } } },",
+      "  site: { title: 'Site', href: 'https://example.com', newWindow: 'yes' },",
+      "  fine: { title: 'Fine', href: 'https://example.com', newWindow: false },",
+      '}',
+      '',
+    ].join('\n'),
+  })
+  expect(messages(root).sort()).toEqual([
+    'content/docs/leads/_meta.ts:3:3: the link of "support" is a list; a link is an address in quotes (\'https://…\' or \'/docs/…\').',
+    'content/docs/leads/_meta.ts:4:3: the link of "more.items.a" is a mapping; a link is an address in quotes (\'https://…\' or \'/docs/…\').',
+    'content/docs/leads/_meta.ts:5:3: the newWindow of "site" is a string; it is true or false.',
+  ])
+})
+
 test('a title, sidebar title, description or _meta title holding a direction control (U+202E and its kin) fails at its line: it would show other than its characters read', () => {
   const root = siteWith({
     'content/docs/leads/intro.mdx': page('title: Intro'),

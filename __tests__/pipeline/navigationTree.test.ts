@@ -242,6 +242,13 @@ describe("a folder's menu, as its readers see it", () => {
     const all = (treeFor(() => true).find((item) => isFolder(item) && item.name === 'leads') as { children: RawItem[] }).children
     expect(metaOf(all).api).toEqual({ title: 'API', type: 'menu', items: { fees: { title: 'Fees' } } })
   })
+
+  test("a link that is not text (which the content check refuses) reaches no reader's sidebar, as an entry or a menu's item", () => {
+    const listed = { ...metas['/docs/leads'], support: { title: 'Support', href: ['javascript:alert(1)'], newWindow: true }, more: { title: 'More', type: 'menu', items: { x: { title: 'X', href: { url: '/' } } } } }
+    const tree = navigationTree(raw, { loadMeta: (route) => (route === '/docs/leads' ? listed : {}), mayOpen: () => true, top: { meta: {} } })
+    const leads = metaOf((tree.find((item) => isFolder(item) && item.name === 'leads') as { children: RawItem[] }).children)
+    expect(Object.keys(leads).sort()).toEqual(['api'])
+  })
 })
 
 test("a folder's own words follow the rule over what it holds, not an exact rule on its index page", () => {

@@ -118,7 +118,9 @@ const EXTERNAL_LINK = /^([a-z][a-z0-9+.-]*:|\/\/)/i
  * folder's own words.
  */
 function linkMayOpen(href: unknown, ownWords: boolean, mayOpen: (path: string) => boolean): boolean {
-  if (typeof href !== 'string') return true
+  // None stays; one that is not text (which the content check refuses) goes.
+  if (href === undefined) return true
+  if (typeof href !== 'string') return false
   if (EXTERNAL_LINK.test(href.trim())) return true
   if (href.startsWith('/')) return mayOpen(href.replace(/[?#].*$/, '') || '/')
   return ownWords

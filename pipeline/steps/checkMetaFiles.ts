@@ -156,6 +156,22 @@ function folderMetas(source: ContentSource, folder: string): readonly ContentMet
   return byFolder.get(folder) ?? []
 }
 
+/**
+ * A link that is not an address, where Nextra makes one: an entry's or a menu item's `href` (a list
+ * reaches the sidebar's `<a>` as its text, past every link check), or a `newWindow` that is not
+ * true or false.
+ */
+function linkProblem(key: string, value: unknown): string | null {
+  if (!isObject(value)) return null
+  const entries = [[key, value], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, entry]) : [])] as const
+  for (const [where, entry] of entries) {
+    if (!isObject(entry)) continue
+    if (entry.href !== undefined && typeof entry.href !== 'string') return `the link of "${where}" is ${valueKind(entry.href)}; a link is an address in quotes ('https://…' or '/docs/…').`
+    if (entry.newWindow !== undefined && typeof entry.newWindow !== 'boolean') return `the newWindow of "${where}" is ${valueKind(entry.newWindow)}; it is true or false.`
+  }
+  return null
+}
+
 /** The problems of one `_meta` file of `source` (its file, relative to the project). */
 export function checkMetaFile(source: ContentSource, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
@@ -179,7 +195,7 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
-    const notText = titleProblem(key, value)
+    const notText = titleProblem(key, value) ?? linkProblem(key, value)
     if (notText) {
       const { line, column } = keyPosition(lines(), key)
       problems.push(new BadMetaFileError(file, notText, line, column))
