@@ -23,7 +23,7 @@ import path from 'node:path'
 import { normalisePath } from '../lib/access/normalisePath'
 import { inSection } from '../lib/access/sectionPaths'
 import { READER_VIEW_PATH } from '../lib/access/readerView'
-import { passes } from '../lib/access/decideAccess'
+import { governingRuleOf, passes } from '../lib/access/decideAccess'
 import { SECTIONS } from '../lib/navigation/siteNavigation'
 import { access as shippedAccess } from '../lib/access'
 import { FULL_ACCESS_LIST } from '../lib/access/types'
@@ -102,6 +102,10 @@ interface RoleReport extends RoleFindings {
   sectionTitlesSeen: Set<MarkedSection>
   /** Sections whose marked description this role read, where it reads the whole section. */
   sectionDescriptionsSeen: Set<MarkedSection>
+  /** Refused pages whose answer differs from a made-up path's beside their rule: the answer confirms the rule's path. */
+  refusalsTelling: string[]
+  /** Refused pages compared with a made-up path beside their rule (so 0 telling refusals means something). */
+  refusalsCompared: number
 }
 
 const env = siteEnv()
@@ -126,6 +130,8 @@ const emptyReport = (role: Role): RoleReport => ({
   ownTitlesSeen: new Set(),
   sectionTitlesSeen: new Set(),
   sectionDescriptionsSeen: new Set(),
+  refusalsTelling: [],
+  refusalsCompared: 0,
 })
 const mayOpen = (role: Role, route: string) => role !== null && env.decide(route, { username: role, groups: seededGroupsOf(role) }) === 'allow'
 /** Whether a role may read a section's marked page. */
@@ -175,6 +181,24 @@ const cookieOf = async (role: Role) => (role === null ? undefined : amplifyCooki
 const contextOf = (role: Role) => ({ role, usernames, sections: SECTIONS.map((section) => section.id), mayKnowPath: knownPaths(pageRoutes, (route) => mayOpen(role, route)) })
 
 /**
+ * A made-up path beside the rule that governs `route`: the rule's own last segment made up (the
+ * route's, where the fallback governs it), the rest kept. A refusal must answer `route` as it
+ * answers this path, which no rule names: "no access" where a made-up path is "not found" would
+ * confirm that a section, folder or page is there.
+ */
+function madeUpBeside(route: string): string {
+  const governing = governingRuleOf(env.access, route)
+  const named = governing.kind === 'rule' && governing.rule.path !== '/' ? governing.rule.path : route
+  return `${named.slice(0, named.lastIndexOf('/'))}/zz-made-up-${named.length}${route.slice(named.length)}`
+}
+
+/** What a navigation's answer tells: its status and where it sends the reader (the address without its query, which echoes the request). */
+const answerOf = (received: Received) => {
+  const location = received.headers.find(([name]) => name === 'location')?.[1]
+  return `${received.status}${location === undefined ? '' : ` to ${new URL(location, 'http://site').pathname}`}`
+}
+
+/**
  * What `role` can read, requesting each of `keys` from the server at `siteUrl`. A key anonymous
  * could not fetch is protected: the anonymous pass goes first and fills `protectedKeys`.
  */
@@ -187,8 +211,15 @@ export async function filesReport(siteUrl: string, keys: readonly string[], role
   const requests = keys.flatMap((key) => (key.endsWith('.html') ? [{ key }, { key: normalisePath(key) ?? key, navigate: true }] : [{ key }]))
   for (const { key, navigate } of requests) {
     let received: Received
-    if (navigate) received = await openAsBrowser(siteUrl + key, cookie)
-    else {
+    if (navigate) {
+      received = await openAsBrowser(siteUrl + key, cookie)
+      if (received.status !== 200) {
+        const beside = madeUpBeside(key)
+        const [real, madeUp] = [answerOf(received), answerOf(await openAsBrowser(siteUrl + beside, cookie))]
+        report.refusalsCompared++
+        if (real !== madeUp) report.refusalsTelling.push(`${key}: ${real}, where ${beside} gets ${madeUp}`)
+      }
+    } else {
       received = await receivedOf(await fetch(siteUrl + key, { redirect: 'manual', headers: cookie ? { cookie } : {} }))
       if (role === null && received.status !== 200) protectedKeys.add(key)
       // The counts are the files'.
@@ -344,7 +375,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
       const table = (title: string, rows: RoleReport[]) =>
         [
           title,
-          'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected  browser-stored protected',
+          'role        allowed  denied  markers leaked  finer-rule content leaked  titles leaked  usernames readable  foreign routes readable  shared-cacheable protected  browser-stored protected  telling refusals',
           ...rows.map((r) =>
             [
               r.role.padEnd(10),
@@ -357,6 +388,7 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
               String(r.routesLeaked.length).padStart(23),
               String(r.sharedCacheable.length).padStart(26),
               String(r.storedByBrowser.length).padStart(25),
+              String(r.refusalsTelling.length).padStart(16),
             ].join('  ')
           ),
         ].join('\n')
@@ -415,6 +447,15 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
     // nothing of the docs (the site's content-hashed code, the same for every reader, aside).
     test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s gets no protected file, but build code, that the browser may keep past a sign-out', (_name, role) => {
       expect(reportOf('files', role).storedByBrowser).toEqual([])
+    })
+
+    // A refused page is answered as a made-up path beside its rule is: the answer names no rule's path.
+    test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s is answered for each page it may not open as for a made-up path beside its rule', (_name, role) => {
+      expect(reportOf('files', role).refusalsTelling).toEqual([])
+    })
+
+    test('every signed-in role but admin is refused some page, and so compared (0 telling refusals means something)', () => {
+      for (const report of reports.filter((r) => r.role !== 'anonymous' && r.role !== 'admin')) expect([report.role, report.refusalsCompared > 0]).toEqual([report.role, true])
     })
 
     test('every role\'s AI tool finds the markers, titles and routes of what it may open (so 0 leaks through /mcp means something)', () => {

@@ -310,10 +310,20 @@ describe('a reader refused by a rule finer than what they may open around it lea
     expect(readerViewFor(sources, { username: 'internal1' }).open).toContainEqual({ path: '/docs/internal/images', match: 'prefix' })
   })
 
-  test('the fallback is around no path a rule matches, and a section rule an earlier rule shadows whole decides nothing: a reader refused a section is sent to /unauthorized', async () => {
+  test('a fallback that lets the reader in is around the sections it refuses them: a section is not there for them, as a made-up path beside it is not (a review read the section names off the answers)', async () => {
     const asUser = (access: CompiledAccess, path: string, user: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(user, tokenFor(user))], fetchMetadata: navigate }, { ...deps, access })
     const openElsewhere = compileAccess({ ...shipped, fallback: 'signedIn' }, {})
-    expect(await asUser(openElsewhere, '/docs/internal/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
+    for (const path of ['/docs/internal/intro', '/docs/support-twilio/made-up', '/docs/internal']) expect([path, await asUser(openElsewhere, path, 'leads1')]).toEqual([path, { kind: 'serve', objectKey: ABSENT_OBJECT_KEY }])
+    // Beside it, a path no rule names: leads1's to open, and not at the origin.
+    expect(await asUser(openElsewhere, '/docs/internalx/intro', 'leads1')).toEqual({ kind: 'serve', objectKey: '/docs/internalx/intro.html' })
+    // Where a prefix rule on / leaves the fallback no path, nothing is around the section: no access, as beside it.
+    const allRuled = compileAccess({ ...shipped, fallback: 'signedIn', rules: [...shipped.rules, { path: '/', match: 'prefix', require: 'fullAccessUsers' }] }, {})
+    for (const path of ['/docs/internal/intro', '/docs/internalx/intro']) expect([path, await asUser(allRuled, path, 'leads1')]).toEqual([path, { kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) }])
+  })
+
+  test('the fallback that refuses the reader is around nothing, and a section rule an earlier rule shadows whole decides nothing: a reader refused a section is sent to /unauthorized', async () => {
+    const asUser = (access: CompiledAccess, path: string, user: string) => authorizeRequest({ path, query: '', cookieHeaders: [cookiesFor(user, tokenFor(user))], fetchMetadata: navigate }, { ...deps, access })
+    expect(await asUser(compileAccess(shipped, {}), '/docs/internal/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
     const shadowed = compileAccess({ ...shipped, lists: { ...shipped.lists, partnerUsers: 'internal1' }, rules: [{ path: '/docs/leads', match: 'prefix', require: 'partnerUsers' }, ...shipped.rules] }, {})
     expect(await asUser(shadowed, '/docs/leads/intro', 'leads1')).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
   })

@@ -71,19 +71,22 @@ export function decideAccess(access: CompiledAccess, path: string, user: AccessU
 }
 
 /**
- * Whether a signed-in reader refused `path` would be let in by a later rule that also matches it and
- * decides paths of its own (a wider folder's, the section's): the rules that refuse them are finer
- * than what they may open around it. "No access" there would confirm a page or folder that nothing
- * else shows them (a made-up path beside it is not found), so the adapters answer as for a path that
- * is not there. The fallback is around no path a rule matches, and a rule that an earlier one
- * shadows whole decides nothing (decidesPaths): neither counts.
+ * Whether a signed-in reader refused `path` would be let in by what lies around it: a later rule
+ * that also matches it and decides paths of its own (a wider folder's, the section's), or the
+ * fallback, which decides every path no rule matches (unless a prefix rule on `/` takes them all).
+ * The rules that refuse them are then finer than what they may open around it: "no access" there
+ * would confirm a section, folder or page that nothing else shows them (a made-up path beside it is
+ * not found), so the adapters answer as for a path that is not there. A rule that an earlier one
+ * shadows whole decides nothing (decidesPaths), and does not count.
  */
 export function refusedOutOfSight(access: CompiledAccess, path: string, user: AccessUser): boolean {
   const route = normalisePath(path)
   if (route === null || user === null || access.publicPaths.has(route)) return false
   const matching = access.rules.flatMap((rule, index) => (ruleMatches(rule, route) ? [index] : []))
   if (matching.length === 0 || passes(access, access.rules[matching[0]].require, user)) return false
-  return matching.slice(1).some((index) => decidesPaths(access, index) && passes(access, access.rules[index].require, user))
+  if (matching.slice(1).some((index) => decidesPaths(access, index) && passes(access, access.rules[index].require, user))) return true
+  const fallbackDecides = !access.rules.some((rule) => rule.match === 'prefix' && rule.path === '/')
+  return fallbackDecides && passes(access, access.fallback, user)
 }
 
 /** Whether a signed-in reader meets a requirement: the one membership test every decision uses. */
