@@ -153,6 +153,32 @@ test('at 996 px and below the menu button opens the section menu; at 997 px the 
   await narrow.close()
 })
 
+test("a heading's copy in the phone menu (the page's level-2 headings, under its link), styled to grow, lays out as words in its own entry: it neither fills the menu nor pushes its links away", async () => {
+  const narrow = await context.newPage()
+  await narrow.setViewportSize({ width: 700, height: 800 })
+  await open('/docs/leads/intro', narrow)
+  await narrow.getByRole('button', { name: 'Menu' }).click()
+  const menu = narrow.locator('.nextra-menu-mobile')
+  await menu.getByRole('link', { name: 'Environments' }).waitFor()
+  await menu.locator('a[href^="#"]').first().waitFor()
+  // What a review's heading put there: a block the style list allows, the size of many windows, with a sign-in link.
+  const moved = await narrow.evaluate(() => {
+    const mobile = document.querySelector('.nextra-menu-mobile')!
+    const entry = mobile.querySelector('a[href^="#"]')!
+    const next = [...mobile.querySelectorAll('a')].find((link) => link.textContent?.trim() === 'Environments')!
+    const before = { entry: entry.getBoundingClientRect(), next: next.getBoundingClientRect().top }
+    entry.insertAdjacentHTML('beforeend', '<span id="menu-cover" style="display: block; width: 4000px; height: 3000px; font-size: 1200px; background-color: white">Sign in again</span>')
+    const after = entry.getBoundingClientRect()
+    const cover = document.getElementById('menu-cover')!.getBoundingClientRect()
+    return { grew: Math.round(after.height - before.entry.height), pushed: Math.round(next.getBoundingClientRect().top - before.next), outside: cover.right > after.right + 1 || cover.bottom > after.bottom + 1 }
+  })
+  // Its words may take a line or two of the entry; nothing more.
+  expect(moved.outside).toBe(false)
+  expect(moved.grew).toBeLessThan(60)
+  expect(moved.pushed).toBeLessThan(60)
+  await narrow.close()
+})
+
 test('a dismissed announcement stays dismissed across reloads and returns when its id changes', async () => {
   const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: await context.storageState() })
   const tab = await fresh.newPage()
