@@ -29,8 +29,9 @@ import { bearerReader } from './bearerTokens'
 import { createMcpFunction, plainResult, viewerSiteUrl, type FunctionUrlEvent, type FunctionUrlResult, type McpFunction } from './functionUrl'
 import type { LambdaSignIn, SignInParts } from './oauth/lambdaSignIn'
 import { s3SiteFiles } from './s3SiteFiles'
+import { deployedSite, type DeployedSite } from './deployedSite'
 import { searchIndexes } from './searchDocs'
-import { localSiteFiles, memoSiteFiles, type SiteFiles } from './siteFiles'
+import { localSiteFiles, type SiteFiles } from './siteFiles'
 // Resolved by esbuild to the JSON that buildMcp.ts writes (the edge's configuration; the script hashes go unused here).
 import baked from 'edge-baked-config'
 
@@ -40,6 +41,7 @@ export type BakedMcpConfig = Omit<BakedEdgeConfig, 'scriptHashes'>
 export const SITE_BUCKET_ENV = 'DOCS_SITE_BUCKET'
 export const SITE_URL_ENV = 'DOCS_SITE_URL'
 const SIGN_IN_UNAVAILABLE = 'The sign-in service is unavailable.'
+const DOCS_UNAVAILABLE = 'The docs are unavailable; try again shortly.'
 
 const config = baked as BakedMcpConfig
 const access = compileAccess(accessConfig, config.accessEnv)
@@ -67,16 +69,18 @@ function siteUrlFromEnv(): string | undefined {
 
 /** The server over the bundle's configuration; each dependency not given is the deployment's. */
 export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
-  let files = deps.files
-  if (!files) {
+  let site: DeployedSite
+  if (deps.files) {
+    site = { files: deps.files, search: searchIndexes(deps.files), current: () => Promise.resolve() }
+  } else {
     const bucket = process.env[SITE_BUCKET_ENV]
     if (!bucket) throw new Error(`${SITE_BUCKET_ENV} is not set: the CDK stack names the site's bucket there`)
     // Each object is kept once read, up to a bound in bytes (MEMO_MAX_BYTES, sized to the
-    // function's memory), and no miss is kept. Sound because every site build bakes new asset
-    // routes (they name its build id) into this bundle, so a deploy of a new site also deploys a
-    // new function, whose instances start empty (see infra/lib/mcp-origin.ts for the one window).
-    files = memoSiteFiles(s3SiteFiles(bucket))
+    // function's memory), and no miss is kept, for as long as the bucket holds the same deploy: a
+    // deploy of pages alone keeps this function, so its instances ask (./deployedSite.ts).
+    site = deployedSite(s3SiteFiles(bucket))
   }
+  const { files } = site
   const siteUrl = deps.siteUrl ?? siteUrlFromEnv()
   const log = deps.log ?? logToConsole
   const verifierSettings = {
@@ -105,7 +109,7 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
     ))
 
   const mcp = createMcpFunction({
-    site: { access, assetRoutes: config.assetRoutes, audiences: config.audiences, files, search: searchIndexes(files) },
+    site: { access, assetRoutes: config.assetRoutes, audiences: config.audiences, files, search: site.search },
     siteUrl,
     verifyReader: deps.verifyReader ?? idTokens,
     authorizationServers: [],
@@ -119,7 +123,16 @@ export function createHandler(deps: McpFunctionDeps = {}): McpFunction {
 
   return {
     async handle(event) {
-      if (!isSignInPath(event.rawPath)) return mcp.handle(event)
+      if (!isSignInPath(event.rawPath)) {
+        try {
+          await site.current()
+        } catch (error) {
+          // Unknown which deploy the bucket holds: nothing kept is answered from, until it is known.
+          console.error(`mcp: ${error instanceof Error ? error.message : String(error)}`)
+          return plainResult(503, DOCS_UNAVAILABLE)
+        }
+        return mcp.handle(event)
+      }
       const origin = siteUrl ?? viewerSiteUrl(event)
       if (origin === null) return plainResult(400, 'Bad Request')
       let started: LambdaSignIn

@@ -6,12 +6,14 @@
  * leaves @aws-sdk/client-s3 external (pipeline/steps/buildMcp.ts) and stays small; the project pins
  * the same major version for its own tools, and this file types the little of it that it uses.
  */
-import type { SiteFiles } from './siteFiles'
+import { DEPLOY_SEAL_KEY } from '../infra/lib/stack-outputs'
+import type { DeployedFiles } from './deployedSite'
 
 /** The part of @aws-sdk/client-s3 used here. */
 export interface S3Sdk {
-  S3Client: new (config: Record<string, unknown>) => { send(command: unknown): Promise<{ Body?: { transformToByteArray(): Promise<Uint8Array> } }> }
+  S3Client: new (config: Record<string, unknown>) => { send(command: unknown): Promise<{ Body?: { transformToByteArray(): Promise<Uint8Array> }; ETag?: string }> }
   GetObjectCommand: new (input: { Bucket: string; Key: string }) => unknown
+  HeadObjectCommand: new (input: { Bucket: string; Key: string }) => unknown
 }
 
 /** The SDK in the Lambda runtime (required only when first used, so tests and local runs never need it). */
@@ -31,20 +33,31 @@ export class SiteBucketError extends Error {
   }
 }
 
+const isMissing = (error: unknown) => error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')
+
 /**
  * The objects of `bucket`. A missing key reads as null: the function may list the bucket, so S3
- * answers a missing key with NoSuchKey rather than AccessDenied, and a denial stays an error.
+ * answers a missing key with NoSuchKey rather than AccessDenied, and a denial stays an error. The
+ * deploy is the seal's ETag (null while there is none: a deploy under way, or none yet).
  */
-export function s3SiteFiles(bucket: string, sdk: S3Sdk = runtimeS3Sdk()): SiteFiles {
+export function s3SiteFiles(bucket: string, sdk: S3Sdk = runtimeS3Sdk()): DeployedFiles {
   const client = new sdk.S3Client({})
   return {
+    async deploy() {
+      try {
+        return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: DEPLOY_SEAL_KEY }))).ETag ?? null
+      } catch (error) {
+        if (isMissing(error)) return null
+        throw new SiteBucketError(DEPLOY_SEAL_KEY, error)
+      }
+    },
     async read(key) {
       const objectKey = key.replace(/^\/+/, '')
       try {
         const { Body } = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: objectKey }))
         return Body ? Buffer.from(await Body.transformToByteArray()) : Buffer.alloc(0)
       } catch (error) {
-        if (error instanceof Error && (error.name === 'NoSuchKey' || error.name === 'NotFound')) return null
+        if (isMissing(error)) return null
         throw new SiteBucketError(key, error)
       }
     },

@@ -61,8 +61,8 @@ export interface MemoSiteFiles extends SiteFiles {
 }
 
 /**
- * Keeps objects once read, up to `maxBytes` (least recently read goes first): a deploy replaces the
- * function along with the site (mcp/lambda.ts), so a kept object stays right. A miss is never kept:
+ * Keeps objects once read, up to `maxBytes` (least recently read goes first), for one deploy of the
+ * site: mcp/deployedSite.ts makes a new one when the bucket holds another. A miss is never kept:
  * the keys a reader can make the server ask for are theirs to choose, and a missing one is rare
  * (get_page reads only pages its catalogs name, mcp/readerDocs.ts). An object larger than a
  * quarter of the bound is read each time rather than push out most of the cache. Reads of one

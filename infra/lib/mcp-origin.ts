@@ -53,12 +53,10 @@ import { MissingBuildOutputError } from './config';
  * bearer token itself, as the authorizer verifies the cookie (the same verifier and rules, baked in
  * from the same build), and the paths serve nothing from the bucket.
  *
- * One window to know of: the function caches the objects it read per warm instance, which is sound
- * because each site build bakes new asset routes into the function's bundle, so a deploy of a new
- * site replaces the function. CloudFormation may update the function before the upload of out/
- * has finished (the function cannot wait for the upload: the upload invalidates this
- * distribution, which needs the function URL); an instance that starts in that minute can keep a
- * mix of old and new files until Lambda recycles it.
+ * The function keeps the objects it read, and its search sessions, per warm instance, for as long
+ * as the bucket holds the same deploy: a deploy of pages alone leaves the function as it is, so
+ * each request asks, at most every 5 s, for the deploy's seal (mcp/deployedSite.ts), which the
+ * role's GetObject on every object covers; a new one starts the instance's files afresh.
  */
 export interface DocsMcpOriginProps {
   /** Folder with the bundled server (index.js exporting `handler`; npm run build:prod makes it). */

@@ -20,3 +20,10 @@ export const SITE_STACK_OUTPUTS = {
  * reading anything under it: no visitor can fetch it, whatever the access rules say of the path.
  */
 export const DEPLOY_RECORD_PREFIX = '_deploy/'
+
+/**
+ * The deploy's seal (scripts/deploy/deploySeal.ts): deleted as a deploy starts writing and written
+ * when it ends, so its ETag names the deploy whose files the bucket holds. The AI tools' server asks
+ * for it to know when the objects it keeps are another deploy's (mcp/deployedSite.ts).
+ */
+export const DEPLOY_SEAL_KEY = `${DEPLOY_RECORD_PREFIX}seal`

@@ -19,13 +19,13 @@
  * Like the manifest, its key has no extension, so no request reaches it (./deployManifest.ts).
  */
 import { z } from 'zod'
-import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
+import { DEPLOY_SEAL_KEY } from '../../infra/lib/stack-outputs'
 import { DeployManifestError, type DeployManifest } from './deployManifest'
 import type { RecordState } from './deployRecord'
 import type { RulesRecord } from './rulesRecord'
 import type { SiteBucket } from './s3Bucket'
 
-export const SEAL_KEY = `${DEPLOY_RECORD_PREFIX}seal`
+export const SEAL_KEY = DEPLOY_SEAL_KEY
 
 export interface DeploySeal {
   version: 3
