@@ -13,12 +13,13 @@ import { SITE_NAME } from '../lib/siteName'
 import { SIGN_IN_PAGE } from '../lib/pathFormats'
 
 /**
- * The route the reader was refused, as the site spells its routes (canonical, lowercase slugs), or
- * '' : a link to this page may carry any words in `from`, and they would read as the site's.
+ * The route the reader was refused, as the site spells its routes (canonical, slugs of lowercase
+ * letters, digits, `-` and `_`; no dots, so no address), or '' : a link to this page may carry any
+ * words in `from`, and they would read as the site's.
  */
 function shownRoute(from: unknown): string {
   const path = safeNextPath(from, '')
-  return /^\/[a-z0-9/._-]{0,200}$/.test(path) && normalisePath(path) === path ? path : ''
+  return path.length <= 200 && /^(\/[a-z0-9_-]+)+$/.test(path) && normalisePath(path) === path ? path : ''
 }
 
 /** Shown to a signed-in reader who opened a section their account may not read. No content is shown. */

@@ -66,7 +66,7 @@ describe('unauthorized page: shown to a denied reader, with no content', () => {
   })
 
   test("echoes only a route as the site spells one: a link's own words (a message, a fragment) are not shown as the site's", () => {
-    for (const from of ['/Your_session_expired._Re-enter_your_password_at_evil.example', '/docs/leads/intro#call-support-on-0800-000', '/docs/leads/intro?note=sign%20in%20again', '/docs/leads/intro%20now']) {
+    for (const from of ['/Your_session_expired._Re-enter_your_password_at_evil.example', '/your-password-expired.reset-it-at-helpdesk.evil.example', '/docs/leads/intro#call-support-on-0800-000', '/docs/leads/intro?note=sign%20in%20again', '/docs/leads/intro%20now']) {
       resetMockRouter({ pathname: '/unauthorized', query: { from } })
       const { unmount } = renderAs(READERS.internal1, <UnauthorizedPage />)
       expect([from, screen.getByText(/may not read/).textContent]).toEqual([from, 'You are signed in as internal1, and this account may not read that section. Ask the docs team if you need it.'])
