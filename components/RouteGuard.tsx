@@ -17,7 +17,9 @@ import { noAccessUrl, signInUrl } from '../lib/pathFormats'
  * sees "Loading..." while being sent to sign in or to /unauthorized, by a full page load: a tab
  * whose reader signed out elsewhere, or lost the page, keeps none of what it fetched for them. So
  * does a tab whose reader turns out to be another one (signed out, and another signed in, in
- * another tab): the page reloads for the new reader.
+ * another tab): the page reloads for the new reader; and a tab on a page anyone may open (sign-in,
+ * no access, not found, the AI tools' pages) whose reader signed out elsewhere: the next reader
+ * would sign in from it.
  */
 export function RouteGuard({ children }: { children: ReactNode }) {
   const router = useRouter()
@@ -28,8 +30,11 @@ export function RouteGuard({ children }: { children: ReactNode }) {
   useEffect(() => {
     const before = reader.current
     if (view) reader.current = view.username
-    if (before !== null && view?.username && view.username !== before) loadAfresh(router.asPath)
-  }, [view, router])
+    // Another reader, or none (signed out elsewhere) on a page anyone may open, where the next
+    // reader would sign in from this tab: it loads afresh. Where the page is not theirs, the
+    // decision below sends them to sign in, by a full load too.
+    if (before !== null && view && view.username !== before && (view.username !== null || decision === 'allow')) loadAfresh(router.asPath)
+  }, [view, router, decision])
 
   useEffect(() => {
     if (!router.isReady) return

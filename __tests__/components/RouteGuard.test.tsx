@@ -112,6 +112,16 @@ describe('RouteGuard: the access flow', () => {
     expect(leftFor).toHaveBeenCalledWith('/?tab=1')
   })
 
+  test.each(['/unauthorized', '/404', '/connected-tools'])("on %s, which anyone may open, a reader who signs out elsewhere leaves the tab loaded afresh: the next reader signs in from it, and finds none of the last one's page maps or data", (pathname) => {
+    resetMockRouter({ pathname, asPath: `${pathname}?from=tab` })
+    const { rerenderAs } = renderGuard(LOADING)
+    rerenderAs(READERS.leads1)
+    expect(leftFor).not.toHaveBeenCalled()
+    rerenderAs(READERS.anonymous)
+    expect(leftFor).toHaveBeenCalledTimes(1)
+    expect(leftFor).toHaveBeenCalledWith(`${pathname}?from=tab`)
+  })
+
   describe.each(['/login', '/unauthorized', '/404'])('public route %s', (pathname) => {
     test.each<ReaderName | 'loading'>(['loading', 'anonymous', 'outsider', 'leads1'])('shows the page to a %s reader without redirecting', (reader) => {
       resetMockRouter({ pathname, asPath: pathname === '/404' ? '/no/such/page' : pathname })
