@@ -12,6 +12,9 @@
  * (the site's own build leaves them there) and the DOCS_AUTH_MODE=production and DOCS_COGNITO_*
  * settings of that build: it refuses to deploy an authorizer built for the local Cognito, or to
  * rebuild one for another pool than the authorizer in edge/dist/ was built for (lib/auth/builtFor.ts).
+ * Before `cdk deploy` it reads the bucket's seal and rules record, and refuses unless the bucket
+ * holds this checkout's build, whole (./deployedBuildCheck.ts): the functions would otherwise stand
+ * in front of another build's files, under its rules.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -23,6 +26,11 @@ import { buildEdge } from '../../pipeline/steps/buildEdge'
 import { buildMcp } from '../../pipeline/steps/buildMcp'
 import { sitePaths } from '../../pipeline/steps/paths'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
+import { readRulesFingerprint } from '../../edge/rulesFingerprint'
+import { readOutRecordHeader } from '../../pipeline/steps/outRecord'
+import { assertBucketHoldsBuild } from './deployedBuildCheck'
+import { s3ClientFor, s3SiteBucket } from './s3Bucket'
+import { deployedSiteTargets } from './stackOutputs'
 import { readAuthSettings, type AuthEnv } from '../../lib/auth/authSettings'
 import { assertBuiltForProduction, readBuiltFor } from '../../lib/auth/builtFor'
 
@@ -56,6 +64,9 @@ async function main() {
   console.log(`deploy:access: lists checked (${lists}); ${path.relative('.', file)} ${(bytes / 1024).toFixed(1)} kB, ${path.relative('.', mcp.file)} ${(mcp.bytes / 1024).toFixed(1)} kB in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   if (!deploy) return
   assertBuiltForProduction([edgeDist, mcpDist], 'refused')
+  // The functions hold this checkout's build's rules and routes: only in front of that build's files.
+  const targets = await deployedSiteTargets()
+  await assertBucketHoldsBuild(s3SiteBucket(s3ClientFor({}), targets.bucket), readRulesFingerprint(edgeDist), readOutRecordHeader(sitePaths().out)?.digest ?? null)
   const cdk = spawnSync('npx', ['cdk', 'deploy', SITE_STACK_NAME, '--exclusively', '--require-approval', 'never', ...context.flatMap((setting) => ['-c', setting])], { cwd: path.resolve('infra'), stdio: 'inherit' })
   if (cdk.status !== 0) throw new Error(`cdk deploy failed (exit ${cdk.status})`)
   console.log(`deploy:access: the new authorizer and AI tools' server are deployed in ${((Date.now() - started) / 1000).toFixed(0)} s; CloudFront replicates it to its edge locations within minutes`)

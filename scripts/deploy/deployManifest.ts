@@ -12,8 +12,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { z } from 'zod'
-import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
-import { SEAL_KEY } from './deploySeal'
+import { DEPLOY_RECORD_PREFIX, DEPLOY_SEAL_KEY as SEAL_KEY } from '../../infra/lib/stack-outputs'
 
 export const MANIFEST_KEY = `${DEPLOY_RECORD_PREFIX}manifest`
 /** The rules the bucket's files were built under (./rulesRecord.ts). */

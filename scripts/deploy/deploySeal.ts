@@ -48,7 +48,7 @@ const sealSchema = z.object({
 })
 
 /** The bucket's seal; null when there is none, or it is not one (it only spares work: without it the deploy compares every file). */
-export async function readSeal(bucket: SiteBucket): Promise<DeploySeal | null> {
+export async function readSeal(bucket: Pick<SiteBucket, 'readRecord'>): Promise<DeploySeal | null> {
   try {
     const text = await bucket.readRecord(SEAL_KEY)
     const parsed = text === null ? null : sealSchema.safeParse(JSON.parse(text))

@@ -46,7 +46,7 @@ export class RulesChangedError extends Error {
   }
 }
 
-export async function readRulesRecord(bucket: SiteBucket): Promise<RulesRecord | null> {
+export async function readRulesRecord(bucket: Pick<SiteBucket, 'name' | 'readRecord'>): Promise<RulesRecord | null> {
   const where = `s3://${bucket.name}/${RULES_RECORD_KEY}`
   // Without it, the bucket's files are taken as of unknown rules: one withdraw, then the upload.
   const fix = `restore its previous version (the bucket keeps them 30 days), or delete it and run npm run deploy -- --withdraw, then npm run deploy`
