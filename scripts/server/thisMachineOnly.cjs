@@ -26,16 +26,23 @@ function hostnameOf(url) {
   }
 }
 
+/** Next's own endpoints in `npm run dev` (its editor opener, its compiled code): never a page to follow a link to. */
+const NEXT_OWN = /^\/(_next|__nextjs)/
+
 /**
- * Why a request with `headers` comes from somewhere other than this machine's pages and tools, or
- * null when it does not: its Host is not a loopback name, or its Origin (a page's) is not one of this
- * machine's. A request with neither (a tool of this machine, HTTP/1.0) is this machine's.
+ * Why a request with `headers` (for `url`) comes from somewhere other than this machine's pages and
+ * tools, or null when it does not: its Host is not a loopback name, its Origin (a page's) is not one
+ * of this machine's, or it has no Origin and the browser says another site's page sent it
+ * (`Sec-Fetch-Site: cross-site`, as an image or a script of that page is loaded), unless it is a
+ * link followed to a page. A request with none of them (a tool of this machine, HTTP/1.0) is this machine's.
  */
-function foreignRequest(headers) {
+function foreignRequest(headers, url = '/') {
   const host = headers.host
   if (typeof host === 'string' && !isThisMachine(hostnameOf(`http://${host}`) ?? '')) return `its Host (${host}) is not this machine`
   const origin = headers.origin
   if (typeof origin === 'string' && !isThisMachine(hostnameOf(origin) ?? '')) return `a page of ${origin} sent it`
+  // With an Origin of this machine's, another port or name of it (localhost beside 127.0.0.1) is cross-site to the browser, and is ours.
+  if (origin === undefined && headers['sec-fetch-site'] === 'cross-site' && (headers['sec-fetch-mode'] !== 'navigate' || NEXT_OWN.test(url))) return 'a page of another site sent it'
   return null
 }
 
@@ -43,7 +50,7 @@ const REFUSAL = 'This server answers pages and tools of this machine only'
 
 /** Answers `response` 403 when its request is foreign (foreignRequest); true when it did. */
 function refuseForeign(request, response) {
-  const why = foreignRequest(request.headers)
+  const why = foreignRequest(request.headers, request.url)
   if (why === null) return false
   response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
   response.end(`${REFUSAL}: ${why}.\n`)
@@ -52,7 +59,7 @@ function refuseForeign(request, response) {
 
 /** Ends the upgrade's `socket` with a 403 when its request is foreign; true when it did. */
 function refuseForeignUpgrade(request, socket) {
-  const why = foreignRequest(request.headers)
+  const why = foreignRequest(request.headers, request.url)
   if (why === null) return false
   const body = `${REFUSAL}: ${why}.\n`
   socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
