@@ -126,10 +126,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** An entry that Nextra shows without a page of its own. */
 const isOwnEntry = (value: unknown) => isObject(value) && (value.type === 'separator' || value.type === 'menu' || Boolean(value.href))
 
+/** An entry's settings and its menu's items, each with where it is written (`menu.items.a`). */
+const entryAndItems = (key: string, value: Record<string, unknown>): [string, unknown][] => [
+  [key, value],
+  ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]): [string, unknown] => [`${key}.items.${item}`, entry]) : []),
+]
+
 /** What is not text where the sidebar or the navbar shows text: an entry, its title, a menu item's title. */
 function titleProblem(key: string, value: unknown): string | null {
   if (typeof value !== 'string' && !isObject(value)) return `the entry "${key}" is ${valueKind(value)}: an entry is its title ('Title') or its settings ({ title: 'Title', … }).`
-  const titled = isObject(value) ? [[key, value.title], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, isObject(entry) ? entry.title : entry]) : [])] : []
+  // A menu item may be its title alone.
+  const titled = isObject(value) ? entryAndItems(key, value).map(([where, entry]) => [where, isObject(entry) ? entry.title : entry]) : []
   for (const [where, title] of typeof value === 'string' ? [[key, value]] : titled) {
     if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${valueKind(title)}, and it is shown as text: write it in quotes.`
     const control = directionControlIn(title)
@@ -163,8 +170,7 @@ function folderMetas(source: ContentSource, folder: string): readonly ContentMet
  */
 function linkProblem(key: string, value: unknown): string | null {
   if (!isObject(value)) return null
-  const entries = [[key, value], ...(isObject(value.items) ? Object.entries(value.items).map(([item, entry]) => [`${key}.items.${item}`, entry]) : [])] as const
-  for (const [where, entry] of entries) {
+  for (const [where, entry] of entryAndItems(key, value)) {
     if (!isObject(entry)) continue
     if (entry.href !== undefined && typeof entry.href !== 'string') return `the link of "${where}" is ${valueKind(entry.href)}; a link is an address in quotes ('https://…' or '/docs/…').`
     if (entry.newWindow !== undefined && typeof entry.newWindow !== 'boolean') return `the newWindow of "${where}" is ${valueKind(entry.newWindow)}; it is true or false.`
