@@ -156,3 +156,13 @@ test('a wrong password shows the error in a dismissible alert', async () => {
   await alert.getByRole('button').click()
   await expect(page.locator('.amplify-alert').count()).resolves.toBe(0)
 })
+
+test('the form offers no password reset the user pool cannot finish: it says who resets one', async () => {
+  await page.goto(siteUrl + '/login')
+  await page.getByRole('button', { name: 'Sign In', exact: true }).waitFor()
+  // The pool has no self-service recovery (infra: accountRecovery NONE), so Cognito refuses a
+  // reader's reset: the form names the way that works instead of a button that leads nowhere.
+  await page.getByText('Forgot your password? Ask an administrator of this site to reset it.').waitFor()
+  await expect(page.getByRole('button', { name: /forgot/i }).count()).resolves.toBe(0)
+  await expect(page.getByRole('link', { name: /forgot/i }).count()).resolves.toBe(0)
+})

@@ -44,6 +44,22 @@ function signInServices(settings: AuthSettings) {
 
 const services = signInServices(siteAuthSettings)
 
+/**
+ * Below the form, in place of Amplify's "Forgot your password?" button: the user pool has no
+ * self-service recovery (infra/lib/auth-stack.ts, accountRecovery NONE: accounts hold no email
+ * or phone), so Cognito refuses a reader's reset and the button led to a screen that cannot end.
+ * An administrator sets a new temporary password instead.
+ */
+const PASSWORD_HELP = 'Forgot your password? Ask an administrator of this site to reset it.'
+function PasswordHelp() {
+  return (
+    <div data-amplify-footer="" className="login-password-help">
+      {PASSWORD_HELP}
+    </div>
+  )
+}
+const signInComponents = { SignIn: { Footer: PasswordHelp } }
+
 /** Fetches Amplify's sign-in code ahead of the submit; a failed fetch is tried again then. */
 function preloadSignIn() {
   loadAuth().catch(() => {})
@@ -128,7 +144,7 @@ export default function LoginPage() {
           ) : renewal === 'idle' ? (
             <>
               {federation && <FederatedSignIn provider={federation.provider} />}
-              <Authenticator loginMechanisms={['username']} hideSignUp services={services} />
+              <Authenticator loginMechanisms={['username']} hideSignUp services={services} components={signInComponents} />
             </>
           ) : null}
         </main>

@@ -80,8 +80,8 @@ export class DocsAuthStack extends cdk.Stack {
         requireSymbols: false,
         tempPasswordValidity: cdk.Duration.days(7),
       },
-      // No email/phone on accounts: admins reset passwords
-      // (admin-set-user-password / admin-reset-user-password).
+      // No email/phone on accounts: admins reset passwords (admin-set-user-password /
+      // admin-reset-user-password), and the sign-in form (pages/login.tsx) tells readers so.
       accountRecovery: cognito.AccountRecovery.NONE,
       deletionProtection: true,
       removalPolicy: cdk.RemovalPolicy.RETAIN,

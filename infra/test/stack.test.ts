@@ -377,7 +377,7 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('user pool: admin-created users only, username sign-in, MFA off, min length 8, retained', () => {
+  test('user pool: admin-created users only, username sign-in, MFA off, min length 8, no self-service recovery (the sign-in form says so), retained', () => {
     auth.resourceCountIs('AWS::Cognito::UserPool', 1);
     auth.hasResource('AWS::Cognito::UserPool', {
       DeletionPolicy: 'Retain',
@@ -386,6 +386,8 @@ describe('stacks (in-process synth)', () => {
         UsernameAttributes: Match.absent(),
         AliasAttributes: Match.absent(),
         MfaConfiguration: 'OFF',
+        // pages/login.tsx tells readers an administrator resets a password: keep the two together.
+        AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'admin_only', Priority: 1 }] },
         Policies: {
           PasswordPolicy: {
             MinimumLength: 8,
