@@ -280,13 +280,19 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('an override variable that names no list fails, as do two lists of one variable: a misspelt one would change nothing, with no word', () => {
     // What the edge and AI tools' bundles bake in (pipeline/steps/bakedBundle.ts): the build's and deploy:access's environment.
     expect(() => accessEnvFor(Object.keys(base.lists), { DOCS_LEAD_USERS: 'outsider' })).toThrow(
-      'access.config.ts: DOCS_LEAD_USERS (did you mean DOCS_LEADS_USERS?) is set, but overrides no list; the lists\' variables are DOCS_FULL_ACCESS_USERS, DOCS_LEADS_USERS, DOCS_INTERNAL_USERS, DOCS_TWILIO_SUPPORT_USERS'
+      'access.config.ts: DOCS_LEAD_USERS (did you mean DOCS_LEADS_USERS?) is set, but is no variable of the access rules; they are DOCS_PROTECT, DOCS_FULL_ACCESS_USERS, DOCS_LEADS_USERS, DOCS_INTERNAL_USERS, DOCS_TWILIO_SUPPORT_USERS'
     )
     expect(accessEnvFor(Object.keys(base.lists), { DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true', DOCS_AUTH_MODE: 'local' })).toEqual({ DOCS_LEADS_USERS: 'lee', DOCS_PROTECT: 'true' })
     // Within two edits of a list's variable, whatever its ending: named, with the one meant.
-    for (const misspelt of ['DOCS_LEADS_USER', 'DOCS_LEADSUSERS', 'DOCS_LEADS_USERS_', 'DOCS_LAEDS_USERS', 'DOCS_INTERNAL_USRES']) {
-      expect(() => accessEnvFor(Object.keys(base.lists), { [misspelt]: 'outsider' })).toThrow(new RegExp(`^access\\.config\\.ts: ${misspelt} \\(did you mean DOCS_(LEADS|INTERNAL)_USERS\\?\\) is set, but overrides no list`))
+    for (const misspelt of ['DOCS_LEADS_USER', 'DOCS_LEADSUSERS', 'DOCS_LEADS_USERS_', 'DOCS_LAEDS_USERS', 'DOCS_INTERNAL_USRES', 'DOCS_LEADS', 'DOCS_INTERNAL', 'docs_leads_users', 'Docs_Internal_Users']) {
+      expect(() => accessEnvFor(Object.keys(base.lists), { [misspelt]: 'outsider' })).toThrow(new RegExp(`^access\\.config\\.ts: ${misspelt} \\(did you mean DOCS_(LEADS|INTERNAL)_USERS\\?\\) is set, but is no variable of the access rules`))
     }
+    // The switch that turns protection off fails open when misspelt under protectDocs: false, closed
+    // under true: either way it is named.
+    for (const misspelt of ['DOCS_PROTECTED', 'DOCS_PROTECT_DOCS', 'DOCS_PORTECT', 'docs_protect', 'DOCS_UNPROTECT']) {
+      expect(() => accessEnvFor(Object.keys(base.lists), { [misspelt]: 'true' })).toThrow(`access.config.ts: ${misspelt} (did you mean DOCS_PROTECT?) is set, but is no variable of the access rules`)
+    }
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, protect: 'alice' } })).toThrow('access.config.ts: list "protect" would be overridden by DOCS_PROTECT, which turns protection off; rename it')
     // The project's own settings are no list's.
     const own = ['DOCS_AUTH_MODE', 'DOCS_COGNITO_CLIENT_ID', 'DOCS_SITE_URL', 'DOCS_SOURCE_URL', 'DOCS_ACCESS_LOG', 'DOCS_SEARCH_SHARD_PAGES', 'DOCS_RENDER_ROUTES', 'DOCS_FALLBACK', 'DOCS_OAUTH_TABLE', 'DOCS_SITE_BUCKET', 'DOCS_DIR', 'DOCS_ROOT', 'DOCS_SCOPE', 'DOCS_VERSION', 'DOCS_PAGE']
     expect(accessEnvFor(Object.keys(base.lists), Object.fromEntries(own.map((name) => [name, 'x'])))).toEqual({})

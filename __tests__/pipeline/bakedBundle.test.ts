@@ -64,7 +64,7 @@ test('`npm run build` with a misspelt list override fails as it starts, naming t
   copyProject(path.resolve(__dirname, '../..'), dir)
   const build = spawnSync(process.execPath, ['pipeline/steps/build.cjs'], { cwd: dir, encoding: 'utf8', env: { ...process.env, DOCS_LEAD_USERS: 'outsider', NEXT_TELEMETRY_DISABLED: '1' }, timeout: 120_000 })
   expect(build.status).toBe(1)
-  expect(build.stderr).toContain('DOCS_LEAD_USERS (did you mean DOCS_LEADS_USERS?) is set, but overrides no list')
+  expect(build.stderr).toContain('DOCS_LEAD_USERS (did you mean DOCS_LEADS_USERS?) is set, but is no variable of the access rules')
   expect(build.stdout).not.toContain('build: content')
   expect(fs.existsSync(path.join(dir, '.next'))).toBe(false)
 })

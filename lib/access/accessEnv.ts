@@ -31,20 +31,27 @@ function editsBetween(a: string, b: string, most: number): number {
   return rows[a.length][b.length]
 }
 
+/** The variable an unknown DOCS_ variable was most likely meant as: the same in other letter case, within two edits, without its `_USERS`, or naming protection. */
+function meantVariable(variable: string, names: readonly string[]): string | undefined {
+  const upper = variable.toUpperCase()
+  return names.find((name) => editsBetween(upper, name, 2) <= 2 || upper === name.replace(/_USERS$/, '')) ?? (upper.includes('PROTECT') ? PROTECT_ENV_VAR : undefined)
+}
+
 /**
  * The override variables that are set, for the lists of `lists`: what the edge build bakes in. An
- * override variable that names none of them fails, and so does a DOCS_ variable within two edits of
- * one (DOCS_LEADS_USER, DOCS_LEADSUSERS): a misspelt one would leave its list as it is, with no word.
+ * override variable that names none of them fails, and so does a DOCS_ variable that looks meant as
+ * one or as DOCS_PROTECT (DOCS_LEADS_USER, DOCS_LEADS, docs_leads_users, DOCS_PROTECTED): a
+ * misspelt one would leave its list, or the protection, as it is, with no word.
  */
 export function accessEnvFor(lists: readonly ListName[], env: AccessEnv): Record<string, string> {
   const listVariables = lists.map(listEnvVar)
   const names = [PROTECT_ENV_VAR, ...listVariables]
   const unknown = Object.keys(env).flatMap((variable) => {
-    if (!variable.startsWith('DOCS_') || env[variable] === undefined || names.includes(variable)) return []
-    const meant = listVariables.find((listVariable) => editsBetween(variable, listVariable, 2) <= 2)
+    if (!variable.toUpperCase().startsWith('DOCS_') || env[variable] === undefined || names.includes(variable)) return []
+    const meant = meantVariable(variable, names)
     if (meant) return [`${variable} (did you mean ${meant}?)`]
     return OVERRIDE_VAR.test(variable) ? [variable] : []
   })
-  if (unknown.length > 0) throw new AccessConfigError(`${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} set, but override${unknown.length === 1 ? 's' : ''} no list; the lists' variables are ${listVariables.join(', ')}`)
+  if (unknown.length > 0) throw new AccessConfigError(`${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} set, but ${unknown.length === 1 ? 'is' : 'are'} no variable of the access rules; they are ${names.join(', ')}`)
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name] as string]])))
 }

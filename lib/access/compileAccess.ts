@@ -186,6 +186,7 @@ function checkOverrides(listNames: readonly ListName[]): void {
   const byVariable = new Map<string, ListName>()
   for (const name of listNames) {
     const variable = listEnvVar(name)
+    if (variable === PROTECT_ENV_VAR) throw new AccessConfigError(`list "${name}" would be overridden by ${PROTECT_ENV_VAR}, which turns protection off; rename it`)
     const other = byVariable.get(variable)
     if (other !== undefined) throw new AccessConfigError(`lists "${other}" and "${name}" would both be overridden by ${variable}; rename one of them`)
     byVariable.set(variable, name)
