@@ -20,10 +20,21 @@ export class AiToolsConfigError extends Error {
 
 export const DEFAULT_REFRESH_DAYS = 30
 
+/** The settings aiTools has (lib/access/types.ts AiToolsConfig): a misspelt one would be read as absent, its default in its place. */
+const AI_TOOLS_FIELDS: readonly (keyof AiToolsConfig)[] = ['hostedRedirectUris', 'accessTokenMinutes', 'refreshTokenDays']
+
 export function aiToolsSettings(config: AiToolsConfig | undefined): AiToolsSettings {
+  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) throw new AiToolsConfigError('must be an object ({ hostedRedirectUris, accessTokenMinutes, refreshTokenDays })')
+  for (const field of Object.keys(config ?? {})) {
+    const meant = AI_TOOLS_FIELDS.find((known) => known.toLowerCase().startsWith(field.toLowerCase().replace(/s$/, '')) || field.toLowerCase().startsWith(known.toLowerCase().replace(/s$/, '')))
+    if (!(AI_TOOLS_FIELDS as readonly string[]).includes(field)) throw new AiToolsConfigError(`unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${AI_TOOLS_FIELDS.join(', ')}`)
+  }
   const hosted = config?.hostedRedirectUris ?? []
   if (!Array.isArray(hosted)) throw new AiToolsConfigError('hostedRedirectUris must be a list of https URLs')
   for (const uri of hosted) {
+    if (typeof uri !== 'string') throw new AiToolsConfigError(`hostedRedirectUris holds ${JSON.stringify(uri)}, which is not a URL`)
+    // Compared whole (redirectProblem): a pattern would match no app, and no app would be told why.
+    if (uri.includes('*')) throw new AiToolsConfigError(`hosted redirect URI "${uri}" holds "*": each is matched exactly, so list every app's URI as it registers it`)
     let url: URL
     try {
       url = new URL(uri)
@@ -33,11 +44,12 @@ export function aiToolsSettings(config: AiToolsConfig | undefined): AiToolsSetti
     if (url.protocol !== 'https:') throw new AiToolsConfigError(`hosted redirect URI "${uri}" must use https`)
     if (url.hash || url.href !== uri) throw new AiToolsConfigError(`hosted redirect URI "${uri}" must be written exactly as ${url.href.replace(/#.*$/, '')} (no fragment)`)
   }
-  const minutes = config?.accessTokenMinutes ?? TOKEN_MINUTES
+  // Absent means the default; null, like any other value that is no whole number, is refused.
+  const minutes = config?.accessTokenMinutes === undefined ? TOKEN_MINUTES : config.accessTokenMinutes
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > TOKEN_MINUTES) {
     throw new AiToolsConfigError(`accessTokenMinutes must be a whole number from 1 to ${TOKEN_MINUTES} (the site's own token lifetime), not ${minutes}`)
   }
-  const days = config?.refreshTokenDays ?? DEFAULT_REFRESH_DAYS
+  const days = config?.refreshTokenDays === undefined ? DEFAULT_REFRESH_DAYS : config.refreshTokenDays
   if (!Number.isInteger(days) || days < 1 || days > 365) throw new AiToolsConfigError(`refreshTokenDays must be a whole number from 1 to 365, not ${days}`)
   return { hostedRedirectUris: [...hosted], accessTokenSeconds: minutes * 60, refreshTokenSeconds: days * 86400 }
 }

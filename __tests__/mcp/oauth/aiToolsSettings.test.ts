@@ -16,9 +16,18 @@ test.each([
   [{ hostedRedirectUris: [], accessTokenMinutes: 60 }, /accessTokenMinutes must be a whole number from 1 to 15/],
   [{ hostedRedirectUris: [], accessTokenMinutes: 0 }, /accessTokenMinutes/],
   [{ hostedRedirectUris: [], refreshTokenDays: 1000 }, /refreshTokenDays/],
+  // Read as absent, these would give the defaults in place of what the admin set.
+  [{ hostedRedirectUris: [], accessTokenMinute: 5 }, /unknown field "accessTokenMinute" \(did you mean "accessTokenMinutes"\?\); the fields are hostedRedirectUris, accessTokenMinutes, refreshTokenDays/],
+  [{ hostedRedirectUri: ['https://claude.ai/api/mcp/auth_callback'] }, /unknown field "hostedRedirectUri" \(did you mean "hostedRedirectUris"\?\)/],
+  [{ hostedRedirectUris: [], refreshTokenDays: null }, /refreshTokenDays must be a whole number from 1 to 365, not null/],
+  [{ hostedRedirectUris: [], accessTokenMinutes: null }, /accessTokenMinutes must be a whole number from 1 to 15 .*, not null/],
+  // Matched exactly: a pattern would match no app.
+  [{ hostedRedirectUris: ['https://*.example.com/cb'] }, /hosted redirect URI "https:\/\/\*\.example\.com\/cb" holds "\*": each is matched exactly/],
+  [{ hostedRedirectUris: ['https://example.com/*'] }, /holds "\*"/],
+  [{ hostedRedirectUris: [42] }, /hostedRedirectUris holds 42, which is not a URL/],
 ])('a bad setting %j is refused, naming it', (config, message) => {
-  expect(() => aiToolsSettings(config)).toThrow(AiToolsConfigError)
-  expect(() => aiToolsSettings(config)).toThrow(message)
+  expect(() => aiToolsSettings(config as never)).toThrow(AiToolsConfigError)
+  expect(() => aiToolsSettings(config as never)).toThrow(message)
 })
 
 test('redirects: a loopback address on any port, or a listed hosted app; nothing else', () => {
