@@ -458,6 +458,31 @@ test("a _meta link that is not text, or a newWindow that is not true or false, f
   ])
 })
 
+test("a _meta entry or menu item with a field Nextra does not document fails at its line: Nextra spreads an entry into its sidebar item, so a review's `route` became an unchecked link and `frontMatter.theme` stripped a page's navbar", () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/environments.mdx': page('title: Environments'),
+    'content/docs/leads/_meta.ts': [
+      'export default {',
+      "  intro: 'Intro',",
+      "  help: { title: 'Account help', href: 'https://example.com/', children: [{ name: 'reset', route: 'javascript:alert(1)' }] },",
+      "  ghost: { type: 'separator', route: '/docs/leads/environments', frontMatter: { theme: { layout: 'raw', navbar: false } } },",
+      "  account: { title: 'Account', type: 'menu', items: { reset: { title: 'Reset', route: 'javascript:alert(1)' } } },",
+      "  listed: { title: 'Listed', items: { a: { title: 'A', href: 'https://example.com' } } },",
+      "  environments: { title: 'Environments', display: 'normal', theme: { toc: false } },",
+      "  more: { type: 'menu', title: 'More', items: { site: { title: 'Site', href: 'https://example.com', newWindow: true } } },",
+      '}',
+      '',
+    ].join('\n'),
+  })
+  expect(messages(root).sort()).toEqual([
+    'content/docs/leads/_meta.ts:3:3: "help" has the field "children", which is not one of an entry\'s: title, type, href, newWindow, display, theme, items.',
+    'content/docs/leads/_meta.ts:4:3: "ghost" has the field "route", which is not one of an entry\'s: title, type, href, newWindow, display, theme, items.',
+    'content/docs/leads/_meta.ts:5:3: "account.items.reset" has the field "route", which is not one of a menu item\'s: title, href, newWindow.',
+    'content/docs/leads/_meta.ts:6:3: "listed" has items, which only an entry of type: \'menu\' shows.',
+  ])
+})
+
 test('a title, sidebar title, description or _meta title holding a direction control (U+202E and its kin) fails at its line: it would show other than its characters read', () => {
   const root = siteWith({
     'content/docs/leads/intro.mdx': page('title: Intro'),

@@ -178,6 +178,28 @@ function linkProblem(key: string, value: unknown): string | null {
   return null
 }
 
+/**
+ * The fields Nextra documents for an entry and for a menu's item (its schema, nextra/dist/server/
+ * schemas.js). Nextra spreads an entry into the sidebar item it makes, so any other field, such as
+ * its page map's own `route`, `frontMatter` or `children`, would reach the sidebar, a menu or the
+ * page's settings with no check: a `route` is a link, a `frontMatter.theme` the page's layout.
+ */
+const ENTRY_FIELDS = ['title', 'type', 'href', 'newWindow', 'display', 'theme', 'items']
+const MENU_ITEM_FIELDS = ['title', 'href', 'newWindow']
+
+/** A field that is none of Nextra's documented ones, in an entry or its menu's items. */
+function fieldProblem(key: string, value: unknown): string | null {
+  if (!isObject(value)) return null
+  for (const [where, entry] of entryAndItems(key, value)) {
+    if (!isObject(entry)) continue
+    const fields = where === key ? ENTRY_FIELDS : MENU_ITEM_FIELDS
+    const unknown = Object.keys(entry).find((field) => !fields.includes(field))
+    if (unknown !== undefined) return `"${where}" has the field "${unknown}", which is not one of ${where === key ? "an entry's" : "a menu item's"}: ${fields.join(', ')}.`
+  }
+  if (value.items !== undefined && value.type !== 'menu') return `"${key}" has items, which only an entry of type: 'menu' shows.`
+  return null
+}
+
 /** The problems of one `_meta` file of `source` (its file, relative to the project). */
 export function checkMetaFile(source: ContentSource, file: string): ContentError[] {
   if (file.endsWith('.json')) return [new MetaJsonError(file)]
@@ -201,7 +223,7 @@ export function checkMetaFile(source: ContentSource, file: string): ContentError
   const problems: ContentError[] = []
   const unknown = (key: string, holds: readonly string[], position: { line?: number; column?: number }) => problems.push(new UnknownMetaKeyError(file, key, holds, position.line, position.column))
   for (const [key, value] of Object.entries(data)) {
-    const notText = titleProblem(key, value) ?? linkProblem(key, value)
+    const notText = fieldProblem(key, value) ?? titleProblem(key, value) ?? linkProblem(key, value)
     if (notText) {
       const { line, column } = keyPosition(lines(), key)
       problems.push(new BadMetaFileError(file, notText, line, column))
