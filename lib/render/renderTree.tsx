@@ -15,6 +15,7 @@ import { Bleed } from 'nextra-theme-docs'
 import { SectionCards } from '../../components/SectionCards'
 import { elementProblem, type DrawnAs } from './pageRules'
 import type { PageDocument, TreeElement, TreeNode } from './pageDocument'
+import { tocWords } from './tocWords'
 
 // The maps hold components of many prop types; each is given the props its page wrote.
 type AnyComponent = ComponentType<any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -139,8 +140,9 @@ export function PageBody({ tree }: { tree: readonly TreeNode[] }) {
  * string when it is only text, else its content rendered with the page's components.
  */
 export function renderTocValue(nodes: readonly TreeNode[]): ReactNode {
-  if (nodes.length === 1 && nodes[0].type === 'text') return nodes[0].value
-  return <TreeNodes nodes={nodes} />
+  const words = tocWords(nodes)
+  if (words.length === 1 && words[0].type === 'text') return words[0].value
+  return <TreeNodes nodes={words} />
 }
 
 /** One entry of the table of contents the theme's wrapper is given, as Nextra's `useTOC()` returns it. */
