@@ -58,6 +58,19 @@ test('tags outside the allowlist are refused, and the message lists the ones tha
   expect(found.ok).toBe('ok')
 })
 
+test("an <input> is a task list's disabled checkbox or nothing: a bare one was a field readers could type into (a review's password prompt)", async () => {
+  const found = await verdicts({
+    bare: 'Type your password to continue: <input />',
+    enabled: '<input type="checkbox" />',
+    named: '<input name="password" maxLength={40} />',
+    box: '<input type="checkbox" disabled /> Done',
+    checked: '<input type="checkbox" disabled checked /> Done',
+    task: '- [ ] To do\n- [x] Done',
+  })
+  const message = "`<input>` must be written `<input disabled type=\"checkbox\" />` (a task list's box; Markdown's `- [ ]` makes one): a page holds no field a reader could type into"
+  expect(found).toEqual({ bare: `7:33: ${message}`, enabled: `7:1: ${message}`, named: `7:1: ${message}`, box: 'ok', checked: 'ok', task: 'ok' })
+})
+
 test('event handlers, dangerouslySetInnerHTML and srcDoc are refused on any tag and any component', async () => {
   const found = await verdicts({
     review: '<div dangerouslySetInnerHTML={{__html: "<script>window.injectedRan=1</script>"}} />',

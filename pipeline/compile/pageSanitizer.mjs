@@ -256,6 +256,21 @@ export function htmlTagProblem(tag, attributes) {
   return null
 }
 
+/**
+ * The attributes the schema forces on a tag (GitHub's: an `<input>` is a disabled checkbox, a task
+ * list's box), which the check of each attribute alone does not see: a bare `<input />` would be a
+ * field a reader types into, a password prompt drawn on the site's page.
+ */
+export function requiredProblem(tag, attributes) {
+  const required = SITE_SCHEMA.required[tag]
+  if (!required) return null
+  const written = new Map(attributes)
+  const missing = Object.entries(required).find(([name, value]) => (value === true ? ![true, '', name].includes(written.get(name)) : String(written.get(name)).toLowerCase() !== value))
+  if (!missing) return null
+  const wanted = Object.entries(required).map(([name, value]) => (value === true ? name : `${name}="${value}"`)).join(' ')
+  return `\`<${tag}>\` must be written \`<${tag} ${wanted} />\` (a task list's box; Markdown's \`- [ ]\` makes one): a page holds no field a reader could type into`
+}
+
 /** Why a writer component, with its props, cannot be in a page; null when it can. */
 export function componentProblem(name, attributes) {
   const takes = COMPONENT_PROPS[name]

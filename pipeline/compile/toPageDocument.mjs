@@ -24,7 +24,7 @@
  * browser's component map by the tests (__tests__/render/).
  */
 
-import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
+import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, requiredProblem, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
 import { altProblem, headingLevel, headingProblem } from './readerChecks.mjs'
 
 /** The components a page may use, each under the name it is written with. */
@@ -201,7 +201,7 @@ function checkAllowed(file, node, name, component) {
     const attributeProblem = problem([[attribute.name, attributeValue(attribute)]])
     if (attributeProblem) refuse(file, attributeProblem, attributePlace(attribute, node))
   }
-  const missing = component && missingPropProblem(component, node.attributes.map((attribute) => attribute.name))
+  const missing = component ? missingPropProblem(component, node.attributes.map((attribute) => attribute.name)) : requiredProblem(name, node.attributes.map((attribute) => [attribute.name, attributeValue(attribute)]))
   if (missing) refuse(file, missing, node.position.start)
   if (!component) {
     const linkProblem = targetProblem(name, node.attributes.map((attribute) => [attribute.name, attributeValue(attribute)]))
@@ -451,7 +451,7 @@ function convertElement(element, state) {
   // the page as written; this sees every element, a plugin's included.
   const attributes = Object.entries(result.properties)
   const isComponent = /^[A-Z]/.test(result.tagName)
-  const problem = result.raw ? htmlTagProblem(result.tagName, attributes) : isComponent ? (componentProblem(result.tagName, attributes) ?? missingPropProblem(result.tagName, Object.keys(result.properties))) : attributesProblem(result.tagName, attributes)
+  const problem = result.raw ? (htmlTagProblem(result.tagName, attributes) ?? requiredProblem(result.tagName, attributes)) : isComponent ? (componentProblem(result.tagName, attributes) ?? missingPropProblem(result.tagName, Object.keys(result.properties))) : attributesProblem(result.tagName, attributes)
   if (problem) fail(state.file, problem, element)
   const linkProblem = isComponent ? null : targetProblem(result.tagName, attributes)
   if (linkProblem) fail(state.file, linkProblem, element)
