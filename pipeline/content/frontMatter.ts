@@ -46,6 +46,13 @@ export class BadFrontMatterError extends ContentError {
   }
 }
 
+/** A page titled by its first heading (no `title:` in its front matter), whose heading the site could not show as a title. */
+export class HeadingTitleError extends ContentError {
+  constructor(file: string, problem: string, line: number) {
+    super(file, `${locate(file, line)}the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it ${problem}.`)
+  }
+}
+
 /** A front matter opened with a language (`---js`): the build reads YAML only, and never runs a page. */
 export class FrontMatterLanguageError extends ContentError {
   constructor(file: string, readonly language: string) {
@@ -110,7 +117,10 @@ function unclosedValue(text: string): { line: number; key: string; opener: strin
  */
 export function parseFrontMatter(file: string, source: string): FrontMatter {
   const block = split(file, source)
-  if (block === null) return { data: {}, body: source.replace(/^\s*\n/, '') }
+  if (block === null) {
+    checkHeadingTitle(file, source, 1)
+    return { data: {}, body: source.replace(/^\s*\n/, '') }
+  }
   let data: unknown
   try {
     // As `parse` does, but its warnings (a tag YAML does not know, `!!js/function`) are the writer's to fix, not a line in the build's log.
@@ -151,7 +161,31 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
     const long = tooLong(field, fields[field])
     if (long) throw new BadFrontMatterError(file, `\`${field}\` ${long}`, lineOf(field))
   }
-  return { data: fields, body: block.body.replace(/^\s*\n/, '') }
+  const body = block.body.replace(/^\s*\n/, '')
+  if (typeof fields.title !== 'string') checkHeadingTitle(file, block.body, source.split('\n').length - block.body.split('\n').length + 1)
+  return { data: fields, body }
+}
+
+/**
+ * Nextra titles a page with no `title:` by its first `# ` heading, so that heading is held to a
+ * title's rules: no direction control, at most MAX_TITLE_CHARACTERS. Code blocks are skipped.
+ */
+function checkHeadingTitle(file: string, body: string, bodyLine: number): void {
+  let fence: string | null = null
+  for (const [index, line] of body.split('\n').entries()) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (marker && (fence === null || marker.startsWith(fence))) {
+      fence = fence === null ? marker : null
+      continue
+    }
+    const heading = fence === null ? /^ {0,3}#[ \t]+(.*?)[ \t]*$/.exec(line) : null
+    if (!heading) continue
+    const control = directionControlIn(heading[1])
+    if (control) throw new HeadingTitleError(file, `holds ${control}, ${DIRECTION_CONTROL_FIX}`, bodyLine + index)
+    const long = tooLong('title', heading[1])
+    if (long) throw new HeadingTitleError(file, long, bodyLine + index)
+    return
+  }
 }
 
 /**
