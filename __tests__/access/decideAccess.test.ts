@@ -141,11 +141,11 @@ describe('list parsing and merging', () => {
 
   test('a direct group requirement names exactly one group', () => {
     const rule = (require: string) => ({ ...base, rules: [{ path: '/docs/x', match: 'prefix' as const, require }] })
-    const oneGroup = 'one group is written "group:<name>", with no spaces or commas'
+    const oneGroup = 'one group is written "group:<name>", with no commas'
     expect(() => compileAccess(rule('group:a, group:b'))).toThrow(`rule 1 (/docs/x) requires "group:a, group:b"; ${oneGroup}`)
     expect(() => compileAccess(rule('group:fin,'))).toThrow(`rule 1 (/docs/x) requires "group:fin,"; ${oneGroup}`)
-    expect(() => compileAccess(rule('group:'))).toThrow(`rule 1 (/docs/x) requires "group:"; ${oneGroup}`)
-    expect(() => compileAccess({ ...base, fallback: 'group:a b' })).toThrow(`fallback requires "group:a b"; ${oneGroup}`)
+    expect(() => compileAccess(rule('group:'))).toThrow('rule 1 (/docs/x) requires one group, and it is "group:" with no group name')
+    expect(() => compileAccess({ ...base, fallback: 'group:a  b' })).toThrow(`fallback requires one group, and it is an entry containing whitespace: "group:a  b" (a group's name may hold single spaces between words)`)
     // A section may be read by one group too.
     const sections = [{ id: 'sales', title: 'Sales', description: 'Pipeline.', entry: '/docs/sales/intro', readers: 'group:sales' }]
     expect(decideAccess(compileAccess({ ...base, sections }), '/docs/sales/intro', { username: 'pat', groups: ['sales'] })).toBe('allow')
@@ -208,6 +208,29 @@ describe('bad configuration fails with a message that names the problem', () => 
   test('an entry with an invisible character, or two entries joined by a semicolon, would match nobody', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee\u200b' } })).toThrow('list "leadsUsers" has an entry with an invisible or control character: "lee<U+200B>"')
     expect(() => compileAccess(base, { DOCS_LEADS_USERS: 'lee;ann' })).toThrow('list "leadsUsers" has an entry containing ";": "lee;ann"; entries are separated by commas')
+  })
+  test("a federated directory's group named with spaces (\"Sales Team\") is a list's entry or a rule's requirement; a username never holds a space", () => {
+    const lists = { ...base.lists, leadsUsers: 'lee, group:Sales Team' }
+    const compiled = compileAccess({ ...base, lists, rules: [...base.rules, { path: '/docs/x', match: 'prefix', require: 'group:Data Platform Team' }] })
+    expect(decideAccess(compiled, '/docs/leads/intro', { username: 'pat', groups: ['Sales Team'] })).toBe('allow')
+    expect(decideAccess(compiled, '/docs/leads/intro', { username: 'pat', groups: ['Sales'] })).toBe('deny')
+    expect(decideAccess(compiled, '/docs/x/page', { username: 'pat', groups: ['Data Platform Team'] })).toBe('allow')
+    for (const entry of ['group: Sales', 'group:Sales  Team', 'group:Sales\tTeam']) expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: entry } })).toThrow(/has an entry containing whitespace: .*\(a group's name may hold single spaces between words\)/)
+    expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'sales team' } })).toThrow('list "leadsUsers" has an entry containing whitespace: "sales team"')
+  })
+  test('an entry that looks like a name but is spelt otherwise fails, naming the character: a blank-looking letter, a stray combining mark, a comma of another script, look-alike letters of two scripts (an admin-input review)', () => {
+    const fails = (leadsUsers: string, message: string) => expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers } })).toThrow(`list "leadsUsers" has ${message}`)
+    fails('leads1\u3164', 'an entry with a character that looks blank: "leads1<U+3164>"')
+    fails('\u2800leads1', 'an entry with a character that looks blank: "<U+2800>leads1"')
+    fails('leads1\ufe0f', 'an entry with a combining mark on no letter: "leads1<U+FE0F>"')
+    fails('leads1\u0301', 'an entry with a combining mark on no letter: "leads1<U+0301>"')
+    fails('leads1\uff0cleads2', 'an entry containing a comma of another script: "leads1<U+FF0C>leads2"; entries are separated by "," (U+002C)')
+    fails('leads1\u3001leads2', 'an entry containing a comma of another script: "leads1<U+3001>leads2"')
+    fails('l\u0435ads1', 'an entry mixing Latin and Cyrillic letters, which look alike: "l\u0435ads1"')
+    fails('group:s\u0430les', 'an entry mixing Latin and Cyrillic letters')
+    // Names of one script, and accents on letters, are names.
+    const lists = { ...base.lists, leadsUsers: 'jos\u00e9, jose\u0301, \u0438\u0432\u0430\u043d, group:\u041f\u0440\u043e\u0434\u0430\u0436\u0438, \u03b1\u03bb\u03ad\u03be\u03b7\u03c2, o\'brien' }
+    expect([...compileAccess({ ...base, lists }).members.leadsUsers.users].sort()).toEqual(expect.arrayContaining(['jos\u00e9', 'jose\u0301', '\u0438\u0432\u0430\u043d', '\u03b1\u03bb\u03ad\u03be\u03b7\u03c2', "o'brien"]))
   })
   test('a group entry with no name', () => {
     expect(() => compileAccess({ ...base, lists: { ...base.lists, leadsUsers: 'lee, group:' } })).toThrow(/list "leadsUsers" has "group:" with no group name/)

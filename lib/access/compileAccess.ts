@@ -117,8 +117,8 @@ export function compileAccess(config: AccessConfig, env: AccessEnv = process.env
       )
     }
     if (typeof requirement === 'string' && requirement.startsWith(GROUP_PREFIX)) {
-      if (!/^group:[^\s,]+$/.test(requirement)) {
-        throw new AccessConfigError(`${where} requires "${shownEntry(requirement)}"; one group is written "group:<name>", with no spaces or commas (several entries make a list in \`lists\`)`)
+      if (requirement.includes(',')) {
+        throw new AccessConfigError(`${where} requires "${shownEntry(requirement)}"; one group is written "group:<name>", with no commas (several entries make a list in \`lists\`)`)
       }
       const problem = entryProblem(requirement)
       if (problem) throw new AccessConfigError(`${where} requires one group, and it is ${problem}`)
