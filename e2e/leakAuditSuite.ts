@@ -189,6 +189,8 @@ const contextOf = (role: Role) => ({ role, usernames, sections: SECTIONS.map((se
 function madeUpBeside(route: string): string {
   const governing = governingRuleOf(env.access, route)
   const named = governing.kind === 'rule' && governing.rule.path !== '/' ? governing.rule.path : route
+  // An exact rule on a folder's own page, inside a prefix rule on that folder: beside it is inside the folder.
+  if (governing.kind === 'rule' && governing.rule.match === 'exact' && env.access.rules.some((rule) => rule.match === 'prefix' && rule.path === named)) return `${named}/zz-made-up-${named.length}`
   return `${named.slice(0, named.lastIndexOf('/'))}/zz-made-up-${named.length}${route.slice(named.length)}`
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { compileAccess } from '../lib/access/compileAccess'
-import { decideAccess } from '../lib/access/decideAccess'
+import { decideAccess, describeRule, governingRuleOf } from '../lib/access/decideAccess'
 import { inSection } from '../lib/access/sectionPaths'
 import { scanContent } from '../pipeline/content/contentSource'
 import { readAudiencesFile } from '../pipeline/steps/audiencesFile'
@@ -21,12 +21,13 @@ export function siteEnv() {
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
   const audiences = readAudiencesFile(sitePaths(dir).audiences, access)
   const pages = scanContent(dir).pages
+  const homeRule = describeRule(governingRuleOf(access, '/'))
   return {
     access,
     /** The build's audiences (the pages one rule governs), each with its search index. */
     audiences,
-    /** The home page's search index, which every signed-in reader's view names first. */
-    homeIndex: audiences.find((audience) => audience.governedBy === '/')!.search as string,
+    /** The home page's search index, which every signed-in reader's view names first (its audience's: a rule on `/`, or the fallback's). */
+    homeIndex: audiences.find((audience) => describeRule(governingRuleOf(access, audience.governedBy)) === homeRule)?.search ?? null,
     decide: (route: string, user: AccessUser) => decideAccess(access, route, user),
     dir,
     outDir: path.join(dir, 'out'),

@@ -15,6 +15,7 @@ import { copyProject } from './copyProject'
 import { listEnvVar } from '../../lib/access/accessEnv'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { checkLinks } from '../../pipeline/steps/checkLinks'
+import { sitePathOf } from '../../pipeline/compile/sitePaths.mjs'
 import { SHARD_PAGES_ENV } from '../../pipeline/steps/assignSearchShards'
 import type { AccessConfig } from '../../lib/access/types'
 import { AUDIT_PROFILES, AUDIT_PROFILE_NAMES, MARKED_ROOT_FILE, auditAccessConfig, markedFilesOf, newMarkers, withSectionWords, type AuditProfileName, type FinerMark, type MarkedFiles, type MarkedSection, type Markers } from './markers'
@@ -125,23 +126,61 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   fs.copyFileSync(path.join(root, WRITER_COMPONENTS_FIXTURE), path.join(dest, WRITER_COMPONENTS_PAGE))
   fs.writeFileSync(path.join(dest, 'audit-markers.json'), JSON.stringify(markers, null, 2))
   const accessEnv = auditAccessEnv(config, markers)
-  applyAccessConfig(dest, config, accessEnv)
+  // A marked image the mends moved is audited where it now is, by its new path's rule.
+  const moves = applyAccessConfig(dest, config, accessEnv)
+  for (const files of Object.values(marked)) if (!fs.existsSync(path.join(dest, files.image))) files.image = moves.get(files.image) ?? files.image
   const { searchShardPages } = AUDIT_PROFILES[profile]
   fs.writeFileSync(path.join(dest, AUDIT_SITE_FILE), JSON.stringify({ cognitoPort, accessEnv, profile, accessConfig: config, finerMarked, marked, searchShardPages } satisfies AuditSite))
   buildCopy(dest, cognitoPort, accessEnv, 'inherit', searchShardPages)
 }
 
+/** The folder the link check tells a writer to move a page's file to (pipeline/steps/checkLinks.ts filesHint), or null. */
+const hintedFolder = (problem: string) => /\(move it under (public\/[^)]+\/images\/)\)$/.exec(problem)?.[1] ?? null
+
+/**
+ * Moves the file a page uses into `folder` (its copy, where other pages still use it), and points
+ * the page's link at line `line` there: what a writer does with a file the link check says the
+ * page's readers may not fetch. Returns the file's old and new paths, relative to the project.
+ */
+function moveFile(dest: string, file: string, line: number, target: string, folder: string): { from: string; to: string } {
+  const route = scanContent(dest).pages.find((page) => page.file === file)?.route ?? ''
+  const from = `public${decodeURIComponent(sitePathOf(route, target))}`
+  const to = `${folder}${path.posix.basename(from)}`
+  fs.mkdirSync(path.join(dest, folder), { recursive: true })
+  if (!fs.existsSync(path.join(dest, to))) fs.copyFileSync(path.join(dest, from), path.join(dest, to))
+  const page = path.join(dest, file)
+  const lines = fs.readFileSync(page, 'utf8').split('\n')
+  const moved = lines[line - 1].split(`(${target})`).join(`(${to.slice('public'.length)})`)
+  if (moved === lines[line - 1]) throw new Error(`${file}:${line}: no link to ${target} to move`)
+  lines[line - 1] = moved
+  fs.writeFileSync(page, lines.join('\n'))
+  return { from, to }
+}
+
 /**
  * Gives a copy of the project the access configuration `config` (with the lists of `accessEnv`),
- * and removes the links that the link check names under it, as a writer would.
+ * and mends the links that the link check names under it, as a writer would: a file the page's
+ * readers may not fetch is moved where the check says (and removed from its old place once no page
+ * uses it), any other link removed. Returns the files moved, by their old paths.
  */
-export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv: Record<string, string>): void {
+export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv: Record<string, string>): Map<string, string> {
   writeAuditAccessConfig(dest, config)
+  const moves = new Map<string, string>()
   const problems = checkLinks(scanContent(dest), compileAccess(config, accessEnv))
   for (const problem of problems) {
     if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
-    unlink(path.join(dest, problem.file), problem.line, problem.target)
+    const folder = hintedFolder(problem.problem)
+    if (folder === null) unlink(path.join(dest, problem.file), problem.line, problem.target)
+    else {
+      const { from, to } = moveFile(dest, problem.file, problem.line, problem.target, folder)
+      moves.set(from, to)
+    }
   }
+  const pageTexts = scanContent(dest).pages.map((page) => fs.readFileSync(path.join(dest, page.file), 'utf8'))
+  for (const from of moves.keys()) if (!pageTexts.some((text) => text.includes(from.slice('public'.length)))) fs.rmSync(path.join(dest, from))
+  const left = checkLinks(scanContent(dest), compileAccess(config, accessEnv))
+  if (left.length > 0) throw new Error(`the audit's mended links still fail the link check: ${left.map((problem) => `${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`).join('; ')}`)
+  return moves
 }
 
 /** Runs the build in a copy of the project, against a local Cognito at `cognitoPort`, with the lists of `accessEnv`. */
