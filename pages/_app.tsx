@@ -10,7 +10,10 @@ import { RouteProgress } from '../components/RouteProgress'
 import { SignInServiceNotice } from '../components/SignInServiceNotice'
 import { AuthProvider } from '../lib/auth/AuthContext'
 import { usePagePath } from '../lib/navigation/pagePath'
+import { skipPrefetchWhenSavingData } from '../lib/navigation/dataSaver'
 import { SIGN_IN_PAGE } from '../lib/pathFormats'
+
+if (typeof window !== 'undefined') skipPrefetchWhenSavingData()
 
 // Each MDX page wraps itself in the docs layout, so the providers here keep it.
 export default function App({ Component, pageProps }: AppProps) {
