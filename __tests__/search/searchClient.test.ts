@@ -161,6 +161,11 @@ test('excerpts become text parts; escaped markup stays text', () => {
     { text: 'watermark', mark: true },
     { text: ' & c', mark: false },
   ])
+  // Pagefind escapes only < and >: a page that writes an entity shows it in its excerpt as on the page (a review's page on HTML entities).
+  expect(excerptParts('write &amp; or &quot; for <mark>entities</mark>')).toEqual([
+    { text: 'write &amp; or &quot; for ', mark: false },
+    { text: 'entities', mark: true },
+  ])
 })
 
 test('a load that never finishes (Pagefind waits forever when WebAssembly is refused) fails after the timeout, and its instance is destroyed', async () => {

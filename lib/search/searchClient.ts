@@ -72,7 +72,7 @@ export interface SearchHit {
   title: string
   section: string
   heading: string | null
-  /** Pagefind's excerpt: text with `<mark>` around matched words; `<` and `>` arrive escaped. */
+  /** Pagefind's excerpt: text with `<mark>` around matched words; `<` and `>` arrive escaped, nothing else. */
   excerpt: string
 }
 
@@ -285,10 +285,13 @@ export interface ExcerptPart {
   mark: boolean
 }
 
-/** Pagefind's excerpt as plain text parts, marked or not; nothing in it is ever rendered as HTML. */
+/**
+ * Pagefind's excerpt as plain text parts, marked or not; nothing in it is ever rendered as HTML.
+ * Pagefind escapes only `<` and `>` of the page's text (pagefind.js `raw_content`), so only those
+ * are read back: a page's own `&amp;` shows as the page shows it.
+ */
 export function excerptParts(excerpt: string): ExcerptPart[] {
-  const decode = (text: string) =>
-    text.replace(/&(lt|gt|amp|quot|#39|#x27);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'", '#x27': "'" })[name] as string)
+  const decode = (text: string) => text.replace(/&(lt|gt);/g, (_, name: string) => (name === 'lt' ? '<' : '>'))
   const parts: ExcerptPart[] = []
   let mark = false
   for (const piece of excerpt.split(/(<\/?mark>)/)) {
