@@ -15,7 +15,7 @@ import { readLastOutRecord, outRecordFileFor, readOut, readOutRecord, readOutRec
 import { listFiles } from '../../pipeline/files'
 import { writtenBy } from '../../pipeline/steps/outFiles'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
-import { NoBuildError } from '../../scripts/deploy/localFiles'
+import { DamagedOutRecordError, NoBuildError } from '../../scripts/deploy/localFiles'
 import { runDeploy } from '../../scripts/deploy/runDeploy'
 import { s3SiteBucket } from '../../scripts/deploy/s3Bucket'
 import { tempSite } from '../fixtures/tempSite'
@@ -59,7 +59,7 @@ function rebuild(site: { outDir: string; file: (key: string) => string }, edits:
 }
 
 /** One deploy: the files of out/ it stat'ed or opened, by any of the ways a file can be, and the keys it uploaded. */
-async function deploy(site: { outDir: string; bucket: string }) {
+async function deploy(site: { outDir: string; bucket: string }, options: { wholeRecord?: boolean } = {}) {
   const touched = new Set<string>()
   const spy = <T extends object>(owner: T, name: keyof T) => {
     const original = owner[name] as (...args: unknown[]) => unknown
@@ -74,7 +74,7 @@ async function deploy(site: { outDir: string; bucket: string }) {
     ...(['readFile', 'open', 'stat', 'lstat', 'readdir'] as const).map((name) => spy(fs.promises, name)),
   ]
   try {
-    const result = await runDeploy({ outDir: site.outDir, bucket: s3SiteBucket(s3.client, site.bucket), graceMs: 0 })
+    const result = await runDeploy({ outDir: site.outDir, bucket: s3SiteBucket(s3.client, site.bucket), graceMs: 0, ...options })
     return { fromBuild: result.fromBuild, touched: [...touched].sort(), uploaded: (result.plan?.phases ?? []).flatMap((phase) => phase.files.map((file) => file.key)).sort() }
   } finally {
     spies.forEach((each) => each.mockRestore())
@@ -173,6 +173,12 @@ test('a damaged or truncated record is not trusted: the deploy hashes out/', asy
   expect((await deploy(site)).fromBuild).toBeNull()
   fs.writeFileSync(file, whole.slice(0, whole.length / 2))
   expect(await deploy(site)).toEqual({ fromBuild: null, touched: expect.arrayContaining(KEYS), uploaded: [] })
+  // npm run deploy asks for the whole record: its first line alone (rules, pool) says nothing of which files the build wrote (a fault review's stray file shipped).
+  fs.writeFileSync(site.file('docs/stray.html'), '<html>put there by hand</html>')
+  await expect(deploy(site, { wholeRecord: true })).rejects.toThrow(DamagedOutRecordError)
+  await expect(deploy(site, { wholeRecord: true })).rejects.toThrow(/is not whole: its files do not match its digest, so nothing says which files of .* the build wrote \(one put there by hand would ship\); build again/)
+  expect(await deploy(site)).toEqual({ fromBuild: null, touched: expect.arrayContaining(KEYS), uploaded: ['docs/stray.html'] })
+  fs.rmSync(site.file('docs/stray.html'))
   fs.rmSync(file)
   fs.rmSync(site.outDir, { recursive: true })
   await expect(deploy(site)).rejects.toThrow(NoBuildError)

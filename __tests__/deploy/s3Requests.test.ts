@@ -62,7 +62,7 @@ test('a file of out/ removed or edited since the build recorded it stops the upl
   const from = s3.requests.length
   const bucket = s3SiteBucket(s3.client, 'site')
   await expect(bucket.upload(gone)).rejects.toThrow(new OutChangedError(gone.file, 'missing'))
-  await expect(bucket.upload(edited)).rejects.toThrow(`${edited.file} is ${bytes.length + 11} bytes, not the ${bytes.length} the build recorded: out/ changed since the build recorded it; build again (npm run build:prod), then deploy`)
+  await expect(bucket.upload(edited)).rejects.toThrow(`${edited.file} is ${bytes.length + 11} bytes, not the ${bytes.length} the build recorded: out/ changed since the build recorded it; write it anew (rm -rf out, then npm run build:prod: a build in place rewrites only what its sources changed), then deploy`)
   await s3.settled()
   expect(s3.requests.length).toBe(from)
 })

@@ -64,7 +64,7 @@ async function main() {
     await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log, stopOnSignals: true })
     return
   }
-  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list, stopOnSignals: true })
+  await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list, wholeRecord: true, stopOnSignals: true })
 }
 
 // A deploy that runs out of work half way fails too, not exits 0 (pipeline/mainProcess.ts).

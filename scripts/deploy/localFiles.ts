@@ -16,7 +16,7 @@ import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { cacheControlForObject } from '../../edge/cacheHeaders'
 import { listFiles } from '../../pipeline/files'
-import { readOutRecord } from '../../pipeline/steps/outRecord'
+import { outRecordFileFor, readOutRecord } from '../../pipeline/steps/outRecord'
 import { contentTypeFor } from '../server/contentTypes'
 import type { LocalFile } from './deployPlan'
 import { inParallel } from './inParallel'
@@ -54,13 +54,25 @@ export const localFile = (outDir: string, key: string, bytes: number, sha256: st
   cacheControl: cacheControlForObject(`/${key}`),
 })
 
-/** The files of `outDir`, from the build's record, or else each hashed, `concurrency` at a time. */
-export async function localFiles(outDir: string, concurrency: number): Promise<LocalFiles> {
+/** out/ beside a record of it that is not whole (cut short, changed): nothing says which files the build wrote. */
+export class DamagedOutRecordError extends Error {
+  constructor(outDir: string) {
+    super(`the build's record of ${outDir} (${path.relative(process.cwd(), outRecordFileFor(outDir))}) is not whole: its files do not match its digest, so nothing says which files of ${outDir} the build wrote (one put there by hand would ship); build again (npm run build:prod)`)
+    this.name = 'DamagedOutRecordError'
+  }
+}
+
+/**
+ * The files of `outDir`, from the build's record, or else (unless `wholeRecord` is asked for, as
+ * `npm run deploy` does) each hashed, `concurrency` at a time.
+ */
+export async function localFiles(outDir: string, concurrency: number, wholeRecord = false): Promise<LocalFiles> {
   const record = readOutRecord(outDir)
   if (record && 'index.html' in record.files) {
     return { files: Object.entries(record.files).map(([key, entry]) => localFile(outDir, key, entry.size, entry.sha256)), fromBuild: record.buildId, recordDigest: record.digest }
   }
   if (!fs.existsSync(path.join(outDir, 'index.html'))) throw new NoBuildError(outDir)
+  if (wholeRecord) throw new DamagedOutRecordError(outDir)
   const files: LocalFile[] = []
   await inParallel(listFiles(outDir), concurrency, async (objectKey) => {
     const key = objectKey.slice(1)

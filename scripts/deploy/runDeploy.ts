@@ -43,6 +43,8 @@ export interface DeployOptions {
   rules?: string
   /** Lists the whole bucket instead of trusting its record (and seal) for what it holds. */
   fullListing?: boolean
+  /** Refuse out/ without the build's whole record of it (`npm run deploy`), rather than hash what it holds (./localFiles.ts). */
+  wholeRecord?: boolean
   /** A command's run: a SIGINT or SIGTERM lets the bucket's lease go and ends the process (./deployLease.ts). */
   stopOnSignals?: boolean
 }
@@ -96,7 +98,7 @@ interface Planned {
 
 /** The plan from the build's record of out/ and the bucket's record, every file compared. */
 async function planAll(options: DeployOptions, rulesRecord: RulesRecord | null, now: Date, concurrency: number): Promise<Planned> {
-  const [local, { record, keys, listed }] = await Promise.all([localFiles(options.outDir, concurrency), bucketState(options.bucket, rulesRecord, options.fullListing ?? false)])
+  const [local, { record, keys, listed }] = await Promise.all([localFiles(options.outDir, concurrency, options.wholeRecord ?? false), bucketState(options.bucket, rulesRecord, options.fullListing ?? false)])
   // Checked before anything is written (./rulesRecord.ts).
   if (options.rules !== undefined) checkUpload(rulesRecord, options.rules, keys, options.bucket.name)
   // After an upload cut short, objects may hold other bytes than the record says: every file goes up again.

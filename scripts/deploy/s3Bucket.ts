@@ -173,7 +173,7 @@ export function s3SiteBucket(client: S3Client, bucket: string): SiteBucket {
 /** A file of out/ is not as the build recorded it (removed or edited since): the deploy stops before sending it. */
 export class OutChangedError extends Error {
   constructor(file: string, how: string) {
-    super(`${file} is ${how}: out/ changed since the build recorded it; build again (npm run build:prod), then deploy`)
+    super(`${file} is ${how}: out/ changed since the build recorded it; write it anew (rm -rf out, then npm run build:prod: a build in place rewrites only what its sources changed), then deploy`)
     this.name = 'OutChangedError'
   }
 }
