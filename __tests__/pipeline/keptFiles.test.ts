@@ -28,6 +28,27 @@ test("a file not written again is removed from out/ with its kept copy; an uncha
   expect(listFiles(path.join(root, CACHE_PATHS.markdownFiles))).toEqual(['/docs/leads/intro.md'])
 })
 
+test("a file of out/ edited in place, which edits its kept copy (one inode), is made again, whether out/ stays or is removed: a fault review's injected line in a page's Markdown survived `rm -rf out`", () => {
+  const root = tempSite('kept-edited-')
+  const out = path.join(root, 'out')
+  const made: string[] = []
+  const make = () => (made.push('made'), Buffer.from('# Intro'))
+  const first = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+  first.writeFrom('/docs/leads/intro.md', 'inputs-1', make)
+  first.prune()
+  for (const removeOut of [false, true]) {
+    fs.appendFileSync(path.join(out, 'docs/leads/intro.md'), '\n> INJECTED BY HAND\n')
+    expect(fs.readFileSync(path.join(root, CACHE_PATHS.markdownFiles, 'docs/leads/intro.md'), 'utf8')).toContain('INJECTED')
+    if (removeOut) fs.rmSync(out, { recursive: true })
+    const next = openKeptFiles(root, out, CACHE_PATHS.markdownFiles)
+    expect(next.writeFrom('/docs/leads/intro.md', 'inputs-1', make)).toBe(true)
+    next.prune()
+    expect(fs.readFileSync(path.join(out, 'docs/leads/intro.md'), 'utf8')).toBe('# Intro')
+    expect(next.written()).toEqual(['docs/leads/intro.md'])
+  }
+  expect(made).toHaveLength(3)
+})
+
 test('a file of the same inputs is not made again: out/ keeps it, or, emptied, gets it back from its kept copy; the step names what it put into out/', () => {
   const root = tempSite('kept-inputs-')
   const out = path.join(root, 'out')

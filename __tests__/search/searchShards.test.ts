@@ -94,6 +94,9 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     afterStopped: Files
     /** Built again after a file of a kept shard folder was deleted by hand. */
     afterDeleted: Files
+    /** Built again after a file of a kept shard folder (and so its cache entry) was edited in place, out/ kept, then out/ emptied. */
+    afterEdited: Files
+    afterEditedEmptied: Files
     fresh: Files
     /** The same sources built from nothing, indexing one shard at a time and two at once. */
     oneLane: { indexed: number; files: Files }
@@ -175,6 +178,9 @@ describe('built with Pagefind: two one-page edits, each in another shard of the 
     expect(bytes(scenario.afterStopped)).toEqual(bytes(scenario.fresh))
     // A file deleted from a shard folder the step would keep is placed again, not dropped from out/ and its record.
     expect(bytes(scenario.afterDeleted)).toEqual(bytes(scenario.fresh))
+    // A file edited in place (its cache entry with it, one inode) is indexed again, not placed as it was, whether out/ stays or goes (a fault review's edited fragment shipped after rm -rf out).
+    expect(bytes(scenario.afterEdited)).toEqual(bytes(scenario.fresh))
+    expect(bytes(scenario.afterEditedEmptied)).toEqual(bytes(scenario.fresh))
     expect(scenario.afterEmptied.stats.every((s) => s.indexed === 0)).toBe(true)
   })
 

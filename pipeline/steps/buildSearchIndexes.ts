@@ -38,16 +38,23 @@ export interface IndexStats {
   bytes: number
 }
 
-function dirStats(dir: string): { files: number; bytes: number } {
-  const keys = listFiles(dir)
-  return { files: keys.length, bytes: keys.reduce((sum, key) => sum + fs.statSync(path.join(dir, key)).size, 0) }
+/**
+ * A shard folder's files: their count, bytes, and a stamp of each one's name, inode, size and time
+ * (Pagefind's script, which the index's folder holds once, aside). A folder of out/ and its cache
+ * entry are links of the same files, so an edit of either, in place, changes both, and the stamp.
+ */
+function dirStats(dir: string): { files: number; bytes: number; stamp: string } {
+  const keys = listFiles(dir).filter((key) => key !== `/${PAGEFIND_SCRIPT}`)
+  const stats = keys.map((key) => fs.statSync(path.join(dir, key)))
+  return { files: keys.length, bytes: stats.reduce((sum, stat) => sum + stat.size, 0), stamp: sha256(keys.map((key, at) => `${key}\t${stats[at].ino}\t${stats[at].size}\t${stats[at].mtimeMs}`).join('\n')) }
 }
 
-/** A shard folder of out/ as the search step left it: the cache entry it was placed from (bundleKey), and its files' count and bytes. */
+/** A shard folder of out/ as the search step left it: the cache entry it was placed from (bundleKey), and its files (dirStats). */
 interface OutShard {
   key: string
   files: number
   bytes: number
+  stamp?: string
 }
 
 /**
@@ -319,10 +326,12 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
   }
   const lastOut = takeOutShards(cacheDir, outRoot)
   const placedOut: Record<string, OutShard> = {}
-  // The cache entry too: the index's pagefind.js comes from it. A folder that lost a file since
-  // (its count is what the last step placed) is placed again: kept, its record would drop the file.
+  // The cache entry too: the index's pagefind.js comes from it. A folder that lost a file or had
+  // one changed since (its stamp is not what the last step placed) is placed again.
   const kept = (rel: string, key: string | null) =>
-    lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key)) && listFiles(path.join(outRoot, rel)).length === lastOut[rel].files
+    lastOut[rel]?.key === key && fs.existsSync(path.join(outRoot, rel)) && fs.existsSync(cachedOf(key)) && dirStats(path.join(outRoot, rel)).stamp === lastOut[rel].stamp
+  // A cache entry the last step placed at `rel` is its files as placed, unless one was changed in place since (through out/'s link): then it is indexed again.
+  const changedSincePlaced = (rel: string, key: string) => lastOut[rel]?.key === key && fs.existsSync(cachedOf(key)) && dirStats(cachedOf(key)).stamp !== lastOut[rel].stamp
   const started = ahead
   ahead = null
   let pagefind: Pagefind | null = null
@@ -351,6 +360,7 @@ async function writeSearchIndexes(indexes: readonly IndexPlan[], recordsOf: Reco
         const dir = path.join(outRoot, rel)
         const cached = cachedOf(key)
         fs.rmSync(dir, { recursive: true, force: true })
+        if (changedSincePlaced(rel, key)) fs.rmSync(cached, { recursive: true, force: true })
         if (!fs.existsSync(cached)) jobs.push({ shard, dir, cached })
       }
     }

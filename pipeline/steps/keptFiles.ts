@@ -41,14 +41,22 @@ export interface KeptFilesOptions {
   version?: string
 }
 
-/** What the record keeps of a kept file: its inputs (null for a file written by its bytes) and its inode. */
+/** What the record keeps of a kept file: its inputs (null for a file written by its bytes), its inode, and its size and time as written. */
 interface KeptEntry {
   inputs: string | null
   ino: number
   dev: number
+  size?: number
+  mtimeMs?: number
 }
 
 const sameFile = (a: Pick<fs.Stats, 'ino' | 'dev'>, b: Pick<fs.Stats, 'ino' | 'dev'>) => a.ino === b.ino && a.dev === b.dev
+/**
+ * The kept copy as it was written: out/ links the same inode, so a file of out/ edited in place
+ * (by hand, by a tool) edits the kept copy too, which would then be linked again as made, `rm -rf
+ * out` or not. The edit changes its size or its time.
+ */
+const unchanged = (stat: fs.Stats, entry: KeptEntry) => sameFile(stat, entry) && stat.size === entry.size && stat.mtimeMs === entry.mtimeMs
 
 /** The record: the version its inputs were made under, and each kept file's entry by key. */
 interface KeptRecord {
@@ -102,7 +110,7 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
     }
     const keptStat = fs.statSync(kept)
     link(key, kept, keptStat)
-    next[key] = { inputs, ino: keptStat.ino, dev: keptStat.dev }
+    next[key] = { inputs, ino: keptStat.ino, dev: keptStat.dev, size: keptStat.size, mtimeMs: keptStat.mtimeMs }
     return changed
   }
   return {
@@ -111,13 +119,13 @@ export function openKeptFiles(root: string, out: string, dir: (typeof CACHE_PATH
       const entry = lastInputs?.[key]
       if (entry && entry.inputs === inputs) {
         const present = statOf(path.join(out, key))
-        if (present && sameFile(present, entry)) {
+        if (present && unchanged(present, entry)) {
           next[key] = entry
           return false
         }
         const kept = path.join(keptRoot, key)
         const keptStat = statOf(kept)
-        if (keptStat && sameFile(keptStat, entry)) {
+        if (keptStat && unchanged(keptStat, entry)) {
           link(key, kept, keptStat)
           next[key] = entry
           return false
