@@ -264,3 +264,22 @@ describe('an incremental build writes exactly what a clean build of the same sou
     expectSameFiles(incremental, clean)
   })
 })
+
+test("a build that stops before writing out/ leaves the record as it was; one that stopped while writing it has the next build write out/ anew, so nothing put there by hand meanwhile ships (a fault review's stray file and edited page were recorded for the deploy)", async () => {
+  const environments = path.join(dir, 'content/docs/leads/environments.mdx')
+  const source = fs.readFileSync(environments, 'utf8')
+  fs.appendFileSync(environments, '\n<div>\n\nunclosed {oops\n')
+  await expect(build()).rejects.toThrow(/build failed/)
+  // The page did not compile, so no step wrote into out/: it is the last build's still, and its record says so.
+  expect(fs.existsSync(path.join(dir, '.cache/out-record.json'))).toBe(true)
+  fs.writeFileSync(environments, source)
+  // A build killed while writing out/ leaves the record set aside (pipeline/steps/outRecord.ts setOutRecordAside), and out/ part written.
+  fs.renameSync(path.join(dir, '.cache/out-record.json'), path.join(dir, '.cache/out-record.previous.json'))
+  fs.writeFileSync(path.join(dir, 'out/docs/leads/stray-copy.html'), '<html>copied in by hand</html>')
+  fs.appendFileSync(path.join(dir, 'out/docs/leads/intro.html'), '<p>edited by hand</p>')
+  const log = await build()
+  expect(log).toContain('it is written anew')
+  expect(fs.existsSync(path.join(dir, 'out/docs/leads/stray-copy.html'))).toBe(false)
+  expect(page('/docs/leads/intro')).not.toContain('edited by hand')
+  expect(recordedFiles()).toEqual(filesUnder(['out']))
+})

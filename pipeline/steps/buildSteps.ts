@@ -67,7 +67,7 @@ import { siteBuildId } from '../buildId'
 import { runContentSteps, type ContentRun } from './contentSteps'
 import type { Warming } from './warming'
 import { assertPoliciesAllowPages, describeInlineScripts, shippedPolicies, writeInlineScriptHashes } from './inlineScriptHashes'
-import { readLastOutRecord, readOut, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
+import { readLastOutRecord, readOut, removeUnrecordedOut, restoreOutRecord, setOutRecordAside, type LastOutRecord, type OutReading } from './outRecord'
 import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
 import { postbuild } from './routesStep'
@@ -224,15 +224,21 @@ async function buildSteps(paths: SitePaths, times: PhaseTimes, { compileWorkers,
   const step: Step = (name, run, describe, starting) => runStep(times, name, run, describe, starting)
   // Whether the last build left its record of out/ (it did not stop half way).
   const lastBuildFinished = setOutRecordAside(paths.out)
+  removeUnrecordedOut(paths.out, lastBuildFinished)
   setEdgeRecordsAside(paths.edgeDist)
+  let outTouched = false
   try {
-    await buildAfterWarming(paths, step, compileWorkers, renderer, lastBuildFinished)
+    await buildAfterWarming(paths, step, compileWorkers, renderer, lastBuildFinished, () => (outTouched = true))
+  } catch (error) {
+    // Stopped before writing into out/ (a page that does not compile, a broken link): out/ is the last build's still.
+    if (lastBuildFinished && !outTouched) restoreOutRecord(paths.out)
+    throw error
   } finally {
     await renderer.close()
   }
 }
 
-async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean): Promise<void> {
+async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: CompileWorkers, renderer: LastBuildRenderer, lastBuildFinished: boolean, writingOut: () => void): Promise<void> {
   // What the bundles bake from the environment and the AI tools' sign-in settings: a bad one fails here, named.
   aiToolsSettings(accessConfig.aiTools)
   const settings = await bakedSettings()
@@ -246,6 +252,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   let course: RenderCourse | undefined
   let searching: Promise<SearchResult> | undefined
   const searchStep = ({ store, plan }: Pick<ContentRun, 'store' | 'plan'>) => {
+    writingOut()
     searching ??= step(
       'search',
       () => buildSearchIndexes({ data: searchDataOf(paths.root, store.pages), outRoot: paths.out, access, plan, cacheDir: path.join(paths.root, CACHE_PATHS.search) }),
@@ -283,6 +290,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
     markdown.then(() => setImmediate(readLastRecord)).catch(() => {})
     return markdown
   }
+  writingOut()
   const next = await step(
     'render',
     () =>

@@ -185,6 +185,23 @@ export function setOutRecordAside(outDir: string): boolean {
   return true
 }
 
+/** A build that stopped before any step wrote into out/ (the content check failed): out/ is as the record set aside says, so it is put back. */
+export function restoreOutRecord(outDir: string): void {
+  fs.renameSync(previousFileFor(outDir), outRecordFileFor(outDir))
+}
+
+/**
+ * A build whose last build stopped while writing out/ writes it anew, as after `rm -rf out`: that
+ * build left files no record names, new or changed (and anything copied in meanwhile), which this
+ * build would not rewrite and its record would give to the deploy. Returns whether it did.
+ */
+export function removeUnrecordedOut(outDir: string, lastBuildFinished: boolean): boolean {
+  if (lastBuildFinished || !fs.existsSync(outDir)) return false
+  fs.rmSync(outDir, { recursive: true, force: true })
+  console.log(`build: the last build stopped while writing ${path.basename(outDir)}/, so it holds files no record names: it is written anew`)
+  return true
+}
+
 export interface OutRecordSummary {
   files: number
   /** Files hashed because their stat was not the one recorded (written by this build, or racy). */
