@@ -39,6 +39,21 @@ test('links into a section the page\'s readers may not open fail; links within t
   ])
 })
 
+test("a link to this site's own address (copied from the address bar) is judged as the page its path names: a review's full https address to an internal page passed in a page, a card and a _meta", () => {
+  const root = site({
+    'content/docs/leads/intro.mdx': page('[plan](https://docs.example.com/docs/internal/intro) [env](https://docs.example.com/docs/leads/env) [other](https://other.example.com/docs/elsewhere)\n\n<Cards.Card title="Full" href="https://docs.example.com/docs/internal/intro.md" />'),
+    'content/docs/leads/env.mdx': page('x'),
+    'content/docs/internal/intro.mdx': page('x'),
+    'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro',\n  secret: { title: 'Internal plan', href: 'https://docs.example.com/docs/internal/intro' },\n}\n",
+  })
+  const problem = 'an address whose path is this site\'s page /docs/internal/intro, which needs "internalUsers": this page\'s readers (who need "leadsUsers") may not open it, and the link names it to them; link this site\'s pages as site paths (/docs/…)'
+  expect(checkLinks(scanContent(root))).toEqual([
+    { file: 'content/docs/leads/intro.mdx', line: 6, target: 'https://docs.example.com/docs/internal/intro', kind: 'forbidden', problem },
+    { file: 'content/docs/leads/intro.mdx', line: 8, target: 'https://docs.example.com/docs/internal/intro.md', kind: 'forbidden', problem },
+    { file: 'content/docs/leads/_meta.ts', line: 3, target: 'https://docs.example.com/docs/internal/intro', kind: 'forbidden', problem },
+  ])
+})
+
 test('links inside code blocks are not checked', () => {
   const root = site({ 'content/docs/leads/intro.mdx': page('```md\n[x](/docs/leads/nowhere)\n```') })
   expect(checkLinks(scanContent(root))).toEqual([])

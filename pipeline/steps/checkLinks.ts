@@ -123,7 +123,16 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
         continue
       }
       // Another site's: `https:` only with its `//` (a browser reads `https:/docs/x` on this site as `/docs/x`).
-      if (/^(https?:\/\/|mailto:|tel:)/i.test(target)) continue
+      if (/^https?:\/\//i.test(target)) {
+        // Unless it is this site's own address (copied from the address bar): the build does not know
+        // its domain, so an address whose path is a page of this site is judged as that page.
+        const route = addressedRoute(target)
+        if (route !== null && routes.has(route) && !readersOfMayOpen(rules, page.readersOf, route)) {
+          report('forbidden', `an address whose path is this site's page ${route}, which needs "${requirementFor(rules, route)}": this page's readers (who need "${requirementFor(rules, page.readersOf)}") may not open it, and the link names it to them; link this site's pages as site paths (/docs/…)`)
+        }
+        continue
+      }
+      if (/^(mailto:|tel:)/i.test(target)) continue
       // As the page check says of a page's (pipeline/compile/pageSanitizer.mjs); a _meta's went out as a broken site path.
       if (urlScheme(target) === '//') {
         report('broken', 'leaves the site without a scheme: write the full https:// address')
@@ -175,6 +184,15 @@ export function checkLinks(source: ContentSource, rules: CompiledAccess = access
     }
   }
   return problems
+}
+
+/** The route an http(s) address's path would be on this site, or null. */
+function addressedRoute(address: string): string | null {
+  try {
+    return normalisePath(new URL(address).pathname.replace(/\.mdx?$/i, ''))
+  } catch {
+    return null
+  }
 }
 
 /** `text` %-decoded, or as it is where a % starts no escape. */
