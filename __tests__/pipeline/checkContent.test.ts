@@ -490,11 +490,24 @@ test("a page with no title: is titled by its first # heading, which is held to a
     'content/docs/leads/bare.mdx': '# Intro \u202egnp.exe\n\nText.\n',
     'content/docs/leads/described.mdx': `---\ndescription: A page\n# a YAML comment \u202e\n---\n\n\`\`\`sh\n# a shell comment ${long}\n\`\`\`\n\n# ${long}\n`,
     'content/docs/leads/titled.mdx': `---\ntitle: Titled\n---\n\n# ${long}\n`,
-    'content/docs/leads/plain.mdx': '# Plain heading\n\n## \u202e in a lower heading is its own\n',
+    'content/docs/leads/plain.mdx': '# Plain heading\n\n## A lower heading is no title\n',
   })
   expect(messages(root).sort()).toEqual([
     "content/docs/leads/bare.mdx:1: the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it holds U+202E, a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them).",
     "content/docs/leads/described.mdx:10: the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it is 301 characters long; a title holds at most 300: shorten it.",
+  ])
+})
+
+test("a direction control anywhere in a page's text or code fails at its line and column (Trojan Source: a review's code block copied other logic than it showed)", () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/code.mdx': page('title: Code') + '\n```js\nlet isAdmin = false; /*\u202e } \u2066if (isAdmin)\u2069 \u2066 begin admins only */\n```\n',
+    'content/docs/leads/prose.mdx': '# Prose\n\nThe file invoice\u2066fdp.exe\u2069 is attached.\n',
+    'content/docs/leads/arabic.mdx': page('title: Arabic') + '\nمرحبا Hello, عالم.\n',
+  })
+  expect(messages(root).sort()).toEqual([
+    expect.stringMatching(/^content\/docs\/leads\/code\.mdx:7:24: the page holds U\+202E, a control that reorders the text after it, so the page would show other than its characters read \(in a code block, what a reader copies is not what they see\); remove it/),
+    expect.stringMatching(/^content\/docs\/leads\/prose\.mdx:3:17: the page holds U\+2066, a control that reorders/),
   ])
 })
 

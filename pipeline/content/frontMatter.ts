@@ -53,6 +53,13 @@ export class HeadingTitleError extends ContentError {
   }
 }
 
+/** A direction control in a page's text or code: what shows is not what its characters read (Trojan Source). */
+export class DirectionControlError extends ContentError {
+  constructor(file: string, control: string, line: number, column: number) {
+    super(file, `${locate(file, line, column)}the page holds ${control}, a control that reorders the text after it, so the page would show other than its characters read (in a code block, what a reader copies is not what they see); remove it (right-to-left words need none: browsers order them).`)
+  }
+}
+
 /** A front matter opened with a language (`---js`): the build reads YAML only, and never runs a page. */
 export class FrontMatterLanguageError extends ContentError {
   constructor(file: string, readonly language: string) {
@@ -119,6 +126,7 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   const block = split(file, source)
   if (block === null) {
     checkHeadingTitle(file, source, 1)
+    checkBodyText(file, source, 1)
     return { data: {}, body: source.replace(/^\s*\n/, '') }
   }
   let data: unknown
@@ -162,8 +170,18 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
     if (long) throw new BadFrontMatterError(file, `\`${field}\` ${long}`, lineOf(field))
   }
   const body = block.body.replace(/^\s*\n/, '')
-  if (typeof fields.title !== 'string') checkHeadingTitle(file, block.body, source.split('\n').length - block.body.split('\n').length + 1)
+  const bodyLine = source.split('\n').length - block.body.split('\n').length + 1
+  if (typeof fields.title !== 'string') checkHeadingTitle(file, block.body, bodyLine)
+  checkBodyText(file, block.body, bodyLine)
   return { data: fields, body }
+}
+
+/** No direction control anywhere in a page's body, its code blocks included: none is needed, and one makes text show other than it reads. */
+function checkBodyText(file: string, body: string, bodyLine: number): void {
+  const found = DIRECTION_CONTROL.exec(body)
+  if (!found) return
+  const before = body.slice(0, found.index).split('\n')
+  throw new DirectionControlError(file, directionControlIn(found[0])!, bodyLine + before.length - 1, before[before.length - 1].length + 1)
 }
 
 /**
