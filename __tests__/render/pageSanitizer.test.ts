@@ -71,6 +71,23 @@ test("an <input> is a task list's disabled checkbox or nothing: a bare one was a
   expect(found).toEqual({ bare: `7:33: ${message}`, enabled: `7:1: ${message}`, named: `7:1: ${message}`, box: 'ok', checked: 'ok', task: 'ok' })
 })
 
+test("a role is the content's, and the tab order and the keyboard's keys are the site's: a review's alert, banner and search landmarks, tabIndex=\"1\" and accessKey posed as site chrome to screen readers and keyboards", async () => {
+  const found = await verdicts({
+    alert: '<div role="alert">Your session has expired. Sign in again.</div>',
+    banner: '<div role="banner" aria-label="Platform Docs">x</div>',
+    search: '<div role="search">x</div>',
+    tab: '<a href="https://example.com" tabIndex="1">first</a>',
+    key: '<a href="https://example.com" accessKey="s">key</a>',
+    note: '<div role="note">A note.</div> <span role="img" aria-label="warning">!</span> <div tabIndex="0">scrollable</div> <div tabIndex={-1}>x</div>',
+  })
+  expect(found.alert).toMatch(/^7:6: `<div role="alert">`: a page's roles are its content's \(note, img, .*\); an alert, a landmark or a control would pose as the site's own to a screen reader$/)
+  expect(found.banner).toMatch(/^7:6: `<div role="banner">`/)
+  expect(found.search).toMatch(/^7:6: `<div role="search">`/)
+  expect(found.tab).toBe('7:31: `<a tabIndex="1">` puts the element ahead of the site\'s own (skip link, sign-out, search) in the tab order: write 0 or -1')
+  expect(found.key).toBe("7:31: `<a accessKey>` binds a key of the reader's keyboard, which is the site's to bind")
+  expect(found.note).toBe('ok')
+})
+
 test('event handlers, dangerouslySetInnerHTML and srcDoc are refused on any tag and any component', async () => {
   const found = await verdicts({
     review: '<div dangerouslySetInnerHTML={{__html: "<script>window.injectedRan=1</script>"}} />',

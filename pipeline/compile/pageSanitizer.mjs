@@ -212,8 +212,19 @@ function anyElementProblem(tag, name, value) {
     if (problem) return `\`<${tag} style>\`: ${problem}`
   }
   if (lower === 'rel' && relHasOpener(value)) return `\`<${tag} rel="opener">\` lets the page the link opens take over the docs tab (window.opener); write rel="noopener noreferrer"`
+  if (lower === 'role' && !CONTENT_ROLES.has(String(value).trim().toLowerCase())) {
+    return `\`<${tag} role="${String(value).slice(0, 40)}">\`: a page's roles are its content's (${[...CONTENT_ROLES].join(', ')}); an alert, a landmark or a control would pose as the site's own to a screen reader`
+  }
+  if (lower === 'accesskey') return `\`<${tag} ${name}>\` binds a key of the reader's keyboard, which is the site's to bind`
+  if (lower === 'tabindex' && !(Number(value) <= 0)) return `\`<${tag} ${name}=${JSON.stringify(value)}>\` puts the element ahead of the site's own (skip link, sign-out, search) in the tab order: write 0 or -1`
   return null
 }
+
+/**
+ * The ARIA roles a page's own elements may take: what content is. A landmark (banner, navigation,
+ * search), a live region (alert, status) or a widget would be announced as the site's chrome.
+ */
+const CONTENT_ROLES = new Set(['note', 'img', 'figure', 'group', 'list', 'listitem', 'presentation', 'none', 'term', 'definition', 'table', 'row', 'rowgroup', 'cell', 'columnheader', 'rowheader', 'separator', 'math', 'code', 'blockquote', 'caption', 'paragraph', 'emphasis', 'strong', 'deletion', 'insertion', 'subscript', 'superscript', 'time', 'mark'])
 
 /** A JSX attribute as hast names it (`className`, `dataKind`, `ariaLabel`, `htmlFor`). */
 const hastName = (name) => find(html, name).property
