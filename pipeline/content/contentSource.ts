@@ -36,6 +36,7 @@ import { ContentError, NamedError } from './contentError'
 import { parseFrontMatter, type FrontMatter } from './frontMatter'
 import { BadMetaFileError, parseMetaFile } from './metaData'
 import { checkSvg, UnsafeSvgError } from './svgCheck'
+import { checkPdf, UnsafePdfError } from './pdfCheck'
 import { textOfFile } from './fileText'
 
 /** Where the pages are, relative to the project. */
@@ -452,11 +453,12 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const segments = file.split('/').slice(1)
   // A built file's name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
   if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isBuiltFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)
-  if (extension === '.svg') {
+  if (extension === '.svg' || extension === '.pdf') {
     try {
-      checkSvg(file, readPlainFile(absolute).toString('utf8'))
+      if (extension === '.svg') checkSvg(file, readPlainFile(absolute).toString('utf8'))
+      else checkPdf(file, readPlainFile(absolute))
     } catch (error) {
-      if (error instanceof UnsafeSvgError) return error
+      if (error instanceof UnsafeSvgError || error instanceof UnsafePdfError) return error
       throw error
     }
   }
