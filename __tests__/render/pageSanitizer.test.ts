@@ -88,6 +88,19 @@ test("a role is the content's, and the tab order and the keyboard's keys are the
   expect(found.note).toBe('ok')
 })
 
+test("a Tabs.Tab outside Tabs is refused where it starts: a review's orphan tab failed the render after the compile, naming neither file nor line", async () => {
+  const found = await verdicts({
+    orphan: '<Tabs.Tab>orphan tab</Tabs.Tab>',
+    inDiv: '<div>\n<Tabs.Tab>in a div</Tabs.Tab>\n</div>',
+    nested: "<Tabs items={['a', 'b']}>\n<Tabs.Tab>one</Tabs.Tab>\n<Tabs.Tab>\n<div>two</div>\n</Tabs.Tab>\n</Tabs>",
+    aliased: "import { Tabs as T } from 'nextra/components'\n\n<T items={['a']}>\n<T.Tab>one</T.Tab>\n</T>",
+  })
+  expect(found.orphan).toBe('7:1: `<Tabs.Tab>` is drawn only inside `<Tabs>`: put it in one (<Tabs items={[…]}>…</Tabs>)')
+  expect(found.inDiv).toMatch(/^8:1: `<Tabs.Tab>` is drawn only inside `<Tabs>`/)
+  expect(found.nested).toBe('ok')
+  expect(found.aliased).toBe('ok')
+})
+
 test('event handlers, dangerouslySetInnerHTML and srcDoc are refused on any tag and any component', async () => {
   const found = await verdicts({
     review: '<div dangerouslySetInnerHTML={{__html: "<script>window.injectedRan=1</script>"}} />',

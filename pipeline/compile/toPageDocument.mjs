@@ -282,10 +282,13 @@ function checkAttributes(file, node, name) {
   }
 }
 
-function walk(node, visit) {
-  visit(node)
-  if (Array.isArray(node.children)) for (const child of node.children) walk(child, visit)
+function walk(node, visit, ancestors = []) {
+  visit(node, ancestors)
+  if (Array.isArray(node.children)) for (const child of node.children) walk(child, visit, [...ancestors, node])
 }
+
+/** A component that renders only inside another: a `Tabs.Tab` outside `Tabs` failed the render of the page with no file or line. */
+const PARENT_OF = { 'Tabs.Tab': 'Tabs' }
 
 /**
  * The first rehype plugin: refuses what a page written as data cannot hold. Nodes that Nextra's
@@ -296,7 +299,7 @@ export function rehypeCheckPage() {
   return (tree, file) => {
     const aliases = new Map()
     let lastHeading = null
-    walk(tree, (node) => {
+    walk(tree, (node, ancestors) => {
       if (!node.position) return
       if (node.type === 'mdxjsEsm') {
         for (const statement of node.data?.estree?.body ?? []) {
@@ -315,6 +318,10 @@ export function rehypeCheckPage() {
         }
         checkAttributes(file, node, name ?? '')
         if (name !== null) checkAllowed(file, node, name, isHtmlName(name) ? null : canonicalName(name, aliases))
+        const parent = name === null ? undefined : PARENT_OF[canonicalName(name, aliases)]
+        if (parent && !ancestors.some((above) => (above.type === 'mdxJsxFlowElement' || above.type === 'mdxJsxTextElement') && above.name !== null && canonicalName(above.name, aliases) === parent)) {
+          refuse(file, `\`<${name}>\` is drawn only inside \`<${parent}>\`: put it in one (<${parent} items={[…]}>…</${parent}>)`, node.position.start)
+        }
       } else if (node.type === 'element') {
         // Markdown's own elements (a link, an image): their tags come from the grammar, their URLs from the writer.
         const attributes = Object.entries(node.properties ?? {})
