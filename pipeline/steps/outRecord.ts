@@ -180,6 +180,9 @@ export function readOutRecordHeader(outDir: string): OutRecordHeader | null {
  */
 export function setOutRecordAside(outDir: string): boolean {
   const file = outRecordFileFor(outDir)
+  // A build killed while it wrote its record left the part it wrote (writeLines): tens of megabytes at 30,000 pages.
+  const folder = path.dirname(file)
+  for (const name of fs.existsSync(folder) ? fs.readdirSync(folder) : []) if (name.startsWith(`${path.basename(file)}.`) && name.endsWith('.partial')) fs.rmSync(path.join(folder, name), { force: true })
   if (!fs.existsSync(file)) return false
   fs.renameSync(file, previousFileFor(outDir))
   return true
