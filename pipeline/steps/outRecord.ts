@@ -196,13 +196,12 @@ export function restoreOutRecord(outDir: string): void {
 /**
  * A build whose last build stopped while writing out/ writes it anew, as after `rm -rf out`: that
  * build left files no record names, new or changed (and anything copied in meanwhile), which this
- * build would not rewrite and its record would give to the deploy. Returns whether it did.
+ * build would not rewrite and its record would give to the deploy.
  */
-export function removeUnrecordedOut(outDir: string, lastBuildFinished: boolean): boolean {
-  if (lastBuildFinished || !fs.existsSync(outDir)) return false
+export function removeUnrecordedOut(outDir: string, lastBuildFinished: boolean): void {
+  if (lastBuildFinished || !fs.existsSync(outDir)) return
   fs.rmSync(outDir, { recursive: true, force: true })
   console.log(`build: the last build stopped while writing ${path.basename(outDir)}/, so it holds files no record names: it is written anew`)
-  return true
 }
 
 export interface OutRecordSummary {
