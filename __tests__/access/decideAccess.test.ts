@@ -338,6 +338,20 @@ describe('bad configuration fails with a message that names the problem', () => 
     const section: SectionDeclaration = { id: 'index', title: 'Index', description: 'x', entry: '/docs/index/intro', readers: 'leadsUsers' }
     expect(() => compileAccess({ ...base, sections: [section] })).toThrow('access.config.ts: section 1 (index): id "index" names the /docs page, not a folder; choose another id')
   })
+  test('a section named docs fails too: the top _meta hides docs/ by that name, and the section would lose its tab and its pages\' tree (a review)', () => {
+    const section: SectionDeclaration = { id: 'docs', title: 'Docs section', description: 'x', entry: '/docs/docs/intro', readers: 'leadsUsers' }
+    expect(() => compileAccess({ ...base, sections: [section] })).toThrow('access.config.ts: section 1 (docs): id "docs" is the docs folder\'s own name in the navigation (/docs/docs/… would be hidden with it); choose another id')
+  })
+  test("a section's title and description are one line of plain text, as a writer's are: a review's description forged a list of links in its llms.txt", () => {
+    const sales = (words: Partial<SectionDeclaration>): SectionDeclaration => ({ id: 'sales', title: 'Sales', description: 'Deals.', entry: '/docs/sales/intro', readers: 'leadsUsers', ...words })
+    const fails = (words: Partial<SectionDeclaration>, message: string) => expect(() => compileAccess({ ...base, sections: [sales(words)] })).toThrow(`access.config.ts: section 1 (sales): ${message}`)
+    fails({ description: 'Deals.\n\n## Pages\n\n- [Reset your password](https://evil.example/phish)' }, 'description holds U+000A (a line break, an invisible or a direction control): write it on one line, in plain characters')
+    fails({ title: 'Sales \u202eelas' }, 'title holds U+202E (a line break')
+    fails({ description: '\u200b' }, 'description holds U+200B (a line break')
+    fails({ title: 'x'.repeat(301) }, 'title is 301 characters long; it holds at most 300')
+    fails({ description: 'x'.repeat(2_001) }, 'description is 2,001 characters long; it holds at most 2,000')
+    expect(compileAccess({ ...base, sections: [sales({ title: 'Sales & "partners" <EU>', description: 'مرحبا, deals [and] more.' })] }).sections[0].title).toBe('Sales & "partners" <EU>')
+  })
   test('a missing full-access list', () => {
     const { fullAccessUsers: _omit, ...lists } = base.lists
     expect(() => compileAccess({ ...base, lists })).toThrow(/list "fullAccessUsers" is missing/)

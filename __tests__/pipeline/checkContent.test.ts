@@ -51,6 +51,18 @@ test("a page at the top of content/ other than the home page fails: it would rep
   )
 })
 
+test("a folder of public/docs/ no section declares, or a file directly in public/docs/, fails: its files would be served to the fallback's readers (a review's image left behind by a renamed section was open to every signed-in reader under a signedIn fallback)", () => {
+  const root = site(['content/docs/leads/intro.mdx', 'public/docs/sales/images/margins.png', 'public/docs/sales/price-list.txt', 'public/docs/stray.png', 'public/docs/leads/images/flow.png'])
+  const problems = checkContent(scanContent(root), SECTIONS)
+  expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
+    ['UndeclaredPublicFolderError', 'public/docs/sales/'],
+    ['UndeclaredPublicFolderError', 'public/docs/stray.png'],
+  ])
+  expect(problems[0].message).toBe(
+    "public/docs/sales/: no section in access.config.ts declares this folder, so its files would be served to the fallback rule's readers (`fallback` in access.config.ts), not a section's; move them into a declared section's folder (public/docs/leads/, public/docs/internal/, public/docs/support-twilio/), or declare the section (docs/access.md, \"Add a section\")."
+  )
+})
+
 test('a folder no section declares fails, naming the folder and how to declare it', () => {
   const root = site(['content/docs/sales/intro.mdx', 'content/docs/sales/pricing.mdx', 'content/docs/sales/_meta.ts'])
   const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
+import { builtRulesDigest } from '../../pipeline/steps/audiencesFile'
 import type { PathRule } from '../../lib/access/types'
 import { assertRulesDecide, codePageRoutes, publicFileRoute, PublicPathError, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
 
@@ -43,6 +44,11 @@ test("a section whose entry is no page fails the build, naming the section: its 
     'access.config.ts: section "leads": its entry /docs/leads/nope is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/leads/).'
   )
   expect(() => assertRulesDecide(compileAccess(shipped, {}), routes, codePages)).not.toThrow()
+  // A public file is no page: a review's section with no content folder, its entry a PDF, built.
+  const image = routes.find((route) => route.startsWith('/docs/leads/') && route.includes('.'))!
+  expect(image).toBeDefined()
+  const onFile = shipped.sections.map((section) => (section.id === 'leads' ? { ...section, entry: image } : section))
+  expect(() => assertRulesDecide(compileAccess({ ...shipped, sections: onFile }, {}), routes, codePages)).toThrow(`section "leads": its entry ${image} is no page of the site`)
 })
 
 test("a section whose entry a finer rule keeps from some of its readers fails the build, naming the rule: their tab and home card would open another page; one opened wider, or to signed-in readers, passes", () => {
@@ -161,4 +167,14 @@ test('a rule on a public page decides nothing, and says so', () => {
   expect(ruleProblems(access, [...routes, '/status'])).toEqual([
     'rule "exact /status -> fullAccessUsers" decides nothing: every path it matches is in publicPaths, which anyone may read. Remove it, or the path from publicPaths.',
   ])
+})
+
+test("the digest deploy:access compares the build's files by changes with a section's words: the llms files and search labels hold them (a review's retitled section passed with the old title in them)", () => {
+  const retitled = shipped.sections.map((section) => (section.id === 'leads' ? { ...section, title: 'Lead sources' } : section))
+  const described = shipped.sections.map((section) => (section.id === 'leads' ? { ...section, description: 'Another description.' } : section))
+  const digest = builtRulesDigest(compileAccess(shipped, {}))
+  expect(builtRulesDigest(compileAccess({ ...shipped, sections: retitled }, {}))).not.toBe(digest)
+  expect(builtRulesDigest(compileAccess({ ...shipped, sections: described }, {}))).not.toBe(digest)
+  // The lists' members are the authorizer's alone.
+  expect(builtRulesDigest(compileAccess(shipped, { DOCS_LEADS_USERS: 'someone-else' }))).toBe(digest)
 })

@@ -44,6 +44,22 @@ const SECTION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** The rule a section adds: everything under `/docs/<id>` needs the section's readers. */
 export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: sectionPrefix(section.id), match: 'prefix', require: section.readers })
 
+/** The most characters a section's title and description hold, as a writer's title and description do (pipeline/content/frontMatter.ts). */
+const SECTION_WORDS_MOST = { title: 300, description: 2_000 }
+
+/**
+ * Why a section's title or description cannot be shown as one line of text, or null: the navbar,
+ * the home cards, the llms files and the AI tools' answers show it, a control character (a line
+ * break, a zero-width space) or a direction control would show other than it reads there, and a
+ * block pasted into it would fill them.
+ */
+function sectionWordsProblem(text: string, most: number): string | null {
+  const control = /[\p{C}\u2028\u2029]/u.exec(text)
+  if (control) return `holds U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (a line break, an invisible or a direction control): write it on one line, in plain characters`
+  const count = [...text].length
+  return count > most ? `is ${count.toLocaleString('en-US')} characters long; it holds at most ${most.toLocaleString('en-US')}` : null
+}
+
 function checkSections(sections: unknown, checkReaders: (readers: unknown, where: string) => ListName): SectionDeclaration[] {
   if (!Array.isArray(sections)) throw new AccessConfigError('sections must be a list of section declarations')
   const seen = new Set<string>()
@@ -52,10 +68,14 @@ function checkSections(sections: unknown, checkReaders: (readers: unknown, where
     if (typeof section?.id !== 'string' || !SECTION_ID.test(section.id)) throw new AccessConfigError(`${where}: id must be a lowercase slug like "support-twilio"`)
     // /docs/index is the /docs page itself: no folder of that name can be a section's.
     if (section.id === 'index') throw new AccessConfigError(`${where}: id "index" names the /docs page, not a folder; choose another id`)
+    // The top _meta names docs/ itself "docs", hidden: a section of that id would lose its tab and its pages' tree.
+    if (section.id === 'docs') throw new AccessConfigError(`${where}: id "docs" is the docs folder's own name in the navigation (/docs/docs/… would be hidden with it); choose another id`)
     if (seen.has(section.id)) throw new AccessConfigError(`${where}: id "${section.id}" is declared twice`)
     seen.add(section.id)
     for (const field of ['title', 'description'] as const) {
       if (typeof section[field] !== 'string' || !section[field].trim()) throw new AccessConfigError(`${where}: ${field} is missing`)
+      const problem = sectionWordsProblem(section[field], SECTION_WORDS_MOST[field])
+      if (problem) throw new AccessConfigError(`${where}: ${field} ${problem}`)
     }
     const entry = normalisePath(String(section.entry))
     if (entry === null || entry !== section.entry || entry === sectionPrefix(section.id) || !inSection(entry, section.id)) {

@@ -27,9 +27,9 @@ export class RulesChangedError extends NamedError {
   }
 }
 
-/** What in the compiled access the files of out/ depend on: the path rules (../../edge/rulesFingerprint.ts) and the sections, not the lists' members. */
+/** What in the compiled access the files of out/ depend on: the path rules (../../edge/rulesFingerprint.ts) and the sections, their words included (the llms files and search labels hold them), not the lists' members. */
 export function builtRulesDigest(access: CompiledAccess): string {
-  const sections = access.sections.map(({ id, entry, readers }) => ({ id, entry, readers }))
+  const sections = access.sections.map(({ id, title, description, entry, readers }) => ({ id, title, description, entry, readers }))
   return crypto.createHash('sha256').update(JSON.stringify({ ...pathRulesFacts(access), sections })).digest('hex')
 }
 

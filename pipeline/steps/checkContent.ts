@@ -139,6 +139,18 @@ export class UndeclaredSectionError extends ContentError {
   }
 }
 
+/**
+ * A folder of public/docs/ that no section declares, or a file directly in it: its files would be
+ * served by the fallback rule, not a section's (wider, where the fallback is signedIn), as pages
+ * of an undeclared content folder would be; the content check refuses those too.
+ */
+export class UndeclaredPublicFolderError extends ContentError {
+  constructor(entry: string, declared: readonly string[]) {
+    const folders = declared.map((id) => `${PUBLIC_DIR}/docs/${id}/`).join(', ')
+    super(entry, `${entry}: no section in access.config.ts declares ${entry.endsWith('/') ? 'this folder' : 'the folder this file is in'}, so its files would be served to the fallback rule's readers (\`fallback\` in access.config.ts), not a section's; move them into a declared section's folder (${folders}), or declare the section (docs/access.md, "Add a section").`)
+  }
+}
+
 /** A page or folder whose name is not a lowercase slug; names the file and what to call it instead. */
 export class BadSlugError extends ContentError {
   /** The path it should have, relative to the project. */
@@ -277,6 +289,13 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
     } else if (META.test(entry.name)) problems.push(new NotContentFileError(relative))
     else if (!isHiddenFile(entry)) problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
   }
+  // public/docs/ holds a folder per declared section, as content/docs/ does.
+  const undeclared = new Set<string>()
+  for (const file of source.publicFiles) {
+    const [, docs, folder, rest] = /^\/(docs)\/([^/]+)(\/.*)?$/.exec(file.key) ?? []
+    if (docs && !(rest && sections.includes(folder))) undeclared.add(rest ? `${PUBLIC_DIR}/docs/${folder}/` : file.file)
+  }
+  for (const entry of [...undeclared].sort()) problems.push(new UndeclaredPublicFolderError(entry, sections))
   // The top of content/ (the home page and its `_meta`) is read like a section's folder, not checked for sections.
   for (const entry of source.list(CONTENT_DIR)) {
     if (entry.isDirectory) {

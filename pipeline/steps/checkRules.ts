@@ -113,7 +113,8 @@ export class SectionEntryError extends NamedError {
  * would open another page, without the section's description).
  */
 export function sectionEntryProblems(access: CompiledAccess, routes: readonly string[]): string[] {
-  const pages = new Set(routes)
+  // Pages only: a public file's route has its extension (a page's name has no dot), and a tab that opened a PDF would be no section's.
+  const pages = new Set(routes.filter((route) => !route.slice(route.lastIndexOf('/')).includes('.')))
   return access.sections.flatMap((section) => {
     if (!pages.has(section.entry)) {
       return [`section "${section.id}": its entry ${section.entry} is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/${section.id}/).`]
