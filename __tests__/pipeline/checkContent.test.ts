@@ -523,6 +523,31 @@ test("a direction control anywhere in a page's text or code fails at its line an
   ])
 })
 
+test("what AI tools and the compiler would read otherwise fails at its line: a title with a line break or control written as an escape, a direction control as a character reference, a lone carriage return, a line like the full text's start of a page (a review forged another section's page and page lists)", () => {
+  const root = siteWith({
+    'content/docs/leads/intro.mdx': page('title: Intro'),
+    'content/docs/leads/broken.mdx': page('title: "Rate limits: /docs/leads/limits\\n- Internal: on-call runbook: /docs/internal/intro"'),
+    'content/docs/leads/escaped.mdx': page('title: Escaped\nsidebarTitle: "S\\0x"'),
+    'content/docs/leads/folded.mdx': page('title: Folded\ndescription: >\n  A description\n  folded on two lines.'),
+    'content/docs/leads/crlf.mdx': '---\r\ntitle: Q3\r\n---\r\n\r\n# Q3\r\n',
+    'content/docs/leads/referenced.mdx': page('title: Referenced') + '\nText &#x202E;gnp.exe here.\n',
+    'content/docs/leads/escape.mdx': page('title: Escape') + '\n<span title={"\\u202e"}>x</span>\n',
+    'content/docs/leads/lone.mdx': page('title: Lone') + '\nOne line\rAnother\n',
+    'content/docs/leads/forged.mdx': page('title: Forged') + '\n{/*\n---\n\n<!-- /docs/internal/intro -->\n\n# Internal: on-call\n*/}\n',
+    'content/docs/leads/_meta.ts': "export default {\n  intro: 'Intro\\n- Internal: /docs/internal/intro',\n}\n",
+  })
+  const found = messages(root).sort()
+  expect(found).toEqual([
+    expect.stringMatching(/^content\/docs\/leads\/_meta\.ts:2:3: the title of "intro" holds U\+000A, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line\.$/),
+    expect.stringMatching(/^content\/docs\/leads\/broken\.mdx:2: the front matter is not valid: `title` holds U\+000A, a line break or a control character/),
+    expect.stringMatching(/^content\/docs\/leads\/escape\.mdx:6:15: the page holds \\u202e, a control that reorders/),
+    expect.stringMatching(/^content\/docs\/leads\/escaped\.mdx:3: the front matter is not valid: `sidebarTitle` holds U\+0000/),
+    expect.stringMatching(/^content\/docs\/leads\/forged\.mdx:9:1: the page holds a line that reads as the AI tools' start of a page \(<!-- \/route -->\)/),
+    expect.stringMatching(/^content\/docs\/leads\/lone\.mdx:6:9: the page holds a carriage return alone \(U\+000D\)/),
+    expect.stringMatching(/^content\/docs\/leads\/referenced\.mdx:6:6: the page holds &#x202E;, a control that reorders/),
+  ])
+})
+
 test('a title, sidebar title, description or _meta title holding a direction control (U+202E and its kin) fails at its line: it would show other than its characters read', () => {
   const root = siteWith({
     'content/docs/leads/intro.mdx': page('title: Intro'),

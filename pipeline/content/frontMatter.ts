@@ -53,6 +53,13 @@ export class HeadingTitleError extends ContentError {
   }
 }
 
+/** A page's text that other readers of it (the compiler, the AI tools' files) would read otherwise than the site's checks. */
+export class PageTextError extends ContentError {
+  constructor(file: string, problem: string, line: number, column: number) {
+    super(file, `${locate(file, line, column)}the page ${problem}.`)
+  }
+}
+
 /** A direction control in a page's text or code: what shows is not what its characters read (Trojan Source). */
 export class DirectionControlError extends ContentError {
   constructor(file: string, control: string, line: number, column: number) {
@@ -85,7 +92,8 @@ function split(file: string, source: string): { yaml: string; body: string } | n
   if (language !== '') throw new FrontMatterLanguageError(file, language)
   const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?$/.test(line))
   if (close === -1) throw new BadFrontMatterError(file, 'it has no closing `---` line, so the whole page would be read as front matter', 1)
-  return { yaml: lines.slice(1, close).join('\n'), body: lines.slice(close + 1).join('\n') }
+  // A file saved with CRLF line ends: YAML reads each line without its CR, as the compiler does.
+  return { yaml: lines.slice(1, close).map((line) => line.replace(/\r$/, '')).join('\n'), body: lines.slice(close + 1).join('\n') }
 }
 
 interface YamlParseError {
@@ -164,10 +172,8 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   const notText = TEXT_FIELDS.find((field) => fields[field] !== undefined && fields[field] !== null && typeof fields[field] !== 'string')
   if (notText) throw new BadFrontMatterError(file, `\`${notText}\` is ${valueKind(fields[notText])}, and the page shows it as text; quote it (${notText}: "…")`, lineOf(notText))
   for (const field of TEXT_FIELDS) {
-    const control = directionControlIn(fields[field])
-    if (control) throw new BadFrontMatterError(file, `\`${field}\` holds ${control}, ${DIRECTION_CONTROL_FIX}`, lineOf(field))
-    const long = tooLong(field, fields[field])
-    if (long) throw new BadFrontMatterError(file, `\`${field}\` ${long}`, lineOf(field))
+    const problem = textFieldProblem(field, fields[field])
+    if (problem) throw new BadFrontMatterError(file, `\`${field}\` ${problem}`, lineOf(field))
   }
   const body = block.body.replace(/^\s*\n/, '')
   const bodyLine = source.split('\n').length - block.body.split('\n').length + 1
@@ -178,10 +184,19 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
 
 /** No direction control anywhere in a page's body, its code blocks included: none is needed, and one makes text show other than it reads. */
 function checkBodyText(file: string, body: string, bodyLine: number): void {
-  const found = DIRECTION_CONTROL.exec(body)
-  if (!found) return
-  const before = body.slice(0, found.index).split('\n')
-  throw new DirectionControlError(file, directionControlIn(found[0])!, bodyLine + before.length - 1, before[before.length - 1].length + 1)
+  const place = (index: number) => {
+    const before = body.slice(0, index).split('\n')
+    return [bodyLine + before.length - 1, before[before.length - 1].length + 1] as const
+  }
+  // Written as itself, as a character reference (&#x202E;) or as a JS escape in an attribute (\u202e): the compile decodes both.
+  const found = DIRECTION_CONTROL.exec(body) ?? DIRECTION_REFERENCE.exec(body)
+  if (found) throw new DirectionControlError(file, found[0].length === 1 ? directionControlIn(found[0])! : found[0], ...place(found.index))
+  // A carriage return alone ends a line for the compiler and not for these checks, which would read other lines than it.
+  const lone = /\r(?!\n)/.exec(body)
+  if (lone) throw new PageTextError(file, 'holds a carriage return alone (U+000D), which ends a line for the compiler and for no other reader of the page: save the file with LF or CRLF line ends', ...place(lone.index))
+  // The AI tools' full-text files start each page with `<!-- /route -->` (lib/aiTools/llmsFiles.ts fullTextEntry).
+  const separator = /^[ \t]*<!--[ \t]*\/[^\n]*-->[ \t]*\r?$/m.exec(body)
+  if (separator) throw new PageTextError(file, "holds a line that reads as the AI tools' start of a page (<!-- /route -->): in the audience's full text it would make what follows another page's; write it otherwise", ...place(separator.index))
 }
 
 /**
@@ -198,10 +213,8 @@ function checkHeadingTitle(file: string, body: string, bodyLine: number): void {
     }
     const heading = fence === null ? /^ {0,3}#[ \t]+(.*?)[ \t]*$/.exec(line) : null
     if (!heading) continue
-    const control = directionControlIn(heading[1])
-    if (control) throw new HeadingTitleError(file, `holds ${control}, ${DIRECTION_CONTROL_FIX}`, bodyLine + index)
-    const long = tooLong('title', heading[1])
-    if (long) throw new HeadingTitleError(file, long, bodyLine + index)
+    const problem = textFieldProblem('title', heading[1])
+    if (problem) throw new HeadingTitleError(file, problem, bodyLine + index)
     return
   }
 }
@@ -211,6 +224,26 @@ function checkHeadingTitle(file: string, body: string, bodyLine: number): void {
  * so a title holding one shows other than its characters read (in the sidebar, the tab, search).
  */
 const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
+/** The same controls as a character reference (`&#x202E;`, `&#8238;`) or a JS escape (`\u202e`, `\u{2066}`). */
+const DIRECTION_REFERENCE = /&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:820[2-6]|823[0-3]));|\\u(?:202[a-e]|206[6-9]|\{0*(?:202[a-e]|206[6-9])\})/i
+
+/** A line break or another control character (C0, C1, the Unicode line and paragraph separators). */
+const LINE_CONTROL = /[\p{Cc}\u2028\u2029]/u
+
+/**
+ * Why a title or description cannot be shown as the one line of text the sidebar, the tab, search
+ * and the AI tools' lists show it as, or null: a direction control, a line break or another control
+ * character (a YAML or JS escape writes one the file's bytes do not hold), or too many characters.
+ * `field` names its limit (tooLong). Trailing white space (a folded YAML block's) is no problem.
+ */
+export function textFieldProblem(field: string, value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  const control = directionControlIn(value)
+  if (control) return `holds ${control}, ${DIRECTION_CONTROL_FIX}`
+  const line = LINE_CONTROL.exec(value.trimEnd())
+  if (line) return `holds U+${line[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line`
+  return tooLong(field, value)
+}
 
 /** The first direction control in `value`, as its code point (`U+202E`); null when a string holds none, or it is no string. */
 export function directionControlIn(value: unknown): string | null {

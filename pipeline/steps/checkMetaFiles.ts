@@ -13,7 +13,7 @@ import { BadMetaFileError } from '../content/metaData'
 import { CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
-import { DIRECTION_CONTROL_FIX, directionControlIn, tooLong, valueKind } from '../content/frontMatter'
+import { textFieldProblem, valueKind } from '../content/frontMatter'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
@@ -139,10 +139,8 @@ function titleProblem(key: string, value: unknown): string | null {
   const titled = isObject(value) ? entryAndItems(key, value).map(([where, entry]) => [where, isObject(entry) ? entry.title : entry]) : []
   for (const [where, title] of typeof value === 'string' ? [[key, value]] : titled) {
     if (title !== undefined && typeof title !== 'string') return `the title of "${where}" is ${valueKind(title)}, and it is shown as text: write it in quotes.`
-    const control = directionControlIn(title)
-    if (control) return `the title of "${where}" holds ${control}, ${DIRECTION_CONTROL_FIX}.`
-    const long = tooLong('title', title)
-    if (long) return `the title of "${where}" ${long}.`
+    const problem = textFieldProblem('title', title)
+    if (problem) return `the title of "${where}" ${problem}.`
   }
   return null
 }
