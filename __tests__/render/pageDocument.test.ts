@@ -85,7 +85,7 @@ test('attributes: text, bare booleans and JSON-like literals pass; names, functi
 test('element names: HTML tags pass, components must be in the fixed map', async () => {
   expect(
     await problems({
-      'content/ok.mdx': page('<div role="note"><span>ok</span></div>\n\n<Tabs.Tab>t</Tabs.Tab>\n\n<FileTree.Folder name="a" />'),
+      'content/ok.mdx': page('<div role="note"><span>ok</span></div>\n\n<Tabs items={["t"]}>\n<Tabs.Tab>t</Tabs.Tab>\n</Tabs>\n\n<FileTree.Folder name="a" />'),
       'content/a.mdx': page('Text with <Chart data="x" /> inline.'),
       'content/b.mdx': page('<Tabs.Panel>x</Tabs.Panel>'),
     })
