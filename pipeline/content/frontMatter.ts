@@ -182,7 +182,11 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   return { data: fields, body }
 }
 
-/** No direction control anywhere in a page's body, its code blocks included: none is needed, and one makes text show other than it reads. */
+/**
+ * A page's body as every reader of it reads it: no direction control anywhere, its code blocks
+ * included (none is needed, and one makes text show other than it reads); no carriage return
+ * alone; no line the AI tools' full text would take for the start of another page.
+ */
 function checkBodyText(file: string, body: string, bodyLine: number): void {
   const place = (index: number) => {
     const before = body.slice(0, index).split('\n')
@@ -201,7 +205,7 @@ function checkBodyText(file: string, body: string, bodyLine: number): void {
 
 /**
  * Nextra titles a page with no `title:` by its first `# ` heading, so that heading is held to a
- * title's rules: no direction control, at most MAX_TITLE_CHARACTERS. Code blocks are skipped.
+ * title's rules (textFieldProblem). Code blocks are skipped.
  */
 function checkHeadingTitle(file: string, body: string, bodyLine: number): void {
   let fence: string | null = null
