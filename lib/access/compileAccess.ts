@@ -1,4 +1,5 @@
 import { AccessConfigError } from './errors'
+import { characterCount, codePointName, TEXT_MOST } from '../plainText'
 import { NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE, SIGN_IN_PAGE } from '../pathFormats'
 import { isUnderPrefix, normalisePath } from './normalisePath'
 import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'
@@ -44,9 +45,6 @@ const SECTION_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** The rule a section adds: everything under `/docs/<id>` needs the section's readers. */
 export const sectionRule = (section: Pick<SectionDeclaration, 'id' | 'readers'>): PathRule => ({ path: sectionPrefix(section.id), match: 'prefix', require: section.readers })
 
-/** The most characters a section's title and description hold, as a writer's title and description do (pipeline/content/frontMatter.ts). */
-const SECTION_WORDS_MOST = { title: 300, description: 2_000 }
-
 /**
  * Why a section's title or description cannot be shown as one line of text, or null: the navbar,
  * the home cards, the llms files and the AI tools' answers show it, a control character (a line
@@ -55,8 +53,8 @@ const SECTION_WORDS_MOST = { title: 300, description: 2_000 }
  */
 function sectionWordsProblem(text: string, most: number): string | null {
   const control = /[\p{C}\u2028\u2029]/u.exec(text)
-  if (control) return `holds U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (a line break, an invisible or a direction control): write it on one line, in plain characters`
-  const count = [...text].length
+  if (control) return `holds ${codePointName(control[0])} (a line break, an invisible or a direction control): write it on one line, in plain characters`
+  const count = characterCount(text)
   return count > most ? `is ${count.toLocaleString('en-US')} characters long; it holds at most ${most.toLocaleString('en-US')}` : null
 }
 
@@ -74,7 +72,7 @@ function checkSections(sections: unknown, checkReaders: (readers: unknown, where
     seen.add(section.id)
     for (const field of ['title', 'description'] as const) {
       if (typeof section[field] !== 'string' || !section[field].trim()) throw new AccessConfigError(`${where}: ${field} is missing`)
-      const problem = sectionWordsProblem(section[field], SECTION_WORDS_MOST[field])
+      const problem = sectionWordsProblem(section[field], TEXT_MOST[field])
       if (problem) throw new AccessConfigError(`${where}: ${field} ${problem}`)
     }
     const entry = normalisePath(String(section.entry))

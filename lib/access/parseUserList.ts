@@ -1,4 +1,5 @@
 import { AccessConfigError } from './errors'
+import { codePointName } from '../plainText'
 
 /** What a list entry names: a user by exact username, or everyone whose token carries a group. */
 export const GROUP_PREFIX = 'group:'
@@ -32,7 +33,7 @@ export function parseUserList(listName: string, raw: string, source?: string): L
 }
 
 /** An entry with each invisible or control character (or each of `shown`) written as `<U+XXXX>`. */
-export const shownEntry = (entry: string, shown: RegExp = /\p{C}/gu) => entry.replace(new RegExp(shown.source, 'gu'), (character) => `<U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
+export const shownEntry = (entry: string, shown: RegExp = /\p{C}/gu) => entry.replace(new RegExp(shown.source, 'gu'), (character) => `<${codePointName(character)}>`)
 
 /** Letters and symbols that draw as blank space though Unicode counts them as neither space nor control (Hangul fillers, the blank braille pattern). */
 const BLANK_LOOKING = /[\u115f\u1160\u3164\uffa0\u2800]/u

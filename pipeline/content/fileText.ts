@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer'
 import { ContentError, locate } from './contentError'
 import { lineAt } from './pageLinks'
+import { codePointName } from '../../lib/plainText'
 
 /** A page or `_meta` file that is not UTF-8 text: read as it is, its other bytes would ship as U+FFFD. */
 export class NotUtf8Error extends ContentError {
@@ -16,7 +17,7 @@ export class NotUtf8Error extends ContentError {
 /** A page or `_meta` file holding a control character (NUL and the like): shipped as it is in the page's Markdown, it is no text. */
 export class ControlCharacterError extends ContentError {
   constructor(file: string, code: number, line: number, column: number) {
-    super(file, `${locate(file, line, column)}the file holds the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which is not text (only tabs and line breaks are); remove it.`)
+    super(file, `${locate(file, line, column)}the file holds the control character ${codePointName(String.fromCodePoint(code))}, which is not text (only tabs and line breaks are); remove it.`)
   }
 }
 

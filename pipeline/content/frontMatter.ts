@@ -12,6 +12,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ContentError, locate } from './contentError'
 import { PageSettingsError, pageSettingsProblem } from './pageSettings'
+import { characterCount, codePointName, TEXT_MOST } from '../../lib/plainText'
 
 interface YamlDocument {
   errors: YamlParseError[]
@@ -245,14 +246,14 @@ export function textFieldProblem(field: string, value: unknown): string | null {
   const control = directionControlIn(value)
   if (control) return `holds ${control}, ${DIRECTION_CONTROL_FIX}`
   const line = LINE_CONTROL.exec(value.trimEnd())
-  if (line) return `holds U+${line[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line`
+  if (line) return `holds ${codePointName(line[0])}, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line`
   return tooLong(field, value)
 }
 
 /** The first direction control in `value`, as its code point (`U+202E`); null when a string holds none, or it is no string. */
 export function directionControlIn(value: unknown): string | null {
   const found = typeof value === 'string' ? DIRECTION_CONTROL.exec(value) : null
-  return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase()}` : null
+  return found ? codePointName(found[0]) : null
 }
 
 /** What a title with a direction control is told, after the control. */
@@ -263,20 +264,12 @@ export const DIRECTION_CONTROL_FIX =
 export const valueKind = (value: unknown) =>
   Array.isArray(value) ? 'a list' : value === null ? 'null' : value instanceof Uint8Array ? 'binary data (!!binary)' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
 
-/**
- * The most characters a title (`title`, `sidebarTitle`, a `_meta` entry's) and a description may
- * hold: more is a slip (a block pasted into the field), and would fill the sidebar, every search
- * result and each line of the llms files that names the page.
- */
-const MAX_TITLE_CHARACTERS = 300
-const MAX_DESCRIPTION_CHARACTERS = 2_000
-
 /** Why a text field is too long to show (`is 20,000 characters long; …`), or null. */
 export function tooLong(field: string, value: unknown): string | null {
   if (typeof value !== 'string') return null
-  const most = field === 'description' ? MAX_DESCRIPTION_CHARACTERS : MAX_TITLE_CHARACTERS
-  // Characters as a reader counts them (an emoji is one), not UTF-16 units.
-  const count = [...value].length
+  // A title is `title`, `sidebarTitle` or a `_meta` entry's.
+  const most = field === 'description' ? TEXT_MOST.description : TEXT_MOST.title
+  const count = characterCount(value)
   return count > most ? `is ${count.toLocaleString('en-US')} characters long; a ${field === 'description' ? 'description' : 'title'} holds at most ${most.toLocaleString('en-US')}: shorten it` : null
 }
 
