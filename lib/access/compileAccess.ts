@@ -247,11 +247,20 @@ function checkShape(config: unknown): asserts config is AccessConfig {
 const RULE_FIELDS: readonly (keyof PathRule)[] = ['path', 'match', 'require']
 const SECTION_FIELDS: readonly (keyof SectionDeclaration)[] = ['id', 'title', 'description', 'entry', 'readers']
 
-/** Refuses a field `record` may not have: a misspelt or invented one would be read as absent, with no word. */
+/**
+ * The first field of `record` that is none of `fields`, as a problem (`unknown field "x" (did you
+ * mean "y"?); the fields are …`), or null: a misspelt or invented field would be read as absent,
+ * with no word. `meant` tells a known field the writer likely meant (by default: it in other case).
+ */
+export function unknownFieldProblem(record: object, fields: readonly string[], meant = (field: string, known: string) => known.toLowerCase() === field.toLowerCase()): string | null {
+  const field = Object.keys(record).find((name) => !fields.includes(name))
+  if (field === undefined) return null
+  const guess = fields.find((known) => meant(field, known))
+  return `unknown field "${field}"${guess ? ` (did you mean "${guess}"?)` : ''}; the fields are ${fields.join(', ')}`
+}
+
+/** Refuses a field `record` may not have (unknownFieldProblem). */
 function assertKnownFields(record: Record<string, unknown>, fields: readonly string[], where: string): void {
-  for (const field of Object.keys(record)) {
-    if (fields.includes(field)) continue
-    const meant = fields.find((known) => known.toLowerCase() === field.toLowerCase())
-    throw new AccessConfigError(`${where}unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${fields.join(', ')}`)
-  }
+  const problem = unknownFieldProblem(record, fields)
+  if (problem) throw new AccessConfigError(`${where}${problem}`)
 }

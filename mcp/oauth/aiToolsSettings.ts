@@ -2,6 +2,7 @@
  * The AI tools' sign-in settings from access.config.ts, checked once: a bad entry fails the build
  * and the server's start with a message that names it, never a silently wider allowlist.
  */
+import { unknownFieldProblem } from '../../lib/access/compileAccess'
 import type { AiToolsConfig } from '../../lib/access/types'
 import { TOKEN_MINUTES } from '../../lib/auth/authSettings'
 
@@ -25,10 +26,9 @@ const AI_TOOLS_FIELDS: readonly (keyof AiToolsConfig)[] = ['hostedRedirectUris',
 
 export function aiToolsSettings(config: AiToolsConfig | undefined): AiToolsSettings {
   if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) throw new AiToolsConfigError('must be an object ({ hostedRedirectUris, accessTokenMinutes, refreshTokenDays })')
-  for (const field of Object.keys(config ?? {})) {
-    const meant = AI_TOOLS_FIELDS.find((known) => known.toLowerCase().startsWith(field.toLowerCase().replace(/s$/, '')) || field.toLowerCase().startsWith(known.toLowerCase().replace(/s$/, '')))
-    if (!(AI_TOOLS_FIELDS as readonly string[]).includes(field)) throw new AiToolsConfigError(`unknown field "${field}"${meant ? ` (did you mean "${meant}"?)` : ''}; the fields are ${AI_TOOLS_FIELDS.join(', ')}`)
-  }
+  // A field one letter short or long of a known one (accessTokenMinute) is named as meant.
+  const unknown = unknownFieldProblem(config ?? {}, AI_TOOLS_FIELDS, (field, known) => known.toLowerCase().startsWith(field.toLowerCase().replace(/s$/, '')) || field.toLowerCase().startsWith(known.toLowerCase().replace(/s$/, '')))
+  if (unknown) throw new AiToolsConfigError(unknown)
   const hosted = config?.hostedRedirectUris ?? []
   if (!Array.isArray(hosted)) throw new AiToolsConfigError('hostedRedirectUris must be a list of https URLs')
   for (const uri of hosted) {
