@@ -138,12 +138,11 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
 const hintedFolder = (problem: string) => /\(move it under (public\/[^)]+\/images\/)\)$/.exec(problem)?.[1] ?? null
 
 /**
- * Moves the file a page uses into `folder` (its copy, where other pages still use it), and points
- * the page's link at line `line` there: what a writer does with a file the link check says the
+ * Moves the file the page `file` (at `route`) uses into `folder` (its copy, where other pages still
+ * use it), and points the page's link at line `line` there: what a writer does with a file the link check says the
  * page's readers may not fetch. Returns the file's old and new paths, relative to the project.
  */
-function moveFile(dest: string, file: string, line: number, target: string, folder: string): { from: string; to: string } {
-  const route = scanContent(dest).pages.find((page) => page.file === file)?.route ?? ''
+function moveFile(dest: string, route: string, file: string, line: number, target: string, folder: string): { from: string; to: string } {
   const from = `public${decodeURIComponent(sitePathOf(route, target))}`
   const to = `${folder}${path.posix.basename(from)}`
   fs.mkdirSync(path.join(dest, folder), { recursive: true })
@@ -165,20 +164,23 @@ function moveFile(dest: string, file: string, line: number, target: string, fold
  */
 export function applyAccessConfig(dest: string, config: AccessConfig, accessEnv: Record<string, string>): Map<string, string> {
   writeAuditAccessConfig(dest, config)
+  const access = compileAccess(config, accessEnv)
+  const source = scanContent(dest)
+  const routeOf = new Map(source.pages.map((page) => [page.file, page.route]))
   const moves = new Map<string, string>()
-  const problems = checkLinks(scanContent(dest), compileAccess(config, accessEnv))
-  for (const problem of problems) {
+  for (const problem of checkLinks(source, access)) {
     if (problem.kind !== 'forbidden') throw new Error(`${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`)
     const folder = hintedFolder(problem.problem)
     if (folder === null) unlink(path.join(dest, problem.file), problem.line, problem.target)
     else {
-      const { from, to } = moveFile(dest, problem.file, problem.line, problem.target, folder)
+      const { from, to } = moveFile(dest, routeOf.get(problem.file) ?? '', problem.file, problem.line, problem.target, folder)
       moves.set(from, to)
     }
   }
-  const pageTexts = scanContent(dest).pages.map((page) => fs.readFileSync(path.join(dest, page.file), 'utf8'))
+  // The mends change pages' text, never which pages there are.
+  const pageTexts = source.pages.map((page) => fs.readFileSync(path.join(dest, page.file), 'utf8'))
   for (const from of moves.keys()) if (!pageTexts.some((text) => text.includes(from.slice('public'.length)))) fs.rmSync(path.join(dest, from))
-  const left = checkLinks(scanContent(dest), compileAccess(config, accessEnv))
+  const left = checkLinks(scanContent(dest), access)
   if (left.length > 0) throw new Error(`the audit's mended links still fail the link check: ${left.map((problem) => `${problem.file}:${problem.line}: ${problem.target}: ${problem.problem}`).join('; ')}`)
   return moves
 }
