@@ -283,6 +283,8 @@ function inspect(key: string, body: string, role: Role, prose: string, mayKnowPa
     if (mayFetchImage(role, section)) report.ownImagesSeen.add(section)
     else report.markersLeaked.push(`${section}'s image in ${key}`)
   }
+  // A writer's comment is shown to no reader, whatever they may open.
+  for (const section of sections) if (body.includes(env.markers.comment[section])) report.markersLeaked.push(`${section}'s writer's comment in ${key}`)
   for (const section of sections) {
     if (!body.includes(env.markers.meta[section])) continue
     if (mayOpenFolder(role, section)) report.ownMetasSeen.add(section)
@@ -334,7 +336,7 @@ async function mcpAnswers(siteUrl: string, role: Role, seen: SeenResponse): Prom
   const tool = await signToolIn(withCookies(role, 'allow', undefined, seen), { siteUrl })
   try {
     const markerQueries = [
-      ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section]]),
+      ...sections.flatMap((section) => [env.markers.body[section], env.markers.title[section], env.markers.image[section], env.markers.comment[section]]),
       ...finerMarks.flatMap((mark) => [env.markers.finer[mark].body, env.markers.finer[mark].title]),
       ...Object.values(env.markers.sectionWords ?? {}).flatMap(({ title, description }) => [title, description]),
     ]

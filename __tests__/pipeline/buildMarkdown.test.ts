@@ -6,7 +6,7 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { withoutModuleCode, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { withoutComments, withoutModuleCode, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
 import { llmsTxt } from '../../lib/aiTools/llmsFiles'
 import { execFileSync } from 'node:child_process'
 import { markdownFileMap } from './helpers/markdownFiles'
@@ -89,6 +89,43 @@ test("an MDX page's Markdown leaves out its import and export statements, as MDX
   const text = (lines: Array<[string, boolean]>) => lines.map(([line]) => line).join('\n')
   expect(withoutModuleCode(text(page))).toBe(text(page.filter(([, kept]) => kept)))
   expect(withoutModuleCode('importance matters\n')).toBe('importance matters\n')
+})
+
+test("a writer's comments, which no browser shows, reach no reader's AI tool; code that shows them keeps them", () => {
+  const mdx = [
+    'Before {/* an inline note */} after.',
+    '{/* a note',
+    'on two lines */}',
+    '{ /* one */ /* two */ }',
+    '[//]: # (a comment idiom)',
+    '[note]: <> "another"',
+    '   [//]: #',
+    'Shown: `{/* in code */}` and ``a ` {/* in code */}``, \\{/* escaped */}.',
+    'A real expression stays: {/* why */ 1 + 1}.',
+    '[docs]: /docs/leads/intro',
+    '```mdx',
+    '{/* in a code block */}',
+    '[//]: # (in a code block)',
+    '```',
+    'End.',
+  ].join('\n')
+  expect(withoutComments(mdx, 'mdx')).toBe(
+    [
+      'Before  after.',
+      '',
+      '',
+      'Shown: `{/* in code */}` and ``a ` {/* in code */}``, \\{/* escaped */}.',
+      'A real expression stays: {/* why */ 1 + 1}.',
+      '[docs]: /docs/leads/intro',
+      '```mdx',
+      '{/* in a code block */}',
+      '[//]: # (in a code block)',
+      '```',
+      'End.',
+    ].join('\n')
+  )
+  // A .md page: braces are text, and an HTML comment is the comment.
+  expect(withoutComments('Hi <!-- a note --> there {/* text */}\n<!--\nblock\n-->\n`<!-- code -->`', 'md')).toBe('Hi  there {/* text */}\n\n`<!-- code -->`')
 })
 
 const root = path.resolve(__dirname, '../..')

@@ -69,13 +69,15 @@ function unlink(file: string, line: number, target: string): void {
   fs.writeFileSync(file, lines.join('\n'))
 }
 
-/** Plants a marker in a page's front-matter title and at the end of its body. */
-function markPage(dest: string, file: string, marker: { title: string; body: string }): void {
+/** Plants a marker in a page's front-matter title and at the end of its body, and a writer's comment in each form a comment takes, where one is given. */
+function markPage(dest: string, file: string, marker: { title: string; body: string; comment?: string }): void {
   const page = path.join(dest, file)
   const source = fs.readFileSync(page, 'utf8')
   const titled = source.replace(/^title: (.*)$/m, `title: $1 ${marker.title}`)
   if (titled === source) throw new Error(`${file} has no front-matter title to mark`)
-  fs.writeFileSync(page, `${titled}\n\nAudit marker: ${marker.body}\n`)
+  const { comment } = marker
+  const comments = comment === undefined ? '' : `\n{/* ${comment} */}\n\nWith a note {/* ${comment}\n */} inside.\n\n[//]: # (${comment})\n`
+  fs.writeFileSync(page, `${titled}\n\nAudit marker: ${marker.body}\n${comments}`)
 }
 
 /** The copy's access.config.ts: the audit configuration as data, which is all access.config.ts holds. */
@@ -109,7 +111,7 @@ export function buildAuditSite(root: string, dest: string, cognitoPort = AUDIT_C
   const markers = newMarkers(profileConfig, Object.keys(marked), AUDIT_PROFILES[profile].marksSectionWords)
   const config = withSectionWords(profileConfig, markers)
   for (const [section, files] of Object.entries(marked)) {
-    markPage(dest, files.page, { title: markers.title[section], body: markers.body[section] })
+    markPage(dest, files.page, { title: markers.title[section], body: markers.body[section], comment: markers.comment[section] })
     // A section without an SVG image or a `_meta` of its own is given one to mark.
     const image = path.join(dest, files.image)
     if (!fs.existsSync(image)) {

@@ -169,6 +169,8 @@ export interface Markers {
   title: Record<MarkedSection, string>
   /** The title of a separator planted in the section's own `_meta` (MARKED_METAS). */
   meta: Record<MarkedSection, string>
+  /** A writer's comment planted in the marked page (MDX comments and Markdown's `[//]: #` idiom): no reader is shown it, so none may receive it. */
+  comment: Record<MarkedSection, string>
   /** Planted in the body and title of each finer rule's page. */
   finer: Record<FinerMark, { body: string; title: string }>
   /** A username added to each access list: no browser may ever receive one. */
@@ -193,7 +195,7 @@ export function newMarkers(config: AccessConfig, sections: readonly MarkedSectio
   const sectionWords = marksSectionWords
     ? Object.fromEntries(sections.map((section) => [section, { title: `leaksectiontitle${section.replace(/-/g, '')}${token()}`, description: `leaksectiondescription${section.replace(/-/g, '')}${token()}` }]))
     : null
-  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), finer, usernames: perList('audituser'), groups: perList('auditgroup'), rootFile: `leakrootfile${token()}`, sectionWords }
+  return { body: make('leakbody'), image: make('leakimage'), title: make('leaktitle'), meta: make('leakmeta'), comment: make('leakcomment'), finer, usernames: perList('audituser'), groups: perList('auditgroup'), rootFile: `leakrootfile${token()}`, sectionWords }
 }
 
 /** The configuration with each section's title and description marked (Markers.sectionWords), or as it is. */
