@@ -14,7 +14,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3'
 import type { LocalFile } from '../../scripts/deploy/deployPlan'
 import { startLocalS3, type LocalS3 } from '../../scripts/deploy/localS3'
 import { inParallel } from '../../scripts/deploy/inParallel'
-import { OutChangedError, s3SiteBucket } from '../../scripts/deploy/s3Bucket'
+import { OutChangedError, s3ClientFor, s3SiteBucket } from '../../scripts/deploy/s3Bucket'
 import { BACKOFF_CAP_MS, backoffDelayMs, S3_ATTEMPTS, S3RequestError } from '../../scripts/deploy/s3Retry'
 
 jest.setTimeout(60_000)
@@ -143,4 +143,20 @@ describe("the wait between an S3 request's attempts", () => {
     expect(backoffDelayMs(12, () => 0)).toBe(300_000)
     expect(backoffDelayMs(40, () => 0.9)).toBe(300_000)
   })
+})
+
+test("the deploy's S3 client asks the site stack's region, where its bucket is, whatever region the operator's shell names; a local S3 keeps the shell's", async () => {
+  const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION }
+  try {
+    // An operator who ran the user pool's commands (eu-west-2) in the same shell.
+    process.env.AWS_REGION = 'eu-west-2'
+    expect(await s3ClientFor({}).config.region()).toBe('us-east-1')
+    expect(await s3ClientFor({ endpoint: 'http://127.0.0.1:9' }).config.region()).toBe('eu-west-2')
+    delete process.env.AWS_REGION
+    delete process.env.AWS_DEFAULT_REGION
+    expect(await s3ClientFor({}).config.region()).toBe('us-east-1')
+  } finally {
+    for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
 })

@@ -13,7 +13,9 @@
  *
  * Deploy order (run from infra/; bootstrap both regions once:
  *   npx cdk bootstrap aws://ACCOUNT/eu-west-2 aws://ACCOUNT/us-east-1)
- *   1. npx cdk deploy DocsAuthStack
+ *   1. npx cdk deploy DocsAuthStack --exclusively
+ *      (the site stack needs the production builds, which need the pool's ids:
+ *      a deploy of the auth stack alone synthesizes it alone, lib/stackSelection.ts)
  *      -> note the UserPoolId / UserPoolClientId outputs (and, with a provider,
  *         HostedDomain / FederatedClientId: docs/deploy.md).
  *   2. Build the site, the authorizer and the AI tools' server with those ids
@@ -55,7 +57,9 @@ import * as path from 'node:path';
 import * as cdk from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { assertBuildOutputs, MissingBuildOutputError, resolveInfraConfig } from '../lib/config';
-import { buildDocsStacks } from '../lib/docs-app';
+import { BUNDLING_STACKS } from 'aws-cdk-lib/cx-api';
+import { buildAuthStack, buildDocsStacks } from '../lib/docs-app';
+import { selectsSiteStack } from '../lib/stackSelection';
 import { BuiltForError } from '../../lib/auth/builtFor';
 import { EdgePackageTooLargeError } from '../../edge/packageLimit';
 
@@ -71,8 +75,10 @@ try {
       return process.env[envKey];
     },
   });
-  assertBuildOutputs(config);
-  buildDocsStacks(app, config);
+  if (selectsSiteStack(app.node.tryGetContext(BUNDLING_STACKS))) {
+    assertBuildOutputs(config);
+    buildDocsStacks(app, config);
+  } else buildAuthStack(app, config);
 } catch (err) {
   if (err instanceof MissingBuildOutputError || err instanceof BuiltForError || err instanceof EdgePackageTooLargeError) {
     console.error(err.message);

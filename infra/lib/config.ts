@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readFederation, type FederationConfig } from './federation';
+import { SITE_STACK_REGION } from './stack-outputs';
 import { readScriptHashesFile } from '../../edge/scriptHashesFile';
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders';
 import { assertFitsViewerRequest } from '../../edge/packageLimit';
@@ -9,7 +10,7 @@ import { assertBuiltForProduction } from '../../lib/auth/builtFor';
 /** Region of the Cognito user pool (the site build and the CSP point at it). */
 export const AUTH_REGION = 'eu-west-2';
 /** Lambda@Edge functions (and CloudFront certificates) must live in us-east-1. */
-export const SITE_REGION = 'us-east-1';
+export const SITE_REGION = SITE_STACK_REGION;
 /** Placeholder account so `cdk synth` works without credentials. */
 export const PLACEHOLDER_ACCOUNT = '111111111111';
 
@@ -182,7 +183,8 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
   }
   if (problems.length > 0) {
     throw new MissingBuildOutputError(
-      `Cannot synthesize the docs infrastructure:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+      `Cannot synthesize the docs infrastructure:\n${problems.map((p) => `- ${p}`).join('\n')}\n` +
+        'A first deploy makes the user pool alone, whose ids the build needs: `npx cdk deploy DocsAuthStack --exclusively`.',
     );
   }
   // What AWS would run: built for the real user pool (lib/auth/builtFor.ts), and an authorizer Lambda@Edge accepts.

@@ -3,7 +3,7 @@ import { DocsAuthStack } from './auth-stack';
 import { AUTH_REGION, type InfraConfig, SITE_REGION } from './config';
 import { hostedDomainOf } from './federation';
 import { DocsSiteStack } from './site-stack';
-import { SITE_STACK_NAME } from './stack-outputs';
+import { AUTH_STACK_NAME, SITE_STACK_NAME } from './stack-outputs';
 
 export interface DocsStacks {
   readonly auth: DocsAuthStack;
@@ -16,11 +16,7 @@ export interface DocsStacks {
  * needed; the dependency only orders `cdk deploy --all`.
  */
 export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
-  const auth = new DocsAuthStack(app, 'DocsAuthStack', {
-    env: { account: config.account, region: AUTH_REGION },
-    description: 'Docs site: Cognito user pool and web client',
-    federation: config.federation,
-  });
+  const auth = buildAuthStack(app, config);
 
   const site = new DocsSiteStack(app, SITE_STACK_NAME, {
     env: { account: config.account, region: SITE_REGION },
@@ -36,6 +32,18 @@ export function buildDocsStacks(app: cdk.App, config: InfraConfig): DocsStacks {
   });
   site.addStackDependency(auth, 'The site and edge builds need the user pool ids');
 
-  cdk.Tags.of(app).add('project', 'internal-docs');
   return { auth, site };
+}
+
+/**
+ * Adds the user pool's stack alone: what a first deploy needs before any build, since the site's
+ * builds take the pool's ids (`cdk deploy DocsAuthStack --exclusively`, bin/app.ts).
+ */
+export function buildAuthStack(app: cdk.App, config: Pick<InfraConfig, 'account' | 'federation'>): DocsAuthStack {
+  cdk.Tags.of(app).add('project', 'internal-docs');
+  return new DocsAuthStack(app, AUTH_STACK_NAME, {
+    env: { account: config.account, region: AUTH_REGION },
+    description: 'Docs site: Cognito user pool and web client',
+    federation: config.federation,
+  });
 }

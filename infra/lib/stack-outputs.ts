@@ -5,6 +5,10 @@
  * rename here renames both.
  */
 export const SITE_STACK_NAME = 'DocsSiteStack'
+/** Its region, as Lambda@Edge requires: its bucket's too, whatever region the rest of the account uses. */
+export const SITE_STACK_REGION = 'us-east-1'
+/** The user pool's stack, which a first deploy makes alone, before any build. */
+export const AUTH_STACK_NAME = 'DocsAuthStack'
 
 /** OutputKeys of DocsSiteStack (`aws cloudformation describe-stacks`, or `cdk deploy --outputs-file`). */
 export const SITE_STACK_OUTPUTS = {

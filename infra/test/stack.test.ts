@@ -645,6 +645,29 @@ describe('CDK CLI', () => {
     expect(templates).toEqual(['DocsAuthStack.template.json', 'DocsSiteStack.template.json']);
   });
 
+  // The site's builds take the pool's ids, so the pool's stack is deployed first, before any build.
+  test('`cdk synth DocsAuthStack --exclusively` needs no build: the first deploy of the pool; the site stack still refuses a missing build', () => {
+    const missing = path.join(tmpRoot, 'no-build-yet', 'edge', 'dist');
+    const synth = (...stacks: string[]) => {
+      const outdir = fs.mkdtempSync(path.join(tmpRoot, 'cli-first-'));
+      const args = ['synth', ...stacks, '--exclusively', '--quiet', '--no-notices', '-c', `edgeCodeDir=${missing}`, '-c', `mcpCodeDir=${missing}`, '-o', outdir];
+      const res = cdkBin
+        ? spawnSync(cdkBin, args, { cwd: INFRA_DIR, encoding: 'utf8', env: hermeticEnv() })
+        : spawnSync('npx', ['--no-install', 'cdk', ...args], { cwd: INFRA_DIR, encoding: 'utf8', env: hermeticEnv() });
+      return { res, templates: fs.readdirSync(outdir).filter((f) => f.endsWith('.template.json')) };
+    };
+    const first = synth('DocsAuthStack');
+    if (first.res.status !== 0) throw new Error(`cdk synth DocsAuthStack failed: ${describeFailure(first.res)}`);
+    expect(first.templates).toEqual(['DocsAuthStack.template.json']);
+    for (const stacks of [['DocsSiteStack'], ['Docs*'], ['DocsAuthStack', 'DocsSiteStack']]) {
+      const site = synth(...stacks);
+      expect(site.res.status).not.toBe(0);
+      expect(site.res.stderr).toContain(missing);
+      expect(site.res.stderr).toContain('npm run build:prod');
+      expect(site.res.stderr).toContain('npx cdk deploy DocsAuthStack --exclusively');
+    }
+  });
+
   test('`cdk synth` with a SAML provider set from context adds it to the pool', () => {
     const outdir = fs.mkdtempSync(path.join(tmpRoot, 'cli-out-'));
     const context = {

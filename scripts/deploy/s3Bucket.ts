@@ -16,6 +16,7 @@ import {
 import { packRecord, unpackRecord } from './deployManifest'
 import type { LocalFile } from './deployPlan'
 import { S3RequestError, withErrorsOfThisRealm, withS3Retries } from './s3Retry'
+import { SITE_STACK_REGION } from '../../infra/lib/stack-outputs'
 
 export interface SiteBucket {
   /** The bucket's name, for messages. */
@@ -56,15 +57,17 @@ export interface ListedObject {
 const DELETE_BATCH = 1000
 
 /**
- * An S3 client from the usual environment (credentials, AWS_REGION). With `endpoint`, any S3 API
- * at that URL, path-style; the region then defaults to us-east-1, which such servers accept.
+ * An S3 client, credentials from the usual environment, in the site stack's region, where its
+ * bucket is (an AWS_REGION an operator set for the user pool's commands would send it elsewhere).
+ * With `endpoint`, any S3 API at that URL, path-style, in AWS_REGION or us-east-1, which such
+ * servers accept.
  * Checksums only where S3 requires them: a streamed upload with the SDK's default checksum is
  * sent chunk-encoded, which not every S3 API reads; the object's sha256 is sent instead.
  */
-export function s3ClientFor(options: { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } = {}): S3Client {
-  const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (options.endpoint ? 'us-east-1' : undefined)
+export function s3ClientFor(options: { endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } = {}): S3Client {
+  const region = options.endpoint ? (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1') : SITE_STACK_REGION
   const client = new S3Client({
-    ...(region ? { region } : {}),
+    region,
     ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',

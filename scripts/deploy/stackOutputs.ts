@@ -2,7 +2,7 @@
  * The bucket and distribution of the deployed stack (infra/lib/site-stack.ts's BucketName and
  * DistributionId outputs), for a deploy run without --bucket.
  */
-import { SITE_STACK_NAME, SITE_STACK_OUTPUTS } from '../../infra/lib/stack-outputs'
+import { SITE_STACK_NAME, SITE_STACK_OUTPUTS, SITE_STACK_REGION } from '../../infra/lib/stack-outputs'
 
 interface CloudFormationLike {
   describeStacks(input: { StackName: string }): Promise<{ Stacks?: Array<{ Outputs?: Array<{ OutputKey?: string; OutputValue?: string }> }> }>
@@ -27,8 +27,7 @@ export async function siteTargetsOf(client: CloudFormationLike, stackName = SITE
 /** The stack's outputs, credentials from the usual environment. */
 export async function deployedSiteTargets(): Promise<{ bucket: string; distribution: string | null }> {
   const { CloudFormation } = await import('@aws-sdk/client-cloudformation')
-  // The site stack lives in us-east-1, as Lambda@Edge requires (infra/bin).
-  return siteTargetsOf(new CloudFormation({ region: 'us-east-1' }))
+  return siteTargetsOf(new CloudFormation({ region: SITE_STACK_REGION }))
 }
 
 /** Whether a DescribeStacks error says the stack does not exist (CloudFormation answers ValidationError). */
