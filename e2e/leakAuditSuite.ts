@@ -453,6 +453,14 @@ export function describeLeakAudit(name: string, target: () => AuditTarget) {
       expect(reportOf('files', role).storedByBrowser).toEqual([])
     })
 
+    // The sign-in page is anyone's, and draws the site's logo and icon: from the site's code, never
+    // from a writer's file, which reaches only the readers its own path's rule names.
+    test("anonymous receives no writer's file under public/ that the rules do not open to anyone", () => {
+      const fetched = files.filter((key) => !protectedKeys.has(key))
+      expect(fetched.length).toBeGreaterThan(0)
+      expect(fetched.filter((key) => env.publicKeys.includes(key) && env.decide(publicFileRoute(key.slice(1)), null) !== 'allow')).toEqual([])
+    })
+
     // A refused page is answered as a made-up path beside its rule is: the answer names no rule's path.
     test.each(ROLES.map((role) => [role ?? 'anonymous', role] as const))('%s is answered for each page it may not open as for a made-up path beside its rule', (_name, role) => {
       expect(reportOf('files', role).refusalsTelling).toEqual([])

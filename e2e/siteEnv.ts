@@ -20,7 +20,8 @@ export function siteEnv() {
   // The rules and lists the audit build was made with, as the server applies them.
   const access = compileAccess(site.accessConfig, { ...process.env, ...site.accessEnv })
   const audiences = readAudiencesFile(sitePaths(dir).audiences, access)
-  const pages = scanContent(dir).pages
+  const source = scanContent(dir)
+  const pages = source.pages
   const homeRule = describeRule(governingRuleOf(access, '/'))
   return {
     access,
@@ -28,7 +29,7 @@ export function siteEnv() {
     audiences,
     /** The home page's search index, which every signed-in reader's view names first (its audience's: a rule on `/`, or the fallback's). */
     homeIndex: audiences.find((audience) => describeRule(governingRuleOf(access, audience.governedBy)) === homeRule)?.search ?? null,
-    decide: (route: string, user: AccessUser) => decideAccess(access, route, user),
+    decide: (route: string, user: AccessUser | null) => decideAccess(access, route, user),
     dir,
     outDir: path.join(dir, 'out'),
     siteUrl,
@@ -44,6 +45,8 @@ export function siteEnv() {
     marked: site.marked,
     /** The audit build's pages, each with its content file. */
     pages,
+    /** The writers' files under public/, by their keys in out/ (`/docs/leads/images/flow.svg`). */
+    publicKeys: source.publicFiles.map((file) => file.key),
     /** The route of a content file of the audit build. */
     routeOfFile: (file: string) => {
       const page = pages.find((candidate) => candidate.file === file)

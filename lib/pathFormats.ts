@@ -28,15 +28,6 @@ export const BUILD_FILE_FOLDERS = {
  */
 export const BUILD_CODE_FOLDERS: readonly string[] = [BUILD_FILE_FOLDERS.chunks, BUILD_FILE_FOLDERS.css, BUILD_FILE_FOLDERS.media]
 
-/**
- * The site's own files at the root of public/: the chrome the sign-in page shows, so anyone may
- * fetch them. Any other file there follows its own path's rule, as a writer's image anywhere does.
- */
-export const SITE_CHROME_FILES = { favicon: '/favicon.svg', logo: '/logo.svg', logoDark: '/logo-dark.svg' } as const
-
-/** Whether a path is one of SITE_CHROME_FILES. */
-export const isSiteChromeFile = (path: string) => (Object.values(SITE_CHROME_FILES) as string[]).includes(path)
-
 /** Where a page's data files live under the site's root, one folder per build (lib/access/pageFiles.ts names each). */
 export const PAGE_DATA_PREFIX = '/_next/data/'
 

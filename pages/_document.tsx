@@ -2,7 +2,7 @@ import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document'
 import { loadFailureScript, recordFailedScripts } from '../components/baseUrlCheck'
 import { earlyScript } from '../components/earlyScripts'
 import { pageDataFile } from '../lib/access/pageFiles'
-import { SITE_CHROME_FILES } from '../lib/pathFormats'
+import { SITE_ICON } from '../components/SiteLogo'
 import { DOCS_PAGE, htmlProps } from '../lib/render/propsOnce'
 import type { DocsPageProps } from '../lib/render/propsFiles'
 
@@ -28,7 +28,7 @@ export default function Document({ __NEXT_DATA__: nextData }: DocumentProps) {
   return (
     <Html lang="en">
       <Head>
-        <link rel="icon" href={SITE_CHROME_FILES.favicon} type="image/svg+xml" />
+        <link rel="icon" href={SITE_ICON} type="image/svg+xml" />
         {/* Fetched as lib/render/firstPageProps.ts fetches it (same mode and credentials), so that fetch takes this response. */}
         {dataFile && <link rel="preload" href={dataFile} as="fetch" crossOrigin="anonymous" />}
       </Head>

@@ -23,13 +23,14 @@ test('when the home page itself needs a list, shared code does not take its rule
   for (const username of ['leads1', 'internal1']) expect([username, decideAccess(access, route, { username })]).toEqual([username, 'allow'])
 })
 
-test("the site's chrome at the root of public/ is anyone's; a writer's file beside it follows its own path's rule (full access), as the link check says", () => {
+test("a writer's file at the root of public/ follows its own path's rule (full access), as the link check says: no file there is the site's (its logo and icon are its code)", () => {
   const access = compileAccess(shipped, {})
-  const routes = assetRoutesOf(access, { publicRootFiles: ['logo.svg', 'logo-dark.svg', 'favicon.svg', 'internal-org-chart.png'] })
-  for (const chrome of ['/logo.svg', '/logo-dark.svg', '/favicon.svg']) expect(decideAccess(access, routes[chrome], null)).toBe('allow')
-  expect(routes['/internal-org-chart.png']).toBeUndefined()
-  expect(decideAccess(access, '/internal-org-chart.png', null)).toBe('login')
-  expect(decideAccess(access, '/internal-org-chart.png', { username: 'leads1' })).toBe('deny')
+  const routes = assetRoutesOf(access, {})
+  for (const file of ['/logo.svg', '/favicon.svg', '/internal-org-chart.png']) {
+    expect(routes[file]).toBeUndefined()
+    expect(decideAccess(access, file, null)).toBe('login')
+    expect(decideAccess(access, file, { username: 'leads1' })).toBe('deny')
+  }
 })
 
 test("an earlier build's code, kept for tabs open on its pages, reaches the readers of those tabs; its page chunk keeps its page's rule, its route manifests and anything else unknown the fallback", () => {

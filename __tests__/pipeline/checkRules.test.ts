@@ -70,11 +70,10 @@ test("a rule on one of the site's public pages decides nothing, and says so", ()
   ])
 })
 
-test("a rule on the site's logo or icon decides nothing, and says so: the sign-in page shows them to anyone", () => {
-  expect(ruleProblems(withRules([{ path: '/logo.svg', match: 'exact', require: 'fullAccessUsers' }]), routes)).toEqual([
-    'rule "exact /logo.svg -> fullAccessUsers" decides nothing: /logo.svg is the site\'s own logo and icon, which the sign-in page shows to anyone. Remove the rule.',
-  ])
-  expect(ruleProblems(withRules([{ path: '/favicon.svg', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([expect.stringContaining('/favicon.svg is the site\'s own logo and icon')])
+test("a file at the root of public/ is a writer's, which a rule decides as any other: the site's logo and icon are its code, no file", () => {
+  expect(routes).not.toContain('/logo.svg')
+  expect(ruleProblems(withRules([{ path: '/logo.svg', match: 'exact', require: 'leadsUsers' }]), routes)).toEqual([expect.stringContaining('matches no page or file')])
+  expect(ruleProblems(withRules([{ path: '/org-chart.png', match: 'exact', require: 'leadsUsers' }]), [...routes, '/org-chart.png'])).toEqual([])
 })
 
 test("a public path that names nothing the site serves (a typo) fails the build, naming it and the site's own pages", () => {
@@ -92,7 +91,7 @@ test("a public path that names nothing the site serves (a typo) fails the build,
   expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(PublicPathError)
   expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(`access.config.ts: publicPaths holds "/unauthorised", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)
   // A file under public/ may be public.
-  expect(() => assertRulesDecide(compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/logo.svg'] }, {}), routes, codePages)).not.toThrow()
+  expect(() => assertRulesDecide(compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/brand-guide.pdf'] }, {}), [...routes, '/brand-guide.pdf'], codePages)).not.toThrow()
 })
 
 test('an exact rule on a page that does not exist matches nothing', () => {

@@ -40,7 +40,6 @@ function builtSite(): SitePaths {
   write(path.join(paths.out, 'index.html'), '<html></html>')
   write(path.join(paths.next, 'build-manifest.json'), JSON.stringify({ pages }))
   write(path.join(paths.next, 'react-loadable-manifest.json'), '{}')
-  write(path.join(paths.root, 'public', 'logo.svg'), '<svg/>')
   return paths
 }
 
@@ -52,7 +51,7 @@ const { audiences } = planAggregates({ access, routes: ['/', '/404', '/docs/inte
 
 test("maps the search step's home index to any signed-in reader and splits the route manifests", () => {
   const paths = builtSite()
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBe('/')
   expect(routes['/docs/leads/_pagefind/pagefind-entry.json']).toBeUndefined()
   expect(routes['/_next/static/chunks/pages/docs/leads/intro.js']).toBe('/docs/leads/intro')
@@ -69,7 +68,7 @@ test("maps the search step's home index to any signed-in reader and splits the r
 
 test('a planned folder governs the search files under it, whatever they are named, and may hold none yet', () => {
   const paths = builtSite()
-  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/_empty/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
+  const { routes } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/_empty/': '/' }, pageMaps: noPageMaps, audiences })
   expect(routes['/_pagefind/']).toBe('/')
   expect(routes['/_pagefind/fragment/en_1.pf_fragment']).toBeUndefined()
   expect(governingRoute('/_pagefind/fragment/en_1.pf_fragment', routes)).toBe('/')
@@ -79,20 +78,20 @@ test('a planned folder governs the search files under it, whatever they are name
 test('fails, naming the file, when a search file the search step wrote is not in out/', () => {
   const paths = builtSite()
   fs.rmSync(path.join(paths.out, '_pagefind'), { recursive: true })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(PostbuildError)
-  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/\/_pagefind\/missing\.json/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(PostbuildError)
+  expect(() => postbuild(builtSite(), { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/missing.json': '/' }, pageMaps: noPageMaps, audiences })).toThrow(/\/_pagefind\/missing\.json/)
 })
 
 test('refuses to run twice on the same out/, instead of mapping a split manifest', () => {
   const paths = builtSite()
-  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/post-built already/)
+  postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })).toThrow(/post-built already/)
 })
 
 test("each audience's page-map fragment ships in that audience's route script, and in no other file", () => {
   const paths = builtSite()
   const fragment: PageMapFragment = { items: [{ name: 'leads', route: '/docs/leads', children: [{ name: 'intro', route: '/docs/leads/intro', frontMatter: { title: 'Leadsmarker intro' } }] }], order: { '/docs/leads': { intro: 0 } } }
-  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]), audiences, publicRootFiles: ['logo.svg'] })
+  const { routes, files } = postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: new Map([['prefix /docs/leads -> leadsUsers', fragment]]), audiences })
   const holding = files.filter((key) => fs.readFileSync(path.join(paths.out, key), 'utf8').includes('Leadsmarker'))
   expect(holding).toHaveLength(1)
   expect(holding).toEqual([`/_next/static/${BUILD_ID}/_routes/leads.js`])
@@ -101,19 +100,18 @@ test("each audience's page-map fragment ships in that audience's route script, a
   expect(manifest).toContain('__docsPageMaps')
 })
 
-test("refuses a file named like a mapped one but for its case, which the edge would decide by that file's rule (a writer's LOGO.svg served as the sign-in page's logo)", () => {
+test("refuses a file named like a mapped one but for its case, which the edge would decide by that file's rule (a writer's Pagefind-Entry.json served as the home page's search index)", () => {
   const paths = builtSite()
-  fs.writeFileSync(path.join(paths.out, 'logo.svg'), '<svg/>')
-  fs.writeFileSync(path.join(paths.out, 'LOGO.svg'), '<svg><text>protected</text></svg>')
-  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg', 'LOGO.svg'] })
-  expect(run).toThrow(/\/LOGO\.svg \(named like \/logo\.svg but for its case\)[\s\S]*Rename it/)
+  fs.writeFileSync(path.join(paths.out, '_pagefind/Pagefind-Entry.json'), '{"protected":1}')
+  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: homeIndexFiles(paths), pageMaps: noPageMaps, audiences })
+  expect(run).toThrow(/\/_pagefind\/Pagefind-Entry\.json \(named like \/_pagefind\/pagefind-entry\.json but for its case\)[\s\S]*Rename it/)
 })
 
 test('refuses a file inside a mapped folder spelt in another case', () => {
   const paths = builtSite()
   fs.mkdirSync(path.join(paths.out, '_PAGEFIND'), { recursive: true })
   fs.writeFileSync(path.join(paths.out, '_PAGEFIND/x.json'), '{}')
-  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })).toThrow(/\/_PAGEFIND\/x\.json \(named like \/_pagefind\/ but for its case\)/)
+  expect(() => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/' }, pageMaps: noPageMaps, audiences })).toThrow(/\/_PAGEFIND\/x\.json \(named like \/_pagefind\/ but for its case\)/)
 })
 
 
@@ -121,6 +119,6 @@ test("refuses a case twin inside a section's search folder, which the routes ste
   const paths = builtSite()
   fs.mkdirSync(path.join(paths.out, 'docs/leads/_pagefind/Index'), { recursive: true })
   fs.writeFileSync(path.join(paths.out, 'docs/leads/_pagefind/Index/x.json'), '{}')
-  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/docs/leads/_pagefind/index/': '/docs/leads' }, pageMaps: noPageMaps, audiences, publicRootFiles: ['logo.svg'] })
+  const run = () => postbuild(paths, { access, buildId: BUILD_ID, plannedRoutes: { '/_pagefind/': '/', '/docs/leads/_pagefind/index/': '/docs/leads' }, pageMaps: noPageMaps, audiences })
   expect(run).toThrow(/\/docs\/leads\/_pagefind\/Index\/x\.json \(named like \/docs\/leads\/_pagefind\/index\/ but for its case\)/)
 })

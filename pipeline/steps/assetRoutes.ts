@@ -1,6 +1,6 @@
 import { governsOwnPath, requirementFor, type CompiledAccess } from '../../lib/access'
 import { normalisePath } from '../../lib/access/normalisePath'
-import { BUILD_CODE_FOLDERS, BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX, isSiteChromeFile } from '../../lib/pathFormats'
+import { BUILD_CODE_FOLDERS, BUILD_FILE_FOLDERS, BUILD_FILES_PREFIX } from '../../lib/pathFormats'
 
 /** Next's `.next/build-manifest.json`: the files each page loads (paths relative to `/_next/`). */
 export interface BuildManifest {
@@ -47,8 +47,6 @@ export interface AssetRouteInputs {
   files: string[]
   /** Reads a text file of out/ (CSS and JS), for media references. */
   readText: (key: string) => string
-  /** Files at the root of public/: those of SITE_CHROME_FILES (logo, favicon) are the sign-in page's chrome. */
-  publicRootFiles: string[]
   /** The public route that site-wide files (framework, build manifest, fonts) belong to. */
   publicRoute: string
   /** Next's `.next/react-loadable-manifest.json`: `"<importer> -> <request>"` to the chunks of each dynamic import. */
@@ -85,8 +83,6 @@ export function computeAssetRoutes(inputs: AssetRouteInputs): Record<string, str
   for (const key of files) {
     if (BUILD_MANIFEST.test(key)) use(key, publicRoute)
   }
-  // The site's chrome is the sign-in page's; a writer's file beside it follows its own path's rule.
-  for (const name of inputs.publicRootFiles) if (isSiteChromeFile(`/${name}`)) use(`/${name}`, publicRoute)
   for (const [key, route] of Object.entries(inputs.plannedRoutes)) use(key, route)
 
   const routes: Record<string, string> = {}

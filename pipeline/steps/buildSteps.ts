@@ -310,7 +310,7 @@ async function buildAfterWarming(paths: SitePaths, step: Step, compileWorkers: C
   const markdownFiles = await markdownStep(next.buildId)
   const routes = await step(
     'routes',
-    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences, publicRootFiles: source.publicFiles.map((file) => file.key.slice(1)).filter((name) => !name.includes('/')) }),
+    () => postbuild(paths, { access, buildId: next.buildId, plannedRoutes: plan.routes, pageMaps, audiences: plan.audiences }),
     ({ files, routes: mapped }) => `${files.length} files in out/, ${Object.keys(mapped).length} build files mapped to routes`
   )
   // Every page rendered from a writer's MDX: only the site's own inline scripts may be on them.

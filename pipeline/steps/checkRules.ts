@@ -11,7 +11,6 @@ import { describeRule, governingRuleOf, readersOfMayOpen, requirementFor, requir
 import { folderWordsPath, sectionPrefix } from '../../lib/access/sectionPaths'
 import { isUnderPrefix, normalisePath } from '../../lib/access/normalisePath'
 import { objectKeyFor } from '../../lib/access/objectKey'
-import { isSiteChromeFile } from '../../lib/pathFormats'
 import { UnservablePathError } from './checkLinks'
 import type { ContentSource } from '../content/contentSource'
 import { NamedError } from '../content/contentError'
@@ -35,13 +34,7 @@ export function ruleProblems(access: CompiledAccess, routes: readonly string[]):
   const firstSectionRule = access.rules.length - access.sections.length
   access.rules.forEach((rule, index) => {
     const named = `rule "${describeRule({ kind: 'rule', index, rule })}"`
-    const all = routes.filter((route) => ruleMatches(rule, route))
-    // The sign-in page's chrome (logo, icon) is served to anyone whatever a rule says (./assetRoutes.ts).
-    const matched = all.filter((route) => !isSiteChromeFile(route))
-    if (all.length > 0 && matched.length === 0) {
-      problems.push(`${named} decides nothing: ${all.join(', ')} ${all.length === 1 ? 'is' : 'are'} the site's own logo and icon, which the sign-in page shows to anyone. Remove the rule.`)
-      return
-    }
+    const matched = routes.filter((route) => ruleMatches(rule, route))
     if (matched.length === 0 && [...access.publicPaths].some((path) => ruleMatches(rule, path))) {
       problems.push(`${named} decides nothing: ${rule.path} is in publicPaths (the site's own pages, which anyone may read). Remove the rule, or the path from publicPaths.`)
       return

@@ -44,8 +44,6 @@ export interface PostbuildInputs {
   plannedRoutes: Record<string, string>
   /** The plan's audiences: each route manifest's name and governing route. */
   audiences: ReadonlyArray<Pick<Audience, 'id' | 'rule' | 'governedBy'>>
-  /** The files at the root of public/, as the content source checked them; those of SITE_CHROME_FILES are the sign-in page's chrome (./assetRoutes.ts). */
-  publicRootFiles: readonly string[]
 }
 
 export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoutes {
@@ -86,7 +84,6 @@ export function postbuild(paths: SitePaths, inputs: PostbuildInputs): AssetRoute
     loadable: readJson('react-loadable-manifest.json'),
     files,
     readText: (key) => fs.readFileSync(path.join(out, key), 'utf8'),
-    publicRootFiles: [...inputs.publicRootFiles],
     publicRoute: SIGN_IN_PAGE,
     plannedRoutes: inputs.plannedRoutes,
   })

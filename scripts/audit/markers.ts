@@ -155,8 +155,8 @@ export function markedFilesOf(sections: readonly { id: string; entry: string }[]
 }
 
 /**
- * A writer's file at the root of public/, beside the site's logo and favicon: no rule names it, so
- * it needs full access (the fallback), however near the sign-in page's own files it lies.
+ * A writer's file at the root of public/: no rule names it, so it needs full access (the
+ * fallback), though the sign-in page is at the root too.
  */
 export const MARKED_ROOT_FILE = 'public/audit-root-note.txt'
 
