@@ -495,21 +495,6 @@ test("a _meta entry or menu item with a field Nextra does not document fails at 
   ])
 })
 
-test("a page with no title: is titled by its first # heading, which is held to a title's rules at its line (a review's h1 with U+202E and 460 characters reached the tab, search and llms.txt)", () => {
-  const long = 'x'.repeat(301)
-  const root = siteWith({
-    'content/docs/leads/intro.mdx': page('title: Intro'),
-    'content/docs/leads/bare.mdx': '# Intro \u202egnp.exe\n\nText.\n',
-    'content/docs/leads/described.mdx': `---\ndescription: A page\n# a YAML comment \u202e\n---\n\n\`\`\`sh\n# a shell comment ${long}\n\`\`\`\n\n# ${long}\n`,
-    'content/docs/leads/titled.mdx': `---\ntitle: Titled\n---\n\n# ${long}\n`,
-    'content/docs/leads/plain.mdx': '# Plain heading\n\n## A lower heading is no title\n',
-  })
-  expect(messages(root).sort()).toEqual([
-    "content/docs/leads/bare.mdx:1: the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it holds U+202E, a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them).",
-    "content/docs/leads/described.mdx:10: the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it is 301 characters long; a title holds at most 300: shorten it.",
-  ])
-})
-
 test("a direction control anywhere in a page's text or code fails at its line and column (Trojan Source: a review's code block copied other logic than it showed)", () => {
   const root = siteWith({
     'content/docs/leads/intro.mdx': page('title: Intro'),

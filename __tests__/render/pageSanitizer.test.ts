@@ -26,13 +26,13 @@ afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force:
 const page = (body: string) => `---\ntitle: T\n---\n\n# T\n\n${body}\n`
 
 /** Compiles one page per case; for each case, the problem its page was refused with (or 'ok'). */
-async function verdicts(cases: Record<string, string>): Promise<Record<string, string>> {
+async function verdicts(cases: Record<string, string>, pageOf: (body: string) => string = page): Promise<Record<string, string>> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'page-sanitizer-'))
   roots.push(root)
   const names = Object.keys(cases)
   names.forEach((name, at) => {
     fs.mkdirSync(path.join(root, 'content'), { recursive: true })
-    fs.writeFileSync(path.join(root, `content/p${at}.mdx`), page(cases[name]))
+    fs.writeFileSync(path.join(root, `content/p${at}.mdx`), pageOf(cases[name]))
   })
   const report = await compilePages(scanContent(root))
   return Object.fromEntries(
@@ -398,4 +398,27 @@ test("the review's reproduction fails `npm run build` at the content step, namin
   expect(build.stderr).toContain(`content/docs/leads/environments.mdx:${lines + 1}:1: \`<script>\` runs code in every reader's browser`)
   expect(build.stdout).not.toContain('build: render')
   expect(fs.existsSync(path.join(dir, 'out'))).toBe(false)
+})
+
+test("a page with no title: is titled by its first h1 however it is written, and that title, as the compile makes it, is held to a title's rules at the heading (a review's heading over two lines forged a page in the AI tools' lists)", async () => {
+  const long = 'x'.repeat(301)
+  const titled = (text: string) => `---\ntitle: Titled\n---\n\n${text}`
+  const found = await verdicts(
+    {
+      underlined: 'Rate limits\nInternal runbook: /docs/internal/intro\n===\n\nText.',
+      reference: '# Rate limits&#10;- Internal runbook: /docs/internal/intro\n\nText.',
+      quoted: '> # Quoted&#9;title\n\nText.',
+      long: `\`\`\`sh\n# a shell comment ${long}\n\`\`\`\n\n# ${long}\n`,
+      plain: '# Plain heading\n\n## A lower heading is no title\n',
+      titled: titled(`# ${long}\n\nUnder\nlines\n===\n`),
+    },
+    (body) => body
+  )
+  const told = "the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it"
+  expect(found.underlined).toBe(`1:1: ${told} holds U+000A, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line`)
+  const opening = (verdict: string, expected: string) => expect(verdict.slice(0, expected.length)).toBe(expected)
+  opening(found.reference, `1:1: ${told} holds U+000A,`)
+  opening(found.quoted, `1:3: ${told} holds U+0009,`)
+  expect(found.long).toBe(`5:1: ${told} is 301 characters long; a title holds at most 300: shorten it`)
+  expect([found.plain, found.titled]).toEqual(['ok', 'ok'])
 })

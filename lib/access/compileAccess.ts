@@ -1,5 +1,5 @@
 import { AccessConfigError } from './errors'
-import { characterCount, codePointName, TEXT_MOST } from '../plainText'
+import { characterCount, codePointName, TEXT_MOST } from '../plainText.mjs'
 import { NO_ACCESS_PAGE, OVERSIZED_COOKIES_PAGE, SIGN_IN_PAGE } from '../pathFormats'
 import { isUnderPrefix, normalisePath } from './normalisePath'
 import { entryProblem, GROUP_PREFIX, parseUserList, shownEntry, type ListEntries } from './parseUserList'

@@ -1,5 +1,5 @@
 import { AccessConfigError } from './errors'
-import { codePointName } from '../plainText'
+import { codePointName } from '../plainText.mjs'
 
 /** What a list entry names: a user by exact username, or everyone whose token carries a group. */
 export const GROUP_PREFIX = 'group:'

@@ -26,6 +26,7 @@
 
 import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, requiredProblem, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
 import { altProblem, headingLevel, headingProblem } from './readerChecks.mjs'
+import { textFieldProblem } from '../../lib/plainText.mjs'
 
 /** The components a page may use, each under the name it is written with. */
 export const WRITER_COMPONENTS = [
@@ -299,8 +300,17 @@ export function rehypeCheckPage() {
   return (tree, file) => {
     const aliases = new Map()
     let lastHeading = null
+    // Nextra titles a page with no title in its front matter by its first h1, however it is written
+    // (`#`, underlined over lines, in a quote, with character references): that title, as Nextra
+    // made it, is held to a title's rules at the heading.
+    let titleChecked = Boolean(file.data.frontMatter?.title)
     walk(tree, (node, ancestors) => {
       if (!node.position) return
+      if (!titleChecked && node.type === 'element' && node.tagName === 'h1') {
+        titleChecked = true
+        const problem = textFieldProblem('title', file.data.title)
+        if (problem) refuse(file, `the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it ${problem}`, node.position.start)
+      }
       if (node.type === 'mdxjsEsm') {
         for (const statement of node.data?.estree?.body ?? []) {
           if (statement.type === 'ImportDeclaration') checkImport(file, statement, node, aliases)

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer'
 import { ContentError, locate } from './contentError'
 import { lineAt } from './pageLinks'
-import { codePointName } from '../../lib/plainText'
+import { codePointName } from '../../lib/plainText.mjs'
 
 /** A page or `_meta` file that is not UTF-8 text: read as it is, its other bytes would ship as U+FFFD. */
 export class NotUtf8Error extends ContentError {

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { ContentError, locate } from './contentError'
 import { PageSettingsError, pageSettingsProblem } from './pageSettings'
-import { characterCount, codePointName, TEXT_MOST } from '../../lib/plainText'
+import { DIRECTION_REFERENCE, DIRECTION_CONTROL, directionControlIn, textFieldProblem } from '../../lib/plainText.mjs'
 
 interface YamlDocument {
   errors: YamlParseError[]
@@ -44,13 +44,6 @@ const HOW = 'Front matter is `key: value` lines between two `---` lines; quote a
 export class BadFrontMatterError extends ContentError {
   constructor(file: string, problem: string, line?: number, column?: number) {
     super(file, `${locate(file, line, column)}the front matter is not valid: ${problem}. ${HOW}`)
-  }
-}
-
-/** A page titled by its first heading (no `title:` in its front matter), whose heading the site could not show as a title. */
-export class HeadingTitleError extends ContentError {
-  constructor(file: string, problem: string, line: number) {
-    super(file, `${locate(file, line)}the page has no title: in its front matter, so this first heading is its title (the tab, search, the llms files), and it ${problem}.`)
   }
 }
 
@@ -134,7 +127,6 @@ function unclosedValue(text: string): { line: number; key: string; opener: strin
 export function parseFrontMatter(file: string, source: string): FrontMatter {
   const block = split(file, source)
   if (block === null) {
-    checkHeadingTitle(file, source, 1)
     checkBodyText(file, source, 1)
     return { data: {}, body: source.replace(/^\s*\n/, '') }
   }
@@ -178,7 +170,6 @@ export function parseFrontMatter(file: string, source: string): FrontMatter {
   }
   const body = block.body.replace(/^\s*\n/, '')
   const bodyLine = source.split('\n').length - block.body.split('\n').length + 1
-  if (typeof fields.title !== 'string') checkHeadingTitle(file, block.body, bodyLine)
   checkBodyText(file, block.body, bodyLine)
   return { data: fields, body }
 }
@@ -204,74 +195,10 @@ function checkBodyText(file: string, body: string, bodyLine: number): void {
   if (separator) throw new PageTextError(file, "holds a line that reads as the AI tools' start of a page (<!-- /route -->): in the audience's full text it would make what follows another page's; write it otherwise", ...place(separator.index))
 }
 
-/**
- * Nextra titles a page with no `title:` by its first `# ` heading, so that heading is held to a
- * title's rules (textFieldProblem). Code blocks are skipped.
- */
-function checkHeadingTitle(file: string, body: string, bodyLine: number): void {
-  let fence: string | null = null
-  for (const [index, line] of body.split('\n').entries()) {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null
-      continue
-    }
-    const heading = fence === null ? /^ {0,3}#[ \t]+(.*?)[ \t]*$/.exec(line) : null
-    if (!heading) continue
-    const problem = textFieldProblem('title', heading[1])
-    if (problem) throw new HeadingTitleError(file, problem, bodyLine + index)
-    return
-  }
-}
-
-/**
- * The bidirectional controls (U+202A to U+202E, U+2066 to U+2069): each reorders the text after it,
- * so a title holding one shows other than its characters read (in the sidebar, the tab, search).
- */
-const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/
-/** The same controls as a character reference (`&#x202E;`, `&#8238;`) or a JS escape (`\u202e`, `\u{2066}`). */
-const DIRECTION_REFERENCE = /&#(?:x0*(?:202[a-e]|206[6-9])|0*(?:820[2-6]|823[0-3]));|\\u(?:202[a-e]|206[6-9]|\{0*(?:202[a-e]|206[6-9])\})/i
-
-/** A line break or another control character (C0, C1, the Unicode line and paragraph separators). */
-const LINE_CONTROL = /[\p{Cc}\u2028\u2029]/u
-
-/**
- * Why a title or description cannot be shown as the one line of text the sidebar, the tab, search
- * and the AI tools' lists show it as, or null: a direction control, a line break or another control
- * character (a YAML or JS escape writes one the file's bytes do not hold), or too many characters.
- * `field` names its limit (tooLong). Trailing white space (a folded YAML block's) is no problem.
- */
-export function textFieldProblem(field: string, value: unknown): string | null {
-  if (typeof value !== 'string') return null
-  const control = directionControlIn(value)
-  if (control) return `holds ${control}, ${DIRECTION_CONTROL_FIX}`
-  const line = LINE_CONTROL.exec(value.trimEnd())
-  if (line) return `holds ${codePointName(line[0])}, a line break or a control character, which the sidebar, the tab, search and the AI tools' lists would show as another line or not at all: write it on one line`
-  return tooLong(field, value)
-}
-
-/** The first direction control in `value`, as its code point (`U+202E`); null when a string holds none, or it is no string. */
-export function directionControlIn(value: unknown): string | null {
-  const found = typeof value === 'string' ? DIRECTION_CONTROL.exec(value) : null
-  return found ? codePointName(found[0]) : null
-}
-
-/** What a title with a direction control is told, after the control. */
-export const DIRECTION_CONTROL_FIX =
-  'a control that reorders the text after it, so it would show other than its characters read (in the sidebar, the tab and search); remove it (right-to-left words need none: browsers order them)'
-
 /** What a parsed value is, in a writer's words: a list, a mapping, null, a number… */
 export const valueKind = (value: unknown) =>
   Array.isArray(value) ? 'a list' : value === null ? 'null' : value instanceof Uint8Array ? 'binary data (!!binary)' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`
 
-/** Why a text field is too long to show (`is 20,000 characters long; …`), or null. */
-export function tooLong(field: string, value: unknown): string | null {
-  if (typeof value !== 'string') return null
-  // A title is `title`, `sidebarTitle` or a `_meta` entry's.
-  const most = field === 'description' ? TEXT_MOST.description : TEXT_MOST.title
-  const count = characterCount(value)
-  return count > most ? `is ${count.toLocaleString('en-US')} characters long; a ${field === 'description' ? 'description' : 'title'} holds at most ${most.toLocaleString('en-US')}: shorten it` : null
-}
 
 /** The fields the site shows as text: in the sidebar, the page's title, search, the llms files. */
 const TEXT_FIELDS = ['title', 'sidebarTitle', 'description'] as const

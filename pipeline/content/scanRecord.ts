@@ -43,7 +43,7 @@ const PARSER_ROOT = path.resolve(__dirname, '../..')
  * record made before it must not be trusted (__tests__/pipeline/scanRecord.test.ts checks that
  * whatever they import of the project is listed).
  */
-export const SCAN_PARSER_FILES = ['pipeline/content/fileText.ts', 'pipeline/content/frontMatter.ts', 'pipeline/content/metaData.ts', 'pipeline/content/pageLinks.ts', 'pipeline/content/contentError.ts', 'pipeline/content/pageSettings.ts', 'lib/plainText.ts'] as const
+export const SCAN_PARSER_FILES = ['pipeline/content/fileText.ts', 'pipeline/content/frontMatter.ts', 'pipeline/content/metaData.ts', 'pipeline/content/pageLinks.ts', 'pipeline/content/contentError.ts', 'pipeline/content/pageSettings.ts', 'lib/plainText.mjs'] as const
 
 /** The packages they parse with, as each is resolved: YAML is Nextra's own copy (./frontMatter.ts). */
 function parserPackages(): string[] {

@@ -13,7 +13,8 @@ import { BadMetaFileError } from '../content/metaData'
 import { CONTENT_DIR, DOCS_DIR, META_FILE, PAGE_FILE as PAGE, type ContentMeta, type ContentSource } from '../content/contentSource'
 import { ContentError, locate } from '../content/contentError'
 import { PageSettingsError, pageSettingsProblem } from '../content/pageSettings'
-import { textFieldProblem, valueKind } from '../content/frontMatter'
+import { valueKind } from '../content/frontMatter'
+import { textFieldProblem } from '../../lib/plainText.mjs'
 
 /** A `_meta` key that names no page or folder of its folder. */
 export class UnknownMetaKeyError extends ContentError {
