@@ -14,6 +14,12 @@
  * grammar's first line in a worker also compiles the grammar's expressions, which on a busy
  * machine can take most of that limit, so a build under load could colour a page differently from
  * another build of the same sources. Without the limit, the same code is always coloured the same.
+ *
+ * Some grammars inject themselves into others' (Shiki's `injectTo`: css`…` in TypeScript, Vue's
+ * directives in Markdown), and come only with the language that carries them (`ts-tags`, `vue`,
+ * `angular-ts`). A grammar is loaded with every injection into it, as Nextra's highlighter with
+ * all grammars has them: else a worker that had coloured a `lit` block coloured TypeScript
+ * otherwise than one that had not, and a build's pages depended on the order they were compiled in.
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
@@ -50,21 +56,65 @@ export interface KeptBlocks {
   set(key: string, html: string): void
 }
 
+/** The bundled languages whose modules carry the grammars that inject into others (__tests__/pipeline/onDemandHighlighter.test.ts finds them all). */
+export const INJECTION_CARRIERS = ['ts-tags', 'vue', 'angular-ts'] as const
+
+interface Grammar {
+  name: string
+  scopeName: string
+  injectTo?: string[]
+  embeddedLangsLazy?: string[]
+}
+
 export async function onDemandHighlighter(options: HighlighterOptions, kept?: KeptBlocks): Promise<Highlighter> {
   // shiki is ESM only; next.config is loaded as CommonJS.
   const shiki: ShikiModule = await import('shiki')
   const highlighter = await shiki.getHighlighter({ ...options, engine: await onigurumaFromFile(), langs: ['plaintext'] })
   const loadLanguage = highlighter.loadLanguage.bind(highlighter)
+  const grammarsOf = async (name: string) => {
+    const bundled = shiki.bundledLanguages[name as keyof typeof shiki.bundledLanguages]
+    return bundled ? ((await bundled()).default as Grammar[]) : null
+  }
 
-  async function withLazyEmbedded(name: string, seen: Set<string>): Promise<string[]> {
+  /** By the scope they inject into: each injecting grammar's carrier's grammars but the carrier's own (which the injection embeds). Read when first needed. */
+  let injections: Map<string, Grammar[]> | undefined
+  async function injectionsInto(scope: string): Promise<Grammar[]> {
+    if (!injections) {
+      injections = new Map()
+      for (const carrier of INJECTION_CARRIERS) {
+        const grammars = (await grammarsOf(carrier)) ?? []
+        const group = grammars.filter((grammar) => grammar.name !== carrier)
+        for (const target of new Set(grammars.flatMap((grammar) => grammar.injectTo ?? []))) injections.set(target, [...(injections.get(target) ?? []), ...group])
+      }
+    }
+    return injections.get(scope) ?? []
+  }
+
+  /** `name`, the languages it embeds lazily, and the grammars that inject into any of theirs, none of `seen`. */
+  async function withEmbedded(name: string, seen: Set<string>): Promise<Array<string | Grammar>> {
     if (seen.has(name)) return []
     seen.add(name)
-    const bundled = shiki.bundledLanguages[name as keyof typeof shiki.bundledLanguages]
-    if (!bundled) return [name]
-    const grammars = (await bundled()).default as Array<{ embeddedLangsLazy?: string[] }>
+    const grammars = await grammarsOf(name)
+    if (!grammars) return [name]
     const lazy = grammars.flatMap((grammar) => grammar.embeddedLangsLazy ?? [])
-    const nested = await Promise.all(lazy.map((embedded) => withLazyEmbedded(embedded, seen)))
-    return [name, ...nested.flat()]
+    const nested = await Promise.all(lazy.map((embedded) => withEmbedded(embedded, seen)))
+    const injected: Array<string | Grammar> = []
+    const pending = [...grammars]
+    for (let grammar = pending.pop(); grammar; grammar = pending.pop()) {
+      for (const injection of await injectionsInto(grammar.scopeName)) {
+        if (seen.has(injection.name)) continue
+        // A language of its own (the TypeScript an injection embeds) loads as any language does, with its own embeddings.
+        if (injection.name in shiki.bundledLanguages) {
+          injected.push(...(await withEmbedded(injection.name, seen)))
+          continue
+        }
+        seen.add(injection.name)
+        injected.push(injection)
+        pending.push(injection)
+      }
+    }
+    // Injections first: a grammar's first use then finds every injection into it registered.
+    return [...injected, name, ...nested.flat()]
   }
 
   highlighter.loadLanguage = async (...langs) => {
@@ -72,7 +122,7 @@ export async function onDemandHighlighter(options: HighlighterOptions, kept?: Ke
     const expanded: typeof langs = []
     for (const lang of langs) {
       if (typeof lang !== 'string') expanded.push(lang)
-      else expanded.push(...((await withLazyEmbedded(lang, seen)) as typeof langs))
+      else expanded.push(...((await withEmbedded(lang, seen)) as typeof langs))
     }
     if (expanded.length) await loadLanguage(...expanded)
   }

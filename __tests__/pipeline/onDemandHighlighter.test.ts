@@ -80,3 +80,42 @@ describe('onDemandHighlighter', () => {
     expect(html).toBe(highlight('bash', line).html)
   })
 })
+
+describe('grammars that inject into others', () => {
+  const run = (script: string) => JSON.parse(execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', '-e', `(async () => { ${script} })()`], { cwd: root, encoding: 'utf8' }))
+
+  it("colour a block the same whatever the worker coloured before, and as Nextra's highlighter with every grammar does (a review's TypeScript css`…` changed colour after a lit block)", () => {
+    const { fresh, afterLit, afterMarkdown, everyGrammar } = run(`
+      const shiki = await import('shiki')
+      const { onDemandHighlighter } = require('./pipeline/onDemandHighlighter')
+      const code = 'const style = css\`color: red; margin: 4px;\`\\nconst view = html\`<p>\${name}</p>\`'
+      const colour = async (highlighter, before) => {
+        for (const [lang, text] of before) {
+          await highlighter.loadLanguage(lang)
+          highlighter.codeToHtml(text, { lang, theme: 'github-light' })
+        }
+        await highlighter.loadLanguage('ts')
+        return highlighter.codeToHtml(code, { lang: 'ts', theme: 'github-light' })
+      }
+      const themes = { themes: ['github-light', 'github-dark'] }
+      const fresh = await colour(await onDemandHighlighter(themes), [])
+      const afterLit = await colour(await onDemandHighlighter(themes), [['lit', 'const v = html\`<b>x</b>\`']])
+      const afterMarkdown = await colour(await onDemandHighlighter(themes), [['md', '# Title'], ['vue', '<template><p v-if="a">{{ b }}</p></template>']])
+      const everyGrammar = await colour(await shiki.getHighlighter({ ...themes, langs: Object.keys(shiki.bundledLanguages) }), [])
+      console.log(JSON.stringify({ fresh, afterLit, afterMarkdown, everyGrammar }))
+    `)
+    expect(fresh).toContain('margin')
+    expect([fresh, afterLit, afterMarkdown]).toEqual([everyGrammar, everyGrammar, everyGrammar])
+  })
+
+  it('are each carried by one of INJECTION_CARRIERS, so the highlighter loads them with the grammar they inject into', () => {
+    const { uncarried } = run(`
+      const shiki = await import('shiki')
+      const { INJECTION_CARRIERS } = require('./pipeline/onDemandHighlighter')
+      const carriedBy = {}
+      for (const [name, load] of Object.entries(shiki.bundledLanguages)) for (const grammar of (await load()).default) if (grammar.injectTo) (carriedBy[grammar.name] ??= new Set()).add(name)
+      console.log(JSON.stringify({ uncarried: Object.keys(carriedBy).filter((grammar) => !INJECTION_CARRIERS.some((carrier) => carriedBy[grammar].has(carrier))) }))
+    `)
+    expect(uncarried).toEqual([])
+  })
+})
