@@ -76,19 +76,22 @@ export async function onDemandHighlighter(options: HighlighterOptions, kept?: Ke
     return bundled ? ((await bundled()).default as Grammar[]) : null
   }
 
-  /** By the scope they inject into: each injecting grammar's carrier's grammars but the carrier's own (which the injection embeds). Read when first needed. */
-  let injections: Map<string, Grammar[]> | undefined
-  async function injectionsInto(scope: string): Promise<Grammar[]> {
-    if (!injections) {
-      injections = new Map()
-      for (const carrier of INJECTION_CARRIERS) {
-        const grammars = (await grammarsOf(carrier)) ?? []
-        const group = grammars.filter((grammar) => grammar.name !== carrier)
-        for (const target of new Set(grammars.flatMap((grammar) => grammar.injectTo ?? []))) injections.set(target, [...(injections.get(target) ?? []), ...group])
-      }
+  /**
+   * By the scope they inject into: each injecting grammar's carrier's grammars but the carrier's
+   * own (which the injection embeds). Read once, when first needed: one promise, so a language
+   * loaded meanwhile (the lazy embeddings are loaded together) waits for the whole map.
+   */
+  let injections: Promise<Map<string, Grammar[]>> | undefined
+  const readInjections = async () => {
+    const byScope = new Map<string, Grammar[]>()
+    for (const carrier of INJECTION_CARRIERS) {
+      const grammars = (await grammarsOf(carrier)) ?? []
+      const group = grammars.filter((grammar) => grammar.name !== carrier)
+      for (const target of new Set(grammars.flatMap((grammar) => grammar.injectTo ?? []))) byScope.set(target, [...(byScope.get(target) ?? []), ...group])
     }
-    return injections.get(scope) ?? []
+    return byScope
   }
+  const injectionsInto = async (scope: string) => (await (injections ??= readInjections())).get(scope) ?? []
 
   /** `name`, the languages it embeds lazily, and the grammars that inject into any of theirs, none of `seen`. */
   async function withEmbedded(name: string, seen: Set<string>): Promise<Array<string | Grammar>> {

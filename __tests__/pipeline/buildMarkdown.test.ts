@@ -6,7 +6,8 @@ import shipped from '../../access.config'
 import { access, compileAccess, type CompiledAccess } from '../../lib/access'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { compilePages } from '../../pipeline/compile/compilePages'
-import { withoutComments, withoutModuleCode, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { withoutModuleCode, writeMarkdown } from '../../pipeline/steps/buildMarkdown'
+import { withoutComments } from '../../pipeline/steps/withoutComments'
 import { llmsTxt } from '../../lib/aiTools/llmsFiles'
 import { execFileSync } from 'node:child_process'
 import { markdownFileMap } from './helpers/markdownFiles'
@@ -126,6 +127,29 @@ test("a writer's comments, which no browser shows, reach no reader's AI tool; co
   )
   // A .md page: braces are text, and an HTML comment is the comment.
   expect(withoutComments('Hi <!-- a note --> there {/* text */}\n<!--\nblock\n-->\n`<!-- code -->`', 'md')).toBe('Hi  there {/* text */}\n\n`<!-- code -->`')
+})
+
+test('a comment is read as the compile reads the page: to its first end, over lines and code blocks, never out of a code span, a JSX tag or a paragraph (a review dropped a heading and kept a comment)', () => {
+  const cases: Array<[string, 'md' | 'mdx', string]> = [
+    ['<Steps limit={/* max */ 3} />\n\n## Install\n\nRun the installer.\n\n{/* TODO: screenshots */}\n', 'mdx', '<Steps limit={/* max */ 3} />\n\n## Install\n\nRun the installer.\n\n\n'],
+    ['A real expression stays: {/* why */ 1 + 1}. Text a reader sees.\n\nMore text. {/* note */}', 'mdx', 'A real expression stays: {/* why */ 1 + 1}. Text a reader sees.\n\nMore text. '],
+    ['Value: {/* a */ x /* b */} end', 'mdx', 'Value: {/* a */ x /* b */} end'],
+    ['Intro\n\n{/*\nOld example:\n```js\nsecret()\n```\n*/}\n\nAfter', 'mdx', 'Intro\n\n\n\nAfter'],
+    ['Press the ` key.\n\n{/* secret plan */}\n\nRun `npm`.', 'mdx', 'Press the ` key.\n\n\n\nRun `npm`.'],
+    ['[//]: # (a secret\ncomment on two lines)\nText', 'mdx', 'Text'],
+    ['[//]: # (secret)\r\nText\r\n', 'mdx', 'Text\r\n'],
+    ['{// TODO: internal note\n}\nText', 'mdx', '\nText'],
+    ['Some text\n[//]: # (shown)\n', 'mdx', 'Some text\n[//]: # (shown)\n'],
+    ['<Callout title="{/* shown */}">x {/* not */}</Callout>', 'mdx', '<Callout title="{/* shown */}">x </Callout>'],
+    ['~~~mdx\r\n{/* shown */}\r\n~~~\r\n{/* not */}', 'mdx', '~~~mdx\r\n{/* shown */}\r\n~~~\r\n'],
+    ['Para\n\n    <!-- shown in code -->\n\n<!-- not -->', 'md', 'Para\n\n    <!-- shown in code -->\n\n'],
+    ['a <!--> shown --> b', 'md', 'a  shown --> b'],
+    ['<!--\n```\nsecret\n```\n-->\nText', 'md', '\nText'],
+  ]
+  for (const [body, format, expected] of cases) expect([body, withoutComments(body, format)]).toEqual([body, expected])
+  // Comments and code in one expression are code (5,000 comments: a pattern that backtracks would not end).
+  const many = `{${'/* a */ '.repeat(5000)}x}`
+  expect(withoutComments(many, 'mdx')).toBe(many)
 })
 
 const root = path.resolve(__dirname, '../..')

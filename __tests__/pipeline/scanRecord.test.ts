@@ -127,7 +127,7 @@ test('the store keeps the scan record across runs, and a record made by other pa
 test('the parser digest covers every module of the project the parsers import, so a change in any of them is seen', () => {
   const listed = new Set<string>(SCAN_PARSER_FILES)
   const imported = SCAN_PARSER_FILES.flatMap((file) =>
-    [...fs.readFileSync(path.join(PROJECT, file), 'utf8').matchAll(/^import\s+(?!type\b)[^'"]*['"](\.[^'"]+)['"]/gm)].map((match) => path.relative(PROJECT, path.resolve(PROJECT, path.dirname(file), match[1])) + '.ts')
+    [...fs.readFileSync(path.join(PROJECT, file), 'utf8').matchAll(/^import\s+(?!type\b)[^'"]*['"](\.[^'"]+)['"]/gm)].map((match) => path.relative(PROJECT, path.resolve(PROJECT, path.dirname(file), match[1])) + (/\.m?js$/.test(match[1]) ? '' : '.ts'))
   )
   expect(imported.length).toBeGreaterThan(0)
   expect(imported.filter((file) => !listed.has(file))).toEqual([])

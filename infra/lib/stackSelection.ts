@@ -11,10 +11,17 @@ import { SITE_STACK_NAME } from './stack-outputs';
  */
 export function selectsSiteStack(selected: unknown): boolean {
   if (!Array.isArray(selected) || selected.length === 0) return true;
-  return selected.some((pattern) => typeof pattern !== 'string' || globMatches(pattern, SITE_STACK_NAME));
+  return selected.some((pattern) => typeof pattern !== 'string' || !SIMPLE_PATTERN.test(pattern) || globMatches(pattern, SITE_STACK_NAME));
 }
 
-/** A CLI stack pattern as the CLI reads it: `*` and `**` any run of characters (a top-level stack's path has no `/`), `?` one. */
+/**
+ * A name, or one with `*` and `?`. The CLI matches with picomatch, which also reads braces, classes,
+ * `!` and paths: a pattern with any of those selects the site stack too, so a pattern read
+ * otherwise here never skips it (its synth then refuses a missing build).
+ */
+const SIMPLE_PATTERN = /^[A-Za-z0-9_*?-]+$/;
+
+/** A simple CLI stack pattern: `*` any run of characters, `?` one. */
 function globMatches(pattern: string, name: string): boolean {
   const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*').replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(name);

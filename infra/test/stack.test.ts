@@ -659,7 +659,8 @@ describe('CDK CLI', () => {
     const first = synth('DocsAuthStack');
     if (first.res.status !== 0) throw new Error(`cdk synth DocsAuthStack failed: ${describeFailure(first.res)}`);
     expect(first.templates).toEqual(['DocsAuthStack.template.json']);
-    for (const stacks of [['DocsSiteStack'], ['Docs*'], ['DocsAuthStack', 'DocsSiteStack']]) {
+    // Patterns the CLI reads with picomatch (braces, classes, paths) select the site stack too.
+    for (const stacks of [['DocsSiteStack'], ['Docs*'], ['DocsAuthStack', 'DocsSiteStack'], ['{DocsAuthStack,DocsSiteStack}'], ['Docs[AS]*'], ['**/DocsSiteStack']]) {
       const site = synth(...stacks);
       expect(site.res.status).not.toBe(0);
       expect(site.res.stderr).toContain(missing);

@@ -42,7 +42,7 @@ export function* fencedLines(text: string): Generator<[line: string, fenced: boo
 }
 
 /** A code fence's line, as CommonMark reads one: its character, its length, and the first word of its info string. */
-interface Fence {
+export interface Fence {
   char: string
   length: number
   info: string
@@ -53,16 +53,16 @@ interface Fence {
 /** At any indentation: MDX has no indented code, so a fence in a list item or JSX opens a block too. */
 const FENCE_LINE = /^\s*(`{3,}|~{3,})(.*)$/
 
-/** The fence `line` is, or null: a backtick fence's info holds no backtick (```` ```npm run build``` ```` is inline code). */
-function fenceOf(line: string): Fence | null {
-  const match = FENCE_LINE.exec(line)
+/** The fence `line` is, or null: a backtick fence's info holds no backtick (```` ```npm run build``` ```` is inline code). A CRLF line's CR is no part of it. */
+export function fenceOf(line: string): Fence | null {
+  const match = FENCE_LINE.exec(line.endsWith('\r') ? line.slice(0, -1) : line)
   if (!match || (match[1][0] === '`' && match[2].includes('`'))) return null
   const info = match[2].trim()
   return { char: match[1][0], length: match[1].length, info: info.split(/[\s{]/, 1)[0], bare: info === '' }
 }
 
 /** Whether `fence` closes the block `open` opened: the same character, at least as long, nothing after. */
-const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
+export const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
 
 /** An `href` key of a `_meta` file's text, quoted or not. */
 const HREF_KEY = /(?<![\w$])(['"`]?)href\1\s*:/g

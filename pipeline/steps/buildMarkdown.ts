@@ -30,6 +30,7 @@ import type { ContentSource } from '../content/contentSource'
 import { storedPage, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
 import { fencedLines } from '../content/pageLinks'
+import { withoutComments } from './withoutComments'
 import { openKeptFiles, type KeptFilesOptions } from './keptFiles'
 import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
@@ -56,71 +57,6 @@ export function withoutModuleCode(body: string): string {
     startsBlock = blank || fenced
   }
   return kept.join('\n')
-}
-
-/**
- * A writer's comments, which a browser never shows, are not text of the page: an MDX comment
- * (`{/* … *\/}`), an HTML comment in a `.md` page (`<!-- … -->`), and a link definition that
- * points nowhere, Markdown's comment idiom (`[//]: # (…)`, `[note]: <> (…)`). Code blocks and
- * inline code keep them, as the page shows them there.
- */
-export function withoutComments(body: string, format: 'md' | 'mdx'): string {
-  const kept: string[] = []
-  // Prose between code blocks, read as one text so that a comment may span lines.
-  let prose: string[] = []
-  const flush = () => {
-    if (prose.length > 0) kept.push(proseWithoutComments(prose.join('\n'), format))
-    prose = []
-  }
-  for (const [line, fenced] of fencedLines(body)) {
-    if (fenced) {
-      flush()
-      kept.push(line)
-    } else if (!COMMENT_DEFINITION.test(line)) prose.push(line)
-  }
-  flush()
-  return kept.join('\n')
-}
-
-/** A link definition whose destination is `#` or `<>`, with an optional title: a line no reader sees. */
-const COMMENT_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*(?:#|<>)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/
-
-/** At a position of prose: an MDX expression holding comments alone, and an HTML comment. */
-const MDX_COMMENT = /\{\s*(?:\/\*[\s\S]*?\*\/\s*)+\}/y
-const HTML_COMMENT = /<!--[\s\S]*?-->/y
-
-/** `text` (no code block) without its comments; an inline code span, a backslash escape and what they hold are kept. */
-function proseWithoutComments(text: string, format: 'md' | 'mdx'): string {
-  const comment = format === 'mdx' ? MDX_COMMENT : HTML_COMMENT
-  let result = ''
-  let at = 0
-  while (at < text.length) {
-    const char = text[at]
-    if (char === '\\') {
-      result += text.slice(at, at + 2)
-      at += 2
-    } else if (char === '`') {
-      const run = /`+/y
-      run.lastIndex = at
-      const ticks = run.exec(text)![0]
-      // A code span ends at the next run of as many backticks; without one, the backticks are text.
-      const end = new RegExp(`(?<!\`)${ticks}(?!\`)`, 'g')
-      end.lastIndex = at + ticks.length
-      const closing = end.exec(text)
-      const next = closing ? closing.index + ticks.length : at + ticks.length
-      result += text.slice(at, next)
-      at = next
-    } else {
-      comment.lastIndex = at
-      const found = comment.exec(text)
-      if (found) at += found[0].length
-      else {
-        result += char
-        at++
-      }
-    }
-  }
-  return result
 }
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
