@@ -59,12 +59,7 @@ export interface KeptBlocks {
 /** The bundled languages whose modules carry the grammars that inject into others (__tests__/pipeline/onDemandHighlighter.test.ts finds them all). */
 export const INJECTION_CARRIERS = ['ts-tags', 'vue', 'angular-ts'] as const
 
-interface Grammar {
-  name: string
-  scopeName: string
-  injectTo?: string[]
-  embeddedLangsLazy?: string[]
-}
+type Grammar = import('shiki').LanguageRegistration
 
 export async function onDemandHighlighter(options: HighlighterOptions, kept?: KeptBlocks): Promise<Highlighter> {
   // shiki is ESM only; next.config is loaded as CommonJS.
@@ -73,7 +68,7 @@ export async function onDemandHighlighter(options: HighlighterOptions, kept?: Ke
   const loadLanguage = highlighter.loadLanguage.bind(highlighter)
   const grammarsOf = async (name: string) => {
     const bundled = shiki.bundledLanguages[name as keyof typeof shiki.bundledLanguages]
-    return bundled ? ((await bundled()).default as Grammar[]) : null
+    return bundled ? (await bundled()).default : null
   }
 
   /**

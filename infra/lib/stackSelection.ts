@@ -21,8 +21,8 @@ export function selectsSiteStack(selected: unknown): boolean {
  */
 const SIMPLE_PATTERN = /^[A-Za-z0-9_*?-]+$/;
 
-/** A simple CLI stack pattern: `*` any run of characters, `?` one. */
+/** A simple CLI stack pattern (SIMPLE_PATTERN, so no other character a regular expression reads): `*` any run of characters, `?` one. */
 function globMatches(pattern: string, name: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*').replace(/\?/g, '.');
+  const source = pattern.replace(/\*+/g, '.*').replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(name);
 }
