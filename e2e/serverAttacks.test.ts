@@ -150,10 +150,17 @@ describe('a refused request gets a page only when it is a navigation; any other 
   })
 })
 
-test('responses carry the security headers', async () => {
-  const response = await fetch(siteUrl + '/login')
+// CloudFront gives every behavior the site's headers (infra/lib/site-stack.ts), the AI tools' sign-in and server included.
+test.each([
+  ['a page', '/login', 'GET'],
+  ["the AI tools' sign-in metadata", '/.well-known/oauth-authorization-server/oauth', 'GET'],
+  ["the AI tools' sign-in refusing a request", '/oauth/auth?client_id=nobody', 'GET'],
+  ["the AI tools' server", '/mcp', 'POST'],
+])('%s carries the security headers', async (_what, path, method) => {
+  const response = await fetch(siteUrl + path, { method, redirect: 'manual' })
   expect(response.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(cognitoUrl).origin}`)
   expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(response.headers.get('x-frame-options')).toBe('DENY')
   expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
   expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
 })

@@ -129,7 +129,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     if (refuseForeign(request, response)) return
     try {
       const pathname = (request.url ?? '/').split('?', 1)[0]
-      if (oauth?.handles(pathname)) return await oauth.handle(request, response)
+      if (oauth?.handles(pathname)) {
+        // CloudFront gives the sign-in's answers the site's headers over its own (infra/lib/site-stack.ts, override): set as they are sent.
+        const writeHead = response.writeHead
+        response.writeHead = function (this: typeof response, ...args: Parameters<typeof writeHead>) {
+          for (const [name, value] of Object.entries(headers)) this.setHeader(name, value)
+          return writeHead.apply(this, args)
+        } as typeof writeHead
+        return await oauth.handle(request, response)
+      }
       // A Web Request cannot carry TRACE (CloudFront refuses it before any function): the 405 below.
       // (Node hands CONNECT to a 'connect' listener, never here, and does not parse TRACK.)
       if (mcp && isMcpPath(pathname) && request.method !== 'TRACE') {
