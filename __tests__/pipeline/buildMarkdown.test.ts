@@ -145,11 +145,22 @@ test('a comment is read as the compile reads the page: to its first end, over li
     ['Para\n\n    <!-- shown in code -->\n\n<!-- not -->', 'md', 'Para\n\n    <!-- shown in code -->\n\n'],
     ['a <!--> shown --> b', 'md', 'a  shown --> b'],
     ['<!--\n```\nsecret\n```\n-->\nText', 'md', '\nText'],
+    // A .md page's comment as CommonMark and rehype-raw read it (the compile's): one that starts a line
+    // hides to its end, over blank lines, or to the page's end when it has none (the rest of its line shows);
+    // one inside a paragraph ends in it, or is text.
+    ['Para <!-- open\n\nNext para --> end', 'md', 'Para <!-- open\n\nNext para --> end'],
+    ['- item <!-- c\n\n- item2 --> x', 'md', '- item <!-- c\n\n- item2 --> x'],
+    ['a <!-- inline\nsecond line --> b', 'md', 'a  b'],
+    ['Para\n<!-- unfinished\n\nHidden draft\n\nlast', 'md', 'Para\n'],
+    ['  <!-- indented\n\nhidden -->\nshown', 'md', '  \nshown'],
+    ['<!-- x --> visible\n\nafter', 'md', ' visible\n\nafter'],
   ]
   for (const [body, format, expected] of cases) expect([body, withoutComments(body, format)]).toEqual([body, expected])
   // Comments and code in one expression are code (5,000 comments: a pattern that backtracks would not end).
   const many = `{${'/* a */ '.repeat(5000)}x}`
   expect(withoutComments(many, 'mdx')).toBe(many)
+  const unfinished = `Text ${'<!-- '.repeat(50000)}\n\n-->`
+  expect(withoutComments(unfinished, 'md')).toBe(unfinished)
 })
 
 const root = path.resolve(__dirname, '../..')

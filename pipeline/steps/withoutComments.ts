@@ -10,15 +10,13 @@ import { closes, fenceOf } from '../content/pageLinks'
 
 /** An MDX expression of comments alone, at a position: a block comment's body holds no `*\/`, so the match ends at the first. */
 const MDX_COMMENT = /\{\s*(?:(?:\/\*(?:[^*]|\*(?!\/))*\*\/|\/\/[^\n}]*)\s*)+\}/y
-/** An HTML comment, as CommonMark ends one: `<!-->` and `<!--->` are whole comments. */
-const HTML_COMMENT = /<!--(?:-?>|[\s\S]*?-->)/y
 /** A link definition to `#` or `<>`, its title on one line or more, with its line end. */
 const COMMENT_DEFINITION = / {0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*\r?(?:\n|$)/y
 /** A `.md` page's indented code line (MDX has no indented code). */
 const INDENTED = /^(?: {4}|\t)/
 
 export function withoutComments(body: string, format: 'md' | 'mdx'): string {
-  const comment = format === 'mdx' ? MDX_COMMENT : HTML_COMMENT
+  const htmlComment = htmlCommentEnds(body)
   const lineEnd = (from: number) => {
     const end = body.indexOf('\n', from)
     return end === -1 ? body.length : end + 1
@@ -83,9 +81,13 @@ export function withoutComments(body: string, format: 'md' | 'mdx'): string {
       result += body.slice(at, next)
       at = next
     } else {
-      comment.lastIndex = at
-      const found = comment.exec(body)
-      if (found) at += found[0].length
+      let end = -1
+      if (format === 'mdx') {
+        MDX_COMMENT.lastIndex = at
+        const found = MDX_COMMENT.exec(body)
+        if (found) end = at + found[0].length
+      } else if (body.startsWith('<!--', at)) end = htmlComment(at, result.length - lineOutput <= 3 && /^ *$/.test(result.slice(lineOutput)))
+      if (end !== -1) at = end
       else {
         result += char
         at++
@@ -93,6 +95,33 @@ export function withoutComments(body: string, format: 'md' | 'mdx'): string {
     }
   }
   return result
+}
+
+/**
+ * Where a `.md` page's HTML comment at a `<!--` ends, as CommonMark and the compile's rehype-raw read
+ * it; -1 where it is text. `<!-->` and `<!--->` are whole comments. One that starts a line is a
+ * block: to its first `-->`, over blank lines, or to the page's end when it has none. One inside a
+ * paragraph ends in it. The next end and blank line are kept, so a page of unfinished comments is
+ * read once.
+ */
+function htmlCommentEnds(body: string): (at: number, startsLine: boolean) => number {
+  let close = -1
+  let blank = -1
+  const blankLine = /\n[ \t]*\r?(?:\n|$)/g
+  return (at, startsLine) => {
+    if (body.startsWith('>', at + 4)) return at + 5
+    if (body.startsWith('->', at + 4)) return at + 6
+    if (close !== -2 && close < at + 4) {
+      const found = body.indexOf('-->', at + 4)
+      close = found === -1 ? -2 : found
+    }
+    if (startsLine) return close === -2 ? body.length : close + 3
+    if (blank !== -2 && blank < at) {
+      blankLine.lastIndex = at
+      blank = blankLine.exec(body)?.index ?? -2
+    }
+    return close !== -2 && (blank === -2 || close < blank) ? close + 3 : -1
+  }
 }
 
 /** Where the code span at `at` ends: after the next run of as many backticks in its paragraph; without one, its backticks are text. */
