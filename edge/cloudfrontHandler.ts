@@ -24,8 +24,9 @@ export function createViewerRequestHandler(deps: AuthorizerDeps, responseHeaders
   const toResult = (outcome: Outcome, request: CloudFrontRequestEvent['Records'][0]['cf']['request']): CloudFrontRequestResult => {
     switch (outcome.kind) {
       case 'serve':
-        // The origin is asked for exactly the file that was decided on.
-        return { ...request, uri: outcome.objectKey }
+        // The origin is asked for exactly the file that was decided on, its path encoded as CloudFront
+        // gave it: S3 decodes the path (and would read a bare `+` as a space).
+        return { ...request, uri: outcome.objectKey.split('/').map(encodeURIComponent).join('/') }
       case 'view':
         return respond('200', 'OK', { 'content-type': 'application/json; charset=utf-8', 'cache-control': CACHE_CONTROL.readerView }, JSON.stringify(outcome.view))
       case 'llms':

@@ -247,6 +247,16 @@ describe('bad configuration fails with a message that names the problem', () => 
       /must be written in canonical form \("\/docs\/leads"\)/
     )
   })
+  test('a name is decided in one form however its accents are stored: composed (NFC) or decomposed (NFD, as a Mac writes file names), and a rule is written composed (a review served a decomposed twin of a restricted folder to its section)', () => {
+    const internal = { path: '/docs/internal', match: 'prefix', require: 'internalUsers' } as const
+    const restricted = compileAccess({ ...base, rules: [{ path: '/docs/internal/\u00e9quipe', match: 'prefix', require: 'fullAccessUsers' }, internal] })
+    expect(decideAccess(restricted, '/docs/internal/equipe/other.txt', { username: 'ian' })).toBe('allow')
+    for (const spelling of ['/docs/internal/e\u0301quipe/leak.txt', '/docs/internal/e%CC%81quipe/leak.txt', '/docs/internal/E%CC%81QUIPE/leak.txt', '/docs/internal/%C3%A9quipe/leak.txt']) {
+      expect([spelling, decideAccess(restricted, spelling, { username: 'ian' })]).toEqual([spelling, 'deny'])
+      expect([spelling, decideAccess(restricted, spelling, { username: 'boss' })]).toEqual([spelling, 'allow'])
+    }
+    expect(() => compileAccess({ ...base, rules: [{ path: '/docs/internal/e\u0301quipe', match: 'prefix', require: 'fullAccessUsers' }] })).toThrow(/must be written in canonical form \("\/docs\/internal\/\u00e9quipe"\)/)
+  })
   test('a rule path or public path with a segment that starts with "_", which no page has (a folder\'s own words are decided at one)', () => {
     expect(() => compileAccess({ ...base, rules: [{ path: '/docs/leads/_meta', match: 'exact', require: 'signedIn' }] })).toThrow(/rule .*"\/docs\/leads\/_meta" names a segment that starts with "_"/)
     expect(() => compileAccess({ ...base, publicPaths: [...base.publicPaths, '/docs/_x/y'] })).toThrow(/public path path "\/docs\/_x\/y" names a segment/)

@@ -54,6 +54,14 @@ test('an allowed page passes through to the origin with the uri of the decided f
   expect(result.headers.cookie[0].value).toBe(cookie)
 })
 
+test("a file whose name holds a space, an accent or a plus goes to the origin as CloudFront gave it, percent-encoded: S3 reads the path decoded, and a bare `+` as a space (a review)", async () => {
+  const cookie = cookiesFor('support1', signJwt(idClaims('support1'), key))
+  const asked = '/docs/support-twilio/call%20flow%20%C3%A9t%C3%A9+v2%5B1%5D.png'
+  const result = (await handler(event(asked, '', cookie))) as CloudFrontRequest
+  expect(result.uri).toBe('/docs/support-twilio/call%20flow%20%C3%A9t%C3%A9%2Bv2%5B1%5D.png')
+  expect(decodeURIComponent(result.uri)).toBe('/docs/support-twilio/call flow \u00e9t\u00e9+v2[1].png')
+})
+
 test('no token: a 302 to /login with the path, uncacheable, with security headers', async () => {
   const result = (await handler(event('/docs/internal/intro', 'x=1'))) as CloudFrontResultResponse
   expect(result.status).toBe('302')

@@ -63,6 +63,19 @@ test("a folder of public/docs/ no section declares, or a file directly in public
   )
 })
 
+test("a file of public/ is checked as the edge decides it, in lower case and composed accents: public/Docs/ is public/docs/, and two files the edge reads as one fail (a review's capital and decomposed twins were each served by the other's rule)", () => {
+  const files = ['public/Docs/old-section/stray.png', 'public/brand/logo.png', 'public/brand/LOGO.png', 'public/docs/internal/\u00e9quipe/plan.txt', 'public/docs/internal/e\u0301quipe/plan.txt', 'public/docs/Leads/images/flow.png']
+  const problems = checkContent(scanContent(site(files)), SECTIONS)
+  expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
+    ['UndeclaredPublicFolderError', 'public/Docs/old-section/'],
+    ['PublicFileTwinsError', 'public/brand/logo.png'],
+    ['PublicFileTwinsError', 'public/docs/internal/\u00e9quipe/plan.txt'],
+  ])
+  expect(problems[1].message).toBe(
+    'public/brand/logo.png: the site reads its path as that of public/brand/LOGO.png (it compares paths in lower case, accents composed), so each would be served by the rule of the other\'s path. Rename one of them.'
+  )
+})
+
 test('a folder no section declares fails, naming the folder and how to declare it', () => {
   const root = site(['content/docs/sales/intro.mdx', 'content/docs/sales/pricing.mdx', 'content/docs/sales/_meta.ts'])
   const [problem, ...rest] = checkContent(scanContent(root), SECTIONS)

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import path from 'node:path'
-import { NotAFileError, PublicFileTypeError, ReservedPublicPathError, scanContent } from '../../pipeline/content/contentSource'
+import { NotAFileError, PublicFileNameError, PublicFileTypeError, ReservedPublicPathError, scanContent } from '../../pipeline/content/contentSource'
 import { BadFrontMatterError, FrontMatterLanguageError } from '../../pipeline/content/frontMatter'
 import { BadMetaFileError, parseMetaFile } from '../../pipeline/content/metaData'
 import { checkSvg, UnsafeSvgError } from '../../pipeline/content/svgCheck'
@@ -139,6 +139,17 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
       ['PublicFileTypeError', 'public/docs/leads/page.html'],
     ])
     expect(problems[0]).toBeInstanceOf(PublicFileTypeError)
+  })
+
+  test("a name with a character no one sees (a zero-width space, a control, a space other than a plain one, one at a name's end) fails naming it: its folder would look like another whose rule it does not take (a review)", () => {
+    const refused = ['public/docs/internal/finance\u200b/plan.txt', 'public/docs/internal/finance /plan.txt', 'public/docs/leads/a\u00a0b.png', 'public/docs/leads/x\u202e.png', 'public/docs/leads/ lead.png']
+    const allowed = ['public/docs/leads/flow chart.png', 'public/docs/leads/\u00e9quipe.png', 'public/docs/leads/\u8def\u7ebf.png']
+    const { root } = site(Object.fromEntries([...refused, ...allowed].map((file) => [file, 'x'])))
+    const problems = problemsOf(root)
+    expect(problems.map((problem) => [problem.constructor.name, problem.path]).sort()).toEqual([...refused].sort().map((file) => ['PublicFileNameError', file]))
+    expect(problems.find((problem) => problem.path === refused[0])?.message).toBe(
+      'public/docs/internal/finance\u200b/plan.txt: its path holds U+200B, a character no one sees, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.'
+    )
   })
 
   test("a PDF that runs, sends or carries something, or is no PDF, fails naming what it does: the browser's PDF viewer runs it outside the site's policy (a review's PDF ran an alert and a password field's script)", () => {

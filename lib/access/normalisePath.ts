@@ -58,7 +58,8 @@ export function normalisePath(raw: string): string | null {
   }
   const left = segments[segments.length - 1]
   if (left !== undefined && (/\.html$/i.test(left) || left.toLowerCase() === 'index')) return null
-  return ('/' + segments.join('/')).toLowerCase()
+  // One form of each accented letter (NFC): a file name stored decomposed (as a Mac writes it) is decided by the rule its composed twin is.
+  return ('/' + segments.join('/')).toLowerCase().normalize('NFC')
 }
 
 /** True when `path` is `prefix` or lies below it on a segment boundary (`/docs/leadsx` is not under `/docs/leads`). */

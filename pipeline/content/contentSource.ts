@@ -38,6 +38,7 @@ import { BadMetaFileError, parseMetaFile } from './metaData'
 import { checkSvg, UnsafeSvgError } from './svgCheck'
 import { checkPdf, UnsafePdfError } from './pdfCheck'
 import { textOfFile } from './fileText'
+import { codePointName } from '../../lib/plainText.mjs'
 
 /** Where the pages are, relative to the project. */
 export const CONTENT_DIR = 'content'
@@ -76,6 +77,16 @@ export class NotAFileError extends ContentError {
 export class PublicFileTypeError extends ContentError {
   constructor(file: string) {
     super(file, `${file}: public/ serves images, PDF, fonts and plain text only (${PUBLIC_FILE_TYPES.join(', ')}); this file's type would be served from the site's own origin as written. Remove it, or convert it to one of those.`)
+  }
+}
+
+/** A character no one sees in a name: a control or format character (zero-width, direction), a space other than U+0020, or one at a name's start or end. */
+const UNSEEN_IN_NAME = /[\p{C}\u2028\u2029]|[^\S ]|(?<=\/) | (?=\/|$)/u
+
+/** A file of public/ whose path would look like another's, whose rule it does not take. */
+export class PublicFileNameError extends ContentError {
+  constructor(file: string, character: string) {
+    super(file, `${file}: its path holds ${codePointName(character)}, a character no one sees, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.`)
   }
 }
 
@@ -450,6 +461,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const checkedAt = Date.now()
   const extension = path.posix.extname(file).toLowerCase()
   if (!isPublicFileType(extension)) return new PublicFileTypeError(file)
+  const unseen = UNSEEN_IN_NAME.exec(file)
+  if (unseen) return new PublicFileNameError(file, unseen[0])
   const segments = file.split('/').slice(1)
   // A built file's name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
   if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isBuiltFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)

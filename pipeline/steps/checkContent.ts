@@ -21,7 +21,7 @@
  * reports all of them at once, in one BadContentError.
  */
 import path from 'node:path'
-import { access } from '../../lib/access'
+import { access, normalisePath } from '../../lib/access'
 import { CONTENT_DIR, DOCS_DIR, isPublicFileType, META_FILE, PAGE_FILE as PAGE, PUBLIC_DIR, type ContentEntry, type ContentPage, type ContentSource } from '../content/contentSource'
 import { readStore, type PageStore } from '../store/pageStore'
 import { scanParsers } from '../content/scanRecord'
@@ -148,6 +148,13 @@ export class UndeclaredPublicFolderError extends ContentError {
   constructor(entry: string, declared: readonly string[]) {
     const folders = declared.map((id) => `${PUBLIC_DIR}/docs/${id}/`).join(', ')
     super(entry, `${entry}: no section in access.config.ts declares ${entry.endsWith('/') ? 'this folder' : 'the folder this file is in'}, so its files would be served to the fallback rule's readers (\`fallback\` in access.config.ts), not a section's; move them into a declared section's folder (${folders}), or declare the section (docs/access.md, "Add a section").`)
+  }
+}
+
+/** Two files of public/ that the edge reads as one route: each would be served by the rule of the other's path. */
+export class PublicFileTwinsError extends ContentError {
+  constructor(file: string, twin: string) {
+    super(file, `${file}: the site reads its path as that of ${twin} (it compares paths in lower case, accents composed), so each would be served by the rule of the other's path. Rename one of them.`)
   }
 }
 
@@ -289,13 +296,20 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
     } else if (META.test(entry.name)) problems.push(new NotContentFileError(relative))
     else if (!isHiddenFile(entry)) problems.push(new UndeclaredSectionError(relative, PAGE.test(entry.name) ? 'page' : 'file', sections))
   }
-  // public/docs/ holds a folder per declared section, as content/docs/ does.
+  // public/docs/ holds a folder per declared section, as content/docs/ does; each file read by the route the edge decides it by.
   const undeclared = new Set<string>()
-  for (const file of source.publicFiles) {
-    const [, docs, folder, rest] = /^\/(docs)\/([^/]+)(\/.*)?$/.exec(file.key) ?? []
-    if (docs && !(rest && sections.includes(folder))) undeclared.add(rest ? `${PUBLIC_DIR}/docs/${folder}/` : file.file)
+  const byRoute = new Map<string, string>()
+  const twins: ContentError[] = []
+  for (const file of [...source.publicFiles].sort((a, b) => (a.file < b.file ? -1 : 1))) {
+    const route = normalisePath(file.key) ?? file.key
+    const [, folder, rest] = /^\/docs\/([^/]+)(\/.*)?$/.exec(route) ?? []
+    if (folder !== undefined && !(rest && sections.includes(folder))) undeclared.add(rest ? `${PUBLIC_DIR}/${file.key.split('/', 3).join('/').slice(1)}/` : file.file)
+    const twin = byRoute.get(route)
+    if (twin === undefined) byRoute.set(route, file.file)
+    else twins.push(new PublicFileTwinsError(file.file, twin))
   }
   for (const entry of [...undeclared].sort()) problems.push(new UndeclaredPublicFolderError(entry, sections))
+  problems.push(...twins)
   // The top of content/ (the home page and its `_meta`) is read like a section's folder, not checked for sections.
   for (const entry of source.list(CONTENT_DIR)) {
     if (entry.isDirectory) {
