@@ -7,7 +7,7 @@ import shipped from '../../access.config'
 import { compileAccess } from '../../lib/access/compileAccess'
 import { builtRulesDigest } from '../../pipeline/steps/audiencesFile'
 import type { PathRule } from '../../lib/access/types'
-import { assertRulesDecide, codePageRoutes, publicFileRoute, PublicPathError, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
+import { assertRulesDecide, codePageRoutes, PageFilesError, pageFilesProblems, publicFileRoute, PublicPathError, publicFileRoutes, RuleCoverageError, ruleProblems, SectionEntryError, siteRoutes } from '../../pipeline/steps/checkRules'
 
 const root = path.resolve(__dirname, '../..')
 const routes = siteRoutes(scanContent(root))
@@ -92,6 +92,27 @@ test("a public path that names nothing the site serves (a typo) fails the build,
   expect(() => assertRulesDecide(typo, routes, codePages)).toThrow(`access.config.ts: publicPaths holds "/unauthorised", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)
   // A file under public/ may be public.
   expect(() => assertRulesDecide(compileAccess({ ...shipped, publicPaths: [...shipped.publicPaths, '/brand-guide.pdf'] }, {}), [...routes, '/brand-guide.pdf'], codePages)).not.toThrow()
+})
+
+test("a file under a page that an exact rule restricts, which the rule does not reach, fails the build naming both: the page's own diagram would go to readers refused the page (a review); a folder's index page keeps its folder's files", () => {
+  const secret = '/docs/internal/guidelines/secrets-management'
+  const files = [`${secret}/images/key-rotation.png`, `${secret}/keys.txt`]
+  const access = withRules([
+    { path: secret, match: 'exact', require: 'fullAccessUsers' },
+    { path: '/docs/internal/data-lake', match: 'exact', require: 'fullAccessUsers' },
+  ])
+  const withFiles = [...routes, ...files, '/docs/internal/data-lake/images/shared.png']
+  expect(routes).toContain('/docs/internal/data-lake/overview')
+  expect(() => assertRulesDecide(access, withFiles, codePages)).toThrow(PageFilesError)
+  expect(pageFilesProblems(access, withFiles)).toEqual(
+    files.map(
+      (file) =>
+        `public${file}: it sits under the page ${secret}, which the rule "exact ${secret} -> fullAccessUsers" keeps to its readers, but an exact rule decides the page alone: this file is served by "prefix /docs/internal -> internalUsers", to readers who may not open the page. Make the rule match: 'prefix' (the page and every file under it), or move the file where its readers may open it.`
+    )
+  )
+  // The rule written as a prefix reaches them; the shipped rules have no exact rule but the home page's.
+  expect(pageFilesProblems(withRules([{ path: secret, match: 'prefix', require: 'fullAccessUsers' }]), withFiles)).toEqual([])
+  expect(pageFilesProblems(compileAccess(shipped, {}), withFiles)).toEqual([])
 })
 
 test('an exact rule on a page that does not exist matches nothing', () => {

@@ -106,8 +106,8 @@ export class SectionEntryError extends NamedError {
  * would open another page, without the section's description).
  */
 export function sectionEntryProblems(access: CompiledAccess, routes: readonly string[]): string[] {
-  // Pages only: a public file's route has its extension (a page's name has no dot), and a tab that opened a PDF would be no section's.
-  const pages = new Set(routes.filter((route) => !route.slice(route.lastIndexOf('/')).includes('.')))
+  // Pages only: a tab that opened a PDF would be no section's.
+  const pages = new Set(routes.filter(isPageRoute))
   return access.sections.flatMap((section) => {
     if (!pages.has(section.entry)) {
       return [`section "${section.id}": its entry ${section.entry} is no page of the site, so its navbar tab and home card would open a page that does not exist. Set entry to one of its pages (under content/docs/${section.id}/).`]
@@ -151,12 +151,42 @@ export function publicPathProblems(access: CompiledAccess, routes: readonly stri
     .map((path) => `publicPaths holds "${path}", which names no page of the site (its own: ${codePages.join(', ')}) and no file under public/. Correct it or remove it.`)
 }
 
-/** Fails with every section whose entry is no page, then every rule that would restrict nothing, then every public path that names nothing. */
+export class PageFilesError extends NamedError {
+  constructor(readonly problems: readonly string[]) {
+    super(`access.config.ts: ${problems.join('\n')}`)
+  }
+}
+
+/** A page's route (no dot in its last segment), as against a public file's, which has its extension. */
+const isPageRoute = (route: string) => !route.slice(route.lastIndexOf('/')).includes('.')
+
+/**
+ * Each file of public/ under a page that an exact rule restricts, and that more readers may fetch
+ * than may open the page: an exact rule decides the page alone, so the page's own images go to the
+ * readers of the rule above it. Only under a page with no pages below it: a folder's index page
+ * shares its folder with its pages, whose readers its files may be for.
+ */
+export function pageFilesProblems(access: CompiledAccess, routes: readonly string[]): string[] {
+  const pages = routes.filter(isPageRoute)
+  return access.rules.flatMap((rule, index) => {
+    if (rule.match !== 'exact' || rule.path === '/' || pages.some((page) => page.startsWith(`${rule.path}/`))) return []
+    return routes
+      .filter((route) => !isPageRoute(route) && route.startsWith(`${rule.path}/`) && !readersOfMayOpen(access, route, rule.path))
+      .map(
+        (file) =>
+          `public${file}: it sits under the page ${rule.path}, which the rule "${describeRule({ kind: 'rule', index, rule })}" keeps to its readers, but an exact rule decides the page alone: this file is served by "${describeRule(governingRuleOf(access, file))}", to readers who may not open the page. Make the rule match: 'prefix' (the page and every file under it), or move the file where its readers may open it.`
+      )
+  })
+}
+
+/** Fails with every section whose entry is no page, then every rule that would restrict nothing, every page's file an exact rule leaves out, then every public path that names nothing. */
 export function assertRulesDecide(access: CompiledAccess, routes: readonly string[], codePages: readonly string[]): void {
   const entries = sectionEntryProblems(access, routes)
   if (entries.length > 0) throw new SectionEntryError(entries)
   const problems = ruleProblems(access, routes)
   if (problems.length > 0) throw new RuleCoverageError(problems)
+  const pageFiles = pageFilesProblems(access, routes)
+  if (pageFiles.length > 0) throw new PageFilesError(pageFiles)
   const publicPaths = publicPathProblems(access, routes, codePages)
   if (publicPaths.length > 0) throw new PublicPathError(publicPaths)
 }

@@ -28,7 +28,7 @@ import { LOCAL_COGNITO } from '../../lib/auth/authSettings'
 import { startLocalCognito } from '../cognito/localCognito'
 import { planAggregates } from '../../lib/access/planAggregates'
 import { scanContent } from '../../pipeline/content/contentSource'
-import { ruleProblems, sectionEntryProblems, siteRoutes } from '../../pipeline/steps/checkRules'
+import { pageFilesProblems, ruleProblems, sectionEntryProblems, siteRoutes } from '../../pipeline/steps/checkRules'
 import { checkAgainstPool, diffAccess, reportAudiences, whoSeesWhat, type AccessChange, type Audience, type FinerRule, type Pool, type PoolFindings } from './whoSeesWhat'
 
 // The pinned SDK runs on this project's Node 20; its warning is about later SDK releases.
@@ -186,7 +186,7 @@ async function main() {
   }
   // What the build would refuse of these rules over these pages (pipeline/steps/checkRules.ts), said here before it ships.
   const routes = siteRoutes(source())
-  const refused = [...sectionEntryProblems(access, routes), ...ruleProblems(access, routes)]
+  const refused = [...sectionEntryProblems(access, routes), ...ruleProblems(access, routes), ...pageFilesProblems(access, routes)]
   if (options.json) console.log(JSON.stringify({ audiences, finer, entries: matrix, pool: findings, changes, refused }, null, 2))
   else printText(audiences, finer, matrix, findings, changes)
   if (findings && (findings.found.unknownEntries.length || findings.found.disabledButListed.length)) process.exitCode = 2
