@@ -303,7 +303,7 @@ export function checkContent(source: ContentSource, sections: readonly string[] 
   for (const file of [...source.publicFiles].sort((a, b) => (a.file < b.file ? -1 : 1))) {
     const route = normalisePath(file.key) ?? file.key
     const [, folder, rest] = /^\/docs\/([^/]+)(\/.*)?$/.exec(route) ?? []
-    if (folder !== undefined && !(rest && sections.includes(folder))) undeclared.add(rest ? `${PUBLIC_DIR}/${file.key.split('/', 3).join('/').slice(1)}/` : file.file)
+    if (folder !== undefined && !(rest && sections.includes(folder))) undeclared.add(rest ? `${PUBLIC_DIR}${file.key.split('/', 3).join('/')}/` : file.file)
     const twin = byRoute.get(route)
     if (twin === undefined) byRoute.set(route, file.file)
     else twins.push(new PublicFileTwinsError(file.file, twin))
