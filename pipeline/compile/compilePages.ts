@@ -24,7 +24,7 @@ import { CACHE_PATHS } from '../steps/paths'
 import { backgroundWorkers, CompileWorkers, highlighterModule, loadedWorkers, startWorker } from './compileWorkers'
 import type { PageDocument } from '../../lib/render/pageDocument'
 import type { ContentPage, ContentSource } from '../content/contentSource'
-import { PageStore, type PageRecord } from '../store/pageStore'
+import { PageStore, type HiddenRanges, type PageRecord } from '../store/pageStore'
 
 export const CACHE_DIR = CACHE_PATHS.mdx
 
@@ -38,8 +38,8 @@ interface CompileFailure {
   refused?: boolean
 }
 
-/** A compiled page, with its code blocks as coloured, by key (pipeline/onDemandHighlighter.ts), for its next compile. */
-export type CacheEntry = { ok: true; output: PageDocument; highlights?: Record<string, string> } | { ok: false; error: CompileFailure }
+/** A compiled page, with its code blocks as coloured, by key (pipeline/onDemandHighlighter.ts), for its next compile, and what of its source it hides. */
+export type CacheEntry = { ok: true; output: PageDocument; highlights?: Record<string, string>; hidden?: HiddenRanges } | { ok: false; error: CompileFailure }
 
 /** A page whose MDX does not compile: where the compiler stopped, and its message. */
 export class MdxCompileError extends ContentError {
@@ -151,13 +151,13 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
         current!.resolve(entry)
         next()
       }
-      worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; highlights?: Record<string, string>; error?: CompileFailure }) => {
+      worker.on('message', (message: { ready?: true; ok?: boolean; output?: PageDocument; highlights?: Record<string, string>; hidden?: HiddenRanges; error?: CompileFailure }) => {
         // Its first page was posted with it: a worker that has loaded says so, and takes it then.
         if (message.ready) {
           loadedWorkers.add(worker)
           return arm()
         }
-        answer(message.ok ? { ok: true, output: message.output!, highlights: message.highlights } : { ok: false, error: message.error! })
+        answer(message.ok ? { ok: true, output: message.output!, highlights: message.highlights, ...(message.hidden && { hidden: message.hidden }) } : { ok: false, error: message.error! })
       })
       // The answer could not be read on this thread: a page nested deeper than its stack (it would
       // not render either). Dropped without this, the run waited for it for ever.
@@ -200,12 +200,26 @@ function entryOf(fingerprint: string, page: Pick<ContentPage, 'file' | 'digest'>
   return `${CACHE_DIR}/${sha256(JSON.stringify([fingerprint, page.file, page.digest]))}.json`
 }
 
+/** Ranges of a page's file as ranges of its body, which the Markdown step reads after the build releases the file (the body ends the file). */
+function inBody(page: ContentPage, hidden: HiddenRanges): HiddenRanges {
+  const bodyStart = page.text.length - page.body.length
+  return hidden.flatMap(([start, end]) => (end <= bodyStart ? [] : [[Math.max(0, start - bodyStart), end - bodyStart] as const]))
+}
+
 /** What the store keeps of a compiled page: its outcome, and the title and description it shows. */
 function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): PageRecord {
   const base = { file: page.file, digest: page.digest, entry: entryFile }
   if (!entry.ok) return { ...base, problem: { reason: entry.error.reason, line: entry.error.line, column: entry.error.column, ...(entry.error.refused ? { refused: true } : {}) }, title: '', description: null, links: [] }
   const description = entry.output.frontMatter.description
-  return { ...base, problem: null, title: entry.output.title || page.route, description: typeof description === 'string' && description ? description : null, links: documentLinks(entry.output.tree, page.text, page.route), anchors: documentAnchors(entry.output.tree) }
+  return {
+    ...base,
+    problem: null,
+    title: entry.output.title || page.route,
+    description: typeof description === 'string' && description ? description : null,
+    links: documentLinks(entry.output.tree, page.text, page.route),
+    anchors: documentAnchors(entry.output.tree),
+    ...(entry.hidden && { hidden: inBody(page, entry.hidden) }),
+  }
 }
 
 /**

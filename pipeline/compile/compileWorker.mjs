@@ -15,7 +15,7 @@
  * rehype plugin). Everything else (heading slugs, highlighting, copy buttons, title, front matter,
  * search data) is Nextra's own.
  *
- * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it), lastHighlights (the coloured code blocks of the page's last cache entry) }. Out: { id, ok: true, output, highlights } or
+ * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it), lastHighlights (the coloured code blocks of the page's last cache entry) }. Out: { id, ok: true, output, highlights, hidden (./hiddenRanges.mjs, when any) } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
@@ -25,6 +25,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadCompiler } from './compilerBundle.mjs'
 import { withClobberPrefix } from './pageSanitizer.mjs'
 import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
+import { remarkHiddenRanges } from './hiddenRanges.mjs'
 import { withSitePaths } from './sitePaths.mjs'
 
 /** The attributes of a tag that hold a URL (lib/render/codeInPages.json). */
@@ -96,7 +97,7 @@ function loaderOptions(file, route) {
       // Added before Nextra's own plugins, which compileMdx appends: the check sees the page as
       // written, and the capture sees the program after every rehype plugin, before Nextra's
       // last rewrite of it.
-      remarkPlugins: [remarkSourceFrontMatter],
+      remarkPlugins: [remarkReportHidden, remarkSourceFrontMatter],
       rehypePlugins: [rehypeCheckPage, rehypePrefixIds],
       recmaPlugins: [recmaReportPage],
       jsx: true,
@@ -142,6 +143,10 @@ function remarkSourceFrontMatter() {
     tree.children[at] = { type: 'mdxjsEsm', value: '', data: { estree: { type: 'Program', sourceType: 'module', body: [{ type: 'ExportNamedDeclaration', specifiers: [], source: null, declaration }] } } }
   }
 }
+
+/** What of each file no reader sees (./hiddenRanges.mjs), by path, as `captured` below. */
+const hiddenRanges = new Map()
+const remarkReportHidden = remarkHiddenRanges((file, ranges) => hiddenRanges.set(file, ranges))
 
 /** `(3:1-3:6)` at the end of some parsers' reasons, when the error itself carries no place. */
 const PLACE_IN_REASON = /\((\d+):(\d+)(?:-\d+:\d+)?\)/
@@ -213,10 +218,13 @@ const pageBlocks = {
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
 async function compilePage(file, filePath, route, source, frontMatter) {
   captured.delete(file)
+  hiddenRanges.delete(file)
   if (frontMatter) frontMatters.set(file, frontMatter)
   const compiled = await compileMdx(source, loaderOptions(file, route)).finally(() => frontMatters.delete(file))
   const page = captured.get(file)
+  const hidden = hiddenRanges.get(file) ?? []
   captured.delete(file)
+  hiddenRanges.delete(file)
   if (!page) throw new Error(`the page's tree was not captured for ${filePath}`)
   /** @type {import('../../lib/render/pageDocument').PageDocument} */
   const doc = {
@@ -230,7 +238,7 @@ async function compilePage(file, filePath, route, source, frontMatter) {
     ...(compiled.structurizedData && { structurizedData: searchDataWithIds(compiled.structurizedData) }),
   }
   // Front matter is YAML: a date becomes its ISO text here, as JSON makes of it.
-  return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result }
+  return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result, hidden }
 }
 
 parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, lastHighlights, withModule }) => {
@@ -238,8 +246,8 @@ parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter
   pageBlocks.last = new Map(Object.entries(lastHighlights ?? {}))
   pageBlocks.made = {}
   try {
-    const { doc, module } = await compilePage(file, filePath, route, source, frontMatter)
-    parentPort.postMessage({ id, ok: true, output: doc, highlights: pageBlocks.made, ...(withModule && { module }) })
+    const { doc, module, hidden } = await compilePage(file, filePath, route, source, frontMatter)
+    parentPort.postMessage({ id, ok: true, output: doc, highlights: pageBlocks.made, ...(hidden.length > 0 && { hidden }), ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })
   }

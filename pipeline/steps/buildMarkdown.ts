@@ -27,10 +27,8 @@ import type { CatalogPage, PageCatalog } from '../../lib/aiTools/pageCatalog'
 import type { PageMapFragment } from '../../lib/navigation/mergePageMaps'
 import type { LastUpdated } from '../lastUpdated'
 import type { ContentSource } from '../content/contentSource'
-import { storedPage, type PageStore } from '../store/pageStore'
+import { storedPage, type HiddenRanges, type PageStore } from '../store/pageStore'
 import { sha256 } from '../files'
-import { fencedLines } from '../content/pageLinks'
-import { withoutComments } from './withoutComments'
 import { openKeptFiles, type KeptFilesOptions } from './keptFiles'
 import type { OutWrites } from './outFiles'
 import { CACHE_PATHS, type SitePaths } from './paths'
@@ -39,24 +37,21 @@ import { CACHE_PATHS, type SitePaths } from './paths'
 const TURN_MS = 20
 
 /**
- * An MDX page's body as its Markdown: without its import and export statements, which are code
- * (the site's components a page uses), not text a reader or a model reads. As MDX reads them: a
- * block of lines that starts with `import` or `export` at the start of a line, not inside a code
- * block and not continuing a paragraph, up to the next blank line. A `.md` page has none.
+ * A page's body as its Markdown: without what no reader of the page sees, as its compile found it
+ * (its record's `hidden`, ranges of the body, ../compile/hiddenRanges.mjs): its import and export
+ * statements, which are code (the site's components a page uses), and its comments. A range that
+ * fills its lines takes their line end with it.
  */
-export function withoutModuleCode(body: string): string {
-  const kept: string[] = []
-  let inStatement = false
-  // Whether the line starts a block: the first, one after a blank line, or one after a code block.
-  let startsBlock = true
-  for (const [line, fenced] of fencedLines(body)) {
-    const blank = line.trim() === ''
-    if (inStatement) inStatement = !blank
-    else if (!fenced && startsBlock && /^(import|export)\b/.test(line)) inStatement = true
-    else kept.push(line)
-    startsBlock = blank || fenced
+export function visibleText(body: string, hidden: HiddenRanges = []): string {
+  let result = ''
+  let at = 0
+  for (const [start, end] of hidden) {
+    if (end <= at) continue
+    result += body.slice(at, Math.max(at, start))
+    const lineEnd = /^\r?\n/.exec(body.slice(end, end + 2))
+    at = lineEnd && (start === 0 || body[start - 1] === '\n') ? end + lineEnd[0].length : end
   }
-  return kept.join('\n')
+  return (result + body.slice(at)).replace(/^\s*\n/, '')
 }
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
@@ -120,7 +115,7 @@ export function* markdownFiles(
   }
   const markdownOf = (route: string) => {
     const content = contentOf(route)
-    return content.file.endsWith('.mdx') ? withoutComments(withoutModuleCode(content.body), 'mdx') : withoutComments(content.body, 'md')
+    return visibleText(content.body, pages[route]?.hidden)
   }
   // A getter, so each body is read when its part is made, not when the page list is.
   const withBody = (route: string) => ({ route, get body() { return markdownOf(route) } })

@@ -53,7 +53,12 @@ export interface PageRecord {
   links?: readonly FoundLink[]
   /** The ids its links' `#fragment`s can name, hashed (../compile/documentLinks.ts documentAnchors); absent in a record made before the store kept them. */
   anchors?: string
+  /** What of its source no reader sees, which its Markdown leaves out (../compile/hiddenRanges.mjs); absent when nothing. */
+  hidden?: HiddenRanges
 }
+
+/** Ranges `[start, end)` of a page's source (its file's in a compile's answer, its body's in a record) that no reader sees: its comments and module code (../compile/hiddenRanges.mjs). */
+export type HiddenRanges = readonly (readonly [number, number])[]
 
 /** What the store holds: one record per page (by route), and the build whose out/ holds them. */
 interface StoreState {
