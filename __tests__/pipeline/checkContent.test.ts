@@ -63,7 +63,7 @@ test("a folder of public/docs/ no section declares, or a file directly in public
   )
 })
 
-test("a file of public/ is checked as the edge decides it, in lower case and composed accents: public/Docs/ is public/docs/, and two files the edge reads as one fail (a review's capital and decomposed twins were each served by the other's rule)", () => {
+test("a file of public/ is checked as the edge decides it, in lower case and composed accents: public/Docs/ is public/docs/, and two files the edge reads as one fail (a review's capital twin of a public file was public too)", () => {
   const files = ['public/Docs/old-section/stray.png', 'public/brand/logo.png', 'public/brand/LOGO.png', 'public/docs/internal/\u00e9quipe/plan.txt', 'public/docs/internal/e\u0301quipe/plan.txt', 'public/docs/Leads/images/flow.png']
   const problems = checkContent(scanContent(site(files)), SECTIONS)
   expect(problems.map((problem) => [problem.constructor.name, problem.path])).toEqual([
@@ -72,7 +72,7 @@ test("a file of public/ is checked as the edge decides it, in lower case and com
     ['PublicFileTwinsError', 'public/docs/internal/\u00e9quipe/plan.txt'],
   ])
   expect(problems[1].message).toBe(
-    'public/brand/logo.png: the site reads its path as that of public/brand/LOGO.png (it compares paths in lower case, accents composed), so each would be served by the rule of the other\'s path. Rename one of them.'
+    'public/brand/logo.png: the site reads its path as that of public/brand/LOGO.png (it compares paths in lower case, accents composed), so one rule decides both, whichever of them it was written for, and a disk that ignores case keeps only one. Rename one of them.'
   )
 })
 

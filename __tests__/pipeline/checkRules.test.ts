@@ -110,9 +110,8 @@ test("a file under a page that an exact rule restricts, which the rule does not 
         `public${file}: it sits under the page ${secret}, which the rule "exact ${secret} -> fullAccessUsers" keeps to its readers, but an exact rule decides the page alone: this file is served by "prefix /docs/internal -> internalUsers", to readers who may not open the page. Make the rule match: 'prefix' (the page and every file under it), or move the file where its readers may open it.`
     )
   )
-  // The rule written as a prefix reaches them; the shipped rules have no exact rule but the home page's.
+  // The rule written as a prefix reaches them.
   expect(pageFilesProblems(withRules([{ path: secret, match: 'prefix', require: 'fullAccessUsers' }]), withFiles)).toEqual([])
-  expect(pageFilesProblems(compileAccess(shipped, {}), withFiles)).toEqual([])
 })
 
 test('an exact rule on a page that does not exist matches nothing', () => {

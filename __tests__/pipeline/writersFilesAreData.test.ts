@@ -142,13 +142,26 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
   })
 
   test("a name with a character no one sees (a zero-width space, a control, a space other than a plain one, one at a name's end) fails naming it: its folder would look like another whose rule it does not take (a review)", () => {
-    const refused = ['public/docs/internal/finance\u200b/plan.txt', 'public/docs/internal/finance /plan.txt', 'public/docs/leads/a\u00a0b.png', 'public/docs/leads/x\u202e.png', 'public/docs/leads/ lead.png']
-    const allowed = ['public/docs/leads/flow chart.png', 'public/docs/leads/\u00e9quipe.png', 'public/docs/leads/\u8def\u7ebf.png']
+    const refused = [
+      'public/docs/internal/finance\u200b/plan.txt',
+      'public/docs/internal/finance /plan.txt',
+      'public/docs/leads/a\u00a0b.png',
+      'public/docs/leads/x\u202e.png',
+      'public/docs/leads/ lead.png',
+      'public/docs/leads/flow  chart.png',
+      // A review's: a grapheme joiner, a selector, the Braille blank and a Hangul filler after a letter.
+      'public/docs/internal/finance\u034f/a.txt',
+      'public/docs/internal/finance\ufe0f/a.txt',
+      'public/docs/internal/finance\u2800/a.txt',
+      'public/docs/internal/finance\u3164/a.txt',
+    ]
+    // Persian needs a zero-width non-joiner within its words; an emoji, its joiner and style selector.
+    const allowed = ['public/docs/leads/flow chart.png', 'public/docs/leads/\u00e9quipe.png', 'public/docs/leads/\u8def\u7ebf.png', 'public/docs/leads/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.png', 'public/docs/leads/\u{1f469}\u200d\u{1f4bb}.png', 'public/docs/leads/\u2764\ufe0f.png']
     const { root } = site(Object.fromEntries([...refused, ...allowed].map((file) => [file, 'x'])))
     const problems = problemsOf(root)
     expect(problems.map((problem) => [problem.constructor.name, problem.path]).sort()).toEqual([...refused].sort().map((file) => ['PublicFileNameError', file]))
     expect(problems.find((problem) => problem.path === refused[0])?.message).toBe(
-      'public/docs/internal/finance\u200b/plan.txt: its path holds U+200B, a character no one sees, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.'
+      'public/docs/internal/finance\u200b/plan.txt: its path holds U+200B, a character that shows nothing of its own, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.'
     )
   })
 

@@ -80,13 +80,33 @@ export class PublicFileTypeError extends ContentError {
   }
 }
 
-/** A character no one sees in a name: a control or format character (zero-width, direction), a space other than U+0020, or one at a name's start or end. */
-const UNSEEN_IN_NAME = /[\p{C}\u2028\u2029]|[^\S ]|(?<=\/) | (?=\/|$)/u
+/** A letter, a mark or an emoji: what a joiner between two of them, or an emoji's style selector, shows as part of. */
+const SHAPED = /[\p{L}\p{M}\p{Extended_Pictographic}]/u
+
+/**
+ * The first character of a path that shows nothing of its own, so the path would look like another:
+ * a control, a space other than U+0020 (or one at a name's start or end, or two together), the
+ * Braille blank, or a character Unicode says to ignore (zero-width, direction, fillers, selectors),
+ * but for a joiner within a word or an emoji and an emoji's style selector; null when none.
+ */
+export function unseenIn(file: string): string | null {
+  if (/(?:^|\/) | (?:\/|$)| {2}/.test(file)) return ' '
+  const chars = [...file]
+  for (const [at, char] of chars.entries()) {
+    if (/[^\S ]|[\p{Cc}\p{Cs}\u2800]/u.test(char)) return char
+    if (!/\p{Default_Ignorable_Code_Point}/u.test(char)) continue
+    const [before, after] = [chars[at - 1] ?? '', chars[at + 1] ?? '']
+    if (/[\u200C\u200D]/.test(char) && SHAPED.test(before) && SHAPED.test(after)) continue
+    if (/[\uFE0E\uFE0F]/.test(char) && /\p{Extended_Pictographic}/u.test(before)) continue
+    return char
+  }
+  return null
+}
 
 /** A file of public/ whose path would look like another's, whose rule it does not take. */
 export class PublicFileNameError extends ContentError {
   constructor(file: string, character: string) {
-    super(file, `${file}: its path holds ${codePointName(character)}, a character no one sees, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.`)
+    super(file, `${file}: its path holds ${codePointName(character)}, a character that shows nothing of its own, or a space other than one plain space between words: it would look like another path, whose rule it does not take. Rename it in plain characters.`)
   }
 }
 
@@ -461,8 +481,8 @@ function publicFile(root: string, file: string, kept?: PublicFile & { stamp?: Fi
   const checkedAt = Date.now()
   const extension = path.posix.extname(file).toLowerCase()
   if (!isPublicFileType(extension)) return new PublicFileTypeError(file)
-  const unseen = UNSEEN_IN_NAME.exec(file)
-  if (unseen) return new PublicFileNameError(file, unseen[0])
+  const unseen = unseenIn(file)
+  if (unseen !== null) return new PublicFileNameError(file, unseen)
   const segments = file.split('/').slice(1)
   // A built file's name as a folder too (out/ would need a file and a folder of the same name), and in any case (one file, on a file system that ignores case).
   if (segments.slice(0, -1).some(isReservedSegment) || segments.some((segment) => isBuiltFileName(segment.toLowerCase()))) return new ReservedPublicPathError(file)

@@ -151,10 +151,10 @@ export class UndeclaredPublicFolderError extends ContentError {
   }
 }
 
-/** Two files of public/ that the edge reads as one route: each would be served by the rule of the other's path. */
+/** Two files of public/ that the edge reads as one route: one rule decides both, whichever it was written for. */
 export class PublicFileTwinsError extends ContentError {
   constructor(file: string, twin: string) {
-    super(file, `${file}: the site reads its path as that of ${twin} (it compares paths in lower case, accents composed), so each would be served by the rule of the other's path. Rename one of them.`)
+    super(file, `${file}: the site reads its path as that of ${twin} (it compares paths in lower case, accents composed), so one rule decides both, whichever of them it was written for, and a disk that ignores case keeps only one. Rename one of them.`)
   }
 }
 

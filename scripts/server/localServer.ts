@@ -132,9 +132,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       if (oauth?.handles(pathname)) {
         // CloudFront gives the sign-in's answers the site's headers over its own (infra/lib/site-stack.ts, override): set as they are sent.
         const writeHead = response.writeHead
-        response.writeHead = function (this: typeof response, ...args: Parameters<typeof writeHead>) {
+        response.writeHead = function (this: typeof response, status: number, ...rest: unknown[]) {
+          const own = rest.findIndex((arg) => typeof arg === 'object' && arg !== null && !Array.isArray(arg))
+          if (own >= 0) rest[own] = Object.fromEntries(Object.entries(rest[own] as object).filter(([name]) => !(name.toLowerCase() in headers)))
           for (const [name, value] of Object.entries(headers)) this.setHeader(name, value)
-          return writeHead.apply(this, args)
+          return (writeHead as (...args: unknown[]) => typeof response).call(this, status, ...rest)
         } as typeof writeHead
         return await oauth.handle(request, response)
       }
