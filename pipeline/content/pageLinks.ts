@@ -27,7 +27,7 @@ export function linksIn(text: string, pattern: RegExp): FoundLink[] {
 }
 
 /** Each line of `text`, and whether it belongs to a fenced code block (its fences included). */
-export function* fencedLines(text: string): Generator<[line: string, fenced: boolean]> {
+function* fencedLines(text: string): Generator<[line: string, fenced: boolean]> {
   let open: Fence | null = null
   for (const line of text.split('\n')) {
     const fence = fenceOf(line)
@@ -54,7 +54,7 @@ export interface Fence {
 const FENCE_LINE = /^\s*(`{3,}|~{3,})(.*)$/
 
 /** The fence `line` is, or null: a backtick fence's info holds no backtick (```` ```npm run build``` ```` is inline code). A CRLF line's CR is no part of it. */
-export function fenceOf(line: string): Fence | null {
+function fenceOf(line: string): Fence | null {
   const match = FENCE_LINE.exec(line.endsWith('\r') ? line.slice(0, -1) : line)
   if (!match || (match[1][0] === '`' && match[2].includes('`'))) return null
   const info = match[2].trim()
@@ -62,7 +62,7 @@ export function fenceOf(line: string): Fence | null {
 }
 
 /** Whether `fence` closes the block `open` opened: the same character, at least as long, nothing after. */
-export const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
+const closes = (open: Fence, fence: Fence) => fence.char === open.char && fence.length >= open.length && fence.bare
 
 /** An `href` key of a `_meta` file's text, quoted or not. */
 const HREF_KEY = /(?<![\w$])(['"`]?)href\1\s*:/g
