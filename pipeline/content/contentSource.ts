@@ -89,7 +89,7 @@ const SHAPED = /[\p{L}\p{M}\p{Extended_Pictographic}]/u
  * Braille blank, or a character Unicode says to ignore (zero-width, direction, fillers, selectors),
  * but for a joiner within a word or an emoji and an emoji's style selector; null when none.
  */
-export function unseenIn(file: string): string | null {
+function unseenIn(file: string): string | null {
   if (/(?:^|\/) | (?:\/|$)| {2}/.test(file)) return ' '
   const chars = [...file]
   for (const [at, char] of chars.entries()) {
