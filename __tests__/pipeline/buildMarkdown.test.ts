@@ -75,6 +75,8 @@ const HIDDEN_CASES: Record<string, [string, string]> = {
   ],
   // A .md page: braces are text; the comment idiom is a comment there too (its HTML comments are raw HTML, which the compile refuses).
   'plain.md': ['Hi there {/* text */}\n\n[//]: # (a comment)\n\n- item\n\n  [note]: <> (in a list)\n\nEnd.\n', 'Hi there {/* text */}\n\n\n- item\n\n  \n\nEnd.\n'],
+  // A definition to `#` that a link uses is the link's: the page shows it.
+  'used.mdx': ['See [the top][top].\n\n[top]: #\n', 'See [the top][top].\n\n[top]: #\n'],
 }
 
 test('what no reader of a page sees, its Markdown leaves out, as the compile parsed the page: module code and comments, in lines, lists and expressions, never in code or a tag\'s value (a review found a hand-written reading keeping drafts and losing text)', async () => {

@@ -10,8 +10,19 @@
 const isCode = (node) =>
   node.type === 'mdxjsEsm' || ((node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') && node.data?.estree?.body?.length === 0)
 
-/** Whether a node is Markdown's comment: a definition that points nowhere. */
-const isComment = (node) => node.type === 'definition' && (node.url === '#' || node.url === '')
+/** Whether a node is Markdown's comment: a definition that points nowhere, which no link of the page uses. */
+const isComment = (node, used) => node.type === 'definition' && (node.url === '#' || node.url === '') && !used.has(node.identifier)
+
+/** The identifiers of the definitions the page's reference links and images use. */
+function usedDefinitions(tree) {
+  const used = new Set()
+  const walk = (node) => {
+    if (node.type === 'linkReference' || node.type === 'imageReference') used.add(node.identifier)
+    node.children?.forEach(walk)
+  }
+  walk(tree)
+  return used
+}
 
 /**
  * A remark plugin, run on the tree as parsed (before the site's and Nextra's plugins change it),
@@ -20,10 +31,11 @@ const isComment = (node) => node.type === 'definition' && (node.url === '#' || n
 export function remarkHiddenRanges(report) {
   return () => (tree, vfile) => {
     const ranges = []
+    const used = usedDefinitions(tree)
     const walk = (node) => {
       const start = node.position?.start?.offset
       const end = node.position?.end?.offset
-      if (start !== undefined && end !== undefined && (isCode(node) || isComment(node))) ranges.push([start, end])
+      if (start !== undefined && end !== undefined && (isCode(node) || isComment(node, used))) ranges.push([start, end])
       else node.children?.forEach(walk)
     }
     walk(tree)
