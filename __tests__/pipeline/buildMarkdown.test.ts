@@ -71,12 +71,17 @@ const HIDDEN_CASES: Record<string, [string, string]> = {
   ],
   'comments.mdx': [
     'Before {/* an inline note */} after.\n\n{/* a note\non two lines */}\n\n{ /* one */ /* two */ }\n\n{// TODO: internal note\n}\n\n[//]: # (a comment idiom)\n[note]: <> "another"\n\nShown: `{/* in code */}` and ``a ` {/* in code */}``, \\{/* escaped */}.\n\n[docs]: /docs/leads/intro\n\n```mdx\n{/* in a code block */}\n[//]: # (in a code block)\n```\n\n<Callout emoji="{/* shown */}">x {/* not */}</Callout>\n\n{/*\nOld example:\n```js\nsecret()\n```\n*/}\n\nEnd.\n',
-    'Before  after.\n\n\n\n\n\nShown: `{/* in code */}` and ``a ` {/* in code */}``, \\{/* escaped */}.\n\n[docs]: /docs/leads/intro\n\n```mdx\n{/* in a code block */}\n[//]: # (in a code block)\n```\n\n<Callout emoji="{/* shown */}">x </Callout>\n\n\nEnd.\n',
+    'Before  after.\n\n\n\n\n\nShown: `{/* in code */}` and ``a ` {/* in code */}``, \\{/* escaped */}.\n\n\n```mdx\n{/* in a code block */}\n[//]: # (in a code block)\n```\n\n<Callout emoji="{/* shown */}">x </Callout>\n\n\nEnd.\n',
   ],
   // A .md page: braces are text; the comment idiom is a comment there too (its HTML comments are raw HTML, which the compile refuses).
   'plain.md': ['Hi there {/* text */}\n\n[//]: # (a comment)\n\n- item\n\n  [note]: <> (in a list)\n\nEnd.\n', 'Hi there {/* text */}\n\n\n- item\n\n  \n\nEnd.\n'],
-  // A definition to `#` that a link uses is the link's: the page shows it.
-  'used.mdx': ['See [the top][top].\n\n[top]: #\n', 'See [the top][top].\n\n[top]: #\n'],
+  // A definition a link uses is the link's, which the page shows; an unused one, or one an earlier one of its label shadows, shows nothing.
+  'used.mdx': [
+    'See [the top][top].\n\n[top]: # "Shown on hover"\n[top]: https://example.com/other\n[staging]: https://staging.example.com "draft"\n',
+    'See [the top][top].\n\n[top]: # "Shown on hover"\n',
+  ],
+  // A comment in a tag's attribute is no more shown than one in its text.
+  'attributes.mdx': ['<Callout type={/* secret */ "info"}>x</Callout>\n\n<Tabs items={[\'a\' /* secret item */]}><Tabs.Tab>y</Tabs.Tab></Tabs>\n', '<Callout type={ "info"}>x</Callout>\n\n<Tabs items={[\'a\' ]}><Tabs.Tab>y</Tabs.Tab></Tabs>\n'],
 }
 
 test('what no reader of a page sees, its Markdown leaves out, as the compile parsed the page: module code and comments, in lines, lists and expressions, never in code or a tag\'s value (a review found a hand-written reading keeping drafts and losing text)', async () => {

@@ -154,9 +154,14 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
       'public/docs/internal/finance\ufe0f/a.txt',
       'public/docs/internal/finance\u2800/a.txt',
       'public/docs/internal/finance\u3164/a.txt',
+      // A joiner inside a Latin word (a second read's), a private-use and an unassigned character.
+      'public/docs/internal/re\u200cport.pdf',
+      'public/docs/inter\u200dnal/a.txt',
+      'public/docs/leads/x\ue000.png',
+      'public/docs/leads/x\u0378.png',
     ]
     // Persian needs a zero-width non-joiner within its words; an emoji, its joiner and style selector.
-    const allowed = ['public/docs/leads/flow chart.png', 'public/docs/leads/\u00e9quipe.png', 'public/docs/leads/\u8def\u7ebf.png', 'public/docs/leads/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.png', 'public/docs/leads/\u{1f469}\u200d\u{1f4bb}.png', 'public/docs/leads/\u2764\ufe0f.png']
+    const allowed = ['public/docs/leads/flow chart.png', 'public/docs/leads/\u00e9quipe.png', 'public/docs/leads/\u8def\u7ebf.png', 'public/docs/leads/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.png', 'public/docs/leads/\u{1f469}\u200d\u{1f4bb}.png', 'public/docs/leads/\u2764\ufe0f.png', 'public/docs/leads/\u{1f469}\u{1f3fd}\u200d\u{1f4bb}.png', 'public/docs/leads/1\ufe0f\u20e3.png', 'public/docs/leads/\u{1f3f4}\u{e0067}\u{e0062}\u{e0065}\u{e006e}\u{e0067}\u{e007f}.png', 'public/docs/leads/\u0915\u094d\u200d\u0937.png']
     const { root } = site(Object.fromEntries([...refused, ...allowed].map((file) => [file, 'x'])))
     const problems = problemsOf(root)
     expect(problems.map((problem) => [problem.constructor.name, problem.path]).sort()).toEqual([...refused].sort().map((file) => ['PublicFileNameError', file]))

@@ -117,7 +117,7 @@ async function runPool(root: string, jobs: Job[], size: number, kept: CompileWor
         if (!current) return void (kept ? kept.give(worker, highlighter) : worker.terminate()).then(() => resolve())
         try {
           const last = current.lastEntry ? readEntry(current.lastEntry) : null
-          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, lastHighlights: (last?.ok && last.highlights) || {} })
+          worker.postMessage({ id: 0, file: path.join(root, current.page.file), filePath: current.page.file, route: current.page.route, source: current.page.text, frontMatter: current.page.frontMatter, bodyStart: current.page.text.length - current.page.body.length, lastHighlights: (last?.ok && last.highlights) || {} })
         } catch (error) {
           // The page's text could not be had (PageChangedError: written since the scan): the run fails with it.
           current = undefined
@@ -200,12 +200,6 @@ function entryOf(fingerprint: string, page: Pick<ContentPage, 'file' | 'digest'>
   return `${CACHE_DIR}/${sha256(JSON.stringify([fingerprint, page.file, page.digest]))}.json`
 }
 
-/** Ranges of a page's file as ranges of its body, which the Markdown step reads after the build releases the file (the body ends the file). */
-function inBody(page: ContentPage, hidden: HiddenRanges): HiddenRanges {
-  const bodyStart = page.text.length - page.body.length
-  return hidden.flatMap(([start, end]) => (end <= bodyStart ? [] : [[Math.max(0, start - bodyStart), end - bodyStart] as const]))
-}
-
 /** What the store keeps of a compiled page: its outcome, and the title and description it shows. */
 function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): PageRecord {
   const base = { file: page.file, digest: page.digest, entry: entryFile }
@@ -218,7 +212,7 @@ function recordOf(page: ContentPage, entryFile: string, entry: CacheEntry): Page
     description: typeof description === 'string' && description ? description : null,
     links: documentLinks(entry.output.tree, page.text, page.route),
     anchors: documentAnchors(entry.output.tree),
-    ...(entry.hidden && { hidden: inBody(page, entry.hidden) }),
+    ...(entry.hidden && { hidden: entry.hidden }),
   }
 }
 

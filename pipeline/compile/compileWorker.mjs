@@ -15,7 +15,7 @@
  * rehype plugin). Everything else (heading slugs, highlighting, copy buttons, title, front matter,
  * search data) is Nextra's own.
  *
- * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it), lastHighlights (the coloured code blocks of the page's last cache entry) }. Out: { id, ok: true, output, highlights, hidden (./hiddenRanges.mjs, when any) } or
+ * Messages in: { id, file (absolute), route, source (the bytes the cache key was made from), frontMatter (the content source's parse of it), bodyStart (where its body starts, after the front matter), lastHighlights (the coloured code blocks of the page's last cache entry) }. Out: { id, ok: true, output, highlights, hidden (./hiddenRanges.mjs, in the body, when any) } or
  * { id, ok: false, error: { reason, line?, column?, deterministic } }. With `withModule: true` (the
  * equivalence tests, which render both), the success also carries Nextra's JS module as `module`.
  */
@@ -25,7 +25,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { loadCompiler } from './compilerBundle.mjs'
 import { withClobberPrefix } from './pageSanitizer.mjs'
 import { recmaCapturePage, rehypeCheckPage, rehypePrefixIds } from './toPageDocument.mjs'
-import { remarkHiddenRanges } from './hiddenRanges.mjs'
+import { inBody, remarkHiddenRanges } from './hiddenRanges.mjs'
 import { withSitePaths } from './sitePaths.mjs'
 
 /** The attributes of a tag that hold a URL (lib/render/codeInPages.json). */
@@ -216,13 +216,13 @@ const pageBlocks = {
 }
 
 /** Nextra's output as the PageDocument the browser renders, and Nextra's JS module. */
-async function compilePage(file, filePath, route, source, frontMatter) {
+async function compilePage(file, filePath, route, source, frontMatter, bodyStart = 0) {
   captured.delete(file)
   hiddenRanges.delete(file)
   if (frontMatter) frontMatters.set(file, frontMatter)
   const compiled = await compileMdx(source, loaderOptions(file, route)).finally(() => frontMatters.delete(file))
   const page = captured.get(file)
-  const hidden = hiddenRanges.get(file) ?? []
+  const hidden = inBody(hiddenRanges.get(file) ?? [], bodyStart)
   captured.delete(file)
   hiddenRanges.delete(file)
   if (!page) throw new Error(`the page's tree was not captured for ${filePath}`)
@@ -241,12 +241,12 @@ async function compilePage(file, filePath, route, source, frontMatter) {
   return { doc: JSON.parse(JSON.stringify(doc)), module: compiled.result, hidden }
 }
 
-parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, lastHighlights, withModule }) => {
+parentPort.on('message', async ({ id, file, filePath, route, source, frontMatter, bodyStart, lastHighlights, withModule }) => {
   // The blocks the page's last cache entry kept, as the build's thread read and checked it.
   pageBlocks.last = new Map(Object.entries(lastHighlights ?? {}))
   pageBlocks.made = {}
   try {
-    const { doc, module, hidden } = await compilePage(file, filePath, route, source, frontMatter)
+    const { doc, module, hidden } = await compilePage(file, filePath, route, source, frontMatter, bodyStart)
     parentPort.postMessage({ id, ok: true, output: doc, highlights: pageBlocks.made, ...(hidden.length > 0 && { hidden }), ...(withModule && { module }) })
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: describe(error) })

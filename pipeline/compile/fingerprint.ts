@@ -30,7 +30,7 @@ import path from 'node:path'
 export const COMPILER_ROOT = path.resolve(__dirname, '../..')
 
 /** Files of the compiler's project whose bytes change what a page compiles to. */
-export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/compilerBundle.mjs', 'pipeline/compile/toPageDocument.mjs', 'pipeline/compile/hiddenRanges.mjs', 'pipeline/compile/pageSanitizer.mjs', 'pipeline/compile/readerChecks.mjs', 'lib/plainText.mjs', 'pipeline/compile/sitePaths.mjs', 'pipeline/compile/characterReferences.cjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts', 'patches/compile/visitWithoutNames.mjs', 'patches/replaceExactly.cjs', 'pipeline/compile/documentLinks.ts', 'pipeline/content/pageLinks.ts'] as const
+export const COMPILER_FILES = ['pipeline/compile/compileWorker.mjs', 'pipeline/compile/compilerBundle.mjs', 'pipeline/compile/toPageDocument.mjs', 'pipeline/compile/hiddenRanges.mjs', 'pipeline/compile/pageSanitizer.mjs', 'pipeline/compile/readerChecks.mjs', 'lib/plainText.mjs', 'pipeline/compile/sitePaths.mjs', 'pipeline/compile/characterReferences.cjs', 'lib/render/codeInPages.json', 'pipeline/compile/nextraPageOptions.json', 'pipeline/onDemandHighlighter.ts', 'patches/compile/visitWithoutNames.mjs', 'patches/replaceExactly.cjs', 'pipeline/compile/documentLinks.ts', 'pipeline/content/pageLinks.ts', 'pipeline/content/frontMatter.ts'] as const
 
 /** The packages the compile starts from; their dependencies are followed from each one's own folder, as Node resolves them. */
 const ROOT_PACKAGES = ['nextra', '@mdx-js/mdx', 'shiki', 'hast-util-sanitize'] as const

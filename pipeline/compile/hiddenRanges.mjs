@@ -1,7 +1,8 @@
 /**
  * What of a page's source no reader sees, as the compile parses it: its import and export
- * statements, MDX comments (`{/* … *\/}`, `{// …}`) and Markdown's comment idiom (a link definition
- * to `#` or `<>`, `[//]: # (…)`). The Markdown the AI tools receive leaves these ranges out
+ * statements, MDX comments (`{/* … *\/}`, `{// …}`, in text or in a tag's attribute), and link
+ * definitions no link uses (Markdown's comment idiom `[//]: # (…)` among them), or that an earlier
+ * one of the same label shadows. The Markdown the AI tools receive leaves these ranges out
  * (pipeline/steps/buildMarkdown.ts), so a comment hides there what it hides on the page, wherever
  * it is written. (A `.md` page's `<!-- … -->` is raw HTML, which the compile refuses.)
  */
@@ -9,9 +10,6 @@
 /** Whether a node is code the page runs, or an expression of comments alone, which renders nothing. */
 const isCode = (node) =>
   node.type === 'mdxjsEsm' || ((node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') && node.data?.estree?.body?.length === 0)
-
-/** Whether a node is Markdown's comment: a definition that points nowhere, which no link of the page uses. */
-const isComment = (node, used) => node.type === 'definition' && (node.url === '#' || node.url === '') && !used.has(node.identifier)
 
 /** The identifiers of the definitions the page's reference links and images use. */
 function usedDefinitions(tree) {
@@ -32,13 +30,25 @@ export function remarkHiddenRanges(report) {
   return () => (tree, vfile) => {
     const ranges = []
     const used = usedDefinitions(tree)
+    const defined = new Set()
     const walk = (node) => {
       const start = node.position?.start?.offset
       const end = node.position?.end?.offset
-      if (start !== undefined && end !== undefined && (isCode(node) || isComment(node, used))) ranges.push([start, end])
-      else node.children?.forEach(walk)
+      if (start !== undefined && end !== undefined) {
+        if (isCode(node)) return void ranges.push([start, end])
+        if (node.type === 'definition') {
+          // The first definition of a label is the one its links take.
+          if (!used.has(node.identifier) || defined.has(node.identifier)) ranges.push([start, end])
+          return void defined.add(node.identifier)
+        }
+      }
+      for (const attribute of node.attributes ?? []) for (const comment of (attribute.value ?? attribute).data?.estree?.comments ?? []) ranges.push([comment.start, comment.end])
+      node.children?.forEach(walk)
     }
     walk(tree)
-    report(vfile.path, ranges)
+    report(vfile.path, ranges.sort(([a], [b]) => a - b))
   }
 }
+
+/** Ranges of a file as ranges of its body, which starts at `bodyStart` (the Markdown step reads the body alone). */
+export const inBody = (ranges, bodyStart) => ranges.flatMap(([start, end]) => (end <= bodyStart ? [] : [[Math.max(0, start - bodyStart), end - bodyStart]]))

@@ -80,24 +80,32 @@ export class PublicFileTypeError extends ContentError {
   }
 }
 
-/** A letter, a mark or an emoji: what a joiner between two of them, or an emoji's style selector, shows as part of. */
-const SHAPED = /[\p{L}\p{M}\p{Extended_Pictographic}]/u
+/** A letter or mark of a script that shapes its words with joiners (Arabic, Indic…): not one that looks like Latin. */
+const JOINED_SCRIPT = /(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])[\p{L}\p{M}]/u
+
+/**
+ * Whether `char` is a joiner or selector that shows as part of what is around it: a joiner within
+ * a word of a script that needs one, or within an emoji; an emoji's style selector; a flag's tags.
+ */
+function shapes(char: string, before: string, after: string): boolean {
+  if (/[\u200C\u200D]/.test(char) && JOINED_SCRIPT.test(before) && JOINED_SCRIPT.test(after)) return true
+  if (char === '\u200D') return /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u.test(before) && /\p{Extended_Pictographic}/u.test(after)
+  if (/[\uFE0E\uFE0F]/.test(char)) return /\p{Emoji}/u.test(before)
+  return /[\u{E0020}-\u{E007F}]/u.test(char) && /[\u{1F3F4}\u{E0020}-\u{E007F}]/u.test(before)
+}
 
 /**
  * The first character of a path that shows nothing of its own, so the path would look like another:
  * a control, a space other than U+0020 (or one at a name's start or end, or two together), the
- * Braille blank, or a character Unicode says to ignore (zero-width, direction, fillers, selectors),
- * but for a joiner within a word or an emoji and an emoji's style selector; null when none.
+ * Braille blank, a format, private-use or unassigned character, or one Unicode says to ignore
+ * (zero-width, direction, fillers, selectors), but for a joiner or selector that `shapes`; null when none.
  */
 function unseenIn(file: string): string | null {
   if (/(?:^|\/) | (?:\/|$)| {2}/.test(file)) return ' '
   const chars = [...file]
   for (const [at, char] of chars.entries()) {
     if (/[^\S ]|[\p{Cc}\p{Cs}\u2800]/u.test(char)) return char
-    if (!/\p{Default_Ignorable_Code_Point}/u.test(char)) continue
-    const [before, after] = [chars[at - 1] ?? '', chars[at + 1] ?? '']
-    if (/[\u200C\u200D]/.test(char) && SHAPED.test(before) && SHAPED.test(after)) continue
-    if (/[\uFE0E\uFE0F]/.test(char) && /\p{Extended_Pictographic}/u.test(before)) continue
+    if (!/[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}]/u.test(char) || shapes(char, chars[at - 1] ?? '', chars[at + 1] ?? '')) continue
     return char
   }
   return null

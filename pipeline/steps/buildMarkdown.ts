@@ -115,7 +115,9 @@ export function* markdownFiles(
   }
   const markdownOf = (route: string) => {
     const content = contentOf(route)
-    return visibleText(content.body, pages[route]?.hidden)
+    // A page with no record, or one that does not compile, fails here: nothing says what it hides.
+    storedPage(pages, route)
+    return visibleText(content.body, pages[route].hidden)
   }
   // A getter, so each body is read when its part is made, not when the page list is.
   const withBody = (route: string) => ({ route, get body() { return markdownOf(route) } })

@@ -57,7 +57,7 @@ export interface PageRecord {
   hidden?: HiddenRanges
 }
 
-/** Ranges `[start, end)` of a page's source (its file's in a compile's answer, its body's in a record) that no reader sees: its comments and module code (../compile/hiddenRanges.mjs). */
+/** Ranges `[start, end)` of a page's body (its file without front matter) that no reader sees: its comments, module code and unused link definitions (../compile/hiddenRanges.mjs). */
 export type HiddenRanges = readonly (readonly [number, number])[]
 
 /** What the store holds: one record per page (by route), and the build whose out/ holds them. */

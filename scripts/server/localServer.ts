@@ -132,9 +132,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       if (oauth?.handles(pathname)) {
         // CloudFront gives the sign-in's answers the site's headers over its own (infra/lib/site-stack.ts, override): set as they are sent.
         const writeHead = response.writeHead
+        const site = new Set(Object.keys(headers).map((name) => name.toLowerCase()))
         response.writeHead = function (this: typeof response, status: number, ...rest: unknown[]) {
-          const own = rest.findIndex((arg) => typeof arg === 'object' && arg !== null && !Array.isArray(arg))
-          if (own >= 0) rest[own] = Object.fromEntries(Object.entries(rest[own] as object).filter(([name]) => !(name.toLowerCase() in headers)))
+          // Its own headers, an object or a flat list of names and values, without the site's.
+          const own = rest.findIndex((arg) => typeof arg === 'object' && arg !== null)
+          if (own >= 0) {
+            const list = Array.isArray(rest[own])
+            const pairs: [string, unknown][] = list ? (rest[own] as unknown[]).flatMap((value, at, all) => (at % 2 === 0 ? [[String(value), all[at + 1]] as [string, unknown]] : [])) : Object.entries(rest[own] as object)
+            const kept = pairs.filter(([name]) => !site.has(name.toLowerCase()))
+            rest[own] = list ? kept.flat() : Object.fromEntries(kept)
+          }
           for (const [name, value] of Object.entries(headers)) this.setHeader(name, value)
           return (writeHead as (...args: unknown[]) => typeof response).call(this, status, ...rest)
         } as typeof writeHead
