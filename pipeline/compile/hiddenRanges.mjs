@@ -11,17 +11,6 @@
 const isCode = (node) =>
   node.type === 'mdxjsEsm' || ((node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') && node.data?.estree?.body?.length === 0)
 
-/** The identifiers of the definitions the page's reference links and images use. */
-function usedDefinitions(tree) {
-  const used = new Set()
-  const walk = (node) => {
-    if (node.type === 'linkReference' || node.type === 'imageReference') used.add(node.identifier)
-    node.children?.forEach(walk)
-  }
-  walk(tree)
-  return used
-}
-
 /**
  * A remark plugin, run on the tree as parsed (before the site's and Nextra's plugins change it),
  * that gives `report` the file's path and its hidden ranges, `[start, end)` offsets of its source.
@@ -29,23 +18,27 @@ function usedDefinitions(tree) {
 export function remarkHiddenRanges(report) {
   return () => (tree, vfile) => {
     const ranges = []
-    const used = usedDefinitions(tree)
-    const defined = new Set()
+    // The labels the page's reference links and images use, and its definitions: known once the whole tree is read.
+    const used = new Set()
+    const definitions = []
     const walk = (node) => {
       const start = node.position?.start?.offset
       const end = node.position?.end?.offset
+      if (node.type === 'linkReference' || node.type === 'imageReference') used.add(node.identifier)
       if (start !== undefined && end !== undefined) {
         if (isCode(node)) return void ranges.push([start, end])
-        if (node.type === 'definition') {
-          // The first definition of a label is the one its links take.
-          if (!used.has(node.identifier) || defined.has(node.identifier)) ranges.push([start, end])
-          return void defined.add(node.identifier)
-        }
+        if (node.type === 'definition') return void definitions.push({ identifier: node.identifier, range: [start, end] })
       }
       for (const attribute of node.attributes ?? []) for (const comment of (attribute.value ?? attribute).data?.estree?.comments ?? []) ranges.push([comment.start, comment.end])
       node.children?.forEach(walk)
     }
     walk(tree)
+    // The first definition of a label is the one its links take.
+    const defined = new Set()
+    for (const { identifier, range } of definitions) {
+      if (!used.has(identifier) || defined.has(identifier)) ranges.push(range)
+      defined.add(identifier)
+    }
     report(vfile.path, ranges.sort(([a], [b]) => a - b))
   }
 }

@@ -42,7 +42,7 @@ function* fencedLines(text: string): Generator<[line: string, fenced: boolean]> 
 }
 
 /** A code fence's line, as CommonMark reads one: its character, its length, and the first word of its info string. */
-export interface Fence {
+interface Fence {
   char: string
   length: number
   info: string
