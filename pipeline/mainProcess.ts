@@ -31,9 +31,11 @@ export function runAsMain(name: string, work: () => Promise<unknown>, options: {
 /**
  * Whether the process `pid` runs (a lock's or a folder's owner): EPERM means it runs, as another
  * user. A zombie (ended, not yet reaped by its parent: a build killed a moment ago) runs nothing,
- * though a signal still finds it; Linux says so in /proc.
+ * though a signal still finds it; Linux says so in /proc. A number that names no one process (0 or
+ * below: a signal to it reaches a process group; a damaged lock's) is not running.
  */
 export function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
   } catch (error) {

@@ -30,6 +30,11 @@ test('a lock left by a build that is gone is taken over', () => {
   holdBuildLock(root)
   expect(JSON.parse(fs.readFileSync(lockOf(root), 'utf8')).pid).toBe(process.pid)
   fs.rmSync(lockOf(root))
+  // A damaged lock's 0 names the process group, which a check of it found running.
+  holding(root, 0)
+  holdBuildLock(root)
+  expect(JSON.parse(fs.readFileSync(lockOf(root), 'utf8')).pid).toBe(process.pid)
+  fs.rmSync(lockOf(root))
 })
 
 test("a build's lock goes when its process ends, and the next build takes it", () => {

@@ -55,3 +55,8 @@ test('a process that has ended but is not yet reaped (a zombie: a build killed a
     parent.kill('SIGKILL')
   }
 })
+
+test('no number but a process id is running: 0 and below name process groups, which a check must not signal', () => {
+  for (const pid of [0, -1, -process.pid, Number.NaN, 1.5]) expect(isRunning(pid)).toBe(false)
+  expect(isRunning(process.pid)).toBe(true)
+})

@@ -43,8 +43,16 @@ async function startScript(dir: string, { release }: { release: boolean }) {
   )
   // The script leads a group of its own, as npm test does under a shell or a CI runner.
   const child = spawn(process.execPath, [script], { stdio: 'ignore', detached: true })
-  await until(() => fs.existsSync(path.join(dir, 'step')) && fs.existsSync(path.join(dir, 'worker')) && fs.readFileSync(path.join(dir, 'worker'), 'utf8').trim() !== '', 'the script did not start its step')
-  return { script: child.pid!, step: Number(fs.readFileSync(path.join(dir, 'step'), 'utf8')), worker: Number(fs.readFileSync(path.join(dir, 'worker'), 'utf8')), scratch }
+  // A file seen between its creation and its write reads empty, and Number('') is 0: a signal to
+  // -0 ends this test's own process group, Jest with it, with no word.
+  await until(() => pidIn(path.join(dir, 'step')) !== null && pidIn(path.join(dir, 'worker')) !== null, 'the script did not start its step')
+  return { script: child.pid!, step: pidIn(path.join(dir, 'step'))!, worker: pidIn(path.join(dir, 'worker'))!, scratch }
+}
+
+/** The process id `file` holds once written whole, else null. */
+function pidIn(file: string): number | null {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : ''
+  return /^[1-9]\d*$/.test(text) ? Number(text) : null
 }
 
 type Started = Awaited<ReturnType<typeof startScript>>
