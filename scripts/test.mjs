@@ -63,6 +63,8 @@ function run(command, args, { check = false, ...options } = {}) {
         }
         stopNow()
       }
+      // A step ended by a signal prints no summary of its own: say which, so its log says why it stopped.
+      if (signal) console.error(`\n${path.basename(args[0] ?? command)} ended by ${signal}`)
       if (check && status !== 0) reject(new Error(`${[command, ...args].join(' ')} failed (${signal ?? `exit status ${status}`})`))
       else resolve(status ?? 1)
     })
