@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { decideAccess } from '../lib/access/decideAccess'
 import type { CompiledAccess } from '../lib/access/compileAccess'
 import { governingRoute, type AssetRoutes } from '../lib/access/governingRoute'
@@ -16,21 +17,40 @@ export interface SiteFiles {
   read(key: string): Promise<Buffer | null>
 }
 
+/** A file of out/ as read: its bytes, and its time (what a cache of it is keyed by). */
+export interface OutFile {
+  body: Buffer
+  mtimeMs: number
+}
+
+/** The name the file system keeps for a path (the case it was written with, on a Mac), links followed. */
+const storedName = promisify(fs.realpath.native)
+
+/**
+ * Reads out/'s files by their `/`-rooted keys, as the bucket's objects are read: a file only under
+ * its own name, since S3 keys are exact. A case-insensitive file system (a Mac's) finds `ſecret/`
+ * as `secret/`, a folder whose rule the authority did not apply to `ſecret/`. Null when there is none.
+ */
+export function outFileReader(outDir: string): (key: string) => Promise<OutFile | null> {
+  const root = path.resolve(outDir)
+  let realRoot: Promise<string> | undefined
+  return async (key) => {
+    const file = path.join(root, key)
+    // Keys come from objectKeyFor, which never climbs out; the file system is the last place to be sure.
+    if (!file.startsWith(root + path.sep)) return null
+    const stats = await fs.promises.stat(file).catch(() => null)
+    if (!stats?.isFile()) return null
+    realRoot ??= storedName(root)
+    if ((await storedName(file).catch(() => null)) !== path.join(await realRoot, key)) return null
+    const body = await fs.promises.readFile(file).catch(() => null)
+    return body && { body, mtimeMs: stats.mtimeMs }
+  }
+}
+
 /** out/ on this machine. */
 export function localSiteFiles(outDir: string): SiteFiles {
-  const root = path.resolve(outDir)
-  return {
-    async read(key) {
-      const file = path.join(root, key)
-      // Keys come from objectKeyFor, which never climbs out; the file system is the last place to be sure.
-      if (!file.startsWith(root + path.sep)) return null
-      try {
-        return await fs.promises.readFile(file)
-      } catch {
-        return null
-      }
-    },
-  }
+  const read = outFileReader(outDir)
+  return { read: async (key) => (await read(key))?.body ?? null }
 }
 
 /**

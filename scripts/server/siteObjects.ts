@@ -4,9 +4,9 @@
  * answer the same question, so the same authorizer decides the same way whichever is read, and the
  * leak audit can be pointed at what the deploy put in the bucket.
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import { cacheControlForObject } from '../../edge/cacheHeaders'
+import { outFileReader } from '../../mcp/siteFiles'
 import { contentTypeFor } from './contentTypes'
 
 export interface SiteObject {
@@ -27,16 +27,12 @@ export interface SiteObjects {
 
 /** out/ on this machine, each file with the Content-Type and Cache-Control the deploy stores for it. */
 export function outDirObjects(outDir: string): SiteObjects {
-  const root = path.resolve(outDir)
+  const read = outFileReader(outDir)
   return {
-    where: root,
+    where: path.resolve(outDir),
     async read(objectKey) {
-      const file = path.join(root, objectKey)
-      // objectKeyFor never climbs out, but the file system is the last place to be sure.
-      if (!file.startsWith(root + path.sep)) return null
-      const stats = await fs.promises.stat(file).catch(() => null)
-      if (!stats?.isFile()) return null
-      return { body: await fs.promises.readFile(file), contentType: contentTypeFor(file), cacheControl: cacheControlForObject(objectKey), version: String(stats.mtimeMs) }
+      const file = await read(objectKey)
+      return file && { body: file.body, contentType: contentTypeFor(objectKey), cacheControl: cacheControlForObject(objectKey), version: String(file.mtimeMs) }
     },
   }
 }
