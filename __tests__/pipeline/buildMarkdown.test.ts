@@ -80,6 +80,11 @@ const HIDDEN_CASES: Record<string, [string, string]> = {
     'See [the top][top].\n\n[top]: # "Shown on hover"\n[top]: https://example.com/other\n[staging]: https://staging.example.com "draft"\n',
     'See [the top][top].\n\n[top]: # "Shown on hover"\n',
   ],
+  // What follows a comment on its line stays the text it was: not a heading, list, quote, underline or fence of its own; emphasis stays emphasis.
+  'leading.mdx': [
+    '{/* c */}# Not a heading\n\nText\n{/* c */} - not a list\n\n{/* a */}{/* b */}> not a quote\n\n{/* c */}12. not a list\n\nAbove\n{/* c */}===\n\n{/* c */}*emphasis* stays\n\n- item\n  {/* c */}## in the item\n',
+    '\\# Not a heading\n\nText\n\\- not a list\n\n\\> not a quote\n\n12\\. not a list\n\nAbove\n\\===\n\n*emphasis* stays\n\n- item\n  \\## in the item\n',
+  ],
   // A comment in a tag's attribute is no more shown than one in its text.
   'attributes.mdx': ['<Callout type={/* secret */ "info"}>x</Callout>\n\n<Tabs items={[\'a\' /* secret item */]}><Tabs.Tab>y</Tabs.Tab></Tabs>\n', '<Callout type={ "info"}>x</Callout>\n\n<Tabs items={[\'a\' ]}><Tabs.Tab>y</Tabs.Tab></Tabs>\n'],
 }

@@ -50,8 +50,31 @@ export function visibleText(body: string, hidden: HiddenRanges = []): string {
     result += body.slice(at, Math.max(at, start))
     const lineEnd = /^\r?\n/.exec(body.slice(end, end + 2))
     at = lineEnd && (start === 0 || body[start - 1] === '\n') ? end + lineEnd[0].length : end
+    if (at === end && startsLine(result)) {
+      // What followed the comment on its line now starts the line: `{/* c */}# x` is a paragraph
+      // that says "# x", which a line of its own would make a heading (or a list, a quote…).
+      while (body[at] === ' ' || body[at] === '\t') at++
+      const eol = body.indexOf('\n', at)
+      const marker = BLOCK_MARKER.exec(body.slice(at, eol < 0 ? undefined : eol).replace(/\r$/, ''))
+      if (marker) result += marker[2] ? `${marker[2]}\\` : '\\'
+      if (marker?.[2]) at += marker[2].length
+    }
   }
   return (result + body.slice(at)).replace(/^\s*\n/, '')
+}
+
+/**
+ * A line that Markdown reads as a block (or a block's end) at a line's start: a heading, quote,
+ * list item, rule, underline or fence; its first mark is escaped (an ordered item's number is
+ * kept, and the mark after it escaped). Emphasis and the like are left as they are.
+ */
+const BLOCK_MARKER = /^(?:#{1,6}(?=[ \t]|$)|>|[*+-](?=[ \t]|$)|([*_-])(?:[ \t]*\1){2,}[ \t]*$|=+[ \t]*$|`{3}|~{3}|(\d{1,9})[.)](?=[ \t]|$))/
+
+/** Whether `text` ends at a line's start, but for spaces. */
+function startsLine(text: string): boolean {
+  let at = text.length - 1
+  while (at >= 0 && (text[at] === ' ' || text[at] === '\t')) at--
+  return at < 0 || text[at] === '\n'
 }
 
 /** A page as Markdown: what its catalog names (lib/aiTools/pageCatalog.ts), and its body. */
