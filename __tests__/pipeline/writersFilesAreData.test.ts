@@ -190,6 +190,51 @@ describe('public/ serves images, PDF, fonts and plain text, and SVGs that cannot
     expect(refused['fake.pdf']).toContain('it is no PDF (it has no %PDF- header)')
   })
 
+  /** zlib data of a stored block of `stored`, then `compressed` compressed: the first's bytes are in it as they are. */
+  function storedThenCompressed(stored: Buffer, compressed: Buffer): Buffer {
+    const block = Buffer.from([0, stored.length & 0xff, stored.length >> 8, ~stored.length & 0xff, (~stored.length >> 8) & 0xff])
+    let a = 1
+    let b = 0
+    for (const byte of Buffer.concat([stored, compressed])) {
+      a = (a + byte) % 65521
+      b = (b + a) % 65521
+    }
+    const adler = Buffer.alloc(4)
+    adler.writeUInt32BE(((b << 16) | a) >>> 0)
+    return Buffer.concat([Buffer.from([0x78, 0x01]), block, stored, zlib.deflateRawSync(compressed), adler])
+  }
+
+  test("a PDF that keeps its objects in a form the check cannot read fails, and a plain Flate one passes: a review's script hid in an ASCIIHex object stream", () => {
+    const action = '<< /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>'
+    const stream = (dictionary: string, data: Buffer | string) => Buffer.concat([Buffer.from(`%PDF-1.5\n5 0 obj << /Type /ObjStm /N 1 /First 4 ${dictionary} >>\nstream\n`, 'latin1'), Buffer.from(data), Buffer.from('\nendstream\nendobj\n%%EOF\n')])
+    const hex = (data: Buffer | string) => `${Buffer.from(data).toString('hex')}>`
+    const flate = zlib.deflateSync(Buffer.from(`1 0 ${action}`))
+    const files: Record<string, Buffer> = {
+      hex: stream('/Filter /ASCIIHexDecode', hex(`1 0 ${action}`)),
+      short: stream('/Filter /AHx', hex(`1 0 ${action}`)),
+      chain: stream('/Filter [/ASCIIHexDecode /FlateDecode]', hex(flate)),
+      spelt: stream('/Fil#74er /ASCII85Decode', 'ignored~>'),
+      predictor: stream('/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 4 >>', flate),
+      // A string after the header could spell another header, and hide this one's filter.
+      hidden: stream('/Filter /ASCIIHexDecode /Note (6 0 obj)', hex(`1 0 ${action}`)),
+      // Its Flate data spells `endstream` in a stored block, and the script follows, compressed, in the next one.
+      cut: stream('/Filter /FlateDecode', storedThenCompressed(Buffer.from('1 0 \nendstream\n'), Buffer.from(action))),
+      // Plain objects, packed as any PDF 1.5 packs them, pass; so do an image's pixels in any form.
+      plain: stream('/Filter /FlateDecode', zlib.deflateSync(Buffer.from('1 0 << /Type /Catalog /Pages 2 0 R >>'))),
+      image: Buffer.from(`%PDF-1.5\n7 0 obj << /Type /XObject /Subtype /Image /Width 1 /Height 1 /Filter [/ASCIIHexDecode /DCTDecode] /Length 4 >>\nstream\nffd8>\nendstream\nendobj\n%%EOF\n`, 'latin1'),
+    }
+    const { root } = site({})
+    for (const [name, bytes] of Object.entries(files)) {
+      fs.mkdirSync(path.join(root, 'public/docs/leads/files'), { recursive: true })
+      fs.writeFileSync(path.join(root, `public/docs/leads/files/${name}.pdf`), bytes)
+    }
+    const refused = Object.fromEntries(problemsOf(root).map((problem) => [path.basename(problem.path, '.pdf'), problem.message]))
+    expect(Object.keys(refused).sort()).toEqual(['chain', 'cut', 'hex', 'hidden', 'predictor', 'short', 'spelt'])
+    expect(refused.hex).toBe('public/docs/leads/files/hex.pdf: this PDF is refused: it keeps its objects in a stream the check cannot read (not plain or Flate alone). Export it again as a plain PDF (no forms, scripts, attachments or password).')
+    expect(refused.hidden).toContain('it keeps a stream whose dictionary the check cannot read')
+    expect(refused.cut).toContain('it runs JavaScript')
+  })
+
   test('a file at a path the site makes its own files at fails naming it: the build would write over it, or serve its own in its place', () => {
     const files = [
       'public/llms.txt',
