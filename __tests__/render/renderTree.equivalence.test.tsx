@@ -102,7 +102,9 @@ describe.each(files)('%s', (file) => {
   test('renders the same HTML from its document as from its compiled module', () => {
     const { output: doc, module } = page()
     const { MDXLayout } = evaluate(file, module)
-    const before = withTheme(createElement(MDXLayout))
+    // The one difference: a code block's matched word is a span in the document, not the
+    // highlighter's <mark>, which no tag of GitHub's list is (the theme styles it by its attribute).
+    const before = withTheme(createElement(MDXLayout)).replace(/<mark( data-highlighted-chars[^>]*)>(.*?)<\/mark>/g, '<span$1>$2</span>')
     const after = withTheme(createElement(PageBody, { tree: throughProps(doc).tree }))
     expect(after).toBe(before)
     expect(after.length).toBeGreaterThan(0)
