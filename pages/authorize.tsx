@@ -9,6 +9,19 @@ import { SITE_NAME } from '../lib/siteName'
 import { signInUrl } from '../lib/pathFormats'
 
 /**
+ * The host that publishes a tool's description, when its id is that description's address (a
+ * Client ID Metadata Document): unlike the name the tool gives itself, something a reader can check.
+ */
+function publisherOf(clientId: string | undefined): string | null {
+  if (!clientId?.startsWith('https://')) return null
+  try {
+    return new URL(clientId).host
+  } catch {
+    return null
+  }
+}
+
+/**
  * Where a reader allows or denies an AI tool that asks to sign in as them (mcp/oauth/). It names
  * the tool and the host its sign-in goes to; the decision goes to the authorization server with
  * the reader's own sign-in cookies, which alone prove who the reader is.
@@ -55,7 +68,13 @@ export default function AuthorizePage() {
           ) : (
             <>
               <p>
-                <strong>{request.client}</strong> (the name the tool gives itself) wants to sign in to the docs as you,{' '}
+                <strong>{request.client}</strong> (the name the tool gives itself
+                {publisherOf(request.clientId) ? (
+                  <>
+                    ; its description is published at <code>{publisherOf(request.clientId)}</code>
+                  </>
+                ) : null}
+                ) wants to sign in to the docs as you,{' '}
                 <strong>{request.reader}</strong>. It reads the docs you can read, and nothing else.
               </p>
               {request.redirectHost ? (
