@@ -24,12 +24,21 @@ export interface VerifierSettings {
 
 /**
  * The groups a verified ID token carries: `cognito:groups` (a list), and the federated claim, which
- * Cognito maps from the provider's attribute as a list or as text (`[a, b]` or `a,b`).
+ * Cognito maps from the provider's attribute as a list or as text: a JSON list (`["a","b"]`, read
+ * exactly), or `[a, b]` and `a,b`, where a comma can only separate (so map groups by id, which has
+ * none, not by a name a directory lets its users write: docs/deploy.md).
  */
 export function groupsOf(payload: Record<string, unknown>, groupsClaim?: string | null): string[] {
   const read = (value: unknown): string[] => {
     if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string')
     if (typeof value !== 'string') return []
+    if (/^\s*\[\s*"/.test(value)) {
+      try {
+        return read(JSON.parse(value))
+      } catch {
+        // Not JSON after all: read as text.
+      }
+    }
     return value.replace(/^\s*\[|\]\s*$/g, '').split(',').map((item) => item.trim()).filter(Boolean)
   }
   const groups = [...read(payload['cognito:groups']), ...(groupsClaim ? read(payload[groupsClaim]) : [])]

@@ -236,6 +236,9 @@ describe('groups in the verified token', () => {
     expect(groupsOf({ 'custom:groups': '[support-team, partners]' }, 'custom:groups')).toEqual(['support-team', 'partners'])
     expect(groupsOf({ 'custom:groups': 'a,b', 'cognito:groups': ['a'] }, 'custom:groups')).toEqual(['a', 'b'])
     expect(groupsOf({ 'custom:groups': 'a' }, null)).toEqual([])
+    // A JSON list is read exactly: a name with a comma or quotes is one group, not two.
+    expect(groupsOf({ 'custom:groups': '["support-team","Fans, partners"]' }, 'custom:groups')).toEqual(['support-team', 'Fans, partners'])
+    expect(groupsOf({ 'custom:groups': '[ "a" , "b" ]' }, 'custom:groups')).toEqual(['a', 'b'])
     const viaGroup = cookiesFor('pat', tokenFor('pat', { 'cognito:groups': ['support-team'] }))
     expect(await request('/docs/support-twilio/intro', viaGroup)).toEqual({ kind: 'serve', objectKey: '/docs/support-twilio/intro.html' })
     expect(await request('/docs/internal/intro', viaGroup)).toMatchObject({ kind: 'redirect', location: expect.stringMatching(/^\/unauthorized/) })
