@@ -5,7 +5,8 @@ import { planDeploy, type LocalFile } from '../../scripts/deploy/deployPlan'
 import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../scripts/deploy/invalidationPaths'
 import { parseDeployArgs } from '../../scripts/deploy/deployArgs'
 import { cloudFrontInvalidator } from '../../scripts/deploy/cloudFrontInvalidation'
-import { siteTargetsOf } from '../../scripts/deploy/stackOutputs'
+import { assertAuthorizerOf, siteTargetsOf } from '../../scripts/deploy/stackOutputs'
+import { RulesChangedError } from '../../scripts/deploy/rulesRecord'
 
 const HOUR = 3_600_000
 const now = new Date('2026-05-01T12:00:00Z')
@@ -188,7 +189,27 @@ describe('inputs', () => {
   })
   test("without --bucket, the stack's outputs name the bucket and distribution; a stack without them is an error", async () => {
     const stack = (outputs: Array<{ OutputKey: string; OutputValue: string }>) => ({ describeStacks: async () => ({ Stacks: [{ Outputs: outputs }] }) })
-    await expect(siteTargetsOf(stack([{ OutputKey: 'BucketName', OutputValue: 'b' }, { OutputKey: 'DistributionId', OutputValue: 'E1' }]))).resolves.toEqual({ bucket: 'b', distribution: 'E1' })
+    await expect(siteTargetsOf(stack([{ OutputKey: 'BucketName', OutputValue: 'b' }, { OutputKey: 'DistributionId', OutputValue: 'E1' }]))).resolves.toMatchObject({ bucket: 'b', distribution: 'E1' })
     await expect(siteTargetsOf(stack([]))).rejects.toThrow(/DocsSiteStack has no BucketName output.*--bucket/)
+  })
+
+  // A review's upload of new rules went out after a withdraw while cdk deploy had failed: the old
+  // authorizer gave a restricted page's text, in its section's llms file, to a reader neither set of rules admits.
+  test("an upload read from the stack goes out only in front of an authorizer of its rules, once the stack has settled", async () => {
+    const rules = 'a'.repeat(64)
+    const stack = (status: string, authorizerRules?: string) =>
+      siteTargetsOf({ describeStacks: async () => ({ Stacks: [{ StackStatus: status, Outputs: [{ OutputKey: 'BucketName', OutputValue: 'b' }, ...(authorizerRules ? [{ OutputKey: 'AuthorizerRules', OutputValue: authorizerRules }] : [])] }] }) })
+    for (const status of ['CREATE_COMPLETE', 'UPDATE_COMPLETE']) {
+      const targets = await stack(status, rules)
+      expect(() => assertAuthorizerOf(targets, rules)).not.toThrow()
+    }
+    // --bucket names no stack: a test's bucket, or ops keeping the order themselves.
+    expect(() => assertAuthorizerOf({ bucket: 'b', distribution: null }, rules)).not.toThrow()
+    await expect(stack('UPDATE_COMPLETE', 'b'.repeat(64)).then((targets) => assertAuthorizerOf(targets, rules))).rejects.toThrow(RulesChangedError)
+    await expect(stack('UPDATE_COMPLETE', 'b'.repeat(64)).then((targets) => assertAuthorizerOf(targets, rules))).rejects.toThrow(/the authorizer DocsSiteStack deploys decides with other rules \(bbbbbbbbbbbb…\) than out\/ was built under \(aaaaaaaaaaaa…\).*npm run deploy -- --withdraw, then cdk deploy DocsSiteStack, then npm run deploy/)
+    for (const status of ['UPDATE_ROLLBACK_COMPLETE', 'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'ROLLBACK_COMPLETE']) {
+      await expect(stack(status, rules).then((targets) => assertAuthorizerOf(targets, rules))).rejects.toThrow(new RegExp(`DocsSiteStack is ${status}, so the authorizer at the edge may not be this build's`))
+    }
+    await expect(stack('UPDATE_COMPLETE').then((targets) => assertAuthorizerOf(targets, rules))).rejects.toThrow(/DocsSiteStack has no AuthorizerRules output \(deployed before it\): run cdk deploy DocsSiteStack once/)
   })
 })

@@ -4,6 +4,7 @@ import { readFederation, type FederationConfig } from './federation';
 import { SITE_STACK_REGION } from './stack-outputs';
 import { readScriptHashesFile } from '../../edge/scriptHashesFile';
 import { SCRIPT_HASHES_FILE } from '../../edge/securityHeaders';
+import { RULES_FINGERPRINT_FILE } from '../../edge/rulesFingerprint';
 import { assertFitsViewerRequest } from '../../edge/packageLimit';
 import { assertBuiltForProduction } from '../../lib/auth/builtFor';
 
@@ -174,6 +175,11 @@ export function assertBuildOutputs(config: Pick<InfraConfig, 'edgeCodeDir' | 'mc
     );
   } else if (!isFile(path.join(config.edgeCodeDir, SCRIPT_HASHES_FILE))) {
     problems.push(missingScriptHashes(config.edgeCodeDir));
+  } else if (!isFile(path.join(config.edgeCodeDir, RULES_FINGERPRINT_FILE))) {
+    problems.push(
+      `Edge authorizer directory ${config.edgeCodeDir} has no ${RULES_FINGERPRINT_FILE} (the rules it decides with, which npm run deploy checks the stack against).\n` +
+        '  Build the site and the authorizer together with `npm run build:prod`.',
+    );
   }
   if (!isFile(path.join(config.mcpCodeDir, 'index.js'))) {
     problems.push(

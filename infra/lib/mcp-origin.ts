@@ -235,7 +235,7 @@ export class DocsMcpOrigin extends Construct {
         "The AI tools' server's role has the AWS managed basic execution policy (CloudWatch Logs CreateLogGroup, " +
         'CreateLogStream and PutLogEvents, where the access log goes) and, beside it, s3:GetObject on the site ' +
         "bucket's objects and s3:ListBucket on that bucket only, its sign-in table's item actions and Query on its " +
-        'named indexes, GetSecretValue on its keys secret, and two Cognito reads on the one user pool.',
+        'named indexes, GetSecretValue on its keys secret, and AdminGetUser on the one user pool.',
     });
     validations.acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(props.bucket.node.defaultChild as cdk.CfnElement)}.Arn>/*]`,

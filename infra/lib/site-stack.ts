@@ -12,6 +12,7 @@ import { DocsWebAcl } from './web-acl';
 import { DocsMcpOrigin } from './mcp-origin';
 import { CROSS_ORIGIN_RESOURCE_POLICY, contentSecurityPolicy as edgeContentSecurityPolicy, cognitoOriginFor } from '../../edge/securityHeaders';
 import { DEPLOY_RECORD_PREFIX, SITE_STACK_OUTPUTS } from './stack-outputs';
+import { readRulesFingerprint } from '../../edge/rulesFingerprint';
 
 /**
  * CloudFront keeps no file behind the authorizer: no shared cache may hold a protected file. Every
@@ -313,6 +314,10 @@ export class DocsSiteStack extends cdk.Stack {
     new cdk.CfnOutput(this, SITE_STACK_OUTPUTS.bucketName, {
       value: this.bucket.bucketName,
       description: 'Private S3 bucket holding the static export (npm run deploy uploads to it)',
+    });
+    new cdk.CfnOutput(this, SITE_STACK_OUTPUTS.authorizerRules, {
+      value: readRulesFingerprint(props.edgeCodeDir),
+      description: "The rules fingerprint of the authorizer this stack deploys (npm run deploy uploads only a build of these rules)",
     });
     if (props.domainName) {
       new cdk.CfnOutput(this, 'SiteUrl', { value: `https://${props.domainName}` });

@@ -16,6 +16,8 @@ export const SITE_STACK_OUTPUTS = {
   bucketName: 'BucketName',
   /** The CloudFront distribution in front of it, whose changed paths a deploy invalidates. */
   distributionId: 'DistributionId',
+  /** The rules fingerprint of the authorizer the stack deploys (edge/rulesFingerprint.ts): an upload goes out only in front of its own rules. */
+  authorizerRules: 'AuthorizerRules',
 } as const
 
 /**

@@ -5,6 +5,7 @@ import * as cdk from 'aws-cdk-lib';
 import type { InfraConfig } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
 import { writeBuiltFor } from '../../lib/auth/builtFor';
+import { writeRulesFingerprint } from '../../edge/rulesFingerprint';
 
 const INFRA_DIR = path.resolve(__dirname, '..');
 
@@ -16,6 +17,9 @@ export const SAML_PROVIDER = { ...PROVIDER, type: 'saml' as const, metadataUrl: 
 export const USER_POOL = { mode: 'production' as const, region: 'eu-west-2', userPoolId: 'eu-west-2_FixturePool1' };
 export const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000';
 
+
+/** The rules fingerprint the fixture's authorizer is built with. */
+export const FIXTURE_RULES = 'f'.repeat(64);
 /**
  * A temporary folder with the build outputs synth packages (an authorizer with its script hashes,
  * the AI tools' server; not the site, which `npm run deploy` uploads), and a synth of both stacks
@@ -34,6 +38,8 @@ export function synthFixture(): { synth: (overrides?: Partial<InfraConfig>) => {
   fs.writeFileSync(path.join(edgeCodeDir, 'index.js'), 'exports.handler = async (event) => event.Records[0].cf.request;\n');
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (sha256 of `a`).
   fs.writeFileSync(path.join(edgeCodeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: ['sha256-ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs='] }));
+  // And the fingerprint of the rules the authorizer decides with (edge/rulesFingerprint.ts).
+  writeRulesFingerprint(edgeCodeDir, FIXTURE_RULES);
   const { context } = JSON.parse(fs.readFileSync(path.join(INFRA_DIR, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   // An app's cloud assembly goes under the fixture's folder (left out, the CDK makes one in the system's temporary folder and leaves it).
   const outdir = () => fs.mkdtempSync(path.join(root, 'cdkout-'));

@@ -13,8 +13,9 @@ import {
   resolveInfraConfig,
 } from '../lib/config';
 import { buildDocsStacks, type DocsStacks } from '../lib/docs-app';
-import { USER_POOL } from './fixtures';
+import { FIXTURE_RULES, USER_POOL } from './fixtures';
 import { writeBuiltFor } from '../../lib/auth/builtFor';
+import { writeRulesFingerprint } from '../../edge/rulesFingerprint';
 import { CLOUDFRONT_MAX_CSP_LENGTH, contentSecurityPolicy } from '../lib/site-stack';
 import { DEPLOY_RECORD_PREFIX, SITE_STACK_NAME, SITE_STACK_OUTPUTS } from '../lib/stack-outputs';
 
@@ -89,6 +90,8 @@ beforeAll(() => {
   );
   // What the site build leaves beside the authorizer: its pages' inline-script hashes (a fixture).
   fs.writeFileSync(path.join(edgeDir, 'script-hashes.json'), JSON.stringify({ scriptHashes: FIXTURE_SCRIPT_HASHES }));
+  // And the rules it decides with (edge/rulesFingerprint.ts), which the stack's output names.
+  writeRulesFingerprint(edgeDir, FIXTURE_RULES);
 });
 
 afterAll(() => {
@@ -367,9 +370,10 @@ describe('stacks (in-process synth)', () => {
     });
   });
 
-  test('site outputs: what `npm run deploy` reads (the bucket and the distribution, under the names it asks for), and the domain name', () => {
+  test('site outputs: what `npm run deploy` reads (the bucket, the distribution and the rules of the authorizer the stack deploys, under the names it asks for), and the domain name', () => {
     expect(stacks.site.stackName).toBe(SITE_STACK_NAME);
-    expect(SITE_STACK_OUTPUTS).toEqual({ bucketName: 'BucketName', distributionId: 'DistributionId' });
+    expect(SITE_STACK_OUTPUTS).toEqual({ bucketName: 'BucketName', distributionId: 'DistributionId', authorizerRules: 'AuthorizerRules' });
+    site.hasOutput(SITE_STACK_OUTPUTS.authorizerRules, { Value: FIXTURE_RULES });
     site.hasOutput(SITE_STACK_OUTPUTS.bucketName, { Value: { Ref: Match.stringLikeRegexp('^SiteBucket') } });
     site.hasOutput(SITE_STACK_OUTPUTS.distributionId, { Value: { Ref: Match.stringLikeRegexp('^Distribution') } });
     site.hasOutput('DistributionDomainName', {

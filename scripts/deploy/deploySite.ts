@@ -22,7 +22,8 @@
  * rules out/ was built under (edge/dist/rules-fingerprint.txt, --edge names another folder)
  * are checked against the bucket's record of them: when they changed, the upload is refused until
  * `--withdraw` has deleted every file the new build changes and `cdk deploy` has shipped the new
- * edge (scripts/deploy/withdraw.ts, scripts/deploy/rulesRecord.ts).
+ * edge (scripts/deploy/withdraw.ts, scripts/deploy/rulesRecord.ts). Without --bucket, the stack
+ * must say so: settled, its authorizer of out/'s rules (./stackOutputs.ts assertAuthorizerOf).
  */
 import { parseDeployArgs } from './deployArgs'
 import { cloudFrontInvalidator, invalidationWaiter, loadCloudFront } from './cloudFrontInvalidation'
@@ -32,7 +33,7 @@ import { printedProgress } from './progress'
 import { runDeploy } from './runDeploy'
 import { runWithdraw } from './withdraw'
 import { s3ClientFor, s3SiteBucket } from './s3Bucket'
-import { deployedSiteTargets, isNoSuchStack } from './stackOutputs'
+import { assertAuthorizerOf, deployedSiteTargets, isNoSuchStack } from './stackOutputs'
 import { SITE_STACK_NAME } from '../../infra/lib/stack-outputs'
 import { runAsMain } from '../../pipeline/mainProcess'
 import { assertBuiltForProduction, assertOutBuiltFor } from '../../lib/auth/builtFor'
@@ -64,6 +65,8 @@ async function main() {
     await runWithdraw({ outDir: args.outDir, bucket, rules, invalidate, awaitInvalidation, log: console.log, stopOnSignals: true })
     return
   }
+  // Read from the stack, its authorizer must be of out/'s rules; --bucket names no stack (a test's bucket, or ops' own order).
+  assertAuthorizerOf(targets, rules)
   await runDeploy({ rules, outDir: args.outDir, bucket, invalidate, graceMs: args.graceHours * 3_600_000, progress: printedProgress(), fullListing: args.list, wholeRecord: true, stopOnSignals: true })
 }
 

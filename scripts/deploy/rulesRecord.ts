@@ -8,8 +8,9 @@
  *
  * An upload goes ahead when the bucket is empty, when its files are of the same rules, or when
  * they were withdrawn for these rules; anything else is refused with the order to follow. While
- * an upload writes, the record says so (`uploading`), until the deploy's own record is written. The
- * deploy cannot see whether `cdk deploy` ran between the withdraw and the upload: the order says it must.
+ * an upload writes, the record says so (`uploading`), until the deploy's own record is written. That
+ * `cdk deploy` ran between the withdraw and the upload, the stack's outputs say (./stackOutputs.ts
+ * assertAuthorizerOf), when the deploy reads them; with --bucket the order says it must.
  */
 import { z } from 'zod'
 import { DEPLOY_RECORD_PREFIX } from '../../infra/lib/stack-outputs'
