@@ -94,6 +94,11 @@ const SITE_SCHEMA = {
 
 /** The tags a page may write, for the writer's message. */
 export const ALLOWED_TAGS = [...SITE_SCHEMA.tagNames].sort()
+const ALLOWED_TAG_SET = new Set(ALLOWED_TAGS)
+const notATag = (tag) => `\`<${tag}>\` is not a tag pages can use; use Markdown or one of ${ALLOWED_TAGS.join(', ')}`
+
+/** Why `tag`, an element the compile makes of the Markdown, is no tag a page may hold (the list the renderer checks, lib/render/pageRules.ts), or null. */
+export const unlistedTagProblem = (tag) => (ALLOWED_TAG_SET.has(tag) ? null : notATag(tag))
 
 /** The clobber prefix, which the hast properties `id`, `name`, `ariaDescribedBy` and `ariaLabelledBy` carry. */
 export const CLOBBER_PREFIX = SITE_SCHEMA.clobberPrefix
@@ -254,7 +259,7 @@ export function htmlTagProblem(tag, attributes) {
   const refused = REFUSED_TAGS.get(tag.toLowerCase())
   if (refused) return `\`<${tag}>\` ${refused}; pages hold text, Markdown and the site's components, nothing that runs or loads`
   const kept = sanitize({ type: 'root', children: [{ type: 'element', tagName: tag, properties: {}, children: [] }] }, SITE_SCHEMA).children[0]
-  if (kept?.type !== 'element' || kept.tagName !== tag) return `\`<${tag}>\` is not a tag pages can use; use Markdown or one of ${ALLOWED_TAGS.join(', ')}`
+  if (kept?.type !== 'element' || kept.tagName !== tag) return notATag(tag)
   for (const [name, value] of attributes) {
     // React writes no attribute for null, where the checks below would read the text "null".
     if (value === null) return `\`<${tag} ${name}={null}>\` writes no attribute: leave it out`

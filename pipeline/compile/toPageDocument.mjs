@@ -24,7 +24,7 @@
  * browser's component map by the tests (__tests__/render/).
  */
 
-import { ALLOWED_TAGS, attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, requiredProblem, targetProblem, withClobberPrefix } from './pageSanitizer.mjs'
+import { attributesProblem, componentProblem, htmlTagProblem, isClobbered, missingPropProblem, requiredProblem, targetProblem, unlistedTagProblem, withClobberPrefix } from './pageSanitizer.mjs'
 import { altProblem, headingLevel, headingProblem } from './readerChecks.mjs'
 import { textFieldProblem } from '../../lib/plainText.mjs'
 
@@ -437,7 +437,8 @@ function convertElement(element, state) {
     // A code block's matched word (`/word/`): the highlighter marks it with a <mark>, not a tag of
     // GitHub's list, which the renderer draws; the theme styles it by its attribute, on any tag.
     if (result.tagName === 'mark' && opening.attributes.some((attribute) => attribute.type === 'JSXAttribute' && jsxName(attribute.name) === 'data-highlighted-chars')) result.tagName = 'span'
-    else if (!ALLOWED_TAGS.includes(result.tagName)) fail(state.file, `the page makes a <${result.tagName}>, which is not a tag pages can use; use Markdown or one of ${ALLOWED_TAGS.join(', ')}`, element)
+    const unlisted = unlistedTagProblem(result.tagName)
+    if (unlisted) fail(state.file, unlisted, element)
   } else if (isHtmlName(written) && !written.includes('.')) {
     // A tag written as JSX: MDX renders it as the plain tag, whatever the theme maps it to.
     result.tagName = written

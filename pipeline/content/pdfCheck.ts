@@ -30,9 +30,12 @@ export class UnsafePdfError extends ContentError {
   }
 }
 
+/** `text` with a PDF name's `#xx` escapes decoded (`/J#61vaScript` is `/JavaScript`). */
+const unescapedNames = (text: string) => text.replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
 /** A PDF name (`/Name`, `#xx` escapes decoded) in `bytes`, read as Latin-1. */
 function* namesIn(bytes: Buffer): Generator<string> {
-  for (const [, name] of bytes.toString('latin1').matchAll(/\/([^\s/<>[\](){}%]+)/g)) yield name.replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  for (const [, name] of bytes.toString('latin1').matchAll(/\/([^\s/<>[\](){}%]+)/g)) yield unescapedNames(name)
 }
 
 /** The short names of Flate that a viewer reads (pdf.js reads both). */
@@ -52,7 +55,7 @@ function streamDictionary(text: string, at: number): string | null {
     const dictionary = text.slice(obj + 3, at)
     const lineStart = Math.max(text.lastIndexOf('\n', obj), text.lastIndexOf('\r', obj)) + 1
     if (/[()%]/.test(dictionary) || text.slice(lineStart, obj).includes('%')) return null
-    return dictionary.replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    return unescapedNames(dictionary)
   }
   return null
 }

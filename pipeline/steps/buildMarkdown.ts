@@ -56,8 +56,12 @@ export function visibleText(body: string, hidden: HiddenRanges = []): string {
       while (body[at] === ' ' || body[at] === '\t') at++
       const eol = body.indexOf('\n', at)
       const marker = BLOCK_MARKER.exec(body.slice(at, eol < 0 ? undefined : eol).replace(/\r$/, ''))
-      if (marker) result += marker[2] ? `${marker[2]}\\` : '\\'
-      if (marker?.[2]) at += marker[2].length
+      if (marker) {
+        // An ordered item's number stays, and the mark after it is escaped.
+        const number = marker[2] ?? ''
+        result += `${number}\\`
+        at += number.length
+      }
     }
   }
   return (result + body.slice(at)).replace(/^\s*\n/, '')
